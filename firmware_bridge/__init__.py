@@ -1,0 +1,1 @@
+"""bgtable firmware_bridge package."""

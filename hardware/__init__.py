@@ -1,0 +1,1 @@
+"""bgtable hardware package."""

@@ -1,0 +1,266 @@
+"""The referee's input types: what the table's devices report.
+
+These are the contract between the edges (``vision``, ``firmware_bridge``,
+``hardware``) and the referee.  The edge packages import them from here and
+never from each other.  Every type is an immutable value with a one-line JSON
+text form (:func:`to_json` / :func:`from_json`), so a journal line, a test
+script line and a log line are the same thing.
+
+Conventions
+-----------
+* Colours are ``"dark"`` and ``"light"``; which player plays which colour is
+  configuration, not something the devices know.
+* **Table numbering.** Physical points are numbered 1..24 in *Dark's* own
+  numbering: Dark's home board is 1..6 and Dark moves from 24 towards 1.  Light's
+  point ``p`` is table point ``25 - p``.  Vision maps the camera image to this
+  numbering from its set-up; the referee maps it to the player on roll.
+* **Dice zones** are named as seen from Dark's seat: ``"left"`` and ``"right"``
+  halves of the playing surface, ``"outside"`` (off the landing area or off the
+  board) and ``"tray"`` (a dice tower / tray, when the table uses one).  The
+  thrower's right-hand half is ``"right"`` for Dark and ``"left"`` for Light.
+* Times are seconds from an injected clock (float), never read here.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Literal, Optional, Union
+
+Colour = Literal["dark", "light"]
+COLOURS: tuple[str, str] = ("dark", "light")
+Zone = Literal["left", "right", "outside", "tray"]
+ZONES: tuple[str, ...] = ("left", "right", "outside", "tray")
+
+
+class EventError(ValueError):
+    """An event's text form or field values are malformed; the message names the value."""
+
+
+# --------------------------------------------------------------------------- dice
+
+
+@dataclass(frozen=True)
+class DieReading:
+    """One die as the dice reader saw it come to rest.
+
+    ``value`` is the top face 1..6, or ``None`` when unreadable.  ``flat`` is
+    False for a cocked (tilted) die.  ``x``/``y`` are its position on the board
+    surface in millimetres from the centre of the board, x towards Dark's right,
+    y away from Dark.  ``on_checker`` is True when it rests on a checker (the
+    camera may also tell the referee so).
+    """
+
+    value: Optional[int]
+    flat: bool = True
+    zone: str = "right"
+    on_checker: bool = False
+    x: float = 0.0
+    y: float = 0.0
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.value is not None and (not isinstance(self.value, int) or not 1 <= self.value <= 6):
+            raise EventError(f"die value {self.value!r} is not 1..6 or None (unreadable)")
+        if self.zone not in ZONES:
+            raise EventError(f"die zone {self.zone!r} is not one of {', '.join(ZONES)}")
+
+
+@dataclass(frozen=True)
+class RollStarted:
+    """The dice reader saw dice moving in the landing area."""
+
+    roll_id: int = 0
+    t: float = 0.0
+    kind: str = field(default="roll_started", init=False)
+
+
+@dataclass(frozen=True)
+class RollSettled:
+    """The dice have come to rest.  One die (opening roll) or two.
+
+    ``source`` identifies the reader (e.g. its boot id) so a reconnecting link
+    can never deliver the same roll twice: (source, roll_id) is unique.
+    """
+
+    dice: tuple[DieReading, ...]
+    roll_id: int = 0
+    source: str = ""
+    t: float = 0.0
+    kind: str = field(default="roll_settled", init=False)
+
+    def __post_init__(self) -> None:
+        if not 1 <= len(self.dice) <= 2:
+            raise EventError(f"a settled roll has 1 or 2 dice, not {len(self.dice)}")
+        object.__setattr__(self, "dice", tuple(self.dice))
+
+    @property
+    def values(self) -> tuple[Optional[int], ...]:
+        return tuple(d.value for d in self.dice)
+
+
+@dataclass(frozen=True)
+class DiceLifted:
+    """The dice were picked up from the landing area (the turn-completion signal)."""
+
+    roll_id: int = 0
+    t: float = 0.0
+    kind: str = field(default="dice_lifted", init=False)
+
+
+@dataclass(frozen=True)
+class ReaderFault:
+    """The dice reader reports a fault (a sensor failed, the link was lost...)."""
+
+    message: str
+    t: float = 0.0
+    kind: str = field(default="reader_fault", init=False)
+
+
+# --------------------------------------------------------------------------- board
+
+
+@dataclass(frozen=True)
+class PointReading:
+    """What the camera sees on one point: a count and a colour (None when empty)."""
+
+    count: int
+    colour: Optional[str] = None
+    confidence: float = 1.0
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise EventError(f"checker count {self.count} is negative")
+        if self.count and self.colour not in COLOURS:
+            raise EventError(f"colour {self.colour!r} must be 'dark' or 'light' for {self.count} checkers")
+        if not self.count and self.colour is not None:
+            object.__setattr__(self, "colour", None)
+
+
+@dataclass(frozen=True)
+class BoardEvidence:
+    """A stable camera reading of the board, in table numbering (Dark's points).
+
+    ``points[i]`` is table point ``i + 1``.  ``bar`` and ``off`` are counts per
+    colour; ``off`` is ``None`` when the trays are not visible.  ``confidence``
+    is the reading's overall confidence in 0..1.
+    """
+
+    points: tuple[PointReading, ...]
+    bar: tuple[int, int] = (0, 0)  # (dark, light)
+    off: Optional[tuple[int, int]] = None  # (dark, light) or unknown
+    confidence: float = 1.0
+    t: float = 0.0
+    kind: str = field(default="board", init=False)
+
+    def __post_init__(self) -> None:
+        if len(self.points) != 24:
+            raise EventError(f"board evidence needs 24 points, got {len(self.points)}")
+        object.__setattr__(self, "points", tuple(
+            p if isinstance(p, PointReading) else PointReading(**p) if isinstance(p, dict) else PointReading(*p)
+            for p in self.points))
+        object.__setattr__(self, "bar", tuple(self.bar))
+        if self.off is not None:
+            object.__setattr__(self, "off", tuple(self.off))
+
+    def counts(self, colour: str) -> list[int]:
+        """Checkers of ``colour`` on table points 1..24 (index 0 = point 1)."""
+        return [p.count if p.colour == colour else 0 for p in self.points]
+
+
+@dataclass(frozen=True)
+class HandOverBoard:
+    """The camera sees something moving over the board: no stable reading now."""
+
+    t: float = 0.0
+    kind: str = field(default="hand_over_board", init=False)
+
+
+# --------------------------------------------------------------------------- players
+
+PLAYER_ACTIONS: tuple[str, ...] = (
+    "double", "take", "pass", "beaver",
+    "accept_move", "demand_legal_move",
+    "resign_single", "resign_gammon", "resign_backgammon",
+    "accept_resignation", "reject_resignation",
+    "call_director", "confirm",
+)
+
+
+@dataclass(frozen=True)
+class PlayerInput:
+    """A player pressed a button (or the director entered an action).
+
+    ``player`` is the colour of the player who acted.  ``choice`` carries a
+    value for ``confirm`` (e.g. the index of a roll offered for confirmation).
+    """
+
+    player: str
+    action: str
+    choice: Optional[int] = None
+    t: float = 0.0
+    kind: str = field(default="player", init=False)
+
+    def __post_init__(self) -> None:
+        if self.player not in COLOURS:
+            raise EventError(f"player {self.player!r} must be 'dark' or 'light'")
+        if self.action not in PLAYER_ACTIONS:
+            raise EventError(f"player action {self.action!r} is not one of {', '.join(PLAYER_ACTIONS)}")
+
+
+InputEvent = Union[RollStarted, RollSettled, DiceLifted, ReaderFault, BoardEvidence, HandOverBoard, PlayerInput]
+
+_KINDS: dict[str, type] = {
+    "roll_started": RollStarted,
+    "roll_settled": RollSettled,
+    "dice_lifted": DiceLifted,
+    "reader_fault": ReaderFault,
+    "board": BoardEvidence,
+    "hand_over_board": HandOverBoard,
+    "player": PlayerInput,
+}
+
+
+def to_dict(event: Any) -> dict[str, Any]:
+    """The event as a plain dict with its ``kind`` first."""
+    d = asdict(event)
+    return {"kind": d.pop("kind"), **d}
+
+
+def to_json(event: Any) -> str:
+    """The canonical one-line JSON text form of an event."""
+    return json.dumps(to_dict(event), separators=(",", ":"))
+
+
+def from_dict(d: dict[str, Any]) -> Any:
+    """Rebuild an event from :func:`to_dict` output (or a hand-written script line)."""
+    if not isinstance(d, dict):
+        raise EventError(f"an event must be a JSON object, not {d!r}")
+    kind = d.get("kind")
+    cls = _KINDS.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise EventError(f"unknown event kind {kind!r}; expected one of {', '.join(_KINDS)}")
+    names = {f.name for f in fields(cls) if f.init}
+    unknown = set(d) - names - {"kind"}
+    if unknown:
+        raise EventError(f"unknown field(s) {', '.join(sorted(unknown))} for event {kind!r}")
+    args = {k: v for k, v in d.items() if k != "kind"}
+    try:
+        if cls is RollSettled:
+            args["dice"] = tuple(DieReading(**x) if isinstance(x, dict) else DieReading(x) for x in args.get("dice", ()))
+        if cls is BoardEvidence:
+            args["points"] = tuple(PointReading(**p) if isinstance(p, dict) else PointReading(*p) for p in args.get("points", ()))
+            if "bar" in args:
+                args["bar"] = tuple(args["bar"])
+            if args.get("off") is not None:
+                args["off"] = tuple(args["off"])
+        return cls(**args)
+    except TypeError as exc:
+        raise EventError(f"bad fields for event {kind!r}: {exc}") from None
+
+
+def from_json(line: str) -> Any:
+    try:
+        d = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise EventError(f"not JSON: {line.strip()[:80]!r} ({exc.msg})") from None
+    return from_dict(d)

@@ -1,0 +1,1 @@
+"""bgtable vision package."""
