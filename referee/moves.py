@@ -1,0 +1,329 @@
+"""Legal plays for a position and a roll (RULES.md sections 3-5), and checking a play.
+
+:func:`legal_plays` returns one :class:`LegalPlay` per distinct resulting position,
+each with its play in GNU Backgammon's notation and the resulting position with
+the opponent on roll.  The generator is an unchecked inner loop over gnubg-style
+lists; :func:`match_play` and :func:`plays_to` are the checked entry points the
+match records and the referee use.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple, Optional, Sequence, Union
+
+from .errors import DiceError, IllegalPlay
+from .notation import BAR_POINT, OFF_POINT, Play, Step, WrittenPlay, format_steps, parse_play
+from .position import Position
+
+
+class LegalPlay(NamedTuple):
+    """A legal play and the position after it (the opponent on roll)."""
+
+    play: Play
+    result: Position
+
+    def __str__(self) -> str:
+        return str(self.play)
+
+
+def check_dice(d1: object, d2: object) -> tuple[int, int]:
+    for d in (d1, d2):
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+            raise DiceError(f"die {d!r} is out of range: each die must be 1-6")
+    return d1, d2  # type: ignore[return-value]
+
+
+def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
+    """Dice from ``"31"``, ``"3-1"``, ``"3 1"`` or a pair of ints."""
+    if not isinstance(text, str):
+        if len(text) != 2:
+            raise DiceError(f"dice {list(text)!r}: expected two dice, each 1-6")
+        return check_dice(text[0], text[1])
+    t = text.strip().replace("-", "").replace(" ", "").replace(",", "")
+    if len(t) != 2 or not t.isdigit():
+        raise DiceError(f"dice {text!r} are malformed: expected two digits 1-6 like '31' or '3-1'")
+    return check_dice(int(t[0]), int(t[1]))
+
+
+# ---------------------------------------------------------------------------- generator
+
+
+def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> dict:
+    """All maximal step sequences, one per resulting (me, opp), filtered by the
+    maximum-usage rule.  Returns {(me, opp): steps}."""
+    me = list(me0)
+    opp = list(opp0)
+    outside = [sum(me[6:25])]
+    results: dict = {}
+    best = [0]
+    single_die: dict = {}  # key -> die used, for one-step results
+    path: list[Step] = []
+
+    def target(s: int, d: int) -> Optional[int]:
+        t = s - d
+        if t >= 0:
+            return t if opp[23 - t] < 2 else None
+        if outside[0]:
+            return None
+        if t == -1:
+            return -1
+        for k in range(s + 1, 6):
+            if me[k]:
+                return None
+        return -1
+
+    def apply(s: int, t: int) -> bool:
+        me[s] -= 1
+        if s >= 6 and t < 6:
+            outside[0] -= 1
+        if t >= 0:
+            me[t] += 1
+            o = 23 - t
+            if opp[o] == 1:
+                opp[o] = 0
+                opp[24] += 1
+                path.append(Step(s + 1, t + 1, True))
+                return True
+            path.append(Step(s + 1, t + 1, False))
+        else:
+            path.append(Step(s + 1, OFF_POINT, False))
+        return False
+
+    def undo(s: int, t: int, hit: bool) -> None:
+        path.pop()
+        me[s] += 1
+        if s >= 6 and t < 6:
+            outside[0] += 1
+        if t >= 0:
+            me[t] -= 1
+            if hit:
+                opp[23 - t] = 1
+                opp[24] -= 1
+
+    def record(depth: int, die: int = 0) -> None:
+        if depth < best[0]:
+            return
+        if depth > best[0]:
+            results.clear()
+            single_die.clear()
+            best[0] = depth
+        key = (tuple(me), tuple(opp))
+        if key not in results:
+            results[key] = tuple(path)
+            if depth == 1:
+                single_die[key] = die
+
+    def sources(lo: int = 24) -> range:
+        return range(24, 23, -1) if me[24] else range(min(lo, 23), -1, -1)
+
+    if d1 != d2:
+        for a, b in ((d1, d2), (d2, d1)):
+            moved_a = False
+            for s in sources():
+                if not me[s]:
+                    continue
+                t = target(s, a)
+                if t is None:
+                    continue
+                moved_a = True
+                hit = apply(s, t)
+                moved_b = False
+                for s2 in sources():
+                    if not me[s2]:
+                        continue
+                    t2 = target(s2, b)
+                    if t2 is None:
+                        continue
+                    moved_b = True
+                    hit2 = apply(s2, t2)
+                    record(2)
+                    undo(s2, t2, hit2)
+                if not moved_b:
+                    record(1, a)
+                undo(s, t, hit)
+            if not moved_a:
+                record(0)
+        if best[0] == 1:
+            larger = max(d1, d2)
+            if any(d == larger for d in single_die.values()):
+                for key, d in single_die.items():
+                    if d != larger:
+                        del results[key]
+    else:
+        d = d1
+
+        def rec(depth: int, hi: int) -> None:
+            moved = False
+            if depth < 4:
+                for s in sources(hi):
+                    if not me[s]:
+                        continue
+                    t = target(s, d)
+                    if t is None:
+                        continue
+                    moved = True
+                    hit = apply(s, t)
+                    rec(depth + 1, s)
+                    undo(s, t, hit)
+            if not moved:
+                record(depth)
+
+        rec(0, 24)
+    if best[0] == 0:
+        results.clear()  # no legal play: the turn is lost
+    return results
+
+
+@lru_cache(maxsize=4096)
+def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[LegalPlay, ...]:
+    out = []
+    for (m, o), steps in _generate(me, opp, d1, d2).items():
+        out.append(LegalPlay(Play(steps), Position._raw(o, m)))
+    return tuple(out)
+
+
+def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:
+    """Every legal play for ``position`` and the roll ``d1-d2``, one per distinct result.
+
+    An empty list means no legal play: the turn is lost (the position passes to
+    the opponent unchanged).
+    """
+    check_dice(d1, d2)
+    if d1 < d2:
+        d1, d2 = d2, d1
+    return list(_cached(position.me, position.opp, d1, d2))
+
+
+def results(position: Position, d1: int, d2: int) -> set[Position]:
+    """The positions (opponent on roll) the roll allows; the unchanged position,
+    swapped, when no play is possible."""
+    plays = legal_plays(position, d1, d2)
+    if not plays:
+        return {position.swap()}
+    return {lp.result for lp in plays}
+
+
+def plays_to(position: Position, d1: int, d2: int, result: Position) -> list[LegalPlay]:
+    """The legal play(s) producing ``result`` (opponent on roll), or [] if none does.
+
+    ``result`` may also be given with the mover still on roll; both are accepted.
+    """
+    plays = legal_plays(position, d1, d2)
+    found = [lp for lp in plays if lp.result == result or lp.result == result.swap()]
+    if not found and not plays and result in (position.swap(), position):
+        return [LegalPlay(Play(()), position.swap())]
+    return found
+
+
+# ---------------------------------------------------------------------------- checking text
+
+
+def _apply_written(position: Position, written: WrittenPlay) -> tuple[Optional[list[int]], Optional[str], set[int]]:
+    """Move my checkers as the text says (ignoring legality); returns my side
+    afterwards, or a reason it cannot be done, and the hit points written."""
+    me = list(position.me)
+    hits: set[int] = set()
+    for mv in written.moves:
+        for _ in range(mv.count):
+            src, dst = mv.points[0], mv.points[-1]
+            idx = 24 if src == BAR_POINT else src - 1
+            if me[idx] <= 0:
+                where = "on the bar" if src == BAR_POINT else f"on the {src} point"
+                return None, f"there is no checker of the player on roll {where}", hits
+            me[idx] -= 1
+            if dst != OFF_POINT:
+                me[dst - 1] += 1
+        for p, h in zip(mv.points[1:], mv.hits):
+            if h:
+                hits.add(p)
+    return me, None, hits
+
+
+def _why_illegal(position: Position, d1: int, d2: int, written: WrittenPlay, plays: list[LegalPlay]) -> str:
+    me, reason, _ = _apply_written(position, written)
+    if reason:
+        return reason
+    steps = [(mv.points, mv.count) for mv in written.moves]
+    for pts, _count in steps:
+        for p in pts[1:]:
+            if p != OFF_POINT and position.opp[24 - p] >= 2:
+                return f"it lands on the {p} point, held by the opponent ({position.opp[24 - p]} checkers)"
+    if position.me[24]:
+        entering = sum(c for pts, c in steps if pts[0] == BAR_POINT)
+        if entering < position.me[24] and any(pts[0] != BAR_POINT for pts, _ in steps):
+            return f"{position.me[24]} checker(s) on the bar must enter before any other checker moves"
+    if any(pts[-1] == OFF_POINT for pts, _ in steps) and sum(position.me[6:25]) > 0:
+        return "it bears off while checkers are still outside the home board"
+    pips = sum((pts[0] - pts[-1]) * c for pts, c in steps)
+    allowed = 4 * d1 if d1 == d2 else d1 + d2
+    max_dice = max((len(lp.play) for lp in plays), default=0)
+    used = sum(c * max(1, len(pts) - 1) for pts, c in steps)
+    if not plays:
+        return "no checker can move: the turn is lost"
+    if pips > allowed and not any(pts[-1] == OFF_POINT for pts, _ in steps):
+        return f"it moves {pips} pips but the roll {d1}-{d2} gives {allowed}"
+    if pips < allowed and max_dice > 0 and written.is_empty:
+        return f"a legal play exists, so the roll must be played (e.g. {plays[0].play})"
+    if max_dice and pips < allowed:
+        return (f"it does not use the roll fully: the rules require playing as much of "
+                f"{d1}-{d2} as possible ({max_dice} dice can be played)")
+    return f"it is not one of the {len(plays)} legal plays for {d1}-{d2}"
+
+
+def _written_landings(written: WrittenPlay) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for mv in written.moves:
+        for p in mv.points[1:]:
+            out[p] = out.get(p, 0) + mv.count
+    return out
+
+
+def _landings(play: Play) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for st in play.steps:
+        out[st.dst] = out.get(st.dst, 0) + 1
+    return out
+
+
+def _contains(have: dict[int, int], need: dict[int, int]) -> bool:
+    return all(have.get(p, 0) >= n for p, n in need.items())
+
+
+def match_play(position: Position, d1: int, d2: int, text: Union[str, WrittenPlay]) -> LegalPlay:
+    """The legal play that ``text`` describes.  Raises NotationError for malformed
+    text and IllegalPlay naming the play, dice and position (and why) otherwise."""
+    written = parse_play(text) if isinstance(text, str) else text
+    check_dice(d1, d2)
+    plays = legal_plays(position, d1, d2)
+    pid = position.position_id()
+    if written.is_empty:
+        if not plays:
+            return LegalPlay(Play(()), position.swap())
+        raise IllegalPlay(
+            f"play {written.text!r} with {d1}-{d2} in position {pid}: "
+            f"{_why_illegal(position, d1, d2, written, plays)}")
+    me, reason, hits = _apply_written(position, written)
+    candidates = [] if me is None else [lp for lp in plays if list(lp.result.opp) == me]
+    if len(candidates) > 1:
+        landed = _written_landings(written)
+        via = [lp for lp in candidates if _contains(_landings(lp.play), landed)]
+        candidates = via or candidates
+    if len(candidates) > 1:
+        exact = [lp for lp in candidates if {st.dst for st in lp.play.steps if st.hit} == hits]
+        if len(exact) == 1:
+            candidates = exact
+        elif not hits:
+            quiet = [lp for lp in candidates if not any(st.hit for st in lp.play.steps)]
+            candidates = quiet or candidates
+        if len(candidates) > 1:
+            raise IllegalPlay(
+                f"play {written.text!r} with {d1}-{d2} in position {pid} is ambiguous: it could be "
+                + " or ".join(repr(str(c.play)) for c in candidates) + "; mark the hits with '*'")
+    if candidates:
+        return candidates[0]
+    why = reason or _why_illegal(position, d1, d2, written, plays)
+    raise IllegalPlay(f"play {written.text!r} with {d1}-{d2} in position {pid} is illegal: {why}")
+
+
+def play_text(steps: Sequence[Step]) -> str:
+    return format_steps(steps)

@@ -1,0 +1,178 @@
+"""Plays as text: GNU Backgammon's notation, parsed forgivingly and written canonically.
+
+A :class:`Step` is one checker moving one die (``from``/``to`` in the mover's own
+numbering, 25 = bar, 0 = off).  A :class:`Play` is the steps of a turn.
+``str(play)`` gives gnubg's notation (``24/18 13/11*``, ``bar/22``, ``6/off``,
+``8/5(2)``, ``24/21*/18``); :func:`parse_play` reads that and the variants found in
+real match files (``Bar/22``, ``25/22``, ``6/0``, ``3/Off``, ``(2)`` repeats, ``*`` hits,
+moves written as one long step or as single steps, ``Cannot Move``).  A parsed
+play is a :class:`WrittenPlay`: what the text says, to be checked against the
+legal plays by :func:`referee.moves.match_play`.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, NamedTuple, Sequence
+
+from .errors import NotationError
+
+BAR_POINT = 25
+OFF_POINT = 0
+
+
+class Step(NamedTuple):
+    """One die's move of one checker: ``src`` to ``dst`` (25 = bar, 0 = off), ``hit`` if it hit a blot."""
+
+    src: int
+    dst: int
+    hit: bool = False
+
+
+def point_text(p: int, as_source: bool) -> str:
+    if p == BAR_POINT and as_source:
+        return "bar"
+    if p == OFF_POINT and not as_source:
+        return "off"
+    return str(p)
+
+
+def format_steps(steps: Sequence[Step]) -> str:
+    """gnubg's notation for a sequence of single-die steps (in play order)."""
+    if not steps:
+        return ""
+    chains: list[list[Step]] = []
+    for st in steps:
+        for chain in reversed(chains):
+            if chain[-1].dst == st.src and st.src not in (BAR_POINT, OFF_POINT):
+                chain.append(st)
+                break
+        else:
+            chains.append([st])
+    parts: list[tuple[int, int, str]] = []
+    for chain in chains:
+        text = point_text(chain[0].src, True)
+        for st in chain[:-1]:
+            if st.hit:
+                text += f"/{point_text(st.dst, False)}*"
+        last = chain[-1]
+        text += f"/{point_text(last.dst, False)}" + ("*" if last.hit else "")
+        parts.append((chain[0].src, last.dst, text))
+    parts.sort(key=lambda t: (-t[0], -t[1]))
+    out: list[str] = []
+    i = 0
+    while i < len(parts):
+        j = i
+        while j + 1 < len(parts) and parts[j + 1][2] == parts[i][2]:
+            j += 1
+        n = j - i + 1
+        out.append(parts[i][2] + (f"({n})" if n > 1 else ""))
+        i = j + 1
+    return " ".join(out)
+
+
+@dataclass(frozen=True)
+class Play:
+    """The steps of one turn, in the order played.  ``str()`` is gnubg's notation."""
+
+    steps: tuple[Step, ...]
+
+    def __str__(self) -> str:
+        return format_steps(self.steps)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self)!r})"
+
+    def __len__(self) -> int:
+        return len(self.steps)
+
+    @staticmethod
+    def parse(text: str) -> "WrittenPlay":
+        return parse_play(text)
+
+
+class WrittenMove(NamedTuple):
+    """One written move: the points a checker passes through (first = from, last = to),
+    which of them are marked as hits, and how many checkers made it."""
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]  # parallel to points[1:]
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class WrittenPlay:
+    """A play as written in text, before it is checked against a position."""
+
+    text: str
+    moves: tuple[WrittenMove, ...]
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.moves
+
+    def __str__(self) -> str:
+        return self.text
+
+
+_EMPTY = {"", "cannot move", "can't move", "no move", "none", "-", "(no move)", "cannotmove"}
+_TOKEN = re.compile(r"^(bar|b|\d{1,2})((?:/(?:bar|off|o|\d{1,2})\*?)+)(?:\((\d)\))?$", re.IGNORECASE)
+_SEG = re.compile(r"/(bar|off|o|\d{1,2})(\*?)", re.IGNORECASE)
+
+
+def _point(tok: str, text: str, as_source: bool) -> int:
+    t = tok.lower()
+    if t in ("bar", "b"):
+        if not as_source:
+            raise NotationError(f"play {text!r}: a checker cannot move to the bar")
+        return BAR_POINT
+    if t in ("off", "o"):
+        if as_source:
+            raise NotationError(f"play {text!r}: a checker cannot move from off")
+        return OFF_POINT
+    n = int(t)
+    if as_source and not 1 <= n <= 25:
+        raise NotationError(f"play {text!r}: source point {n} is not 1..24 or 25 (bar)")
+    if not as_source and not 0 <= n <= 24:
+        raise NotationError(f"play {text!r}: destination point {n} is not 0 (off) .. 24")
+    return n
+
+
+def parse_play(text: str) -> WrittenPlay:
+    """Parse a play's text (any of the notations in real match files).  Raises
+    :class:`NotationError` quoting the text when it is malformed."""
+    if not isinstance(text, str):
+        raise NotationError(f"play {text!r} is not text")
+    norm = text.strip().rstrip(".")
+    if norm.lower() in _EMPTY:
+        return WrittenPlay(text, ())
+    moves: list[WrittenMove] = []
+    for tok in re.split(r"[\s,]+", norm):
+        if not tok:
+            continue
+        m = _TOKEN.match(tok)
+        if not m:
+            raise NotationError(
+                f"play {text!r}: cannot read {tok!r}; expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
+        pts = [_point(m.group(1), text, True)]
+        hits: list[bool] = []
+        for seg in _SEG.finditer(m.group(2)):
+            pts.append(_point(seg.group(1), text, False))
+            hits.append(bool(seg.group(2)))
+        for a, b in zip(pts, pts[1:]):
+            if b >= a:
+                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); checkers move from higher to lower points")
+        count = int(m.group(3)) if m.group(3) else 1
+        if not 1 <= count <= 4:
+            raise NotationError(f"play {text!r}: repeat count ({count}) must be 1..4")
+        moves.append(WrittenMove(tuple(pts), tuple(hits), count))
+    if sum(m.count for m in moves) > 4 * 4:
+        raise NotationError(f"play {text!r} has too many moves")
+    return WrittenPlay(text, tuple(moves))
+
+
+def steps_from_pairs(pairs: Iterable[Sequence[int]]) -> WrittenPlay:
+    """A written play from ``[[from, to], ...]`` pairs (as in plays.jsonl)."""
+    moves = tuple(WrittenMove((int(a), int(b)), (False,), 1) for a, b in pairs)
+    text = " ".join(f"{point_text(int(a), True)}/{point_text(int(b), False)}" for a, b in pairs)
+    return WrittenPlay(text, moves)
