@@ -3,7 +3,7 @@
 gpiozero's mock pins ignore ``bounce_time``, and a real table wants the same
 behaviour in tests and on the Pi, so the timing lives in the pure
 :class:`Debouncer` (levels and times in, button gestures out).  :class:`ButtonPanel`
-wires gpiozero ``Button`` devices to one debouncer each and turns gestures into
+wires gpiozero input devices to one debouncer each and turns gestures into
 :class:`referee.events.PlayerInput` events.
 
 Timing rules
@@ -46,10 +46,16 @@ class Debouncer:
         self.pressed_at = 0.0
 
     def feed(self, pressed: bool, t: float) -> list[Gesture]:
-        """A raw level at time ``t`` (an edge, or a poll); returns the gestures it completes."""
+        """A raw level at time ``t`` (an edge, or a poll); returns the gestures it completes.
+
+        Time first advances to ``t`` under the old level (it may have become stable
+        since the last call), then the new level starts.
+        """
+        out = self.tick(t)
         if pressed != self.raw:
             self.raw, self.raw_since = pressed, t
-        return self.tick(t)
+            out += self.tick(t)
+        return out
 
     def tick(self, t: float) -> list[Gesture]:
         """Advance time to ``t`` with no new edge."""
@@ -71,7 +77,7 @@ class Debouncer:
 
 
 class ButtonPanel:
-    """Both players' buttons: gpiozero ``Button`` edges feed debouncers; :meth:`poll` returns inputs.
+    """Both players' buttons: gpiozero input edges feed debouncers; :meth:`poll` returns inputs.
 
     Edges arrive on gpiozero's callback thread and are queued with the clock's time;
     :meth:`poll` (called from the table loop, e.g. every 20 ms) replays them in order,
@@ -79,7 +85,8 @@ class ButtonPanel:
     """
 
     def __init__(self, config: ButtonsConfig, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> None:
-        from gpiozero import Button  # noqa: PLC0415 (gpiozero only where buttons are used)
+        # DigitalInputDevice, not Button: no hold thread (we time long presses ourselves)
+        from gpiozero import DigitalInputDevice  # noqa: PLC0415 (gpiozero only where buttons are used)
 
         self.clock = clock
         self._lock = threading.Lock()
@@ -87,12 +94,12 @@ class ButtonPanel:
         self.buttons: list[tuple[str, ButtonSpec, Any, Debouncer]] = []
         for colour in ("dark", "light"):
             for spec in config.of(colour):
-                device = Button(spec.pin, pull_up=config.active_low, bounce_time=None, pin_factory=pin_factory)
+                device = DigitalInputDevice(spec.pin, pull_up=config.active_low, bounce_time=None, pin_factory=pin_factory)
                 deb = Debouncer(config.debounce_ms / 1000,
                                 config.long_press_ms / 1000 if spec.long is not None else None)
                 index = len(self.buttons)
-                device.when_pressed = lambda _d=None, i=index: self._edge(i, True)
-                device.when_released = lambda _d=None, i=index: self._edge(i, False)
+                device.when_activated = lambda _d=None, i=index: self._edge(i, True)
+                device.when_deactivated = lambda _d=None, i=index: self._edge(i, False)
                 self.buttons.append((colour, spec, device, deb))
 
     def _edge(self, index: int, pressed: bool) -> None:
@@ -108,7 +115,7 @@ class ButtonPanel:
             out += self._gestures(index, self.buttons[index][3].feed(pressed, t))
         now = self.clock()
         for index, (_, _, device, deb) in enumerate(self.buttons):
-            out += self._gestures(index, deb.feed(bool(device.is_pressed), now))
+            out += self._gestures(index, deb.feed(bool(device.is_active), now))
         return out
 
     def _gestures(self, index: int, gestures: Iterable[Gesture]) -> list[PlayerInput]:
