@@ -1,0 +1,504 @@
+"""The match record: who played, under which rules, and every game's actions in order.
+
+A record holds only what happened at the table -- dice, plays, cube and resignation
+actions, re-rolls, corrections and results -- never positions: positions are
+recomputed by replaying (:mod:`referee.replay`).  It is what the .mat and SGF codecs
+(:mod:`referee.matfile`, :mod:`referee.sgf`) read and write and what the live
+journal (:mod:`referee.journal`) rebuilds.  Everything here is a frozen value with a
+JSON form that round-trips (``action.to_json()`` / :func:`action_from_json`,
+``MatchRecord.to_json()`` / ``MatchRecord.from_json``).
+
+Players
+-------
+``player`` is ``0`` or ``1`` everywhere:
+
+* player 0 = the LEFT column of a .mat file = SGF ``W`` = gnubg's player 0 = **dark**
+  checkers at the table (``referee.events.COLOURS[0]``);
+* player 1 = the RIGHT column = SGF ``B`` = gnubg's player 1 = **light** checkers.
+
+Actions (``type`` is the JSON tag)
+----------------------------------
+``Roll(player, dice)``           ``roll``      dice that landed and count, not yet played.  A
+                                               following ``Move`` of the same player with the same
+                                               dice plays it; a ``Move`` with no ``Roll`` before it
+                                               carries its own (implicit) roll, as in a .mat file.
+``Move(player, dice, play)``     ``move``      a roll and its play in gnubg notation ("" = no
+                                               legal play / "Cannot Move").  The opening roll is a
+                                               ``Move`` with both opening dice.
+``Reroll(player, cause, dice)``  ``reroll``    a roll that did not count; ``cause`` is one of
+                                               :data:`REROLL_CAUSES`.  An ``opening_tie`` in a
+                                               money game with automatic doubles turns the cube.
+``Double(player, value)``        ``double``    offers the cube at ``value`` (twice the current value).
+``Take(player)`` / ``Pass(player)`` ``take`` / ``pass``  the answer to a double (.mat ``Takes`` /
+                                               ``Drops``).  A pass ends the game.
+``Beaver(player, value)``        ``beaver``    the doubled player redoubles to ``value`` keeping
+                                               the cube (money play, beavers on); the doubler answers.
+``Resign(player, kind)``         ``resign``    offers to resign a single (1), gammon (2) or
+                                               backgammon (3) game.
+``AcceptResign(player)`` / ``RejectResign(player)``  the opponent's answer.
+``IllegalAccepted(player, dice, play)`` ``illegal_accepted``  an illegal play the opponent
+                                               accepted (RULES.md 9.3); applied as written.
+``Correction(player, dice, rejected)`` ``correction``  the illegal play ``rejected`` was taken
+                                               back on the opponent's demand; the player's next
+                                               ``Move`` is the corrected play.
+``GameEnd(winner, points, kind, reason)`` ``game_end``  the result: ``reason`` is ``bearoff``,
+                                               ``resign`` or ``pass``; ``kind`` 1/2/3.
+
+A :class:`GameRecord` is ``(number, score_before, crawford, actions)``; its result is
+its last action when that is a ``GameEnd`` (``None`` while the game is unfinished).
+A :class:`MatchRecord` is ``(players, match_length, rules, games, meta)``;
+``match_length == 0`` is a money session (scores are then the running totals).
+
+:func:`layout` numbers the actions as .mat move lines (``k)`` and left/right column),
+the numbering problems are reported with.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar, Iterable, Optional, Union
+
+from .errors import RecordError
+
+PLAYER_COLOURS: tuple[str, str] = ("dark", "light")
+REROLL_CAUSES: tuple[str, ...] = (
+    "cocked",        # a die came to rest tilted
+    "outside",       # a die left the landing area / the board
+    "on_checker",    # a die rests on a checker (when the club's setting voids it)
+    "opening_tie",   # both opening dice equal
+    "early_roll",    # rolled before the opponent finished (early_roll = "void")
+    "unread",        # the dice reader could not read a die and the players re-rolled
+    "other",
+)
+END_REASONS: tuple[str, ...] = ("bearoff", "resign", "pass")
+EARLY_ROLL_RULES: tuple[str, ...] = ("stands", "void")
+
+
+def _check_player(p: object, what: str = "player") -> None:
+    if p not in (0, 1) or isinstance(p, bool):
+        raise RecordError(f"{what} {p!r} must be 0 (left / W / dark) or 1 (right / B / light)")
+
+
+def _check_dice(dice: object) -> tuple[int, int]:
+    if (not isinstance(dice, (tuple, list)) or len(dice) != 2
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
+        raise RecordError(f"dice {dice!r} must be two integers 1-6")
+    return (dice[0], dice[1])
+
+
+def _check_cube(value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 2 or value & (value - 1):
+        raise RecordError(f"cube value {value!r} must be a power of two, at least 2")
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of all actions: ``player`` (0/1) acts.  ``to_json()`` is one JSON object."""
+
+    TYPE: ClassVar[str] = ""
+    player: int
+
+    def __post_init__(self) -> None:
+        _check_player(self.player)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": self.TYPE}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            d[f.name] = list(v) if isinstance(v, tuple) else v
+        return d
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Dice that landed and count, not yet played."""
+
+    TYPE: ClassVar[str] = "roll"
+    dice: tuple[int, int] = (1, 1)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "dice", _check_dice(self.dice))
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """A roll and its play (gnubg notation; "" = no legal play)."""
+
+    TYPE: ClassVar[str] = "move"
+    dice: tuple[int, int] = (1, 1)
+    play: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "dice", _check_dice(self.dice))
+        if not isinstance(self.play, str):
+            raise RecordError(f"play {self.play!r} must be text in gnubg notation")
+
+
+@dataclass(frozen=True)
+class Reroll(Action):
+    """A roll that did not count, and why (one of REROLL_CAUSES); ``dice`` if they were read."""
+
+    TYPE: ClassVar[str] = "reroll"
+    cause: str = "other"
+    dice: Optional[tuple[int, int]] = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.cause not in REROLL_CAUSES:
+            raise RecordError(f"re-roll cause {self.cause!r} is not one of {', '.join(REROLL_CAUSES)}")
+        if self.dice is not None:
+            object.__setattr__(self, "dice", _check_dice(self.dice))
+
+
+@dataclass(frozen=True)
+class Double(Action):
+    """Offers the cube at ``value``."""
+
+    TYPE: ClassVar[str] = "double"
+    value: int = 2
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _check_cube(self.value)
+
+
+@dataclass(frozen=True)
+class Take(Action):
+    TYPE: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Declines a double (.mat ``Drops``): the game ends at the value before the double."""
+
+    TYPE: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class Beaver(Action):
+    """The doubled player redoubles to ``value`` at once, keeping the cube."""
+
+    TYPE: ClassVar[str] = "beaver"
+    value: int = 4
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        _check_cube(self.value)
+
+
+@dataclass(frozen=True)
+class Resign(Action):
+    """Offers to resign: kind 1 single, 2 gammon, 3 backgammon."""
+
+    TYPE: ClassVar[str] = "resign"
+    kind: int = 1
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.kind not in (1, 2, 3):
+            raise RecordError(f"resignation kind {self.kind!r} must be 1 (single), 2 (gammon) or 3 (backgammon)")
+
+
+@dataclass(frozen=True)
+class AcceptResign(Action):
+    TYPE: ClassVar[str] = "accept_resign"
+
+
+@dataclass(frozen=True)
+class RejectResign(Action):
+    TYPE: ClassVar[str] = "reject_resign"
+
+
+@dataclass(frozen=True)
+class IllegalAccepted(Action):
+    """An illegal play the opponent accepted; replay applies it as written."""
+
+    TYPE: ClassVar[str] = "illegal_accepted"
+    dice: tuple[int, int] = (1, 1)
+    play: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "dice", _check_dice(self.dice))
+
+
+@dataclass(frozen=True)
+class Correction(Action):
+    """The illegal play ``rejected`` was taken back; the player's next Move replaces it."""
+
+    TYPE: ClassVar[str] = "correction"
+    dice: tuple[int, int] = (1, 1)
+    rejected: str = ""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "dice", _check_dice(self.dice))
+
+
+@dataclass(frozen=True)
+class GameEnd(Action):
+    """The result.  ``player`` is the winner (``winner`` is an alias)."""
+
+    TYPE: ClassVar[str] = "game_end"
+    points: int = 1
+    kind: int = 1
+    reason: str = "bearoff"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.points, int) or isinstance(self.points, bool) or self.points < 1:
+            raise RecordError(f"points {self.points!r} must be a positive integer")
+        if self.kind not in (1, 2, 3):
+            raise RecordError(f"game kind {self.kind!r} must be 1 (single), 2 (gammon) or 3 (backgammon)")
+        if self.reason not in END_REASONS:
+            raise RecordError(f"game end reason {self.reason!r} is not one of {', '.join(END_REASONS)}")
+
+    @property
+    def winner(self) -> int:
+        return self.player
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.TYPE: cls for cls in (Roll, Move, Reroll, Double, Take, Pass, Beaver, Resign, AcceptResign,
+                              RejectResign, IllegalAccepted, Correction, GameEnd)
+}
+AnyAction = Union[Roll, Move, Reroll, Double, Take, Pass, Beaver, Resign, AcceptResign,
+                  RejectResign, IllegalAccepted, Correction, GameEnd]
+
+
+def action_from_dict(d: dict[str, Any]) -> Action:
+    """The action a ``to_dict()`` gave; RecordError naming the bad field otherwise."""
+    if not isinstance(d, dict):
+        raise RecordError(f"action {d!r} must be a JSON object")
+    tag = d.get("type")
+    cls = ACTION_TYPES.get(tag)  # type: ignore[arg-type]
+    if cls is None:
+        raise RecordError(f"action type {tag!r} is not one of {', '.join(ACTION_TYPES)}")
+    names = {f.name for f in fields(cls)}
+    extra = set(d) - names - {"type"}
+    if extra:
+        raise RecordError(f"action {tag!r} has unknown field(s) {', '.join(sorted(extra))}")
+    kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "type"}
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise RecordError(f"action {d!r}: {exc}") from None
+
+
+def action_from_json(text: str) -> Action:
+    try:
+        return action_from_dict(json.loads(text))
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"action {text!r} is not JSON: {exc}") from None
+
+
+# ---------------------------------------------------------------------------- rules, games, match
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    """The optional rules in force (RULES.md section 8 and 9.4).
+
+    ``automatic_doubles`` is the most automatic doubles per game (0 = off);
+    ``cube_limit`` the highest cube value (0 = no limit).
+    """
+
+    crawford: bool = True
+    jacoby: bool = False
+    beavers: bool = False
+    automatic_doubles: int = 0
+    cube_limit: int = 0
+    early_roll: str = "stands"
+
+    def __post_init__(self) -> None:
+        if self.early_roll not in EARLY_ROLL_RULES:
+            raise RecordError(f"early_roll {self.early_roll!r} must be 'stands' or 'void'")
+        if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
+            raise RecordError(f"automatic_doubles {self.automatic_doubles!r} must be a count >= 0")
+        if not isinstance(self.cube_limit, int) or self.cube_limit < 0:
+            raise RecordError(f"cube_limit {self.cube_limit!r} must be 0 (none) or a cube value")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RuleSettings":
+        names = {f.name for f in fields(cls)}
+        extra = set(d) - names
+        if extra:
+            raise RecordError(f"rule settings have unknown field(s) {', '.join(sorted(extra))}")
+        return cls(**d)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: its 1-based number, the score before it, whether it is the Crawford
+    game, and its actions in order (ending with a GameEnd when finished)."""
+
+    number: int
+    score_before: tuple[int, int] = (0, 0)
+    crawford: bool = False
+    actions: tuple[Action, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "score_before", tuple(self.score_before))
+        object.__setattr__(self, "actions", tuple(self.actions))
+        for a in self.actions:
+            if not isinstance(a, Action):
+                raise RecordError(f"game {self.number}: {a!r} is not an action")
+
+    @property
+    def result(self) -> Optional[GameEnd]:
+        last = self.actions[-1] if self.actions else None
+        return last if isinstance(last, GameEnd) else None
+
+    @property
+    def finished(self) -> bool:
+        return self.result is not None
+
+    def score_after(self) -> tuple[int, int]:
+        """The score after the game as recorded (the score before while unfinished)."""
+        r = self.result
+        a, b = self.score_before
+        if r is None:
+            return (a, b)
+        return (a + r.points, b) if r.winner == 0 else (a, b + r.points)
+
+    def with_actions(self, actions: Iterable[Action]) -> "GameRecord":
+        return GameRecord(self.number, self.score_before, self.crawford, tuple(actions))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "score_before": list(self.score_before), "crawford": self.crawford,
+                "actions": [a.to_dict() for a in self.actions]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
+        try:
+            return cls(int(d["number"]), tuple(d.get("score_before", (0, 0))), bool(d.get("crawford", False)),
+                       tuple(action_from_dict(a) for a in d.get("actions", ())))
+        except KeyError as exc:
+            raise RecordError(f"game {d!r} lacks field {exc}") from None
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match (``match_length`` > 0) or money session (0) and its games.
+
+    ``meta`` holds header pairs such as ``("Event", "...")``, ``("Site", ...)``,
+    ``("EventDate", "2022.08.14")``, ``("Round", ...)`` in order.
+    """
+
+    players: tuple[str, str] = ("Player 0", "Player 1")
+    match_length: int = 0
+    rules: RuleSettings = field(default_factory=RuleSettings)
+    games: tuple[GameRecord, ...] = ()
+    meta: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "games", tuple(self.games))
+        object.__setattr__(self, "meta", tuple((str(k), str(v)) for k, v in self.meta))
+        if len(self.players) != 2:
+            raise RecordError(f"a match has two players, got {self.players!r}")
+        if not isinstance(self.match_length, int) or self.match_length < 0:
+            raise RecordError(f"match length {self.match_length!r} must be 0 (money) or a number of points")
+
+    @property
+    def is_money(self) -> bool:
+        return self.match_length == 0
+
+    def meta_value(self, key: str, default: str = "") -> str:
+        for k, v in self.meta:
+            if k.lower() == key.lower():
+                return v
+        return default
+
+    def final_score(self) -> tuple[int, int]:
+        """The score after the last game (as recorded)."""
+        if not self.games:
+            return (0, 0)
+        return self.games[-1].score_after()
+
+    def winner(self) -> Optional[int]:
+        """The match winner, when a match has been played out."""
+        if self.is_money:
+            return None
+        a, b = self.final_score()
+        if a >= self.match_length:
+            return 0
+        if b >= self.match_length:
+            return 1
+        return None
+
+    def replace_games(self, games: Iterable[GameRecord]) -> "MatchRecord":
+        return MatchRecord(self.players, self.match_length, self.rules, tuple(games), self.meta)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"players": list(self.players), "match_length": self.match_length,
+                "rules": self.rules.to_dict(), "meta": [list(kv) for kv in self.meta],
+                "games": [g.to_dict() for g in self.games]}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "MatchRecord":
+        return cls(tuple(d.get("players", ("Player 0", "Player 1"))), int(d.get("match_length", 0)),
+                   RuleSettings.from_dict(d.get("rules", {})),
+                   tuple(GameRecord.from_dict(g) for g in d.get("games", ())),
+                   tuple(tuple(kv) for kv in d.get("meta", ())))
+
+    @classmethod
+    def from_json(cls, text: str) -> "MatchRecord":
+        try:
+            return cls.from_dict(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"match record is not JSON: {exc}") from None
+
+
+# ---------------------------------------------------------------------------- .mat numbering
+
+#: action types that take a column in a .mat move line
+COLUMN_TYPES = frozenset({"roll", "move", "double", "take", "pass", "beaver", "resign", "illegal_accepted"})
+
+
+def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
+    """For each action, ``(move number, column)`` as a .mat file lays it out.
+
+    Actions that take no column (re-rolls, corrections, answers to resignations,
+    the result) get the number of the line they follow and column -1.  A Roll
+    followed by the same player's Move shares the Move's cell.
+    """
+    acts = list(actions)
+    out: list[tuple[int, int]] = []
+    line, col = 1, 0
+    last = (1, -1)
+    for i, a in enumerate(acts):
+        if a.TYPE not in COLUMN_TYPES:
+            out.append((last[0], -1))
+            continue
+        if a.TYPE == "roll":
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            if isinstance(nxt, (Move, IllegalAccepted, Resign)) and nxt.player == a.player:
+                # shares the cell of its move: numbered as the move will be
+                c, ln = col, line
+                if a.player < c:
+                    ln, c = ln + 1, 0
+                out.append((ln, a.player))
+                continue
+        if a.player < col:
+            line, col = line + 1, 0
+        out.append((line, a.player))
+        last = (line, a.player)
+        col = a.player + 1
+        if col == 2:
+            line, col = line + 1, 0
+    return out
