@@ -1,0 +1,298 @@
+"""The serial link to a dice reader: a port, a reader thread, reconnection, a queue of events.
+
+``DiceLink("/dev/ttyACM0")`` (or ``"loop://"``, a pty path, or ``"usb:2341:0043[:SERIAL]"``
+to find the port by USB VID/PID/serial number) opens the port exclusively, runs the
+handshake of PROTOCOL.md, and puts ``referee.events`` values on :attr:`DiceLink.events`.
+On an I/O error or 3 s of silence it reports ``ReaderFault("link lost: ...")``, closes
+the port and reopens it with back-off (0.1 s doubling to 1 s), resynchronising from
+the reader's SNAPSHOT.  All protocol logic is in :class:`~firmware_bridge.session.HostSession`;
+this module only moves bytes and time to and from it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import queue
+import threading
+import time
+from typing import Any, Callable, Optional, Protocol
+
+import serial
+from serial.tools import list_ports
+
+from firmware_bridge.errors import CommandTimeout, LinkError, PortNotFound
+from firmware_bridge.messages import LED_NAMES, ZONE_CODES, Info, Ping, RequestSnapshot, SetLeds, SetZone, Snapshot
+from firmware_bridge.session import RETRANSMIT_S, HostSession, SessionStats
+
+BAUDRATE = 115200
+
+
+class SerialLike(Protocol):
+    """What the link needs of a port (a ``serial.Serial`` or a test double)."""
+
+    in_waiting: int
+
+    def read(self, size: int = 1) -> bytes: ...
+    def write(self, data: bytes) -> Optional[int]: ...
+    def close(self) -> None: ...
+    def reset_input_buffer(self) -> None: ...
+
+
+def find_usb_port(vid: int, pid: int, serial_number: Optional[str] = None) -> str:
+    """The device path of the USB serial port with this VID/PID (and serial number, if given)."""
+    found = [p for p in list_ports.comports()
+             if p.vid == vid and p.pid == pid and (serial_number is None or p.serial_number == serial_number)]
+    want = f"{vid:04x}:{pid:04x}" + (f" serial {serial_number}" if serial_number else "")
+    if not found:
+        raise PortNotFound(f"no USB serial port {want} is plugged in; list them with "
+                           f"'python3 -m serial.tools.list_ports -v'")
+    if len(found) > 1:
+        raise PortNotFound(f"{len(found)} USB serial ports match {want} ({', '.join(p.device for p in found)}); "
+                           f"add the serial number: usb:{vid:04x}:{pid:04x}:SERIAL")
+    return str(found[0].device)
+
+
+def resolve_port(url: str) -> str:
+    """A port URL as pyserial takes it: ``usb:VID:PID[:SERIAL]`` (hex) is looked up, others pass through."""
+    if not url.startswith("usb:"):
+        return url
+    parts = url.split(":")
+    try:
+        vid, pid = int(parts[1], 16), int(parts[2], 16)
+    except (IndexError, ValueError):
+        raise PortNotFound(f"bad USB port URL {url!r}; expected usb:VID:PID[:SERIAL] with hex ids, "
+                           f"e.g. usb:2341:0043") from None
+    return find_usb_port(vid, pid, ":".join(parts[3:]) or None)
+
+
+def open_serial(url: str) -> SerialLike:
+    """Open a port exclusively at 115200 8N1 with a short read timeout."""
+    port = serial.serial_for_url(resolve_port(url), baudrate=BAUDRATE, timeout=0.02, write_timeout=1.0,
+                                 exclusive=True, do_not_open=True)
+    port.open()
+    port.reset_input_buffer()
+    return port  # type: ignore[no-any-return]
+
+
+class DiceLink:
+    """A running connection to one dice reader; events arrive on :attr:`events`."""
+
+    def __init__(self, url: str, events: Optional["queue.Queue[Any]"] = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 opener: Callable[[str], SerialLike] = open_serial,
+                 on_status: Optional[Callable[[str], None]] = None,
+                 backoff: tuple[float, float] = (0.1, 1.0),
+                 session: Optional[HostSession] = None) -> None:
+        self.url = url
+        self.events: "queue.Queue[Any]" = events if events is not None else queue.Queue()
+        self.clock = clock
+        self.opener = opener
+        self.on_status = on_status
+        self.backoff = backoff
+        self.session = session or HostSession()
+        self._port: Optional[SerialLike] = None
+        self._cv = threading.Condition()
+        self._wlock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self._ping_token = 0
+
+    # ------------------------------------------------------------- life cycle
+    def start(self) -> "DiceLink":
+        """Start the reader thread (it opens the port and keeps it open)."""
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name=f"dicelink {self.url}", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the thread and close the port."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._close_port()
+
+    def __enter__(self) -> "DiceLink":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------- state
+    @property
+    def connected(self) -> bool:
+        return self.session.online
+
+    @property
+    def info(self) -> Optional[Info]:
+        return self.session.info
+
+    @property
+    def stats(self) -> SessionStats:
+        return self.session.stats
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Block until the handshake is complete (True) or ``timeout`` passes (False)."""
+        with self._cv:
+            return self._cv.wait_for(lambda: self.session.online, timeout)
+
+    # ------------------------------------------------------------- commands
+    def set_leds(self, on: int | set[str] = 0, blink: int | set[str] = 0, timeout: float = 2.0) -> None:
+        """Set the reader's LEDs (bit masks or names: reroll, ready, fault, link); waits for the ACK."""
+        self._reliable(SetLeds(_led_mask(on), _led_mask(blink)), timeout)
+
+    def set_zone(self, zone: str, x0: int, y0: int, x1: int, y1: int, timeout: float = 2.0) -> None:
+        """Set one zone's rectangle in mm (all zero disables it); waits for the ACK."""
+        if zone not in ZONE_CODES:
+            raise LinkError(f"zone {zone!r} is not one of {', '.join(ZONE_CODES)}")
+        self._reliable(SetZone(ZONE_CODES[zone], x0, y0, x1, y1), timeout)
+
+    def request_snapshot(self, timeout: float = 2.0) -> Snapshot:
+        """Ask for and return a fresh SNAPSHOT of the reader's state."""
+        deadline = self.clock() + timeout
+        with self._cv:
+            count = self.session.snapshots
+            while self.session.snapshots == count:
+                if not self._send_when_online(RequestSnapshot(), deadline):
+                    break
+                self._cv.wait_for(lambda: self.session.snapshots != count,
+                                  min(RETRANSMIT_S, max(0.0, deadline - self.clock())))
+            if self.session.snapshots == count or self.session.snapshot is None:
+                raise CommandTimeout(f"REQUEST_SNAPSHOT got no SNAPSHOT from {self.url} within {timeout:g} s "
+                                     f"(link {self.session.phase})")
+            return self.session.snapshot
+
+    def ping(self, timeout: float = 2.0) -> float:
+        """Round trip of a PING in seconds."""
+        deadline = self.clock() + timeout
+        with self._cv:
+            self._ping_token = (self._ping_token + 1) & 0xFFFF
+            token = self._ping_token
+            t0 = self.clock()
+            while token not in self.session.pongs:
+                if not self._send_when_online(Ping(token), deadline):
+                    raise CommandTimeout(f"PING got no PONG from {self.url} within {timeout:g} s "
+                                         f"(link {self.session.phase})")
+                self._cv.wait_for(lambda: token in self.session.pongs,
+                                  min(RETRANSMIT_S * 4, max(0.0, deadline - self.clock())))
+            return self.session.pongs.pop(token) - t0
+
+    def _send_when_online(self, msg: Any, deadline: float) -> bool:
+        """(Under the lock) wait for the link, then send ``msg``; False when the deadline passed."""
+        if not self._cv.wait_for(lambda: self.session.online, max(0.0, deadline - self.clock())):
+            return False
+        if self.clock() >= deadline:
+            return False
+        _, out = self.session.command(msg, self.clock())
+        self._write(out)
+        return True
+
+    def _reliable(self, msg: Any, timeout: float) -> None:
+        with self._cv:
+            cmd, out = self.session.command(msg, self.clock())
+            assert cmd is not None
+            self._write(out)
+            if not self._cv.wait_for(lambda: cmd.done, timeout):
+                self.session.abandon(cmd)
+                raise CommandTimeout(f"{cmd.name} (seq {cmd.seq}) got no ACK from {self.url} within {timeout:g} s "
+                                     f"(link {self.session.phase})")
+
+    # ------------------------------------------------------------- the thread
+    def _status(self, text: str) -> None:
+        if self.on_status is not None:
+            self.on_status(text)
+
+    def _deliver(self, events: list[Any], now: float) -> None:
+        for ev in events:
+            self.events.put(dataclasses.replace(ev, t=now))
+
+    def _write(self, data: bytes) -> None:
+        port = self._port
+        if not data or port is None:
+            return
+        try:
+            with self._wlock:
+                port.write(data)
+        except (serial.SerialException, OSError) as exc:
+            self._pending_error = str(exc)
+
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def _lose(self, reason: str) -> None:
+        with self._cv:
+            events = self.session.close(reason)
+            self._close_port()
+            self._cv.notify_all()
+        self._deliver(events, self.clock())
+        self._status(f"link lost: {reason}")
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        next_try = self.clock()
+        was_online = False
+        self._pending_error: Optional[str] = None
+        while not self._stop.is_set():
+            if self._port is None:
+                now = self.clock()
+                if now < next_try:
+                    self._stop.wait(min(0.02, next_try - now))
+                    continue
+                try:
+                    port = self.opener(self.url)
+                except (serial.SerialException, OSError, ValueError) as exc:
+                    self._status(f"cannot open {self.url}: {exc}")
+                    next_try = now + delay
+                    delay = min(delay * 2, self.backoff[1])
+                    continue
+                with self._cv:
+                    self._port = port
+                    self._pending_error = None
+                    self._write(self.session.open(self.clock()))
+                self._status(f"opened {self.url}")
+                next_try = self.clock() + delay
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            try:
+                port = self._port
+                data = port.read(max(1, port.in_waiting))
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                self._lose(str(exc) or type(exc).__name__)
+                was_online = False
+                continue
+            with self._cv:
+                now = self.clock()
+                out, events = self.session.feed(data, now) if data else (b"", [])
+                out += self.session.tick(now)
+                self._write(out)
+                reason = self.session.lost_reason or self._pending_error
+                online = self.session.online
+                self._deliver(events, now)
+                self._cv.notify_all()
+            if online and not was_online:
+                delay = self.backoff[0]
+                info = self.session.info
+                self._status(f"connected: reader {info.source if info else '?'} "
+                             f"fw {info.fw_major}.{info.fw_minor}.{info.fw_patch}" if info else "connected")
+            was_online = online
+            if reason:
+                self._lose(reason)
+                was_online = False
+
+
+def _led_mask(v: int | set[str]) -> int:
+    if isinstance(v, int):
+        return v
+    bad = set(v) - set(LED_NAMES)
+    if bad:
+        raise LinkError(f"unknown LED name(s) {', '.join(sorted(bad))}; expected {', '.join(LED_NAMES)}")
+    mask = 0
+    for name in v:
+        mask |= LED_NAMES[name]
+    return mask

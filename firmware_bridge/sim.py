@@ -1,0 +1,384 @@
+"""A simulated dice reader speaking PROTOCOL.md over a pseudo-terminal, with fault injection.
+
+    sim = SimulatedReader(); sim.start()
+    link = DiceLink(sim.port_path)          # a stable symlink, e.g. /tmp/bgtable-dice-ab12/tty
+    sim.roll([3, 5]); sim.lift()
+    sim.unplug(); sim.replug()              # the pty is destroyed and re-created behind the symlink
+    sim.reboot()                            # a new boot id; the FIFO and roll ids are lost
+    sim.inject_garbage(64); sim.drop_next(2); sim.corrupt_next(1); sim.set_rate(2000)
+    sim.stop()
+
+Unplugging models a broken data link with the reader still powered: it keeps its state
+and queues events, which reach the host after :meth:`replug`.  The host sees a real I/O
+error (the pty master is closed), and reopens the same :attr:`port_path` once the
+symlink points at the new pty.  :meth:`reboot` models a power cycle.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import random
+import select
+import shutil
+import tempfile
+import threading
+import time
+import tty
+from collections import deque
+from typing import Any, Callable, Optional, Sequence, Union
+
+from firmware_bridge.errors import ScriptError
+from firmware_bridge.messages import FAULT_SENSOR, FAULT_SENSOR_RECOVERED, Die
+from firmware_bridge.reader import ReaderCore
+
+PerDie = Union[Any, Sequence[Any]]
+
+
+def _per_die(v: PerDie, n: int) -> list[Any]:
+    if isinstance(v, (list, tuple)):
+        if len(v) != n:
+            raise ScriptError(f"{v!r} gives {len(v)} values for {n} dice")
+        return list(v)
+    return [v] * n
+
+
+class SimulatedReader:
+    """A dice reader on a pty; every public method is thread-safe and returns once applied."""
+
+    def __init__(self, seed: Optional[int] = None, link_dir: Optional[str] = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rng = random.Random(seed)
+        self.clock = clock
+        self.core = ReaderCore(self._new_boot_id(), clock())
+        self._dir = link_dir or tempfile.mkdtemp(prefix="bgtable-dice-")
+        self._own_dir = link_dir is None
+        self.port_path = os.path.join(self._dir, "tty")
+        self.pty_path: Optional[str] = None
+        self._master: Optional[int] = None
+        self._slave: Optional[int] = None
+        self._actions: deque[tuple[Callable[[], Any], threading.Event, list[Any]]] = deque()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: Optional[threading.Thread] = None
+        self._out = bytearray()  # bytes waiting to be written (rate limit)
+        self._drop = 0
+        self._corrupt = 0
+        self._drop_in = 0
+        self.drop_rate = 0.0
+        self.corrupt_rate = 0.0
+        self.rate: Optional[float] = None  # bytes per second, None = as fast as possible
+        self._last_write = clock()
+        self.sent_frames = 0
+        self.garbage_sent = 0
+        self.rx_bytes = 0
+
+    def _new_boot_id(self) -> int:
+        return self.rng.randrange(1, 1 << 32)
+
+    # ------------------------------------------------------------- life cycle
+    def start(self) -> "SimulatedReader":
+        """Create the pty and the symlink and start the simulator thread."""
+        if self._thread is None:
+            self._plug()
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="dice-sim", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop the thread, close the pty and remove the symlink."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._unplug()
+        if self._own_dir:
+            shutil.rmtree(self._dir, ignore_errors=True)
+        elif os.path.lexists(self.port_path):
+            os.unlink(self.port_path)
+
+    def __enter__(self) -> "SimulatedReader":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    @property
+    def boot_id(self) -> int:
+        return self.core.boot_id
+
+    @property
+    def source(self) -> str:
+        """The boot id as the link reports it in ``RollSettled.source``."""
+        return f"{self.core.boot_id:08x}"
+
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
+
+    # ------------------------------------------------------------- the pty
+    def _plug(self) -> None:
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        self.pty_path = os.ttyname(slave)
+        tmp = self.port_path + ".new"
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        os.symlink(self.pty_path, tmp)
+        os.replace(tmp, self.port_path)
+
+    def _unplug(self) -> None:
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._master = self._slave = None
+        self._out.clear()
+        if os.path.lexists(self.port_path):
+            os.unlink(self.port_path)
+
+    # ------------------------------------------------------------- running actions on the sim thread
+    def _call(self, fn: Callable[[], Any], timeout: float = 5.0) -> Any:
+        if self._thread is None:
+            return fn()
+        done = threading.Event()
+        box: list[Any] = []
+        with self._lock:
+            self._actions.append((fn, done, box))
+        if not done.wait(timeout):
+            raise TimeoutError("the simulated reader's thread did not run the action within 5 s")
+        if box and isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0] if box else None
+
+    def _send(self, frames: list[bytes]) -> None:
+        for f in frames:
+            if self._master is None:
+                continue
+            if self._drop > 0:
+                self._drop -= 1
+                continue
+            if self.drop_rate and self.rng.random() < self.drop_rate:
+                continue
+            if self._corrupt > 0 or (self.corrupt_rate and self.rng.random() < self.corrupt_rate):
+                self._corrupt = max(0, self._corrupt - 1)
+                b = bytearray(f)
+                i = self.rng.randrange(len(b) - 1)
+                b[i] ^= self.rng.randrange(1, 256)
+                f = bytes(b)
+            self.sent_frames += 1
+            self._out += f
+
+    def _flush(self, now: float) -> None:
+        if self._master is None or not self._out:
+            self._last_write = now
+            return
+        n = len(self._out)
+        if self.rate is not None:
+            n = min(n, int((now - self._last_write) * self.rate))
+            if n <= 0:
+                return
+        self._last_write = now
+        try:
+            written = os.write(self._master, bytes(self._out[:n]))
+        except BlockingIOError:
+            written = 0
+        except OSError as exc:
+            if exc.errno in (errno.EIO, errno.EBADF):
+                written = n  # nobody reading: a real device's USB buffer would drop it too
+            else:
+                raise
+        del self._out[:written]
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            while True:
+                with self._lock:
+                    if not self._actions:
+                        break
+                    fn, done, box = self._actions.popleft()
+                try:
+                    box.append(fn())
+                except BaseException as exc:  # handed back to the caller
+                    box.append(exc)
+                done.set()
+            master = self._master
+            now = self.clock()
+            if master is not None:
+                try:
+                    ready, _, _ = select.select([master], [], [], 0.005)
+                except (OSError, ValueError):
+                    ready = []
+                if ready:
+                    try:
+                        data = os.read(master, 4096)
+                    except OSError:
+                        data = b""
+                    if data:
+                        self.rx_bytes += len(data)
+                        self._receive(data, self.clock())
+            else:
+                self._stop.wait(0.005)
+            now = self.clock()
+            self._send(self.core.tick(now))
+            self._flush(now)
+
+    def _receive(self, data: bytes, now: float) -> None:
+        if self._drop_in > 0:
+            frames = self.core.decoder.feed(data)  # consume whole frames, drop the first ones
+            out: list[bytes] = []
+            for fr in frames:
+                if self._drop_in > 0:
+                    self._drop_in -= 1
+                    continue
+                out += self.core._handle(fr.seq, fr.message, now)
+            self._send(out)
+            return
+        self._send(self.core.feed(data, now))
+
+    # ------------------------------------------------------------- the dice
+    def _dice(self, values: Sequence[Optional[int]], cocked: PerDie, zone: PerDie, on_checker: PerDie,
+              positions: Optional[Sequence[tuple[int, int]]], confidence: PerDie) -> list[Die]:
+        n = len(values)
+        if not 1 <= n <= 2:
+            raise ScriptError(f"a roll has 1 or 2 dice, not {n}: {list(values)!r}")
+        zones = _per_die(zone, n)
+        out = []
+        for i, (v, c, z, oc, conf) in enumerate(zip(values, _per_die(cocked, n), zones, _per_die(on_checker, n),
+                                                    _per_die(confidence, n))):
+            if positions is not None:
+                x, y = positions[i]
+            else:
+                x, y = self._position_in(z, i)
+            if z is None:
+                z = self.core.zone_of(x, y)
+            value = 0 if v is None else int(v)
+            if conf is None:
+                conf = 60 if value == 0 or c else 245
+            out.append(Die(value, z, bool(c), bool(oc), int(x), int(y), int(conf)))
+        return out
+
+    def _position_in(self, zone: Optional[str], i: int) -> tuple[int, int]:
+        z = zone or "right"
+        code = {"left": 0, "right": 1, "tray": 3}.get(z)
+        rect = self.core.zones.get(code) if code is not None else None
+        if not rect or rect == (0, 0, 0, 0):
+            return (320 + 40 * i, -260) if z == "outside" else (0, 0)
+        x0, y0, x1, y1 = rect
+        lo_x, hi_x, lo_y, hi_y = min(x0, x1) + 20, max(x0, x1) - 20, min(y0, y1) + 20, max(y0, y1) - 20
+        return self.rng.randint(lo_x, max(lo_x, hi_x)), self.rng.randint(lo_y, max(lo_y, hi_y))
+
+    def roll(self, values: Sequence[Optional[int]], cocked: PerDie = False, zone: PerDie = "right",
+             on_checker: PerDie = False, positions: Optional[Sequence[tuple[int, int]]] = None,
+             confidence: PerDie = None) -> int:
+        """A whole roll: ROLL_STARTED then ROLL_SETTLED.  ``values`` uses None or 0 for unreadable;
+        ``cocked``/``zone``/``on_checker``/``confidence`` are one value or one per die.  Returns the roll id."""
+        def act() -> int:
+            now = self.clock()
+            dice = self._dice(values, cocked, zone, on_checker, positions, confidence)
+            self._send(self.core.start_roll(now))
+            self._send(self.core.settle(dice, now))
+            return self.core.roll_id
+        return int(self._call(act))
+
+    def start_roll(self) -> int:
+        """Only ROLL_STARTED (dice moving); finish with :meth:`settle`.  Returns the roll id."""
+        return int(self._call(lambda: (self._send(self.core.start_roll(self.clock())), self.core.roll_id)[1]))
+
+    def settle(self, values: Sequence[Optional[int]], cocked: PerDie = False, zone: PerDie = "right",
+               on_checker: PerDie = False, positions: Optional[Sequence[tuple[int, int]]] = None,
+               confidence: PerDie = None) -> int:
+        """ROLL_SETTLED for the roll in progress (or a new one).  Returns the roll id."""
+        def act() -> int:
+            dice = self._dice(values, cocked, zone, on_checker, positions, confidence)
+            self._send(self.core.settle(dice, self.clock()))
+            return self.core.roll_id
+        return int(self._call(act))
+
+    def lift(self) -> int:
+        """The dice are picked up (DICE_LIFTED for the settled roll).  Returns the roll id."""
+        return int(self._call(lambda: (self._send(self.core.lift(self.clock())), self.core.roll_id)[1]))
+
+    def sensor_fault(self, sensor: int = 0, failed: bool = True) -> None:
+        """A sensor fails (or recovers): a FAULT event."""
+        code = FAULT_SENSOR if failed else FAULT_SENSOR_RECOVERED
+        self._call(lambda: self._send(self.core.fault(code, sensor, self.clock(), active=failed)))
+
+    # ------------------------------------------------------------- faults
+    def unplug(self) -> None:
+        """Break the data link: the pty vanishes (the host gets an I/O error); state is kept."""
+        self._call(self._unplug)
+
+    def replug(self) -> None:
+        """Restore the data link on a new pty behind the same :attr:`port_path`."""
+        self._call(lambda: None if self._master is not None else self._plug())
+
+    def reboot(self, boot_id: Optional[int] = None) -> int:
+        """Power-cycle the reader: new boot id, empty FIFO, roll ids from 1.  Returns the boot id."""
+        def act() -> int:
+            self.core = ReaderCore(boot_id or self._new_boot_id(), self.clock())
+            self._out.clear()
+            return self.core.boot_id
+        return int(self._call(act))
+
+    def inject_garbage(self, data: Union[int, bytes] = 32) -> None:
+        """Write noise onto the line: ``data`` bytes, or that many random bytes."""
+        def act() -> None:
+            noise = bytes(self.rng.randrange(256) for _ in range(data)) if isinstance(data, int) else bytes(data)
+            self.garbage_sent += len(noise)
+            if self._master is not None:
+                self._out += noise
+        self._call(act)
+
+    def drop_next(self, n: int = 1) -> None:
+        """Drop the next ``n`` frames the reader sends."""
+        def act() -> None:
+            self._drop += n
+        self._call(act)
+
+    def corrupt_next(self, n: int = 1) -> None:
+        """Corrupt one byte in each of the next ``n`` frames the reader sends."""
+        def act() -> None:
+            self._corrupt += n
+        self._call(act)
+
+    def drop_incoming(self, n: int = 1) -> None:
+        """Ignore the next ``n`` frames from the host (e.g. lose ACKs, forcing retransmission)."""
+        def act() -> None:
+            self._drop_in += n
+        self._call(act)
+
+    def set_rate(self, bytes_per_second: Optional[float]) -> None:
+        """A slow link: limit what the reader writes to ``bytes_per_second`` (None: no limit)."""
+        def act() -> None:
+            self.rate = bytes_per_second
+            self._last_write = self.clock()
+        self._call(act)
+
+    def set_loss(self, drop_rate: float = 0.0, corrupt_rate: float = 0.0) -> None:
+        """Drop / corrupt each outgoing frame with these probabilities (seeded by ``seed``)."""
+        def act() -> None:
+            self.drop_rate, self.corrupt_rate = drop_rate, corrupt_rate
+        self._call(act)
+
+    @property
+    def leds(self) -> int:
+        return self.core.leds
+
+    @property
+    def pending(self) -> int:
+        """Reliable events not yet ACKed by the host."""
+        return len(self.core.fifo)
+
+    def wait_idle(self, timeout: float = 5.0) -> bool:
+        """Wait until every queued event has been ACKed by the host (True) or the timeout passes."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.core.fifo and self.core.session:
+                return True
+            time.sleep(0.01)
+        return False
