@@ -50,32 +50,45 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
 
 def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> dict:
     """All maximal step sequences, one per resulting (me, opp), filtered by the
-    maximum-usage rule.  Returns {(me, opp): steps}."""
+    maximum-usage rule.  Returns {(me, opp): steps}.
+
+    The inner loop works on gnubg-style lists with undo.  For each die a static
+    candidate list holds the source points whose landing point is not blocked
+    (blocked points cannot change during a turn); bear-off legality is checked
+    against the running count of checkers outside the home board.
+    """
     me = list(me0)
     opp = list(opp0)
-    outside = [sum(me[6:25])]
+    blocked = [opp[23 - t] >= 2 for t in range(24)]
+    outside = sum(me[6:25])
     results: dict = {}
-    best = [0]
-    single_die: dict = {}  # key -> die used, for one-step results
-    path: list[Step] = []
+    single_die: dict = {}
+    path: list = []
+    best = 0
 
-    def target(s: int, d: int) -> Optional[int]:
+    def cands(d: int) -> list[int]:
+        return [s for s in range(23, -1, -1) if s < d or not blocked[s - d]]
+
+    def legal(s: int, d: int) -> bool:
+        """Bar and bear-off checks (the landing point is already known open)."""
         t = s - d
         if t >= 0:
-            return t if opp[23 - t] < 2 else None
-        if outside[0]:
-            return None
+            return True
+        if outside:
+            return False
         if t == -1:
-            return -1
+            return True
         for k in range(s + 1, 6):
             if me[k]:
-                return None
-        return -1
+                return False
+        return True
 
-    def apply(s: int, t: int) -> bool:
+    def step(s: int, d: int) -> tuple[int, bool]:
+        nonlocal outside
+        t = s - d
         me[s] -= 1
         if s >= 6 and t < 6:
-            outside[0] -= 1
+            outside -= 1
         if t >= 0:
             me[t] += 1
             o = 23 - t
@@ -83,17 +96,18 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                 opp[o] = 0
                 opp[24] += 1
                 path.append(Step(s + 1, t + 1, True))
-                return True
+                return t, True
             path.append(Step(s + 1, t + 1, False))
-        else:
-            path.append(Step(s + 1, OFF_POINT, False))
-        return False
+            return t, False
+        path.append(Step(s + 1, OFF_POINT, False))
+        return t, False
 
-    def undo(s: int, t: int, hit: bool) -> None:
+    def back(s: int, t: int, hit: bool) -> None:
+        nonlocal outside
         path.pop()
         me[s] += 1
         if s >= 6 and t < 6:
-            outside[0] += 1
+            outside += 1
         if t >= 0:
             me[t] -= 1
             if hit:
@@ -101,49 +115,54 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                 opp[24] -= 1
 
     def record(depth: int, die: int = 0) -> None:
-        if depth < best[0]:
+        nonlocal best
+        if depth < best:
             return
-        if depth > best[0]:
+        if depth > best:
             results.clear()
             single_die.clear()
-            best[0] = depth
+            best = depth
         key = (tuple(me), tuple(opp))
         if key not in results:
             results[key] = tuple(path)
             if depth == 1:
                 single_die[key] = die
 
-    def sources(lo: int = 24) -> range:
-        return range(24, 23, -1) if me[24] else range(min(lo, 23), -1, -1)
-
     if d1 != d2:
+        cand = {d1: cands(d1), d2: cands(d2)}
         for a, b in ((d1, d2), (d2, d1)):
             moved_a = False
-            for s in sources():
+            first = (24,) if me[24] else cand[a]
+            for s in first:
                 if not me[s]:
                     continue
-                t = target(s, a)
-                if t is None:
+                if s == 24:
+                    if blocked[24 - a]:
+                        continue
+                elif not legal(s, a):
                     continue
                 moved_a = True
-                hit = apply(s, t)
+                t, hit = step(s, a)
                 moved_b = False
-                for s2 in sources():
+                second = (24,) if me[24] else cand[b]
+                for s2 in second:
                     if not me[s2]:
                         continue
-                    t2 = target(s2, b)
-                    if t2 is None:
+                    if s2 == 24:
+                        if blocked[24 - b]:
+                            continue
+                    elif not legal(s2, b):
                         continue
                     moved_b = True
-                    hit2 = apply(s2, t2)
+                    t2, hit2 = step(s2, b)
                     record(2)
-                    undo(s2, t2, hit2)
+                    back(s2, t2, hit2)
                 if not moved_b:
                     record(1, a)
-                undo(s, t, hit)
+                back(s, t, hit)
             if not moved_a:
                 record(0)
-        if best[0] == 1:
+        if best == 1:
             larger = max(d1, d2)
             if any(d == larger for d in single_die.values()):
                 for key, d in single_die.items():
@@ -151,25 +170,63 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                         del results[key]
     else:
         d = d1
+        cand_d = cands(d)
+        enter_open = not blocked[24 - d]
 
         def rec(depth: int, hi: int) -> None:
+            # inlined step/back: this recursion is the hot loop for doubles
+            nonlocal outside, best
             moved = False
             if depth < 4:
-                for s in sources(hi):
-                    if not me[s]:
-                        continue
-                    t = target(s, d)
-                    if t is None:
-                        continue
-                    moved = True
-                    hit = apply(s, t)
-                    rec(depth + 1, s)
-                    undo(s, t, hit)
-            if not moved:
-                record(depth)
+                if me[24]:
+                    if enter_open:
+                        moved = True
+                        t, hit = step(24, d)
+                        rec(depth + 1, 24)
+                        back(24, t, hit)
+                else:
+                    for s in cand_d:
+                        if s > hi or not me[s]:
+                            continue
+                        t = s - d
+                        if t < 0 and not legal(s, d):
+                            continue
+                        moved = True
+                        me[s] -= 1
+                        crossed = s >= 6 and t < 6
+                        if crossed:
+                            outside -= 1
+                        hit = False
+                        if t >= 0:
+                            me[t] += 1
+                            o = 23 - t
+                            if opp[o] == 1:
+                                opp[o] = 0
+                                opp[24] += 1
+                                hit = True
+                            path.append(Step(s + 1, t + 1, hit))
+                        else:
+                            path.append(Step(s + 1, OFF_POINT, False))
+                        rec(depth + 1, s)
+                        path.pop()
+                        me[s] += 1
+                        if crossed:
+                            outside += 1
+                        if t >= 0:
+                            me[t] -= 1
+                            if hit:
+                                opp[o] = 1
+                                opp[24] -= 1
+            if not moved and depth >= best:
+                if depth > best:
+                    results.clear()
+                    best = depth
+                key = (tuple(me), tuple(opp))
+                if key not in results:
+                    results[key] = tuple(path)
 
         rec(0, 24)
-    if best[0] == 0:
+    if best == 0:
         results.clear()  # no legal play: the turn is lost
     return results
 

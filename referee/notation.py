@@ -71,8 +71,7 @@ def format_steps(steps: Sequence[Step]) -> str:
     return " ".join(out)
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """The steps of one turn, in the order played.  ``str()`` is gnubg's notation."""
 
     steps: tuple[Step, ...]
@@ -83,7 +82,7 @@ class Play:
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
 
-    def __len__(self) -> int:
+    def __len__(self) -> int:  # type: ignore[override]
         return len(self.steps)
 
     @staticmethod

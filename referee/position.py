@@ -23,6 +23,9 @@ _START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+_set = object.__setattr__
+
+
 class Position:
     """A position with the player on roll.  Immutable and hashable."""
 
@@ -38,15 +41,15 @@ class Position:
                     raise PositionError(f"checker count {n!r} must be a non-negative integer")
         object.__setattr__(self, "me", me_t)
         object.__setattr__(self, "opp", opp_t)
-        object.__setattr__(self, "_hash", hash((me_t, opp_t)))
+        object.__setattr__(self, "_hash", None)
 
     @classmethod
     def _raw(cls, me: tuple[int, ...], opp: tuple[int, ...]) -> "Position":
         """Unchecked constructor for the move generator's inner loop."""
         p = object.__new__(cls)
-        object.__setattr__(p, "me", me)
-        object.__setattr__(p, "opp", opp)
-        object.__setattr__(p, "_hash", hash((me, opp)))
+        _set(p, "me", me)
+        _set(p, "opp", opp)
+        _set(p, "_hash", None)
         return p
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -56,7 +59,11 @@ class Position:
         return isinstance(other, Position) and self.me == other.me and self.opp == other.opp
 
     def __hash__(self) -> int:
-        return self._hash
+        h = self._hash
+        if h is None:
+            h = hash((self.me, self.opp))
+            _set(self, "_hash", h)
+        return h
 
     def __repr__(self) -> str:
         return f"Position.from_position_id({self.position_id()!r})"

@@ -1,0 +1,128 @@
+"""A fast check of a written play, for replaying records at speed.
+
+:func:`fast_play` tries to play the written moves die by die on the position,
+checking each single-die step with the rules (bar first, open points, bearing off
+only with every checker home, an oversized die only from the highest point).  When
+the written play uses every die of the roll it is legal (maximum usage is then
+satisfied) and the result is returned without generating all legal plays.  In
+every other case -- fewer dice used, a step it cannot place, an empty play -- it
+returns ``None`` and the caller asks the full generator
+(:func:`referee.moves.match_play`), which stays the authority.  The test suite
+cross-checks the two on every play of the real match files.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .moves import LegalPlay
+from .notation import OFF_POINT, Play, Step, WrittenPlay
+from .position import Position
+
+
+def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
+    """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off)."""
+    segs: list[tuple[int, int]] = []
+    for mv in written.moves:
+        pts = mv.points
+        for _ in range(mv.count):
+            for a, b in zip(pts, pts[1:]):
+                segs.append((a, b))
+    return segs
+
+
+def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
+    """The legal play ``written`` describes when it provably uses the whole roll, else None."""
+    if not written.moves:
+        return None
+    segs = _segments(written)
+    if not segs:
+        return None
+    dice = [d1] * 4 if d1 == d2 else [d1, d2]
+    me = list(position.me)
+    opp = list(position.opp)
+    steps: list[Step] = []
+    if _place(me, opp, segs, 0, dice, steps) and not dice:
+        return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
+    return None
+
+
+def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, bool]]:
+    """Move one checker from index ``s`` (24 = bar) by die ``d`` if legal; returns
+    (target index or -1 for off, hit).  Leaves the lists unchanged when illegal."""
+    if me[s] == 0:
+        return None
+    if me[24] and s != 24:
+        return None
+    t = s - d
+    if t < 0:
+        if any(me[6:25]):
+            return None
+        if t < -1 and any(me[s + 1:6]):
+            return None
+        me[s] -= 1
+        return -1, False
+    o = 23 - t
+    if opp[o] >= 2:
+        return None
+    me[s] -= 1
+    me[t] += 1
+    if opp[o] == 1:
+        opp[o] = 0
+        opp[24] += 1
+        return t, True
+    return t, False
+
+
+def _undo(me: list[int], opp: list[int], s: int, t: int, hit: bool) -> None:
+    me[s] += 1
+    if t >= 0:
+        me[t] -= 1
+        if hit:
+            opp[23 - t] = 1
+            opp[24] -= 1
+
+
+def _place(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int,
+           dice: list[int], steps: list[Step]) -> bool:
+    """Place segments ``i..`` using dice from ``dice`` (consumed in place); True when all fit."""
+    if i == len(segs):
+        return True
+    src, dst = segs[i]
+    return _walk(me, opp, segs, i, src, dst, dice, steps)
+
+
+def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cur: int, dst: int,
+          dice: list[int], steps: list[Step]) -> bool:
+    """Move one checker from ``cur`` to ``dst`` with one or more dice, then the rest."""
+    if cur == dst:
+        return _place(me, opp, segs, i + 1, dice, steps)
+    tried = set()
+    for k, d in enumerate(dice):
+        if d in tried:
+            continue
+        tried.add(d)
+        dist = cur - dst
+        if dst == OFF_POINT:
+            if d > dist and cur - d > 0:
+                pass  # an intermediate step short of off is still possible below
+            if d < dist and cur - d <= 0:
+                continue
+        elif d > dist:
+            continue
+        s = 24 if cur == 25 else cur - 1
+        r = _step(me, opp, s, d)
+        if r is None:
+            continue
+        t, hit = r
+        nxt = t + 1 if t >= 0 else OFF_POINT
+        if dst == OFF_POINT and nxt != OFF_POINT and d >= dist:
+            _undo(me, opp, s, t, hit)
+            continue
+        steps.append(Step(cur, nxt, hit))
+        dice.pop(k)
+        if _walk(me, opp, segs, i, nxt, dst, dice, steps):
+            return True
+        dice.insert(k, d)
+        steps.pop()
+        _undo(me, opp, s, t, hit)
+    return False
