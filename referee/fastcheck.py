@@ -101,13 +101,7 @@ def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cu
         if d in tried:
             continue
         tried.add(d)
-        dist = cur - dst
-        if dst == OFF_POINT:
-            if d > dist and cur - d > 0:
-                pass  # an intermediate step short of off is still possible below
-            if d < dist and cur - d <= 0:
-                continue
-        elif d > dist:
+        if dst != OFF_POINT and d > cur - dst:
             continue
         s = 24 if cur == 25 else cur - 1
         r = _step(me, opp, s, d)
@@ -115,9 +109,6 @@ def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cu
             continue
         t, hit = r
         nxt = t + 1 if t >= 0 else OFF_POINT
-        if dst == OFF_POINT and nxt != OFF_POINT and d >= dist:
-            _undo(me, opp, s, t, hit)
-            continue
         steps.append(Step(cur, nxt, hit))
         dice.pop(k)
         if _walk(me, opp, segs, i, nxt, dst, dice, steps):
