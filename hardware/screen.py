@@ -272,8 +272,7 @@ def _draw_board(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
                 slab = pygame.Rect(tray.x + 2, y, tray.w - 4, slab_h - 1)
                 pygame.draw.rect(surf, theme.checker(colour), slab)
                 pygame.draw.rect(surf, theme.outline(colour), slab, 1)
-            lbl = pygame.Rect(tray.x, tray.centery - tray.h // 4 if not is_top else tray.centery + tray.h // 8,
-                              tray.w, tray.h // 8)
+            lbl = pygame.Rect(tray.x, tray.bottom - tray.h // 8 if is_top else tray.y, tray.w, tray.h // 8)
             _text(surf, str(off), lay.point_w * 35 // 100, theme.text, lbl, align="centre", bold=True)
 
 
