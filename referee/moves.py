@@ -48,6 +48,9 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
 # ---------------------------------------------------------------------------- generator
 
 
+_W = tuple(1 << (4 * i) for i in range(25))
+
+
 def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> dict:
     """All maximal step sequences, one per resulting (me, opp), filtered by the
     maximum-usage rule.  Returns {(me, opp): steps}.
@@ -61,7 +64,6 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
     opp = list(opp0)
     blocked = [opp[23 - t] >= 2 for t in range(24)]
     outside = sum(me[6:25])
-    results: dict = {}
     single_die: dict = {}
     path: list = []
     best = 0
@@ -114,17 +116,22 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                 opp[23 - t] = 1
                 opp[24] -= 1
 
-    def record(depth: int, die: int = 0) -> None:
+    W = _W
+    km = sum(n << (4 * i) for i, n in enumerate(me))
+    ko = sum(n << (4 * i) for i, n in enumerate(opp))
+    seen: dict = {}  # (km, ko) -> (me tuple, opp tuple, steps)
+
+    def leaf(depth: int, die: int = 0) -> None:
         nonlocal best
         if depth < best:
             return
         if depth > best:
-            results.clear()
+            seen.clear()
             single_die.clear()
             best = depth
-        key = (tuple(me), tuple(opp))
-        if key not in results:
-            results[key] = tuple(path)
+        key = (km, ko)
+        if key not in seen:
+            seen[key] = (tuple(me), tuple(opp), tuple(path))
             if depth == 1:
                 single_die[key] = die
 
@@ -143,8 +150,13 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                     continue
                 moved_a = True
                 t, hit = step(s, a)
+                dk = (W[t] if t >= 0 else 0) - W[s]
+                dko = W[24] - W[23 - t] if hit else 0
+                km += dk
+                ko += dko
                 moved_b = False
                 second = (24,) if me[24] else cand[b]
+                opp_t = None
                 for s2 in second:
                     if not me[s2]:
                         continue
@@ -154,89 +166,170 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
                     elif not legal(s2, b):
                         continue
                     moved_b = True
-                    t2, hit2 = step(s2, b)
-                    record(2)
-                    back(s2, t2, hit2)
+                    # the second step's result, found without moving anything
+                    t2 = s2 - b
+                    if t2 >= 0:
+                        k1 = km - W[s2] + W[t2]
+                        o = 23 - t2
+                        hit2 = opp[o] == 1
+                        k2 = ko + W[24] - W[o] if hit2 else ko
+                    else:
+                        k1, k2, hit2 = km - W[s2], ko, False
+                    if (k1, k2) in seen:
+                        continue
+                    if best < 2:
+                        seen.clear()
+                        single_die.clear()
+                        best = 2
+                    m = me.copy()
+                    m[s2] -= 1
+                    if t2 >= 0:
+                        m[t2] += 1
+                        last = Step(s2 + 1, t2 + 1, hit2)
+                    else:
+                        last = Step(s2 + 1, OFF_POINT, False)
+                    if hit2:
+                        oo = opp.copy()
+                        oo[o] = 0
+                        oo[24] += 1
+                        ot = tuple(oo)
+                    else:
+                        if opp_t is None:
+                            opp_t = tuple(opp)
+                        ot = opp_t
+                    seen[(k1, k2)] = (tuple(m), ot, (path[0], last))
                 if not moved_b:
-                    record(1, a)
+                    leaf(1, a)
+                km -= dk
+                ko -= dko
                 back(s, t, hit)
             if not moved_a:
-                record(0)
+                leaf(0)
         if best == 1:
             larger = max(d1, d2)
             if any(d == larger for d in single_die.values()):
                 for key, d in single_die.items():
                     if d != larger:
-                        del results[key]
+                        del seen[key]
     else:
         d = d1
         cand_d = cands(d)
         enter_open = not blocked[24 - d]
-
         def rec(depth: int, hi: int) -> None:
             # inlined step/back: this recursion is the hot loop for doubles
-            nonlocal outside, best
+            nonlocal outside, km, ko, best
             moved = False
-            if depth < 4:
-                if me[24]:
-                    if enter_open:
-                        moved = True
-                        t, hit = step(24, d)
+            if me[24]:
+                if enter_open:
+                    moved = True
+                    t, hit = step(24, d)
+                    km += W[t] - W[24]
+                    if hit:
+                        ko += W[24] - W[23 - t]
+                    if depth == 3:
+                        leaf(4)
+                    else:
                         rec(depth + 1, 24)
-                        back(24, t, hit)
-                else:
-                    for s in cand_d:
-                        if s > hi or not me[s]:
-                            continue
-                        t = s - d
-                        if t < 0 and not legal(s, d):
-                            continue
-                        moved = True
-                        me[s] -= 1
-                        crossed = s >= 6 and t < 6
-                        if crossed:
-                            outside -= 1
-                        hit = False
-                        if t >= 0:
-                            me[t] += 1
-                            o = 23 - t
-                            if opp[o] == 1:
-                                opp[o] = 0
-                                opp[24] += 1
-                                hit = True
-                            path.append(Step(s + 1, t + 1, hit))
+                    km -= W[t] - W[24]
+                    if hit:
+                        ko -= W[24] - W[23 - t]
+                    back(24, t, hit)
+            elif depth == 3:
+                # the last step: find new leaves without moving anything
+                opp_t = None
+                for s in cand_d:
+                    if s > hi or not me[s]:
+                        continue
+                    t = s - d
+                    if t < 0 and not legal(s, d):
+                        continue
+                    moved = True
+                    if t >= 0:
+                        k1 = km - W[s] + W[t]
+                        o = 23 - t
+                        hit = opp[o] == 1
+                        k2 = ko + W[24] - W[o] if hit else ko
+                    else:
+                        k1, k2, hit = km - W[s], ko, False
+                    if 4 < best or (k1, k2) in seen:
+                        continue
+                    if 4 > best:
+                        seen.clear()
+                        best = 4
+                    m = me.copy()
+                    m[s] -= 1
+                    if t >= 0:
+                        m[t] += 1
+                        if hit:
+                            oo = opp.copy()
+                            oo[o] = 0
+                            oo[24] += 1
+                            ot = tuple(oo)
                         else:
-                            path.append(Step(s + 1, OFF_POINT, False))
-                        rec(depth + 1, s)
-                        path.pop()
-                        me[s] += 1
-                        if crossed:
-                            outside += 1
-                        if t >= 0:
-                            me[t] -= 1
-                            if hit:
-                                opp[o] = 1
-                                opp[24] -= 1
-            if not moved and depth >= best:
-                if depth > best:
-                    results.clear()
-                    best = depth
-                key = (tuple(me), tuple(opp))
-                if key not in results:
-                    results[key] = tuple(path)
+                            if opp_t is None:
+                                opp_t = tuple(opp)
+                            ot = opp_t
+                        last = Step(s + 1, t + 1, hit)
+                    else:
+                        if opp_t is None:
+                            opp_t = tuple(opp)
+                        ot = opp_t
+                        last = Step(s + 1, OFF_POINT, False)
+                    seen[(k1, k2)] = (tuple(m), ot, (*path, last))
+            else:
+                for s in cand_d:
+                    if s > hi or not me[s]:
+                        continue
+                    t = s - d
+                    if t < 0 and not legal(s, d):
+                        continue
+                    moved = True
+                    me[s] -= 1
+                    crossed = s >= 6 and t < 6
+                    if crossed:
+                        outside -= 1
+                    hit = False
+                    if t >= 0:
+                        me[t] += 1
+                        o = 23 - t
+                        km += W[t] - W[s]
+                        if opp[o] == 1:
+                            opp[o] = 0
+                            opp[24] += 1
+                            ko += W[24] - W[o]
+                            hit = True
+                        path.append(Step(s + 1, t + 1, hit))
+                    else:
+                        km -= W[s]
+                        path.append(Step(s + 1, OFF_POINT, False))
+                    rec(depth + 1, s)
+                    path.pop()
+                    me[s] += 1
+                    if crossed:
+                        outside += 1
+                    if t >= 0:
+                        me[t] -= 1
+                        km -= W[t] - W[s]
+                        if hit:
+                            opp[o] = 1
+                            opp[24] -= 1
+                            ko -= W[24] - W[o]
+                    else:
+                        km += W[s]
+            if not moved:
+                leaf(depth)
 
         rec(0, 24)
     if best == 0:
-        results.clear()  # no legal play: the turn is lost
-    return results
+        return {}  # no legal play: the turn is lost
+    return {(m, o): p for m, o, p in seen.values()}
 
 
 @lru_cache(maxsize=4096)
 def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[LegalPlay, ...]:
-    out = []
-    for (m, o), steps in _generate(me, opp, d1, d2).items():
-        out.append(LegalPlay(Play(steps), Position._raw(o, m)))
-    return tuple(out)
+    new, raw = tuple.__new__, Position._raw
+    return tuple(new(LegalPlay, (new(Play, (steps,)), raw(o, m)))
+                 for (m, o), steps in _generate(me, opp, d1, d2).items())
 
 
 def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:

@@ -23,15 +23,19 @@ _START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
-_set = object.__setattr__
+_new_tuple = tuple.__new__
 
 
-class Position:
-    """A position with the player on roll.  Immutable and hashable."""
+class Position(tuple):
+    """A position with the player on roll.  Immutable and hashable.
 
-    __slots__ = ("me", "opp", "_hash")
+    It is a pair ``(me, opp)`` underneath (a tuple subclass), which keeps the
+    move generator's result construction cheap.
+    """
 
-    def __init__(self, me: Sequence[int], opp: Sequence[int]) -> None:
+    __slots__ = ()
+
+    def __new__(cls, me: Sequence[int], opp: Sequence[int]) -> "Position":
         me_t, opp_t = tuple(me), tuple(opp)
         if len(me_t) != 25 or len(opp_t) != 25:
             raise PositionError(f"a side needs 25 counts (points 1-24 and the bar), got {len(me_t)} and {len(opp_t)}")
@@ -39,31 +43,33 @@ class Position:
             for n in side:
                 if not isinstance(n, int) or n < 0:
                     raise PositionError(f"checker count {n!r} must be a non-negative integer")
-        object.__setattr__(self, "me", me_t)
-        object.__setattr__(self, "opp", opp_t)
-        object.__setattr__(self, "_hash", None)
+        return _new_tuple(cls, (me_t, opp_t))
 
     @classmethod
     def _raw(cls, me: tuple[int, ...], opp: tuple[int, ...]) -> "Position":
         """Unchecked constructor for the move generator's inner loop."""
-        p = object.__new__(cls)
-        _set(p, "me", me)
-        _set(p, "opp", opp)
-        _set(p, "_hash", None)
-        return p
+        return _new_tuple(cls, (me, opp))
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("Position is immutable")
+    @property
+    def me(self) -> tuple[int, ...]:
+        """The player on roll's side: points 1..24 (index 0..23) and the bar (index 24)."""
+        return self[0]
+
+    @property
+    def opp(self) -> tuple[int, ...]:
+        """The opponent's side, in its own numbering."""
+        return self[1]
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Position) and self.me == other.me and self.opp == other.opp
+        return isinstance(other, Position) and tuple.__eq__(self, other)
 
-    def __hash__(self) -> int:
-        h = self._hash
-        if h is None:
-            h = hash((self.me, self.opp))
-            _set(self, "_hash", h)
-        return h
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
+
+    def __getnewargs__(self) -> tuple:  # pickling
+        return (self[0], self[1])
 
     def __repr__(self) -> str:
         return f"Position.from_position_id({self.position_id()!r})"
