@@ -189,3 +189,32 @@ def test_debouncer_pure_state_machine() -> None:
     assert d.feed(False, 0.6) == [] and d.tick(0.62) == [] and d.state == "released"
     d2 = Debouncer(debounce=0.0)
     assert d2.feed(True, 1.0) == [Gesture("press", 1.0)]
+
+
+def test_example_config_buttons_all_work() -> None:
+    factory = MockFactory()
+    clock = Clock()
+    cfg = C.load(C.EXAMPLE)
+    panel = build_buttons(cfg, pin_factory=factory, clock=clock)
+    t = 0.0
+    for colour in ("dark", "light"):
+        for spec in cfg.buttons.of(colour):
+            pin = factory.pin(spec.pin)
+            at(clock, t)
+            pin.drive_low()
+            at(clock, t + 0.1)
+            short = panel.poll()  # a press-only button reports here
+            pin.drive_high()
+            at(clock, t + 0.2)
+            short += panel.poll()  # a two-action button, here
+            assert actions(short) == [(colour, spec.press)], spec
+            if spec.long:
+                at(clock, t + 1.0)
+                pin.drive_low()
+                at(clock, t + 2.5)
+                assert actions(panel.poll()) == [(colour, spec.long)], spec
+                pin.drive_high()
+                at(clock, t + 2.6)
+                assert panel.poll() == []
+            t += 5.0
+    panel.close()

@@ -220,3 +220,12 @@ def test_cli_uses_the_config(tmp_path: Path, capsys: pytest.CaptureFixture) -> N
     cfg.write_text('[screen]\nsize = [10, 10]\n')
     assert main_screen(["--config", str(cfg), "--demo"]) == 2
     assert "screen.size" in capsys.readouterr().err
+
+
+def test_committed_screenshots_cover_every_sample() -> None:
+    shots = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+    assert sorted(p.stem for p in shots.glob("*.png")) == sorted(SAMPLES)
+    devices = (Path(__file__).resolve().parent.parent / "hardware" / "DEVICES.md").read_text()
+    assert "bgtable screen --screenshot docs/screenshots" in devices
+    for name in SAMPLES:
+        assert f"docs/screenshots/{name}.png" in devices
