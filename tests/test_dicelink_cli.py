@@ -1,0 +1,113 @@
+"""``bgtable dice-sim`` and ``bgtable dice``, and simulator scripts."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.events import from_json
+
+from firmware_bridge.cli import main_dice, main_dice_sim
+from firmware_bridge.errors import ScriptError
+from firmware_bridge.script import parse_script
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _start_sim(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "referee.cli", "dice-sim", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_dice_sim_script_and_dice_json(tmp_path: Path, capsys: Any) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text("\n".join([
+        "# a cocked die, then a good roll",
+        json.dumps({"action": "roll", "values": [0, 4], "cocked": [True, False]}),
+        json.dumps({"action": "lift"}),
+        json.dumps({"action": "garbage", "bytes": 50}),
+        json.dumps({"action": "roll", "values": [6, 1], "zone": "left", "on_checker": [False, True]}),
+        json.dumps({"action": "wait_acked", "seconds": 20}),
+        json.dumps({"action": "exit"}),
+    ]) + "\n")
+    proc = _start_sim("--script", str(script), "--seed", "4")
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        assert port.endswith("/tty")
+        assert main_dice(["--port", port, "--json", "--count", "5", "--timeout", "20"]) == 0
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+    lines = capsys.readouterr().out.splitlines()
+    events = [from_json(line) for line in lines]
+    assert [e.kind for e in events] == ["roll_started", "roll_settled", "dice_lifted", "roll_started", "roll_settled"]
+    assert events[1].values == (None, 4) and not events[1].dice[0].flat
+    assert events[4].values == (6, 1) and events[4].dice[1].on_checker and events[4].dice[0].zone == "left"
+    assert events[4].source == events[1].source and len(events[1].source) == 8
+
+
+def test_dice_sim_runs_until_interrupted() -> None:
+    proc = _start_sim("--seed", "1")
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        assert os.path.exists(port)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+        assert not os.path.exists(port)
+    finally:
+        proc.kill()
+
+
+def test_dice_human_output(capsys: Any) -> None:
+    from firmware_bridge.sim import SimulatedReader
+    with SimulatedReader(seed=3) as sim:
+        sim.roll([2, 0], cocked=[False, True])
+        assert main_dice(["--port", sim.port_path, "--count", "2", "--timeout", "20"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "roll 1 started" in out[0]
+    assert f"roll 1 settled [{sim.source}]: 2 (right" in out[1] and "? COCKED" in out[1]
+
+
+def test_dice_reports_a_port_with_no_reader(tmp_path: Path, capsys: Any) -> None:
+    assert main_dice(["--port", str(tmp_path / "nothing"), "--timeout", "0.5"]) == 1
+    assert "no dice reader answered on" in capsys.readouterr().err
+
+
+def test_bad_arguments_exit_2(tmp_path: Path, capsys: Any) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main_dice([])
+    assert exc.value.code == 2
+    assert main_dice(["--port", "loop://", "--count", "0"]) == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"action": "roll", "values": [7, 1]}\n')
+    assert main_dice_sim(["--script", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("bgtable dice-sim: error:") and "line 1" in err[-1]
+    assert main_dice_sim(["--script", str(tmp_path / "missing.jsonl")]) == 2
+
+
+@pytest.mark.parametrize("line, message", [
+    ("not json", "not JSON"),
+    ('{"action": "dance"}', "needs \"action\""),
+    ('{"action": "lift", "speed": 3}', "unknown key(s) speed"),
+    ('{"action": "roll", "values": [1, 2, 3]}', "1 or 2 dice"),
+])
+def test_script_errors_quote_the_line(line: str, message: str) -> None:
+    with pytest.raises(ScriptError) as exc:
+        parse_script(["", "# comment", line])
+    assert "line 3" in str(exc.value) and message in str(exc.value)
+
+
+def test_script_parses_every_action() -> None:
+    lines = [json.dumps({"action": a}) for a in
+             ("start_roll", "lift", "unplug", "replug", "reboot", "drop", "corrupt", "drop_incoming", "exit")]
+    lines.append(json.dumps({"action": "settle", "values": [3, None]}))
+    assert [a.name for a in parse_script(lines)][-1] == "settle"
