@@ -1,0 +1,158 @@
+"""Vision on rendered boards: layout, rectified reading, colours, counts, markers, CLI."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from referee.events import BoardEvidence, PointReading
+from vision import layout as L
+from vision.config import VisionConfig
+from vision.errors import ConfigError
+from vision.markers import find_marker_corners
+from vision.read import learn_colours, read_view
+from vision.reader import BoardReader
+from vision.rectify import rectify
+from vision.render import SCHEMES, RenderParams, render_scene
+
+SEEDS = range(700, 736)
+
+
+def _pos(seed: int) -> BoardEvidence:
+    return L.start_position() if seed % 5 == 0 else L.random_position(np.random.default_rng(seed))
+
+
+def test_setup_maps_rows_to_table_points_and_back() -> None:
+    for home in L.HOME_CORNERS:
+        s = L.SetUp(home)
+        slots = {s.slot(p) for p in range(1, 25)}
+        assert len(slots) == 24
+        top, bottom = s.to_rows(L.start_position())
+        rows = L.RowReading(tuple(top), tuple(bottom))
+        assert L.same_board(s.to_evidence(rows), L.start_position())
+        assert L.infer_setup(rows) == s
+
+
+def test_default_setup_puts_point_1_bottom_right_and_24_top_right() -> None:
+    s = L.SetUp()
+    assert s.slot(1) == ("bottom", 11) and s.slot(12) == ("bottom", 0)
+    assert s.slot(13) == ("top", 0) and s.slot(24) == ("top", 11)
+
+
+def test_bad_setup_and_corners_are_errors_naming_the_value() -> None:
+    with pytest.raises(ConfigError, match="middle"):
+        L.SetUp("middle")
+    with pytest.raises(ConfigError, match="1,2 3,4"):
+        L.parse_corners("1,2 3,4")
+    with pytest.raises(ValueError, match="wobble"):
+        VisionConfig.from_dict({"wobble": 1})
+
+
+def test_random_positions_have_fifteen_checkers_a_side() -> None:
+    for s in range(50):
+        p = L.random_position(np.random.default_rng(s))
+        for ci, c in enumerate(("dark", "light")):
+            assert sum(p.counts(c)) + p.bar[ci] + p.off[ci] == 15
+
+
+def test_markers_give_the_playing_area_corners() -> None:
+    for seed in range(5):
+        r = render_scene(_pos(seed), seed=seed)
+        c = find_marker_corners(r.image)
+        assert c is not None
+        assert np.abs(c - r.corners).max() < 4.0
+
+
+def test_rectified_reading_with_true_corners_is_exact_on_most_boards() -> None:
+    exact = 0
+    for seed in SEEDS:
+        r = render_scene(_pos(seed), seed=seed)
+        a, _ = read_view(rectify(r.image, r.corners))
+        if L.same_board(r.setup.to_evidence(a.rows), r.truth):
+            exact += 1
+    assert exact >= len(SEEDS) - 2
+
+
+def test_every_colour_scheme_reads_the_start_position() -> None:
+    for k, sch in enumerate(SCHEMES):
+        r = render_scene(L.start_position(), RenderParams(scheme=sch.name, flip_prob=0), seed=50 + k)
+        ev = BoardReader(VisionConfig(dark_home="auto")).read(r.image)
+        assert ev is not None, sch.name
+        assert L.same_board(ev, L.start_position()), sch.name
+
+
+def test_colours_are_learned_darker_first() -> None:
+    samples = np.array([[30, 128, 128], [35, 130, 126], [200, 128, 140], [210, 126, 138]], np.float32)
+    m = learn_colours(samples)
+    assert m is not None and m.dark[0] < 50 < 190 < m.light[0]
+    labels, _ = m.classify(samples)
+    assert labels.tolist() == [0, 0, 1, 1]
+    assert learn_colours(samples[:2]) is None  # one colour only
+
+
+def test_second_layer_stacks_are_counted() -> None:
+    pts = [PointReading(0)] * 24
+    pts[5] = PointReading(9, "dark")
+    pts[18] = PointReading(7, "light")
+    pts[12] = PointReading(6, "dark")
+    pos = BoardEvidence(points=tuple(pts), bar=(0, 0), off=(0, 8))
+    for seed in range(3):
+        r = render_scene(pos, RenderParams(flip_prob=0), seed=seed)
+        ev = BoardReader(VisionConfig()).read(r.image)
+        assert ev is not None and L.same_board(ev, pos)
+
+
+def test_bar_checkers_are_read() -> None:
+    pos = L.random_position(np.random.default_rng(3))
+    pos = BoardEvidence(points=pos.points, bar=(2, 1), off=pos.off)
+    r = render_scene(pos, RenderParams(flip_prob=0), seed=9)
+    ev = BoardReader(VisionConfig()).read(r.image)
+    assert ev is not None and ev.bar == (2, 1)
+
+
+def _cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee.cli", *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_cli_read_json_with_corners_and_markers(tmp_path) -> None:
+    import cv2
+    r = render_scene(L.start_position(), RenderParams(flip_prob=0), seed=4)
+    img = tmp_path / "board.jpg"
+    cv2.imwrite(str(img), r.image)
+    top, bottom = r.setup.to_rows(r.truth)
+    for extra in ([], ["--corners", L.format_corners(r.corners)]):
+        p = _cli("read", str(img), "--json", *extra)
+        assert p.returncode == 0, p.stderr
+        res = json.loads(p.stdout)
+        assert res["board_found"] is True
+        assert res["top"] == [[q.count, q.colour] for q in top]
+        assert res["bottom"] == [[q.count, q.colour] for q in bottom]
+        assert res["bar"] == {"dark": 0, "light": 0}
+
+
+def test_cli_read_no_board_missing_file_and_batch(tmp_path) -> None:
+    import cv2
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((200, 300, 3), 90, np.uint8))
+    p = _cli("read", str(blank), "--json")
+    assert p.returncode == 0 and json.loads(p.stdout) == {"board_found": False}
+    p = _cli("read", str(tmp_path / "missing.jpg"))
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "missing.jpg" in p.stderr
+    p = _cli("read", "--batch", stdin=json.dumps({"image": str(blank)}) + "\n" + json.dumps({"image": "nope.png"}) + "\n")
+    lines = p.stdout.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 2 and json.loads(lines[0]) == {"board_found": False}
+    assert "nope.png" in json.loads(lines[1])["error"]
+
+
+def test_cli_markers_sheet_holds_the_four_markers(tmp_path) -> None:
+    import cv2
+    out = tmp_path / "m.png"
+    p = _cli("markers", str(out), "--side-mm", "20", "--dpi", "150")
+    assert p.returncode == 0, p.stderr
+    sheet = cv2.imread(str(out), cv2.IMREAD_GRAYSCALE)
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
+    _, ids, _ = det.detectMarkers(sheet)
+    assert sorted(ids.ravel().tolist()) == [0, 1, 2, 3]

@@ -1,0 +1,59 @@
+"""The stability filter: hands over the board never give a stable reading; still boards do."""
+from __future__ import annotations
+
+import numpy as np
+from referee.events import BoardEvidence, HandOverBoard
+
+from vision import layout as L
+from vision.config import VisionConfig
+from vision.reader import BoardReader
+from vision.render import SCHEMES, RenderParams, render
+from vision.stability import State, StabilityFilter
+
+
+def _frames(pos: BoardEvidence, scheme: str, seed: int, hands: list[bool]) -> list[np.ndarray]:
+    out = []
+    for k, h in enumerate(hands):
+        img = render(pos, RenderParams(scheme=scheme), seed=seed, hand=h)
+        noise = np.random.default_rng(k).integers(0, 3, img.shape, dtype=np.uint8)
+        out.append(np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8))
+    return out
+
+
+def test_still_board_then_hand_then_still_again() -> None:
+    bad = 0
+    for s in range(6):
+        pos = L.random_position(np.random.default_rng(40 + s))
+        hands = [False] * 4 + [True] * 4 + [False] * 4
+        sf = StabilityFilter(BoardReader(VisionConfig()))
+        events = [sf.feed(f, t=k) for k, f in enumerate(_frames(pos, SCHEMES[s % len(SCHEMES)].name, 300 + s, hands))]
+        boards = [k for k, e in enumerate(events) if isinstance(e, BoardEvidence)]
+        assert all(not hands[k] for k in boards)  # never while a hand is over the board
+        first = next(e for e in events if isinstance(e, BoardEvidence))
+        bad += not L.same_board(first, pos)
+        assert any(isinstance(e, HandOverBoard) for e in events[4:8])
+        assert sf.state == State.STABLE
+    assert bad <= 1
+
+
+def test_a_reading_must_repeat_before_it_is_reported() -> None:
+    pos = L.start_position()
+    frames = _frames(pos, "walnut", 5, [False] * 5)
+    sf = StabilityFilter(BoardReader(VisionConfig(stable_frames=2, repeat=2)))
+    events = [sf.feed(f, t=k) for k, f in enumerate(frames)]
+    kinds = [type(e).__name__ if e else None for e in events]
+    # frame 0 has no previous frame, 1 and 2 are quiet, readings on 2 and 3 agree
+    assert kinds == [None, None, None, "BoardEvidence", None]
+    assert L.same_board(events[3], pos)
+
+
+def test_a_moved_checker_gives_a_new_reading() -> None:
+    a = L.start_position()
+    pts = list(a.points)
+    pts[5] = type(pts[5])(4, "dark")
+    pts[4] = type(pts[4])(1, "dark")
+    b = BoardEvidence(points=tuple(pts), bar=(0, 0), off=(0, 0))
+    sf = StabilityFilter(BoardReader(VisionConfig()))
+    seq = _frames(a, "felt-green", 8, [False] * 4) + _frames(a, "felt-green", 8, [True] * 2) + _frames(b, "felt-green", 8, [False] * 4)
+    got = [e for e in (sf.feed(f, t=k) for k, f in enumerate(seq)) if isinstance(e, BoardEvidence)]
+    assert len(got) == 2 and L.same_board(got[0], a) and L.same_board(got[1], b)

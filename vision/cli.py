@@ -1,0 +1,112 @@
+"""``bgtable read`` and ``bgtable markers``: the vision package's command line.
+
+``bgtable read IMAGE [--corners "x,y x,y x,y x,y"] [--json]`` reads one photo;
+``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "..."}`` on stdin
+and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
+marker sheet.  Errors are one line on stderr and exit 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Optional, Sequence
+
+import cv2
+
+from referee.cliutil import Parser, fail
+
+from .config import VisionConfig
+from .errors import BoardNotFound, VisionError
+from .layout import parse_corners
+
+
+def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
+    """The ``--json`` result for one image file (raises FileNotFoundError / VisionError)."""
+    import os
+    from .reader import BoardReader
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"image {path!r} does not exist")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    cs = parse_corners(corners) if corners else None
+    reader = BoardReader(VisionConfig(markers=cs is None), corners=cs)
+    try:
+        r = reader.inspect(img)
+    except BoardNotFound:
+        return {"board_found": False}
+    if r.rows is None:  # something over the board
+        return {"board_found": True, "occluded": True, "confidence": 0.0}
+    out = r.rows.to_json_dict()
+    out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
+    out["corner_source"] = reader.corner_source
+    return out
+
+
+def _text(res: dict[str, Any]) -> str:
+    if not res.get("board_found"):
+        return "no board found"
+    if res.get("occluded"):
+        return "something is over the board: no reading"
+    cell = lambda p: "." if not p[0] else f"{p[0]}{'D' if p[1] == 'dark' else 'L'}"  # noqa: E731
+    lines = ["top:    " + " ".join(cell(p).rjust(3) for p in res["top"]),
+             "bottom: " + " ".join(cell(p).rjust(3) for p in res["bottom"]),
+             f"bar: dark {res['bar']['dark']}, light {res['bar']['light']}   confidence {res['confidence']:.2f}"
+             f"   corners from {res.get('corner_source', '?')}"]
+    return "\n".join(lines)
+
+
+def main_read(argv: Sequence[str]) -> int:
+    p = Parser(prog="bgtable read", description="read the checkers from a photo of a board")
+    p.add_argument("image", nargs="?", help="photo of the board (JPEG, PNG...)")
+    p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
+    a = p.parse_args(list(argv))
+    if a.batch:
+        return _batch()
+    if not a.image:
+        return fail(p.prog, "give an IMAGE to read, or --batch")
+    try:
+        res = read_image(a.image, a.corners)
+    except (FileNotFoundError, VisionError) as exc:
+        return fail(p.prog, str(exc))
+    print(json.dumps(res) if a.json else _text(res))
+    return 0
+
+
+def _batch() -> int:
+    rc = 0
+    for n, line in enumerate(sys.stdin, 1):
+        if not line.strip():
+            continue
+        try:
+            job = json.loads(line)
+            if not isinstance(job, dict) or "image" not in job:
+                raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
+            res = read_image(str(job["image"]), job.get("corners"))
+        except json.JSONDecodeError as exc:
+            res, msg = None, f"line {n}: not JSON ({exc.msg})"
+        except (FileNotFoundError, VisionError) as exc:
+            res, msg = None, f"line {n}: {exc}"
+        if res is None:
+            print(f"bgtable read: error: {msg}", file=sys.stderr)
+            res = {"board_found": False, "error": msg}
+            rc = 2
+        print(json.dumps(res), flush=True)
+    return rc
+
+
+def main_markers(argv: Sequence[str]) -> int:
+    from .markers import marker_sheet
+    p = Parser(prog="bgtable markers", description="write a printable sheet of the board's ArUco corner markers")
+    p.add_argument("out", help="output image file (PNG)")
+    p.add_argument("--side-mm", type=float, default=30.0, help="printed marker side in millimetres (default 30)")
+    p.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
+    a = p.parse_args(list(argv))
+    if not 5 <= a.side_mm <= 200 or not 72 <= a.dpi <= 1200:
+        return fail(p.prog, f"--side-mm {a.side_mm} must be 5..200 and --dpi {a.dpi} 72..1200")
+    if not cv2.imwrite(a.out, marker_sheet(a.side_mm, a.dpi)):
+        return fail(p.prog, f"cannot write {a.out!r} (use a .png or .jpg name in a writable folder)")
+    print(f"wrote {a.out}: ArUco DICT_4X4_50 ids 0-3 (top-left, top-right, bottom-right, bottom-left), side {a.side_mm:g} mm")
+    return 0

@@ -1,0 +1,59 @@
+"""The vision settings: one immutable value, built from the ``[vision]`` table of the config."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Optional
+
+import numpy as np
+
+from .errors import ConfigError
+from .layout import SetUp, parse_corners
+from .occlusion import OcclusionParams
+from .read import ReadParams
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """How to find and read the board.
+
+    ``corners``: fixed playing-area corners "x,y x,y x,y x,y" (TL, TR, BR, BL) used when
+    the markers are not seen; ``markers``: look for the ArUco corner markers first;
+    ``auto``: fall back to finding the board by itself; ``dark_home``: the corner holding
+    Dark's home board as the camera sees it, or ``"auto"`` to learn it from the starting
+    position; ``stable_frames``: quiet frames before reading, ``repeat``: identical
+    readings needed for a stable one; ``min_confidence``: below it a reading is withheld.
+    """
+
+    corners: Optional[str] = None
+    markers: bool = True
+    auto: bool = True
+    dark_home: str = "bottom-right"
+    px: int = 32
+    stable_frames: int = 2
+    repeat: int = 2
+    motion: float = 6.0           # mean grey change between frames that counts as movement
+    min_confidence: float = 0.0
+    relocate_every: int = 0       # frames between marker searches (0: once, then on failure)
+    read: ReadParams = field(default_factory=ReadParams)
+    occlusion: OcclusionParams = field(default_factory=OcclusionParams)
+
+    def __post_init__(self) -> None:
+        if self.corners is not None:
+            parse_corners(self.corners)
+        if self.dark_home != "auto":
+            SetUp(self.dark_home)
+        if self.stable_frames < 1 or self.repeat < 1:
+            raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")
+
+    @property
+    def corner_array(self) -> Optional[np.ndarray]:
+        return parse_corners(self.corners) if self.corners else None
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "VisionConfig":
+        """From the ``[vision]`` table; unknown keys are an error naming them."""
+        names = {f.name for f in fields(cls)} - {"read", "occlusion"}
+        unknown = set(d) - names
+        if unknown:
+            raise ConfigError(f"unknown vision setting(s) {', '.join(sorted(unknown))}; expected some of {', '.join(sorted(names))}")
+        return replace(cls(), **d)

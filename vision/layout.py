@@ -1,0 +1,177 @@
+"""The board's geometry and the camera-to-table mapping.
+
+Everything is measured in *point widths* (pw) with the origin at the top-left corner
+of the playing area (the 24 points and the bar; trays and outer frame excluded), x to
+the right and y down as seen in the rectified image.  The playing area is
+``12 points + bar`` wide and two rows of points plus a middle gap high:
+
+    x: 0..6 left half, 6..BAR_RIGHT bar, BAR_RIGHT..WIDTH right half
+    y: 0..POINT_LEN top row, HEIGHT-POINT_LEN..HEIGHT bottom row
+
+Image rows: ``top`` runs from the first corner to the second (left to right),
+``bottom`` from the fourth corner to the third.  :class:`SetUp` maps these rows to
+table numbering (Dark's points, see :mod:`referee.events`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import numpy as np
+
+from referee.events import BoardEvidence, PointReading
+
+from .errors import ConfigError
+
+BAR_WIDTH = 1.0
+WIDTH = 12.0 + BAR_WIDTH
+POINT_LEN = 5.0
+GAP = 1.0
+HEIGHT = 2 * POINT_LEN + GAP
+CHECKER = 0.9  # checker diameter in point widths
+BAR_LEFT = 6.0
+BAR_RIGHT = BAR_LEFT + BAR_WIDTH
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+def column_x(i: int) -> float:
+    """Centre x (pw) of column ``i`` (0..11, left to right as seen) of either row."""
+    return i + 0.5 + (BAR_WIDTH if i >= 6 else 0.0)
+
+
+def playing_corners_pw() -> np.ndarray:
+    """The playing area's corners TL, TR, BR, BL in pw."""
+    return np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32)
+
+
+@dataclass(frozen=True)
+class RowReading:
+    """A reading by image rows: 12 (count, colour) per row and the bar, before table mapping."""
+
+    top: tuple[PointReading, ...]
+    bottom: tuple[PointReading, ...]
+    bar: tuple[int, int] = (0, 0)
+    confidence: float = 1.0
+
+    def to_json_dict(self) -> dict:
+        """The ``bgtable read --json`` form."""
+        row = lambda ps: [[p.count, p.colour] for p in ps]  # noqa: E731
+        return {"board_found": True, "top": row(self.top), "bottom": row(self.bottom),
+                "bar": {"dark": self.bar[0], "light": self.bar[1]},
+                "confidence": round(float(self.confidence), 3)}
+
+
+HOME_CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+
+@dataclass(frozen=True)
+class SetUp:
+    """Where Dark's home board is, as seen in the rectified image.
+
+    ``dark_home`` names the corner of the playing area holding Dark's points 1..6;
+    point 1 is the point in that corner.  Default: bottom-right (Dark sits at the
+    bottom edge, bears off to the right).
+    """
+
+    dark_home: str = "bottom-right"
+
+    def __post_init__(self) -> None:
+        if self.dark_home not in HOME_CORNERS:
+            raise ConfigError(f"dark_home {self.dark_home!r} is not one of {', '.join(HOME_CORNERS)}")
+
+    def slot(self, point: int) -> tuple[str, int]:
+        """The (row, column) of table point 1..24, column 0..11 left to right."""
+        row, side = self.dark_home.split("-")
+        other = "top" if row == "bottom" else "bottom"
+        k = point - 1 if point <= 12 else point - 13  # 0..11 along its run
+        if point <= 12:  # runs from the home corner away from it
+            col = 11 - k if side == "right" else k
+            return row, col
+        col = k if side == "right" else 11 - k  # 13 sits opposite 12, 24 opposite 1
+        return other, col
+
+    def to_evidence(self, rows: RowReading, t: float = 0.0) -> BoardEvidence:
+        """Map a row reading to table numbering."""
+        pts = []
+        for p in range(1, 25):
+            row, col = self.slot(p)
+            pts.append((rows.top if row == "top" else rows.bottom)[col])
+        return BoardEvidence(points=tuple(pts), bar=rows.bar, off=None, confidence=rows.confidence, t=t)
+
+    def to_rows(self, ev: BoardEvidence) -> tuple[list[PointReading], list[PointReading]]:
+        """The inverse: a board evidence laid out as (top, bottom) rows as seen."""
+        top: list[PointReading] = [PointReading(0)] * 12
+        bottom: list[PointReading] = [PointReading(0)] * 12
+        for p in range(1, 25):
+            row, col = self.slot(p)
+            (top if row == "top" else bottom)[col] = ev.points[p - 1]
+        return top, bottom
+
+
+def start_position() -> BoardEvidence:
+    """The backgammon starting position in table numbering."""
+    pts = [PointReading(0)] * 24
+    for p, n in ((24, 2), (13, 5), (8, 3), (6, 5)):
+        pts[p - 1] = PointReading(n, "dark")
+    for p, n in ((1, 2), (12, 5), (17, 3), (19, 5)):
+        pts[p - 1] = PointReading(n, "light")
+    return BoardEvidence(points=tuple(pts), bar=(0, 0), off=(0, 0))
+
+
+def infer_setup(rows: RowReading) -> Optional[SetUp]:
+    """The set-up under which a row reading is the starting position, or None."""
+    want = start_position()
+    for home in HOME_CORNERS:
+        s = SetUp(home)
+        ev = s.to_evidence(rows)
+        if all(a.count == b.count and a.colour == b.colour for a, b in zip(ev.points, want.points)):
+            return s
+    return None
+
+
+def same_board(a: BoardEvidence, b: BoardEvidence) -> bool:
+    """True when two readings agree on every count and colour (confidence and time ignored)."""
+    return a.bar == b.bar and all(x.count == y.count and x.colour == y.colour for x, y in zip(a.points, b.points))
+
+
+def random_position(rng: np.random.Generator, max_per_point: int = 9) -> BoardEvidence:
+    """A random plausible position: 15 checkers a side over points, bar and off."""
+    owner = [None] * 24
+    counts = [0] * 24
+    bar = [0, 0]
+    off = [0, 0]
+    for ci, colour in enumerate(("dark", "light")):
+        n_off = int(rng.choice([0] * 6 + list(range(1, 15))))
+        n_bar = int(rng.choice([0] * 8 + [1, 1, 2, 3]))
+        off[ci] = n_off
+        bar[ci] = min(n_bar, 15 - n_off)
+        left = 15 - off[ci] - bar[ci]
+        tries = 0
+        while left and tries < 1000:
+            tries += 1
+            p = int(rng.integers(24))
+            if owner[p] not in (None, colour) or counts[p] >= max_per_point:
+                continue
+            owner[p] = colour
+            counts[p] += 1
+            left -= 1
+        off[ci] += left
+    pts = tuple(PointReading(c, o) for c, o in zip(counts, owner))
+    return BoardEvidence(points=pts, bar=(bar[0], bar[1]), off=(off[0], off[1]))
+
+
+def parse_corners(text: str) -> np.ndarray:
+    """Parse ``"x,y x,y x,y x,y"`` (TL, TR, BR, BL of the playing area) into a 4x2 array."""
+    parts = text.replace(";", " ").split()
+    try:
+        pts = [tuple(float(v) for v in p.split(",")) for p in parts]
+    except ValueError:
+        raise ConfigError(f"corners {text!r}: expected four 'x,y' pairs like \"10,20 600,22 610,400 8,398\"") from None
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise ConfigError(f"corners {text!r}: expected four 'x,y' pairs (top-left, top-right, bottom-right, bottom-left)")
+    return np.array(pts, np.float32)
+
+
+def format_corners(c: Sequence[Sequence[float]]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in c)

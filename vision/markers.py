@@ -1,0 +1,79 @@
+"""ArUco corner markers: the dictionary, the ids, finding them, and a printable sheet.
+
+Dictionary ``DICT_4X4_50``; ids 0, 1, 2, 3 go on the top-left, top-right, bottom-right
+and bottom-left corners of the playing area (as the camera should read it: "top" is the
+edge whose row the reader reports as ``top``).  Each marker is printed upright with a
+white border a quarter of its side wide; stick the sheet's square so that the *outer
+edge of the white border* touches the playing-area corner, the square lying outside the
+playing area on the frame.  The playing-area corner is then the marker's inner corner
+moved towards the playing area by the border width along both marker edges.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+import cv2
+import numpy as np
+
+DICTIONARY = cv2.aruco.DICT_4X4_50
+MARKER_IDS = (0, 1, 2, 3)
+MARKER_SIZE = 0.75    # marker side (black square) in point widths, as the renderer draws it
+MARKER_BORDER = 0.125 # white border, as a share of the marker side
+
+
+@functools.lru_cache(maxsize=32)
+def marker_image(marker_id: int, side: int) -> np.ndarray:
+    """A grey image ``side`` px square: marker ``marker_id`` inside its white border."""
+    inner = int(round(side / (1 + 2 * MARKER_BORDER)))
+    m = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(DICTIONARY), marker_id, inner)
+    out = np.full((side, side), 255, np.uint8)
+    o = (side - inner) // 2
+    out[o:o + inner, o:o + inner] = m
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _detector() -> "cv2.aruco.ArucoDetector":
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICTIONARY), params)
+
+
+def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
+    """The playing area's corners TL, TR, BR, BL from the four markers, or None if any is missing."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    corners, ids, _ = _detector().detectMarkers(grey)
+    if ids is None:
+        return None
+    found: dict[int, np.ndarray] = {}
+    for c, i in zip(corners, ids.ravel()):
+        if int(i) in MARKER_IDS and int(i) not in found:
+            found[int(i)] = c.reshape(4, 2)
+    if len(found) < 4:
+        return None
+    out = []
+    for slot, mid in enumerate(MARKER_IDS):
+        c = found[mid]
+        k = (slot + 2) % 4  # the marker corner nearest the playing area
+        ck, prev, nxt = c[k], c[(k - 1) % 4], c[(k + 1) % 4]
+        out.append(ck + MARKER_BORDER * ((ck - prev) + (ck - nxt)))
+    return np.array(out, np.float32)
+
+
+def marker_sheet(side_mm: float = 30.0, dpi: int = 300) -> np.ndarray:
+    """A printable grey image: the four markers with their borders, ids and placement labels."""
+    px = int(round(side_mm * (1 + 2 * MARKER_BORDER) / 25.4 * dpi))
+    gap = px // 2
+    names = ("0 top-left", "1 top-right", "2 bottom-right", "3 bottom-left")
+    sheet = np.full((2 * px + 3 * gap + 60, 2 * px + 3 * gap), 255, np.uint8)
+    for k, mid in enumerate(MARKER_IDS):
+        r, c = divmod(k, 2)
+        y, x = gap + r * (px + gap + 30), gap + c * (px + gap)
+        sheet[y:y + px, x:x + px] = marker_image(mid, px)
+        cv2.rectangle(sheet, (x, y), (x + px - 1, y + px - 1), 180, 1)
+        cv2.putText(sheet, names[k], (x, y + px + 25), cv2.FONT_HERSHEY_SIMPLEX, max(0.4, px / 400), 0, 1, cv2.LINE_AA)
+    cv2.putText(sheet, f"bgtable corner markers: ArUco DICT_4X4_50, marker side {side_mm:g} mm; cut on the grey line,"
+                " white border's outer corner on the playing-area corner",
+                (10, sheet.shape[0] - 12), cv2.FONT_HERSHEY_SIMPLEX, max(0.3, px / 900), 0, 1, cv2.LINE_AA)
+    return sheet

@@ -1,0 +1,373 @@
+"""Reading a rectified board: checkers found as circles, counted per point, coloured.
+
+A chain of pure stages on a :class:`vision.rectify.View`:
+
+1. :func:`ring_profiles` - for every point (and the bar) a score along its axis for "a
+   checker's rim is centred here": the mean radial gradient on a ring of a checker's
+   radius.  Rims are found whatever the board and checker colours; a checker half hidden
+   under a second-layer one still shows its sides.
+2. :func:`pick_checkers` - peaks of those profiles above a threshold that adapts to the
+   frame's contrast: one peak per visible checker.
+3. :func:`colour_samples` / :class:`ColourModel` - each checker's centre colour (Lab),
+   split in two clusters; the darker is ``dark``.
+4. :func:`assemble` - counts and colours per point, the bar, a confidence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from referee.events import PointReading
+
+from . import layout as L
+from .rectify import View
+
+N_RING = 40
+
+
+@dataclass(frozen=True)
+class ReadParams:
+    """The reader's thresholds (all in one place)."""
+
+    ring_radii: tuple[float, ...] = (0.42, 0.45, 0.48)  # pw, around the checker radius
+    lateral: tuple[float, ...] = (-0.12, -0.06, 0.0, 0.06, 0.12)     # pw, sideways search for pushed checkers
+    axis_start: float = 0.25
+    axis_end: float = 5.0
+    step: float = 1.0 / 32                 # pw between candidate centres along the axis
+    nms: float = 0.3                       # pw: peaks closer than this are one
+    threshold: float = 0.15                # rim score, in units of the frame's rim strength
+    colour_min_gap: float = 18.0           # Lab distance below which two clusters are one
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One line of candidate checker centres: a point's axis or the bar's."""
+
+    name: str           # "top3", "bottom11", "bar"
+    x: float            # pw
+    y0: float           # pw, first candidate
+    direction: int      # +1 down, -1 up
+
+
+def axes(params: ReadParams) -> list[Axis]:
+    out = []
+    for i in range(12):
+        x = L.column_x(i)
+        out.append(Axis(f"top{i}", x, 0.0, +1))
+        out.append(Axis(f"bottom{i}", x, L.HEIGHT, -1))
+    return out
+
+
+@dataclass
+class Profiles:
+    """Rim scores along each axis, in units of the frame's rim strength.
+
+    ``full[a, j]``: a whole rim (all four quadrants) centred on axis ``a`` at distance
+    ``dist[j]`` (pw) from its base; ``cap[a, j]``: the far and side quadrants only (the
+    last checker of a row, whose base side may lie under a second-layer checker).
+    ``lateral[a, j]``: the sideways offset (pw) where ``full`` was best.
+    """
+
+    full: np.ndarray
+    cap: np.ndarray
+    lateral: np.ndarray
+    dist: np.ndarray
+    bar_full: np.ndarray
+    bar_y: np.ndarray
+    strength: float
+
+
+def _gradients(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """Image gradients of lightness, or of the red-green channel where that is stronger."""
+    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab)
+    lum, a = lab[..., 0], lab[..., 1]
+    gx = cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3)
+    ax = cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=3)
+    ay = cv2.Sobel(a, cv2.CV_32F, 0, 1, ksize=3)
+    use = (np.abs(ax) + np.abs(ay)) > (np.abs(gx) + np.abs(gy))
+    return np.where(use, ax, gx), np.where(use, ay, gy)
+
+
+def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
+                 axis_dir: np.ndarray) -> np.ndarray:
+    """Quadrant rim scores (base, far, left, right) for centres (cx, cy): ``(..., 4)``.
+
+    Per ring angle the best over the radii of |radial gradient| minus half the tangential
+    one (noise scores about zero, a rim high); quadrants are taken relative to each axis's
+    direction (``axis_dir`` +1 pointing down the image, -1 up) so "base" faces the edge.
+    """
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32)
+    c, s = np.cos(th), np.sin(th)
+    h, w = gx.shape
+    best = None
+    for r in radii_px:
+        xs = np.clip(np.rint(cx[..., None] + r * c).astype(np.int32), 0, w - 1)
+        ys = np.clip(np.rint(cy[..., None] + r * s).astype(np.int32), 0, h - 1)
+        gxs, gys = gx[ys, xs], gy[ys, xs]
+        v = np.abs(gxs * c + gys * s) - 0.5 * np.abs(gys * c - gxs * s)
+        best = v if best is None else np.maximum(best, v)
+    assert best is not None
+    # quadrant membership: angle 90deg (down, +y) is "far" for a top axis
+    q_down = (th > np.pi / 4) & (th < 3 * np.pi / 4)
+    q_up = (th > 5 * np.pi / 4) & (th < 7 * np.pi / 4)
+    q_right = (th < np.pi / 4) | (th > 7 * np.pi / 4)
+    q_left = (th > 3 * np.pi / 4) & (th < 5 * np.pi / 4)
+    down = best[..., q_down].mean(axis=-1)
+    up = best[..., q_up].mean(axis=-1)
+    left = best[..., q_left].mean(axis=-1)
+    right = best[..., q_right].mean(axis=-1)
+    ad = np.broadcast_to(axis_dir, down.shape)
+    base = np.where(ad > 0, up, down)
+    far = np.where(ad > 0, down, up)
+    return np.stack([base, far, left, right], axis=-1)
+
+
+def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
+    """Stage 1: rim scores along every point's axis and along the bar."""
+    gx, gy = _gradients(view)
+    px = view.px
+    mag = np.abs(gx[::2, ::2]) + np.abs(gy[::2, ::2])
+    strength = float(np.percentile(mag, 97)) * 0.8 + 8.0
+    dist = np.arange(params.axis_start, params.axis_end, params.step, dtype=np.float32)
+    ax = axes(params)
+    lat = np.array(params.lateral, np.float32)
+    dirs = np.array([a.direction for a in ax], np.float32)[:, None, None]
+    X = np.array([a.x for a in ax], np.float32)[:, None, None] + lat[None, None, :]
+    Y = np.array([a.y0 for a in ax], np.float32)[:, None, None] + dirs * dist[None, :, None]
+    X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
+    Y = np.broadcast_to(Y, X.shape)
+    radii = np.array(params.ring_radii, np.float32) * px
+    q = _ring_scores(gx, gy, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs) / strength
+    full_l = q.min(axis=-1)
+    cap_l = q[..., 1:].min(axis=-1)
+    li = full_l.argmax(axis=2)
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, params.step, dtype=np.float32)
+    bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
+    BY = np.broadcast_to(bar_y[:, None], BX.shape)
+    bq = _ring_scores(gx, gy, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32)) / strength
+    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength)
+
+
+def _peaks(profile: np.ndarray, thr: float, nms_steps: int) -> list[int]:
+    """Indices of local maxima above ``thr``, none within ``nms_steps`` of a stronger one."""
+    p = profile
+    cand = np.nonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]) & (p[1:-1] > thr))[0] + 1
+    keep: list[int] = []
+    for j in cand[np.argsort(-p[cand])]:
+        if all(abs(int(j) - k) > nms_steps for k in keep):
+            keep.append(int(j))
+    return sorted(keep)
+
+
+@dataclass(frozen=True)
+class Checker:
+    """A checker's centre (pw, playing-area coordinates) and the score that found it."""
+
+    axis: str
+    x: float
+    y: float
+    score: float
+
+
+@dataclass(frozen=True)
+class PointCount:
+    """Stage 2's result for one point: its count, the checkers to sample for colour, a confidence."""
+
+    count: int
+    samples: tuple[Checker, ...]
+    confidence: float
+
+
+@dataclass(frozen=True)
+class Found:
+    per_axis: dict[str, PointCount]
+    bar: list[Checker]
+    bar_confidence: float
+
+
+def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+                params: ReadParams = ReadParams()) -> PointCount:
+    """Stage 2 for one point: the stack's extent from its last cap, plus second-layer rims.
+
+    Checkers in the first layer touch each other from the base outwards, so the farthest
+    cap tells how many there are; a second-layer checker rests across two of them, its
+    whole rim visible half a checker off the first layer's positions.
+    """
+    thr = params.threshold
+    nms = max(1, int(round(params.nms / params.step)))
+    cd = L.CHECKER
+    caps = _peaks(cap, thr * 0.5, nms)
+    strong = [j for j in caps if cap[j] > thr]
+    margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
+    if not strong:
+        return PointCount(0, (), min(1.0, margin * 2))
+    last = max(strong)
+    x = lambda j: a.x + float(lateral[j])  # noqa: E731
+    y = lambda j: a.y0 + a.direction * float(dist[j])  # noqa: E731
+    pos = float(dist[last])
+    f1 = (pos - cd / 2) / cd
+    n1 = int(round(f1)) + 1
+    conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
+    samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
+    fulls = _peaks(full, thr * 0.5, nms)
+    n2 = 0
+    for j in fulls:
+        if dist[j] >= pos - 0.2 * cd:
+            continue
+        ph = (float(dist[j]) - cd / 2) / cd
+        frac = ph - np.floor(ph)
+        if full[j] > thr and 0.25 < frac < 0.75:
+            n2 += 1
+            samples.append(Checker(a.name, x(j), y(j), float(full[j])))
+        conf = min(conf, abs(full[j] - thr) / thr * 2)
+        if full[j] > thr:
+            conf = min(conf, (0.25 - abs(frac - 0.5) + 0.25) * 4 if 0.25 < frac < 0.75 else abs(frac - 0.5) * 4 - 1)
+    n = max(1, min(n1, 5)) + n2
+    if n >= 9:
+        conf *= 0.5  # a third layer would lie hidden
+    return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf))))
+
+
+def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
+    """Stage 2: counts per point and the checkers on the bar."""
+    per_axis = {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params)
+                for i, a in enumerate(axes(params))}
+    thr = params.threshold
+    nms = max(1, int(round(params.nms / params.step)))
+    bp = _peaks(prof.bar_full, thr * 0.5, nms)
+    bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in bp if prof.bar_full[j] > thr]
+    m = [abs(prof.bar_full[j] - thr) / thr for j in bp]
+    return Found(per_axis, bar, min(m + [0.5]) * 2)
+
+
+def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) -> np.ndarray:
+    """Stage 3a: the mean Lab colour inside each checker's centre (n x 3, float)."""
+    if not checkers:
+        return np.zeros((0, 3), np.float32)
+    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    r = max(1, int(radius * view.px))
+    out = []
+    for c in checkers:
+        x, y = view.to_px(c.x, c.y)
+        xi, yi = int(round(x)), int(round(y))
+        patch = lab[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1].reshape(-1, 3)
+        out.append(np.median(patch, axis=0) if len(patch) else np.zeros(3))
+    return np.array(out, np.float32)
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """The two checker colours (Lab centres); ``dark`` is the one with lower lightness."""
+
+    dark: tuple[float, float, float]
+    light: tuple[float, float, float]
+
+    def classify(self, samples: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Labels (0 dark, 1 light) and a margin in 0..1 per sample."""
+        if len(samples) == 0:
+            return np.zeros(0, int), np.zeros(0)
+        d0 = np.linalg.norm(samples - np.array(self.dark), axis=1)
+        d1 = np.linalg.norm(samples - np.array(self.light), axis=1)
+        lab = (d1 < d0).astype(int)
+        margin = np.abs(d0 - d1) / (d0 + d1 + 1e-6)
+        return lab, margin
+
+    @property
+    def separation(self) -> float:
+        return float(np.linalg.norm(np.array(self.dark) - np.array(self.light)))
+
+
+def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Optional[ColourModel]:
+    """Stage 3b: two clusters of checker colours, or None when the samples hold only one."""
+    if len(samples) < 2:
+        return None
+    s = samples.astype(np.float32)
+    # split on lightness where the two groups are most apart (Otsu), then refine in Lab
+    order = np.sort(s[:, 0])
+    best, cut = -1.0, float(order[0])
+    for k in range(1, len(order)):
+        a, b = order[:k], order[k:]
+        v = k * (len(order) - k) * (a.mean() - b.mean()) ** 2
+        if v > best:
+            best, cut = v, float((order[k - 1] + order[k]) / 2)
+    lab = (s[:, 0] > cut).astype(int)
+    c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
+    for _ in range(5):
+        lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
+        if lab.min() == lab.max():
+            return None
+        c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
+    if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
+        return None
+    if c[0][0] > c[1][0]:
+        c = c[::-1]
+    return ColourModel(tuple(map(float, c[0])), tuple(map(float, c[1])))  # type: ignore[arg-type]
+
+
+def fallback_model() -> ColourModel:
+    """Used when a frame shows one colour only and nothing was learned: split at mid-grey."""
+    return ColourModel((40.0, 128.0, 128.0), (215.0, 128.0, 128.0))
+
+
+@dataclass(frozen=True)
+class Assembled:
+    rows: L.RowReading
+    checkers: int
+    plausible: bool
+
+
+def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled:
+    """Stage 4: counts and colours per point and bar, with a confidence."""
+    k = 0
+    rows: dict[str, list[PointReading]] = {"top": [], "bottom": []}
+    confs = []
+    total = [0, 0]
+    for name in [f"{r}{i}" for r in ("top", "bottom") for i in range(12)]:
+        pc = found.per_axis[name]
+        m = len(pc.samples)
+        lab = labels[k:k + m]
+        cm = cmargin[k:k + m]
+        k += m
+        conf = pc.confidence
+        colour = None
+        if pc.count:
+            light = int(lab.sum())
+            colour = "light" if light * 2 > m else "dark"
+            conf = min(conf, float(np.min(cm)) * 3) * (0.3 if min(light, m - light) else 1.0)
+            total[colour == "light"] += pc.count
+        row = "top" if name.startswith("top") else "bottom"
+        rows[row].append(PointReading(pc.count, colour, round(max(0.0, min(1.0, conf)), 3)))
+        confs.append(conf)
+    blab = labels[k:k + len(found.bar)]
+    bar = (int((blab == 0).sum()), int((blab == 1).sum()))
+    total[0] += bar[0]
+    total[1] += bar[1]
+    confs.append(min(1.0, found.bar_confidence))
+    conf = float(max(0.0, min(confs)))
+    plausible = total[0] <= 15 and total[1] <= 15
+    if not plausible:
+        conf = 0.0
+    return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible)
+
+
+def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParams = ReadParams()) -> tuple[Assembled, Optional[ColourModel]]:
+    """All four stages on a rectified view; returns the reading and the colour model it used."""
+    prof = ring_profiles(view, params)
+    found = pick_checkers(prof, params)
+    allc = [c for r in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{r}{i}"].samples] + found.bar
+    samples = colour_samples(view, allc)
+    learned = learn_colours(samples, params)
+    use = learned if learned is not None and (model is None or _compatible(learned, model)) else (model or fallback_model())
+    labels, cm = use.classify(samples)
+    return assemble(found, labels, cm), learned or model
+
+
+def _compatible(a: ColourModel, b: ColourModel) -> bool:
+    """A freshly learned model agrees with the stored one (same dark/light order)."""
+    return bool(np.linalg.norm(np.array(a.dark) - np.array(b.dark)) < np.linalg.norm(np.array(a.dark) - np.array(b.light)))

@@ -1,0 +1,101 @@
+"""The orchestrator: a frame in, board evidence (or nothing) out.
+
+:class:`BoardReader` finds the board (markers, then configured corners, then automatic
+detection), rectifies it, refuses frames with something over the board, reads the
+points, and maps them to table numbering.  It keeps what it learned between frames: the
+corners, the two checker colours and (with ``dark_home = "auto"``) the set-up.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from referee.events import BoardEvidence
+
+from . import layout as L
+from .config import VisionConfig
+from .errors import BoardNotFound
+from .markers import find_marker_corners
+from .occlusion import occlusion_score
+from .read import ColourModel, read_view
+from .rectify import View, rectify
+
+SINGLE_FRAME_OCCLUSION = 1.6  # a single frame, judged without a reference, is refused only when clearly covered
+
+
+def find_corners(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str]:
+    """The playing-area corners and where they came from: "markers", "config" or "auto"."""
+    if config.markers:
+        c = find_marker_corners(frame)
+        if c is not None:
+            return c, "markers"
+    cc = config.corner_array
+    if cc is not None:
+        return cc, "config"
+    if config.auto:
+        from .locate import auto_corners
+        c = auto_corners(frame)
+        if c is not None:
+            return c, "auto"
+    raise BoardNotFound("board not found: no corner markers, no configured corners, and automatic detection failed"
+                        " (check the camera sees the whole board, or give --corners)")
+
+
+@dataclass
+class Reading:
+    """One frame's result with its working: the evidence or why there is none."""
+
+    rows: Optional[L.RowReading]
+    evidence: Optional[BoardEvidence]
+    occluded: bool
+    corners: np.ndarray
+    view: View
+
+
+class BoardReader:
+    """Reads frames of one board, learning its corners, colours and set-up as it goes."""
+
+    def __init__(self, config: VisionConfig = VisionConfig(), corners: Optional[np.ndarray] = None) -> None:
+        self.config = config
+        self.corners: Optional[np.ndarray] = None if corners is None else np.asarray(corners, np.float32)
+        self._fixed = corners is not None
+        self.corner_source = "given" if corners is not None else ""
+        self.colours: Optional[ColourModel] = None
+        self.setup: Optional[L.SetUp] = None if config.dark_home == "auto" else L.SetUp(config.dark_home)
+        self._frames = 0
+
+    def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
+        """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
+        every = self.config.relocate_every
+        if self.corners is None or (not self._fixed and (force or (every and self._frames % every == 0))):
+            self.corners, self.corner_source = find_corners(frame, self.config)
+        return self.corners
+
+    def inspect(self, frame: np.ndarray, t: float = 0.0) -> Reading:
+        """Read ``frame`` and return the working (raises :class:`BoardNotFound`)."""
+        self._frames += 1
+        corners = self.locate(frame)
+        view = rectify(frame, corners, self.config.px)
+        if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
+            return Reading(None, None, True, corners, view)
+        assembled, model = read_view(view, self.colours, self.config.read)
+        if not assembled.plausible:
+            return Reading(assembled.rows, None, False, corners, view)
+        if model is not None and self.colours is None:
+            self.colours = model
+        rows = assembled.rows
+        if self.setup is None:
+            self.setup = L.infer_setup(rows)
+        ev = None
+        if self.setup is not None and rows.confidence >= self.config.min_confidence:
+            ev = self.setup.to_evidence(rows, t)
+        return Reading(rows, ev, False, corners, view)
+
+    def read(self, frame: np.ndarray, t: float = 0.0) -> Optional[BoardEvidence]:
+        """Board evidence for one frame, or None when occluded, implausible or not yet set up."""
+        try:
+            return self.inspect(frame, t).evidence
+        except BoardNotFound:
+            return None

@@ -1,0 +1,362 @@
+"""A synthetic camera: draws a board in any position as a camera above the table sees it.
+
+Used by tests, benchmarks and the simulated table.  A board is drawn top-down into a
+texture (in point widths, see :mod:`vision.layout`), warped into the camera by a random
+homography, bent by lens distortion and then spoiled: light gradients, glare, shadows,
+noise, blur, JPEG artefacts, checker jitter and overlap, and optionally a hand with an
+arm (and a checker in its fingers) over the board.  Same seed, same image.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from referee.events import BoardEvidence
+
+from . import layout as L
+from .markers import MARKER_BORDER, MARKER_IDS, MARKER_SIZE, marker_image
+
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A board's colours (BGR)."""
+
+    name: str
+    frame: BGR
+    surface: BGR
+    point_a: BGR
+    point_b: BGR
+    bar: BGR
+    dark: BGR
+    light: BGR
+
+
+SCHEMES: tuple[Scheme, ...] = (
+    Scheme("walnut", (40, 70, 110), (120, 170, 215), (30, 40, 60), (200, 225, 240), (45, 75, 115), (35, 35, 40), (215, 230, 240)),
+    Scheme("felt-green", (30, 50, 70), (60, 120, 40), (40, 40, 150), (225, 225, 225), (30, 50, 70), (30, 30, 30), (230, 235, 235)),
+    Scheme("tournament-blue", (25, 25, 25), (140, 80, 30), (40, 40, 170), (220, 220, 230), (25, 25, 25), (40, 40, 150), (230, 240, 245)),
+    Scheme("cream-brown", (50, 60, 80), (190, 215, 230), (60, 80, 120), (90, 140, 60), (50, 60, 80), (40, 60, 110), (200, 225, 235)),
+    Scheme("black-red", (40, 40, 40), (35, 35, 35), (40, 30, 160), (170, 170, 170), (40, 40, 40), (20, 20, 150), (235, 235, 235)),
+    Scheme("teal-ivory", (60, 60, 70), (170, 170, 120), (90, 120, 200), (200, 230, 230), (60, 60, 70), (60, 40, 20), (190, 230, 240)),
+)
+
+FRAME = 1.0   # frame width around the playing area, pw
+TRAY = 1.5    # bear-off tray width (right side), pw
+TEX = 40      # texture pixels per pw
+
+
+@dataclass(frozen=True)
+class RenderParams:
+    """How a frame varies.  Every ``*_max`` is an upper bound drawn per seed."""
+
+    width: int = 1280
+    height: int = 720
+    scheme: Optional[str] = None        # name in SCHEMES, or random
+    fill: tuple[float, float] = (0.7, 0.9)  # board size as a share of the frame
+    rotation_max: float = 7.0           # degrees
+    flip_prob: float = 0.25             # chance the camera sees the board upside down
+    perspective_max: float = 0.05       # corner displacement as a share of the board size
+    distortion_max: float = 0.06        # |k1| of radial lens distortion
+    gradient_max: float = 0.35          # light falloff across the frame
+    glare_prob: float = 0.6
+    shadow_prob: float = 0.5
+    noise_max: float = 6.0              # grey levels (sigma)
+    blur_max: float = 1.2               # Gaussian sigma, pixels
+    jpeg: tuple[int, int] = (55, 95)    # quality range; (0, 0) for none
+    jitter: float = 0.05                # checker offset sigma, pw
+    markers: bool = True
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A rendered frame and the truth it shows."""
+
+    image: np.ndarray = field(repr=False)
+    corners: np.ndarray  # playing-area corners TL, TR, BR, BL in image pixels (as in the texture)
+    truth: BoardEvidence
+    setup: L.SetUp
+    scheme: str
+    hand: bool
+    flipped: bool
+
+
+# --------------------------------------------------------------------------- texture
+
+
+def _px(x: float, y: float) -> tuple[int, int]:
+    """pw (playing-area origin) to texture pixel, 4 bits of sub-pixel precision."""
+    return int(round((x + FRAME) * TEX * 16)), int(round((y + FRAME) * TEX * 16))
+
+
+TEX_W = int(round((L.WIDTH + 3 * FRAME + TRAY) * TEX))
+TEX_H = int(round((L.HEIGHT + 2 * FRAME) * TEX))
+
+
+def _shade(c: BGR, f: float) -> BGR:
+    return tuple(int(max(0, min(255, v * f))) for v in c)  # type: ignore[return-value]
+
+
+def _poly(img: np.ndarray, pts_pw: list[tuple[float, float]], colour: BGR) -> None:
+    pts = np.array([_px(x, y) for x, y in pts_pw], np.int32)
+    cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, shift=4)
+
+
+@functools.lru_cache(maxsize=16)
+def _empty_board(scheme: Scheme, markers: bool) -> np.ndarray:
+    img = np.zeros((TEX_H, TEX_W, 3), np.uint8)
+    img[:] = scheme.frame
+    rng = np.random.default_rng(abs(hash(scheme.name)) % 1000)
+    grain = cv2.resize(rng.normal(0, 6, (TEX_H // 8, TEX_W // 2)).astype(np.float32), (TEX_W, TEX_H))
+    _poly(img, [(0, 0), (L.WIDTH, 0), (L.WIDTH, L.HEIGHT), (0, L.HEIGHT)], scheme.surface)
+    _poly(img, [(L.BAR_LEFT, 0), (L.BAR_RIGHT, 0), (L.BAR_RIGHT, L.HEIGHT), (L.BAR_LEFT, L.HEIGHT)], scheme.bar)
+    tx = L.WIDTH + FRAME
+    for y0, y1 in ((0, L.HEIGHT / 2 - 0.2), (L.HEIGHT / 2 + 0.2, L.HEIGHT)):
+        _poly(img, [(tx, y0), (tx + TRAY, y0), (tx + TRAY, y1), (tx, y1)], _shade(scheme.surface, 0.8))
+    for i in range(12):
+        x = L.column_x(i)
+        for top in (True, False):
+            c = scheme.point_a if (i + top) % 2 else scheme.point_b
+            if top:
+                _poly(img, [(x - 0.5, 0), (x + 0.5, 0), (x, L.POINT_LEN - 0.1)], c)
+            else:
+                _poly(img, [(x - 0.5, L.HEIGHT), (x + 0.5, L.HEIGHT), (x, L.HEIGHT - L.POINT_LEN + 0.1)], c)
+    out = np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)
+    if markers:
+        paper = MARKER_SIZE * (1 + 2 * MARKER_BORDER)
+        side = int(round(paper * TEX))
+        for mid, (cx, cy), (sx, sy) in zip(MARKER_IDS, L.playing_corners_pw(), ((-1, -1), (1, -1), (1, 1), (-1, 1))):
+            m = marker_image(mid, side)
+            x0 = int(round((cx + FRAME) * TEX + (0 if sx > 0 else -side)))
+            y0 = int(round((cy + FRAME) * TEX + (0 if sy > 0 else -side)))
+            out[y0:y0 + side, x0:x0 + side] = m[..., None]
+    return out
+
+
+def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int) -> None:
+    """Draw one checker seen from above: a shadow, the body, a rim, a groove and a sheen."""
+    r = L.CHECKER / 2 * (1 + 0.03 * layer)
+    cx, cy = _px(x, y)
+    R = int(r * TEX * 16)
+    lum = sum(colour) / 3
+    sx, sy = _px(x + 0.06, y + 0.08)
+    roi_r = int(r * TEX) + 6
+    px, py = (sx >> 4), (sy >> 4)
+    y0, y1, x0, x1 = max(py - roi_r, 0), min(py + roi_r, img.shape[0]), max(px - roi_r, 0), min(px + roi_r, img.shape[1])
+    if y1 > y0 and x1 > x0:
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.circle(mask, ((sx - x0 * 16), (sy - y0 * 16)), R, 255, -1, cv2.LINE_AA, shift=4)
+        roi = img[y0:y1, x0:x1]
+        roi[:] = (roi * (1.0 - 0.45 * (mask[..., None] / 255.0))).astype(np.uint8)
+    cv2.circle(img, (cx, cy), R, colour, -1, cv2.LINE_AA, shift=4)
+    rim = _shade(colour, 0.55) if lum > 90 else tuple(min(255, v + 45) for v in colour)
+    cv2.circle(img, (cx, cy), R - 16, rim, 2, cv2.LINE_AA, shift=4)
+    groove = _shade(colour, 0.82) if lum > 90 else tuple(min(255, v + 25) for v in colour)
+    cv2.circle(img, (cx, cy), int(R * 0.68), groove, 1, cv2.LINE_AA, shift=4)
+
+
+def stack_offsets(n: int) -> list[tuple[float, int]]:
+    """Distance from the point's base (pw) and layer of each of ``n`` checkers on a point."""
+    out = []
+    for k in range(n):
+        if k < 5:
+            out.append((L.CHECKER * (k + 0.5), 0))
+        elif k < 9:
+            out.append((L.CHECKER * (k - 5 + 1.0), 1))
+        else:
+            out.append((L.CHECKER * (k - 9 + 1.5), 2))
+    return out
+
+
+def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
+               jitter: float = 0.05, markers: bool = True) -> np.ndarray:
+    """The board seen exactly from above, as a texture (see :data:`TEX`)."""
+    img = _empty_board(scheme, markers).copy()
+    top, bottom = setup.to_rows(position)
+    items = []
+    for row, readings in (("top", top), ("bottom", bottom)):
+        for i, p in enumerate(readings):
+            col = scheme.dark if p.colour == "dark" else scheme.light
+            for d, layer in stack_offsets(p.count):
+                jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
+                y = d + 0.02 if row == "top" else L.HEIGHT - d - 0.02
+                items.append((layer, L.column_x(i) + jx, y + jy * 0.6, col))
+    cx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    for ci, colour in enumerate((scheme.dark, scheme.light)):
+        for k in range(position.bar[ci]):
+            d = 0.55 + L.CHECKER * (k + 0.5) if k < 5 else 0.55 + L.CHECKER * (k - 4)
+            y = L.HEIGHT / 2 - d if ci == 0 else L.HEIGHT / 2 + d
+            jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
+            items.append((0 if k < 5 else 1, cx + jx, y + jy * 0.6, colour))
+    for layer, x, y, col in sorted(items, key=lambda t: t[0]):
+        _checker(img, x, y, col, layer)
+    off = position.off or (0, 0)
+    tx = L.WIDTH + FRAME + 0.05
+    for ci, colour in enumerate((scheme.dark, scheme.light)):
+        for k in range(off[ci]):
+            y = (0.1 + k * 0.33) if ci == 0 else (L.HEIGHT - 0.1 - (k + 1) * 0.33)
+            _poly(img, [(tx, y), (tx + L.CHECKER, y), (tx + L.CHECKER, y + 0.3), (tx, y + 0.3)], colour)
+            _poly(img, [(tx, y + 0.27), (tx + L.CHECKER, y + 0.27), (tx + L.CHECKER, y + 0.3), (tx, y + 0.3)], _shade(colour, 0.6))
+    return img
+
+
+# --------------------------------------------------------------------------- camera
+
+
+@functools.lru_cache(maxsize=8)
+def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    f = float(max(w, h))
+    dx, dy = (xs - w / 2) / f, (ys - h / 2) / f
+    s = 1 + k1 * (dx * dx + dy * dy)
+    return (w / 2 + dx * s * f).astype(np.float32), (h / 2 + dy * s * f).astype(np.float32)
+
+
+def distort_points(pts: np.ndarray, w: int, h: int, k1: float) -> np.ndarray:
+    """Where undistorted image points land after the renderer's lens distortion."""
+    f = float(max(w, h))
+    c = np.array([w / 2, h / 2])
+    p = (np.asarray(pts, float) - c) / f
+    u = p.copy()
+    for _ in range(20):
+        u = p / (1 + k1 * (u ** 2).sum(axis=1, keepdims=True))
+    return (u * f + c).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=4)
+def _noise_tile(w: int, h: int) -> np.ndarray:
+    rng = np.random.default_rng(12345)
+    return rng.normal(0, 1, (h + 64, w + 64, 3)).astype(np.float32)
+
+
+def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, checker: Optional[BGR]) -> None:
+    """An arm from the nearest frame edge to ``target`` with a palm, fingers and its shadow."""
+    h, w = img.shape[:2]
+    tx, ty = target
+    edges = [(tx, h + 60), (tx, -60), (-60, ty), (w + 60, ty)]
+    ex, ey = edges[int(rng.integers(4))]
+    ex += rng.uniform(-150, 150)
+    ey += rng.uniform(-150, 150)
+    skin = tuple(int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225), (40, 60, 100)]))
+    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    d = np.array([tx - ex, ty - ey], float)
+    d /= np.linalg.norm(d) + 1e-9
+    n = np.array([-d[1], d[0]])
+    wid = rng.uniform(45, 70)
+    palm = np.array([tx, ty]) - d * 40
+
+    def arm_poly(off: np.ndarray) -> list[np.ndarray]:
+        a = np.array([ex, ey]) + off
+        b = palm + off
+        return [np.array([a + n * wid * 1.3, a - n * wid * 1.3, b - n * wid, b + n * wid], np.int32)]
+
+    shadow = np.zeros(img.shape[:2], np.uint8)
+    so = np.array([35.0, 45.0])
+    cv2.fillPoly(shadow, arm_poly(so), 255)
+    cv2.ellipse(shadow, tuple(int(v) for v in palm + so + d * 30), (int(wid * 1.2), int(wid)), 0, 0, 360, 255, -1)
+    shadow = cv2.blur(shadow, (41, 41))
+    img[:] = (img * (1 - 0.4 * shadow[..., None] / 255.0)).astype(np.uint8)
+    cv2.fillPoly(img, arm_poly(np.zeros(2)), sleeve, cv2.LINE_AA)
+    ang = float(np.degrees(np.arctan2(d[1], d[0])))
+    cv2.ellipse(img, tuple(int(v) for v in palm + d * 30), (int(wid * 1.25), int(wid * 1.05)), ang, 0, 360, skin, -1, cv2.LINE_AA)
+    for k in (-1.5, -0.5, 0.5, 1.5):
+        fp = palm + d * (wid * 1.6 + rng.uniform(-10, 25)) + n * k * wid * 0.42
+        cv2.ellipse(img, tuple(int(v) for v in fp), (int(wid * 0.55), int(wid * 0.17)), ang, 0, 360, _shade(skin, 0.92), -1, cv2.LINE_AA)
+    if checker is not None:
+        cp = palm + d * wid * 1.9
+        cv2.circle(img, tuple(int(v) for v in cp), int(wid * 0.8), checker, -1, cv2.LINE_AA)
+
+
+def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(), seed: int = 0,
+                 hand: bool = False, setup: Optional[L.SetUp] = None) -> Rendered:
+    """Render ``position`` (table numbering) as a camera frame, with the truth and corners."""
+    rng = np.random.default_rng(seed)
+    scheme = next((s for s in SCHEMES if s.name == params.scheme), None) if params.scheme else None
+    if scheme is None:
+        scheme = SCHEMES[int(rng.integers(len(SCHEMES)))]
+    setup = setup or L.SetUp()
+    tex = draw_board(position, scheme, setup, rng, params.jitter, params.markers)
+    W, H = params.width, params.height
+    # camera: the texture's corners to a rotated, shrunk, perspective-perturbed quad
+    fill = rng.uniform(*params.fill)
+    sc = fill * min(W / TEX_W, H / TEX_H)
+    ang = np.radians(rng.uniform(-params.rotation_max, params.rotation_max))
+    flipped = bool(rng.random() < params.flip_prob)
+    if flipped:
+        ang += np.pi
+    src = np.array([[0, 0], [TEX_W, 0], [TEX_W, TEX_H], [0, TEX_H]], np.float32)
+    centred = (src - [TEX_W / 2, TEX_H / 2]) * sc
+    rot = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]])
+    dst = centred @ rot.T
+    span = dst.max(axis=0) - dst.min(axis=0)
+    room = np.maximum(np.array([W, H]) - span, 0) / 2
+    dst += np.array([W / 2, H / 2]) + rng.uniform(-1, 1, 2) * room * 0.8
+    dst += rng.uniform(-1, 1, (4, 2)) * params.perspective_max * span.max()
+    lo, hi = dst.min(axis=0), dst.max(axis=0)  # keep the whole board in view
+    shrink = min(1.0, float(np.min((np.array([W, H]) - 24) / (hi - lo))))
+    dst = (dst - (lo + hi) / 2) * shrink + (lo + hi) / 2
+    lo, hi = dst.min(axis=0), dst.max(axis=0)
+    dst += np.maximum(12 - lo, 0) - np.maximum(hi - np.array([W, H]) + 12, 0)
+    Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    bg = tuple(int(v) for v in rng.integers(30, 200, 3))
+    img = cv2.warpPerspective(tex, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
+    corners_tex = (L.playing_corners_pw() + FRAME) * TEX
+    corners = cv2.perspectiveTransform(corners_tex[None].astype(np.float32), Hm)[0]
+    if hand:
+        pa = cv2.perspectiveTransform(((np.array([[rng.uniform(1, 12), rng.uniform(1, 10)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
+        col = scheme.dark if rng.random() < 0.5 else scheme.light
+        _draw_hand(img, rng, pa, col if rng.random() < 0.5 else None)
+    k1 = rng.uniform(-params.distortion_max, params.distortion_max * 0.5)
+    if abs(k1) > 1e-4:
+        mx, my = _distortion_maps(W, H, round(float(k1), 3))
+        img = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        corners = distort_points(corners, W, H, round(float(k1), 3))
+    # light: a multiplicative field (gradient, shadow) and an additive one (glare), at low resolution
+    lw, lh = 64, 36
+    ys, xs = np.mgrid[0:lh, 0:lw].astype(np.float32)
+    gdir = rng.uniform(0, 2 * np.pi)
+    g = rng.uniform(0, params.gradient_max)
+    mul = 1 + g * (((xs / lw - 0.5) * np.cos(gdir) + (ys / lh - 0.5) * np.sin(gdir)))
+    mul *= rng.uniform(0.8, 1.15)
+    if rng.random() < params.shadow_prob:
+        sh = np.zeros((lh, lw), np.float32)
+        pts = (rng.uniform(0, 1, (4, 2)) * [lw, lh]).astype(np.int32)
+        cv2.fillConvexPoly(sh, cv2.convexHull(pts), 1.0)
+        sh = cv2.GaussianBlur(sh, (0, 0), 1.5)
+        mul *= 1 - rng.uniform(0.2, 0.45) * sh
+    add = np.zeros((lh, lw), np.float32)
+    if rng.random() < params.glare_prob:
+        gx, gy = rng.uniform(0, lw), rng.uniform(0, lh)
+        s = rng.uniform(2, 7)
+        add += rng.uniform(40, 110) * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * s * s))
+    mul_f = cv2.resize(mul, (W, H), interpolation=cv2.INTER_LINEAR)
+    add_f = cv2.resize(add, (W, H), interpolation=cv2.INTER_LINEAR)
+    f = img.astype(np.float32)
+    f *= mul_f[..., None]
+    f += add_f[..., None]
+    sigma = rng.uniform(0, params.noise_max)
+    if sigma > 0.3:
+        tile = _noise_tile(W, H)
+        ox, oy = rng.integers(0, 64, 2)
+        f += tile[oy:oy + H, ox:ox + W] * sigma
+    img = np.clip(f, 0, 255).astype(np.uint8)
+    b = rng.uniform(0, params.blur_max)
+    if b > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), b)
+    if params.jpeg[1] > 0:
+        q = int(rng.integers(params.jpeg[0], params.jpeg[1] + 1))
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return Rendered(image=img, corners=corners.astype(np.float32), truth=position, setup=setup,
+                    scheme=scheme.name, hand=hand, flipped=flipped)
+
+
+def render(position: BoardEvidence, params: RenderParams = RenderParams(), seed: int = 0,
+           hand: bool = False, setup: Optional[L.SetUp] = None) -> np.ndarray:
+    """Just the BGR image of :func:`render_scene`."""
+    return render_scene(position, params, seed, hand, setup).image

@@ -1,0 +1,137 @@
+"""Only still boards are read: a per-frame quiet check, and readings that must repeat.
+
+:class:`StabilityFilter` is an explicit state machine over frames::
+
+    MOVING --quiet frame--> SETTLING --stable_frames quiet--> READING --repeat equal readings--> STABLE
+      ^                                                                                           |
+      +------------------------- motion or something over the board (any state) -----------------+
+
+Entering MOVING (from any other state) emits a :class:`referee.events.HandOverBoard`;
+reaching STABLE with a reading different from the last one emitted emits that
+:class:`referee.events.BoardEvidence`.  The quiet check is cheap (a small rectified grey
+thumbnail, frame-to-frame difference and the frame-band occlusion test); the full read
+runs only on quiet frames.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Optional, Union
+
+import cv2
+import numpy as np
+
+from referee.events import BoardEvidence, HandOverBoard
+
+from .errors import BoardNotFound
+from .layout import same_board
+from .occlusion import occlusion_score
+from .reader import BoardReader
+from .rectify import View, homography
+from . import layout as L
+
+THUMB_PX = 10
+THUMB_MARGIN = 0.6
+CHANGE_LEVEL = 30          # grey levels of change that count
+BLOB_AREA_PW2 = 3.8        # a changed region larger than this (square point widths) is not a move
+
+
+class State(str, Enum):
+    MOVING = "moving"
+    SETTLING = "settling"
+    READING = "reading"
+    STABLE = "stable"
+
+
+class StabilityFilter:
+    """Feed frames; get a :class:`BoardEvidence` when a new still reading is established."""
+
+    def __init__(self, reader: BoardReader) -> None:
+        self.reader = reader
+        self.state = State.MOVING
+        self.quiet = 0
+        self._prev: Optional[np.ndarray] = None
+        self._candidate: Optional[BoardEvidence] = None
+        self._repeats = 0
+        self.last: Optional[BoardEvidence] = None
+        self._H: Optional[np.ndarray] = None
+        self._Hfor: Optional[np.ndarray] = None
+        self._ref: Optional[np.ndarray] = None
+        self._last_grey: Optional[np.ndarray] = None
+
+    def _thumb(self, frame: np.ndarray) -> View:
+        corners = self.reader.locate(frame)
+        if self._Hfor is None or not np.array_equal(self._Hfor, corners):
+            self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), corners.copy()
+        size = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)), int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
+        small = cv2.warpPerspective(frame, self._H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        return View(small, THUMB_PX, THUMB_MARGIN)
+
+    def is_quiet(self, frame: np.ndarray) -> bool:
+        """The per-frame check: nothing moved since the last frame, and nothing is over the board.
+
+        "Over the board" is judged against the thumbnail of the last stable board when
+        there is one (a changed region larger than a few checkers, or any change on the
+        frame band, is a hand or an arm); before that, by the single-frame band check.
+        """
+        view = self._thumb(frame)
+        grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        prev, self._prev = self._prev, grey
+        self._last_grey = grey
+        if prev is None or prev.shape != grey.shape:
+            return False
+        d = np.abs(grey - prev)
+        cfg = self.reader.config
+        if float(d.mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
+            return False
+        if self._ref is None:
+            return occlusion_score(view, cfg.occlusion) <= 1.5
+        return not self._changed_a_lot(grey, self._ref)
+
+    def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
+        gain = float(np.median(grey)) / max(1.0, float(np.median(ref)))
+        diff = (np.abs(grey - ref * gain) > CHANGE_LEVEL).astype(np.uint8)
+        inner = np.zeros_like(diff)
+        m = int(THUMB_MARGIN * THUMB_PX)
+        inner[m:-m, m:-m] = 1
+        band = diff * (1 - inner)
+        if int(band.sum()) > THUMB_PX * THUMB_PX * 0.3:
+            return True
+        n, _, stats, _ = cv2.connectedComponentsWithStats(diff * inner, connectivity=8)
+        return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > BLOB_AREA_PW2 * THUMB_PX ** 2)
+
+    def feed(self, frame: np.ndarray, t: float = 0.0) -> Optional[Union[BoardEvidence, HandOverBoard]]:
+        """Advance the state machine by one frame; return an event when there is news."""
+        try:
+            quiet = self.is_quiet(frame)
+        except BoardNotFound:
+            quiet = False
+        if not quiet:
+            was = self.state
+            self.state, self.quiet, self._candidate, self._repeats = State.MOVING, 0, None, 0
+            return HandOverBoard(t=t) if was != State.MOVING else None
+        self.quiet += 1
+        if self.state == State.MOVING:
+            self.state = State.SETTLING
+        if self.state == State.SETTLING and self.quiet >= self.reader.config.stable_frames:
+            self.state = State.READING
+        if self.state not in (State.READING, State.STABLE):
+            return None
+        ev = self.reader.read(frame, t)
+        if ev is None:
+            self._candidate, self._repeats = None, 0
+            if self.state == State.STABLE:
+                self.state = State.READING
+            return None
+        if self._candidate is not None and same_board(ev, self._candidate):
+            self._repeats += 1
+        else:
+            self._candidate, self._repeats = ev, 1
+            if self.state == State.STABLE:
+                self.state = State.READING
+        if self.state == State.READING and self._repeats >= self.reader.config.repeat:
+            self.state = State.STABLE
+            self._ref = self._last_grey
+            if self.last is None or not same_board(self.last, ev):
+                self.last = ev
+                return ev
+        return None
