@@ -89,6 +89,8 @@ def main_screen(argv: Optional[Sequence[str]] = None) -> int:
             print(path)
         return 0
 
+    if not (args.demo or args.views):
+        return fail(PROG, "say what to show: --demo, --views FILE or --screenshot DIR")
     try:
         views = _read_views(args.views) if args.views else [v for _, v in sample_views(names)]
     except (OSError, ViewError) as exc:

@@ -200,11 +200,6 @@ def _int(lo: int, hi: Optional[int] = None) -> Callable[[str, Any], int]:
     return check
 
 
-def _opt_int(lo: int, hi: Optional[int] = None) -> Callable[[str, Any], Optional[int]]:
-    inner = _int(lo, hi)
-    return lambda key, v: inner(key, v)
-
-
 def _bool(key: str, v: Any) -> bool:
     if not isinstance(v, bool):
         raise ConfigError(key, v, "must be true or false")
@@ -318,8 +313,8 @@ def _camera(s: _Section) -> CameraConfig:
 def _dice(s: _Section) -> DiceConfig:
     d = DiceConfig()
     c = DiceConfig(
-        port=s.get("port", d.port, _str), usb_vid=s.get("usb_vid", d.usb_vid, _opt_int(0, 0xFFFF)),
-        usb_pid=s.get("usb_pid", d.usb_pid, _opt_int(0, 0xFFFF)), usb_serial=s.get("usb_serial", d.usb_serial, _str),
+        port=s.get("port", d.port, _str), usb_vid=s.get("usb_vid", d.usb_vid, _int(0, 0xFFFF)),
+        usb_pid=s.get("usb_pid", d.usb_pid, _int(0, 0xFFFF)), usb_serial=s.get("usb_serial", d.usb_serial, _str),
         baudrate=s.get("baudrate", d.baudrate, _int(300, 4_000_000)))
     s.finish(("port", "usb_vid", "usb_pid", "usb_serial", "baudrate"))
     if (c.usb_vid is None) != (c.usb_pid is None):

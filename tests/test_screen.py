@@ -207,6 +207,8 @@ def test_cli_demo_and_views(tmp_path: Path, capsys: pytest.CaptureFixture) -> No
     f.write_text(json.dumps({"state": "sleeping"}) + "\n")
     assert main_screen(["--views", str(f), "--frames", "1"]) == 2
     assert "sleeping" in capsys.readouterr().err
+    assert main_screen([]) == 2
+    assert "--demo" in capsys.readouterr().err
 
 
 def test_cli_uses_the_config(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
