@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge import cobs
-from firmware_bridge.codec import MAX_ENCODED, Decoder, decode_frame, encode_frame
+from firmware_bridge.codec import MAX_ENCODED, Decoder, encode_frame
 from firmware_bridge.crc import crc16
 from firmware_bridge.errors import FieldError
 from firmware_bridge.messages import (
