@@ -99,12 +99,17 @@ static const link_app_t link_app = {fill_info, fill_snapshot, set_leds, zones_se
 void app_init(void)
 {
     uint32_t now = hal_millis();
+    fault_id = 0;
+    leds_on = leds_blink = 0;
     zones_init();
     reader_init(&reader);
     new_boot_id();
     link_init(&link, &link_app, now);
     static const uint8_t zero = 0;
     hal_uart_put(&zero, 1); /* flush any partial frame at the host (PROTOCOL.md section 2) */
+    /* announce the new boot: a host already online sees a new boot id and handshakes again
+     * (otherwise it would take this boot's roll 1 for a duplicate of the last boot's) */
+    link_announce(&link, now);
     if (hal_reset_was_fault()) {
         bg_msg_t f;
         memset(&f, 0, sizeof f);
