@@ -109,6 +109,11 @@ def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cu
             continue
         t, hit = r
         nxt = t + 1 if t >= 0 else OFF_POINT
+        if hit and nxt != dst:
+            # a hit on a point the text does not name: the text may mean the other
+            # order; leave the choice to the full matcher
+            _undo(me, opp, s, t, hit)
+            continue
         steps.append(Step(cur, nxt, hit))
         dice.pop(k)
         if _walk(me, opp, segs, i, nxt, dst, dice, steps):

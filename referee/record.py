@@ -467,14 +467,15 @@ class MatchRecord:
 # ---------------------------------------------------------------------------- .mat numbering
 
 #: action types that take a column in a .mat move line
-COLUMN_TYPES = frozenset({"roll", "move", "double", "take", "pass", "beaver", "resign", "illegal_accepted"})
+COLUMN_TYPES = frozenset({"roll", "move", "double", "take", "pass", "beaver", "illegal_accepted"})
 
 
 def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
     """For each action, ``(move number, column)`` as a .mat file lays it out.
 
-    Actions that take no column (re-rolls, corrections, answers to resignations,
-    the result) get the number of the line they follow and column -1.  A Roll
+    Actions that take no column (re-rolls, corrections, resignations and their
+    answers, the result: gnubg writes none of them) get the number of the line
+    they follow and column -1.  A Roll
     followed by the same player's Move shares the Move's cell.
     """
     acts = list(actions)
@@ -487,7 +488,7 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
             continue
         if a.TYPE == "roll":
             nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
-            if isinstance(nxt, (Move, IllegalAccepted, Resign)) and nxt.player == a.player:
+            if isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player:
                 # shares the cell of its move: numbered as the move will be
                 c, ln = col, line
                 if a.player < c:
@@ -501,4 +502,64 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
         col = a.player + 1
         if col == 2:
             line, col = line + 1, 0
+    return out
+
+
+# ---------------------------------------------------------------------------- problems and text
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong in a record: game (1-based; 0 = the match), .mat move number
+    (0 = the game as a whole), the recorded text and why it is wrong."""
+
+    game: int
+    move: int
+    text: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game": self.game, "move": self.move, "text": self.text, "reason": self.reason}
+
+    def __str__(self) -> str:
+        where = f"game {self.game}" + (f", move {self.move}" if self.move else "")
+        return f"{where}: {self.text!r}: {self.reason}" if self.text else f"{where}: {self.reason}"
+
+
+def action_text(a: Action) -> str:
+    """The action as a .mat cell would show it (used in problem reports)."""
+    if isinstance(a, Move):
+        return f"{a.dice[0]}{a.dice[1]}: {a.play}".rstrip()
+    if isinstance(a, Roll):
+        return f"{a.dice[0]}{a.dice[1]}:"
+    if isinstance(a, IllegalAccepted):
+        return f"{a.dice[0]}{a.dice[1]}: {a.play} (illegal, accepted)"
+    if isinstance(a, Correction):
+        return f"{a.dice[0]}{a.dice[1]}: {a.rejected} (taken back)"
+    if isinstance(a, Double):
+        return f"Doubles => {a.value}"
+    if isinstance(a, Beaver):
+        return f"Beavers => {a.value}"
+    if isinstance(a, Take):
+        return "Takes"
+    if isinstance(a, Pass):
+        return "Drops"
+    if isinstance(a, GameEnd):
+        return f"Wins {a.points} point{'s' if a.points != 1 else ''}"
+    if isinstance(a, Resign):
+        return f"Resigns {('single', 'gammon', 'backgammon')[a.kind - 1]}"
+    if isinstance(a, Reroll):
+        return f"re-roll ({a.cause})"
+    return a.TYPE.replace("_", " ")
+
+
+def crawford_flags(match_length: int, scores: Iterable[tuple[int, int]], rule: bool = True) -> list[bool]:
+    """For games with these scores before them: is each the Crawford game?  (The first
+    game in which a player needs exactly one point, when the Crawford rule is on.)"""
+    out: list[bool] = []
+    seen = False
+    for a, b in scores:
+        at = match_length > 0 and rule and (a == match_length - 1 or b == match_length - 1)
+        out.append(at and not seen)
+        seen = seen or at
     return out

@@ -47,5 +47,5 @@ def test_layout_follows_mat_columns():
     acts = [Move(1, (4, 1), "13/9 24/23"), Move(0, (4, 4), ""), Double(1, 2), Take(0), Move(1, (3, 1), ""),
             Reroll(0, "cocked"), Roll(0, (5, 1)), Move(0, (5, 1), ""), Roll(1, (6, 2)), Resign(1, 1),
             AcceptResign(0), GameEnd(0, 2, 1, "resign")]
-    assert layout(acts) == [(1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (3, -1), (4, 0), (4, 0), (4, 1), (4, 1),
+    assert layout(acts) == [(1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (3, -1), (4, 0), (4, 0), (4, 1), (4, -1),
                             (4, -1), (4, -1)]

@@ -1,0 +1,440 @@
+"""Jellyfish match files (.mat / .txt): a forgiving reader and a strict, gnubg-style writer.
+
+:func:`read_mat` accepts every variant found in real archives (FORMATS.md section 4):
+``; [Key "Value"]`` headers, a UTF-8 BOM or Latin-1 text, ``Bar/22`` and ``25/22``,
+``6/off`` and ``6/0``, ``(2)`` repeats, ``Cannot Move``, empty moves, ``DD: ????``
+(rolled, then resigned), ``Concedes``, ``Doubles => 2``, ``Takes``, ``Drops``,
+``Wins N point(s) [and the match]`` under the winner's column, money sessions
+(``0 point match``).  It never stops at a bad line: it returns the record and the
+problems it met, each with its game and move number.  Because the format does not
+say whether a game that stops early was resigned, the reader replays each game
+(:class:`referee.replay.GameReplayer`) to tell a bear-off, a pass and a resignation
+apart, and records an accepted resignation where gnubg would.
+
+:func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
+one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Union
+
+from .errors import RecordError
+from .record import (AcceptResign, Action, Beaver, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord,
+                     Move, Pass, Problem, Resign, Roll, RuleSettings, Take, crawford_flags, layout)
+from .replay import GameReplayer, replay_game
+from .scoring import loser_kind
+
+_HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+_LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
+_GAME = re.compile(r"^Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
+_MOVELINE = re.compile(r"^\s*(\d+)\)(.*)$")
+_ACTION = re.compile(
+    r"(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
+    r"Wins\s+\d+\s+points?(?:\s+and\s+the\s+match)?)", re.IGNORECASE)
+_WINS = re.compile(r"Wins\s+(\d+)\s+points?", re.IGNORECASE)
+_VALUE = re.compile(r"=>\s*(\d+)")
+
+
+@dataclass
+class MatRead:
+    """A record read from a match file, the problems met reading it, and notes on
+    what the reader normalised (as gnubg does) without it being an error."""
+
+    record: MatchRecord
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)
+
+
+def decode(data: bytes) -> str:
+    """Text of a match file: UTF-8 (with or without BOM), else Latin-1."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def load_mat(path: Union[str, Path]) -> MatRead:
+    return read_mat(decode(Path(path).read_bytes()))
+
+
+def _on(v: str) -> bool:
+    return v.strip().lower() in ("on", "yes", "true", "1")
+
+
+def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
+    kw: dict = {}
+    for k, v in meta:
+        key = k.strip().lower()
+        if key == "crawford":
+            kw["crawford"] = _on(v)
+        elif key == "jacoby":
+            kw["jacoby"] = _on(v)
+        elif key in ("beaver", "beavers"):
+            kw["beavers"] = _on(v)
+        elif key == "cubelimit" and v.strip().isdigit():
+            kw["cube_limit"] = int(v)
+        elif key in ("autodoubles", "automatic doubles") and v.strip().isdigit():
+            kw["automatic_doubles"] = int(v)
+    return RuleSettings(**kw)
+
+
+class _GameBuilder:
+    """Collects one game's actions while feeding them to a replayer."""
+
+    def __init__(self, number: int, line: int) -> None:
+        self.number = number
+        self.line = line
+        self.score: Optional[tuple[int, int]] = None
+        self.names: Optional[tuple[str, str]] = None
+        self.right_offset = 33
+        self.actions: list[Action] = []
+        self.replayer: Optional[GameReplayer] = None
+        self.held: Optional[tuple[Move, int]] = None  # an empty move: a roll before a resignation?
+        self.last_move = 0
+        self.ended = False
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.meta: list[tuple[str, str]] = []
+        self.length: Optional[int] = None
+        self.games: list[_GameBuilder] = []
+        self.problems: list[Problem] = []
+        self.notes: list[Problem] = []
+        self.rules = RuleSettings()
+        self.g: Optional[_GameBuilder] = None
+
+    def problem(self, move: int, text: str, reason: str) -> None:
+        self.problems.append(Problem(self.g.number if self.g else 0, move, text.strip(), reason))
+
+    def read(self, text: str) -> MatRead:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        for raw in text.splitlines():
+            self.line(raw.rstrip())
+        self.close_game()
+        players = ("Player 1", "Player 2")
+        for g in self.games:
+            if g.names:
+                players = g.names
+                break
+        else:
+            p1 = next((v for k, v in self.meta if k.lower() == "player 1"), None)
+            p2 = next((v for k, v in self.meta if k.lower() == "player 2"), None)
+            if p1 and p2:
+                players = (p1, p2)
+        length = self.length if self.length is not None else 0
+        if self.length is None:
+            self.problems.append(Problem(0, 0, "", "no 'N point match' line: read as a money session"))
+        scores = [g.score or (0, 0) for g in self.games]
+        flags = crawford_flags(length, scores, self.rules.crawford)
+        games = tuple(GameRecord(g.number, g.score or (0, 0), f, tuple(g.actions))
+                      for g, f in zip(self.games, flags))
+        return MatRead(MatchRecord(players, length, self.rules, games, tuple(self.meta)), self.problems, self.notes)
+
+    # --------------------------------------------------------------- lines
+
+    def line(self, line: str) -> None:
+        s = line.strip()
+        if not s:
+            return
+        m = _HEADER.match(s)
+        if m:
+            self.meta.append((m.group(1), m.group(2)))
+            return
+        if s.startswith(";") or s.startswith("#"):
+            return
+        m = _LENGTH.match(s)
+        if m and self.g is None:
+            self.length = int(m.group(1))
+            self.rules = rules_from_meta(self.meta)
+            return
+        if self.g is None and "money" in s.lower():
+            self.length = 0
+            self.rules = rules_from_meta(self.meta)
+            return
+        m = _GAME.match(s)
+        if m:
+            self.close_game()
+            if self.length is None:
+                self.rules = rules_from_meta(self.meta)
+            self.g = _GameBuilder(int(m.group(1)), 0)
+            self.games.append(self.g)
+            self.g.replayer = GameReplayer(self.g.number, self.length or 0, self.rules)
+            return
+        g = self.g
+        if g is None:
+            self.problems.append(Problem(0, 0, s, "unreadable line before the first game"))
+            return
+        m = _MOVELINE.match(line)
+        if m:
+            move = int(m.group(1))
+            g.last_move = move
+            self.cells(line, m.start(2), m.group(2), move)
+            return
+        if g.score is None:
+            m = _SCORE.match(line)
+            if m:
+                g.names = (m.group(1), m.group(3))
+                g.score = (int(m.group(2)), int(m.group(4)))
+                g.right_offset = m.start(3)
+                return
+        if _WINS.search(s):
+            self.cells(line, 0, line, g.last_move)
+            return
+        self.problem(g.last_move, s, "unreadable line")
+
+    def cells(self, line: str, base: int, rest: str, move: int) -> None:
+        g = self.g
+        assert g is not None
+        found = list(_ACTION.finditer(rest))
+        # "62: Concedes" / "62: ????": a roll and what followed it share one cell
+        merged: list[tuple[int, str]] = []
+        for i, m in enumerate(found):
+            end = found[i + 1].start() if i + 1 < len(found) else len(rest)
+            text = rest[m.start():end].strip()
+            if merged and merged[-1][1].endswith(":") and re.match(r"(?i)concedes|resigns", text):
+                merged[-1] = (merged[-1][0], merged[-1][1] + " " + text)
+                continue
+            merged.append((base + m.start(), text))
+        leftover = _ACTION.sub("", rest)
+        if not found and rest.strip():
+            self.problem(move, rest, "no action found in this move line")
+            return
+        if len(merged) > 2:
+            self.problem(move, rest, f"{len(merged)} actions in one move line (at most 2: left and right)")
+        threshold = (6 + g.right_offset) / 2
+        for i, (offset, text) in enumerate(merged[:2]):
+            if len(merged) >= 2:
+                player = i
+            else:
+                player = 1 if offset > threshold else 0
+            self.action(player, text, move)
+        del leftover
+
+    def action(self, p: int, text: str, move: int) -> None:
+        g = self.g
+        assert g is not None
+        if g.ended:
+            self.problem(move, text, "an action after the game's result")
+            return
+        low = text.lower()
+        if re.match(r"\d\d:", text):
+            d1, d2 = int(text[0]), int(text[1])
+            rest = text[3:].strip()
+            rl = rest.lower()
+            if d1 == d2 == 0 and rl in ("????", "???", "?", "concedes", "resigns"):
+                if rl in ("concedes", "resigns"):  # "00:": resigned without rolling
+                    self.add(Resign(p, 1), move)
+                return
+            if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+                self.problem(move, text, f"dice {text[:2]} out of range (each die 1-6)")
+                return
+            if rl in ("????", "???", "?"):
+                self.add(Roll(p, (d1, d2)), move)
+            elif rl in ("concedes", "resigns"):
+                self.add(Roll(p, (d1, d2)), move)
+                self.add(Resign(p, 1), move)
+            elif rest == "":
+                self.flush_held()
+                g.held = (Move(p, (d1, d2), ""), move)
+            else:
+                self.add(Move(p, (d1, d2), rest), move)
+            return
+        if low.startswith("doubles"):
+            self.add(Double(p, int(_VALUE.search(text).group(1))), move)  # type: ignore[union-attr]
+        elif low.startswith("beaver"):
+            self.add(Beaver(p, int(_VALUE.search(text).group(1))), move)  # type: ignore[union-attr]
+        elif low.startswith("takes"):
+            self.add(Take(p), move)
+        elif low.startswith(("drops", "passes")):
+            self.add(Pass(p), move)
+        elif low.startswith(("concedes", "resigns")):
+            self.add(Resign(p, 1), move)
+        elif low.startswith("wins"):
+            self.wins(p, int(_WINS.search(text).group(1)), move, text)  # type: ignore[union-attr]
+        else:  # pragma: no cover - the action pattern admits nothing else
+            self.problem(move, text, "unknown action")
+
+    def _validate(self, a: Action, move: int) -> bool:
+        return True
+
+    def flush_held(self, as_roll: bool = False) -> None:
+        g = self.g
+        assert g is not None
+        if g.held is None:
+            return
+        mv, move = g.held
+        g.held = None
+        if as_roll:
+            self._append(Roll(mv.player, mv.dice), move)
+        else:
+            self._append(mv, move)
+
+    def add(self, a: Action, move: int) -> None:
+        g = self.g
+        assert g is not None
+        if g.held is not None:
+            held_player = g.held[0].player
+            self.flush_held(as_roll=isinstance(a, Resign) and a.player == held_player
+                            and g.replayer is not None and g.replayer.legal_exists(held_player, g.held[0].dice))
+        self._append(a, move)
+
+    def _append(self, a: Action, move: int) -> None:
+        g = self.g
+        assert g is not None and g.replayer is not None
+        g.actions.append(a)
+        g.replayer.feed(a, move, len(g.actions) - 1)
+
+    def wins(self, p: int, points: int, move: int, text: str) -> None:
+        g = self.g
+        assert g is not None and g.replayer is not None
+        r = g.replayer
+        if g.held is not None:
+            mv = g.held[0]
+            self.flush_held(as_roll=mv.player == 1 - p and r.legal_exists(mv.player, mv.dice))
+        if r.passed is not None:
+            end = GameEnd(p, points, 1, "pass")
+        elif r.over and not r.broken:
+            loser = r.pos0.opp if p == 0 else r.pos0.me
+            end = GameEnd(p, points, int(loser_kind(loser)) if sum(loser) else 1, "bearoff")
+        else:
+            # as gnubg imports it: the resignation is worth cube x kind, kind 1..3
+            kind = min(3, max(1, points // r.cube))
+            if points != kind * r.cube:
+                self.notes.append(Problem(g.number, move, text, f"a resignation with the cube at {r.cube} "
+                                          f"is worth {kind * r.cube} point(s), read as that (as gnubg does)"))
+                points = kind * r.cube
+            if r.resign is not None and r.resign[0] == 1 - p and not r.resign_accepted:
+                # the resignation written as "Concedes": its kind is what was scored
+                idx = max(i for i, a in enumerate(g.actions) if isinstance(a, Resign))
+                g.actions[idx] = Resign(1 - p, kind)
+                r.resign = (1 - p, kind)
+            elif r.resign is None or r.resign_accepted:
+                self._append(Resign(1 - p, kind), move)
+            self._append(AcceptResign(p), move)
+            end = GameEnd(p, points, kind, "resign")
+        self._append(end, move)
+        g.ended = True
+
+    def close_game(self) -> None:
+        g = self.g
+        if g is None:
+            return
+        if g.held is not None:
+            self.flush_held()
+        if g.score is None:
+            self.problem(0, f"Game {g.number}", "no score line ('name : score   name : score') after 'Game N'")
+        self.g = None
+
+
+def read_mat(text: Union[str, bytes]) -> MatRead:
+    """Read a match file's text forgivingly: the record and the problems met."""
+    if isinstance(text, bytes):
+        text = decode(text)
+    return _Reader().read(text)
+
+
+# ---------------------------------------------------------------------------- writer
+
+_META_ORDER = ("Site", "Event", "Round", "EventDate")
+
+
+def _cell_move(dice: tuple[int, int], steps: list[tuple[int, int, bool]]) -> str:
+    body = " ".join(f"{s}/{d}{'*' if h else ''}" for s, d, h in steps)
+    return f"{dice[0]}{dice[1]}: " + body + (" " if 0 < len(steps) < 4 else "")
+
+
+def gnubg_steps(position, play) -> list[tuple[int, int, bool]]:
+    """A play's single-die steps in gnubg's export order (sources high to low), with
+    hits recomputed in that order.  ``position`` has the mover on roll."""
+    order = sorted(((st.src, st.dst) for st in play.steps), key=lambda t: (-t[0], -t[1]))
+    opp = list(position.opp)
+    out = []
+    for s, d in order:
+        hit = False
+        if d != 0:
+            o = 24 - d
+            if opp[o] == 1:
+                opp[o] = 0
+                hit = True
+        out.append((s, d, hit))
+    return out
+
+
+def write_mat(record: MatchRecord) -> str:
+    """The record as GNU Backgammon 1.07 exports a match (``export match mat``)."""
+    out: list[str] = []
+    meta = {k.lower(): (k, v) for k, v in record.meta}
+    for key in _META_ORDER:
+        if key.lower() in meta:
+            out.append(f'; [{key} "{meta[key.lower()][1]}"]')
+    if out:
+        out.append("")
+    out.append(f" {record.match_length} point match")
+    out.append("")
+    for g in record.games:
+        out.extend(_write_game(record, g))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
+    rep = replay_game(g, record.match_length, record.rules)
+    lines = [f" Game {g.number}",
+             " " + f"{record.players[0]} : {g.score_before[0]}".ljust(31) + f"{record.players[1]} : {g.score_before[1]}"]
+    # replay again to know each mover's position for hit marks
+    r = GameReplayer(g.number, record.match_length, record.rules, g.crawford)
+    cells: dict[int, list[str]] = {}
+    acts = g.actions
+    lay = layout(acts)
+    last_line, last_col = 0, 1
+    for i, (a, (line, col)) in enumerate(zip(acts, lay)):
+        text: Optional[str] = None
+        if isinstance(a, (Move, IllegalAccepted)):
+            play = rep.resolved.get(i)
+            if play is not None:
+                text = _cell_move(a.dice, gnubg_steps(r.mover_position(a.player), play))
+            else:
+                text = f"{a.dice[0]}{a.dice[1]}: {a.play.strip()} ".rstrip() + " "
+        elif isinstance(a, Roll):
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
+                text = f"{a.dice[0]}{a.dice[1]}: "
+        elif isinstance(a, Double):
+            text = f" Doubles => {a.value}"
+        elif isinstance(a, Beaver):
+            text = f" Beavers => {a.value}"
+        elif isinstance(a, Take):
+            text = " Takes"
+        elif isinstance(a, Pass):
+            text = " Drops"
+        r.feed(a, line, i)
+        if text is not None and col >= 0:
+            row = cells.setdefault(line, ["", ""])
+            row[col] = text
+            last_line, last_col = line, col
+    for line in sorted(cells):
+        left, right = cells[line]
+        lines.append(f"{line:3d}) " + (left.ljust(28) + right if right else left.ljust(28)))
+    res = g.result
+    if res is not None:
+        word = f" Wins {res.points} point" + ("s" if res.points != 1 else " ")
+        if res.winner == 1 and last_col == 0 and lines[-1].startswith(f"{last_line:3d}) "):
+            lines[-1] = lines[-1][:33].ljust(33) + word
+        elif res.winner == 1:
+            lines.append(" " * 33 + word)
+        else:
+            lines.append(" " * 5 + word.rstrip())
+    return lines
+
+
+def save_mat(record: MatchRecord, path: Union[str, Path]) -> None:
+    Path(path).write_text(write_mat(record), encoding="utf-8")
+
+
+__all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError"]
