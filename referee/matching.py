@@ -1,0 +1,156 @@
+"""Matching a stable board reading against the positions a roll allows (the matching rule).
+
+The camera's counts can be uncertain (tall stacks, partly hidden checkers), so the
+referee does not compare for equality alone.  The rule, in order:
+
+1. **Unreadable**: the reading's overall confidence is below ``min_confidence`` -> wait.
+2. **Misreading** (no real position can produce it): the non-mover's checkers on the
+   points and bar must total exactly what they were before the move (the mover can
+   only hit them); the mover's total may drop by at most 4 (bearing off), never grow;
+   when the trays are visible each colour must total 15 with its borne-off checkers.
+   A reading that breaks this is a misreading -> wait for the next one.
+3. **Fit**: a location (a point, a bar, a tray) is *certain* when its confidence is at
+   least ``min_confidence``.  A candidate fits when every certain location agrees
+   exactly (count and colour) and every uncertain location differs by at most one
+   checker.  Its *distance* is the sum of those differences.
+4. One candidate fits -> that move.  Several fit -> the one with the strictly smallest
+   distance; if two or more share the smallest distance: **ambiguous**, hold and ask.
+5. None fits: if every location is certain the reading is a clear position outside the
+   legal set -> **illegal**; otherwise -> **uncertain**, wait for a better reading.
+
+Positions are :class:`~referee.position.Position` values with Dark on roll
+("dark perspective"); layouts are in table numbering (``referee.events``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from .events import BoardEvidence
+from .position import BAR, Position
+
+CHECKERS = 15
+TOLERANCE = 1
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A position in table numbering: per-point counts of each colour, bar and off."""
+
+    dark: tuple[int, ...]
+    light: tuple[int, ...]
+    bar: tuple[int, int]
+    off: tuple[int, int]
+
+
+def layout_of(pos: Position) -> Layout:
+    """The table layout of a position given with Dark on roll."""
+    me, opp = pos.me, pos.opp
+    return Layout(tuple(me[:24]), tuple(opp[23 - i] for i in range(24)),
+                  (me[BAR], opp[BAR]), (CHECKERS - sum(me), CHECKERS - sum(opp)))
+
+
+def position_of(dark: Sequence[int], light: Sequence[int], bar: Sequence[int]) -> Position:
+    """The position (Dark on roll) with these table counts."""
+    me = list(dark[:24]) + [bar[0]]
+    opp = [light[23 - i] for i in range(24)] + [bar[1]]
+    return Position(me, opp)
+
+
+def evidence_position(ev: BoardEvidence) -> Position:
+    """The reading taken at face value (Dark on roll)."""
+    return position_of(ev.counts("dark"), ev.counts("light"), ev.bar)
+
+
+def layout_to_evidence(lay: Layout, *, show_off: bool = True, t: float = 0.0) -> BoardEvidence:
+    """A perfect reading of a layout (for simulations and tests)."""
+    from .events import PointReading
+    pts = []
+    for d, l_ in zip(lay.dark, lay.light):
+        pts.append(PointReading(d, "dark") if d else PointReading(l_, "light") if l_ else PointReading(0))
+    return BoardEvidence(tuple(pts), lay.bar, lay.off if show_off else None, 1.0, t)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of matching: ``kind`` is ``match``, ``ambiguous``, ``illegal``,
+    ``misread``, ``uncertain`` or ``unreadable``; ``indices`` the fitting candidates
+    (best first); ``reason`` says why in a sentence; ``position`` the reading at face
+    value when it is clear (for an illegal move)."""
+
+    kind: str
+    indices: tuple[int, ...] = ()
+    reason: str = ""
+    position: Optional[Position] = None
+
+
+def _totals_problem(ev: BoardEvidence, before: Layout, mover: str) -> Optional[str]:
+    on = {"dark": sum(ev.counts("dark")) + ev.bar[0], "light": sum(ev.counts("light")) + ev.bar[1]}
+    was = {"dark": sum(before.dark) + before.bar[0], "light": sum(before.light) + before.bar[1]}
+    for c in ("dark", "light"):
+        if c != mover and on[c] != was[c]:
+            return f"it shows {on[c]} {c} checkers on the board, {was[c]} expected"
+        if c == mover and not was[c] - 4 <= on[c] <= was[c]:
+            return f"it shows {on[c]} {c} checkers on the board, {max(0, was[c] - 4)} to {was[c]} possible"
+    if ev.off is not None:
+        for i, c in enumerate(("dark", "light")):
+            if on[c] + ev.off[i] != CHECKERS:
+                return f"it shows {on[c]} {c} checkers on the board and {ev.off[i]} off, not 15"
+    return None
+
+
+def _uncertain(ev: BoardEvidence, min_conf: float) -> list[int]:
+    return [i for i, p in enumerate(ev.points) if p.confidence < min_conf]
+
+
+def _distance(ev: BoardEvidence, lay: Layout, uncertain: set[int]) -> Optional[int]:
+    """Sum of count differences at uncertain locations; None if a certain one disagrees
+    or an uncertain one differs by more than the tolerance."""
+    total = 0
+    for i, p in enumerate(ev.points):
+        d, l_ = lay.dark[i], lay.light[i]
+        want_c, want_n = ("dark", d) if d else ("light", l_) if l_ else (None, 0)
+        if p.count == want_n and (p.colour == want_c or not want_n):
+            continue
+        if i not in uncertain:
+            return None
+        diff = abs(p.count - want_n) if (p.colour == want_c or not p.count or not want_n) else p.count + want_n
+        if diff > TOLERANCE:
+            return None
+        total += diff
+    if tuple(ev.bar) != lay.bar:
+        return None
+    if ev.off is not None and tuple(ev.off) != lay.off:
+        return None
+    return total
+
+
+def match_reading(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str,
+                  min_confidence: float = 0.6) -> Verdict:
+    """Apply the matching rule (module docstring) to a reading; positions Dark on roll."""
+    if ev.confidence < min_confidence:
+        return Verdict("unreadable", reason=f"the board reading's confidence {ev.confidence:.2f} is too low")
+    problem = _totals_problem(ev, layout_of(before), mover)
+    if problem:
+        return Verdict("misread", reason="the reading cannot be a real position: " + problem)
+    unc = set(_uncertain(ev, min_confidence))
+    fits = []
+    for k, cand in enumerate(candidates):
+        dist = _distance(ev, layout_of(cand), unc)
+        if dist is not None:
+            fits.append((dist, k))
+    fits.sort()
+    if fits:
+        best = fits[0][0]
+        tied = tuple(k for d, k in fits if d == best)
+        if len(tied) == 1:
+            return Verdict("match", (tied[0],) + tuple(k for d, k in fits[1:]))
+        return Verdict("ambiguous", tied, reason=f"{len(tied)} legal moves fit the reading equally well")
+    if not unc:
+        try:
+            pos = evidence_position(ev)
+        except ValueError:  # pragma: no cover - counts were checked above
+            return Verdict("misread", reason="the reading cannot be a real position")
+        return Verdict("illegal", reason="the position is not one the roll allows", position=pos)
+    pts = ", ".join(str(i + 1) for i in sorted(unc))
+    return Verdict("uncertain", reason=f"no legal move fits and point(s) {pts} are not clearly read")

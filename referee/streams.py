@@ -1,0 +1,203 @@
+"""Event streams for the referee: what a table's devices would report for a game.
+
+Used by the simulated table, the tests and ``bench/referee.py``:
+
+* :func:`throw`, :func:`opening_throw`, :func:`reading` -- single input events;
+* :func:`real_match_streams` -- the games of ``tests/data/matches/plays.jsonl.gz``
+  (one row per action of real matches) as input events, with the recorded results;
+* :func:`random_game` -- a random legal game (the rules engine picks the plays) as
+  input events with the actions a faithful record must contain.
+
+Conventions are those of :mod:`referee.protocol`: Dark's throws land in zone
+``"right"``, Light's in ``"left"``; table numbering is Dark's.
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Optional, Sequence
+
+from .events import DiceLifted, DieReading, PlayerInput, RollSettled
+from .matching import layout_of, layout_to_evidence
+from .moves import legal_plays
+from .position import Position
+from .scoring import game_result
+
+ZONE = {"dark": "right", "light": "left"}
+
+
+def other(c: str) -> str:
+    return "light" if c == "dark" else "dark"
+
+
+def throw(dice: Sequence[Optional[int]], thrower: str, *, tray: bool = False, cocked: int = -1,
+          on_checker: int = -1, zone: Optional[str] = None, roll_id: int = 0, t: float = 0.0) -> RollSettled:
+    """A throw by ``thrower``: both dice in the thrower's right-hand half (or the tray);
+    ``cocked``/``on_checker`` name a die index with that fault; ``zone`` overrides."""
+    z = "tray" if tray else (zone or ZONE[thrower])
+    sign = 1 if thrower == "dark" else -1
+    dice_ev = tuple(DieReading(v, flat=(i != cocked), zone=z, on_checker=(i == on_checker),
+                               x=sign * (60.0 + 40 * i), y=10.0 * i) for i, v in enumerate(dice))
+    return RollSettled(dice_ev, roll_id=roll_id, t=t)
+
+
+def opening_throw(dark: Optional[int], light: Optional[int], *, tray: bool = False, roll_id: int = 0,
+                  t: float = 0.0) -> RollSettled:
+    """Both opening dice in one event: Dark's in zone ``right``, Light's in ``left``."""
+    return RollSettled((DieReading(dark, zone="tray" if tray else "right", x=80.0),
+                        DieReading(light, zone="tray" if tray else "left", x=-80.0)), roll_id=roll_id, t=t)
+
+
+def reading(pos_dark: Position, *, show_off: bool = True, t: float = 0.0):
+    """A perfect stable board reading of a position given with Dark on roll."""
+    return layout_to_evidence(layout_of(pos_dark), show_off=show_off, t=t)
+
+
+def as_dark(pos: Position, on_roll: str) -> Position:
+    return pos if on_roll == "dark" else pos.swap()
+
+
+# ---------------------------------------------------------------------------- real matches
+
+
+@dataclass
+class GameStream:
+    """One real game as input events, with what the record says happened."""
+
+    file: str
+    game: int
+    match_length: int
+    score_before: tuple[int, int]  # (dark = X, light = O)
+    crawford: bool
+    events: list[Any] = field(default_factory=list)
+    winner: Optional[str] = None
+    points: int = 0
+    # (event index, position ID with the mover on roll) to check the referee's position
+    checks: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _colour(xo: str) -> str:
+    return "dark" if xo == "X" else "light"
+
+
+def real_match_streams(path: Path, files: Optional[set[str]] = None) -> dict[str, list[GameStream]]:
+    """The games of ``plays.jsonl.gz`` as event streams, per file, in order.
+
+    X plays Dark, O plays Light.  Each move becomes a throw (the opening: one die each),
+    a perfect reading of the position after the play and a lift; cube actions and
+    resignations become player inputs (a resignation's kind is its points over the cube).
+    """
+    out: dict[str, list[GameStream]] = {}
+    cube = 1
+    with gzip.open(path, "rt") as fh:
+        for line in fh:
+            r = json.loads(line)
+            if files is not None and r["file"] not in files:
+                continue
+            games = out.setdefault(r["file"], [])
+            if not games or games[-1].game != r["game"]:
+                sx = r.get("score_XO", [0, 0])
+                games.append(GameStream(r["file"], r["game"], r.get("match_length") or 0, (sx[0], sx[1]),
+                                        bool(r.get("crawford_game"))))
+                cube = 1
+                first = True
+            g = games[-1]
+            act = r["action"]
+            if act == "game_end":
+                g.winner, g.points = _colour(r["winner"]), r["points_won"]
+                continue
+            who = _colour(r["player"])
+            if act == "move":
+                d1, d2 = r["dice"]
+                if first:
+                    hi, lo = max(d1, d2), min(d1, d2)
+                    g.events.append(opening_throw(hi if who == "dark" else lo, lo if who == "dark" else hi))
+                else:
+                    g.events.append(throw((d1, d2), who))
+                first = False
+                g.checks.append((len(g.events) - 1, r["position_id"]))
+                after = Position.from_position_id(r["played_position_id"])  # the mover on roll
+                g.events.append(reading(as_dark(after, who)))
+                g.events.append(DiceLifted())
+            elif act == "set":
+                g.events.append(throw(tuple(r["dice"]), who))
+                first = False
+            elif act == "double":
+                g.events.append(PlayerInput(who, "double"))
+            elif act == "take":
+                cube *= 2
+                g.events.append(PlayerInput(who, "take"))
+            elif act == "drop":
+                g.events.append(PlayerInput(who, "pass"))
+            elif act == "resign":
+                g.events.append(("resign", who))  # completed below, once the points are known
+    for games in out.values():
+        for g in games:
+            cube = 1
+            evs: list[Any] = []
+            for ev in g.events:
+                if isinstance(ev, PlayerInput) and ev.action == "take":
+                    cube *= 2
+                if isinstance(ev, tuple):
+                    kind = max(1, min(3, g.points // cube))
+                    name = {1: "resign_single", 2: "resign_gammon", 3: "resign_backgammon"}[kind]
+                    evs.append(PlayerInput(ev[1], name))
+                    evs.append(PlayerInput(other(ev[1]), "accept_resignation"))
+                else:
+                    evs.append(ev)
+            g.events = evs
+    return out
+
+
+# ---------------------------------------------------------------------------- random games
+
+
+@dataclass
+class RandomGame:
+    """A random legal game: input events and the (player, dice, play) of every move."""
+
+    events: list[Any]
+    moves: list[tuple[str, tuple[int, int], str]]
+    winner: str
+    kind: int
+    final: Position  # Dark on roll
+
+
+def random_game(rng: random.Random, max_moves: int = 400) -> RandomGame:
+    """A whole game with random dice and random legal plays, as the devices would report it."""
+    while True:
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        events: list[Any] = [opening_throw(a, b)]
+        if a != b:
+            break
+    turn = "dark" if a > b else "light"
+    dice = (max(a, b), min(a, b))
+    pos = Position.start()  # with `turn` on roll (symmetric)
+    moves = []
+    for _ in range(max_moves):
+        plays = legal_plays(pos, *dice)
+        if plays:
+            lp = rng.choice(plays)
+            play, after = str(lp.play), lp.result
+        else:
+            play, after = "", pos.swap()
+        moves.append((turn, dice, play))
+        events.append(reading(as_dark(after, other(turn))))
+        events.append(DiceLifted())
+        res = game_result(after)
+        if res is not None:
+            winner = turn if res[0] == "opponent" else other(turn)
+            return RandomGame(events, moves, winner, int(res[1]), as_dark(after, other(turn)))
+        pos, turn = after, other(turn)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        events.append(throw(dice, turn))
+    raise RuntimeError("random game did not finish")  # pragma: no cover
+
+
+def iter_events(streams: dict[str, list[GameStream]]) -> Iterator[Any]:
+    for games in streams.values():
+        for g in games:
+            yield from g.events
