@@ -3,9 +3,11 @@
 ``DiceLink("/dev/ttyACM0")`` (or ``"loop://"``, a pty path, or ``"usb:2341:0043[:SERIAL]"``
 to find the port by USB VID/PID/serial number) opens the port exclusively, runs the
 handshake of PROTOCOL.md, and puts ``referee.events`` values on :attr:`DiceLink.events`.
-On an I/O error or 3 s of silence it reports ``ReaderFault("link lost: ...")``, closes
-the port and reopens it with back-off (0.1 s doubling to 1 s), resynchronising from
-the reader's SNAPSHOT.  All protocol logic is in :class:`~firmware_bridge.session.HostSession`;
+On an I/O error it reports ``ReaderFault("link lost: ...")``, closes the port and
+reopens it with back-off (0.1 s doubling to 1 s); after 3 s of silence on a working
+port it reports the same and handshakes again on the open port (reopening only after
+two more failed handshakes, since reopening resets auto-reset boards).  Either way it
+resynchronises from the reader's SNAPSHOT.  All protocol logic is in :class:`~firmware_bridge.session.HostSession`;
 this module only moves bytes and time to and from it.
 """
 from __future__ import annotations
@@ -24,6 +26,7 @@ from firmware_bridge.messages import LED_NAMES, ZONE_CODES, Info, Ping, RequestS
 from firmware_bridge.session import RETRANSMIT_S, HostSession, SessionStats
 
 BAUDRATE = 115200
+REOPEN_AFTER_HANDSHAKES = 2  # failed handshakes on an open port before closing and reopening it
 
 
 class SerialLike(Protocol):
@@ -95,6 +98,8 @@ class DiceLink:
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._ping_token = 0
+        self._pending_error: Optional[str] = None
+        self._failed_handshakes = 0
 
     # ------------------------------------------------------------- life cycle
     def start(self) -> "DiceLink":
@@ -229,6 +234,7 @@ class DiceLink:
         with self._cv:
             events = self.session.close(reason)
             self._close_port()
+            self._failed_handshakes = 0
             self._cv.notify_all()
         self._deliver(events, self.clock())
         self._status(f"link lost: {reason}")
@@ -237,7 +243,6 @@ class DiceLink:
         delay = self.backoff[0]
         next_try = self.clock()
         was_online = False
-        self._pending_error: Optional[str] = None
         while not self._stop.is_set():
             if self._port is None:
                 now = self.clock()
@@ -262,7 +267,7 @@ class DiceLink:
             try:
                 port = self._port
                 data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            except (serial.SerialException, OSError) as exc:
                 self._lose(str(exc) or type(exc).__name__)
                 was_online = False
                 continue
@@ -277,13 +282,33 @@ class DiceLink:
                 self._cv.notify_all()
             if online and not was_online:
                 delay = self.backoff[0]
+                self._failed_handshakes = 0
                 info = self.session.info
                 self._status(f"connected: reader {info.source if info else '?'} "
                              f"fw {info.fw_major}.{info.fw_minor}.{info.fw_patch}" if info else "connected")
             was_online = online
             if reason:
-                self._lose(reason)
+                if self._pending_error or self._failed_handshakes >= REOPEN_AFTER_HANDSHAKES:
+                    self._lose(reason)
+                else:
+                    self._rehandshake(reason)
                 was_online = False
+
+    def _rehandshake(self, reason: str) -> None:
+        """The reader went quiet but the port works: handshake again without closing it.
+
+        Reopening a port resets boards with DTR auto-reset (Arduino), which would
+        restart their boot loader every time; so the port is reopened only on an I/O
+        error or after several failed handshakes in a row.
+        """
+        with self._cv:
+            was_online = self.session.online
+            events = self.session.close(reason)
+            self._write(self.session.open(self.clock()))
+            self._cv.notify_all()
+        self._failed_handshakes = 0 if was_online else self._failed_handshakes + 1
+        self._deliver(events, self.clock())
+        self._status(f"link lost: {reason}" if was_online else f"handshake again: {reason}")
 
 
 def _led_mask(v: int | set[str]) -> int:

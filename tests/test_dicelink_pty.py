@@ -217,3 +217,15 @@ def test_link_keeps_trying_a_missing_port_and_connects_when_it_appears(tmp_path:
             assert take(lk.events, RollSettled).values == (1, 6)
     finally:
         lk.stop()
+
+
+def test_a_silent_reader_is_reported_and_recovered_on_the_open_port(sim: SimulatedReader, link: DiceLink) -> None:
+    pty_before = sim.pty_path
+    sim.set_loss(drop_rate=1.0)          # the reader's frames all vanish: silence, no I/O error
+    fault = take(link.events, ReaderFault, timeout=10.0)
+    assert "no frame from the reader for 3 s" in fault.message
+    sim.roll([5, 5])
+    sim.set_loss(0.0)
+    settled = take(link.events, RollSettled, timeout=10.0)
+    assert settled.values == (5, 5) and sim.pty_path == pty_before
+    assert link.stats.losses == 1 and link.stats.connects == 2
