@@ -142,6 +142,12 @@ class DiceLink:
         with self._cv:
             return self._cv.wait_for(lambda: self.session.online, timeout)
 
+    def wait_for_loss(self, timeout: float) -> bool:
+        """Block until the link is lost (True) or ``timeout`` passes while it stays up (False)."""
+        with self._cv:
+            losses = self.session.stats.losses
+            return self._cv.wait_for(lambda: self.session.stats.losses != losses, timeout)
+
     # ------------------------------------------------------------- commands
     def set_leds(self, on: int | set[str] = 0, blink: int | set[str] = 0, timeout: float = 2.0) -> None:
         """Set the reader's LEDs (bit masks or names: reroll, ready, fault, link); waits for the ACK."""

@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Optional
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted
 
 from firmware_bridge.codec import Decoder, decode_frame, encode_frame
@@ -246,3 +249,37 @@ def test_fifo_overflow_is_reported_as_a_fault() -> None:
     faults = [e.message for e in w.events if isinstance(e, ReaderFault) and "overflow" in e.message]
     assert faults == ["reader 00001234: event queue overflowed (arg 2)"]
     assert [e.roll_id for e in w.events if isinstance(e, RollSettled)] == [2]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["roll", "lift", "outage", "restore", "lossy", "clean", "wait"]),
+                          st.integers(1, 6), st.integers(1, 6)), max_size=30), st.integers(0, 2**16))
+def test_any_schedule_of_outages_and_loss_delivers_each_roll_exactly_once(steps: list, seed: int) -> None:
+    w = Wire(seed)
+    rng = random.Random(seed)
+    expected = []
+    for action, a, b in steps:
+        if action == "roll" and len(w.reader.fifo) <= w.reader.fifo_depth - 2:
+            w.reader_out(w.reader.start_roll(w.now))
+            w.reader_out(w.reader.settle((Die(a), Die(b)), w.now))
+            expected.append(("00001234", w.reader.roll_id, (a, b)))
+        elif action == "lift" and len(w.reader.fifo) < w.reader.fifo_depth:
+            w.reader_out(w.reader.lift(w.now))
+        elif action == "outage":
+            w.up = False
+        elif action == "restore":
+            w.up = True
+        elif action == "lossy":
+            w.to_host_filter = lambda f: rng.random() > 0.3
+            w.to_reader_filter = lambda f: rng.random() > 0.3
+        elif action == "clean":
+            w.to_host_filter = w.to_reader_filter = None
+        else:
+            w.run(0.05 * a * b)
+    w.up = True
+    w.to_host_filter = w.to_reader_filter = None
+    w.run(8.0)
+    assert w.rolls() == expected
+    assert not w.reader.fifo and w.host.online
+    lifted = [e.roll_id for e in w.events if isinstance(e, DiceLifted)]
+    assert lifted == sorted(set(lifted))
