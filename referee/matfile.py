@@ -179,7 +179,8 @@ class _Reader:
         if g.score is None:
             m = _SCORE.match(line)
             if m:
-                g.names = (m.group(1), m.group(3))
+                # "name,1842": some servers append the rating; gnubg drops it
+                g.names = (re.sub(r",\d+$", "", m.group(1)), re.sub(r",\d+$", "", m.group(3)))
                 g.score = (int(m.group(2)), int(m.group(4)))
                 g.right_offset = m.start(3)
                 return
@@ -297,28 +298,17 @@ class _Reader:
         if g.held is not None:
             mv = g.held[0]
             self.flush_held(as_roll=mv.player == 1 - p and r.legal_exists(mv.player, mv.dice))
-        if r.passed is not None:
-            end = GameEnd(p, points, 1, "pass")
-        elif r.over and not r.broken:
-            loser = r.pos0.opp if p == 0 else r.pos0.me
-            end = GameEnd(p, points, int(loser_kind(loser)) if sum(loser) else 1, "bearoff")
+        if r.resign is not None and r.resign[0] == 1 - p and not r.resign_accepted:
+            # the resignation was written ("Concedes"): give it the kind that was scored
+            acts, note = r.end_actions(p, points, True)
+            idx = max(i for i, x in enumerate(g.actions) if isinstance(x, Resign))
+            g.actions[idx] = Resign(1 - p, r.resign[1])
         else:
-            # as gnubg imports it: the resignation is worth cube x kind, kind 1..3
-            kind = min(3, max(1, points // r.cube))
-            if points != kind * r.cube:
-                self.notes.append(Problem(g.number, move, text, f"a resignation with the cube at {r.cube} "
-                                          f"is worth {kind * r.cube} point(s), read as that (as gnubg does)"))
-                points = kind * r.cube
-            if r.resign is not None and r.resign[0] == 1 - p and not r.resign_accepted:
-                # the resignation written as "Concedes": its kind is what was scored
-                idx = max(i for i, a in enumerate(g.actions) if isinstance(a, Resign))
-                g.actions[idx] = Resign(1 - p, kind)
-                r.resign = (1 - p, kind)
-            elif r.resign is None or r.resign_accepted:
-                self._append(Resign(1 - p, kind), move)
-            self._append(AcceptResign(p), move)
-            end = GameEnd(p, points, kind, "resign")
-        self._append(end, move)
+            acts, note = r.end_actions(p, points)
+        if note:
+            self.notes.append(Problem(g.number, move, text, note))
+        for x in acts:
+            self._append(x, move)
         g.ended = True
 
     def close_game(self) -> None:
@@ -366,14 +356,22 @@ def gnubg_steps(position, play) -> list[tuple[int, int, bool]]:
     return out
 
 
+def _pad_left(cell: str) -> str:
+    """A left cell: 28 columns, and at least one space before the right cell."""
+    return cell.ljust(28) if len(cell) < 28 else cell + " "
+
+
 def write_mat(record: MatchRecord) -> str:
     """The record as GNU Backgammon 1.07 exports a match (``export match mat``)."""
     out: list[str] = []
-    meta = {k.lower(): (k, v) for k, v in record.meta}
+    meta = {k.lower(): (k, v) for k, v in record.meta if v.strip()}
     for key in _META_ORDER:
         if key.lower() in meta:
             out.append(f'; [{key} "{meta[key.lower()][1]}"]')
     if out:
+        out.append("")
+    if "clocktype" in meta:  # gnubg keeps it as the match comment
+        out.append(f'; [ClockType "{meta["clocktype"][1]}"]')
         out.append("")
     out.append(f" {record.match_length} point match")
     out.append("")
@@ -418,18 +416,27 @@ def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
             row = cells.setdefault(line, ["", ""])
             row[col] = text
             last_line, last_col = line, col
+    kinds: dict[int, list[str]] = {}
+    for i, (a, (line, col)) in enumerate(zip(acts, lay)):
+        if col >= 0 and line in cells:
+            kinds.setdefault(line, ["", ""])[col] = a.TYPE
     for line in sorted(cells):
         left, right = cells[line]
-        lines.append(f"{line:3d}) " + (left.ljust(28) + right if right else left.ljust(28)))
+        lines.append(f"{line:3d}) " + _pad_left(left) + right)
     res = g.result
     if res is not None:
-        word = f" Wins {res.points} point" + ("s" if res.points != 1 else " ")
+        plural = "s" if res.points != 1 else ""
         if res.winner == 1 and last_col == 0 and lines[-1].startswith(f"{last_line:3d}) "):
-            lines[-1] = lines[-1][:33].ljust(33) + word
+            left_kind = kinds.get(last_line, ["", ""])[0]
+            if left_kind == "roll":  # rolled, then resigned: gnubg writes no separating space
+                lines[-1] = lines[-1][:33].ljust(33) + f"Wins {res.points} point{plural}"
+            else:  # after "Drops" gnubg ends the line with a space
+                tail = " " if left_kind == "pass" else ""
+                lines[-1] = lines[-1][:33].ljust(33) + f" Wins {res.points} point{plural}{tail}"
         elif res.winner == 1:
-            lines.append(" " * 33 + word)
+            lines.append(" " * 33 + f" Wins {res.points} point{plural}")
         else:
-            lines.append(" " * 5 + word.rstrip())
+            lines.append(" " * 5 + f" Wins {res.points} point{plural}")
     return lines
 
 

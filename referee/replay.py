@@ -375,6 +375,31 @@ class GameReplayer:
             self.problem(move, a, f"resigning a {_KIND_NAMES[kind]} with the cube at {self.cube} "
                                   f"gives {pts} point(s), not {a.points}")
 
+    def end_actions(self, winner: int, points: int, resigned: Optional[bool] = None
+                    ) -> tuple[list[Action], Optional[str]]:
+        """The actions that close the game when a file only says who won how many
+        points (.mat ``Wins``, SGF ``RE``): the result after a pass or a bear-off, else
+        an accepted resignation worth ``cube x kind`` (kind 1..3, as gnubg imports it).
+        Returns the actions to feed and a note when the points had to be normalised."""
+        if self.passed is not None:
+            return [GameEnd(winner, points, 1, "pass")], None
+        if self.over and not self.broken and not resigned:
+            loser = self.pos0.opp if winner == 0 else self.pos0.me
+            return [GameEnd(winner, points, int(loser_kind(loser)) if sum(loser) else 1, "bearoff")], None
+        kind = min(3, max(1, points // self.cube))
+        note = None
+        if points != kind * self.cube:
+            note = (f"a resignation with the cube at {self.cube} is worth {kind * self.cube} point(s); "
+                    "read as that (as gnubg does)")
+            points = kind * self.cube
+        acts: list[Action] = []
+        if self.resign is not None and self.resign[0] == 1 - winner and not self.resign_accepted:
+            self.resign = (1 - winner, kind)  # its kind is what was scored
+        else:
+            acts.append(Resign(1 - winner, kind))
+        acts += [AcceptResign(winner), GameEnd(winner, points, kind, "resign")]
+        return acts, note
+
     def finish(self) -> GameReplay:
         self.out.final = self.pos0
         self.out.cube = self.cube
