@@ -229,3 +229,20 @@ def test_a_silent_reader_is_reported_and_recovered_on_the_open_port(sim: Simulat
     settled = take(link.events, RollSettled, timeout=10.0)
     assert settled.values == (5, 5) and sim.pty_path == pty_before
     assert link.stats.losses == 1 and link.stats.connects == 2
+
+
+class _FakePortInfo:
+    def __init__(self, device: str, vid: int, pid: int, serial_number: str) -> None:
+        self.device, self.vid, self.pid, self.serial_number = device, vid, pid, serial_number
+
+
+def test_usb_urls_find_the_port_by_vid_pid_and_serial(monkeypatch: pytest.MonkeyPatch) -> None:
+    ports = [_FakePortInfo("/dev/ttyACM0", 0x2341, 0x0043, "A1"), _FakePortInfo("/dev/ttyACM1", 0x2341, 0x0043, "B2"),
+             _FakePortInfo("/dev/ttyUSB0", 0x0403, 0x6001, "FT1")]
+    monkeypatch.setattr("firmware_bridge.link.list_ports.comports", lambda: ports)
+    assert resolve_port("usb:0403:6001") == "/dev/ttyUSB0"
+    assert resolve_port("usb:2341:0043:B2") == "/dev/ttyACM1"
+    with pytest.raises(PortNotFound, match="2 USB serial ports match 2341:0043"):
+        resolve_port("usb:2341:0043")
+    with pytest.raises(PortNotFound, match="2341:0043 serial C3"):
+        resolve_port("usb:2341:0043:C3")
