@@ -160,7 +160,7 @@ class HostSession:
         if isinstance(msg, Pong):
             self.pongs[msg.token] = now
             return b"", []
-        if msg.RELIABLE:
+        if msg.RELIABLE and 0x30 <= msg.TYPE <= 0x3F:  # reader events (host commands echoed back are ignored)
             if self.info is None:
                 return b"", []  # no boot id yet: do not ACK, the reader will send it again
             ack = self._frame(Ack(seq, msg.TYPE))
