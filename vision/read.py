@@ -40,6 +40,8 @@ class ReadParams:
     nms: float = 0.3                       # pw: peaks closer than this are one
     threshold: float = 0.15                # rim score, in units of the frame's rim strength
     colour_min_gap: float = 18.0           # Lab distance below which two clusters are one
+    second_layer: float = 2.0              # a second-layer checker's whole rim: this many thresholds
+    min_cluster: float = 0.1               # smallest share of checker samples one colour may have
 
 
 @dataclass(frozen=True)
@@ -206,7 +208,16 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
     if not strong:
         return PointCount(0, (), min(1.0, margin * 2))
-    last = max(strong)
+    fulls = _peaks(full, thr * 0.5, nms)
+    strong_full = [float(dist[j]) for j in fulls if full[j] > thr]
+    last = -1
+    for j in sorted(strong, reverse=True):  # the farthest cap whose run shows enough whole rims
+        n_run = int(round((float(dist[j]) - cd / 2) / cd)) + 1
+        if n_run <= 1 or sum(1 for d in strong_full if d <= dist[j] + 0.2 * cd) >= (n_run + 1) // 2:
+            last = j
+            break
+    if last < 0:
+        return PointCount(0, (), min(1.0, margin * 2) * 0.5)
     x = lambda j: a.x + float(lateral[j])  # noqa: E731
     y = lambda j: a.y0 + a.direction * float(dist[j])  # noqa: E731
     pos = float(dist[last])
@@ -214,20 +225,24 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     n1 = int(round(f1)) + 1
     conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
     samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
-    fulls = _peaks(full, thr * 0.5, nms)
     n2 = 0
     for j in fulls:
         if dist[j] >= pos - 0.2 * cd:
             continue
         ph = (float(dist[j]) - cd / 2) / cd
         frac = ph - np.floor(ph)
-        if full[j] > thr and 0.25 < frac < 0.75:
+        if not 0.25 < frac < 0.75:
+            continue  # a first-layer checker's own rim
+        top_thr = thr * params.second_layer
+        conf = min(conf, abs(full[j] - top_thr) / top_thr * 2, (0.25 - abs(frac - 0.5)) * 8)
+        if full[j] > top_thr:
             n2 += 1
             samples.append(Checker(a.name, x(j), y(j), float(full[j])))
-        conf = min(conf, abs(full[j] - thr) / thr * 2)
-        if full[j] > thr:
-            conf = min(conf, (0.25 - abs(frac - 0.5) + 0.25) * 4 if 0.25 < frac < 0.75 else abs(frac - 0.5) * 4 - 1)
-    n = max(1, min(n1, 5)) + n2
+    n1 = max(1, min(n1, 5))
+    for k in range(n1 - 1):  # the first layer's centres, for colour
+        d = cd * (k + 0.5)
+        samples.append(Checker(a.name, a.x, a.y0 + a.direction * d, 0.0))
+    n = n1 + n2
     if n >= 9:
         conf *= 0.5  # a third layer would lie hidden
     return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf))))
@@ -251,6 +266,11 @@ def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) ->
     if not checkers:
         return np.zeros((0, 3), np.float32)
     lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    # lightness relative to the neighbourhood: a light checker in a shadow stays light
+    h, w = lab.shape[:2]
+    small = cv2.resize(lab[..., 0], (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
+    local = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
+    lab[..., 0] *= float(np.median(local)) / np.maximum(local, 8.0)
     r = max(1, int(radius * view.px))
     out = []
     for c in checkers:
@@ -288,16 +308,21 @@ def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Opt
     if len(samples) < 2:
         return None
     s = samples.astype(np.float32)
-    # split on lightness where the two groups are most apart (Otsu), then refine in Lab
+    # split on lightness where the two groups are most apart (Otsu), then refine in Lab;
+    # neither group may be tiny, so one glare-lit checker is not a colour of its own
     order = np.sort(s[:, 0])
+    n = len(order)
+    low = max(1, int(np.ceil(params.min_cluster * n)))
     best, cut = -1.0, float(order[0])
-    for k in range(1, len(order)):
+    for k in range(low, n - low + 1):
         a, b = order[:k], order[k:]
-        v = k * (len(order) - k) * (a.mean() - b.mean()) ** 2
+        v = k * (n - k) * (a.mean() - b.mean()) ** 2
         if v > best:
             best, cut = v, float((order[k - 1] + order[k]) / 2)
     lab = (s[:, 0] > cut).astype(int)
-    c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
+    if lab.min() == lab.max():
+        return None
+    c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
     for _ in range(5):
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
         if lab.min() == lab.max():
