@@ -1,0 +1,71 @@
+"""Reading accuracy on rendered boards, and hands over the board.
+
+Run: python3 bench/vision_accuracy.py [N=600].  Part 1 reads N rendered frames (random
+positions, all colour schemes, perspective, distortion, light, glare, shadows, noise,
+blur, JPEG) with the corners from the ArUco markers (the table's normal path) and with
+the true corners, and prints the share of boards and of points read exactly.  Part 2
+feeds N/10 frame sequences (still board, hand over the board, still again) to the
+stability filter and counts stable readings reported while a hand was over the board.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.events import BoardEvidence  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.render import SCHEMES, RenderParams, render, render_scene  # noqa: E402
+from vision.stability import StabilityFilter  # noqa: E402
+
+
+def points_exact(a: BoardEvidence, b: BoardEvidence) -> int:
+    return sum(x.count == y.count and x.colour == y.colour for x, y in zip(a.points, b.points))
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 600
+    res = {"markers": [0, 0, 0], "true corners": [0, 0, 0]}
+    t0 = time.perf_counter()
+    for s in range(n):
+        pos = L.start_position() if s % 10 == 0 else L.random_position(np.random.default_rng(s))
+        r = render_scene(pos, seed=100000 + s)
+        for name, corners in (("markers", None), ("true corners", r.corners)):
+            ev = BoardReader(VisionConfig(), corners=corners).read(r.image)
+            if ev is None:
+                res[name][2] += 1
+                continue
+            res[name][0] += L.same_board(ev, pos)
+            res[name][1] += points_exact(ev, pos)
+    print(f"{n} rendered frames ({time.perf_counter() - t0:.0f} s)")
+    for name, (boards, pts, none) in res.items():
+        print(f"  corners from {name:12}: exact boards {boards / n:.2%}, exact points {pts / (24 * n):.3%}, no reading {none}")
+    seqs = max(10, n // 10)
+    bad = hands = reported = right = 0
+    for s in range(seqs):
+        pos = L.random_position(np.random.default_rng(5000 + s))
+        hand = [False] * 4 + [True] * 5 + [False] * 4
+        sf = StabilityFilter(BoardReader(VisionConfig()))
+        params = RenderParams(scheme=SCHEMES[s % len(SCHEMES)].name)
+        for k, h in enumerate(hand):
+            img = render(pos, params, seed=9000 + s, hand=h)
+            img = np.clip(img.astype(np.int16) + np.random.default_rng(k).integers(-2, 3, img.shape), 0, 255).astype(np.uint8)
+            ev = sf.feed(img, t=float(k))
+            hands += h
+            if isinstance(ev, BoardEvidence):
+                reported += 1
+                right += L.same_board(ev, pos)
+                bad += h
+    print(f"{seqs} sequences with a hand: {hands} hand frames, stable readings while a hand was over the board: {bad};"
+          f" stable readings reported {reported}, of them exact {right}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""Checker detection on the 49 real labelled photos: well above chance, every photo read."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from vision.photos import DARK, LIGHT, detect_checkers, load_boxes, score, score_folder
+
+
+def test_labels_load_boxes_and_polygons(photos_dir: Path) -> None:
+    boxes = load_boxes(photos_dir / "IMG_2602.txt", 640, 640)
+    assert any(b[0] == DARK for b in boxes) and any(b[0] == LIGHT for b in boxes)
+    assert all(0 <= b[1] <= b[3] <= 640 and 0 <= b[2] <= b[4] <= 640 for b in boxes)
+
+
+def test_detection_on_real_photos_is_well_above_chance(photos_dir: Path) -> None:
+    sc, n = score_folder(photos_dir)
+    assert n == 49
+    # chance (a detection at a random place) hits a checker box about 10% of the time
+    assert sc.precision("any") > 0.45 and sc.recall("any") > 0.4
+    for k in ("dark", "light"):
+        assert sc.precision(k) > 0.35 and sc.recall(k) > 0.3, k
+
+
+def test_a_plain_image_has_no_checkers() -> None:
+    import numpy as np
+    img = np.full((480, 640, 3), 120, np.uint8)
+    assert detect_checkers(img) == []
+    assert score([], [(DARK, 0, 0, 10, 10)]).fn["dark"] == 1
