@@ -128,13 +128,18 @@ class _LineProcess:
         if self.proc.poll() is None:
             try:
                 self.send("quit")
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()
                 self.proc.wait(timeout=5)
             except (SimulatorError, subprocess.TimeoutExpired):
                 self.proc.kill()
                 self.proc.wait(timeout=5)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                stream.close()
+            if stream is not None and not stream.closed:
+                try:
+                    stream.close()
+                except BrokenPipeError:
+                    pass
 
 
 class SimavrReader:
@@ -209,6 +214,14 @@ class LogicTool:
     def rx(self, data: bytes) -> None:
         if data:
             self.command("rx " + data.hex())
+
+    def leds(self) -> tuple[int, int]:
+        """(panel LED bits as lit now, board status LED) of the simulated board."""
+        self._p.send("leds?")
+        reply = self._p.next_line(self.timeout).split()
+        if reply[:1] != ["LEDS"] or not self._p.next_line(self.timeout).startswith("ok"):
+            raise SimulatorError(f"logic tool answered {' '.join(reply)!r} to 'leds?'")
+        return int(reply[1]), int(reply[3])
 
     def close(self) -> None:
         self._p.close()

@@ -87,6 +87,8 @@ int main(void)
         line[strcspn(line, "\r\n")] = 0;
         char word[16] = "";
         sscanf(line, "%15s", word);
+        if (!strcmp(word, "quit"))
+            break;
         if (!strcmp(word, "run")) {
             long ms = atol(line + 3);
             for (long i = 0; i < ms; i++) {

@@ -30,7 +30,7 @@
 #define CONF_SPAN 200     /* signal margin (counts) that earns full confidence */
 #define TH_MOTION 40      /* a channel changing more than this between scans is motion */
 #define TH_AMBIENT_FAULT 900 /* LED-off reading above this: sensor shorted or flooded */
-#define TH_LED_DEAD 8        /* every signal below this: the IR LEDs are not lighting */
+#define TH_LED_DEAD 10       /* mean signal below this: the IR LEDs are not lighting */
 
 /* Timing (ms). */
 #define SCAN_PERIOD_MS 10   /* one scan of all 16 channels, LED off then on, each 10 ms */

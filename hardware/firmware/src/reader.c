@@ -78,12 +78,11 @@ static void settle(reader_t *r, reader_out_t *out)
 
 static void watch_faults(reader_t *r, const scan_t *s, uint32_t now, reader_out_t *out)
 {
-    uint8_t dark = 1;
+    uint16_t total = 0;
     for (uint8_t ch = 0; ch < N_CHANNELS; ch++) {
         uint16_t bit = (uint16_t)(1u << ch);
         uint8_t bad = s->amb[ch] > TH_AMBIENT_FAULT;
-        if (s->sig[ch] >= TH_LED_DEAD)
-            dark = 0;
+        total = (uint16_t)(total + s->sig[ch]);
         if (bad && !(r->fault_mask & bit)) {
             if (!(r->fault_pending & bit)) {
                 r->fault_pending |= bit;
@@ -101,6 +100,8 @@ static void watch_faults(reader_t *r, const scan_t *s, uint32_t now, reader_out_
             }
         }
     }
+    /* with the LEDs lit even an empty tray reflects ~25 counts per sensor off the window */
+    uint8_t dark = total < (uint16_t)N_CHANNELS * TH_LED_DEAD;
     if (dark && !r->led_fault) {
         if (!r->led_dark) {
             r->led_dark = 1;

@@ -118,6 +118,9 @@ static void put_die(bg_die_t *d, uint8_t value, uint8_t flags, int16_t x, int16_
     d->confidence = conf;
 }
 
+/* A die record's confidence is the confidence in its value: a flat die's pip margins; 0 for a
+ * die whose face cannot be read (cocked, over the rim, on the apron), whose flags and zone
+ * say why. */
 uint8_t sense_dice(const scan_t *s, bg_die_t dice[2])
 {
     uint8_t n = 0;
@@ -130,14 +133,14 @@ uint8_t sense_dice(const scan_t *s, bg_die_t dice[2])
         if (p[c].kind == POCKET_FLAT)
             put_die(&dice[n++], p[c].top, 0, x, y, p[c].confidence);
         else if (p[c].kind == POCKET_COCKED)
-            put_die(&dice[n++], 0, BG_FLAG_COCKED, x, y, p[c].confidence);
+            put_die(&dice[n++], 0, BG_FLAG_COCKED, x, y, 0);
     }
     for (uint8_t c = 0; c < N_CELLS && n < 2; c++) {
         int16_t x = (int16_t)(pocket_xy[c][0] + APRON_OFFSET_MM), y = pocket_xy[c][1];
         if (p[c].kind == POCKET_OFF_AREA)
-            put_die(&dice[n++], 0, BG_FLAG_COCKED, x, y, p[c].confidence);
+            put_die(&dice[n++], 0, BG_FLAG_COCKED, x, y, 0);
         else if (p[c].apron_die)
-            put_die(&dice[n++], 0, 0, x, y, 128);
+            put_die(&dice[n++], 0, 0, x, y, 0);
     }
     return n;
 }

@@ -22,7 +22,7 @@ enum pocket_kind {
 typedef struct {
     uint8_t kind;       /* enum pocket_kind */
     uint8_t top;        /* top face 1..6 when FLAT (7 - bottom), else 0 */
-    uint8_t confidence; /* 0..255 */
+    uint8_t confidence; /* 0..255: how clearly the signals fit this kind (and face) */
     uint8_t apron_die;  /* 1 when a second object lies on the apron next to a flat die */
 } pocket_t;
 
