@@ -41,7 +41,7 @@ def test_corrupted_play_names_game_move_and_alternatives(ipe_text):
     assert problems, "an illegal play must be reported"
     p = problems[0]
     assert (p.game, p.move, p.text) == (1, 4, "52: 13/11 13/6")
-    assert "illegal" in p.reason and "legal plays:" in p.reason and "13/11 13/8" in p.reason.replace("13/8 13/11", "13/11 13/8") or "13/8" in p.reason
+    assert p.reason.startswith("illegal play:") and "legal plays: '" in p.reason
 
 
 def test_take_by_the_wrong_player(ipe):

@@ -1,0 +1,92 @@
+"""The fast die-by-die path agrees with the full matcher on every real play, and never
+accepts a play the matcher rejects."""
+from __future__ import annotations
+
+import gzip
+import json
+import random
+
+import pytest
+
+from referee.errors import IllegalPlay, NotationError
+from referee.fastcheck import fast_play
+from referee.moves import legal_plays, match_play
+from referee.notation import parse_play, steps_from_pairs
+from referee.position import Position
+
+
+@pytest.fixture(scope="module")
+def real_plays(matches_dir):
+    with gzip.open(matches_dir / "plays.jsonl.gz", "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f if '"action": "move"' in line]
+
+
+def test_fast_path_agrees_with_match_play_on_all_real_plays(real_plays):
+    assert len(real_plays) > 45000
+    fast = 0
+    for d in real_plays:
+        pos = Position.from_position_id(d["position_id"])
+        d1, d2 = d["dice"]
+        written = steps_from_pairs(d["played"])
+        slow = match_play(pos, d1, d2, written)
+        lp = fast_play(pos, d1, d2, written)
+        assert slow.result.swap().position_id() == d["played_position_id"]
+        if lp is not None:
+            fast += 1
+            assert lp.result == slow.result, d
+            # the steps it returns are a legal sequence for this roll
+            assert len(lp.play.steps) == (4 if d1 == d2 else 2)
+    assert fast > 0.8 * len(real_plays)  # most plays never need the generator
+
+
+def test_fast_path_never_accepts_an_illegal_play(real_plays):
+    rng = random.Random(7)
+    sample = rng.sample(real_plays, 1500)
+    checked = 0
+    for d in sample:
+        pos = Position.from_position_id(d["position_id"])
+        d1, d2 = d["dice"]
+        # perturb one step of the real play: another source point or distance
+        pairs = [list(p) for p in d["played"]]
+        if not pairs:
+            continue
+        k = rng.randrange(len(pairs))
+        src, dst = pairs[k]
+        delta = rng.choice([-2, -1, 1, 2])
+        pairs[k] = [src, max(0, min(24, dst + delta))] if rng.random() < 0.5 else [max(1, min(25, src + delta)), dst]
+        if pairs[k][0] <= pairs[k][1]:
+            continue
+        written = steps_from_pairs(pairs)
+        lp = fast_play(pos, d1, d2, written)
+        if lp is None:
+            continue
+        checked += 1
+        assert lp.result in {x.result for x in legal_plays(pos, d1, d2)}, (d, pairs)
+        assert match_play(pos, d1, d2, written).result == lp.result
+    assert checked > 50
+
+
+@pytest.mark.parametrize("text, dice, pid", [
+    ("24/13", (6, 5), None),          # one checker, both dice
+    ("13/5(2)", (4, 4), None),        # doubles with repeats
+    ("24/18*/13", (6, 5), None),
+    ("bar/22 6/off", (3, 6), "/38AAADg/wcAQA"),
+])
+def test_notation_variants(text, dice, pid):
+    pos = Position.from_position_id(pid) if pid else Position.start()
+    written = parse_play(text)
+    try:
+        slow = match_play(pos, dice[0], dice[1], written)
+    except (IllegalPlay, NotationError):
+        assert fast_play(pos, dice[0], dice[1], written) is None
+        return
+    lp = fast_play(pos, dice[0], dice[1], written)
+    assert lp is None or lp.result == slow.result
+
+
+def test_intermediate_hit_is_left_to_the_matcher():
+    # 6-5 from 24 with an opposing blot on the 18 point: '24/13' must not silently hit
+    pos = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {7: 1, 6: 4, 8: 3, 13: 5, 24: 2})
+    written = parse_play("24/13")
+    lp = fast_play(pos, 6, 5, written)
+    assert lp is None or not any(st.hit for st in lp.play.steps)
