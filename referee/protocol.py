@@ -526,7 +526,7 @@ class Referee:
             self.opening[owner] = d.value
         dv, lv = self.opening["dark"], self.opening["light"]
         if dv is None or lv is None:
-            who = "light" if dv is None else "dark"
+            who = "dark" if dv is None else "light"
             have = "dark" if dv is not None else "light"
             self._decide("opening_die", have, f"{self.names[have]} threw a {self.opening[have]}; "
                          f"waiting for {self.names[who]}'s die", die=self.opening[have])

@@ -201,3 +201,65 @@ def iter_events(streams: dict[str, list[GameStream]]) -> Iterator[Any]:
     for games in streams.values():
         for g in games:
             yield from g.events
+
+
+# ---------------------------------------------------------------------------- a scripted table
+
+
+class Table:
+    """A referee driven like a real table, for scripts and tests: ``throw``, ``play``,
+    ``lift``, ``press``.  Every call returns the decisions it caused; ``self.log`` keeps
+    all of them and ``self.events`` every event sent."""
+
+    def __init__(self, referee: Any) -> None:
+        self.ref = referee
+        self.events: list[Any] = []
+        self.log: list[Any] = []
+
+    def send(self, *events: Any) -> list[Any]:
+        out = []
+        for ev in events:
+            self.events.append(ev)
+            out += self.ref.handle(ev)
+        self.log += out
+        return out
+
+    def opening(self, dark: int, light: int) -> list[Any]:
+        return self.send(opening_throw(dark, light))
+
+    def throw(self, dice: Sequence[Optional[int]], thrower: Optional[str] = None, **kw: Any) -> list[Any]:
+        return self.send(throw(dice, thrower or self.ref.turn or "dark", **kw))
+
+    def board(self, pos_dark: Position, **kw: Any) -> list[Any]:
+        """Hands over the board, then a stable reading of ``pos_dark``."""
+        from .events import HandOverBoard
+        return self.send(HandOverBoard(), reading(pos_dark, **kw))
+
+    def move(self, text: str) -> list[Any]:
+        """The mover plays ``text`` (a legal play of the current dice) on the board."""
+        from .moves import match_play
+        mover = self.ref.turn
+        lp = match_play(self.ref.mover_position(), *self.ref.t.dice, text)
+        return self.board(as_dark(lp.result, other(mover)))
+
+    def place(self, *moves: tuple[int, int]) -> list[Any]:
+        """The mover shifts checkers as it likes: ``(from, to)`` pairs in its own numbering
+        (25 = bar, 0 = off), legal or not; hits are not made."""
+        mover = self.ref.turn
+        me = list(self.ref.mover_position().me)
+        opp = list(self.ref.mover_position().opp)
+        for src, dst in moves:
+            me[24 if src == 25 else src - 1] -= 1
+            if dst:
+                me[dst - 1] += 1
+        return self.board(as_dark(Position(me, opp), mover))
+
+    def lift(self) -> list[Any]:
+        return self.send(DiceLifted())
+
+    def play(self, dice: Sequence[int], text: str) -> list[Any]:
+        """Throw, move and lift: one whole ordinary turn of the player on turn."""
+        return self.throw(dice) + self.move(text) + self.lift()
+
+    def press(self, player: str, action: str, choice: Optional[int] = None) -> list[Any]:
+        return self.send(PlayerInput(player, action, choice))

@@ -1,0 +1,109 @@
+"""``bgtable referee --script FILE``: run a JSON-lines event script through the referee.
+
+A director replays a disputed sequence from the table's journal (or a hand-written
+script) and reads every decision the referee takes, with its line number::
+
+    bgtable referee --script game.jsonl            # "12: reroll [dark]: Re-roll: ..."
+    bgtable referee --script game.jsonl --json     # one JSON object per decision
+    bgtable referee --script game.jsonl --set match_to=7 --set early_roll=void
+
+Script lines are the events' JSON text forms (``referee.events``).  Blank lines and
+lines starting with ``#`` are skipped.  A line ``{"kind": "settings", ...}`` (before
+the first event) sets the referee's settings (``referee.settings.Settings`` keys).
+A bad line is reported on stderr with its line number and skipped; the exit status is
+then 1.  An unreadable file exits 2.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, Optional, Sequence
+
+from .cliutil import Parser, fail
+from .events import EventError, from_dict
+from .protocol import Referee
+from .settings import Settings, SettingsError
+
+PROG = "bgtable referee"
+
+
+def _parse_set(items: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        if "=" not in item:
+            raise SettingsError(f"--set {item!r}: expected KEY=VALUE, e.g. match_to=7")
+        k, v = item.split("=", 1)
+        try:
+            out[k.strip()] = json.loads(v)
+        except json.JSONDecodeError:
+            out[k.strip()] = v
+    return out
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = Parser(prog=PROG, description="Run a JSON-lines event script through the referee and print "
+                    "each decision.")
+    parser.add_argument("--script", required=True, help="the JSON-lines event script (- for stdin)")
+    parser.add_argument("--json", action="store_true", help="print each decision as one JSON object")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a referee setting, e.g. match_to=7 or early_roll=void (repeatable)")
+    parser.add_argument("--view", action="store_true", help="print the final table view (JSON) at the end")
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        if args.script == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.script, encoding="utf-8") as fh:
+                text = fh.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(PROG, f"cannot read script {args.script!r}: {exc}")
+    try:
+        overrides = _parse_set(args.set)
+        settings = Settings.from_dict(overrides)
+    except (SettingsError, TypeError) as exc:
+        return fail(PROG, str(exc))
+    ref: Optional[Referee] = None
+    bad = 0
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        try:
+            d = json.loads(s)
+        except json.JSONDecodeError as exc:
+            print(f"{PROG}: line {n}: not JSON ({exc.msg}): {s[:60]!r}", file=sys.stderr)
+            bad += 1
+            continue
+        if isinstance(d, dict) and d.get("kind") == "settings":
+            if ref is not None:
+                print(f"{PROG}: line {n}: settings must come before the first event; ignored", file=sys.stderr)
+                bad += 1
+                continue
+            try:
+                settings = Settings.from_dict({**{k: v for k, v in d.items() if k != "kind"}, **overrides})
+            except (SettingsError, TypeError) as exc:
+                print(f"{PROG}: line {n}: {exc}", file=sys.stderr)
+                bad += 1
+            continue
+        try:
+            event = from_dict(d)
+        except (EventError, ValueError, TypeError) as exc:
+            print(f"{PROG}: line {n}: {exc}", file=sys.stderr)
+            bad += 1
+            continue
+        if ref is None:
+            ref = Referee(settings)
+        for dec in ref.handle(event):
+            if args.json:
+                print(json.dumps({"line": n, **dec.to_dict()}, separators=(",", ":")))
+            else:
+                print(f"{n}: {dec}")
+    if ref is None:
+        ref = Referee(settings)
+    if args.view:
+        print(ref.view().to_json())
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
