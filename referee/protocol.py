@@ -291,6 +291,11 @@ class Referee:
             turn=self.turn, state=VIEW_STATE[self.state], message=self.message, choices=self.choices,
             last_plays=tuple(self.last_plays[-6:]))
 
+    def setup(self, position: Position, turn: str) -> None:
+        """Start play from ``position`` (Dark on roll) with ``turn`` to throw: the director's
+        set-up for an adjourned game, and the tests' way to reach a position."""
+        self.pos, self.turn, self.state, self.t = position, turn, "waiting_for_roll", _Turn()
+
     def mover_position(self) -> Position:
         """The position with the player on turn on roll (Dark when nobody is on turn)."""
         return self.pos.swap() if self.turn == "light" else self.pos
