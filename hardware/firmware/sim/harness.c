@@ -104,6 +104,10 @@ static void command(const char *line)
 
 static void on_signal(int sig) { (void)sig; stop = 1; }
 
+/* simavr's default sleep callback sleeps the host for the AVR's sleep time; this harness paces
+ * the whole simulation itself (--speed), so a sleeping AVR costs nothing here */
+static void no_host_sleep(avr_t *a, avr_cycle_count_t how_long) { (void)a; (void)how_long; }
+
 /* simavr's messages go to stderr: stdout carries only the PTY line and command replies */
 static void log_stderr(struct avr_t *a, const int level, const char *format, va_list ap)
 {
@@ -139,6 +143,7 @@ int main(int argc, char **argv)
     avr_load_firmware(avr, &fw);
     avr->frequency = F_CPU;
     avr->vcc = avr->avcc = avr->aref = 5000;
+    avr->sleep = no_host_sleep;
     scene_init(opts.seed);
     eeprom_io(0);
 
