@@ -316,7 +316,9 @@ class _Reader:
         if g is None:
             return
         if g.held is not None:
-            self.flush_held()
+            # a game that stops on "DD:" (an unfinished match): rolled, not yet played
+            mv = g.held[0]
+            self.flush_held(as_roll=g.replayer is not None and g.replayer.legal_exists(mv.player, mv.dice))
         if g.score is None:
             self.problem(0, f"Game {g.number}", "no score line ('name : score   name : score') after 'Game N'")
         self.g = None
