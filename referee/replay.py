@@ -18,6 +18,7 @@ position, the cube and the Jacoby rule; scores and the Crawford flag consistent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Optional
 
 from .errors import IllegalPlay, NotationError
@@ -31,6 +32,8 @@ from .record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, 
 from .scoring import loser_kind
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+# written plays repeat a lot ("24/18 13/11"); WrittenPlay is immutable, so parse each text once
+_parse = lru_cache(maxsize=16384)(parse_play)
 
 
 def _pname(p: int) -> str:
@@ -176,7 +179,7 @@ class GameReplayer:
         pos = self.mover_position(a.player)
         d1, d2 = a.dice
         try:
-            written = parse_play(a.play)
+            written = _parse(a.play)
         except NotationError as exc:
             self.problem(move, a, f"{exc}")
             self.broken = True
