@@ -429,6 +429,8 @@ class Referee:
         return None
 
     def _g_beaver_allowed(self, ev: PlayerInput) -> Optional[str]:
+        if self.chouette is not None:
+            return "beavers are not played in chouette here"
         return beaver_refusal(self.cube, ev.player, money=self.settings.money, beavers=self.settings.beavers,
                               cube_limit=self.settings.cube_limit, names=self.names)
 
@@ -967,6 +969,9 @@ class Referee:
     def _end_game(self, winner: str, kind: GameKind, reason: str, points: Optional[int] = None) -> None:
         s = self.settings
         if self.chouette is not None:
+            pts = points if points is not None else points_won(kind, self.cube.value)
+            self._act(rec.GameEnd(self._pi(winner), pts, int(kind), reason))
+            self.games.append(self._game_record())
             self.chouette.end_game(self, winner, kind, reason)
             self.state = "game_over"
             return
