@@ -65,13 +65,14 @@ static void eeprom_io(int save)
     static uint8_t image[EEPROM_SIZE];
     avr_eeprom_desc_t d = {.ee = image, .offset = 0, .size = EEPROM_SIZE};
     if (save) {
-        if (avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d) == 0) {
-            FILE *f = fopen(opts.eeprom, "wb");
-            if (f) {
-                fwrite(d.ee, 1, EEPROM_SIZE, f);
-                fclose(f);
-            }
-        }
+        /* simavr 1.6 copies into d.ee but does not return 0 for GET: check the copy instead */
+        memset(image, 0xA5, sizeof image);
+        avr_ioctl(avr, AVR_IOCTL_EEPROM_GET, &d);
+        FILE *f = fopen(opts.eeprom, "wb");
+        if (!f || fwrite(d.ee, 1, EEPROM_SIZE, f) != EEPROM_SIZE)
+            fprintf(stderr, "cannot write the EEPROM image %s\n", opts.eeprom);
+        if (f)
+            fclose(f);
     } else {
         FILE *f = fopen(opts.eeprom, "rb");
         if (f) {

@@ -40,7 +40,8 @@ static void new_boot_id(void)
         salt = fmix32(hal_boot_entropy() ^ 0x5bd1e995UL);
         hal_eeprom_write32(1, salt);
     }
-    uint32_t counter = hal_eeprom_read32(0) + 1;
+    uint32_t counter = hal_eeprom_read32(0);
+    counter = (counter == 0xFFFFFFFFUL ? 0 : counter) + 1; /* erased EEPROM reads all ones */
     hal_eeprom_write32(0, counter);
     boot_id = app_make_boot_id(counter, salt);
 }
