@@ -22,10 +22,9 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .errors import RecordError
-from .record import (AcceptResign, Action, Beaver, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord,
-                     Move, Pass, Problem, Resign, Roll, RuleSettings, Take, crawford_flags, layout)
+from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
+                     Roll, RuleSettings, Take, crawford_flags, layout)
 from .replay import GameReplayer, replay_game
-from .scoring import loser_kind
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -105,6 +104,7 @@ class _Reader:
         self.games: list[_GameBuilder] = []
         self.problems: list[Problem] = []
         self.notes: list[Problem] = []
+        self.skipped = 0
         self.rules = RuleSettings()
         self.g: Optional[_GameBuilder] = None
 
@@ -127,6 +127,11 @@ class _Reader:
             p2 = next((v for k, v in self.meta if k.lower() == "player 2"), None)
             if p1 and p2:
                 players = (p1, p2)
+        if self.skipped > 20:
+            self.problems.append(Problem(0, 0, "", f"{self.skipped - 20} more unreadable line(s) not listed"))
+        if not self.games:
+            self.problems.append(Problem(0, 0, "", "no games found: expected ' Game 1' and move lines "
+                                                   "(is this a Jellyfish .mat file?)"))
         length = self.length if self.length is not None else 0
         if self.length is None:
             self.problems.append(Problem(0, 0, "", "no 'N point match' line: read as a money session"))
@@ -168,7 +173,7 @@ class _Reader:
             return
         g = self.g
         if g is None:
-            self.problems.append(Problem(0, 0, s, "unreadable line before the first game"))
+            self.unreadable(Problem(0, 0, s, "unreadable line before the first game"))
             return
         m = _MOVELINE.match(line)
         if m:
@@ -187,7 +192,13 @@ class _Reader:
         if _WINS.search(s):
             self.cells(line, 0, line, g.last_move)
             return
-        self.problem(g.last_move, s, "unreadable line")
+        self.unreadable(Problem(g.number, g.last_move, s, "unreadable line"))
+
+    def unreadable(self, p: Problem) -> None:
+        """Report the first unreadable lines; past 20 only count them (not a match file?)."""
+        self.skipped += 1
+        if self.skipped <= 20:
+            self.problems.append(p)
 
     def cells(self, line: str, base: int, rest: str, move: int) -> None:
         g = self.g
@@ -202,7 +213,6 @@ class _Reader:
                 merged[-1] = (merged[-1][0], merged[-1][1] + " " + text)
                 continue
             merged.append((base + m.start(), text))
-        leftover = _ACTION.sub("", rest)
         if not found and rest.strip():
             self.problem(move, rest, "no action found in this move line")
             return
@@ -215,7 +225,6 @@ class _Reader:
             else:
                 player = 1 if offset > threshold else 0
             self.action(player, text, move)
-        del leftover
 
     def action(self, p: int, text: str, move: int) -> None:
         g = self.g
@@ -260,9 +269,6 @@ class _Reader:
             self.wins(p, int(_WINS.search(text).group(1)), move, text)  # type: ignore[union-attr]
         else:  # pragma: no cover - the action pattern admits nothing else
             self.problem(move, text, "unknown action")
-
-    def _validate(self, a: Action, move: int) -> bool:
-        return True
 
     def flush_held(self, as_roll: bool = False) -> None:
         g = self.g
