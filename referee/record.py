@@ -50,7 +50,16 @@ A :class:`MatchRecord` is ``(players, match_length, rules, games, meta)``;
 ``match_length == 0`` is a money session (scores are then the running totals).
 
 :func:`layout` numbers the actions as .mat move lines (``k)`` and left/right column),
-the numbering problems are reported with.
+the numbering problems are reported with; :class:`Problem` ``(game, move, text, reason)``
+is how every reader and the replay report what is wrong; :func:`action_text` gives an
+action's .mat text; :func:`crawford_flags` marks the Crawford game from the scores.
+
+A live referee emits, per turn: ``Roll`` when the dice count, then ``Move`` (same dice)
+once the play is accepted -- or ``Correction`` then the corrected ``Move``, or
+``IllegalAccepted``; ``Reroll`` for every void roll (an opening tie's ``player`` is
+the one whose die was read first, by convention 0); cube and resignation actions as
+they happen; and ``GameEnd`` last.  The record is checked with
+:func:`referee.replay.replay_match`.
 """
 from __future__ import annotations
 

@@ -133,3 +133,24 @@ def test_written_record_of_a_faulty_game_keeps_the_fault(ipe_text):
     bad = read_mat(ipe_text.replace("  4) 52: 13/11 13/8 ", "  4) 52: 13/11 13/6 ", 1)).record
     again = read_mat(write_mat(bad)).record
     assert [(p.game, p.move) for p in replay_match(again).problems][:1] == [(1, 4)]
+
+
+def test_money_rules_automatic_double_beaver_and_jacoby():
+    from referee.record import Beaver, Reroll
+    money = RuleSettings(crawford=False, jacoby=True, beavers=True, automatic_doubles=1)
+    g = _game(Reroll(0, "opening_tie", (4, 4)), Move(0, (3, 1), "8/5 6/5"), Move(1, (6, 4), "24/18 13/9"),
+              Double(0, 4), Beaver(1, 8), Take(0), Move(0, (2, 1), "13/11 6/5"),
+              Resign(1, 1), AcceptResign(0), GameEnd(0, 8, 1, "resign"))
+    rep = replay_match(MatchRecord(("a", "b"), 0, money, (g,)))
+    assert rep.problems == [] and rep.score == (8, 0)
+    assert rep.games[0].cube == 8
+    # Jacoby: with the cube never turned a resigned gammon counts single
+    g = _game(Move(0, (3, 1), "8/5 6/5"), Resign(1, 2), AcceptResign(0), GameEnd(0, 1, 2, "resign"))
+    assert replay_match(MatchRecord(("a", "b"), 0, money, (g,))).problems == []
+    # beavers are refused in match play, and redoubling by the non-owner is caught
+    g = _game(Move(0, (3, 1), "8/5 6/5"), Double(1, 2), Beaver(0, 4))
+    assert "beavers are allowed only" in replay_match(MatchRecord(("a", "b"), 5, RuleSettings(), (g,))).problems[0].reason
+    g = _game(Move(0, (3, 1), "8/5 6/5"), Double(1, 2), Take(0), Move(1, (6, 4), "24/18 13/9"), Double(0, 4),
+              Take(1), Move(0, (2, 1), "13/11 6/5"), Double(0, 8))
+    p = replay_match(MatchRecord(("a", "b"), 0, money, (g,))).problems
+    assert len(p) == 2 and "owns the cube" in p[1].reason and p[1].move == 5
