@@ -627,7 +627,6 @@ class Referee:
         plays = legal_plays(before, *dice)
         cands = [_to_dark(lp.result, other(mover)) for lp in plays]
         self.t = _Turn(dice=dice, plays=plays, candidates=cands)
-        self.fresh = False
         self.state = "moving"
         self._act(rec.Roll(self._pi(mover), dice))
         if plays:
@@ -677,6 +676,7 @@ class Referee:
     # ------------------------------------------------------------------ judging a move
 
     def _h_lift(self, ev: DiceLifted) -> None:
+        # the last stable reading counts unless a hand has been over the board since
         if not self.fresh or self.reading is None:
             self.state = "waiting_for_board"
             self._wait("no stable reading of the board since the last movement")

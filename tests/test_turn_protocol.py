@@ -499,3 +499,15 @@ def test_view_follows_the_state() -> None:
     assert v.dark[4] == 2 and v.dark[5] == 4 and v.message == "Ann plays 3-1: 8/5 6/5"
     t.throw((6, 4))
     assert t.ref.view().dice == (6, 4) and t.ref.view().state == "moving"
+
+
+def test_no_move_needs_no_new_reading() -> None:
+    """Vision reports only changes: a player who cannot move lifts the dice with the board
+    as last read, and that reading is judged."""
+    t = table()
+    pos = Position.from_points({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 5}, {"bar": 1, 13: 6, 8: 3, 6: 5})
+    t.ref.setup(pos, "light")
+    t.send(reading(pos))
+    t.throw((6, 5))
+    [d] = t.lift()
+    assert d.kind == "move_accepted" and d.reason == "Light plays 6-5: no move"
