@@ -165,7 +165,18 @@ class Journal:
                     f.truncate(read.intact_bytes)
                     f.flush()
                     self._fsync(f.fileno())
+        created = not self.path.exists()
         self._f = open(self.path, "ab", buffering=0)
+        if created:  # make the new directory entry durable too
+            try:
+                dfd = os.open(self.path.parent, os.O_RDONLY)
+            except OSError:
+                dfd = -1
+            if dfd >= 0:
+                try:
+                    self._fsync(dfd)
+                finally:
+                    os.close(dfd)
 
     # ----------------------------------------------------------------- writing
 

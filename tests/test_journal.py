@@ -47,7 +47,9 @@ def test_each_event_is_on_disk_before_append_returns(tmp_path, record):
         j.start_match(record.players, record.match_length, record.rules)
         j.start_game(1, (0, 0))
         seq = j.action(1, Move(1, (5, 3), "24/16"))
-    assert len(seen) == 3 and seq == 3
+    # the directory entry of the new file first, then one fsync per event
+    assert len(seen) == 4 and seen[0] == b"" and seq == 3
+    assert [len(x.splitlines()) for x in seen[1:]] == [1, 2, 3]
     assert seen[-1].endswith(b"\n") and json.loads(seen[-1].splitlines()[-1])["seq"] == 3
 
 

@@ -111,3 +111,22 @@ def test_single_cell_column_comes_from_its_offset(line, player):
     text = " 5 point match\n\n Game 1\n A : 0                          B : 0\n" + line + "\n"
     rec = read_mat(text).record
     assert rec.games[0].actions[0].player == player
+
+
+def test_cli_convert_round_trip(matches_dir, tmp_path, capsys):
+    from referee.cli_records import main_convert
+    src = matches_dir / IPE
+    sgf, mat, js = tmp_path / "a.sgf", tmp_path / "b.mat", tmp_path / "c.json"
+    assert main_convert([str(src), str(sgf)]) == 0
+    assert main_convert([str(sgf), str(mat)]) == 0
+    assert main_convert([str(mat), str(js)]) == 0
+    direct = write_mat(load_mat(src).record)
+    # SGF carries no Round/Site headers beyond its own properties; the games are identical
+    assert mat.read_text().split(" Game 1", 1)[1] == direct.split(" Game 1", 1)[1]
+    from referee.record import MatchRecord
+    assert MatchRecord.from_json(js.read_text()).games == load_mat(mat).record.games
+    with pytest.raises(SystemExit) as e:
+        main_convert([str(src)])
+    assert e.value.code == 2
+    assert main_convert([str(src), str(tmp_path / "x.pdf")]) == 2
+    assert "unknown extension '.pdf'" in capsys.readouterr().err
