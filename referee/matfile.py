@@ -13,6 +13,9 @@ apart, and records an accepted resignation where gnubg would.
 
 :func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
 one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells.
+The format has no place for re-rolls, corrections, rejected resignations or accepted
+illegal plays (the last are written as played, and gnubg will warn on them): the
+journal and the record's JSON keep those.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ Move nodes are ``;W[<dice><from><to>...]`` with one letter pair per checker step
 in absolute coordinates (``a``..``x`` = W's points 1..24 = B's 24..1, ``y`` bar,
 ``z`` off); cube nodes ``;B[double]``, ``;W[take]``, ``;W[drop]``; a roll that was
 not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W is player 0.
-Analysis properties (``A``, ``GS``, ``C``...) are skipped when reading.
+Analysis properties (``A``, ``GS``, ``C``...) are skipped when reading.  Like .mat,
+SGF has no place for re-rolls, corrections or accepted illegal plays (written as played).
 """
 from __future__ import annotations
 
