@@ -134,6 +134,12 @@ def match_reading(ev: BoardEvidence, before: Position, candidates: Sequence[Posi
     if problem:
         return Verdict("misread", reason="the reading cannot be a real position: " + problem)
     unc = set(_uncertain(ev, min_confidence))
+    if not unc:  # a clear reading: one position, compared by value
+        pos = evidence_position(ev)
+        exact = tuple(k for k, cand in enumerate(candidates) if cand == pos)
+        if exact:
+            return Verdict("match", exact)
+        return Verdict("illegal", reason="the position is not one the roll allows", position=pos)
     fits = []
     for k, cand in enumerate(candidates):
         dist = _distance(ev, layout_of(cand), unc)

@@ -763,12 +763,20 @@ class Referee:
         mover = self.turn or "dark"
         after = self.t.illegal_after
         assert after is not None
-        dice = self.t.dice or (1, 1)
+        dice = self.t.dice
+        assert dice is not None
         self._finish_move(mover, rec.IllegalAccepted(self._pi(mover), dice, self.t.illegal_text), after,
                           f"{self._n(other(mover))} accepts {self._n(mover)}'s move as played: "
                           f"{self.t.illegal_text}", self.t.illegal_text, kind="illegal_accepted")
 
     def _h_accept_illegal(self, ev: PlayerInput) -> None:
+        if self.t.dice is None:  # camera only: the record needs the roll that was thrown
+            self.t.pending_rolls = list(ROLLS)
+            self.state = "confirm_roll"
+            mover = self.turn or "dark"
+            self._decide("confirm_roll", mover, f"{self._n(ev.player)} accepts the move. For the record, "
+                         f"confirm the roll {self._n(mover)} threw", choices=[_roll_text(r) for r in ROLLS])
+            return
         self._accept_illegal_move()
 
     def _h_roll_accepts_illegal(self, ev: RollSettled) -> None:
@@ -784,9 +792,9 @@ class Referee:
     def _h_double_accepts_illegal(self, ev: PlayerInput) -> None:
         self._accept_illegal_move()
         if self.state == "waiting_for_roll":
-            self.handle_inner(ev)
+            self._handle_inner(ev)
 
-    def handle_inner(self, ev: Any) -> None:
+    def _handle_inner(self, ev: Any) -> None:
         """Handle a follow-on trigger inside the current event (e.g. a double that also accepts)."""
         entry = TRANSITIONS[self.state].get(_trigger(ev))
         if entry is None:
@@ -898,7 +906,13 @@ class Referee:
                           f"{self._n(mover)} plays {_roll_text(dice)}: {play or 'no move'}", play)
 
     def _h_pick_roll(self, ev: PlayerInput) -> None:
-        self._inferred(self.t.pending_rolls[int(ev.choice or 0)])
+        dice = self.t.pending_rolls[int(ev.choice or 0)]
+        if self.t.illegal_after is not None:  # an accepted illegal move on a camera-only table
+            self.t.dice = dice
+            self._act(rec.Roll(self._pi(self.turn or "dark"), dice))
+            self._accept_illegal_move()
+            return
+        self._inferred(dice)
 
     # ------------------------------------------------------------------ the cube
 

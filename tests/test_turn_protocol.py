@@ -465,6 +465,14 @@ def test_camera_only_no_roll_explains_the_move() -> None:
     assert d.choices == ("accept_move",)
     [r] = t.press("dark", "demand_legal_move")
     assert r.kind == "refused" and "the roll is unknown" in r.reason
+    [c] = t.press("dark", "accept_move")
+    assert c.kind == "confirm_roll" and len(c.choices) == 21
+    assert c.reason == "Dark accepts the move. For the record, confirm the roll Light threw"
+    [a] = t.press("light", "confirm", c.choices.index("6-5"))
+    assert a.kind == "illegal_accepted"
+    acts = t.ref.match_record().games[0].actions
+    assert (acts[-1].TYPE, acts[-1].dice, acts[-1].play) == ("illegal_accepted", (6, 5), "24/2")
+    assert t.ref.turn == "dark"
 
 
 # ------------------------------------------------------------------ director, faults, replay
