@@ -110,7 +110,9 @@ void app_init(void)
     hal_uart_put(&zero, 1); /* flush any partial frame at the host (PROTOCOL.md section 2) */
     /* announce the new boot: a host already online sees a new boot id and handshakes again
      * (otherwise it would take this boot's roll 1 for a duplicate of the last boot's) */
+#ifndef BG_CALIBRATE
     link_announce(&link, now);
+#endif
     if (hal_reset_was_fault()) {
         bg_msg_t f;
         memset(&f, 0, sizeof f);
@@ -122,6 +124,48 @@ void app_init(void)
     last_scan_ms = now - SCAN_PERIOD_MS;
 }
 
+#ifdef BG_CALIBRATE
+/* Calibration build (make calibrate): instead of the protocol, every 100 ms one text line
+ * "sig s0..s15 amb a0..a15" of the raw signals, for setting the thresholds in config.h. */
+static uint8_t put_num(char *out, uint16_t v)
+{
+    char tmp[6];
+    uint8_t n = 0, k = 0;
+    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    out[k++] = ' ';
+    while (n)
+        out[k++] = tmp[--n];
+    return k;
+}
+
+static void print_scan(void)
+{
+    char line[200];
+    uint8_t n = 0;
+    line[n++] = 's'; line[n++] = 'i'; line[n++] = 'g';
+    for (uint8_t ch = 0; ch < N_CHANNELS; ch++)
+        n = (uint8_t)(n + put_num(line + n, (uint16_t)scan.sig[ch]));
+    line[n++] = ' '; line[n++] = 'a'; line[n++] = 'm'; line[n++] = 'b';
+    for (uint8_t ch = 0; ch < N_CHANNELS; ch++)
+        n = (uint8_t)(n + put_num(line + n, scan.amb[ch]));
+    line[n++] = '\r'; line[n++] = '\n';
+    if (hal_uart_room() >= n)
+        hal_uart_put((const uint8_t *)line, n);
+}
+
+void app_poll(void)
+{
+    uint32_t now = hal_millis();
+    if (now - last_scan_ms >= 100) {
+        last_scan_ms = now;
+        sense_scan(&scan);
+        print_scan();
+    }
+    hal_panel_leds(leds_now(now));
+    hal_watchdog_kick();
+    hal_idle();
+}
+#else
 void app_poll(void)
 {
     int16_t c;
@@ -152,3 +196,4 @@ void app_poll(void)
     hal_watchdog_kick();
     hal_idle();
 }
+#endif
