@@ -320,3 +320,19 @@ def test_every_boot_has_a_new_boot_id_and_a_watchdog_reset_is_reported(host: Hos
     assert len(set(ids)) == len(ids) and 0 not in ids
     host.scene("boot fault")
     assert events(host.run(50)) == [M.Fault(fault_id=1, code=M.FAULT_RESET, arg=0)]
+
+
+def test_roll_ids_past_65535_start_a_new_boot_id_announced_to_the_host(host: Host) -> None:
+    first = of(host.log, M.Info)[0].boot_id  # type: ignore[attr-defined]
+    host.scene("rollid 65534")
+    assert roll(host, 2, 3)[0] == M.RollStartedMsg(65535)
+    assert lift(host) == [M.DiceLiftedMsg(65535)]
+    host.scene("die 0 top 6", "die 1 top 1", "tumble 100")
+    frames = host.run(900)
+    infos = of(frames, M.Info)
+    assert len(infos) == 1 and infos[0].boot_id not in (0, first)  # type: ignore[attr-defined]
+    got = events(frames)
+    assert [(type(e), e.roll_id) for e in got] == [(M.RollStartedMsg, 1), (M.RollSettledMsg, 1)]  # type: ignore[attr-defined]
+    info_at = next(i for i, (_, f) in enumerate(frames) if isinstance(f.message, M.Info))
+    started_at = next(i for i, (_, f) in enumerate(frames) if isinstance(f.message, M.RollStartedMsg))
+    assert info_at < started_at  # the host learns the new boot id before roll 1 of it

@@ -5,6 +5,8 @@ cocked die, a die outside the area, lifts, a sensor fault and a reset."""
 from __future__ import annotations
 
 import queue
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -108,6 +110,11 @@ def test_uart_and_clock_over_the_pty_with_raw_frames(fw: Build, tmp_path: Path) 
         now = sim.time_ms()
         assert 2000 <= beat.uptime_ms <= now <= beat.uptime_ms + 1500
         assert decoder.stats.errors == 0
+        # the sensors are scanned every 10 ms, each scan (32 conversions) well inside that
+        stats = sim.stats()
+        assert 0.09 <= stats["scans"] / stats["ms"] <= 0.101
+        assert stats["adc"] >= 32 * stats["scans"]
+        assert 3000 <= stats["scan_us"] <= 8000
 
 
 def test_handshake_ping_and_snapshot_through_the_link(reader: SimavrReader, link: DiceLink) -> None:
@@ -170,3 +177,15 @@ def test_reset_gives_a_new_boot_id_and_its_roll_1_is_delivered(fw: Build, reader
             DiceLink(again.port) as other:
         assert other.wait_connected(WAIT) and other.info is not None
         assert other.info.boot_id not in (first, second)
+
+
+def test_firmware_sim_command_prints_the_pty_and_applies_scene_commands(fw: Build, tmp_path: Path) -> None:
+    code = "import sys; from hardware.firmware.cli import main; sys.exit(main(sys.argv[1:]))"
+    proc = subprocess.run([sys.executable, "-c", code, "--build-dir", str(fw.dir), "--eeprom", str(tmp_path / "e.bin")],
+                          input="die 0 top 3\nnonsense 1\nquit\n", capture_output=True, text=True, timeout=60)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0, proc.stderr
+    assert lines[0].startswith("PTY /dev/") and lines[1].startswith("ok ")
+    assert lines[2].startswith("error: ") and "nonsense 1" in lines[2]
+    bad = subprocess.run([sys.executable, "-c", code, "--speed", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--speed 0" in bad.stderr

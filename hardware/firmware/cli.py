@@ -61,3 +61,7 @@ def main_firmware_sim(argv: Optional[Sequence[str]] = None) -> int:
 
 
 main = main_firmware_sim
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main_firmware_sim())

@@ -174,6 +174,16 @@ class SimavrReader:
         """The simulated time in ms."""
         return self.command("time")
 
+    def stats(self) -> dict[str, int]:
+        """Simulated ms, ADC conversions, complete sensor scans and the last scan's duration in us."""
+        self._p.send("stats")
+        reply = self._p.next_line(self.timeout).split()
+        if reply[:1] != ["ok"]:
+            raise SimulatorError(f"simavr harness answered {' '.join(reply)!r} to 'stats'")
+        out = {"ms": int(reply[1])}
+        out.update({k: int(v) for k, v in (item.split("=") for item in reply[2:])})
+        return out
+
     def close(self) -> None:
         self._p.close()
 

@@ -8,6 +8,7 @@
  *   boot [fault]      (re)start the firmware: statics reset, EEPROM kept; "fault" makes the
  *                     reset look like a watchdog reset
  *   entropy <n>       the noise the next boot will gather
+ *   rollid <n>        set the roll counter (the next roll is n + 1; tests the 65535 wrap)
  *   <scene command>   die/tumble/short/unshort/leds/noise, as for the simavr harness
  * Each command ends with "ok <ms>" (or "err <why>"). */
 #include <stdio.h>
@@ -109,6 +110,8 @@ int main(void)
             frame_len = 0;
             rx_head = rx_tail = 0;
             boot();
+        } else if (!strcmp(word, "rollid")) {
+            app_test_set_roll_id((uint16_t)strtoul(line + 6, NULL, 0));
         } else if (!strcmp(word, "entropy")) {
             entropy = (uint32_t)strtoul(line + 8, NULL, 0);
         } else if (!strcmp(word, "leds?")) {

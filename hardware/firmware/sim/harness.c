@@ -40,11 +40,21 @@ static simio_opts_t opts;
 
 static uint64_t sim_us(void) { return avr->cycle / (F_CPU / 1000000UL); }
 
+/* for the "stats" command: conversions so far, and how long the last full scan took */
+static uint64_t adc_count, scan_start_us, last_scan_us, scans;
+
 static void on_adc_trigger(struct avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq; (void)value; (void)param;
     uint8_t channel = avr->data[PORTD_ADDR] >> 4;
     uint8_t led = (avr->data[PORTB_ADDR] >> 1) & 1;
+    adc_count++;
+    if (channel == 0 && !led)
+        scan_start_us = sim_us();
+    else if (channel == 15 && led && scan_start_us) {
+        last_scan_us = sim_us() - scan_start_us;
+        scans++;
+    }
     uint16_t counts = scene_read(channel, led, sim_us());
     avr_raise_irq(adc0_irq, (uint32_t)counts * 5000u / 1023u);
 }
@@ -89,6 +99,9 @@ static void command(const char *line)
     unsigned long ms = (unsigned long)(sim_us() / 1000);
     if (!strcmp(line, "time")) {
         simio_reply("ok %lu", ms);
+    } else if (!strcmp(line, "stats")) {
+        simio_reply("ok %lu adc=%llu scans=%llu scan_us=%llu", ms, (unsigned long long)adc_count,
+                    (unsigned long long)scans, (unsigned long long)last_scan_us);
     } else if (!strcmp(line, "reset")) {
         eeprom_io(1);
         avr_reset(avr);

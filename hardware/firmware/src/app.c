@@ -48,6 +48,11 @@ static void new_boot_id(void)
 
 uint32_t app_boot_id(void) { return boot_id; }
 
+#ifdef BG_HOST_BUILD
+/* Test hook of the host build: jump the roll counter (to test the 65535 wrap). */
+void app_test_set_roll_id(uint16_t roll_id) { reader.roll_id = roll_id; }
+#endif
+
 static uint8_t leds_now(uint32_t now)
 {
     uint8_t on = leds_on | leds_blink;

@@ -10,4 +10,8 @@ uint32_t app_boot_id(void);
  * device's ids never repeat until the counter wraps; never 0. */
 uint32_t app_make_boot_id(uint32_t counter, uint32_t salt);
 
+#ifdef BG_HOST_BUILD
+void app_test_set_roll_id(uint16_t roll_id);
+#endif
+
 #endif
