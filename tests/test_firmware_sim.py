@@ -4,6 +4,7 @@ connects to that pty and the harness drives the simulated sensor voltages throug
 cocked die, a die outside the area, lifts, a sensor fault and a reset."""
 from __future__ import annotations
 
+import os
 import queue
 import subprocess
 import sys
@@ -189,3 +190,15 @@ def test_firmware_sim_command_prints_the_pty_and_applies_scene_commands(fw: Buil
     assert lines[2].startswith("error: ") and "nonsense 1" in lines[2]
     bad = subprocess.run([sys.executable, "-c", code, "--speed", "0"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--speed 0" in bad.stderr
+
+
+def test_firmware_bridge_contract_suite_passes_against_the_simulated_firmware(fw: Build, tmp_path: Path) -> None:
+    """firmware_bridge's backend contract (tests/test_dicelink_contract.py), run with
+    BGTABLE_DICE_PORT naming the firmware's pty, as it would name a real reader."""
+    contract = Path(__file__).resolve().parent / "test_dicelink_contract.py"
+    with SimavrReader(fw, eeprom=tmp_path / "ee.bin", speed=1.0, link=tmp_path / "dice") as sim:
+        env = {**os.environ, "BGTABLE_DICE_PORT": sim.port}
+        proc = subprocess.run([sys.executable, "-m", "pytest", str(contract), "-q", "-k", "device", "-p", "no:cacheprovider",
+                               "-p", "no:randomly", "-n", "0"], env=env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert " passed" in proc.stdout and "skipped" not in proc.stdout
