@@ -593,12 +593,6 @@ class Referee:
 
     def _h_roll(self, ev: RollSettled) -> None:
         mover = self.turn or "dark"
-        if len(ev.dice) != 2:
-            self._decide("reroll", mover, f"Re-roll: only one die was seen; {self._n(mover)} throws both dice",
-                         cause="other")
-            self._act(rec.Reroll(self._pi(mover), "other"))
-            self.state = "reroll"
-            return
         thrower = self._roll_owner(ev, mover)
         if thrower != mover:
             self._decide("wrong_turn", thrower, f"{self._n(thrower)} threw, but it is {self._n(mover)}'s turn: "
@@ -608,6 +602,12 @@ class Referee:
 
     def _throw(self, ev: RollSettled, mover: str) -> None:
         """A throw by the player on turn: the landing rules, then the roll counts."""
+        if len(ev.dice) != 2:
+            self._decide("reroll", mover, f"Re-roll: only one die was seen; {self._n(mover)} throws both dice",
+                         cause="other")
+            self._act(rec.Reroll(self._pi(mover), "other"))
+            self.state = "reroll"
+            return
         faults = self._landing_faults(ev, mover)
         if faults:
             words = "; ".join(w for _, w in faults)
@@ -787,9 +787,15 @@ class Referee:
                          f"{self._n(other(mover))}'s: accept the move or demand a legal one")
             return
         self.t.early = ev
+        if self.t.dice is None:  # camera only: the roll waits while the mover's roll is confirmed
+            self._h_accept_illegal(PlayerInput(other(mover), "accept_move"))
+            return
         self._accept_illegal_move()
 
     def _h_double_accepts_illegal(self, ev: PlayerInput) -> None:
+        if self.t.dice is None:  # camera only: confirm the mover's roll first, then double again
+            self._h_accept_illegal(ev)
+            return
         self._accept_illegal_move()
         if self.state == "waiting_for_roll":
             self._handle_inner(ev)
