@@ -265,10 +265,12 @@ class ProtoTool:
         answer = self.call(" ".join(["E", str(seq), str(mtype), *map(str, fields)]))[0]
         return None if answer == "ERR" else bytes.fromhex(answer)
 
-    def decode(self, encoded: bytes) -> tuple[str, list[int]]:
+    def decode(self, encoded: bytes) -> tuple[str, list[int] | list[str]]:
         """("OK", [seq, type, fields...]) or ("DROP", [reason]) for a frame without its 0x00."""
         answer = self.call("D " + encoded.hex())[0].split()
-        return (answer[0], [int(x) for x in answer[1:]]) if answer[0] == "OK" else (answer[0], answer[1:])  # type: ignore[list-item]
+        if answer[0] == "OK":
+            return "OK", [int(x) for x in answer[1:]]
+        return answer[0], answer[1:]
 
     def stream(self, data: bytes) -> list[str]:
         return self.call("S " + data.hex())
