@@ -25,7 +25,7 @@ are in the decisions (kind ``"chouette"``) and :attr:`Chouette.scores`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from .cube import Cube, other
 from .events import PlayerInput

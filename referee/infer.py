@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Optional
 
 from .moves import legal_plays, results
 from .position import BAR, Position

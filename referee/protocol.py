@@ -41,11 +41,10 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from . import record as rec
 from .cube import Cube, beaver_refusal, double_refusal, other
 from .decisions import Decision
-from .events import (BoardEvidence, DiceLifted, DieReading, HandOverBoard, PlayerInput, ReaderFault,
-                     RollSettled, RollStarted)
+from .events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PlayerInput, ReaderFault, RollSettled
 from .infer import ROLLS, describe_change, explain_illegal
 from .match import Score
-from .matching import Verdict, layout_of, match_reading
+from .matching import layout_of, match_reading
 from .moves import LegalPlay, legal_plays
 from .position import Position
 from .scoring import GameKind, game_result, points_won

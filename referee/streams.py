@@ -91,7 +91,7 @@ def real_match_streams(path: Path, files: Optional[set[str]] = None) -> dict[str
     resignations become player inputs (a resignation's kind is its points over the cube).
     """
     out: dict[str, list[GameStream]] = {}
-    cube = 1
+    first = True
     with gzip.open(path, "rt") as fh:
         for line in fh:
             r = json.loads(line)
@@ -102,7 +102,6 @@ def real_match_streams(path: Path, files: Optional[set[str]] = None) -> dict[str
                 sx = r.get("score_XO", [0, 0])
                 games.append(GameStream(r["file"], r["game"], r.get("match_length") or 0, (sx[0], sx[1]),
                                         bool(r.get("crawford_game"))))
-                cube = 1
                 first = True
             g = games[-1]
             act = r["action"]
@@ -128,7 +127,6 @@ def real_match_streams(path: Path, files: Optional[set[str]] = None) -> dict[str
             elif act == "double":
                 g.events.append(PlayerInput(who, "double"))
             elif act == "take":
-                cube *= 2
                 g.events.append(PlayerInput(who, "take"))
             elif act == "drop":
                 g.events.append(PlayerInput(who, "pass"))

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from referee.decisions import Decision
-from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PlayerInput, PointReading, RollSettled
+from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PointReading, RollSettled
 from referee.moves import match_play
 from referee.position import Position
 from referee.protocol import STATES, TRANSITIONS, VIEW_STATE, Referee
 from referee.settings import Settings
-from referee.streams import Table, as_dark, opening_throw, reading, throw
+from referee.streams import Table, as_dark, opening_throw, reading
 from referee.view import STATES as VIEW_STATES
 
 
