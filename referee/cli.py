@@ -21,8 +21,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "read": ("vision.cli", "read the checkers from a photo of a board"),
     "markers": ("vision.cli", "write a printable sheet of the board's ArUco corner markers"),
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),
-    "run": ("referee.table", "run the table: camera, dice reader, buttons, referee, screen"),
-    "demo": ("referee.table", "run a whole simulated table (the main job without hardware)"),
+    "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
+    "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),
 }
 
 

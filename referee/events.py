@@ -220,9 +220,20 @@ _KINDS: dict[str, type] = {
 }
 
 
+def _plain(v: Any) -> Any:
+    """Plain JSON values: numpy scalars (from vision) become Python numbers, tuples lists."""
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if hasattr(v, "item") and not isinstance(v, (str, bytes)):
+        return v.item()
+    return v
+
+
 def to_dict(event: Any) -> dict[str, Any]:
-    """The event as a plain dict with its ``kind`` first."""
-    d = asdict(event)
+    """The event as a plain dict (JSON-ready) with its ``kind`` first."""
+    d = _plain(asdict(event))
     return {"kind": d.pop("kind"), **d}
 
 

@@ -1,0 +1,183 @@
+"""``bgtable demo``: a whole simulated table, the main job on a machine without our hardware.
+
+    bgtable demo [--match-to 3] [--seed 1] [--headless] [--out DIR] [--resume]
+
+Simulated players (mostly legal moves, with configurable rates of illegal moves,
+cocked dice, dice off the zone or on a checker, early rolls, doubles, takes and
+passes) play a match at a table of simulated devices: the rendered camera read by
+the real vision pipeline, the simulated dice reader on a pseudo-terminal read by
+the real dice link, the real button code on mock GPIO, the cube display on a fake
+I2C bus, and the pygame screen in a window (``--headless``: none).  The referee's
+decisions are printed as they happen; the journal, ``match.mat`` and ``match.sgf``
+are written to ``--out``.  The same seed gives the same match; ``--resume``
+continues a killed run from its journal and ends with the same record.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from ..cliutil import Parser, fail
+from ..settings import Settings, SettingsError
+from .process import LogSink, TableCore
+from .simdevices import SimError
+from .simtable import Rates, SimulatedTable
+
+DEFAULT_BUTTONS = """
+[players]
+dark = "Dark"
+light = "Light"
+[cube_display]
+type = "ht16k33"
+owner_pins = [16, 20, 21]
+[buttons]
+dark = [
+  { pin = 5,  press = "double" }, { pin = 6,  press = "take" }, { pin = 13, press = "pass" },
+  { pin = 19, press = "accept_move" }, { pin = 26, press = "demand_legal_move" },
+  { pin = 12, press = "call_director" },
+]
+light = [
+  { pin = 17, press = "take", long = "pass" },
+  { pin = 27, press = "double", long = "call_director" },
+  { pin = 22, press = "accept_move", long = "demand_legal_move" },
+]
+"""
+
+
+class ScreenSink:
+    """The pygame table screen as an output of the table core."""
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+        self.open = True
+
+    def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        if self.open:
+            self.runner.show(view)
+            self.open = self.runner.pump()
+
+
+class CubeSink:
+    """The cube display as an output of the table core."""
+
+    def __init__(self, display: Any) -> None:
+        self.display = display
+
+    def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        self.display.show(view)
+
+
+def _parser() -> Parser:
+    p = Parser(prog="bgtable demo", description="Run a whole simulated table (no hardware needed).")
+    p.add_argument("--match-to", type=int, default=3, help="match length in points (0 = money session; default 3)")
+    p.add_argument("--seed", type=int, default=1, help="the same seed gives the same match (default 1)")
+    p.add_argument("--headless", action="store_true", help="no screen window")
+    p.add_argument("--out", default="bgtable-demo", help="directory for the journal and the .mat/.sgf files")
+    p.add_argument("--resume", action="store_true", help="continue the match in --out from its journal")
+    p.add_argument("--camera", choices=("render", "perfect"), default="render",
+                   help="render: synthetic frames read by the vision pipeline (default); perfect: exact readings")
+    p.add_argument("--dice", choices=("pty", "direct"), default="pty",
+                   help="pty: the simulated reader over a pseudo-terminal (default); direct: no serial link")
+    p.add_argument("--early-roll", choices=("stands", "void"), default="stands")
+    p.add_argument("--quiet", action="store_true", help="print progress, not every decision")
+    p.add_argument("--delay", type=float, default=0.0, help="seconds to pause after each step (to watch it)")
+    for name, default in vars(Rates()).items():
+        p.add_argument(f"--{name.replace('_', '-')}-rate", type=float, default=default, dest=f"rate_{name}",
+                       help=f"rate of {name.replace('_', ' ')} (default {default})")
+    return p
+
+
+def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, SimulatedTable, list[Any]]:
+    """The core, the simulated table and the things to close, from parsed arguments."""
+    from hardware.config import loads  # noqa: PLC0415
+    from hardware.devices import build_cube_display  # noqa: PLC0415
+    from hardware.fakes import FakeI2CBus  # noqa: PLC0415
+    from gpiozero.pins.mock import MockFactory  # noqa: PLC0415
+
+    from .simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
+
+    config = loads(DEFAULT_BUTTONS, "<demo>")
+    settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"))
+    closers: list[Any] = []
+    sinks: list[Any] = [LogSink(printer=(lambda s: None) if args.quiet else printer)]
+    cube_factory = MockFactory()
+    cube = build_cube_display(config, pin_factory=cube_factory, i2c_bus=FakeI2CBus())
+    sinks.append(CubeSink(cube))
+    closers.append(cube)
+    if not args.headless:
+        try:
+            from hardware.runner import ScreenRunner  # noqa: PLC0415
+            from hardware.config import ScreenConfig  # noqa: PLC0415
+            runner = ScreenRunner(ScreenConfig(size=(1280, 720), fullscreen=False, driver="window"))
+            sinks.append(ScreenSink(runner))
+            closers.append(runner)
+        except Exception as exc:  # no display: say so and go on without the screen
+            print(f"bgtable demo: no screen ({exc}); continuing headless (use --headless to skip the screen)",
+                  file=sys.stderr)
+    journal = out / "journal.jsonl"
+    core = TableCore.open(journal, settings, sinks,
+                          on_warning=lambda w: print(f"bgtable demo: warning: {w}", file=sys.stderr))
+    closers.append(core)
+    dice = PtyDice(seed=args.seed) if args.dice == "pty" else DirectDice()
+    closers.append(dice)
+    camera = RenderedCamera(seed=args.seed) if args.camera == "render" else PerfectCamera()
+    buttons = MockButtons(config.buttons)
+    closers.append(buttons)
+    rates = Rates(**{k: getattr(args, f"rate_{k}") for k in vars(Rates())})
+    table = SimulatedTable(core, dice, camera, buttons, seed=args.seed, rates=rates,
+                           progress=lambda s: print(f"# {s}", file=sys.stderr, flush=True))
+    return core, table, closers
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    prog = "bgtable demo"
+    if args.match_to < 0:
+        return fail(prog, f"--match-to {args.match_to}: expected 0 (money) or a match length of 1 or more")
+    for k in vars(Rates()):
+        v = getattr(args, f"rate_{k}")
+        if not 0.0 <= v <= 1.0:
+            return fail(prog, f"--{k.replace('_', '-')}-rate {v}: expected a rate between 0 and 1")
+    out = Path(args.out)
+    journal = out / "journal.jsonl"
+    if journal.exists() and journal.stat().st_size and not args.resume:
+        return fail(prog, f"{journal} already holds a match; add --resume to continue it, or choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        core, table, closers = build(args, out)
+    except SettingsError as exc:
+        return fail(prog, str(exc))
+    t0 = time.monotonic()
+    try:
+        if args.delay:
+            inner = table.step
+
+            def slow_step() -> None:
+                inner()
+                time.sleep(args.delay)
+            table.step = slow_step  # type: ignore[method-assign]
+        table.run()
+    except KeyboardInterrupt:
+        print("bgtable demo: interrupted; the journal keeps the match (--resume continues it)", file=sys.stderr)
+        return 130
+    except SimError as exc:
+        print(f"bgtable demo: error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        try:
+            paths = core.export(out)
+            print(f"# wrote {journal}, " + ", ".join(str(p) for p in paths), file=sys.stderr)
+        finally:
+            for c in reversed(closers):
+                try:
+                    c.close()
+                except Exception:
+                    pass
+    v = core.referee.view()
+    dt = time.monotonic() - t0
+    print(f"# match over: {v.names[0]} {v.score[0]} - {v.score[1]} {v.names[1]} "
+          f"({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s)", file=sys.stderr)
+    return 0

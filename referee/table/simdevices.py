@@ -1,0 +1,229 @@
+"""Simulated table devices for ``bgtable demo`` and the end-to-end tests.
+
+Each simulator turns what a simulated player does into the events the real device
+would deliver, through the real device code wherever it exists:
+
+* :class:`PtyDice` -- the simulated dice reader on a pseudo-terminal, read by the real
+  :class:`firmware_bridge.link.DiceLink` (events come back through its queue);
+  :class:`DirectDice` builds the same events without a pty (fast tests).
+* :class:`RenderedCamera` -- frames drawn by :mod:`vision.render` from a fixed camera,
+  read by the real :class:`vision.stability.StabilityFilter`;
+  :class:`PerfectCamera` reports the board as it is (fast tests).
+* :class:`MockButtons` -- the real :class:`hardware.buttons.ButtonPanel` on gpiozero's
+  ``MockFactory``; a press drives the pin low and high on a fake clock.
+
+All of them return the events they caused, in order; the table loop feeds them to
+the referee one at a time.
+"""
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any, Optional, Sequence
+
+from ..events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, RollSettled, RollStarted
+from ..matching import layout_of, layout_to_evidence
+from ..position import Position
+
+
+class SimError(RuntimeError):
+    """A simulated device did not deliver what it should have (names the device and event)."""
+
+
+def board_evidence(board: Position, t: float = 0.0) -> BoardEvidence:
+    """A perfect reading of ``board`` (Dark on roll), trays visible."""
+    return layout_to_evidence(layout_of(board), show_off=True, t=t)
+
+
+# --------------------------------------------------------------------------- dice
+
+
+class DirectDice:
+    """Dice events without a serial link (for fast tests)."""
+
+    source = "direct"
+
+    def __init__(self) -> None:
+        self.roll_id = 0
+
+    def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
+              on_checker: Sequence[bool]) -> list[Any]:
+        self.roll_id += 1
+        dice = tuple(DieReading(v, flat=not c, zone=z, on_checker=o, x=(80.0 if z == "right" else -80.0) + 30 * i)
+                     for i, (v, z, c, o) in enumerate(zip(values, zones, cocked, on_checker)))
+        return [RollStarted(self.roll_id), RollSettled(dice, self.roll_id, self.source)]
+
+    def lift(self) -> list[Any]:
+        return [DiceLifted(self.roll_id)]
+
+    def close(self) -> None:
+        pass
+
+
+class PtyDice:
+    """The simulated dice reader on a pty, read through the real dice link."""
+
+    def __init__(self, seed: int = 0, timeout: float = 5.0) -> None:
+        from firmware_bridge.link import DiceLink  # noqa: PLC0415 (the table process imports every package)
+        from firmware_bridge.sim import SimulatedReader  # noqa: PLC0415
+
+        self.timeout = timeout
+        self.reader = SimulatedReader(seed=seed).start()
+        self.queue: "queue.Queue[Any]" = queue.Queue()
+        self.link = DiceLink(self.reader.port_path, events=self.queue).start()
+        if not self.link.wait_connected(timeout):
+            self.close()
+            raise SimError(f"the dice link did not connect to the simulated reader at {self.reader.port_path}")
+
+    @property
+    def port(self) -> str:
+        return self.reader.port_path
+
+    def _collect(self, until: type) -> list[Any]:
+        out: list[Any] = []
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SimError(f"the dice link delivered no {until.__name__} within {self.timeout:.0f} s "
+                               f"(got {[type(e).__name__ for e in out]})")
+            try:
+                e = self.queue.get(timeout=left)
+            except queue.Empty:
+                continue
+            out.append(e)
+            if isinstance(e, until):
+                return out
+
+    def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
+              on_checker: Sequence[bool]) -> list[Any]:
+        self.reader.roll(list(values), cocked=list(cocked), zone=list(zones), on_checker=list(on_checker))
+        return self._collect(RollSettled)
+
+    def lift(self) -> list[Any]:
+        self.reader.lift()
+        return self._collect(DiceLifted)
+
+    def close(self) -> None:
+        try:
+            self.link.stop()
+        finally:
+            self.reader.stop()
+
+
+# --------------------------------------------------------------------------- camera
+
+
+class PerfectCamera:
+    """Reports what the stability filter does: HandOverBoard when a hand comes, then the
+    board once it is still (after a hand, even when it did not change)."""
+
+    def __init__(self) -> None:
+        self.last: Optional[BoardEvidence] = None
+        self.moving = False
+
+    def show(self, board: Position, hand: bool) -> list[Any]:
+        if hand:
+            if self.moving:
+                return []
+            self.moving = True
+            return [HandOverBoard()]
+        was_moving, self.moving = self.moving, False
+        ev = board_evidence(board)
+        if ev == self.last and not was_moving:
+            return []
+        self.last = ev
+        return [ev]
+
+    def close(self) -> None:
+        pass
+
+
+class RenderedCamera:
+    """Frames from the synthetic renderer (a fixed camera), through the real vision pipeline."""
+
+    def __init__(self, seed: int = 0, size: tuple[int, int] = (960, 540), frames: int = 4) -> None:
+        from vision.config import VisionConfig  # noqa: PLC0415
+        from vision.reader import BoardReader  # noqa: PLC0415
+        from vision.render import RenderParams  # noqa: PLC0415
+        from vision.stability import StabilityFilter  # noqa: PLC0415
+
+        self.params = RenderParams(width=size[0], height=size[1], rotation_max=3.0, flip_prob=0.0,
+                                   perspective_max=0.02, distortion_max=0.03, glare_prob=0.3,
+                                   shadow_prob=0.3, noise_max=3.0, blur_max=0.8, jitter=0.03)
+        self.seed = seed
+        self.frames = frames
+        self.filter = StabilityFilter(BoardReader(VisionConfig()))
+        self.t = 0.0
+        self.count = 0
+
+    def _frame(self, board: Position, hand: bool) -> Any:
+        from vision.render import render  # noqa: PLC0415
+        self.count += 1
+        return render(board_evidence(board), self.params, seed=self.seed, hand=hand)
+
+    def show(self, board: Position, hand: bool) -> list[Any]:
+        out: list[Any] = []
+        for _ in range(1 if hand else self.frames):
+            self.t += 0.1
+            result = self.filter.feed(self._frame(board, hand), self.t)
+            if result is not None:
+                out.append(result)
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+# --------------------------------------------------------------------------- buttons
+
+
+class FakeClock:
+    """Time that moves only when told to (the buttons' debounce runs on it)."""
+
+    def __init__(self, t: float = 0.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, dt: float) -> None:
+        self.t += dt
+
+
+class MockButtons:
+    """The players' buttons from the table config, on gpiozero's MockFactory."""
+
+    def __init__(self, buttons_config: Any) -> None:
+        from gpiozero.pins.mock import MockFactory  # noqa: PLC0415
+        from hardware.buttons import ButtonPanel  # noqa: PLC0415
+
+        self.clock = FakeClock()
+        self.factory = MockFactory()
+        self.config = buttons_config
+        self.panel = ButtonPanel(buttons_config, pin_factory=self.factory, clock=self.clock)
+        self.active_low = buttons_config.active_low
+        self.long = buttons_config.long_press_ms / 1000
+        self.debounce = buttons_config.debounce_ms / 1000
+
+    def press(self, colour: str, action: str) -> list[Any]:
+        """Press the button that gives ``action`` for ``colour`` (a long press if needed)."""
+        for spec in self.config.of(colour):
+            if action in (spec.press, spec.long):
+                break
+        else:
+            raise SimError(f"{colour} has no button for {action!r} in the [buttons] config")
+        pin = self.factory.pin(spec.pin)
+        hold = self.long + 0.05 if (action == spec.long and action != spec.press) else self.debounce + 0.05
+        out: list[Any] = []
+        (pin.drive_low if self.active_low else pin.drive_high)()
+        self.clock.advance(hold)
+        out += self.panel.poll()
+        (pin.drive_high if self.active_low else pin.drive_low)()
+        self.clock.advance(self.debounce + 0.05)
+        out += self.panel.poll()
+        return out
+
+    def close(self) -> None:
+        self.panel.close()
+        self.factory.close()

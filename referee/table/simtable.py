@@ -1,0 +1,261 @@
+"""The simulated table: two simulated players at a table of simulated devices.
+
+:class:`SimulatedTable` runs a whole match through the real table core
+(:class:`~referee.table.process.TableCore`: journal, referee, outputs).  At each step
+the players look at the referee's state and act at the table -- throw the dice,
+move checkers (the camera sees a hand, then the new board), lift the dice, press
+buttons -- and the devices' events go to the referee one at a time.
+
+Determinism: every choice a player makes comes from ``Random((seed, n))`` where
+``n`` counts the referee's decisions so far.  Decisions are a function of the
+journaled input events, so a run resumed from its journal after ``kill -9`` makes
+the same choices from the same point and ends with the same record.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from ..decisions import Decision
+from ..events import PlayerInput
+from ..moves import legal_plays
+from ..position import Position
+from ..protocol import Referee
+from .process import Sink, TableCore
+from .simdevices import SimError
+
+ZONE = {"dark": "right", "light": "left"}
+
+
+def other(colour: str) -> str:
+    return "light" if colour == "dark" else "dark"
+
+
+@dataclass(frozen=True)
+class Rates:
+    """How often the simulated players do each thing (per opportunity)."""
+
+    double: float = 0.08
+    take: float = 0.7
+    illegal: float = 0.05
+    accept_illegal: float = 0.5
+    cocked: float = 0.04
+    outside: float = 0.03
+    on_checker: float = 0.02
+    early_roll: float = 0.03
+    director: float = 0.0
+
+
+@dataclass
+class Stats:
+    steps: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+
+    def count(self, decisions: Sequence[Decision]) -> None:
+        for d in decisions:
+            self.decisions[d.kind] = self.decisions.get(d.kind, 0) + 1
+
+
+class SimulatedTable:
+    """Simulated players acting on simulated devices, refereed by the real table core."""
+
+    def __init__(self, core: TableCore, dice: Any, camera: Any, buttons: Any, *, seed: int = 0,
+                 rates: Rates = Rates(), progress: Optional[Callable[[str], None]] = None,
+                 max_steps: int = 20000) -> None:
+        self.core = core
+        self.dice = dice
+        self.camera = camera
+        self.buttons = buttons
+        self.seed = seed
+        self.rates = rates
+        self.progress = progress
+        self.max_steps = max_steps
+        self.stats = Stats()
+        ref = core.referee
+        # the physical board starts as the referee believes it (a resumed journal included)
+        self.board: Position = ref.pos
+        self._stall = 0
+        self._last_games = -1
+
+    # ------------------------------------------------------------------ plumbing
+
+    @property
+    def referee(self) -> Referee:
+        return self.core.referee
+
+    def feed(self, events: Sequence[Any]) -> list[Decision]:
+        out: list[Decision] = []
+        for e in events:
+            ds = self.core.handle(e)
+            self.stats.count(ds)
+            out += ds
+        return out
+
+    def rng(self) -> random.Random:
+        return random.Random(f"{self.seed}/{self.core.decisions}/{self._stall}")
+
+    def look(self, hand: bool = False) -> list[Decision]:
+        return self.feed(self.camera.show(self.board, hand))
+
+    # ------------------------------------------------------------------ the match
+
+    def run(self) -> Stats:
+        """Play until the match is over (or ``max_steps``)."""
+        self.look()
+        while not self.core.match_over:
+            if self.stats.steps >= self.max_steps:
+                raise SimError(f"the simulated match did not finish in {self.max_steps} steps "
+                               f"(referee state {self.referee.state!r})")
+            before = self.core.decisions
+            self.step()
+            self.stats.steps += 1
+            self._stall = self._stall + 1 if self.core.decisions == before else 0
+            if self._stall > 20:
+                raise SimError(f"the simulated table is stuck in state {self.referee.state!r}: "
+                               f"{self.referee.message}")
+            self._report()
+        return self.stats
+
+    def _report(self) -> None:
+        games = len(self.referee.games)
+        if self.progress and games != self._last_games:
+            self._last_games = games
+            v = self.referee.view()
+            self.progress(f"game {v.game}, score {v.names[0]} {v.score[0]} - {v.score[1]} {v.names[1]}")
+
+    def step(self) -> None:
+        """One thing the players do, chosen from the referee's state."""
+        ref = self.referee
+        rng = self.rng()
+        state = ref.state
+        if state in ("opening_roll", "game_over"):
+            if state == "game_over" or self.board != Position.start():
+                self.board = Position.start()  # set up the checkers for the next game
+                self.look(hand=True)
+                self.look()
+            a, b = rng.randint(1, 6), rng.randint(1, 6)
+            self.feed(self.dice.throw([a, b], ["right", "left"], [False, False], [False, False]))
+        elif state in ("waiting_for_roll", "reroll"):
+            self._before_roll(rng)
+        elif state == "double_offered":
+            cube = ref.cube
+            responder = other(cube.offered_by) if cube.offered_by else other(ref.turn or "dark")
+            action = "take" if rng.random() < self.rates.take else "pass"
+            self.feed(self.buttons.press(responder, action))
+        elif state == "moving":
+            self._move(rng)
+        elif state in ("waiting_for_board", "ambiguous"):
+            # take the hands away and let the camera see the board again
+            self.look(hand=True)
+            self.look()
+            if ref.state == "ambiguous":
+                self.feed([PlayerInput(ref.turn or "dark", "confirm", choice=0)])
+        elif state == "illegal_move":
+            judge = other(ref.turn or "dark")
+            action = "accept_move" if rng.random() < self.rates.accept_illegal else "demand_legal_move"
+            self.feed(self.buttons.press(judge, action))
+        elif state == "correcting":
+            self._correct(rng)
+        elif state == "resignation_offered":
+            self.feed([PlayerInput(other(ref.resigner or "dark"), "accept_resignation")])
+        elif state == "director":
+            self.feed(self.buttons.press(ref.turn or "dark", "call_director"))
+        elif state == "confirm_roll":
+            self.feed([PlayerInput(ref.turn or "dark", "confirm", choice=0)])
+        else:
+            raise SimError(f"the simulated players do not know what to do in state {state!r}")
+
+    # ------------------------------------------------------------------ turns
+
+    def _can_double(self, colour: str) -> bool:
+        """The cube is available, and (in a match) it is not already dead for this player."""
+        ref = self.referee
+        cube = ref.cube
+        if ref.state != "waiting_for_roll" or cube.offered_by is not None:
+            return False
+        if cube.owner not in (None, colour) or ref.score.crawford_game:
+            return False
+        limit = ref.settings.cube_limit
+        if limit and cube.value * 2 > limit:
+            return False
+        n = ref.settings.match_to
+        if n:
+            i = 0 if colour == "dark" else 1
+            needs = n - ref.score.points[i]
+            return cube.value < needs
+        return cube.value < 16
+
+    def _throw_for(self, colour: str, rng: random.Random) -> list[Decision]:
+        r = self.rates
+        dice = [rng.randint(1, 6), rng.randint(1, 6)]
+        zones = [ZONE[colour], ZONE[colour]]
+        cocked = [False, False]
+        on_checker = [False, False]
+        x = rng.random()
+        i = rng.randrange(2)
+        if x < r.cocked:
+            cocked[i] = True
+        elif x < r.cocked + r.outside:
+            zones[i] = "outside"
+        elif x < r.cocked + r.outside + r.on_checker:
+            on_checker[i] = True
+        return self.feed(self.dice.throw(dice, zones, cocked, on_checker))
+
+    def _before_roll(self, rng: random.Random) -> None:
+        ref = self.referee
+        mover = ref.turn or "dark"
+        if self._can_double(mover) and rng.random() < self.rates.double:
+            self.feed(self.buttons.press(mover, "double"))
+            return
+        if self.rates.director and rng.random() < self.rates.director:
+            self.feed(self.buttons.press(mover, "call_director"))
+            return
+        self._throw_for(mover, rng)
+
+    def _move(self, rng: random.Random) -> None:
+        ref = self.referee
+        mover = ref.turn or "dark"
+        dice = ref.t.dice
+        before = ref.pos  # Dark on roll
+        me_first = before if mover == "dark" else before.swap()
+        plays = legal_plays(me_first, *dice) if dice else []
+        after: Optional[Position] = None
+        if plays and rng.random() < self.rates.illegal:
+            after = self._illegal_result(me_first, dice, rng)
+        if after is None and plays:
+            after = rng.choice(plays).result  # opponent on roll
+        if after is not None:
+            dark_first = after.swap() if mover == "dark" else after
+            self.board = dark_first
+            self.look(hand=True)
+            self.look()
+        if rng.random() < self.rates.early_roll:
+            self._throw_for(other(mover), rng)
+        self.feed(self.dice.lift())
+
+    @staticmethod
+    def _illegal_result(pos: Position, dice: Sequence[int], rng: random.Random) -> Optional[Position]:
+        """A result some other roll allows but this one does not (a classic misplay)."""
+        legal = {lp.result for lp in legal_plays(pos, *dice)}
+        rolls = [(a, b) for a in range(1, 7) for b in range(1, a + 1) if {a, b} != set(dice)]
+        rng.shuffle(rolls)
+        for a, b in rolls[:6]:
+            wrong = [lp.result for lp in legal_plays(pos, a, b) if lp.result not in legal]
+            if wrong:
+                return rng.choice(wrong)
+        return None
+
+    def _correct(self, rng: random.Random) -> None:
+        ref = self.referee
+        mover = ref.turn or "dark"
+        before = ref.pos
+        me_first = before if mover == "dark" else before.swap()
+        plays = legal_plays(me_first, *ref.t.dice) if ref.t.dice else []
+        after = rng.choice(plays).result if plays else me_first.swap()
+        self.board = after.swap() if mover == "dark" else after
+        self.look(hand=True)
+        self.look()
+        if ref.state == "correcting":
+            self.feed(self.dice.lift())
