@@ -155,6 +155,16 @@ def _roll_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
 
 
+@dataclass(frozen=True)
+class Setup:
+    """A director's set-up (:meth:`Referee.setup`) among the inputs: position (Dark on roll)
+    and the player to throw."""
+
+    position_id: str
+    turn: str
+    kind: str = field(default="setup", init=False)
+
+
 @dataclass
 class _Turn:
     """The current turn's facts (reset when the turn passes)."""
@@ -176,9 +186,11 @@ class Referee:
     """The referee of one table (see the module docstring)."""
 
     def __init__(self, settings: Optional[Settings] = None, clock: Callable[[], float] = lambda: 0.0,
-                 score: tuple[int, int] = (0, 0), crawford_done: Optional[bool] = None) -> None:
-        """``score`` (dark, light) resumes a match already under way; ``crawford_done``
-        defaults to whether a player already stands at match_to - 1."""
+                 score: tuple[int, int] = (0, 0), crawford_done: Optional[bool] = None,
+                 crawford_game: bool = False) -> None:
+        """``score`` (dark, light) resumes a match already under way; ``crawford_game``
+        says the first game is the Crawford game; ``crawford_done`` defaults to whether a
+        player already stands at match_to - 1 (and that game is not the Crawford game)."""
         self.settings = settings or Settings()
         self.clock = clock
         self.names = {"dark": self.settings.names[0], "light": self.settings.names[1]}
@@ -190,8 +202,9 @@ class Referee:
         self.cube = Cube()
         n = self.settings.match_to
         if crawford_done is None:
-            crawford_done = bool(n) and max(score) >= n - 1
-        self.score = Score(n, (score[0], score[1]), self.settings.crawford, False, crawford_done)
+            crawford_done = bool(n) and max(score) >= n - 1 and not crawford_game
+        self.score = Score(n, (score[0], score[1]), self.settings.crawford,
+                           crawford_game and self.settings.crawford, crawford_done)
         self.game = 1
         self.auto_doubles = 0
         self.opening: dict[str, Optional[int]] = {"dark": None, "light": None}
@@ -218,11 +231,16 @@ class Referee:
 
     @classmethod
     def replay(cls, settings: Settings, events: Iterable[Any],
-               clock: Callable[[], float] = lambda: 0.0) -> "Referee":
-        """A referee rebuilt by handling ``events`` in order (the journal's crash recovery)."""
-        ref = cls(settings, clock)
+               clock: Callable[[], float] = lambda: 0.0, **kwargs: Any) -> "Referee":
+        """A referee rebuilt by handling ``events`` in order (the journal's crash recovery).
+        ``events`` may include :class:`Setup` entries (from :attr:`inputs`); ``kwargs``
+        are the constructor's (``score``, ``crawford_done``)."""
+        ref = cls(settings, clock, **kwargs)
         for ev in events:
-            ref.handle(ev)
+            if isinstance(ev, Setup):
+                ref.setup(Position.from_position_id(ev.position_id), ev.turn)
+            else:
+                ref.handle(ev)
         return ref
 
     def handle(self, event: Any) -> list[Decision]:
@@ -292,7 +310,9 @@ class Referee:
 
     def setup(self, position: Position, turn: str) -> None:
         """Start play from ``position`` (Dark on roll) with ``turn`` to throw: the director's
-        set-up for an adjourned game, and the tests' way to reach a position."""
+        set-up for an adjourned game, and the tests' way to reach a position.  Kept in
+        :attr:`inputs` as a :class:`Setup` so a replay reproduces it."""
+        self.inputs.append(Setup(position.position_id(), turn))
         self.pos, self.turn, self.state, self.t = position, turn, "waiting_for_roll", _Turn()
 
     def mover_position(self) -> Position:

@@ -265,3 +265,22 @@ def test_settings_errors_name_key_and_value() -> None:
         Settings(chouette=("a", "b"))
     s = Settings.from_dict({"match_to": 7, "names": ["A", "B"]})
     assert Settings.from_dict(s.to_dict()) == s
+
+
+def test_resumed_match_in_the_crawford_game() -> None:
+    ref = Referee(Settings(match_to=5), score=(4, 2), crawford_game=True)
+    t = Table(ref)
+    t.opening(5, 2)
+    t.move("13/8 13/11")
+    t.lift()
+    [d] = t.press("light", "double")
+    assert d.reason == "Light cannot double: this is the Crawford game"
+    t.press("light", "resign_single")
+    t.press("dark", "accept_resignation")
+    assert ref.state == "match_over"
+    ref2 = Referee(Settings(match_to=5), score=(2, 4))  # post-Crawford by default
+    t2 = Table(ref2)
+    t2.opening(5, 2)
+    t2.move("13/8 13/11")
+    t2.lift()
+    assert t2.press("light", "double")[0].kind == "double"

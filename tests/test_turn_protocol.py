@@ -519,3 +519,15 @@ def test_no_move_needs_no_new_reading() -> None:
     t.throw((6, 5))
     [d] = t.lift()
     assert d.kind == "move_accepted" and d.reason == "Light plays 6-5: no move"
+
+
+def test_replay_includes_a_directors_setup_and_resumed_score() -> None:
+    pos = Position.from_points({6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2})
+    ref = Referee(Settings(match_to=7), score=(6, 3))
+    assert ref.score.crawford_done  # a player already at 6: the Crawford game is behind
+    t = Table(ref)
+    ref.setup(pos, "light")
+    t.play((6, 4), "24/14")
+    clone = Referee.replay(ref.settings, ref.inputs, score=(6, 3))
+    assert clone.view() == ref.view() and clone.match_record() == ref.match_record()
+    assert clone.match_record().games[0].score_before == (6, 3)
