@@ -3,6 +3,7 @@ compiled for the host, driven through simulated sensor readings, with a Python h
 its frames with firmware_bridge's codec.  Deterministic: no wall-clock time is involved."""
 from __future__ import annotations
 
+import os
 from typing import Iterator
 
 import pytest
@@ -336,3 +337,50 @@ def test_roll_ids_past_65535_start_a_new_boot_id_announced_to_the_host(host: Hos
     info_at = next(i for i, (_, f) in enumerate(frames) if isinstance(f.message, M.Info))
     started_at = next(i for i, (_, f) in enumerate(frames) if isinstance(f.message, M.RollStartedMsg))
     assert info_at < started_at  # the host learns the new boot id before roll 1 of it
+
+
+# ---------------------------------------------------------------- any sequence of scenes
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_pocket = st.one_of(st.just("empty"), st.just("cocked"), st.just("offarea"), st.just("apron"),
+                    st.builds(lambda top, rot: f"top {top} {rot}", st.integers(1, 6), st.integers(0, 1)))
+_step = st.tuples(_pocket, _pocket, st.integers(0, 300), st.integers(0, 900))
+
+
+@settings(max_examples=int(os.environ.get('FW_EXAMPLES', '25')), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(_step, min_size=1, max_size=8))
+def test_any_sequence_of_scenes_gives_a_well_formed_event_stream(fw: Build, steps: list[tuple[str, str, int, int]]) -> None:
+    with LogicTool(fw) as tool:
+        host = Host(tool)
+        host.run(20)
+        for die0, die1, tumble, wait in steps:
+            host.scene(f"die 0 {die0}", f"die 1 {die1}", f"tumble {tumble}")
+            host.run(tumble + wait, step=10)
+        host.scene("tumble 50")  # a last touch, then let everything settle
+        host.run(1000, step=10)
+        got = events(host.log)
+        host.send(M.RequestSnapshot())
+        snap = of(host.run(10), M.Snapshot)[0]
+    assert isinstance(snap, M.Snapshot)
+    started = [e.roll_id for e in got if isinstance(e, M.RollStartedMsg)]
+    assert started == list(range(1, len(started) + 1))
+    stage: dict[int, int] = {}
+    latest = 0
+    for e in got:
+        n = {M.RollStartedMsg: 0, M.RollSettledMsg: 1, M.DiceLiftedMsg: 2}[type(e)]
+        assert stage.get(e.roll_id, -1) == n - 1, f"{e} out of order in {got}"  # type: ignore[attr-defined]
+        stage[e.roll_id] = n  # type: ignore[attr-defined]
+        latest = max(latest, e.roll_id)  # type: ignore[attr-defined]
+        assert e.roll_id == latest, f"{e} is not about the latest roll in {got}"  # type: ignore[attr-defined]
+    # at rest, the dice in the pockets are (a subset of) the dice the snapshot reports
+    pockets = [p for p in (steps[-1][0], steps[-1][1]) if p != "empty"]
+    expected = sorted(int(p.split()[1]) if p.startswith("top") else 0 for p in pockets)
+    if snap.state == M.STATE_SETTLED:
+        reported = [d.value for d in snap.dice]
+        assert all(expected.count(v) <= reported.count(v) for v in expected), (expected, snap)
+    elif snap.state in (M.STATE_LIFTED, M.STATE_ROLLING):
+        assert not pockets, snap  # dice at rest for a second are always settled
+    else:
+        assert snap.state == M.STATE_IDLE and started == []
