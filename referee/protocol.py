@@ -614,8 +614,9 @@ class Referee:
         mover = self.turn or "dark"
         thrower = self._roll_owner(ev, mover)
         if thrower != mover:
-            self._decide("wrong_turn", thrower, f"{self._n(thrower)} threw, but it is {self._n(mover)}'s turn: "
-                         f"the throw does not count", thrower=thrower)
+            self._decide("wrong_turn", thrower, f"Both dice are on {self._n(thrower)}'s side: if "
+                         f"{self._n(thrower)} threw, it is {self._n(mover)}'s turn and the throw does not count; "
+                         f"if {self._n(mover)} threw, throw again onto your right-hand half", thrower=thrower)
             return
         self._throw(ev, mover)
 
@@ -774,9 +775,13 @@ class Referee:
             self._accept_illegal_move()
             return
         self.state = "illegal_move"
-        choices = ("accept_move", "demand_legal_move") if self.t.dice else ("accept_move",)
-        self._decide("illegal_move", mover, f"Illegal: {why}. {self._n(opp)} may accept the move or ask "
-                     "for a legal one", choices=choices, play=text)
+        if self.t.dice:
+            self._decide("illegal_move", mover, f"Illegal: {why}. {self._n(opp)} may accept the move or ask "
+                         "for a legal one", choices=("accept_move", "demand_legal_move"), play=text)
+        else:
+            self._decide("illegal_move", mover, f"Illegal: {why}. The roll is unknown, so {self._n(opp)} may "
+                         "accept the move as played or call the director", choices=("accept_move", "call_director"),
+                         play=text)
 
     def _accept_illegal_move(self) -> None:
         mover = self.turn or "dark"

@@ -165,7 +165,9 @@ def test_no_double_after_a_voided_throw() -> None:
 def test_throw_by_the_player_not_on_turn() -> None:
     t = started()
     [d] = t.throw((5, 5), thrower="dark")
-    assert d.kind == "wrong_turn" and d.reason == "Dark threw, but it is Light's turn: the throw does not count"
+    assert d.kind == "wrong_turn" and d.reason == (
+        "Both dice are on Dark's side: if Dark threw, it is Light's turn and the throw does not count; "
+        "if Light threw, throw again onto your right-hand half")
     assert t.ref.state == "waiting_for_roll"
 
 
@@ -462,7 +464,8 @@ def test_camera_only_no_roll_explains_the_move() -> None:
     t.place((24, 2))  # 22 pips with one checker: no roll
     [d] = t.press("light", "confirm")
     assert d.kind == "illegal_move" and "no roll allows it" in d.reason
-    assert d.choices == ("accept_move",)
+    assert d.choices == ("accept_move", "call_director")
+    assert d.reason.endswith("The roll is unknown, so Dark may accept the move as played or call the director")
     [r] = t.press("dark", "demand_legal_move")
     assert r.kind == "refused" and "the roll is unknown" in r.reason
     [c] = t.press("dark", "accept_move")
