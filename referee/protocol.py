@@ -12,6 +12,23 @@ that must pass (each returns ``None`` or the refusal reason) and the handler.  A
 state has no entry for gives a ``not_accepted`` decision naming the event and the state;
 a failed guard gives a ``refused`` decision with the guard's reason.  Nothing raises.
 
+Interface
+---------
+* ``Referee(settings=Settings(), clock=lambda: 0.0, score=(0, 0), crawford_done=None,
+  crawford_game=False)`` -- ``score`` etc. resume a match under way.
+* ``handle(event) -> list[Decision]`` (:mod:`referee.decisions`); ``view() -> TableView``
+  (:mod:`referee.view`) for the screen and the cube display; ``new_record_actions()`` -> the
+  :mod:`referee.record` actions since the last call (for the journal); ``match_record()`` ->
+  the :class:`~referee.record.MatchRecord` so far (``referee.replay.replay_match`` checks it).
+* ``Referee.replay(settings, events, clock, **kw)`` rebuilds a referee from its ``inputs``;
+  ``setup(position, turn)`` starts from a director's position (kept in ``inputs``).
+* ``state`` (a key of :data:`STATES`), ``turn``, ``pos`` (Dark on roll), ``cube``
+  (:class:`referee.cube.Cube`), ``score`` (:class:`referee.match.Score`), ``chouette``.
+* Settings: :class:`referee.settings.Settings`; the matching rule for board readings:
+  :mod:`referee.matching`; camera-only roll inference and illegal-move reasons:
+  :mod:`referee.infer`; chouette: :mod:`referee.chouette`; event streams for simulations
+  and tests: :mod:`referee.streams`.
+
 Conventions (documented for the device packages)
 ------------------------------------------------
 * **Opening roll.**  One dice reader serves both players.  Either one ``RollSettled``
