@@ -49,6 +49,19 @@ KINDS: dict[str, str] = {
 }
 
 
+def _freeze(v: Any) -> Any:
+    """Lists (from JSON) become tuples, all the way down, so decisions stay hashable values."""
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _thaw(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [_thaw(x) for x in v]
+    return v
+
+
 class DecisionError(RefereeError, ValueError):
     """A decision's text form is malformed; the message quotes it."""
 
@@ -71,8 +84,7 @@ class Decision:
             raise DecisionError(f"decision player {self.player!r} must be 'dark', 'light' or None")
         object.__setattr__(self, "choices", tuple(self.choices))
         items = self.data.items() if isinstance(self.data, dict) else self.data
-        object.__setattr__(self, "data", tuple(sorted(
-            (str(k), tuple(v) if isinstance(v, list) else v) for k, v in items)))
+        object.__setattr__(self, "data", tuple(sorted((str(k), _freeze(v)) for k, v in items)))
 
     def get(self, key: str, default: Any = None) -> Any:
         """A value from ``data``."""
@@ -89,7 +101,7 @@ class Decision:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "player": self.player, "reason": self.reason,
                 "choices": list(self.choices),
-                "data": {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.data}, "t": self.t}
+                "data": {k: _thaw(v) for k, v in self.data}, "t": self.t}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))

@@ -128,3 +128,17 @@ def test_box_passes_a_members_double() -> None:
     assert t.ref.state == "waiting_for_roll" and t.ref.turn == "light"
     [d] = t.press("light", "double", 1)
     assert d.kind == "refused" and d.reason == "Ann has passed and is out of this game"
+
+
+def test_chouette_decisions_round_trip_as_text() -> None:
+    from referee.decisions import Decision
+    t = chouette()
+    t.press("light", "double", 1)
+    ds = t.press("dark", "pass")
+    t.ref.setup(Position.from_points({1: 1}, {1: 2, 2: 3}), "dark")
+    ds += t.play((2, 1), "1/off")
+    for d in ds:
+        assert Decision.from_json(d.to_json()) == d
+        hash(d)
+    over = [d for d in ds if d.kind == "game_over"][0]
+    assert dict(over.get("scores")) == t.ref.chouette.scores
