@@ -14,7 +14,7 @@ A chain of pure stages on a :class:`vision.rectify.View`:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import cv2
@@ -33,14 +33,17 @@ class ReadParams:
     """The reader's thresholds (all in one place)."""
 
     ring_radii: tuple[float, ...] = (0.42, 0.45, 0.48)  # pw, around the checker radius
-    lateral: tuple[float, ...] = (-0.12, -0.06, 0.0, 0.06, 0.12)     # pw, sideways search for pushed checkers
+    lateral: tuple[float, ...] = (-0.1, 0.0, 0.1)     # pw, sideways search for pushed checkers
     axis_start: float = 0.25
     axis_end: float = 5.0
-    step: float = 1.0 / 32                 # pw between candidate centres along the axis
+    step: float = 1.0 / 16                 # pw between candidate centres along the axis
     nms: float = 0.3                       # pw: peaks closer than this are one
     threshold: float = 0.15                # rim score, in units of the frame's rim strength
     colour_min_gap: float = 18.0           # Lab distance below which two clusters are one
-    second_layer: float = 2.0              # a second-layer checker's whole rim: this many thresholds
+    second_layer: float = 1.25             # a second-layer checker's whole rim: this many thresholds
+    stack_colour: float = 1e9              # relative colour change allowed along one stack
+    relative: float = 0.4                  # threshold as a share of the board's typical rim score
+    cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
 
 
@@ -80,16 +83,23 @@ class Profiles:
     bar_full: np.ndarray
     bar_y: np.ndarray
     strength: float
+    colour: Optional[np.ndarray] = None   # BGR (blurred) at each axis's candidate centres
+
+
+# grey level to CIE lightness (0..255): more contrast in the dark, as the eye (and Lab) has it
+_LIGHTNESS = np.clip(np.array([(116 * ((v / 255) ** (1 / 3) if v / 255 > 0.008856 else 7.787 * v / 255 + 16 / 116) - 16) * 2.55
+                               for v in range(256)]), 0, 255).astype(np.uint8)
 
 
 def _gradients(view: View) -> tuple[np.ndarray, np.ndarray]:
-    """Image gradients of lightness, or of the red-green channel where that is stronger."""
-    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab)
-    lum, a = lab[..., 0], lab[..., 1]
-    gx = cv2.Sobel(lum, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lum, cv2.CV_32F, 0, 1, ksize=3)
-    ax = cv2.Sobel(a, cv2.CV_32F, 1, 0, ksize=3)
-    ay = cv2.Sobel(a, cv2.CV_32F, 0, 1, ksize=3)
+    """Image gradients of lightness, or of red-minus-green where that is stronger (red on black)."""
+    img = view.image
+    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
+    rg = cv2.subtract(img[..., 2], img[..., 1], dtype=cv2.CV_16S)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    ax = cv2.Sobel(rg, cv2.CV_32F, 1, 0, ksize=3, scale=0.5)
+    ay = cv2.Sobel(rg, cv2.CV_32F, 0, 1, ksize=3, scale=0.5)
     use = (np.abs(ax) + np.abs(ay)) > (np.abs(gx) + np.abs(gy))
     return np.where(use, ax, gx), np.where(use, ay, gy)
 
@@ -101,31 +111,29 @@ def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray,
     Per ring angle the best over the radii of |radial gradient| minus half the tangential
     one (noise scores about zero, a rim high); quadrants are taken relative to each axis's
     direction (``axis_dir`` +1 pointing down the image, -1 up) so "base" faces the edge.
+    Centres must lie at least the largest radius inside the image.
     """
     th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32)
     c, s = np.cos(th), np.sin(th)
     h, w = gx.shape
+    fx, fy = gx.ravel(), gy.ravel()
+    cxe, cye = cx[..., None], cy[..., None]
     best = None
     for r in radii_px:
-        xs = np.clip(np.rint(cx[..., None] + r * c).astype(np.int32), 0, w - 1)
-        ys = np.clip(np.rint(cy[..., None] + r * s).astype(np.int32), 0, h - 1)
-        gxs, gys = gx[ys, xs], gy[ys, xs]
+        idx = np.rint(cye + r * s).astype(np.int32) * w + np.rint(cxe + r * c).astype(np.int32)
+        np.clip(idx, 0, h * w - 1, out=idx)
+        gxs, gys = fx[idx], fy[idx]
         v = np.abs(gxs * c + gys * s) - 0.5 * np.abs(gys * c - gxs * s)
         best = v if best is None else np.maximum(best, v)
     assert best is not None
-    # quadrant membership: angle 90deg (down, +y) is "far" for a top axis
-    q_down = (th > np.pi / 4) & (th < 3 * np.pi / 4)
-    q_up = (th > 5 * np.pi / 4) & (th < 7 * np.pi / 4)
-    q_right = (th < np.pi / 4) | (th > 7 * np.pi / 4)
-    q_left = (th > 3 * np.pi / 4) & (th < 5 * np.pi / 4)
-    down = best[..., q_down].mean(axis=-1)
-    up = best[..., q_up].mean(axis=-1)
-    left = best[..., q_left].mean(axis=-1)
-    right = best[..., q_right].mean(axis=-1)
+    k = N_RING // 4
+    # angle 0 points right (+x), N_RING/4 down (+y): quadrants centred on those directions
+    roll = np.roll(best, k // 2, axis=-1)
+    right, down, left, up = (roll[..., i * k:(i + 1) * k].mean(axis=-1) for i in range(4))
     ad = np.broadcast_to(axis_dir, down.shape)
-    base = np.where(ad > 0, up, down)
+    base_q = np.where(ad > 0, up, down)
     far = np.where(ad > 0, down, up)
-    return np.stack([base, far, left, right], axis=-1)
+    return np.stack([base_q, far, left, right], axis=-1)
 
 
 def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
@@ -152,7 +160,11 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
     BY = np.broadcast_to(bar_y[:, None], BX.shape)
     bq = _ring_scores(gx, gy, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32)) / strength
-    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength)
+    blur = cv2.blur(view.image, (5, 5))
+    cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
+    cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
+    colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
+    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour)
 
 
 def _peaks(profile: np.ndarray, thr: float, nms_steps: int) -> list[int]:
@@ -193,12 +205,13 @@ class Found:
 
 
 def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
-                params: ReadParams = ReadParams()) -> PointCount:
+                params: ReadParams = ReadParams(), colour: Optional[np.ndarray] = None) -> PointCount:
     """Stage 2 for one point: the stack's extent from its last cap, plus second-layer rims.
 
     Checkers in the first layer touch each other from the base outwards, so the farthest
     cap tells how many there are; a second-layer checker rests across two of them, its
-    whole rim visible half a checker off the first layer's positions.
+    whole rim visible half a checker off the first layer's positions.  ``colour[j]`` (BGR
+    at each candidate centre, optional) must match the first checker's along the stack.
     """
     thr = params.threshold
     nms = max(1, int(round(params.nms / params.step)))
@@ -209,11 +222,12 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     if not strong:
         return PointCount(0, (), min(1.0, margin * 2))
     fulls = _peaks(full, thr * 0.5, nms)
-    strong_full = [float(dist[j]) for j in fulls if full[j] > thr]
+    strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
     last = -1
-    for j in sorted(strong, reverse=True):  # the farthest cap whose run shows enough whole rims
-        n_run = int(round((float(dist[j]) - cd / 2) / cd)) + 1
-        if n_run <= 1 or sum(1 for d in strong_full if d <= dist[j] + 0.2 * cd) >= (n_run + 1) // 2:
+    for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
+        n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
+        if _run_explained(n_run, [d for d, _ in strong_full], cd) and \
+                (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)):
             last = j
             break
     if last < 0:
@@ -248,12 +262,36 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf))))
 
 
+def _run_explained(n_run: int, rims: list[float], cd: float) -> bool:
+    """Every first-layer checker of a run shows its whole rim, or lies under a second-layer
+    checker (whose whole rim shows half a checker further or nearer); one may be missed in
+    a long run."""
+    missed = 0
+    for k in range(n_run):
+        c = cd * (k + 0.5)
+        ok = any(abs(d - c) <= 0.22 * cd or abs(abs(d - c) - cd / 2) <= 0.22 * cd for d in rims)
+        missed += not ok
+    return missed <= (1 if n_run >= 4 else 0)
+
+
+def _same_colour(colour: np.ndarray, dist: np.ndarray, j: int, cd: float, tol: float) -> bool:
+    """The colour at candidate ``j`` matches the first checker's (relative BGR distance)."""
+    i0 = int(np.argmin(np.abs(dist - cd / 2)))
+    a, b = colour[i0].astype(np.float32), colour[j].astype(np.float32)
+    return float(np.linalg.norm(a - b)) <= tol * max(40.0, float(np.linalg.norm(a)), float(np.linalg.norm(b)))
+
+
 def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     """Stage 2: counts per point and the checkers on the bar."""
-    per_axis = {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params)
+    tops = prof.full.max(axis=1)
+    tops = tops[tops > params.threshold]
+    if len(tops):  # rims on one board share their contrast: ignore the much fainter ones
+        params = replace(params, threshold=max(params.threshold, params.relative * float(np.median(tops))))
+    per_axis = {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
+                                    None if prof.colour is None else prof.colour[i])
                 for i, a in enumerate(axes(params))}
     thr = params.threshold
-    nms = max(1, int(round(params.nms / params.step)))
+    nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in bp if prof.bar_full[j] > thr]
@@ -262,23 +300,29 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
 
 
 def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) -> np.ndarray:
-    """Stage 3a: the mean Lab colour inside each checker's centre (n x 3, float)."""
+    """Stage 3a: each checker's centre colour in Lab (n x 3), its lightness taken relative to
+    the neighbourhood so that a light checker in a shadow stays light."""
     if not checkers:
         return np.zeros((0, 3), np.float32)
-    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab).astype(np.float32)
-    # lightness relative to the neighbourhood: a light checker in a shadow stays light
-    h, w = lab.shape[:2]
-    small = cv2.resize(lab[..., 0], (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
-    local = cv2.resize(cv2.GaussianBlur(small, (0, 0), 1.0), (w, h), interpolation=cv2.INTER_LINEAR)
-    lab[..., 0] *= float(np.median(local)) / np.maximum(local, 8.0)
+    img = view.image
+    h, w = img.shape[:2]
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
+    ref = float(np.median(small))
     r = max(1, int(radius * view.px))
-    out = []
-    for c in checkers:
-        x, y = view.to_px(c.x, c.y)
+    bgr, gain = [], []
+    for ch in checkers:
+        x, y = view.to_px(ch.x, ch.y)
         xi, yi = int(round(x)), int(round(y))
-        patch = lab[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1].reshape(-1, 3)
-        out.append(np.median(patch, axis=0) if len(patch) else np.zeros(3))
-    return np.array(out, np.float32)
+        patch = img[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1].reshape(-1, 3)
+        bgr.append(np.median(patch, axis=0) if len(patch) else np.zeros(3))
+        sx = min(small.shape[1] - 1, max(0, int(x / w * small.shape[1])))
+        sy = min(small.shape[0] - 1, max(0, int(y / h * small.shape[0])))
+        gain.append(ref / max(8.0, float(small[sy, sx])))
+    lab = cv2.cvtColor(np.array(bgr, np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    lab[:, 0] *= np.array(gain, np.float32)
+    return lab
 
 
 @dataclass(frozen=True)
