@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ from firmware_bridge.link import DiceLink
 from hardware.firmware.tools import Build, SimavrReader, build
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted
 
+FIRMWARE = Path(__file__).resolve().parent.parent / "hardware" / "firmware"
 SPEED = 4.0  # simulated time runs this many times faster than wall-clock time
 WAIT = 15.0  # generous wall-clock bound on any awaited event
 
@@ -83,6 +85,19 @@ def test_firmware_fits_the_atmega328p_with_headroom(fw: Build) -> None:
     assert 0 < ram <= 1280, "less than 768 bytes of RAM left for the stack"
     lines = fw.hex.read_text().splitlines()
     assert lines[0].startswith(":") and lines[-1] == ":00000001FF"
+
+
+def test_uart_divisor_gives_115200_baud_within_the_8n1_tolerance() -> None:
+    """UBRR and U2X in main_avr.c against the Makefile's F_CPU: the baud error must stay within
+    +-2.5 % (the classic 8N1 budget, shared with an exact USB bridge)."""
+    src = (FIRMWARE / "src" / "main_avr.c").read_text()
+    make = (FIRMWARE / "Makefile").read_text()
+    ubrr = int(re.search(r"#define BAUD_UBRR (\d+)", src).group(1))  # type: ignore[union-attr]
+    f_cpu = int(re.search(r"F_CPU\s*\?=\s*(\d+)", make).group(1))  # type: ignore[union-attr]
+    divisor = 8 if "_BV(U2X0)" in src else 16
+    baud = f_cpu / (divisor * (ubrr + 1))
+    assert f_cpu == 16_000_000
+    assert abs(baud / 115200 - 1) < 0.025, f"{baud:.0f} baud"
 
 
 def test_uart_and_clock_over_the_pty_with_raw_frames(fw: Build, tmp_path: Path) -> None:
