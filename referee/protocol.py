@@ -52,13 +52,17 @@ Conventions (documented for the device packages)
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from . import record as rec
 from .cube import Cube, beaver_refusal, double_refusal, other
 from .decisions import Decision
-from .events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PlayerInput, ReaderFault, RollSettled
+from .events import (BoardEvidence, DiceLifted, DieReading, EventError, HandOverBoard, PlayerInput, ReaderFault,
+                     RollSettled)
+from .events import from_dict as events_from_dict
+from .events import to_json as events_to_json
 from .infer import ROLLS, describe_change, explain_illegal
 from .match import Score
 from .matching import layout_of, match_reading
@@ -259,6 +263,36 @@ class Referee:
             else:
                 ref.handle(ev)
         return ref
+
+    def snapshot(self) -> str:
+        """The referee's inputs as JSON lines (events' text forms; set-ups as ``"setup"``
+        lines): with the settings and the constructor's arguments, all that
+        :meth:`restore` needs."""
+        lines = []
+        for ev in self.inputs:
+            if isinstance(ev, Setup):
+                lines.append(json.dumps({"kind": "setup", "position_id": ev.position_id, "turn": ev.turn}))
+            else:
+                lines.append(events_to_json(ev))
+        return "\n".join(lines) + ("\n" if lines else "")
+
+    @classmethod
+    def restore(cls, settings: Settings, text: str, clock: Callable[[], float] = lambda: 0.0,
+                **kwargs: Any) -> "Referee":
+        """A referee rebuilt from :meth:`snapshot` text (bad lines raise EventError naming them)."""
+        evs: list[Any] = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            if isinstance(d, dict) and d.get("kind") == "setup":
+                evs.append(Setup(d["position_id"], d["turn"]))
+            else:
+                try:
+                    evs.append(events_from_dict(d))
+                except EventError as exc:
+                    raise EventError(f"snapshot line {n}: {exc}") from None
+        return cls.replay(settings, evs, clock, **kwargs)
 
     def handle(self, event: Any) -> list[Decision]:
         """Handle one input event completely; the decisions it caused, in order."""

@@ -534,3 +534,16 @@ def test_replay_includes_a_directors_setup_and_resumed_score() -> None:
     clone = Referee.replay(ref.settings, ref.inputs, score=(6, 3))
     assert clone.view() == ref.view() and clone.match_record() == ref.match_record()
     assert clone.match_record().games[0].score_before == (6, 3)
+
+
+def test_snapshot_and_restore() -> None:
+    t = started(match_to=5)
+    t.ref.setup(t.ref.pos, "light")
+    t.throw((6, 4))
+    t.place((24, 18))
+    t.lift()
+    text = t.ref.snapshot()
+    assert text.count("\n") == len(t.ref.inputs) and '"kind":"setup"' in text.replace(" ", "")
+    clone = Referee.restore(t.ref.settings, text)
+    assert clone.view() == t.ref.view() and clone.state == "illegal_move"
+    assert clone.match_record() == t.ref.match_record()
