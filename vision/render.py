@@ -276,11 +276,13 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
                  hand: bool = False, setup: Optional[L.SetUp] = None) -> Rendered:
     """Render ``position`` (table numbering) as a camera frame, with the truth and corners."""
     rng = np.random.default_rng(seed)
+    bg = tuple(int(v) for v in rng.integers(30, 200, 3))
     scheme = next((s for s in SCHEMES if s.name == params.scheme), None) if params.scheme else None
     if scheme is None:
         scheme = SCHEMES[int(rng.integers(len(SCHEMES)))]
     setup = setup or L.SetUp()
-    tex = draw_board(position, scheme, setup, rng, params.jitter, params.markers)
+    # separate streams, so the camera and the light stay put when the position or the hand changes
+    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers)
     W, H = params.width, params.height
     # camera: the texture's corners to a rotated, shrunk, perspective-perturbed quad
     fill = rng.uniform(*params.fill)
@@ -303,14 +305,14 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     lo, hi = dst.min(axis=0), dst.max(axis=0)
     dst += np.maximum(12 - lo, 0) - np.maximum(hi - np.array([W, H]) + 12, 0)
     Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    bg = tuple(int(v) for v in rng.integers(30, 200, 3))
     img = cv2.warpPerspective(tex, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
     corners_tex = (L.playing_corners_pw() + FRAME) * TEX
     corners = cv2.perspectiveTransform(corners_tex[None].astype(np.float32), Hm)[0]
     if hand:
-        pa = cv2.perspectiveTransform(((np.array([[rng.uniform(1, 12), rng.uniform(1, 10)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
-        col = scheme.dark if rng.random() < 0.5 else scheme.light
-        _draw_hand(img, rng, pa, col if rng.random() < 0.5 else None)
+        hr = np.random.default_rng([seed, 11])
+        pa = cv2.perspectiveTransform(((np.array([[hr.uniform(1, 12), hr.uniform(1, 10)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
+        col = scheme.dark if hr.random() < 0.5 else scheme.light
+        _draw_hand(img, hr, pa, col if hr.random() < 0.5 else None)
     k1 = rng.uniform(-params.distortion_max, params.distortion_max * 0.5)
     if abs(k1) > 1e-4:
         mx, my = _distortion_maps(W, H, round(float(k1), 3))
