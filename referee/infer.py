@@ -102,9 +102,16 @@ def explain_illegal(before: Position, after: Position, d1: int, d2: int, names: 
             return f"{text} lands on {where}, which {held} held by {opp}"
     if plays:
         most = max(len(lp.play) for lp in plays)
-        used = sum(len(seq) for seq in (_reachable(s - d, d1, d2)[:1] for s, d in pairs if d) for _ in seq) or len(pairs)
-        if used < most or pips < allowed and not off:
+        used = sum(len(_reachable(s - d, d1, d2)[0]) if d and _reachable(s - d, d1, d2) else 1 for s, d in pairs)
+        if used < most or (pips < allowed and not off):
+            if most == 1 and used == 1 and d1 != d2 and len(pairs) == 1 and pairs[0][1] \
+                    and pairs[0][0] - pairs[0][1] == min(d1, d2):
+                return (f"{text} plays the {min(d1, d2)}, but when only one die can be played the larger, "
+                        f"the {max(d1, d2)}, must be played{example}")
             return f"{text} does not play all of {roll}: {me} must play as much of the roll as possible{example}"
+        if most == 1 and d1 != d2 and len(pairs) == 1 and pairs[0][1] and pairs[0][0] - pairs[0][1] == min(d1, d2):
+            return (f"{text} plays the {min(d1, d2)}, but when only one die can be played the larger, "
+                    f"the {max(d1, d2)}, must be played{example}")
     if not plays:
         return f"{me} cannot move with {roll}: the checkers must stay where they were"
     return f"{text} is not one of the {len(plays)} legal plays for {roll}"

@@ -547,3 +547,15 @@ def test_snapshot_and_restore() -> None:
     clone = Referee.restore(t.ref.settings, text)
     assert clone.view() == t.ref.view() and clone.state == "illegal_move"
     assert clone.match_record() == t.ref.match_record()
+
+
+def test_larger_die_rule_reason() -> None:
+    """Either die alone, not both: playing the smaller one is illegal and said so."""
+    t = table()
+    pos = Position.from_position_id("hz+BADj+CwAAAA")  # Dark on roll; with 3-1 only 3/off is legal
+    t.ref.setup(pos, "dark")
+    t.throw((3, 1))
+    [d] = t.place((3, 2)) + t.lift()
+    assert d.kind == "illegal_move"
+    assert d.reason.startswith("Illegal: 3/2 plays the 1, but when only one die can be played the larger, "
+                               "the 3, must be played (for example 3/off)")
