@@ -59,9 +59,7 @@ def next_event(link: DiceLink, kinds: tuple[type, ...] = (RollStarted, RollSettl
 
 
 def throw(reader: SimavrReader, link: DiceLink, die0: str, die1: str) -> RollSettled:
-    reader.command(f"die 0 {die0}")
-    reader.command(f"die 1 {die1}")
-    reader.command("tumble 200")
+    reader.command(f"tumble 200; die 0 {die0}; die 1 {die1}")  # one simulated instant
     started = next_event(link)
     assert isinstance(started, RollStarted)
     settled = next_event(link)
@@ -70,9 +68,7 @@ def throw(reader: SimavrReader, link: DiceLink, die0: str, die1: str) -> RollSet
 
 
 def pick_up(reader: SimavrReader, link: DiceLink) -> DiceLifted:
-    reader.command("die 0 empty")
-    reader.command("die 1 empty")
-    reader.command("tumble 50")
+    reader.command("tumble 50; die 0 empty; die 1 empty")
     lifted = next_event(link)
     assert isinstance(lifted, DiceLifted)
     return lifted

@@ -93,7 +93,30 @@ static void eeprom_io(int save)
     }
 }
 
+static void command_one(const char *line);
+
+/* "a; b; c" applies several commands at the same simulated instant, answered once */
 static void command(const char *line)
+{
+    if (!strchr(line, ';')) {
+        command_one(line);
+        return;
+    }
+    char buf[1024], reply[256];
+    snprintf(buf, sizeof buf, "%s", line);
+    unsigned long ms = (unsigned long)(sim_us() / 1000);
+    for (char *part = strtok(buf, ";"); part; part = strtok(NULL, ";")) {
+        while (*part == ' ')
+            part++;
+        if (scene_command(part, sim_us(), reply, sizeof reply) != 0) {
+            simio_reply("%s", reply);
+            return;
+        }
+    }
+    simio_reply("ok %lu", ms);
+}
+
+static void command_one(const char *line)
 {
     char reply[256];
     unsigned long ms = (unsigned long)(sim_us() / 1000);
