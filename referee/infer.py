@@ -38,13 +38,20 @@ def describe_change(before: Position, after: Position) -> tuple[str, list[tuple[
     srcs.sort(reverse=True)
     dsts.sort(reverse=True)
     pairs = list(zip(srcs, dsts))
-    parts = []
+    parts: list[str] = []
     for s, d in pairs:
         st = "bar" if s == 25 else str(s)
         dt = "off" if d == 0 else str(d)
         parts.append(f"{st}/{dt}" + ("*" if d in hit_points else ""))
         hit_points.discard(d)
-    return " ".join(parts), pairs
+    grouped: list[str] = []
+    for part in parts:  # "24/18 24/18" -> "24/18(2)", as gnubg writes it
+        if grouped and grouped[-1].split("(")[0] == part:
+            head, _, n = grouped[-1].partition("(")
+            grouped[-1] = f"{head}({int(n.rstrip(')') or 1) + 1})"
+        else:
+            grouped.append(part)
+    return " ".join(grouped), pairs
 
 
 def _reachable(dist: int, d1: int, d2: int) -> list[list[int]]:
