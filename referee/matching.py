@@ -7,8 +7,11 @@ referee does not compare for equality alone.  The rule, in order:
 2. **Misreading** (no real position can produce it): the non-mover's checkers on the
    points and bar must total exactly what they were before the move (the mover can
    only hit them); the mover's total may drop by at most 4 (bearing off), never grow;
-   when the trays are visible each colour must total 15 with its borne-off checkers.
-   A reading that breaks this is a misreading -> wait for the next one.
+   when the trays are visible each colour must total 15 with its borne-off checkers;
+   when they are not, a drop in the mover's total while some of its checkers are still
+   outside its home board is a checker in a hand, not a bear-off.  A reading that breaks
+   this is a misreading -> wait for the next one (an illegal bear-off with the trays out
+   of sight is therefore held, not judged: the players call the director).
 3. **Fit**: a location (a point, a bar, a tray) is *certain* when its confidence is at
    least ``min_confidence``.  A candidate fits when every certain location agrees
    exactly (count and colour) and every uncertain location differs by at most one
@@ -96,6 +99,13 @@ def _totals_problem(ev: BoardEvidence, before: Layout, mover: str) -> Optional[s
         for i, c in enumerate(("dark", "light")):
             if on[c] + ev.off[i] != CHECKERS:
                 return f"it shows {on[c]} {c} checkers on the board and {ev.off[i]} off, not 15"
+    elif on[mover] < was[mover]:
+        counts = ev.counts(mover)
+        outside = sum(counts[6:]) if mover == "dark" else sum(counts[:18])
+        outside += ev.bar[0 if mover == "dark" else 1]
+        if outside:
+            return (f"{was[mover] - on[mover]} {mover} checker(s) are missing from the board while "
+                    f"{outside} are outside the home board (a checker in a hand?)")
     return None
 
 

@@ -114,3 +114,17 @@ def test_low_overall_confidence_is_unreadable() -> None:
     ev = reading(c[0])
     v = match_reading(BoardEvidence(ev.points, ev.bar, ev.off, 0.3), START, c, "dark")
     assert v.kind == "unreadable" and "0.30" in v.reason
+
+
+def test_missing_checker_with_trays_out_of_sight_is_a_hand_not_a_bear_off() -> None:
+    c = cands()
+    good = reading(c[0], show_off=False)
+    k = 12  # table 13: Dark's mid-point, 5 or 4 checkers
+    ev = edit(good, p13=PointReading(good.points[k].count - 1, "dark"))
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind == "misread" and "1 dark checker(s) are missing from the board" in v.reason
+    # all home: a drop is a bear-off, judged against the candidates
+    home = Position.from_points({1: 3, 2: 3, 3: 3, 4: 3, 5: 3}, {13: 15})
+    hc = [lp.result.swap() for lp in legal_plays(home, 6, 5)]
+    v = match_reading(reading(hc[0], show_off=False), home, hc, "dark")
+    assert v.kind == "match"
