@@ -42,6 +42,7 @@ class ReadParams:
     colour_min_gap: float = 18.0           # Lab distance below which two clusters are one
     second_layer: float = 1.25             # a second-layer checker's whole rim: this many thresholds
     stack_colour: float = 1e9              # relative colour change allowed along one stack
+    slot_tolerance: float = 0.6            # checker diameters between a slot and a rim that explains it
     relative: float = 0.4                  # threshold as a share of the board's typical rim score
     cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
@@ -226,7 +227,7 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     last = -1
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
         n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
-        if _run_explained(n_run, [d for d, _ in strong_full], cd) and \
+        if _run_explained(n_run, [d for d, _ in strong_full], cd, params.slot_tolerance) and \
                 (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)):
             last = j
             break
@@ -262,15 +263,14 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf))))
 
 
-def _run_explained(n_run: int, rims: list[float], cd: float) -> bool:
-    """Every first-layer checker of a run shows its whole rim, or lies under a second-layer
-    checker (whose whole rim shows half a checker further or nearer); one may be missed in
-    a long run."""
+def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool:
+    """Every first-layer checker of a run shows its whole rim near its place, or lies under
+    a second-layer checker (whose whole rim shows half a checker further or nearer); one
+    may be missed in a long run."""
     missed = 0
     for k in range(n_run):
         c = cd * (k + 0.5)
-        ok = any(abs(d - c) <= 0.22 * cd or abs(abs(d - c) - cd / 2) <= 0.22 * cd for d in rims)
-        missed += not ok
+        missed += not any(abs(d - c) <= tol * cd for d in rims)
     return missed <= (1 if n_run >= 4 else 0)
 
 
@@ -307,6 +307,7 @@ def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) ->
     img = view.image
     h, w = img.shape[:2]
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    # the light falling on the board, roughly: the mean lightness of a few point widths around
     small = cv2.resize(grey, (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
     ref = float(np.median(small))

@@ -22,7 +22,7 @@ from .occlusion import occlusion_score
 from .read import ColourModel, read_view
 from .rectify import View, rectify
 
-SINGLE_FRAME_OCCLUSION = 1.6  # a single frame, judged without a reference, is refused only when clearly covered
+SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
 
 
 def find_corners(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str]:
