@@ -41,7 +41,11 @@ def _detector() -> "cv2.aruco.ArucoDetector":
 
 
 def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
-    """The playing area's corners TL, TR, BR, BL from the four markers, or None if any is missing."""
+    """The playing area's corners TL, TR, BR, BL from the markers, or None when fewer than three are seen.
+
+    With three, the fourth corner completes a parallelogram (close enough for a camera
+    looking nearly straight down).
+    """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     corners, ids, _ = _detector().detectMarkers(grey)
     if ids is None:
@@ -50,14 +54,21 @@ def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
     for c, i in zip(corners, ids.ravel()):
         if int(i) in MARKER_IDS and int(i) not in found:
             found[int(i)] = c.reshape(4, 2)
-    if len(found) < 4:
+    if len(found) < 3:
         return None
-    out = []
+    out: list[Optional[np.ndarray]] = []
     for slot, mid in enumerate(MARKER_IDS):
-        c = found[mid]
+        c = found.get(mid)
+        if c is None:
+            out.append(None)
+            continue
         k = (slot + 2) % 4  # the marker corner nearest the playing area
         ck, prev, nxt = c[k], c[(k - 1) % 4], c[(k + 1) % 4]
         out.append(ck + MARKER_BORDER * ((ck - prev) + (ck - nxt)))
+    if any(p is None for p in out):  # one hidden (glare, a sleeve): complete the parallelogram
+        i = next(j for j, p in enumerate(out) if p is None)
+        a, b, c3 = out[(i + 1) % 4], out[(i + 2) % 4], out[(i + 3) % 4]
+        out[i] = a + c3 - b  # type: ignore[operator]
     return np.array(out, np.float32)
 
 
