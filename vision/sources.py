@@ -1,0 +1,193 @@
+"""Frame sources: where frames come from.  One small interface, several backends.
+
+``open_source(spec)`` picks one by its text form:
+
+* ``"camera:0"`` or ``"/dev/video0"`` - OpenCV capture (USB camera, V4L2);
+* ``"picamera2"`` or ``"picamera2:1"`` - the Raspberry Pi camera via Picamera2 (imported only here);
+* ``"files:GLOB"``, a folder or an image path - replay of image files in name order;
+* ``"video:PATH"`` or a path ending in a video suffix - replay of a video file;
+* ``"render:SEED"`` - the synthetic renderer (:class:`RenderSource`).
+
+Real cameras are warmed up, then exposure, gain and white balance are fixed so that
+colours stay put while the game is played.  Every source has ``read() -> frame | None``
+(None: no more frames), ``close()``, and iterates over its frames.
+"""
+from __future__ import annotations
+
+import glob
+import os
+from typing import Any, Iterator, Optional
+
+import cv2
+import numpy as np
+
+from referee.events import BoardEvidence
+
+from .errors import ConfigError, FrameSourceError
+
+VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".mjpeg")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp")
+
+
+class FrameSource:
+    """The interface: ``read()`` a BGR frame or None at the end; ``close()``; iterable."""
+
+    name = "source"
+
+    def read(self) -> Optional[np.ndarray]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        while True:
+            f = self.read()
+            if f is None:
+                return
+            yield f
+
+    def __enter__(self) -> "FrameSource":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class FileSource(FrameSource):
+    """Image files replayed in name order."""
+
+    def __init__(self, paths: list[str], loop: bool = False) -> None:
+        if not paths:
+            raise FrameSourceError("no image files to replay (check the folder or pattern)")
+        self.paths, self.loop, self.i = sorted(paths), loop, 0
+        self.name = f"files({len(self.paths)})"
+
+    def read(self) -> Optional[np.ndarray]:
+        if self.i >= len(self.paths):
+            if not self.loop:
+                return None
+            self.i = 0
+        p = self.paths[self.i]
+        self.i += 1
+        img = cv2.imread(p, cv2.IMREAD_COLOR)
+        if img is None:
+            raise FrameSourceError(f"image {p!r} is not a readable picture")
+        return img
+
+
+class CaptureSource(FrameSource):
+    """OpenCV ``VideoCapture``: a camera index or device, or a video file."""
+
+    def __init__(self, target: Any, width: int = 1280, height: int = 720, camera: bool = True, warmup: int = 10) -> None:
+        self.cap = cv2.VideoCapture(target, cv2.CAP_V4L2) if camera and not isinstance(target, str) else cv2.VideoCapture(target)
+        if not self.cap.isOpened():
+            raise FrameSourceError(f"cannot open {'camera' if camera else 'video'} {target!r}"
+                                   + (" (is it plugged in, and is the user in the 'video' group?)" if camera else ""))
+        self.name = f"capture({target})"
+        if camera:
+            self.cap.set(cv2.CAP_PROP_FRAME_WIDTH, width)
+            self.cap.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
+            for _ in range(warmup):  # let auto exposure and white balance settle...
+                self.cap.read()
+            exposure = self.cap.get(cv2.CAP_PROP_EXPOSURE)
+            self.cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)  # ...then fix them (V4L2: 1 = manual)
+            self.cap.set(cv2.CAP_PROP_EXPOSURE, exposure)
+            self.cap.set(cv2.CAP_PROP_AUTO_WB, 0)
+
+    def read(self) -> Optional[np.ndarray]:
+        ok, frame = self.cap.read()
+        return frame if ok else None
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi camera
+    """The Pi camera through Picamera2, with exposure, gain and white balance fixed after warm-up."""
+
+    def __init__(self, index: int = 0, width: int = 1280, height: int = 720, warmup: int = 15) -> None:
+        try:
+            from picamera2 import Picamera2  # type: ignore[import-not-found]
+        except ImportError:
+            raise FrameSourceError("picamera2 is not installed (apt install python3-picamera2 on Raspberry Pi OS)") from None
+        self.cam = Picamera2(index)
+        self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
+        self.cam.start()
+        for _ in range(warmup):
+            self.cam.capture_array()
+        md = self.cam.capture_metadata()
+        self.cam.set_controls({"AeEnable": False, "AwbEnable": False,
+                               "ExposureTime": md.get("ExposureTime", 10000),
+                               "AnalogueGain": md.get("AnalogueGain", 1.0),
+                               "ColourGains": md.get("ColourGains", (1.5, 1.5))})
+        self.name = f"picamera2({index})"
+
+    def read(self) -> Optional[np.ndarray]:
+        return self.cam.capture_array()  # RGB888 in Picamera2 is BGR in memory, as OpenCV wants
+
+    def close(self) -> None:
+        self.cam.stop()
+        self.cam.close()
+
+
+class RenderSource(FrameSource):
+    """Frames from :mod:`vision.render` of a fixed camera; set ``position`` and ``hand`` to change the scene.
+
+    ``limit`` frames (None: endless).  Each frame gets a little fresh sensor noise, so
+    consecutive frames of a still board differ as a real camera's do.
+    """
+
+    def __init__(self, position: Optional[BoardEvidence] = None, params: Any = None, seed: int = 0,
+                 limit: Optional[int] = None) -> None:
+        from .layout import start_position
+        from .render import RenderParams
+        self.position = position or start_position()
+        self.params = params or RenderParams()
+        self.seed, self.limit, self.count = seed, limit, 0
+        self.hand = False
+        self.name = f"render({seed})"
+
+    def read(self) -> Optional[np.ndarray]:
+        from .render import render
+        if self.limit is not None and self.count >= self.limit:
+            return None
+        self.count += 1
+        img = render(self.position, self.params, seed=self.seed, hand=self.hand)
+        noise = np.random.default_rng([self.seed, self.count]).integers(-2, 3, img.shape, dtype=np.int16)
+        return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+
+def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
+    """A frame source from its text form (see the module docstring)."""
+    kind, _, arg = spec.partition(":")
+    if kind == "camera":
+        try:
+            return CaptureSource(int(arg or 0), width, height)
+        except ValueError:
+            raise ConfigError(f"camera {spec!r}: expected camera:N with N a number, or a device path like /dev/video0") from None
+    if spec.startswith("/dev/video"):
+        return CaptureSource(spec, width, height)
+    if kind == "picamera2":
+        return PicameraSource(int(arg or 0), width, height)
+    if kind == "render":
+        try:
+            return RenderSource(seed=int(arg or 0))
+        except ValueError:
+            raise ConfigError(f"render source {spec!r}: expected render:SEED with SEED a number") from None
+    if kind == "files":
+        return FileSource(glob.glob(arg))
+    if kind == "video":
+        return CaptureSource(arg, camera=False)
+    if os.path.isdir(spec):
+        return FileSource([p for p in glob.glob(os.path.join(spec, "*")) if p.lower().endswith(IMAGE_SUFFIXES)])
+    if spec.lower().endswith(VIDEO_SUFFIXES):
+        if not os.path.exists(spec):
+            raise FrameSourceError(f"video {spec!r} does not exist")
+        return CaptureSource(spec, camera=False)
+    if spec.lower().endswith(IMAGE_SUFFIXES):
+        if not os.path.exists(spec):
+            raise FrameSourceError(f"image {spec!r} does not exist")
+        return FileSource([spec])
+    raise ConfigError(f"frame source {spec!r}: expected camera:N, /dev/videoN, picamera2, files:GLOB, a folder,"
+                      " video:PATH, an image or video path, or render:SEED")
