@@ -138,31 +138,67 @@ def playing_area(board: np.ndarray) -> Optional[tuple[float, float, float, float
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def auto_corners(frame: np.ndarray) -> Optional[np.ndarray]:
-    """The playing area's corners TL, TR, BR, BL in ``frame``, or None when no board is found."""
-    if frame is None or frame.size == 0:
-        return None
-    h, w = frame.shape[:2]
-    s = WORK / max(h, w)
-    small = cv2.resize(frame, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else frame
-    s = min(s, 1.0)
+def board_likeness(frame: np.ndarray, corners: np.ndarray) -> float:
+    """How much the quad looks like a playing area: alternating point colours along both rows.
+
+    Each row's points alternate two colours; the score is the colour difference between
+    odd and even points over the spread within each group (a blank or random area scores
+    about 1 or less, a board several).
+    """
+    from .rectify import rectify
+    view = rectify(frame, corners, px=12, margin=0.0)
+    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2Lab).astype(np.float32)
+    scores = []
+    for y0, y1 in ((1.6, 3.2), (L.HEIGHT - 3.2, L.HEIGHT - 1.6)):
+        means = []
+        for i in range(12):
+            x = L.column_x(i)
+            patch = lab[int(y0 * 12):int(y1 * 12), int((x - 0.12) * 12):int((x + 0.12) * 12) + 1].reshape(-1, 3)
+            means.append(np.median(patch, axis=0))
+        m = np.array(means)
+        even, odd = m[0::2], m[1::2]
+        gap = float(np.linalg.norm(even.mean(axis=0) - odd.mean(axis=0)))
+        spread = float(np.linalg.norm(even.std(axis=0)) + np.linalg.norm(odd.std(axis=0))) / 2
+        scores.append(gap / (spread + 6.0))
+    return min(scores)
+
+
+def _candidates(small: np.ndarray) -> list[np.ndarray]:
+    """Playing-area candidates: inside the board's outline, the outline itself, the whole image."""
+    h, w = small.shape[:2]
+    out = []
     quad = board_quad(small)
     e = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
     long_x = (e[0] + e[2]) >= (e[1] + e[3])
     bw, bh = (int(max(e[0], e[2])), int(max(e[1], e[3]))) if long_x else (int(max(e[1], e[3])), int(max(e[0], e[2])))
-    if bw < 40 or bh < 30:
+    if bw >= 40 and bh >= 30:
+        src = quad if long_x else np.roll(quad, -1, axis=0)  # rows of points along the longer side
+        dst = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
+        Hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+        pa = playing_area(cv2.warpPerspective(small, Hm, (bw, bh)))
+        if pa is not None:
+            x0, y0, x1, y1 = pa
+            pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+            out.append(cv2.perspectiveTransform(pts[None], np.linalg.inv(Hm))[0])
+        out.append(src.astype(np.float32))
+    m = 0.03
+    whole = np.array([[w * m, h * m], [w * (1 - m), h * m], [w * (1 - m), h * (1 - m)], [w * m, h * (1 - m)]], np.float32)
+    out.append(whole if w >= h else np.roll(whole, -1, axis=0))
+    return out
+
+
+def auto_corners(frame: np.ndarray, min_likeness: float = 1.5) -> Optional[np.ndarray]:
+    """The playing area's corners in ``frame`` (first corner at the start of the "top" row),
+    or None when nothing there looks like a board."""
+    if frame is None or frame.size == 0:
         return None
-    src = quad if long_x else np.roll(quad, -1, axis=0)  # rows of points along the longer side
-    dst = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
-    Hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-    board = cv2.warpPerspective(small, Hm, (bw, bh))
-    pa = playing_area(board)
-    if pa is None:
-        return None
-    x0, y0, x1, y1 = pa
-    aspect = (x1 - x0) / max(1.0, (y1 - y0))
-    if not 0.7 < aspect / (L.WIDTH / L.HEIGHT) < 1.6:
-        return None
-    pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-    back = cv2.perspectiveTransform(pts[None], np.linalg.inv(Hm))[0] / s
-    return order_corners(back) if long_x else back.astype(np.float32)
+    h, w = frame.shape[:2]
+    s = min(1.0, WORK / max(h, w))
+    small = cv2.resize(frame, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else frame
+    best, best_score = None, min_likeness
+    for c0 in _candidates(small):
+        for c in (c0, np.roll(c0, -1, axis=0)):  # rows of points along either side
+            sc = board_likeness(small, c)
+            if sc > best_score:
+                best, best_score = c, sc
+    return None if best is None else (best / s).astype(np.float32)
