@@ -9,6 +9,7 @@ arm (and a checker in its fingers) over the board.  Same seed, same image.
 from __future__ import annotations
 
 import functools
+import zlib
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
@@ -111,7 +112,7 @@ def _poly(img: np.ndarray, pts_pw: list[tuple[float, float]], colour: BGR) -> No
 def _empty_board(scheme: Scheme, markers: bool) -> np.ndarray:
     img = np.zeros((TEX_H, TEX_W, 3), np.uint8)
     img[:] = scheme.frame
-    rng = np.random.default_rng(abs(hash(scheme.name)) % 1000)
+    rng = np.random.default_rng(zlib.crc32(scheme.name.encode()))  # stable across processes
     grain = cv2.resize(rng.normal(0, 6, (TEX_H // 8, TEX_W // 2)).astype(np.float32), (TEX_W, TEX_H))
     _poly(img, [(0, 0), (L.WIDTH, 0), (L.WIDTH, L.HEIGHT), (0, L.HEIGHT)], scheme.surface)
     _poly(img, [(L.BAR_LEFT, 0), (L.BAR_RIGHT, 0), (L.BAR_RIGHT, L.HEIGHT), (L.BAR_LEFT, L.HEIGHT)], scheme.bar)
