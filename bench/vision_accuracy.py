@@ -2,8 +2,9 @@
 
 Run: python3 bench/vision_accuracy.py [N=600].  Part 1 reads N rendered frames (random
 positions, all colour schemes, perspective, distortion, light, glare, shadows, noise,
-blur, JPEG) with the corners from the ArUco markers (the table's normal path) and with
-the true corners, and prints the share of boards and of points read exactly.  Part 2
+blur, JPEG) with the corners from the ArUco markers (the table's normal path), with
+the true corners, and found automatically on the same board drawn without markers
+(with the set-up a player would give for the camera's side), and prints the share of boards and of points read exactly.  Part 2
 feeds N/10 frame sequences (still board, hand over the board, still again) to the
 stability filter and counts stable readings reported while a hand was over the board.
 """
@@ -32,13 +33,19 @@ def points_exact(a: BoardEvidence, b: BoardEvidence) -> int:
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 600
-    res = {"markers": [0, 0, 0], "true corners": [0, 0, 0]}
+    res = {"markers": [0, 0, 0], "true corners": [0, 0, 0], "auto (no markers)": [0, 0, 0]}
     t0 = time.perf_counter()
     for s in range(n):
         pos = L.start_position() if s % 10 == 0 else L.random_position(np.random.default_rng(s))
         r = render_scene(pos, seed=100000 + s)
-        for name, corners in (("markers", None), ("true corners", r.corners)):
-            ev = BoardReader(VisionConfig(), corners=corners).read(r.image)
+        bare = render_scene(pos, RenderParams(markers=False), seed=100000 + s).image
+        for name, corners, img in (("markers", None, r.image), ("true corners", r.corners, r.image),
+                                   ("auto (no markers)", None, bare)):
+            cfg = VisionConfig(markers=name == "markers", auto=name != "markers")
+            reader = BoardReader(cfg, corners=corners)
+            if name.startswith("auto"):
+                reader.setup = L.SetUp("top-left") if r.flipped else L.SetUp()  # the set-up a player would give
+            ev = reader.read(img)
             if ev is None:
                 res[name][2] += 1
                 continue
@@ -46,7 +53,7 @@ def main() -> None:
             res[name][1] += points_exact(ev, pos)
     print(f"{n} rendered frames ({time.perf_counter() - t0:.0f} s)")
     for name, (boards, pts, none) in res.items():
-        print(f"  corners from {name:12}: exact boards {boards / n:.2%}, exact points {pts / (24 * n):.3%}, no reading {none}")
+        print(f"  corners from {name:17}: exact boards {boards / n:.2%}, exact points {pts / (24 * n):.3%}, no reading {none}")
     seqs = max(10, n // 10)
     bad = hands = reported = right = 0
     for s in range(seqs):

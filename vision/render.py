@@ -337,17 +337,15 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         gx, gy = rng.uniform(0, lw), rng.uniform(0, lh)
         s = rng.uniform(2, 7)
         add += rng.uniform(40, 110) * np.exp(-((xs - gx) ** 2 + (ys - gy) ** 2) / (2 * s * s))
-    mul_f = cv2.resize(mul, (W, H), interpolation=cv2.INTER_LINEAR)
-    add_f = cv2.resize(add, (W, H), interpolation=cv2.INTER_LINEAR)
-    f = img.astype(np.float32)
-    f *= mul_f[..., None]
-    f += add_f[..., None]
+    mul_f = cv2.resize(cv2.merge([mul.astype(np.float32)] * 3), (W, H), interpolation=cv2.INTER_LINEAR)
+    add_f = cv2.resize(cv2.merge([add] * 3), (W, H), interpolation=cv2.INTER_LINEAR)
     sigma = rng.uniform(0, params.noise_max)
     if sigma > 0.3:
         tile = _noise_tile(W, H)
         ox, oy = rng.integers(0, 64, 2)
-        f += tile[oy:oy + H, ox:ox + W] * sigma
-    img = np.clip(f, 0, 255).astype(np.uint8)
+        add_f = cv2.scaleAdd(np.ascontiguousarray(tile[oy:oy + H, ox:ox + W]), float(sigma), add_f)
+    f = cv2.add(cv2.multiply(img, mul_f, dtype=cv2.CV_32F), add_f)
+    img = cv2.convertScaleAbs(cv2.max(f, 0.0))
     b = rng.uniform(0, params.blur_max)
     if b > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), b)
