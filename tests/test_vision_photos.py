@@ -17,10 +17,10 @@ def test_labels_load_boxes_and_polygons(photos_dir: Path) -> None:
 def test_detection_on_real_photos_is_well_above_chance(photos_dir: Path) -> None:
     sc, n = score_folder(photos_dir)
     assert n == 49
-    # chance (a detection at a random place) hits a checker box about 10% of the time
-    assert sc.precision("any") > 0.45 and sc.recall("any") > 0.4
+    # chance (a detection at a random place) hits a box of one colour about 8% of the time
+    assert sc.precision("any") > 0.7 and sc.recall("any") > 0.55
     for k in ("dark", "light"):
-        assert sc.precision(k) > 0.35 and sc.recall(k) > 0.3, k
+        assert sc.precision(k) > 0.6 and sc.recall(k) > 0.45, k
 
 
 def test_a_plain_image_has_no_checkers() -> None:

@@ -1,9 +1,9 @@
 """Checker detection on arbitrary photos (no corners, no markers): circles, then two colours.
 
-The measurement path for real photos of boards nobody here designed: Hough circles on a
-median-filtered grey image at checker-like radii (a share of the image size), then the
-circles' centre colours split in two by lightness (Otsu), the darker being ``dark``.
-Also reads YOLO label files (boxes or polygons) and scores detections against them.
+The measurement path for real photos of boards nobody here designed (see
+:func:`detect_checkers`); it also reads YOLO label files (boxes or polygons) and scores
+detections against them.  Its two settings (Hough sensitivity and the face-texture
+limit) were chosen once for the whole photo set, never per photo.
 """
 from __future__ import annotations
 
@@ -26,34 +26,68 @@ class Detection:
     colour: str
 
 
-def detect_checkers(image: np.ndarray, r_min: float = 0.012, r_max: float = 0.055) -> list[Detection]:
-    """Checkers in a photo: circles with radius ``r_min..r_max`` of the image's larger side."""
+def _dominant_radius(radii: np.ndarray) -> float:
+    """The most common radius (checkers on one board share theirs), from a histogram."""
+    if len(radii) == 0:
+        return 0.0
+    lo, hi = float(radii.min()), float(radii.max()) + 1
+    hist, edges = np.histogram(radii, bins=max(1, int((hi - lo) / 2)), range=(lo, hi))
+    k = int(np.argmax(np.convolve(hist, [1, 1, 1], mode="same")))
+    return float((edges[k] + edges[k + 1]) / 2)
+
+
+def detect_checkers(image: np.ndarray, r_min: float = 0.012, r_max: float = 0.055,
+                    sensitivity: int = 20, max_texture: float = 0.8) -> list[Detection]:
+    """Checkers in a photo: circles of the board's one checker size with plain faces, in two colours.
+
+    A first pass of Hough circles over checker-like radii (a share of the image's larger
+    side) finds the dominant radius; a second, more sensitive pass looks only near it.
+    Circles whose face is busier than their rim (carvings, inlays, dice) are dropped, as
+    are circles mostly covering a stronger one.  The faces' colours split in two (Otsu on
+    lightness, refined in Lab); the darker group is ``dark``.
+    """
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     side = max(grey.shape)
-    grey = cv2.medianBlur(grey, 5)
+    smooth = cv2.medianBlur(grey, 5)
     lo, hi = max(4, int(r_min * side)), int(r_max * side)
-    circles = cv2.HoughCircles(grey, cv2.HOUGH_GRADIENT, dp=1.2, minDist=lo * 1.6, param1=140, param2=30,
-                               minRadius=lo, maxRadius=hi)
-    if circles is None:
+    first = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=lo * 1.6, param1=140, param2=sensitivity + 5,
+                             minRadius=lo, maxRadius=hi)
+    if first is None:
         return []
-    cs = circles[0]
-    # keep the dominant size: checkers on one board share a radius
-    med = float(np.median(cs[:, 2]))
-    cs = cs[(cs[:, 2] > med * 0.7) & (cs[:, 2] < med * 1.4)]
-    lab = cv2.cvtColor(image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2Lab).astype(np.float32)
-    samples = []
+    R = _dominant_radius(first[0][:, 2])
+    second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140, param2=sensitivity,
+                              minRadius=max(3, int(R * 0.8)), maxRadius=int(R * 1.2) + 1)
+    cs = second[0] if second is not None else first[0]
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
+    mag = cv2.magnitude(gx, gy)
+    th = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    h, w = grey.shape
+    keep = []
     for x, y, r in cs:
+        xs = np.clip((x + r * np.cos(th)).astype(int), 0, w - 1)
+        ys = np.clip((y + r * np.sin(th)).astype(int), 0, h - 1)
+        rim = float(mag[ys, xs].mean())
+        k = max(2, int(r * 0.55))
+        face = mag[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1]
+        if face.size and float(face.mean()) > max_texture * rim:
+            continue
+        if any((x - a) ** 2 + (y - b) ** 2 < (1.2 * r) ** 2 for a, b, _ in keep):
+            continue
+        keep.append((float(x), float(y), float(r)))
+    if not keep:
+        return []
+    lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    samples = []
+    for x, y, r in keep:
         k = max(1, int(r * 0.45))
-        xi, yi = int(x), int(y)
-        patch = lab[max(yi - k, 0):yi + k + 1, max(xi - k, 0):xi + k + 1].reshape(-1, 3)
+        patch = lab[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1].reshape(-1, 3)
         samples.append(np.median(patch, axis=0))
-    s = np.array(samples, np.float32).reshape(-1, 3)
-    model = learn_colours(s)
-    if model is None:
-        labels = (s[:, 0] > 128).astype(int) if len(s) else np.zeros(0, int)
-    else:
-        labels, _ = model.classify(s)
-    return [Detection(float(x), float(y), float(r), "light" if l else "dark") for (x, y, r), l in zip(cs, labels)]
+    sm = np.array(samples, np.float32).reshape(-1, 3)
+    model = learn_colours(sm)
+    labels = model.classify(sm)[0] if model is not None else (sm[:, 0] > 128).astype(int)
+    return [Detection(x, y, r, "light" if l else "dark") for (x, y, r), l in zip(keep, labels)]
 
 
 def load_boxes(label_file: Path, width: int, height: int) -> list[tuple[int, float, float, float, float]]:
