@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dice": ("firmware_bridge.cli", "print the events of a dice reader as they arrive"),
     "read": ("vision.cli", "read the checkers from a photo of a board"),
     "markers": ("vision.cli", "write a printable sheet of the board's ArUco corner markers"),
+    "firmware-sim": ("hardware.firmware.cli", "run the real dice-reader firmware in simavr on a pseudo-terminal"),
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),
     "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
     "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),

@@ -1,0 +1,317 @@
+"""``bgtable run --config table.toml``: the referee process of a real table.
+
+Camera -> vision -> referee; dice reader link -> referee; buttons -> referee;
+referee -> cube display, screen, journal and record files.  Device threads (the
+camera reader, the dice link) put input events on ONE queue; the main loop takes
+them one at a time and hands each to :class:`~referee.table.process.TableCore`,
+the one place that decides.  It polls the buttons, blinks the cube, keeps the
+window alive and pings systemd's watchdog between events.
+
+A missing or failing device gives one message that names the device and what to
+do, and the table goes on in a degraded mode where the rules allow: without the
+dice reader the roll is inferred from the move (camera only); without buttons,
+cube display or screen the referee still judges and records.  Without a camera
+the referee cannot see the moves, so the process stops with the fix.
+
+The journal lives in ``[journal] directory`` as ``current.jsonl``; the same
+command after a crash or power cut continues the same game from it.  When a
+match ends its journal and its .mat/.sgf exports are kept under a timestamped
+name and a new match starts.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable, Optional, Sequence
+
+from ..cliutil import Parser, fail
+from ..settings import Settings, SettingsError
+from .process import LogSink, TableCore
+from .sdnotify import Notifier
+
+log = logging.getLogger("bgtable.run")
+
+
+class DeviceProblem(Exception):
+    """A device is missing or failing; the message names it and says what to do."""
+
+
+@dataclass
+class Devices:
+    """What :func:`open_devices` could open, and what it could not (with the messages)."""
+
+    camera: Any = None
+    dice: Any = None
+    buttons: Any = None
+    cube: Any = None
+    screen: Any = None
+    problems: list[str] = field(default_factory=list)
+    closers: list[Any] = field(default_factory=list)
+
+    def close(self) -> None:
+        for c in reversed(self.closers):
+            try:
+                (getattr(c, "stop", None) or c.close)()
+            except Exception as exc:  # closing must never hide the real error
+                log.warning("closing %s: %s", type(c).__name__, exc)
+
+
+def settings_from(config: Any, dice_reader: bool) -> Settings:
+    r, p = config.rules, config.players
+    return Settings(match_to=r.match_to, crawford=r.crawford, jacoby=r.jacoby, beavers=r.beavers,
+                    automatic_doubles=r.automatic_doubles, cube_limit=r.cube_limit,
+                    early_roll=r.early_roll, die_on_checker=r.die_on_checker, names=(p.dark, p.light),
+                    dice_reader=dice_reader)
+
+
+# --------------------------------------------------------------------------- devices
+
+
+def open_camera(config: Any, events: "queue.Queue[Any]") -> Any:
+    """A thread reading frames into the vision pipeline, putting stable readings on ``events``."""
+    try:
+        from vision.sources import open_source  # noqa: PLC0415
+    except ImportError as exc:
+        raise DeviceProblem(f"camera: the vision package cannot load ({exc})") from None
+    cam = config.camera
+    spec = {"opencv": f"camera:{cam.device}", "picamera2": f"picamera2:{cam.device}",
+            "replay": cam.path, "render": f"render:{cam.device}"}.get(cam.source, cam.source)
+    try:
+        source = open_source(spec, *cam.resolution)
+    except Exception as exc:
+        raise DeviceProblem(
+            f"camera: cannot open {config.camera.source!r} (device {config.camera.device}): {exc}. "
+            "List the cameras with 'v4l2-ctl --list-devices' (or 'libcamera-hello --list-cameras' on a "
+            "Raspberry Pi camera) and set [camera] source/device in the config") from None
+    return CameraThread(source, config, events)
+
+
+class CameraThread:
+    """Frames -> :class:`vision.stability.StabilityFilter` -> events, on its own thread."""
+
+    def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]") -> None:
+        from vision.config import VisionConfig  # noqa: PLC0415
+        from vision.reader import BoardReader  # noqa: PLC0415
+        from vision.stability import StabilityFilter  # noqa: PLC0415
+
+        corners = " ".join(f"{x:g},{y:g}" for x, y in config.camera.corners) or None
+        self.filter = StabilityFilter(BoardReader(VisionConfig(corners=corners)))
+        self.source = source
+        self.events = events
+        self.stop_flag = threading.Event()
+        self.failures = 0
+        self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from ..events import ReaderFault  # noqa: PLC0415
+        while not self.stop_flag.is_set():
+            try:
+                frame = self.source.read()
+            except Exception as exc:
+                self.failures += 1
+                if self.failures in (1, 50):
+                    self.events.put(ReaderFault(f"camera: no frame ({exc})", t=time.monotonic()))
+                time.sleep(0.1)
+                continue
+            if frame is None:
+                time.sleep(0.01)
+                continue
+            self.failures = 0
+            result = self.filter.feed(frame, time.monotonic())
+            if result is not None:
+                self.events.put(result)
+
+    def close(self) -> None:
+        self.stop_flag.set()
+        self.thread.join(timeout=2)
+        close = getattr(self.source, "close", None) or getattr(self.source, "release", None)
+        if close:
+            close()
+
+
+def open_dice(config: Any, events: "queue.Queue[Any]") -> Any:
+    d = config.dice
+    if d.port:
+        url = d.port
+    elif d.usb_vid is not None and d.usb_pid is not None:
+        url = f"usb:{d.usb_vid:04x}:{d.usb_pid:04x}" + (f":{d.usb_serial}" if d.usb_serial else "")
+    else:
+        raise DeviceProblem("dice reader: no [dice] port or usb_vid/usb_pid in the config")
+    if url.startswith("/") and not Path(url).exists():
+        raise DeviceProblem(f"dice reader: port {url!r} does not exist; is the reader plugged in? "
+                            "('ls -l /dev/bgtable-dice /dev/ttyACM*'; the udev rule hardware/99-bgtable-dice.rules "
+                            "gives it a stable name)")
+    try:
+        from firmware_bridge.link import DiceLink  # noqa: PLC0415
+        link = DiceLink(url, events=events).start()
+    except Exception as exc:
+        raise DeviceProblem(
+            f"dice reader: cannot open {url!r}: {exc}. Check the cable and 'ls -l /dev/bgtable-dice "
+            "/dev/ttyACM*'; a port busy with another program is freed by closing it (see 'fuser PORT')") from None
+    if not link.wait_connected(3.0):
+        link.stop()
+        raise DeviceProblem(f"dice reader: no answer on {url!r} within 3 s; check that the reader is "
+                            "flashed (hardware/README.md) and the baud rate is 115200")
+    return link
+
+
+def open_devices(config: Any, events: "queue.Queue[Any]", *, headless: bool = False,
+                 camera: bool = True) -> Devices:
+    """Every device the config names; problems are collected, not raised (except the camera)."""
+    dev = Devices()
+    if camera:
+        dev.camera = open_camera(config, events)  # no camera: DeviceProblem goes up
+        dev.closers.append(dev.camera)
+    try:
+        dev.dice = open_dice(config, events)
+        dev.closers.append(dev.dice)
+    except DeviceProblem as exc:
+        dev.problems.append(f"{exc}. Going on without it: the roll is inferred from the move "
+                            "(camera only); players confirm the move with the confirm action")
+    try:
+        from hardware.devices import build_buttons  # noqa: PLC0415
+        if config.buttons.dark or config.buttons.light:
+            dev.buttons = build_buttons(config)
+            dev.closers.append(dev.buttons)
+    except Exception as exc:
+        dev.problems.append(
+            f"buttons: {exc}. No GPIO pin factory: on a Raspberry Pi 5 install lgpio "
+            "('sudo apt install python3-lgpio', venv with --system-site-packages) or set "
+            "GPIOZERO_PIN_FACTORY. Going on without buttons")
+    try:
+        if config.cube_display.type != "none":
+            from hardware.devices import build_cube_display  # noqa: PLC0415
+            dev.cube = build_cube_display(config)
+            dev.closers.append(dev.cube)
+    except Exception as exc:
+        dev.problems.append(f"cube display ({config.cube_display.type}): {exc}. Check the wiring and "
+                            "'i2cdetect -y 1' / SPI enabled in raspi-config. Going on without it")
+    if not headless:
+        try:
+            from hardware.runner import ScreenRunner  # noqa: PLC0415
+            dev.screen = ScreenRunner(config.screen)
+            dev.closers.append(dev.screen)
+        except Exception as exc:
+            dev.problems.append(f"screen: {exc}. Going on without the table screen")
+    return dev
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+class Outputs:
+    """Screen and cube display as sinks of the table core."""
+
+    def __init__(self, dev: Devices) -> None:
+        self.dev = dev
+
+    def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        if self.dev.cube is not None:
+            self.dev.cube.show(view)
+        if self.dev.screen is not None:
+            self.dev.screen.show(view)
+
+
+def journal_path(directory: Path) -> Path:
+    return directory / "current.jsonl"
+
+
+def archive(core: TableCore, directory: Path) -> list[Path]:
+    """Keep a finished match under a timestamped name; the next match starts a new journal."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    paths = core.export(directory, stem=f"match-{stamp}")
+    core.close()
+    current = journal_path(directory)
+    kept = directory / f"match-{stamp}.jsonl"
+    current.rename(kept)
+    return [kept, *paths]
+
+
+def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: Notifier,
+         stop: threading.Event, *, max_seconds: Optional[float] = None,
+         clock: Callable[[], float] = time.monotonic) -> None:
+    """The main loop: one event at a time, then buttons, cube blink, screen, watchdog."""
+    start = last_ping = clock()
+    while not stop.is_set():
+        try:
+            event = events.get(timeout=0.02)
+        except queue.Empty:
+            event = None
+        if event is not None:
+            core.handle(event)
+        if dev.buttons is not None:
+            for press in dev.buttons.poll():
+                core.handle(press)
+        if dev.cube is not None:
+            dev.cube.tick()
+        if dev.screen is not None and not dev.screen.pump():
+            stop.set()
+        now = clock()
+        if notifier.watchdog_interval and now - last_ping >= notifier.watchdog_interval:
+            notifier.watchdog()
+            last_ping = now
+        if core.match_over or (max_seconds is not None and now - start >= max_seconds):
+            return
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    p = Parser(prog="bgtable run", description="Run the table: camera, dice reader, buttons, referee, screen.")
+    p.add_argument("--config", required=True, help="the table's TOML config (see hardware/table.example.toml)")
+    p.add_argument("--headless", action="store_true", help="no table screen")
+    p.add_argument("--max-seconds", type=float, default=None, help="stop after this long (for checks)")
+    args = p.parse_args(argv)
+    prog = p.prog
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stdout)
+    try:
+        from hardware.config import load  # noqa: PLC0415
+        config = load(args.config)
+    except Exception as exc:  # hardware.config's errors name the key and the bad value
+        return fail(prog, str(exc))
+    events: "queue.Queue[Any]" = queue.Queue()
+    try:
+        dev = open_devices(config, events, headless=args.headless)
+    except DeviceProblem as exc:
+        return fail(prog, str(exc))
+    for problem in dev.problems:
+        log.warning("%s", problem)
+    directory = Path(config.journal.directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        settings = settings_from(config, dice_reader=dev.dice is not None)
+    except SettingsError as exc:
+        dev.close()
+        return fail(prog, str(exc))
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    notifier = Notifier()
+    code = 0
+    try:
+        while not stop.is_set():
+            path = journal_path(directory)
+            resumed = path.exists() and path.stat().st_size > 0
+            core = TableCore.open(path, settings, [LogSink(printer=lambda s: print(s, flush=True)), Outputs(dev)])
+            log.info("%s match in %s (%s)", "resumed the" if resumed else "started a new", path,
+                     f"{core.events} events replayed" if resumed else "new journal")
+            notifier.ready(f"refereeing; journal {path}")
+            loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds)
+            if core.match_over:
+                for kept in archive(core, directory):
+                    log.info("kept %s", kept)
+            else:
+                core.export(directory, stem="current")
+                core.close()
+                break
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        notifier.stopping()
+        dev.close()
+    return code
