@@ -18,7 +18,7 @@ import numpy as np
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3)
-MARKER_SIZE = 0.75    # marker side (black square) in point widths, as the renderer draws it
+MARKER_SIZE = 0.9     # marker side (black square) in point widths, as the renderer draws it
 MARKER_BORDER = 0.125 # white border, as a share of the marker side
 
 
@@ -47,13 +47,15 @@ def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
     looking nearly straight down).
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    corners, ids, _ = _detector().detectMarkers(grey)
-    if ids is None:
-        return None
     found: dict[int, np.ndarray] = {}
-    for c, i in zip(corners, ids.ravel()):
-        if int(i) in MARKER_IDS and int(i) not in found:
-            found[int(i)] = c.reshape(4, 2)
+    for attempt in range(2):  # then again with local contrast evened out (glare, deep shadow)
+        img = grey if attempt == 0 else cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(grey)
+        corners, ids, _ = _detector().detectMarkers(img)
+        for c, i in zip(corners, ids.ravel() if ids is not None else []):
+            if int(i) in MARKER_IDS and int(i) not in found:
+                found[int(i)] = c.reshape(4, 2)
+        if len(found) == 4:
+            break
     if len(found) < 3:
         return None
     out: list[Optional[np.ndarray]] = []

@@ -26,6 +26,7 @@ from . import layout as L
 from .rectify import View
 
 N_RING = 40
+L_WEIGHT = 0.5  # weight of lightness against the two colour axes when telling checker colours apart
 
 
 @dataclass(frozen=True)
@@ -337,8 +338,9 @@ class ColourModel:
         """Labels (0 dark, 1 light) and a margin in 0..1 per sample."""
         if len(samples) == 0:
             return np.zeros(0, int), np.zeros(0)
-        d0 = np.linalg.norm(samples - np.array(self.dark), axis=1)
-        d1 = np.linalg.norm(samples - np.array(self.light), axis=1)
+        w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)  # light and shadow move lightness most
+        d0 = np.linalg.norm((samples - np.array(self.dark)) * w, axis=1)
+        d1 = np.linalg.norm((samples - np.array(self.light)) * w, axis=1)
         lab = (d1 < d0).astype(int)
         margin = np.abs(d0 - d1) / (d0 + d1 + 1e-6)
         return lab, margin

@@ -47,7 +47,7 @@ SCHEMES: tuple[Scheme, ...] = (
     Scheme("teal-ivory", (60, 60, 70), (170, 170, 120), (90, 120, 200), (200, 230, 230), (60, 60, 70), (60, 40, 20), (190, 230, 240)),
 )
 
-FRAME = 1.0   # frame width around the playing area, pw
+FRAME = 1.15  # frame width around the playing area, pw
 TRAY = 1.5    # bear-off tray width (right side), pw
 TEX = 40      # texture pixels per pw
 
