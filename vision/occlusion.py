@@ -25,26 +25,26 @@ class OcclusionParams:
 
 
 def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> list[np.ndarray]:
-    """Per band (top, bottom, left, right): mean BGR and grey std of each segment, ``(n, 4)``."""
-    img = view.image.astype(np.float32)
+    """Per band (top, bottom, left, right): mean BGR and grey std of each 1-pw segment, ``(n, 4)``."""
+    img = view.image
     px, m = view.px, view.margin
     b0, b1 = params.band
+    k0 = int(round((params.corner_skip + m) * px))
+    t0, t1 = int((m - b1) * px), max(int((m - b1) * px) + 1, int((m - b0) * px))
     out = []
-    specs = (("h", -b1, -b0, L.WIDTH), ("h", L.HEIGHT + b0, L.HEIGHT + b1, L.WIDTH),
-             ("v", -b1, -b0, L.HEIGHT), ("v", L.WIDTH + b0, L.WIDTH + b1, L.HEIGHT))
-    for kind, a0, a1, length in specs:
-        edges = np.arange(params.corner_skip, length - params.corner_skip + 1e-6, 1.0)
-        segs = []
-        for s0, s1 in zip(edges[:-1], edges[1:]):
-            if kind == "h":
-                y0, y1, x0, x1 = a0, a1, s0, s1
-            else:
-                x0, x1, y0, y1 = a0, a1, s0, s1
-            patch = img[int((y0 + m) * px):max(int((y1 + m) * px), int((y0 + m) * px) + 1),
-                        int((x0 + m) * px):max(int((x1 + m) * px), int((x0 + m) * px) + 1)].reshape(-1, 3)
-            grey = patch.mean(axis=1)
-            segs.append([*patch.mean(axis=0), float(grey.std())])
-        out.append(np.array(segs, np.float32))
+    for horizontal, a0, a1, length in ((True, t0, t1, L.WIDTH), (True, int((m + L.HEIGHT + b0) * px), 0, L.WIDTH),
+                                       (False, t0, t1, L.HEIGHT), (False, int((m + L.WIDTH + b0) * px), 0, L.HEIGHT)):
+        a1 = a1 or a0 + (t1 - t0)
+        n = int(length - 2 * params.corner_skip)
+        if n < 1:
+            out.append(np.zeros((0, 4), np.float32))
+            continue
+        strip = img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1].transpose(1, 0, 2)
+        seg = strip.reshape(strip.shape[0], n, px, 3).astype(np.float32)
+        means = seg.mean(axis=(0, 2))
+        grey = seg.mean(axis=3)
+        std = grey.transpose(1, 0, 2).reshape(n, -1).std(axis=1)
+        out.append(np.concatenate([means, std[:, None]], axis=1))
     return out
 
 

@@ -25,7 +25,7 @@ from referee.events import PointReading
 from . import layout as L
 from .rectify import View
 
-N_RING = 40
+N_RING = 32
 L_WEIGHT = 0.5  # weight of lightness against the two colour axes when telling checker colours apart
 
 
