@@ -40,7 +40,7 @@ class ReadParams:
     step: float = 1.0 / 16                 # pw between candidate centres along the axis
     nms: float = 0.3                       # pw: peaks closer than this are one
     threshold: float = 0.15                # rim score, in units of the frame's rim strength
-    colour_min_gap: float = 18.0           # Lab distance below which two clusters are one
+    colour_min_gap: float = 40.0           # weighted Lab distance below which two clusters are one
     second_layer: float = 1.25             # a second-layer checker's whole rim: this many thresholds
     stack_colour: float = 1e9              # relative colour change allowed along one stack
     slot_tolerance: float = 0.6            # checker diameters between a slot and a rim that explains it
@@ -351,32 +351,40 @@ class ColourModel:
 
 
 def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Optional[ColourModel]:
-    """Stage 3b: two clusters of checker colours, or None when the samples hold only one."""
+    """Stage 3b: two clusters of checker colours, or None when the samples hold only one.
+
+    Lightness is weighed less (light and shadow move it most).  The samples are split
+    along their main axis where the two sides are most apart for their spread (a single
+    checker of the other colour counts; a glare-lit one of the same colour does not), then
+    refined by 2-means; clusters closer than ``colour_min_gap`` are one colour.
+    """
     if len(samples) < 2:
         return None
-    s = samples.astype(np.float32)
-    # split on lightness where the two groups are most apart (Otsu), then refine in Lab;
-    # neither group may be tiny, so one glare-lit checker is not a colour of its own
-    order = np.sort(s[:, 0])
-    n = len(order)
-    low = max(1, int(np.ceil(params.min_cluster * n)))
-    best, cut = -1.0, float(order[0])
-    for k in range(low, n - low + 1):
-        a, b = order[:k], order[k:]
-        v = k * (n - k) * (a.mean() - b.mean()) ** 2
-        if v > best:
-            best, cut = v, float((order[k - 1] + order[k]) / 2)
-    lab = (s[:, 0] > cut).astype(int)
-    if lab.min() == lab.max():
-        return None
+    w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+    s = samples.astype(np.float32) * w
+    centred = s - s.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    proj = centred @ axis
+    order = np.argsort(proj)
+    p = proj[order]
+    n = len(p)
+    best, cut = -1.0, 1
+    for k in range(1, n):
+        a, b = p[:k], p[k:]
+        score = (a.mean() - b.mean()) ** 2 / (a.var() + b.var() + 25.0)
+        if score > best:
+            best, cut = score, k
+    lab = np.zeros(n, int)
+    lab[order[cut:]] = 1
     c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
     for _ in range(5):
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
         if lab.min() == lab.max():
             return None
-        c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
+        c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
     if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
         return None
+    c = c / w
     if c[0][0] > c[1][0]:
         c = c[::-1]
     return ColourModel(tuple(map(float, c[0])), tuple(map(float, c[1])))  # type: ignore[arg-type]
