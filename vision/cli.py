@@ -32,12 +32,12 @@ def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
     cs = parse_corners(corners) if corners else None
     reader = BoardReader(VisionConfig(markers=cs is None), corners=cs)
     try:
-        r = reader.inspect(img)
+        r = reader.inspect(img, read_occluded=True)
     except BoardNotFound:
         return {"board_found": False}
-    if r.rows is None:  # something over the board
-        return {"board_found": True, "occluded": True, "confidence": 0.0}
+    assert r.rows is not None
     out = r.rows.to_json_dict()
+    out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
     return out
@@ -46,13 +46,12 @@ def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
 def _text(res: dict[str, Any]) -> str:
     if not res.get("board_found"):
         return "no board found"
-    if res.get("occluded"):
-        return "something is over the board: no reading"
     cell = lambda p: "." if not p[0] else f"{p[0]}{'D' if p[1] == 'dark' else 'L'}"  # noqa: E731
     lines = ["top:    " + " ".join(cell(p).rjust(3) for p in res["top"]),
              "bottom: " + " ".join(cell(p).rjust(3) for p in res["bottom"]),
              f"bar: dark {res['bar']['dark']}, light {res['bar']['light']}   confidence {res['confidence']:.2f}"
-             f"   corners from {res.get('corner_source', '?')}"]
+             f"   corners from {res.get('corner_source', '?')}"
+             + ("   (something lies across the board's frame: not to be trusted)" if res.get("occluded") else "")]
     return "\n".join(lines)
 
 

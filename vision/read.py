@@ -44,6 +44,7 @@ class ReadParams:
     second_layer: float = 1.25             # a second-layer checker's whole rim: this many thresholds
     stack_colour: float = 1e9              # relative colour change allowed along one stack
     slot_tolerance: float = 0.6            # checker diameters between a slot and a rim that explains it
+    relative_q: float = 0.5                # ...of this quantile of the points' best rim scores
     relative: float = 0.4                  # threshold as a share of the board's typical rim score
     cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
@@ -287,7 +288,7 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     tops = prof.full.max(axis=1)
     tops = tops[tops > params.threshold]
     if len(tops):  # rims on one board share their contrast: ignore the much fainter ones
-        params = replace(params, threshold=max(params.threshold, params.relative * float(np.median(tops))))
+        params = replace(params, threshold=max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))))
     per_axis = {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
                                     None if prof.colour is None else prof.colour[i])
                 for i, a in enumerate(axes(params))}

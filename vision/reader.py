@@ -73,13 +73,21 @@ class BoardReader:
             self.corners, self.corner_source = find_corners(frame, self.config)
         return self.corners
 
-    def inspect(self, frame: np.ndarray, t: float = 0.0) -> Reading:
-        """Read ``frame`` and return the working (raises :class:`BoardNotFound`)."""
+    def inspect(self, frame: np.ndarray, t: float = 0.0, read_occluded: bool = False) -> Reading:
+        """Read ``frame`` and return the working (raises :class:`BoardNotFound`).
+
+        A frame with something across the board's frame band gives no rows, unless
+        ``read_occluded`` (then the rows come with confidence 0 and ``occluded`` set).
+        """
         self._frames += 1
         corners = self.locate(frame)
         view = rectify(frame, corners, self.config.px)
         if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
-            return Reading(None, None, True, corners, view)
+            if not read_occluded:
+                return Reading(None, None, True, corners, view)
+            assembled, _ = read_view(view, self.colours, self.config.read)
+            rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
+            return Reading(rows, None, True, corners, view)
         assembled, model = read_view(view, self.colours, self.config.read)
         if not assembled.plausible:
             return Reading(assembled.rows, None, False, corners, view)
