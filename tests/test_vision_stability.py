@@ -57,3 +57,15 @@ def test_a_moved_checker_gives_a_new_reading() -> None:
     seq = _frames(a, "felt-green", 8, [False] * 4) + _frames(a, "felt-green", 8, [True] * 2) + _frames(b, "felt-green", 8, [False] * 4)
     got = [e for e in (sf.feed(f, t=k) for k, f in enumerate(seq)) if isinstance(e, BoardEvidence)]
     assert len(got) == 2 and L.same_board(got[0], a) and L.same_board(got[1], b)
+
+
+def test_a_whole_stack_cleared_at_once_is_read_after_it_stays_still() -> None:
+    a = L.start_position()
+    pts = list(a.points)
+    pts[12] = type(pts[12])(0)       # Dark's five on point 13 ...
+    pts[9] = type(pts[9])(5, "dark")  # ... now on point 10
+    b = BoardEvidence(points=tuple(pts), bar=(0, 0), off=(0, 0))
+    sf = StabilityFilter(BoardReader(VisionConfig()))
+    seq = _frames(a, "walnut", 21, [False] * 4) + _frames(b, "walnut", 21, [False] * 16)
+    got = [e for e in (sf.feed(f, t=k) for k, f in enumerate(seq)) if isinstance(e, BoardEvidence)]
+    assert len(got) == 2 and L.same_board(got[1], b)

@@ -32,7 +32,8 @@ from . import layout as L
 THUMB_PX = 10
 THUMB_MARGIN = 0.6
 CHANGE_LEVEL = 30          # grey levels of change that count
-BLOB_AREA_PW2 = 3.8        # a changed region larger than this (square point widths) is not a move
+BLOB_AREA_PW2 = 4.5        # a changed region larger than this (square point widths) is not a move
+REBASE_FRAMES = 10         # motionless frames after which a big change is taken as the new board
 
 
 class State(str, Enum):
@@ -57,6 +58,7 @@ class StabilityFilter:
         self._Hfor: Optional[np.ndarray] = None
         self._ref: Optional[np.ndarray] = None
         self._last_grey: Optional[np.ndarray] = None
+        self._still_changed = 0
 
     def _thumb(self, frame: np.ndarray) -> View:
         corners = self.reader.locate(frame)
@@ -85,7 +87,16 @@ class StabilityFilter:
             return False
         if self._ref is None:
             return occlusion_score(view, cfg.occlusion) <= 1.5
-        return not self._changed_a_lot(grey, self._ref)
+        if not self._changed_a_lot(grey, self._ref):
+            self._still_changed = 0
+            return True
+        # a big change that stays perfectly still is the board itself (a stack cleared at
+        # once, a lamp moved): after REBASE_FRAMES motionless frames it becomes the reference
+        self._still_changed += 1
+        if self._still_changed >= REBASE_FRAMES and occlusion_score(view, cfg.occlusion) <= 1.0:
+            self._ref, self._still_changed = grey, 0
+            return True
+        return False
 
     def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
         gain = float(np.median(grey)) / max(1.0, float(np.median(ref)))
