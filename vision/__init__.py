@@ -5,28 +5,44 @@ Public interface (what the table process and tools use)::
     from vision.config import VisionConfig          # the [vision] settings (VisionConfig.from_dict)
     from vision.reader import BoardReader           # BoardReader(config).read(frame, t) -> BoardEvidence | None
     from vision.stability import StabilityFilter    # StabilityFilter(reader).feed(frame, t)
-                                                    #   -> BoardEvidence (new still reading) | HandOverBoard | None
+                                                    #   -> BoardEvidence (a new still reading) | HandOverBoard | None
     from vision.render import render, render_scene, RenderParams, SCHEMES
                                                     # render(position: BoardEvidence, params, seed, hand) -> BGR image
     from vision.layout import SetUp, start_position, random_position, same_board
-    from vision.markers import find_marker_corners, marker_sheet   # ArUco DICT_4X4_50, ids 0..3 = TL, TR, BR, BL
-    from vision.sources import open_source          # frames from a camera, Picamera2, files, a video or the renderer
+    from vision.markers import find_marker_corners, marker_sheet
+    from vision.sources import open_source          # "camera:0", "/dev/video0", "picamera2", "files:GLOB",
+                                                    # a folder, "video:PATH", "render:SEED"
     from vision.photos import detect_checkers       # checker detection on arbitrary photos (no corners)
 
+Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadParams`,
+:class:`vision.occlusion.OcclusionParams` and :class:`VisionConfig`):
+
+1. **Find the board** (:func:`vision.reader.find_corners`): the four ArUco markers
+   (``DICT_4X4_50``, ids 0 1 2 3 on the playing area's top-left, top-right,
+   bottom-right, bottom-left corners; ``bgtable markers`` prints them; three suffice),
+   else corners from the config, else :func:`vision.locate.auto_corners` (board outline,
+   frame-colour profiles, candidates checked for alternating point colours).
+2. **Rectify** (:mod:`vision.rectify`): a top-down view, 32 px per point width.
+3. **Occlusion** (:mod:`vision.occlusion`): something across the frame band = a hand.
+4. **Read** (:mod:`vision.read`): checker rims found by a ring filter along every point
+   and the bar; a stack's extent from its last rim, second-layer checkers from whole rims
+   half a checker off; colours split in two from the checkers themselves, darker = dark.
+5. **Set-up** (:class:`vision.layout.SetUp`): which corner holds Dark's home board, from
+   the config or (``dark_home = "auto"``) from the starting position.
+
+Conventions and limits:
+
 * Positions in and out are :class:`referee.events.BoardEvidence` in table numbering
-  (Dark's points; ``points[i]`` is point ``i + 1``).  The renderer takes one as the
-  position to draw (``off`` = checkers in the trays); the reader returns one with
-  ``off = None`` (trays are not read yet).
-* :class:`vision.layout.SetUp` says which corner of the playing area (as the camera
-  sees it) holds Dark's home board; ``dark_home = "auto"`` learns it from the starting
-  position.  "Dark" is the darker of the two checker colours, learned from the board.
-* A reading is ``None`` when something lies across the board's frame band, when it is
-  implausible (more than 15 checkers of a colour) or before the set-up is known.
-  :class:`StabilityFilter` reports a reading only after ``stable_frames`` quiet frames
-  and ``repeat`` identical readings, and ``HandOverBoard`` when movement starts.
-* Stacking: up to 5 checkers lie in a row from a point's base; a 6th to 9th lies in a
-  second layer, each across two first-layer checkers.  A checker exactly on top of
-  another cannot be seen by one camera above; a 9-stack is read with lower confidence.
-* Errors: :mod:`vision.errors` (``VisionError`` root; ``BoardNotFound``,
-  ``ConfigError``, ``FrameSourceError``).
+  (Dark's points; ``points[i]`` is point ``i + 1``).  The renderer draws ``off`` as
+  checkers in the trays; the reader returns ``off = None`` (trays are not read yet).
+* Image rows: ``top`` runs from the first corner to the second, ``bottom`` from the
+  fourth to the third (:class:`vision.layout.RowReading`, the ``bgtable read`` form).
+* Stacking: up to 5 checkers in a row from a point's base, a 6th to 9th in a second layer,
+  each across two first-layer checkers.  A checker exactly on top of another cannot be
+  seen from above; a 9-stack is reported with lower confidence.
+* A stable reading needs ``stable_frames`` motionless frames and ``repeat`` identical
+  readings; after one, a change larger than a few checkers or anything on the frame band
+  counts as a hand until it leaves (or stays motionless for 10 frames).
+* Errors: :mod:`vision.errors` (``VisionError`` root; ``BoardNotFound``, ``ConfigError``,
+  ``FrameSourceError``).
 """
