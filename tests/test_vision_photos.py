@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 
 from vision.photos import DARK, LIGHT, detect_checkers, load_boxes, score, score_folder
 

@@ -14,7 +14,7 @@ A chain of pure stages on a :class:`vision.rectify.View`:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import cv2

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import zlib
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 import cv2
