@@ -17,6 +17,17 @@ The rules engine depends on nothing else of ours:
 
 Input types shared with the device packages live in :mod:`referee.events`; the
 exception tree in :mod:`referee.errors`.
+
+The referee (its interface and conventions are in :mod:`referee.protocol`'s docstring):
+``Referee(settings, clock).handle(event) -> [Decision]``, ``view() -> TableView``
+(:mod:`referee.view`), ``new_record_actions()``, ``match_record()``; settings in
+:mod:`referee.settings`, decisions in :mod:`referee.decisions`.
+
+Match records: the model in :mod:`referee.record`; :mod:`referee.matfile` (.mat),
+:mod:`referee.sgf` (gnubg SGF), :mod:`referee.replay` (the validator behind
+``bgtable replay``), :mod:`referee.journal` (the crash-safe journal).
+
+The table process (the only part that imports the device packages): :mod:`referee.table`.
 """
 from .errors import DiceError, IllegalPlay, NotationError, PositionError, RefereeError
 from .moves import LegalPlay, legal_plays, match_play, parse_dice, plays_to, results
