@@ -44,6 +44,9 @@ class ReadParams:
     second_layer: float = 1.25             # a second-layer checker's whole rim: this many thresholds
     stack_colour: float = 1e9              # relative colour change allowed along one stack
     slot_tolerance: float = 0.6            # checker diameters between a slot and a rim that explains it
+    floor: float = 0.15                    # no rim counts below this score
+    weak: float = 0.75                     # the lower threshold for faint but even stacks, as a share
+    even: float = 0.5                      # how even a faint stack's rims must be (weakest / strongest)
     relative_q: float = 0.5                # ...of this quantile of the points' best rim scores
     relative: float = 0.4                  # threshold as a share of the board's typical rim score
     cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
@@ -215,7 +218,22 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     cap tells how many there are; a second-layer checker rests across two of them, its
     whole rim visible half a checker off the first layer's positions.  ``colour[j]`` (BGR
     at each candidate centre, optional) must match the first checker's along the stack.
+
+    Checkers that barely stand out from their point (dark on a dark red point) fall below
+    the board's threshold; they are counted at a lower one when their rims are as even as
+    one stack's are (and as strong as the rims already found on the point).
     """
+    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour)
+    low = replace(params, threshold=max(params.floor, params.threshold * params.weak))
+    weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
+    if weak.count > strong.count and w_rims and min(w_rims) >= params.even * max(w_rims + s_rims):
+        return PointCount(weak.count, weak.samples, weak.confidence * 0.5)
+    return strong
+
+
+def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+              params: ReadParams, colour: Optional[np.ndarray]) -> tuple[PointCount, list[float]]:
+    """:func:`count_point` at one threshold; also the rim scores the count rests on."""
     thr = params.threshold
     nms = max(1, int(round(params.nms / params.step)))
     cd = L.CHECKER
@@ -223,7 +241,7 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     strong = [j for j in caps if cap[j] > thr]
     margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
     if not strong:
-        return PointCount(0, (), min(1.0, margin * 2))
+        return PointCount(0, (), min(1.0, margin * 2)), []
     fulls = _peaks(full, thr * 0.5, nms)
     strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
     last = -1
@@ -234,7 +252,7 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
             last = j
             break
     if last < 0:
-        return PointCount(0, (), min(1.0, margin * 2) * 0.5)
+        return PointCount(0, (), min(1.0, margin * 2) * 0.5), []
     x = lambda j: a.x + float(lateral[j])  # noqa: E731
     y = lambda j: a.y0 + a.direction * float(dist[j])  # noqa: E731
     pos = float(dist[last])
@@ -262,7 +280,8 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     n = n1 + n2
     if n >= 9:
         conf *= 0.5  # a third layer would lie hidden
-    return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf))))
+    rims = [f for d, f in strong_full if d <= pos + 0.2 * cd] + [float(cap[last])]
+    return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf)))), rims
 
 
 def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool:
