@@ -225,6 +225,8 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     """
     strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour)
     low = replace(params, threshold=max(params.floor, params.threshold * params.weak))
+    if not np.any((cap > low.threshold) & (cap <= params.threshold)):
+        return strong  # nothing faint here
     weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
     if weak.count > strong.count and w_rims and min(w_rims) >= params.even * max(w_rims + s_rims):
         return PointCount(weak.count, weak.samples, weak.confidence * 0.5)
