@@ -23,6 +23,8 @@ from typing import Any, Optional, Sequence
 from ..cliutil import Parser, fail
 from ..settings import Settings, SettingsError
 from .process import LogSink, TableCore
+
+VISION_MIN_CONFIDENCE = 0.0
 from .simdevices import SimError
 from .simtable import Rates, SimulatedTable
 
@@ -100,7 +102,11 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
     from .simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
 
     config = loads(DEFAULT_BUTTONS, "<demo>")
-    settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"))
+    # vision's confidences rank readings but are not probabilities (exact readings of rendered
+    # boards go down to 0.01), so the referee's confidence gate is off for the camera: it
+    # still rejects impossible readings and matches against the legal positions
+    settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"),
+                        min_confidence=VISION_MIN_CONFIDENCE)
     closers: list[Any] = []
     sinks: list[Any] = [LogSink(printer=(lambda s: None) if args.quiet else printer)]
     cube_factory = MockFactory()
@@ -128,7 +134,8 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
     closers.append(buttons)
     rates = Rates(**{k: getattr(args, f"rate_{k}") for k in vars(Rates())})
     table = SimulatedTable(core, dice, camera, buttons, seed=args.seed, rates=rates,
-                           progress=lambda s: print(f"# {s}", file=sys.stderr, flush=True))
+                           progress=lambda s: print(f"# {s}", file=sys.stderr, flush=True),
+                           director_camera=PerfectCamera() if args.camera == "render" else None)
     return core, table, closers
 
 
@@ -179,5 +186,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     v = core.referee.view()
     dt = time.monotonic() - t0
     print(f"# match over: {v.names[0]} {v.score[0]} - {v.score[1]} {v.names[1]} "
-          f"({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s)", file=sys.stderr)
+          f"({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s"
+          + (f", the director read the board {table.stats.director_readings} time(s)"
+             if table.stats.director_readings else "") + ")", file=sys.stderr)
     return 0

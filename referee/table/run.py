@@ -33,6 +33,7 @@ from typing import Any, Callable, Optional, Sequence
 
 from ..cliutil import Parser, fail
 from ..settings import Settings, SettingsError
+from .demo import VISION_MIN_CONFIDENCE
 from .process import LogSink, TableCore
 from .sdnotify import Notifier
 
@@ -68,7 +69,7 @@ def settings_from(config: Any, dice_reader: bool) -> Settings:
     return Settings(match_to=r.match_to, crawford=r.crawford, jacoby=r.jacoby, beavers=r.beavers,
                     automatic_doubles=r.automatic_doubles, cube_limit=r.cube_limit,
                     early_roll=r.early_roll, die_on_checker=r.die_on_checker, names=(p.dark, p.light),
-                    dice_reader=dice_reader)
+                    dice_reader=dice_reader, min_confidence=VISION_MIN_CONFIDENCE)
 
 
 # --------------------------------------------------------------------------- devices

@@ -148,7 +148,7 @@ class PerfectCamera:
 class RenderedCamera:
     """Frames from the synthetic renderer (a fixed camera), through the real vision pipeline."""
 
-    def __init__(self, seed: int = 0, size: tuple[int, int] = (960, 540), frames: int = 4) -> None:
+    def __init__(self, seed: int = 0, size: tuple[int, int] = (960, 540), frames: int = 6) -> None:
         from vision.config import VisionConfig  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.render import RenderParams  # noqa: PLC0415

@@ -51,6 +51,7 @@ class Rates:
 @dataclass
 class Stats:
     steps: int = 0
+    director_readings: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
 
     def count(self, decisions: Sequence[Decision]) -> None:
@@ -63,7 +64,7 @@ class SimulatedTable:
 
     def __init__(self, core: TableCore, dice: Any, camera: Any, buttons: Any, *, seed: int = 0,
                  rates: Rates = Rates(), progress: Optional[Callable[[str], None]] = None,
-                 max_steps: int = 20000) -> None:
+                 max_steps: int = 20000, director_camera: Any = None) -> None:
         self.core = core
         self.dice = dice
         self.camera = camera
@@ -72,6 +73,7 @@ class SimulatedTable:
         self.rates = rates
         self.progress = progress
         self.max_steps = max_steps
+        self.director_camera = director_camera  # board readings the director enters by hand
         self.stats = Stats()
         ref = core.referee
         # the physical board starts as the referee believes it (a resumed journal included)
@@ -108,15 +110,30 @@ class SimulatedTable:
             if self.stats.steps >= self.max_steps:
                 raise SimError(f"the simulated match did not finish in {self.max_steps} steps "
                                f"(referee state {self.referee.state!r})")
-            before = self.core.decisions
+            before = self._progress()
             self.step()
             self.stats.steps += 1
-            self._stall = self._stall + 1 if self.core.decisions == before else 0
+            self._stall = self._stall + 1 if self._progress() == before else 0
             if self._stall > 20:
                 raise SimError(f"the simulated table is stuck in state {self.referee.state!r}: "
                                f"{self.referee.message}")
             self._report()
         return self.stats
+
+    def _progress(self) -> tuple:
+        """What changes when play moves on: the state, the position, the record."""
+        ref = self.referee
+        return ref.state, ref.pos, ref.game, len(ref.actions), ref.turn
+
+    def _director_reads(self) -> bool:
+        """After two steps without progress the director reads the board by hand (the
+        camera cannot count it, e.g. a stack taller than it can see)."""
+        if self._stall >= 2 and self.director_camera is not None:
+            self.stats.director_readings += 1
+            self.feed(self.director_camera.show(self.board, True))
+            self.feed(self.director_camera.show(self.board, False))
+            return True
+        return False
 
     def _report(self) -> None:
         games = len(self.referee.games)
@@ -147,9 +164,12 @@ class SimulatedTable:
         elif state == "moving":
             self._move(rng)
         elif state in ("waiting_for_board", "ambiguous"):
-            # take the hands away and let the camera see the board again
-            self.look(hand=True)
-            self.look()
+            # take the hands away and let the camera see the board again; when the camera
+            # still cannot read it (a stack taller than it can count), the director looks
+            # and enters the board, as a human director would
+            if not self._director_reads():
+                self.look(hand=True)
+                self.look()
             if ref.state == "ambiguous":
                 self.feed([PlayerInput(ref.turn or "dark", "confirm", choice=0)])
         elif state == "illegal_move":
@@ -255,7 +275,8 @@ class SimulatedTable:
         plays = legal_plays(me_first, *ref.t.dice) if ref.t.dice else []
         after = rng.choice(plays).result if plays else me_first.swap()
         self.board = after.swap() if mover == "dark" else after
-        self.look(hand=True)
-        self.look()
+        if not self._director_reads():
+            self.look(hand=True)
+            self.look()
         if ref.state == "correcting":
             self.feed(self.dice.lift())
