@@ -35,6 +35,37 @@ BAR_RIGHT = BAR_LEFT + BAR_WIDTH
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
+MAX_STACK = 15
+PYRAMID = (5, 4, 3, 2, 1)  # checkers per layer of a full stack
+
+
+def stack_slots(n: int) -> list[tuple[int, int]]:
+    """Where ``n`` (0..15) checkers lie on a point, as players stack them: (half, layer) each.
+
+    ``half`` is the centre's distance from the point's base in half checkers (1, 3, ... 9
+    for the first layer); a row of 5 from the edge, then each further layer from the base
+    outwards, every checker resting across two of the layer below (offset half a checker):
+    5 + 4 + 3 + 2 + 1 = 15, a pyramid.
+    """
+    if not 0 <= n <= MAX_STACK:
+        raise ValueError(f"stack of {n} checkers: a point holds 0..{MAX_STACK}")
+    out: list[tuple[int, int]] = []
+    for layer, size in enumerate(PYRAMID):
+        for k in range(size):
+            if len(out) == n:
+                return out
+            out.append((1 + layer + 2 * k, layer))
+    return out
+
+
+def visible_rims(n: int) -> frozenset[int]:
+    """The halves at which a stack of ``n`` shows whole checker rims from above: checkers with
+    nothing resting on them (a checker half a checker off one layer up hides part of one)."""
+    slots = set(stack_slots(n))
+    return frozenset(h for h, layer in slots
+                     if (h - 1, layer + 1) not in slots and (h + 1, layer + 1) not in slots)
+
+
 def column_x(i: int) -> float:
     """Centre x (pw) of column ``i`` (0..11, left to right as seen) of either row."""
     return i + 0.5 + (BAR_WIDTH if i >= 6 else 0.0)
@@ -135,23 +166,34 @@ def same_board(a: BoardEvidence, b: BoardEvidence) -> bool:
     return a.bar == b.bar and all(x.count == y.count and x.colour == y.colour for x, y in zip(a.points, b.points))
 
 
-def random_position(rng: np.random.Generator, max_per_point: int = 9) -> BoardEvidence:
-    """A random plausible position: 15 checkers a side over points, bar and off."""
+def random_position(rng: np.random.Generator, max_per_point: int = 9, tall: float = 0.0) -> BoardEvidence:
+    """A random plausible position: 15 checkers a side over points, bar and off.
+
+    With probability ``tall`` one side first puts 10..15 checkers on one of its points
+    (bear-in and ace-point games); the default draws exactly as before.
+    """
     owner = [None] * 24
     counts = [0] * 24
     bar = [0, 0]
     off = [0, 0]
+    if tall and rng.random() < tall:
+        ci = int(rng.integers(2))
+        p = int(rng.integers(24))
+        owner[p] = ("dark", "light")[ci]
+        counts[p] = int(rng.integers(10, 16))
     for ci, colour in enumerate(("dark", "light")):
         n_off = int(rng.choice([0] * 6 + list(range(1, 15))))
         n_bar = int(rng.choice([0] * 8 + [1, 1, 2, 3]))
+        on_points = sum(c for c, o in zip(counts, owner) if o == colour)
+        n_off = min(n_off, 15 - on_points)
         off[ci] = n_off
-        bar[ci] = min(n_bar, 15 - n_off)
-        left = 15 - off[ci] - bar[ci]
+        bar[ci] = min(n_bar, 15 - n_off - on_points)
+        left = 15 - off[ci] - bar[ci] - on_points
         tries = 0
         while left and tries < 1000:
             tries += 1
             p = int(rng.integers(24))
-            if owner[p] not in (None, colour) or counts[p] >= max_per_point:
+            if owner[p] not in (None, colour) or (max_per_point <= counts[p] < 10) or counts[p] >= MAX_STACK:
                 continue
             owner[p] = colour
             counts[p] += 1

@@ -51,6 +51,7 @@ class ReadParams:
     relative: float = 0.4                  # threshold as a share of the board's typical rim score
     cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
+    tall_stacks: bool = True               # read 10..15 as pyramids (needs the layout's point length)
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,7 @@ class Profiles:
     bar_y: np.ndarray
     strength: float
     colour: Optional[np.ndarray] = None   # BGR (blurred) at each axis's candidate centres
+    fill: Optional[np.ndarray] = None     # per axis: how checker-like the gaps beside halves 4 and 6 are
 
 
 # grey level to CIE lightness (0..255): more contrast in the dark, as the eye (and Lab) has it
@@ -170,7 +172,41 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
-    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour)
+    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour,
+                    _gap_fill(view, ax, blur))
+
+
+GAP_HALVES = (4, 6)      # where a five-row leaves board showing beside its checkers, a pyramid does not
+GAP_LATERAL = 0.33
+
+
+def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray) -> np.ndarray:
+    """Per axis, in -1..1: whether the gaps beside halves 4 and 6 look like the stack's checkers
+    (+1: a layer below shows there) or like the board beyond the point (-1); 0 when the two
+    look alike.  Tells a row of 5 from a 12-pyramid, whose whole rims lie at the same places."""
+    cd = L.CHECKER
+    xs, ys, kinds = [], [], []
+    for a in ax:
+        for h in GAP_HALVES:
+            for side in (-1, 1):
+                xs.append(a.x + side * GAP_LATERAL)
+                ys.append(a.y0 + a.direction * h * cd / 2)
+        for h in (3, 5, 7):
+            xs.append(a.x)
+            ys.append(a.y0 + a.direction * h * cd / 2)
+        xs.append(a.x)
+        ys.append(a.y0 + a.direction * (L.POINT_LEN + L.GAP * 0.3))
+    X = np.clip(np.rint((np.array(xs) + view.margin) * view.px).astype(int), 0, blur.shape[1] - 1)
+    Y = np.clip(np.rint((np.array(ys) + view.margin) * view.px).astype(int), 0, blur.shape[0] - 1)
+    c = blur[Y, X].astype(np.float32).reshape(len(ax), 2 * len(GAP_HALVES) + 4, 3)
+    gap = c[:, :2 * len(GAP_HALVES)]
+    checker = np.median(c[:, -4:-1], axis=1)[:, None]
+    board = c[:, -1:]
+    dc = np.linalg.norm(gap - checker, axis=2)
+    db = np.linalg.norm(gap - board, axis=2)
+    sep = np.linalg.norm(checker - board, axis=2)
+    f = np.median((db - dc) / (sep + 20.0), axis=1)
+    return np.clip(f, -1.0, 1.0)
 
 
 def _peaks(profile: np.ndarray, thr: float, nms_steps: int) -> list[int]:
@@ -201,6 +237,7 @@ class PointCount:
     count: int
     samples: tuple[Checker, ...]
     confidence: float
+    alt: Optional[int] = None   # the next likeliest count, when a tall stack was judged
 
 
 @dataclass(frozen=True)
@@ -211,7 +248,64 @@ class Found:
 
 
 def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
-                params: ReadParams = ReadParams(), colour: Optional[np.ndarray] = None) -> PointCount:
+                params: ReadParams = ReadParams(), colour: Optional[np.ndarray] = None,
+                fill: float = 0.0) -> PointCount:
+    """:func:`count_point_low` and then, for a full first row, the pyramid pass for 10..15
+    (:func:`tall_stack`)."""
+    pc = count_point_low(a, full, cap, lateral, dist, params, colour)
+    if pc.count < 5 or not params.tall_stacks:
+        return pc
+    n, margin, alt = tall_stack(full, dist, params.threshold, fill)
+    if n < 10:
+        return pc
+
+    cd = L.CHECKER
+    samples = [Checker(a.name, a.x + float(lateral[int(np.argmin(np.abs(dist - h * cd / 2)))]),
+                       a.y0 + a.direction * h * cd / 2, 0.0) for h in sorted(L.visible_rims(n))]
+    return PointCount(n, tuple(samples), float(min(1.0, margin / 2)), pc.count if alt < 10 else alt)
+
+
+# whole-rim patterns (halves 1..9) of stacks of 5..15 as the ring filter sees them: a rim
+# partly under a checker one layer up often still scores, so these are measured, not derived
+TALL_PATTERNS = {
+    5: "HLHLHLHLH", 6: "LHLLHLHLH", 7: "LHLHLLHLH", 8: "LHLHLHLLH", 9: "LHLHLHLHL",
+    10: "HLHLLHLHL", 11: "HLHLHLLHL", 12: "HLHLHLHLH", 13: "HHLHLLHLH", 14: "HHLHLHLHH", 15: "HHHLHLHHH",
+}
+TALL_LEVEL = 1.0   # rim score (in thresholds) between "no whole rim" and "a whole rim"
+TALL_SOFT = 0.6    # how far from the level a score is fully believed
+TALL_TWELVE = 20.0  # 5 against 12: score per unit of the end-rim cue
+
+
+def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float) -> tuple[int, float, int]:
+    """The stack size 5..15 whose rim pattern fits the profile best, the margin over the
+    next best (in halves fully believed; 2 = one clear half told them apart) and that next.
+
+    A row of 5 and a 12-pyramid show the same pattern; the end rims' strength against the
+    middle ones and ``fill`` (the gaps beside the checkers: board or a lower layer, see
+    :func:`_gap_fill`) tell them apart.
+    """
+    cd = L.CHECKER
+    a = np.empty(9)
+    for h in range(1, 10):
+        m = np.abs(dist - h * cd / 2) <= 0.13
+        a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
+    agree = np.clip((a - TALL_LEVEL) / TALL_SOFT, -1.0, 1.0)
+    # a 12-pyramid's end checkers lie half under the second layer: their rims score less
+    # than the row's middle ones (a row of 5: about the same); measured on rendered boards
+    z = (0.875 - (a[0] + a[8]) / max(1e-6, a[2] + a[4] + a[6]) * 1.5) + 0.08 * fill
+    scores = {}
+    for n, pat in TALL_PATTERNS.items():
+        sign = np.array([1.0 if ch == "H" else -1.0 for ch in pat])
+        sc = float((sign * agree).sum())
+        if n in (5, 12):  # same pattern: the end rims' share and the gaps tell them apart
+            sc -= max(0.0, (-1 if n == 12 else 1) * float(np.clip(TALL_TWELVE * z, -4.0, 4.0)))
+        scores[n] = sc
+    order = sorted(scores, key=scores.get, reverse=True)  # type: ignore[arg-type]
+    return order[0], scores[order[0]] - scores[order[1]], order[1]
+
+
+def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+                    params: ReadParams = ReadParams(), colour: Optional[np.ndarray] = None) -> PointCount:
     """Stage 2 for one point: the stack's extent from its last cap, plus second-layer rims.
 
     Checkers in the first layer touch each other from the base outwards, so the farthest
@@ -311,7 +405,8 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     if len(tops):  # rims on one board share their contrast: ignore the much fainter ones
         params = replace(params, threshold=max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))))
     per_axis = {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
-                                    None if prof.colour is None else prof.colour[i])
+                                    None if prof.colour is None else prof.colour[i],
+                                    0.0 if prof.fill is None else float(prof.fill[i]))
                 for i, a in enumerate(axes(params))}
     thr = params.threshold
     nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
@@ -446,6 +541,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
         row = "top" if name.startswith("top") else "bottom"
         rows[row].append(PointReading(pc.count, colour, round(max(0.0, min(1.0, conf)), 3)))
         confs.append(conf)
+    _settle_tall(rows, found, total)
     blab = labels[k:k + len(found.bar)]
     bar = (int((blab == 0).sum()), int((blab == 1).sum()))
     total[0] += bar[0]
@@ -456,6 +552,24 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     if not plausible:
         conf = 0.0
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible)
+
+
+def _settle_tall(rows: dict[str, list[PointReading]], found: Found, total: list[int]) -> None:
+    """A colour with more than 15 checkers where a tall stack was judged: take that stack's
+    next likeliest count (a row of 5 and a 12-pyramid look much alike), least sure first."""
+    for ci, colour in enumerate(("dark", "light")):
+        while total[ci] > 15:
+            cand = [(p.confidence, r, i) for r in ("top", "bottom") for i, p in enumerate(rows[r])
+                    if p.colour == colour and found.per_axis[f"{r}{i}"].alt is not None
+                    and found.per_axis[f"{r}{i}"].alt < p.count]  # type: ignore[operator]
+            if not cand:
+                break
+            _, r, i = min(cand)
+            p, alt = rows[r][i], found.per_axis[f"{r}{i}"].alt
+            assert alt is not None
+            total[ci] -= p.count - alt
+            rows[r][i] = PointReading(alt, colour, round(min(p.confidence, 0.3), 3))
+            found.per_axis[f"{r}{i}"] = replace(found.per_axis[f"{r}{i}"], alt=None)
 
 
 def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParams = ReadParams()) -> tuple[Assembled, Optional[ColourModel]]:

@@ -4,7 +4,7 @@ Used by tests, benchmarks and the simulated table.  A board is drawn top-down in
 texture (in point widths, see :mod:`vision.layout`), warped into the camera by a random
 homography, bent by lens distortion and then spoiled: light gradients, glare, shadows,
 noise, blur, JPEG artefacts, checker jitter and overlap, and optionally a hand with an
-arm (and a checker in its fingers) over the board.  Same seed, same image.
+arm (and a checker in its fingers) over the board.  Same seed and frame, same image; another ``frame`` changes only the sensor noise.
 """
 from __future__ import annotations
 
@@ -162,16 +162,9 @@ def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int) -> No
 
 
 def stack_offsets(n: int) -> list[tuple[float, int]]:
-    """Distance from the point's base (pw) and layer of each of ``n`` checkers on a point."""
-    out = []
-    for k in range(n):
-        if k < 5:
-            out.append((L.CHECKER * (k + 0.5), 0))
-        elif k < 9:
-            out.append((L.CHECKER * (k - 5 + 1.0), 1))
-        else:
-            out.append((L.CHECKER * (k - 9 + 1.5), 2))
-    return out
+    """Distance from the point's base (pw) and layer of each of ``n`` (0..15) checkers on a
+    point, stacked as :func:`vision.layout.stack_slots` says (a pyramid 5-4-3-2-1)."""
+    return [(L.CHECKER * h / 2, layer) for h, layer in L.stack_slots(n)]
 
 
 def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
@@ -274,8 +267,13 @@ def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, ch
 
 
 def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(), seed: int = 0,
-                 hand: bool = False, setup: Optional[L.SetUp] = None) -> Rendered:
-    """Render ``position`` (table numbering) as a camera frame, with the truth and corners."""
+                 hand: bool = False, setup: Optional[L.SetUp] = None, frame: int = 0) -> Rendered:
+    """Render ``position`` (table numbering) as a camera frame, with the truth and corners.
+
+    ``seed`` fixes the camera, board, light and checker placement; ``frame`` (0 = the
+    frame a seed always gave) draws fresh per-frame effects only: sensor noise and a
+    slight mains flicker of the light, as successive frames of a still board differ.
+    """
     rng = np.random.default_rng(seed)
     bg = tuple(int(v) for v in rng.integers(30, 200, 3))
     scheme = next((s for s in SCHEMES if s.name == params.scheme), None) if params.scheme else None
@@ -326,6 +324,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     g = rng.uniform(0, params.gradient_max)
     mul = 1 + g * (((xs / lw - 0.5) * np.cos(gdir) + (ys / lh - 0.5) * np.sin(gdir)))
     mul *= rng.uniform(0.8, 1.15)
+    fr = np.random.default_rng([seed, 13, frame]) if frame else None
+    if fr is not None:
+        mul *= 1 + fr.uniform(-0.015, 0.015)
     if rng.random() < params.shadow_prob:
         sh = np.zeros((lh, lw), np.float32)
         pts = (rng.uniform(0, 1, (4, 2)) * [lw, lh]).astype(np.int32)
@@ -343,6 +344,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     if sigma > 0.3:
         tile = _noise_tile(W, H)
         ox, oy = rng.integers(0, 64, 2)
+        if fr is not None:
+            ox, oy = fr.integers(0, 64, 2)
+            tile = tile[:, ::-1] if frame % 2 else tile  # more noise patterns than 64 x 64 offsets
         add_f = cv2.scaleAdd(np.ascontiguousarray(tile[oy:oy + H, ox:ox + W]), float(sigma), add_f)
     f = cv2.add(cv2.multiply(img, mul_f, dtype=cv2.CV_32F), add_f)
     img = cv2.convertScaleAbs(cv2.max(f, 0.0))
@@ -358,6 +362,6 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
 
 
 def render(position: BoardEvidence, params: RenderParams = RenderParams(), seed: int = 0,
-           hand: bool = False, setup: Optional[L.SetUp] = None) -> np.ndarray:
+           hand: bool = False, setup: Optional[L.SetUp] = None, frame: int = 0) -> np.ndarray:
     """Just the BGR image of :func:`render_scene`."""
-    return render_scene(position, params, seed, hand, setup).image
+    return render_scene(position, params, seed, hand, setup, frame).image
