@@ -223,9 +223,12 @@ class Referee:
         self.cube = Cube()
         n = self.settings.match_to
         if crawford_done is None:
-            crawford_done = bool(n) and max(score) >= n - 1 and not crawford_game
+            # resuming at match point: the Crawford game is taken as played, except in a new
+            # 1-point match, whose first game is the Crawford game (as gnubg has it)
+            crawford_done = bool(n) and max(score) >= n - 1 and not crawford_game and tuple(score) != (0, 0)
+        first_is_crawford = bool(n) and max(score) >= n - 1 and not crawford_done
         self.score = Score(n, (score[0], score[1]), self.settings.crawford,
-                           crawford_game and self.settings.crawford, crawford_done)
+                           (crawford_game or first_is_crawford) and self.settings.crawford, crawford_done)
         self.game = 1
         self.auto_doubles = 0
         self.opening: dict[str, Optional[int]] = {"dark": None, "light": None}
