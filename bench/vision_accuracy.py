@@ -8,6 +8,8 @@ the true corners, and found automatically on the same board drawn without marker
 (with the set-up a player would give for the camera's side), and prints the share of boards and of points read exactly.  Part 2
 feeds N/10 frame sequences (still board, hand over the board, still again) to the
 stability filter and counts stable readings reported while a hand was over the board.
+Half the random positions may hold a tall stack (10..15); part 3 prints the confidence
+of right against wrong points and boards (what the referee's ``min_confidence`` gate sees).
 """
 from __future__ import annotations
 
@@ -27,18 +29,48 @@ from vision.reader import BoardReader  # noqa: E402
 from vision.render import SCHEMES, RenderParams, render, render_scene  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 
+TALL = 0.6  # in half the frames: chance of one stack of 10..15 (bear-in, ace-point games)
+
 
 def points_exact(a: BoardEvidence, b: BoardEvidence) -> int:
     return sum(x.count == y.count and x.colour == y.colour for x, y in zip(a.points, b.points))
+
+
+def spread(v: list[float]) -> str:
+    if not v:
+        return "none"
+    q = np.percentile(v, [0.1, 1, 5, 50]) if len(v) >= 20 else np.sort(v)
+    return ("p0.1/1/5/50 " if len(v) >= 20 else "all ") + " ".join(f"{x:.3f}" for x in q)
+
+
+def confidence_report(pts: list[tuple[float, bool]], boards: list[tuple[float, bool, bool]], gate: float = 0.6) -> None:
+    """Part 3: confidence of right against wrong readings (markers path)."""
+    right = [c for c, ok in pts if ok]
+    wrong = [c for c, ok in pts if not ok]
+    print(f"confidence (corners from markers), gate {gate}:")
+    print(f"  points right {len(right)}: below gate {np.mean(np.array(right) < gate):.3%}; {spread(right)}")
+    if wrong:
+        print(f"  points wrong {len(wrong)}: below gate {np.mean(np.array(wrong) < gate):.0%}; {spread(wrong)}")
+    br = [c for c, ok, _ in boards if ok]
+    bw = [c for c, ok, _ in boards if not ok]
+    print(f"  boards right {len(br)}: below gate {np.mean(np.array(br) < gate):.3%}; {spread(br)}")
+    if bw:
+        caught = sum(c < gate or flagged for c, ok, flagged in boards if not ok)
+        print(f"  boards wrong {len(bw)}: below gate {np.mean(np.array(bw) < gate):.0%}; {spread(bw)};"
+              f" caught (board below gate, or every wrong point below it) {caught}/{len(bw)}")
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 600
     base = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
     res = {"markers": [0, 0, 0], "true corners": [0, 0, 0], "auto (no markers)": [0, 0, 0]}
+    pts: list[tuple[float, bool]] = []
+    boards: list[tuple[float, bool, bool]] = []
+    tall = [0, 0]
     t0 = time.perf_counter()
     for s in range(n):
-        pos = L.start_position() if s % 10 == 0 else L.random_position(np.random.default_rng(s if base == 100000 else base + s))
+        rng = np.random.default_rng(s if base == 100000 else base + s)
+        pos = L.start_position() if s % 10 == 0 else L.random_position(rng, tall=TALL if s % 10 >= 5 else 0.0)
         r = render_scene(pos, seed=base + s)
         bare = render_scene(pos, RenderParams(markers=False), seed=base + s).image
         for name, corners, img in (("markers", None, r.image), ("true corners", r.corners, r.image),
@@ -53,9 +85,20 @@ def main() -> None:
                 continue
             res[name][0] += L.same_board(ev, pos)
             res[name][1] += points_exact(ev, pos)
+            if name == "markers":
+                oks = [x.count == y.count and x.colour == y.colour for x, y in zip(ev.points, pos.points)]
+                pts += [(x.confidence, ok) for x, ok in zip(ev.points, oks)]
+                flagged = all(x.confidence < 0.6 for x, ok in zip(ev.points, oks) if not ok) and ev.bar == pos.bar
+                boards.append((ev.confidence, L.same_board(ev, pos), flagged))
+                for x, y in zip(ev.points, pos.points):
+                    if y.count >= 10:
+                        tall[0] += 1
+                        tall[1] += x.count == y.count and x.colour == y.colour
     print(f"{n} rendered frames, seeds {base}.. ({time.perf_counter() - t0:.0f} s)")
-    for name, (boards, pts, none) in res.items():
-        print(f"  corners from {name:17}: exact boards {boards / n:.2%}, exact points {pts / (24 * n):.3%}, no reading {none}")
+    for name, (nb, npt, none) in res.items():
+        print(f"  corners from {name:17}: exact boards {nb / n:.2%}, exact points {npt / (24 * n):.3%}, no reading {none}")
+    print(f"  tall stacks (10..15) read exactly (markers): {tall[1]}/{tall[0]}")
+    confidence_report(pts, boards)
     seqs = max(10, n // 10)
     bad = hands = reported = right = 0
     for s in range(seqs):

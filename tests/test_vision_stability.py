@@ -69,3 +69,31 @@ def test_a_whole_stack_cleared_at_once_is_read_after_it_stays_still() -> None:
     seq = _frames(a, "walnut", 21, [False] * 4) + _frames(b, "walnut", 21, [False] * 16)
     got = [e for e in (sf.feed(f, t=k) for k, f in enumerate(seq)) if isinstance(e, BoardEvidence)]
     assert len(got) == 2 and L.same_board(got[1], b)
+
+
+class _ScriptedReader(BoardReader):
+    """The real quiet check on real frames, but readings from a script (to steer confidences)."""
+
+    def __init__(self, corners: np.ndarray, readings: list[BoardEvidence]) -> None:
+        super().__init__(VisionConfig(), corners=corners)
+        self.script = list(readings)
+
+    def read(self, frame: np.ndarray, t: float = 0.0):  # type: ignore[override]
+        return self.script.pop(0) if len(self.script) > 1 else self.script[0]
+
+
+def _with_conf(ev: BoardEvidence, board: float, point: float) -> BoardEvidence:
+    pts = tuple(type(p)(p.count, p.colour, point) for p in ev.points)
+    return BoardEvidence(points=pts, bar=ev.bar, off=ev.off, confidence=board)
+
+
+def test_the_same_board_read_more_surely_is_reported_again() -> None:
+    from vision.render import render_scene
+    from vision.stability import surer
+    pos = L.start_position()
+    sc = render_scene(pos, RenderParams(scheme="walnut"), seed=3)
+    unsure, sure = _with_conf(pos, 0.3, 0.9), _with_conf(pos, 0.9, 0.9)
+    assert surer(sure, unsure) and not surer(unsure, sure) and not surer(sure, sure)
+    sf = StabilityFilter(_ScriptedReader(sc.corners, [unsure, unsure, unsure, sure]))
+    got = [e for e in (sf.feed(sc.image, t=k) for k in range(10)) if isinstance(e, BoardEvidence)]
+    assert [e.confidence for e in got] == [0.3, 0.9]  # once unsure, once sure, then quiet

@@ -37,11 +37,24 @@ Conventions and limits:
   checkers in the trays; the reader returns ``off = None`` (trays are not read yet).
 * Image rows: ``top`` runs from the first corner to the second, ``bottom`` from the
   fourth to the third (:class:`vision.layout.RowReading`, the ``bgtable read`` form).
-* Stacking: up to 5 checkers in a row from a point's base, a 6th to 9th in a second layer,
-  each across two first-layer checkers.  A checker exactly on top of another cannot be
-  seen from above; a 9-stack is reported with lower confidence.
+* Stacking (:func:`vision.layout.stack_slots`): a row of 5 from a point's base, then each
+  further layer from the base outwards, every checker across two of the layer below
+  (5 + 4 + 3 + 2 + 1 = 15).  Up to 9 the reader counts rims; from a full row on it also
+  fits the rim patterns of 10..15 (:func:`vision.read.tall_stack`).  A row of 5 and a
+  12-pyramid look much alike: told apart by their end rims; a colour over 15 checkers
+  falls back to the next likeliest count, marked unsure.  The tall pass assumes the
+  layout's proportions (point 5 checker widths deep less a tenth); ``ReadParams(tall_stacks=False)`` turns it off.
+* Confidence (calibrated on rendered boards, ``bench/vision_accuracy.py`` part 3):
+  ``PointReading.confidence`` >= 0.6 means "sure": such a point was wrong in fewer than
+  1 in 1000 rendered cases, while about half the wrong points score below 0.6 (they are
+  then worth the referee's +-1 tolerance).  ``BoardEvidence.confidence`` is 0 for
+  impossible totals (more than 15 of a colour), below 0.6 when more than two locations
+  (points, bar) are unsure, else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's
+  ``min_confidence`` default; the numbers are not probabilities of being right.
+* Renderer frames: ``render(..., seed, frame=k)`` keeps camera, light, board and checker
+  placement of ``seed`` and draws fresh sensor noise and flicker per ``frame`` (0 = as before).
 * A stable reading needs ``stable_frames`` motionless frames and ``repeat`` identical
-  readings; after one, a change larger than a few checkers or anything on the frame band
+  readings (the same board read more surely is reported again); after one, a change larger than a few checkers or anything on the frame band
   counts as a hand until it leaves (or stays motionless for 10 frames).
 * Errors: :mod:`vision.errors` (``VisionError`` root; ``BoardNotFound``, ``ConfigError``,
   ``FrameSourceError``).

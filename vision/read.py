@@ -519,11 +519,39 @@ class Assembled:
     plausible: bool
 
 
+# Calibration (measured on rendered boards, bench/vision_accuracy.py part 3): a point's raw
+# score is the smallest of its margins (rim against threshold, stack phase, colour); below
+# POINT_KNEE most readings are wrong, above it almost all are right.  The knee maps to
+# CERTAIN, the referee's default ``min_confidence``.
+CERTAIN = 0.6
+POINT_KNEE = 0.04
+UNSURE_POINTS = 2   # a board with more unsure points (and bar) than this is unsure as a whole
+
+
+def calibrate(raw: float) -> float:
+    """A raw margin (0..1) to a confidence: below :data:`CERTAIN` exactly when raw < knee."""
+    raw = max(0.0, min(1.0, float(raw)))
+    if raw < POINT_KNEE:
+        return CERTAIN * raw / POINT_KNEE
+    return CERTAIN + (1 - CERTAIN) * (raw - POINT_KNEE) / (1 - POINT_KNEE)
+
+
+def board_confidence(point_confs: list[float], plausible: bool) -> float:
+    """The reading as a whole: 0 when its totals are impossible; below :data:`CERTAIN` when
+    more than :data:`UNSURE_POINTS` locations are unsure; else 0.6 + 0.4 x the weakest."""
+    if not plausible:
+        return 0.0
+    weakest = min(point_confs)
+    unsure = sum(c < CERTAIN for c in point_confs)
+    if unsure > UNSURE_POINTS:
+        return CERTAIN * weakest
+    return CERTAIN + (1 - CERTAIN) * weakest
+
+
 def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled:
-    """Stage 4: counts and colours per point and bar, with a confidence."""
+    """Stage 4: counts and colours per point and bar, with calibrated confidences."""
     k = 0
     rows: dict[str, list[PointReading]] = {"top": [], "bottom": []}
-    confs = []
     total = [0, 0]
     for name in [f"{r}{i}" for r in ("top", "bottom") for i in range(12)]:
         pc = found.per_axis[name]
@@ -539,18 +567,17 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
             conf = min(conf, float(np.min(cm)) * 3) * (0.3 if min(light, m - light) else 1.0)
             total[colour == "light"] += pc.count
         row = "top" if name.startswith("top") else "bottom"
-        rows[row].append(PointReading(pc.count, colour, round(max(0.0, min(1.0, conf)), 3)))
-        confs.append(conf)
+        rows[row].append(PointReading(pc.count, colour, max(0.0, min(1.0, conf))))
     _settle_tall(rows, found, total)
+    for r in ("top", "bottom"):
+        rows[r] = [PointReading(p.count, p.colour, round(calibrate(p.confidence), 3)) for p in rows[r]]
     blab = labels[k:k + len(found.bar)]
     bar = (int((blab == 0).sum()), int((blab == 1).sum()))
     total[0] += bar[0]
     total[1] += bar[1]
-    confs.append(min(1.0, found.bar_confidence))
-    conf = float(max(0.0, min(confs)))
     plausible = total[0] <= 15 and total[1] <= 15
-    if not plausible:
-        conf = 0.0
+    confs = [p.confidence for r in ("top", "bottom") for p in rows[r]] + [calibrate(found.bar_confidence)]
+    conf = board_confidence(confs, plausible)
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible)
 
 
@@ -568,7 +595,7 @@ def _settle_tall(rows: dict[str, list[PointReading]], found: Found, total: list[
             p, alt = rows[r][i], found.per_axis[f"{r}{i}"].alt
             assert alt is not None
             total[ci] -= p.count - alt
-            rows[r][i] = PointReading(alt, colour, round(min(p.confidence, 0.3), 3))
+            rows[r][i] = PointReading(alt, colour, min(p.confidence, POINT_KNEE / 2))
             found.per_axis[f"{r}{i}"] = replace(found.per_axis[f"{r}{i}"], alt=None)
 
 

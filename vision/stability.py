@@ -8,7 +8,9 @@
 
 Entering MOVING (from any other state) emits a :class:`referee.events.HandOverBoard`;
 reaching STABLE with a reading different from the last one emitted emits that
-:class:`referee.events.BoardEvidence`.  The quiet check is cheap (a small rectified grey
+:class:`referee.events.BoardEvidence`; so does the same board read more surely while
+STABLE (:func:`surer`: its confidence now reaches 0.6, or more points do), so a
+consumer that held an unsure reading gets a better one without anything moving.  The quiet check is cheap (a small rectified grey
 thumbnail, frame-to-frame difference and the frame-band occlusion test); the full read
 runs only on quiet frames.
 """
@@ -25,6 +27,7 @@ from referee.events import BoardEvidence, HandOverBoard
 from .errors import BoardNotFound
 from .layout import same_board
 from .occlusion import occlusion_score
+from .read import CERTAIN
 from .reader import BoardReader
 from .rectify import View, homography
 from . import layout as L
@@ -145,4 +148,15 @@ class StabilityFilter:
             if self.last is None or not same_board(self.last, ev):
                 self.last = ev
                 return ev
+        if self.state == State.STABLE and self.last is not None and same_board(self.last, ev) and surer(ev, self.last):
+            self.last = ev  # the same board, now read more surely: say so (a gate may have held the last)
+            return ev
         return None
+
+
+def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
+    """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do."""
+    if new.confidence >= CERTAIN > old.confidence:
+        return True
+    n_sure = lambda ev: sum(p.confidence >= CERTAIN for p in ev.points)  # noqa: E731
+    return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)
