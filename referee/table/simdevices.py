@@ -148,7 +148,7 @@ class PerfectCamera:
 class RenderedCamera:
     """Frames from the synthetic renderer (a fixed camera), through the real vision pipeline."""
 
-    def __init__(self, seed: int = 0, size: tuple[int, int] = (960, 540), frames: int = 6) -> None:
+    def __init__(self, seed: int = 0, size: tuple[int, int] = (960, 540), frames: int = 4) -> None:
         from vision.config import VisionConfig  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.render import RenderParams  # noqa: PLC0415
@@ -159,6 +159,7 @@ class RenderedCamera:
                                    shadow_prob=0.3, noise_max=3.0, blur_max=0.8, jitter=0.03)
         self.seed = seed
         self.frames = frames
+        self.max_frames = 16
         self.filter = StabilityFilter(BoardReader(VisionConfig()))
         self.t = 0.0
         self.count = 0
@@ -169,12 +170,16 @@ class RenderedCamera:
         return render(board_evidence(board), self.params, seed=self.seed, hand=hand)
 
     def show(self, board: Position, hand: bool) -> list[Any]:
+        """One frame with a hand; else still frames until the filter reports the board
+        (a camera streams on: a big change needs more quiet frames) or ``max_frames``."""
         out: list[Any] = []
-        for _ in range(1 if hand else self.frames):
+        for i in range(1 if hand else self.max_frames):
             self.t += 0.1
             result = self.filter.feed(self._frame(board, hand), self.t)
             if result is not None:
                 out.append(result)
+                if isinstance(result, BoardEvidence) and i + 1 >= self.frames:
+                    break
         return out
 
     def close(self) -> None:
