@@ -9,10 +9,12 @@ match records and the referee use.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import repeat
 from typing import NamedTuple, Optional, Sequence, Union
 
 from .errors import DiceError, IllegalPlay
 from .notation import BAR_POINT, OFF_POINT, Play, Step, WrittenPlay, format_steps, parse_play
+from .movegen import generate
 from .position import Position
 
 
@@ -327,9 +329,11 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
 
 @lru_cache(maxsize=4096)
 def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[LegalPlay, ...]:
-    new, raw = tuple.__new__, Position._raw
-    return tuple(new(LegalPlay, (new(Play, (steps,)), raw(o, m)))
-                 for (m, o), steps in _generate(me, opp, d1, d2).items())
+    """The legal plays as values, built in bulk (C-level map) from the raw lists."""
+    mes, opps, paths = generate(me, opp, d1, d2)
+    new = tuple.__new__
+    return tuple(map(new, repeat(LegalPlay),
+                     zip(map(new, repeat(Play), zip(paths)), map(new, repeat(Position), zip(opps, mes)))))
 
 
 def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:

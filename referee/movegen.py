@@ -1,0 +1,330 @@
+"""The legal-move generator's inner loop: raw results for a position and a roll.
+
+:func:`generate` returns three parallel lists (my side after the play, the
+opponent's side after it, the steps played), one entry per distinct resulting
+position, already filtered by the maximum-usage rule (RULES.md sections 3-5).
+:mod:`referee.moves` wraps them into ``LegalPlay`` values; nothing here is public.
+
+Why it is fast enough in pure Python:
+
+* Doubles need no deduplication: moving checkers in non-increasing order of
+  source point visits every multiset of (source, die) steps exactly once, and
+  distinct multisets give distinct results (the net change of a side,
+  read from the highest point down, recovers the multiset), so every leaf of
+  the search is a new result.
+* Non-doubles walk only occupied source points (the landing point's blocking
+  never changes during a turn) and deduplicate by one integer key per result
+  (4-bit fields: my points, then the opponent's), computed from precomputed
+  per-step deltas before anything is built.
+* Steps are interned: one ``Step`` per (source, die, hit), built at import.
+"""
+from __future__ import annotations
+
+from .notation import OFF_POINT, Step
+
+_W = tuple(1 << (4 * i) for i in range(25))            # my side's key fields
+_WO = tuple(1 << (100 + 4 * i) for i in range(25))     # the opponent's key fields
+_HIT = tuple(_WO[24] - _WO[23 - t] for t in range(24))  # key delta of hitting on my point t
+
+
+def _move_key(s: int, d: int) -> int:
+    t = s - d
+    return (_W[t] if t >= 0 else 0) - _W[s]
+
+
+# _MK[d][s]: key delta of moving a checker from index s by d (without the hit)
+_MK = tuple(tuple(_move_key(s, d) for s in range(25)) if d else () for d in range(7))
+# _ST[d][2*s + hit]: the interned Step for moving from index s by d
+_ST = tuple(
+    tuple(Step(s + 1, s - d + 1 if s - d >= 0 else OFF_POINT, bool(h) and s - d >= 0)
+          for s in range(25) for h in (0, 1)) if d else ()
+    for d in range(7))
+
+
+def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> tuple[list, list, list]:
+    """(mes, opps, paths) for every distinct result of playing ``d1-d2`` (d1 >= d2).
+
+    All three lists are empty when no checker can move.
+    """
+    if d1 == d2:
+        return _doubles(me0, opp0, d1)
+    return _two_dice(me0, opp0, d1, d2)
+
+
+def _bear_off_ok(me: list[int], s: int, t: int) -> bool:
+    """Bearing off from home point index ``s`` to ``t < 0`` (all checkers home):
+    exact, or with a larger die only from the highest occupied point."""
+    if t == -1:
+        return True
+    for k in range(s + 1, 6):
+        if me[k]:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------- two different dice
+
+
+def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list, list]:
+    me = list(me0)
+    opp = list(opp0)
+    mes: list = []
+    opps: list = []
+    paths: list = []
+    open_ = [opp0[23 - t] < 2 for t in range(24)]
+    if me0[24] >= 2:
+        return _two_dice_bar(me, opp, a, b, open_)
+    outside0 = sum(me0[6:25])
+    # occupied sources whose landing point is open (or off the board), per die
+    occ = {}
+    for d in (a, b):
+        occ[d] = [s for s in range(23, -1, -1) if me0[s] and (s < d or open_[s - d])]
+    seen: set = set()
+    add = seen.add
+    single_a: list = []  # (s, t, hit) first moves with no second move, per die
+    single_b: list = []
+    two = False
+    W, MK, HIT = _W, _MK, _HIT
+    for x, y in ((a, b), (b, a)):
+        MKx, MKy, STx, STy = MK[x], MK[y], _ST[x], _ST[y]
+        occ_y = occ[y]
+        first = (24,) if me0[24] else occ[x]
+        for s1 in first:
+            t1 = s1 - x
+            if s1 == 24:
+                if not open_[t1]:
+                    continue
+            elif t1 < 0 and (outside0 or not _bear_off_ok(me, s1, t1)):
+                continue
+            # play the first step in place
+            me[s1] -= 1
+            key1 = MKx[s1]
+            hit1 = False
+            if t1 >= 0:
+                me[t1] += 1
+                if opp[23 - t1] == 1:
+                    hit1 = True
+                    opp[23 - t1] = 0
+                    opp[24] += 1
+                    key1 += HIT[t1]
+            outside = outside0 - (s1 >= 6 and t1 < 6)
+            step1 = STx[2 * s1 + hit1]
+            opp_t = None
+            moved = False
+            if me[24]:
+                second = (24,)
+            elif t1 >= 0 and not me0[t1] and (t1 < y or open_[t1 - y]):
+                second = occ_y + [t1]
+            else:
+                second = occ_y
+            for s2 in second:
+                if not me[s2]:
+                    continue
+                t2 = s2 - y
+                if t2 < 0:
+                    if outside or not _bear_off_ok(me, s2, t2):
+                        continue
+                    key = key1 + MKy[s2]
+                    hit2 = False
+                elif s2 == 24 and not open_[t2]:
+                    continue
+                elif opp[23 - t2] == 1:
+                    key = key1 + MKy[s2] + HIT[t2]
+                    hit2 = True
+                else:
+                    key = key1 + MKy[s2]
+                    hit2 = False
+                moved = True
+                if key in seen:
+                    continue
+                add(key)
+                m = me.copy()
+                m[s2] -= 1
+                if t2 >= 0:
+                    m[t2] += 1
+                mes.append(tuple(m))
+                if hit2:
+                    o = opp.copy()
+                    o[23 - t2] = 0
+                    o[24] += 1
+                    opps.append(tuple(o))
+                else:
+                    if opp_t is None:
+                        opp_t = tuple(opp)
+                    opps.append(opp_t)
+                paths.append((step1, STy[2 * s2 + hit2]))
+            if moved:
+                two = True
+            elif not two:
+                (single_a if x == a else single_b).append((s1, t1, hit1))
+            # undo the first step
+            me[s1] += 1
+            if t1 >= 0:
+                me[t1] -= 1
+                if hit1:
+                    opp[23 - t1] = 1
+                    opp[24] -= 1
+    if two:
+        return mes, opps, paths
+    # only one die can be played: the larger one if it can
+    singles, d = (single_a, a) if single_a else (single_b, b)
+    ST = _ST[d]
+    for s, t, hit in singles:
+        m = list(me0)
+        m[s] -= 1
+        o = opp0
+        if t >= 0:
+            m[t] += 1
+            if hit:
+                ol = list(opp0)
+                ol[23 - t] = 0
+                ol[24] += 1
+                o = tuple(ol)
+        mes.append(tuple(m))
+        opps.append(o)
+        paths.append((ST[2 * s + hit],))
+    return mes, opps, paths
+
+
+def _two_dice_bar(me: list, opp: list, a: int, b: int, open_: list) -> tuple[list, list, list]:
+    """Two or more checkers on the bar: each die can only enter one."""
+    steps = []
+    for d in (a, b):
+        t = 24 - d
+        if not open_[t]:
+            continue
+        me[24] -= 1
+        me[t] += 1
+        hit = opp[23 - t] == 1
+        if hit:
+            opp[23 - t] = 0
+            opp[24] += 1
+        steps.append(_ST[d][48 + hit])
+    if not steps:
+        return [], [], []
+    return [tuple(me)], [tuple(opp)], [tuple(steps)]
+
+
+# ---------------------------------------------------------------------------- doubles
+
+
+def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list, list, list]:
+    me = list(me0)
+    opp = list(opp0)
+    ST = _ST[d]
+    prefix: tuple = ()
+    left = 4
+    # checkers on the bar enter first; each entry is the same forced step
+    if me[24]:
+        t = 24 - d
+        if opp[23 - t] >= 2:
+            return [], [], []
+        while me[24] and left:
+            me[24] -= 1
+            me[t] += 1
+            hit = opp[23 - t] == 1
+            if hit:
+                opp[23 - t] = 0
+                opp[24] += 1
+            prefix += (ST[48 + hit],)
+            left -= 1
+        if me[24] or not left:
+            return [tuple(me)], [tuple(opp)], [prefix]
+    # sources whose landing point is open (or off the board), highest first
+    cand = [s for s in range(23, -1, -1) if s < d or opp[23 - (s - d)] < 2]
+    outside = sum(me[6:25])
+    mes: list = []
+    opps: list = []
+    paths: list = []
+    best = [0]      # the most steps found so far (in this search)
+    dead: list = []  # (depth, me tuple, opp tuple, path) of sequences that stop early
+
+    def rec(left: int, hi: int, path: tuple) -> None:
+        """Play ``left`` more steps from sources <= hi; leaves are new results."""
+        nonlocal outside
+        moved = False
+        if left == 1:
+            opp_t = None
+            for s in cand:
+                if s > hi or not me[s]:
+                    continue
+                t = s - d
+                if t < 0:
+                    if outside or (t < -1 and not _bear_off_ok(me, s, t)):
+                        continue
+                    moved = True
+                    m = me.copy()
+                    m[s] -= 1
+                    mes.append(tuple(m))
+                    if opp_t is None:
+                        opp_t = tuple(opp)
+                    opps.append(opp_t)
+                    paths.append((*path, ST[2 * s]))
+                    continue
+                moved = True
+                m = me.copy()
+                m[s] -= 1
+                m[t] += 1
+                mes.append(tuple(m))
+                if opp[23 - t] == 1:
+                    o = opp.copy()
+                    o[23 - t] = 0
+                    o[24] += 1
+                    opps.append(tuple(o))
+                    paths.append((*path, ST[2 * s + 1]))
+                else:
+                    if opp_t is None:
+                        opp_t = tuple(opp)
+                    opps.append(opp_t)
+                    paths.append((*path, ST[2 * s]))
+            if moved:
+                return
+        else:
+            for s in cand:
+                if s > hi or not me[s]:
+                    continue
+                t = s - d
+                if t < 0:
+                    if outside or (t < -1 and not _bear_off_ok(me, s, t)):
+                        continue
+                    moved = True
+                    me[s] -= 1
+                    rec(left - 1, s, (*path, ST[2 * s]))
+                    me[s] += 1
+                    continue
+                moved = True
+                me[s] -= 1
+                me[t] += 1
+                crossed = s >= 6 and t < 6
+                if crossed:
+                    outside -= 1
+                o = 23 - t
+                if opp[o] == 1:
+                    opp[o] = 0
+                    opp[24] += 1
+                    rec(left - 1, s, (*path, ST[2 * s + 1]))
+                    opp[o] = 1
+                    opp[24] -= 1
+                else:
+                    rec(left - 1, s, (*path, ST[2 * s]))
+                me[s] += 1
+                me[t] -= 1
+                if crossed:
+                    outside += 1
+            if moved:
+                return
+        # no step possible here: a shorter play, kept only if nothing longer exists
+        if not mes:
+            depth = len(path)
+            if depth > best[0]:
+                best[0] = depth
+                dead.clear()
+            if depth == best[0]:
+                dead.append((tuple(me), tuple(opp), path))
+
+    rec(left, 23, prefix)
+    if mes:
+        return mes, opps, paths
+    if not dead or not dead[0][2]:
+        return [], [], []
+    return [x[0] for x in dead], [x[1] for x in dead], [x[2] for x in dead]
