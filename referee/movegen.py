@@ -20,10 +20,15 @@ Why it is fast enough in pure Python:
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from .notation import OFF_POINT, Step
 
 _W = tuple(1 << (4 * i) for i in range(25))            # my side's key fields
 _WO = tuple(1 << (100 + 4 * i) for i in range(25))     # the opponent's key fields
+_DESC = tuple(range(23, -1, -1))
+_OPEN = bytes(1 if n < 2 else 0 for n in range(256))  # opponent count -> landing open
+_BLOT = bytes(1 if n == 1 else 0 for n in range(256))  # opponent count -> a blot to hit
 _HIT = tuple(_WO[24] - _WO[23 - t] for t in range(24))  # key delta of hitting on my point t
 
 
@@ -66,19 +71,25 @@ def _bear_off_ok(me: list[int], s: int, t: int) -> bool:
 
 
 def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list, list]:
+    # open_[t]: my point index t is not held by the opponent (blocking never changes in a turn)
+    open_ = bytes(opp0[23::-1]).translate(_OPEN)
+    if me0[24] >= 2:
+        return _two_dice_bar(list(me0), list(opp0), a, b, open_)
+    occupied = list(compress(_DESC, me0[23::-1]))
+    outside0 = sum(me0[6:25])
+    if outside0 >= 2 and not me0[24]:
+        found = _two_dice_no_bar(me0, opp0, a, b, open_, occupied)
+        if found[0]:
+            return found
     me = list(me0)
     opp = list(opp0)
     mes: list = []
     opps: list = []
     paths: list = []
-    open_ = [opp0[23 - t] < 2 for t in range(24)]
-    if me0[24] >= 2:
-        return _two_dice_bar(me, opp, a, b, open_)
-    outside0 = sum(me0[6:25])
     # occupied sources whose landing point is open (or off the board), per die
     occ = {}
     for d in (a, b):
-        occ[d] = [s for s in range(23, -1, -1) if me0[s] and (s < d or open_[s - d])]
+        occ[d] = [s for s in occupied if s < d or open_[s - d]]
     seen: set = set()
     add = seen.add
     single_a: list = []  # (s, t, hit) first moves with no second move, per die
@@ -186,6 +197,87 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
     return mes, opps, paths
 
 
+def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int,
+                     open_: bytes, occupied: list) -> tuple[list, list, list]:
+    """Two dice, nothing on the bar and no bear-off possible (two or more checkers
+    outside): every order of legal steps stays legal, so duplicates are known in
+    advance and need no keys.  A result ``s -> s-a-b`` can be reached four ways
+    (one checker via s-a or via s-b, or two checkers when s-a or s-b is mine);
+    the representative kept is the first the a-then-b search meets, as before.
+    Returns empty lists when both dice cannot be played together."""
+    mes: list = []
+    opps: list = []
+    paths: list = []
+    STa, STb = _ST[a], _ST[b]
+    blot = bytes(opp0[23::-1]).translate(_BLOT)  # blot[t]: an opponent blot on my point t
+    A = [s for s in occupied if s >= a and open_[s - a]]
+    B = [s for s in occupied if s >= b and open_[s - b]]
+    if not A or not B:
+        return mes, opps, paths
+    for s1 in A:
+        t1 = s1 - a
+        m1 = list(me0)
+        m1[s1] -= 1
+        m1[t1] += 1
+        h1 = blot[t1]
+        if h1:
+            ol = list(opp0)
+            ol[23 - t1] = 0
+            ol[24] += 1
+            o1 = tuple(ol)
+        else:
+            o1 = opp0
+        step1 = STa[2 * s1 + h1]
+        second = B
+        if not me0[t1] and t1 >= b and open_[t1 - b]:
+            second = B + [t1]
+        lone = me0[s1] == 1
+        for s2 in second:
+            t2 = s2 - b
+            if s2 == s1 and lone:
+                continue
+            if t2 == s1 and open_[s2 - a] and opp0[23 - (s2 - a)] == 0:
+                continue  # the same as s2 -> s2-a -> t2, met earlier
+            m = m1.copy()
+            m[s2] -= 1
+            m[t2] += 1
+            mes.append(tuple(m))
+            if blot[t2] and t2 != t1:
+                ol = list(o1)
+                ol[23 - t2] = 0
+                ol[24] += 1
+                opps.append(tuple(ol))
+                paths.append((step1, STb[2 * s2 + 1]))
+            else:
+                opps.append(o1)
+                paths.append((step1, STb[2 * s2]))
+    # one checker moved b first through a point that is not mine
+    for s in B:
+        t = s - b
+        if me0[t] or t < a or not open_[t - a]:
+            continue
+        u = t - a
+        if open_[s - a] and opp0[23 - (s - a)] == 0 and opp0[23 - t] == 0:
+            continue  # the same as s -> s-a -> u, met earlier
+        m = list(me0)
+        m[s] -= 1
+        m[u] += 1
+        mes.append(tuple(m))
+        h, hu = blot[t], blot[u]
+        if h or hu:
+            ol = list(opp0)
+            ol[24] += h + hu
+            if h:
+                ol[23 - t] = 0
+            if hu:
+                ol[23 - u] = 0
+            opps.append(tuple(ol))
+        else:
+            opps.append(opp0)
+        paths.append((STb[2 * s + h], STa[2 * t + hu]))
+    return mes, opps, paths
+
+
 def _two_dice_bar(me: list, opp: list, a: int, b: int, open_: list) -> tuple[list, list, list]:
     """Two or more checkers on the bar: each die can only enter one."""
     steps = []
@@ -230,90 +322,145 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             left -= 1
         if me[24] or not left:
             return [tuple(me)], [tuple(opp)], [prefix]
-    # sources whose landing point is open (or off the board), highest first
-    cand = [s for s in range(23, -1, -1) if s < d or opp[23 - (s - d)] < 2]
+    open_ = bytes(opp[23::-1]).translate(_OPEN)
     outside = sum(me[6:25])
+    # the points that can be sources this turn (occupied now, or reached on the
+    # way), highest first, with their landing index; bearing off is only
+    # possible when enough checkers can come home first
+    can_bear_off = outside < left
+    reach = bytearray(24)
+    for s in compress(_DESC, me[23::-1]):
+        for _ in range(left):
+            if s >= d:
+                if not open_[s - d]:
+                    break
+            elif not can_bear_off:
+                break
+            reach[s] = 1
+            s -= d
+            if s < 0:
+                break
+    pts = list(compress(_DESC, reach[::-1]))
+    n = len(pts)
     mes: list = []
     opps: list = []
     paths: list = []
-    best = [0]      # the most steps found so far (in this search)
-    dead: list = []  # (depth, me tuple, opp tuple, path) of sequences that stop early
+    best = [0]      # the most steps of a dead end found so far
+    dead: list = []  # (me tuple, opp tuple, path) of sequences that stop early
 
-    def rec(left: int, hi: int, path: tuple) -> None:
-        """Play ``left`` more steps from sources <= hi; leaves are new results."""
-        nonlocal outside
+    def last(i0: int, path: tuple) -> bool:
+        """The last step from pts[i0:]: every legal one is a new result."""
         moved = False
-        if left == 1:
-            opp_t = None
-            for s in cand:
-                if s > hi or not me[s]:
-                    continue
-                t = s - d
-                if t < 0:
-                    if outside or (t < -1 and not _bear_off_ok(me, s, t)):
-                        continue
-                    moved = True
-                    m = me.copy()
-                    m[s] -= 1
-                    mes.append(tuple(m))
-                    if opp_t is None:
-                        opp_t = tuple(opp)
-                    opps.append(opp_t)
-                    paths.append((*path, ST[2 * s]))
-                    continue
-                moved = True
-                m = me.copy()
-                m[s] -= 1
+        opp_t = None
+        for i in range(i0, n):
+            s = pts[i]
+            if not me[s]:
+                continue
+            t = s - d
+            if t < 0 and (outside or (t < -1 and not _bear_off_ok(me, s, t))):
+                continue
+            moved = True
+            m = me.copy()
+            m[s] -= 1
+            if t >= 0:
                 m[t] += 1
-                mes.append(tuple(m))
                 if opp[23 - t] == 1:
                     o = opp.copy()
                     o[23 - t] = 0
                     o[24] += 1
+                    mes.append(tuple(m))
                     opps.append(tuple(o))
                     paths.append((*path, ST[2 * s + 1]))
-                else:
-                    if opp_t is None:
-                        opp_t = tuple(opp)
-                    opps.append(opp_t)
-                    paths.append((*path, ST[2 * s]))
-            if moved:
-                return
-        else:
-            for s in cand:
-                if s > hi or not me[s]:
                     continue
-                t = s - d
-                if t < 0:
-                    if outside or (t < -1 and not _bear_off_ok(me, s, t)):
-                        continue
-                    moved = True
-                    me[s] -= 1
-                    rec(left - 1, s, (*path, ST[2 * s]))
-                    me[s] += 1
+            mes.append(tuple(m))
+            if opp_t is None:
+                opp_t = tuple(opp)
+            opps.append(opp_t)
+            paths.append((*path, ST[2 * s]))
+        return moved
+
+    def rec(left: int, i0: int, path: tuple) -> None:
+        """Play ``left`` (>= 2) more steps from pts[i0:]; leaves are new results."""
+        nonlocal outside
+        moved = False
+        for i in range(i0, n):
+            s = pts[i]
+            if not me[s]:
+                continue
+            t = s - d
+            if t < 0:
+                if outside or (t < -1 and not _bear_off_ok(me, s, t)):
                     continue
                 moved = True
                 me[s] -= 1
-                me[t] += 1
-                crossed = s >= 6 and t < 6
-                if crossed:
-                    outside -= 1
-                o = 23 - t
-                if opp[o] == 1:
-                    opp[o] = 0
-                    opp[24] += 1
-                    rec(left - 1, s, (*path, ST[2 * s + 1]))
-                    opp[o] = 1
-                    opp[24] -= 1
+                if left == 2:
+                    if not last(i, (*path, ST[2 * s])):
+                        dead_end((*path, ST[2 * s]))
                 else:
-                    rec(left - 1, s, (*path, ST[2 * s]))
+                    rec(left - 1, i, (*path, ST[2 * s]))
                 me[s] += 1
-                me[t] -= 1
-                if crossed:
-                    outside += 1
-            if moved:
-                return
-        # no step possible here: a shorter play, kept only if nothing longer exists
+                continue
+            moved = True
+            me[s] -= 1
+            me[t] += 1
+            crossed = s >= 6 and t < 6
+            if crossed:
+                outside -= 1
+            o = 23 - t
+            hit = opp[o] == 1
+            if hit:
+                opp[o] = 0
+                opp[24] += 1
+            step_path = (*path, ST[2 * s + hit])
+            if left != 2:
+                rec(left - 1, i, step_path)
+            else:
+                # the last step, inlined: this loop makes most of the results
+                moved2 = False
+                opp_t = None
+                for j in range(i, n):
+                    s2 = pts[j]
+                    if not me[s2]:
+                        continue
+                    t2 = s2 - d
+                    if t2 < 0:
+                        if outside or (t2 < -1 and not _bear_off_ok(me, s2, t2)):
+                            continue
+                        moved2 = True
+                        m = me.copy()
+                        m[s2] -= 1
+                    else:
+                        moved2 = True
+                        m = me.copy()
+                        m[s2] -= 1
+                        m[t2] += 1
+                        if opp[23 - t2] == 1:
+                            ol = opp.copy()
+                            ol[23 - t2] = 0
+                            ol[24] += 1
+                            mes.append(tuple(m))
+                            opps.append(tuple(ol))
+                            paths.append((*step_path, ST[2 * s2 + 1]))
+                            continue
+                    mes.append(tuple(m))
+                    if opp_t is None:
+                        opp_t = tuple(opp)
+                    opps.append(opp_t)
+                    paths.append((*step_path, ST[2 * s2]))
+                if not moved2:
+                    dead_end(step_path)
+            if hit:
+                opp[o] = 1
+                opp[24] -= 1
+            me[s] += 1
+            me[t] -= 1
+            if crossed:
+                outside += 1
+        if not moved:
+            dead_end(path)
+
+    def dead_end(path: tuple) -> None:
+        """No step possible here: a shorter play, kept only if nothing longer exists."""
         if not mes:
             depth = len(path)
             if depth > best[0]:
@@ -322,7 +469,11 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if depth == best[0]:
                 dead.append((tuple(me), tuple(opp), path))
 
-    rec(left, 23, prefix)
+    if left == 1:
+        if not last(0, prefix):
+            dead_end(prefix)
+    else:
+        rec(left, 0, prefix)
     if mes:
         return mes, opps, paths
     if not dead or not dead[0][2]:
