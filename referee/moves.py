@@ -8,6 +8,7 @@ match records and the referee use.
 """
 from __future__ import annotations
 
+import gc
 from functools import lru_cache
 from itertools import repeat
 from typing import NamedTuple, Optional, Sequence, Union
@@ -330,10 +331,19 @@ def _generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> 
 @lru_cache(maxsize=4096)
 def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[LegalPlay, ...]:
     """The legal plays as values, built in bulk (C-level map) from the raw lists."""
-    mes, opps, paths = generate(me, opp, d1, d2)
-    new = tuple.__new__
-    return tuple(map(new, repeat(LegalPlay),
-                     zip(map(new, repeat(Play), zip(paths)), map(new, repeat(Position), zip(opps, mes)))))
+    # a burst of small tuples: the collector would only walk them (they hold no
+    # cycles), and its full passes are the slowest cases' outliers
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        mes, opps, paths = generate(me, opp, d1, d2)
+        new = tuple.__new__
+        return tuple(map(new, repeat(LegalPlay),
+                         zip(map(new, repeat(Play), zip(paths)), map(new, repeat(Position), zip(opps, mes)))))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:
