@@ -75,3 +75,30 @@ def test_frames_differ_in_noise_only() -> None:
     assert np.abs(f1 - f2).mean() < 4.0  # same camera, light and board: only noise differs
     s1, s2 = (render_scene(pos, p, seed=seed, frame=k) for k in (1, 2))
     assert np.array_equal(s1.corners, s2.corners)
+
+
+def test_confidence_calibration_maps_the_knee_to_the_gate() -> None:
+    from vision.read import CERTAIN, POINT_KNEE, UNSURE_POINTS, board_confidence, calibrate
+    xs = np.linspace(0, 1, 101)
+    ys = [calibrate(x) for x in xs]
+    assert all(a <= b for a, b in zip(ys, ys[1:])) and ys[0] == 0.0 and ys[-1] == 1.0
+    assert calibrate(POINT_KNEE * 0.99) < CERTAIN <= calibrate(POINT_KNEE)
+    sure = [0.9] * 25
+    assert board_confidence(sure, plausible=False) == 0.0
+    assert board_confidence(sure, True) >= CERTAIN
+    few = [0.3] * UNSURE_POINTS + [0.9] * (25 - UNSURE_POINTS)
+    assert board_confidence(few, True) >= CERTAIN  # a few unsure points: the referee's tolerance
+    assert board_confidence(few + [0.3], True) < CERTAIN  # too many: the whole reading is unsure
+
+
+def test_exact_rendered_readings_are_mostly_sure() -> None:
+    sure = total = 0
+    for seed in range(8):
+        pos = L.random_position(np.random.default_rng(seed), tall=0.5)
+        r = render_scene(pos, seed=500 + seed)
+        a, _ = read_view(rectify(r.image, r.corners))
+        ev = r.setup.to_evidence(a.rows)
+        if L.same_board(ev, pos):
+            total += 1
+            sure += ev.confidence >= 0.6
+    assert total >= 6 and sure >= total - 1

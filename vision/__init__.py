@@ -48,7 +48,7 @@ Conventions and limits:
   ``PointReading.confidence`` >= 0.6 means "sure": such a point was wrong in fewer than
   1 in 1000 rendered cases, while about half the wrong points score below 0.6 (they are
   then worth the referee's +-1 tolerance).  ``BoardEvidence.confidence`` is 0 for
-  impossible totals (more than 15 of a colour), below 0.6 when more than two locations
+  impossible totals (more than 15 of a colour), below 0.6 when more than three locations
   (points, bar) are unsure, else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's
   ``min_confidence`` default; the numbers are not probabilities of being right.
 * Renderer frames: ``render(..., seed, frame=k)`` keeps camera, light, board and checker

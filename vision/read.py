@@ -253,8 +253,11 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     """:func:`count_point_low` and then, for a full first row, the pyramid pass for 10..15
     (:func:`tall_stack`)."""
     pc = count_point_low(a, full, cap, lateral, dist, params, colour)
-    if pc.count < 5 or not params.tall_stacks:
+    if not params.tall_stacks:
         return pc
+    far = np.abs(dist - 4.5 * L.CHECKER) < 0.3
+    if pc.count < 5 and not (far.any() and float(cap[far].max()) > params.threshold):
+        return pc  # no checker where a full row ends: not a tall stack
     n, margin, alt = tall_stack(full, dist, params.threshold, fill)
     if n < 10:
         return pc
@@ -524,8 +527,8 @@ class Assembled:
 # POINT_KNEE most readings are wrong, above it almost all are right.  The knee maps to
 # CERTAIN, the referee's default ``min_confidence``.
 CERTAIN = 0.6
-POINT_KNEE = 0.04
-UNSURE_POINTS = 2   # a board with more unsure points (and bar) than this is unsure as a whole
+POINT_KNEE = 0.05
+UNSURE_POINTS = 3   # a board with more unsure points (and bar) than this is unsure as a whole
 
 
 def calibrate(raw: float) -> float:
@@ -538,7 +541,7 @@ def calibrate(raw: float) -> float:
 
 def board_confidence(point_confs: list[float], plausible: bool) -> float:
     """The reading as a whole: 0 when its totals are impossible; below :data:`CERTAIN` when
-    more than :data:`UNSURE_POINTS` locations are unsure; else 0.6 + 0.4 x the weakest."""
+    more than :data:`UNSURE_POINTS` locations (points, bar) are unsure; else 0.6 + 0.4 x the weakest."""
     if not plausible:
         return 0.0
     weakest = min(point_confs)
