@@ -56,17 +56,6 @@ def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> t
     return _two_dice(me0, opp0, d1, d2)
 
 
-def _bear_off_ok(me: list[int], s: int, t: int) -> bool:
-    """Bearing off from home point index ``s`` to ``t < 0`` (all checkers home):
-    exact, or with a larger die only from the highest occupied point."""
-    if t == -1:
-        return True
-    for k in range(s + 1, 6):
-        if me[k]:
-            return False
-    return True
-
-
 # ---------------------------------------------------------------------------- two different dice
 
 
@@ -105,7 +94,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
             if s1 == 24:
                 if not open_[t1]:
                     continue
-            elif t1 < 0 and (outside0 or not _bear_off_ok(me, s1, t1)):
+            elif t1 < 0 and (outside0 or (t1 < -1 and any(me[s1 + 1:6]))):
                 continue
             # play the first step in place
             me[s1] -= 1
@@ -133,7 +122,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
                     continue
                 t2 = s2 - y
                 if t2 < 0:
-                    if outside or not _bear_off_ok(me, s2, t2):
+                    if outside or (t2 < -1 and any(me[s2 + 1:6])):
                         continue
                     key = key1 + MKy[s2]
                     hit2 = False
@@ -341,6 +330,10 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if s < 0:
                 break
     pts = list(compress(_DESC, reach[::-1]))
+    if left >= 2 and not can_bear_off:
+        found = _doubles_free(me, opp, d, pts, left, prefix)
+        if found[0]:
+            return found
     n = len(pts)
     mes: list = []
     opps: list = []
@@ -357,7 +350,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if not me[s]:
                 continue
             t = s - d
-            if t < 0 and (outside or (t < -1 and not _bear_off_ok(me, s, t))):
+            if t < 0 and (outside or (t < -1 and any(me[s + 1:6]))):
                 continue
             moved = True
             m = me.copy()
@@ -389,7 +382,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                 continue
             t = s - d
             if t < 0:
-                if outside or (t < -1 and not _bear_off_ok(me, s, t)):
+                if outside or (t < -1 and any(me[s + 1:6])):
                     continue
                 moved = True
                 me[s] -= 1
@@ -424,7 +417,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                         continue
                     t2 = s2 - d
                     if t2 < 0:
-                        if outside or (t2 < -1 and not _bear_off_ok(me, s2, t2)):
+                        if outside or (t2 < -1 and any(me[s2 + 1:6])):
                             continue
                         moved2 = True
                         m = me.copy()
@@ -479,3 +472,106 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
     if not dead or not dead[0][2]:
         return [], [], []
     return [x[0] for x in dead], [x[1] for x in dead], [x[2] for x in dead]
+
+
+def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tuple) -> tuple[list, list, list]:
+    """``left`` (2-4) steps of ``d`` after the bar entries ``prefix``, nothing left
+    on the bar and no bear-off possible: the search of :func:`_doubles` unrolled
+    into four loops over ``pts`` (source points with an open landing, highest
+    first); the outer loops make one pass without a step when fewer than four
+    steps are left.  Empty lists when no such play exists (the caller then looks
+    for shorter ones).  ``me`` and ``opp`` are changed in place and restored."""
+    mes: list = []
+    opps: list = []
+    paths: list = []
+    STn = _ST[d][0::2]  # by source: the step without a hit
+    STh = _ST[d][1::2]  # and with one
+    n = len(pts)
+    skip = (-1,)  # one pass of a loop that plays no step
+    for i1 in range(n) if left == 4 else skip:
+        if i1 < 0:
+            i1, p1 = 0, prefix
+        else:
+            s1 = pts[i1]
+            if not me[s1]:
+                continue
+            t1 = s1 - d
+            o1 = 23 - t1
+            me[s1] -= 1
+            me[t1] += 1
+            h1 = opp[o1] == 1
+            if h1:
+                opp[o1] = 0
+                opp[24] += 1
+                p1 = (*prefix, STh[s1])
+            else:
+                p1 = (*prefix, STn[s1])
+        for i2 in range(i1, n) if left >= 3 else skip:
+            if i2 < 0:
+                i2, p2 = i1, p1
+            else:
+                s2 = pts[i2]
+                if not me[s2]:
+                    continue
+                t2 = s2 - d
+                o2 = 23 - t2
+                me[s2] -= 1
+                me[t2] += 1
+                h2 = opp[o2] == 1
+                if h2:
+                    opp[o2] = 0
+                    opp[24] += 1
+                    p2 = (*p1, STh[s2])
+                else:
+                    p2 = (*p1, STn[s2])
+            for i3 in range(i2, n):
+                s3 = pts[i3]
+                if not me[s3]:
+                    continue
+                t3 = s3 - d
+                o3 = 23 - t3
+                me[s3] -= 1
+                me[t3] += 1
+                h3 = opp[o3] == 1
+                if h3:
+                    opp[o3] = 0
+                    opp[24] += 1
+                    p3 = (*p2, STh[s3])
+                else:
+                    p3 = (*p2, STn[s3])
+                opp_t = tuple(opp)
+                for s4 in pts[i3:]:
+                    if not me[s4]:
+                        continue
+                    t4 = s4 - d
+                    m = me.copy()
+                    m[s4] -= 1
+                    m[t4] += 1
+                    mes.append(tuple(m))
+                    if opp[23 - t4] == 1:
+                        ol = opp.copy()
+                        ol[23 - t4] = 0
+                        ol[24] += 1
+                        opps.append(tuple(ol))
+                        paths.append((*p3, STh[s4]))
+                    else:
+                        opps.append(opp_t)
+                        paths.append((*p3, STn[s4]))
+                me[s3] += 1
+                me[t3] -= 1
+                if h3:
+                    opp[o3] = 1
+                    opp[24] -= 1
+            if left >= 3:
+                me[s2] += 1
+                me[t2] -= 1
+                if h2:
+                    opp[o2] = 1
+                    opp[24] -= 1
+        if left == 4:
+            me[s1] += 1
+            me[t1] -= 1
+            if h1:
+                opp[o1] = 1
+                opp[24] -= 1
+    return mes, opps, paths
