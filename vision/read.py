@@ -112,8 +112,31 @@ def _gradients(view: View) -> tuple[np.ndarray, np.ndarray]:
     return np.where(use, ax, gx), np.where(use, ay, gy)
 
 
+_RING_INDEX: dict = {}
+
+
+def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray, c: np.ndarray, s: np.ndarray,
+                key: Optional[tuple]) -> list[np.ndarray]:
+    """Flat pixel indices of every ring sample, per radius; kept per ``key`` (the same view
+    geometry gives the same indices every frame)."""
+    full_key = None if key is None else (h, w, key)
+    if full_key is not None and full_key in _RING_INDEX:
+        return _RING_INDEX[full_key]
+    cxe, cye = cx[..., None], cy[..., None]
+    out = []
+    for r in radii_px:
+        idx = np.rint(cye + r * s).astype(np.int32) * w + np.rint(cxe + r * c).astype(np.int32)
+        np.clip(idx, 0, h * w - 1, out=idx)
+        out.append(idx)
+    if full_key is not None:
+        if len(_RING_INDEX) > 8:
+            _RING_INDEX.clear()
+        _RING_INDEX[full_key] = out
+    return out
+
+
 def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
-                 axis_dir: np.ndarray) -> np.ndarray:
+                 axis_dir: np.ndarray, key: Optional[tuple] = None) -> np.ndarray:
     """Quadrant rim scores (base, far, left, right) for centres (cx, cy): ``(..., 4)``.
 
     Per ring angle the best over the radii of |radial gradient| minus half the tangential
@@ -121,23 +144,21 @@ def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray,
     direction (``axis_dir`` +1 pointing down the image, -1 up) so "base" faces the edge.
     Centres must lie at least the largest radius inside the image.
     """
-    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32)
+    k = N_RING // 4
+    # angle 0 points right (+x), N_RING/4 down (+y); rolled so that each quadrant (centred
+    # on right, down, left, up) is a contiguous run of samples
+    th = np.roll(np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32), k // 2)
     c, s = np.cos(th), np.sin(th)
     h, w = gx.shape
     fx, fy = gx.ravel(), gy.ravel()
-    cxe, cye = cx[..., None], cy[..., None]
     best = None
-    for r in radii_px:
-        idx = np.rint(cye + r * s).astype(np.int32) * w + np.rint(cxe + r * c).astype(np.int32)
-        np.clip(idx, 0, h * w - 1, out=idx)
+    for idx in _ring_index(h, w, cx, cy, radii_px, c, s, key):
         gxs, gys = fx[idx], fy[idx]
         v = np.abs(gxs * c + gys * s) - 0.5 * np.abs(gys * c - gxs * s)
         best = v if best is None else np.maximum(best, v)
     assert best is not None
-    k = N_RING // 4
-    # angle 0 points right (+x), N_RING/4 down (+y): quadrants centred on those directions
-    roll = np.roll(best, k // 2, axis=-1)
-    right, down, left, up = (roll[..., i * k:(i + 1) * k].mean(axis=-1) for i in range(4))
+    quads = best.reshape(best.shape[:-1] + (4, k)).mean(axis=-1)
+    right, down, left, up = (quads[..., i] for i in range(4))
     ad = np.broadcast_to(axis_dir, down.shape)
     base_q = np.where(ad > 0, up, down)
     far = np.where(ad > 0, down, up)
@@ -159,7 +180,8 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
     Y = np.broadcast_to(Y, X.shape)
     radii = np.array(params.ring_radii, np.float32) * px
-    q = _ring_scores(gx, gy, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs) / strength
+    q = _ring_scores(gx, gy, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs,
+                     ("axes", px, view.margin, params)) / strength
     full_l = q.min(axis=-1)
     cap_l = q[..., 1:].min(axis=-1)
     li = full_l.argmax(axis=2)
@@ -167,7 +189,8 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
     BY = np.broadcast_to(bar_y[:, None], BX.shape)
-    bq = _ring_scores(gx, gy, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32)) / strength
+    bq = _ring_scores(gx, gy, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32),
+                      ("bar", px, view.margin, params)) / strength
     blur = cv2.blur(view.image, (5, 5))
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
