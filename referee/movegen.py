@@ -334,6 +334,10 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
         found = _doubles_free(me, opp, d, pts, left, prefix)
         if found[0]:
             return found
+    elif left == 4 and not outside:
+        found = _doubles_home(me, opp, d, pts)
+        if found[0]:
+            return found
     n = len(pts)
     mes: list = []
     opps: list = []
@@ -570,6 +574,128 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                     opp[24] -= 1
         if left == 4:
             me[s1] += 1
+            me[t1] -= 1
+            if h1:
+                opp[o1] = 1
+                opp[24] -= 1
+    return mes, opps, paths
+
+
+def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, list]:
+    """Four steps of ``d`` with every checker in the home board (bearing off
+    allowed throughout): :func:`_doubles_free` with the bear-off branch.  Empty
+    lists when no four-step play exists.  ``me`` and ``opp`` are restored."""
+    mes: list = []
+    opps: list = []
+    paths: list = []
+    STn = _ST[d][0::2]
+    STh = _ST[d][1::2]
+    n = len(pts)
+    for i1 in range(n):
+        s1 = pts[i1]
+        if not me[s1]:
+            continue
+        t1 = s1 - d
+        h1 = False
+        if t1 < 0:
+            if t1 < -1 and any(me[s1 + 1:6]):
+                continue
+            me[s1] -= 1
+            p1 = (STn[s1],)
+        else:
+            o1 = 23 - t1
+            me[s1] -= 1
+            me[t1] += 1
+            h1 = opp[o1] == 1
+            if h1:
+                opp[o1] = 0
+                opp[24] += 1
+                p1 = (STh[s1],)
+            else:
+                p1 = (STn[s1],)
+        for i2 in range(i1, n):
+            s2 = pts[i2]
+            if not me[s2]:
+                continue
+            t2 = s2 - d
+            h2 = False
+            if t2 < 0:
+                if t2 < -1 and any(me[s2 + 1:6]):
+                    continue
+                me[s2] -= 1
+                p2 = (*p1, STn[s2])
+            else:
+                o2 = 23 - t2
+                me[s2] -= 1
+                me[t2] += 1
+                h2 = opp[o2] == 1
+                if h2:
+                    opp[o2] = 0
+                    opp[24] += 1
+                    p2 = (*p1, STh[s2])
+                else:
+                    p2 = (*p1, STn[s2])
+            for i3 in range(i2, n):
+                s3 = pts[i3]
+                if not me[s3]:
+                    continue
+                t3 = s3 - d
+                h3 = False
+                if t3 < 0:
+                    if t3 < -1 and any(me[s3 + 1:6]):
+                        continue
+                    me[s3] -= 1
+                    p3 = (*p2, STn[s3])
+                else:
+                    o3 = 23 - t3
+                    me[s3] -= 1
+                    me[t3] += 1
+                    h3 = opp[o3] == 1
+                    if h3:
+                        opp[o3] = 0
+                        opp[24] += 1
+                        p3 = (*p2, STh[s3])
+                    else:
+                        p3 = (*p2, STn[s3])
+                opp_t = tuple(opp)
+                for s4 in pts[i3:]:
+                    if not me[s4]:
+                        continue
+                    t4 = s4 - d
+                    if t4 < 0:
+                        if t4 < -1 and any(me[s4 + 1:6]):
+                            continue
+                        m = me.copy()
+                        m[s4] -= 1
+                    else:
+                        m = me.copy()
+                        m[s4] -= 1
+                        m[t4] += 1
+                        if opp[23 - t4] == 1:
+                            ol = opp.copy()
+                            ol[23 - t4] = 0
+                            ol[24] += 1
+                            mes.append(tuple(m))
+                            opps.append(tuple(ol))
+                            paths.append((*p3, STh[s4]))
+                            continue
+                    mes.append(tuple(m))
+                    opps.append(opp_t)
+                    paths.append((*p3, STn[s4]))
+                me[s3] += 1
+                if t3 >= 0:
+                    me[t3] -= 1
+                    if h3:
+                        opp[o3] = 1
+                        opp[24] -= 1
+            me[s2] += 1
+            if t2 >= 0:
+                me[t2] -= 1
+                if h2:
+                    opp[o2] = 1
+                    opp[24] -= 1
+        me[s1] += 1
+        if t1 >= 0:
             me[t1] -= 1
             if h1:
                 opp[o1] = 1
