@@ -198,6 +198,7 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
     opps: list = []
     paths: list = []
     STa, STb = _ST[a], _ST[b]
+    STbn, STbh = STb[0::2], STb[1::2]  # by source: without and with a hit
     blot = bytes(opp0[23::-1]).translate(_BLOT)  # blot[t]: an opponent blot on my point t
     A = [s for s in occupied if s >= a and open_[s - a]]
     B = [s for s in occupied if s >= b and open_[s - b]]
@@ -220,26 +221,31 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
         second = B
         if not me0[t1] and t1 >= b and open_[t1 - b]:
             second = B + [t1]
-        lone = me0[s1] == 1
+        gone = s1 if me0[s1] == 1 else -1  # the only checker there has moved
+        # s1+b -> s1 (then s1 -> t1) is the same as s1+b -> s1+b-a -> t1, met
+        # earlier, when no opponent checker is on s1+b-a
+        same = s1 + b if not opp0[23 - (s1 + b - a)] else -1
+        blot1 = blot
+        if h1:
+            blot1 = bytearray(blot)
+            blot1[t1] = 0
         for s2 in second:
-            t2 = s2 - b
-            if s2 == s1 and lone:
+            if s2 == gone or s2 == same:
                 continue
-            if t2 == s1 and open_[s2 - a] and opp0[23 - (s2 - a)] == 0:
-                continue  # the same as s2 -> s2-a -> t2, met earlier
+            t2 = s2 - b
             m = m1.copy()
             m[s2] -= 1
             m[t2] += 1
             mes.append(tuple(m))
-            if blot[t2] and t2 != t1:
+            if blot1[t2]:
                 ol = list(o1)
                 ol[23 - t2] = 0
                 ol[24] += 1
                 opps.append(tuple(ol))
-                paths.append((step1, STb[2 * s2 + 1]))
+                paths.append((step1, STbh[s2]))
             else:
                 opps.append(o1)
-                paths.append((step1, STb[2 * s2]))
+                paths.append((step1, STbn[s2]))
     # one checker moved b first through a point that is not mine
     for s in B:
         t = s - b
