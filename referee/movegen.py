@@ -373,13 +373,13 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                     o[24] += 1
                     mes.append(tuple(m))
                     opps.append(tuple(o))
-                    paths.append((*path, ST[2 * s + 1]))
+                    paths.append(path + (ST[2 * s + 1],))
                     continue
             mes.append(tuple(m))
             if opp_t is None:
                 opp_t = tuple(opp)
             opps.append(opp_t)
-            paths.append((*path, ST[2 * s]))
+            paths.append(path + (ST[2 * s],))
         return moved
 
     def rec(left: int, i0: int, path: tuple) -> None:
@@ -397,10 +397,10 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                 moved = True
                 me[s] -= 1
                 if left == 2:
-                    if not last(i, (*path, ST[2 * s])):
-                        dead_end((*path, ST[2 * s]))
+                    if not last(i, path + (ST[2 * s],)):
+                        dead_end(path + (ST[2 * s],))
                 else:
-                    rec(left - 1, i, (*path, ST[2 * s]))
+                    rec(left - 1, i, path + (ST[2 * s],))
                 me[s] += 1
                 continue
             moved = True
@@ -414,7 +414,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if hit:
                 opp[o] = 0
                 opp[24] += 1
-            step_path = (*path, ST[2 * s + hit])
+            step_path = path + (ST[2 * s + hit],)
             if left != 2:
                 rec(left - 1, i, step_path)
             else:
@@ -443,13 +443,13 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                             ol[24] += 1
                             mes.append(tuple(m))
                             opps.append(tuple(ol))
-                            paths.append((*step_path, ST[2 * s2 + 1]))
+                            paths.append(step_path + (ST[2 * s2 + 1],))
                             continue
                     mes.append(tuple(m))
                     if opp_t is None:
                         opp_t = tuple(opp)
                     opps.append(opp_t)
-                    paths.append((*step_path, ST[2 * s2]))
+                    paths.append(step_path + (ST[2 * s2],))
                 if not moved2:
                     dead_end(step_path)
             if hit:
@@ -497,10 +497,11 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
     STn = _ST[d][0::2]  # by source: the step without a hit
     STh = _ST[d][1::2]  # and with one
     n = len(pts)
+    ot0 = tuple(opp)  # the opponent's side as a tuple, per level (it changes only on a hit)
     skip = (-1,)  # one pass of a loop that plays no step
     for i1 in range(n) if left == 4 else skip:
         if i1 < 0:
-            i1, p1 = 0, prefix
+            i1, p1, ot1 = 0, prefix, ot0
         else:
             s1 = pts[i1]
             if not me[s1]:
@@ -513,12 +514,14 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
             if h1:
                 opp[o1] = 0
                 opp[24] += 1
-                p1 = (*prefix, STh[s1])
+                p1 = prefix + (STh[s1],)
+                ot1 = tuple(opp)
             else:
-                p1 = (*prefix, STn[s1])
+                p1 = prefix + (STn[s1],)
+                ot1 = ot0
         for i2 in range(i1, n) if left >= 3 else skip:
             if i2 < 0:
-                i2, p2 = i1, p1
+                i2, p2, ot2 = i1, p1, ot1
             else:
                 s2 = pts[i2]
                 if not me[s2]:
@@ -531,9 +534,11 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                 if h2:
                     opp[o2] = 0
                     opp[24] += 1
-                    p2 = (*p1, STh[s2])
+                    p2 = p1 + (STh[s2],)
+                    ot2 = tuple(opp)
                 else:
-                    p2 = (*p1, STn[s2])
+                    p2 = p1 + (STn[s2],)
+                    ot2 = ot1
             for i3 in range(i2, n):
                 s3 = pts[i3]
                 if not me[s3]:
@@ -546,10 +551,11 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                 if h3:
                     opp[o3] = 0
                     opp[24] += 1
-                    p3 = (*p2, STh[s3])
+                    p3 = p2 + (STh[s3],)
+                    opp_t = tuple(opp)
                 else:
-                    p3 = (*p2, STn[s3])
-                opp_t = tuple(opp)
+                    p3 = p2 + (STn[s3],)
+                    opp_t = ot2
                 for s4 in pts[i3:]:
                     if not me[s4]:
                         continue
@@ -563,10 +569,10 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                         ol[23 - t4] = 0
                         ol[24] += 1
                         opps.append(tuple(ol))
-                        paths.append((*p3, STh[s4]))
+                        paths.append(p3 + (STh[s4],))
                     else:
                         opps.append(opp_t)
-                        paths.append((*p3, STn[s4]))
+                        paths.append(p3 + (STn[s4],))
                 me[s3] += 1
                 me[t3] -= 1
                 if h3:
@@ -597,6 +603,7 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
     STn = _ST[d][0::2]
     STh = _ST[d][1::2]
     n = len(pts)
+    ot0 = tuple(opp)
     for i1 in range(n):
         s1 = pts[i1]
         if not me[s1]:
@@ -608,6 +615,7 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 continue
             me[s1] -= 1
             p1 = (STn[s1],)
+            ot1 = ot0
         else:
             o1 = 23 - t1
             me[s1] -= 1
@@ -617,8 +625,10 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 opp[o1] = 0
                 opp[24] += 1
                 p1 = (STh[s1],)
+                ot1 = tuple(opp)
             else:
                 p1 = (STn[s1],)
+                ot1 = ot0
         for i2 in range(i1, n):
             s2 = pts[i2]
             if not me[s2]:
@@ -629,7 +639,8 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 if t2 < -1 and any(me[s2 + 1:6]):
                     continue
                 me[s2] -= 1
-                p2 = (*p1, STn[s2])
+                p2 = p1 + (STn[s2],)
+                ot2 = ot1
             else:
                 o2 = 23 - t2
                 me[s2] -= 1
@@ -638,9 +649,11 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 if h2:
                     opp[o2] = 0
                     opp[24] += 1
-                    p2 = (*p1, STh[s2])
+                    p2 = p1 + (STh[s2],)
+                    ot2 = tuple(opp)
                 else:
-                    p2 = (*p1, STn[s2])
+                    p2 = p1 + (STn[s2],)
+                    ot2 = ot1
             for i3 in range(i2, n):
                 s3 = pts[i3]
                 if not me[s3]:
@@ -651,7 +664,8 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                     if t3 < -1 and any(me[s3 + 1:6]):
                         continue
                     me[s3] -= 1
-                    p3 = (*p2, STn[s3])
+                    p3 = p2 + (STn[s3],)
+                    opp_t = ot2
                 else:
                     o3 = 23 - t3
                     me[s3] -= 1
@@ -660,10 +674,11 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                     if h3:
                         opp[o3] = 0
                         opp[24] += 1
-                        p3 = (*p2, STh[s3])
+                        p3 = p2 + (STh[s3],)
+                        opp_t = tuple(opp)
                     else:
-                        p3 = (*p2, STn[s3])
-                opp_t = tuple(opp)
+                        p3 = p2 + (STn[s3],)
+                        opp_t = ot2
                 for s4 in pts[i3:]:
                     if not me[s4]:
                         continue
@@ -683,11 +698,11 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                             ol[24] += 1
                             mes.append(tuple(m))
                             opps.append(tuple(ol))
-                            paths.append((*p3, STh[s4]))
+                            paths.append(p3 + (STh[s4],))
                             continue
                     mes.append(tuple(m))
                     opps.append(opp_t)
-                    paths.append((*p3, STn[s4]))
+                    paths.append(p3 + (STn[s4],))
                 me[s3] += 1
                 if t3 >= 0:
                     me[t3] -= 1
