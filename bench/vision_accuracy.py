@@ -107,8 +107,7 @@ def main() -> None:
         sf = StabilityFilter(BoardReader(VisionConfig()))
         params = RenderParams(scheme=SCHEMES[s % len(SCHEMES)].name)
         for k, h in enumerate(hand):
-            img = render(pos, params, seed=9000 + s, hand=h)
-            img = np.clip(img.astype(np.int16) + np.random.default_rng(k).integers(-2, 3, img.shape), 0, 255).astype(np.uint8)
+            img = render(pos, params, seed=9000 + s, hand=h, frame=k + 1)  # fresh sensor noise each frame
             ev = sf.feed(img, t=float(k))
             hands += h
             if isinstance(ev, BoardEvidence):

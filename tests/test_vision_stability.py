@@ -97,3 +97,14 @@ def test_the_same_board_read_more_surely_is_reported_again() -> None:
     sf = StabilityFilter(_ScriptedReader(sc.corners, [unsure, unsure, unsure, sure]))
     got = [e for e in (sf.feed(sc.image, t=k) for k in range(10)) if isinstance(e, BoardEvidence)]
     assert [e.confidence for e in got] == [0.3, 0.9]  # once unsure, once sure, then quiet
+
+
+def test_a_still_board_with_fresh_sensor_noise_each_frame_settles() -> None:
+    settled = 0
+    for s in range(4):
+        pos = L.random_position(np.random.default_rng(60 + s))
+        sf = StabilityFilter(BoardReader(VisionConfig()))
+        params = RenderParams(scheme=SCHEMES[s % len(SCHEMES)].name, noise_max=6.0)
+        events = [sf.feed(render(pos, params, seed=700 + s, frame=k + 1), t=k) for k in range(6)]
+        settled += any(isinstance(e, BoardEvidence) for e in events)
+    assert settled >= 3

@@ -326,7 +326,7 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     mul *= rng.uniform(0.8, 1.15)
     fr = np.random.default_rng([seed, 13, frame]) if frame else None
     if fr is not None:
-        mul *= 1 + fr.uniform(-0.015, 0.015)
+        mul *= 1 + fr.uniform(-0.01, 0.01)
     if rng.random() < params.shadow_prob:
         sh = np.zeros((lh, lw), np.float32)
         pts = (rng.uniform(0, 1, (4, 2)) * [lw, lh]).astype(np.int32)

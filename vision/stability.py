@@ -36,6 +36,7 @@ THUMB_PX = 10
 THUMB_MARGIN = 0.6
 CHANGE_LEVEL = 30          # grey levels of change that count
 BLOB_AREA_PW2 = 4.5        # a changed region larger than this (square point widths) is not a move
+NOISE_LEVEL = 4            # grey levels of frame-to-frame change that are sensor noise, not motion
 REBASE_FRAMES = 10         # motionless frames after which a big change is taken as the new board
 
 
@@ -84,9 +85,10 @@ class StabilityFilter:
         self._last_grey = grey
         if prev is None or prev.shape != grey.shape:
             return False
-        d = np.abs(grey - prev)
+        diff = grey - prev
+        d = np.abs(diff - int(np.median(diff)))  # a global flicker of the light is not motion
         cfg = self.reader.config
-        if float(d.mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
+        if float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
             return False
         if self._ref is None:
             return occlusion_score(view, cfg.occlusion) <= 1.5
