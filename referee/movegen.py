@@ -4,6 +4,8 @@
 opponent's side after it, the steps played), one entry per distinct resulting
 position, already filtered by the maximum-usage rule (RULES.md sections 3-5).
 :mod:`referee.moves` wraps them into ``LegalPlay`` values; nothing here is public.
+Which step sequence stands for a result (and so its notation) is the first one
+a search of the larger die first, sources highest first, meets.
 
 Why it is fast enough in pure Python:
 
@@ -11,11 +13,16 @@ Why it is fast enough in pure Python:
   source point visits every multiset of (source, die) steps exactly once, and
   distinct multisets give distinct results (the net change of a side,
   read from the highest point down, recovers the multiset), so every leaf of
-  the search is a new result.
-* Non-doubles walk only occupied source points (the landing point's blocking
-  never changes during a turn) and deduplicate by one integer key per result
-  (4-bit fields: my points, then the opponent's), computed from precomputed
-  per-step deltas before anything is built.
+  the search is a new result.  The common cases (nothing on the bar after the
+  entries, and no bear-off possible; or every checker home) run as four
+  unrolled loops over the few points that can be sources this turn
+  (:func:`_doubles_free`, :func:`_doubles_home`); the rest use a recursion.
+* Two different dice with nothing on the bar and no bear-off possible
+  (:func:`_two_dice_no_bar`): every order of legal steps stays legal, so the
+  only duplicates (one checker moving a+b, reached four ways) are skipped by
+  rule.  Other two-dice positions (bar, bear-off) walk only occupied sources
+  and deduplicate by one integer key per result (4-bit fields: my points, then
+  the opponent's), from precomputed per-step deltas, before anything is built.
 * Steps are interned: one ``Step`` per (source, die, hit), built at import.
 """
 from __future__ import annotations
