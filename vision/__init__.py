@@ -39,23 +39,28 @@ Conventions and limits:
   fourth to the third (:class:`vision.layout.RowReading`, the ``bgtable read`` form).
 * Stacking (:func:`vision.layout.stack_slots`): a row of 5 from a point's base, then each
   further layer from the base outwards, every checker across two of the layer below
-  (5 + 4 + 3 + 2 + 1 = 15).  Up to 9 the reader counts rims; from a full row on it also
-  fits the rim patterns of 10..15 (:func:`vision.read.tall_stack`).  A row of 5 and a
-  12-pyramid look much alike: told apart by their end rims; a colour over 15 checkers
-  falls back to the next likeliest count, marked unsure.  The tall pass assumes the
-  layout's proportions (point 5 checker widths deep less a tenth); ``ReadParams(tall_stacks=False)`` turns it off.
+  (5 + 4 + 3 + 2 + 1 = 15).  The reader counts rims, and from a full row on also fits
+  the measured rim patterns of 5..15 (:func:`vision.read.tall_stack`); a clear pattern
+  wins, an unclear disagreement is reported unsure.  A row of 5 and a 12-pyramid look
+  much alike: told apart by their end rims; a colour over 15 checkers falls back to the
+  next likeliest count, unsure.  The pattern pass assumes the layout's proportions
+  (points 5 point widths deep, checkers 0.9); ``ReadParams(tall_stacks=False)`` turns it
+  off for boards built otherwise (the real photo in the tests is one).
 * Confidence (calibrated on rendered boards, ``bench/vision_accuracy.py`` part 3):
-  ``PointReading.confidence`` >= 0.6 means "sure": such a point was wrong in fewer than
-  1 in 1000 rendered cases, while about half the wrong points score below 0.6 (they are
-  then worth the referee's +-1 tolerance).  ``BoardEvidence.confidence`` is 0 for
-  impossible totals (more than 15 of a colour), below 0.6 when more than three locations
-  (points, bar) are unsure, else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's
-  ``min_confidence`` default; the numbers are not probabilities of being right.
+  ``PointReading.confidence`` >= 0.6 means "sure": on 24,000 rendered points 3 of the
+  ~23,800 sure ones were wrong and 0.7-0.8 % of the right ones were unsure; about half the
+  wrong points score below 0.6 (and get the referee's +-1 tolerance).
+  ``BoardEvidence.confidence`` is 0 for impossible totals (more than 15 of a colour),
+  below 0.6 when more than three locations (points, bar) are unsure (about 1 % of exact
+  boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``
+  default; the numbers are thresholds that mean something, not probabilities.
 * Renderer frames: ``render(..., seed, frame=k)`` keeps camera, light, board and checker
   placement of ``seed`` and draws fresh sensor noise and flicker per ``frame`` (0 = as before).
-* A stable reading needs ``stable_frames`` motionless frames and ``repeat`` identical
-  readings (the same board read more surely is reported again); after one, a change larger than a few checkers or anything on the frame band
-  counts as a hand until it leaves (or stays motionless for 10 frames).
+* A stable reading needs ``stable_frames`` motionless frames (a global flicker and
+  sensor noise are not motion) and ``repeat`` identical readings; the same board read
+  more surely is reported again.  After one, a change larger than a few checkers or
+  anything on the frame band counts as a hand until it leaves (or stays motionless for
+  10 frames).
 * Errors: :mod:`vision.errors` (``VisionError`` root; ``BoardNotFound``, ``ConfigError``,
   ``FrameSourceError``).
 """
