@@ -4,10 +4,11 @@
 
 Prints positions/s, p50/p99 time per position+roll, the slowest case, and the
 time ratio against ``gnubg_nn.moves`` on the same set in the same run.  Our
-timings are cold: the per-process cache is bypassed.  The total is the sum of
-the per-case times (the generator and building the LegalPlay values, nothing
-else); gnubg's is one loop over prebuilt boards.  Run it on an idle machine:
-the ratio moves with load.
+timings are cold: the per-process cache is bypassed.  Each case keeps its
+fastest time over ``--repeat`` passes (gnubg its fastest pass), which steadies
+the figures on a shared machine; ``--repeat 1`` is a single pass.  The total is
+the sum of the per-case times (the generator and building the LegalPlay values,
+not the loop's bookkeeping); gnubg's is one loop over prebuilt boards.
 """
 from __future__ import annotations
 
