@@ -303,7 +303,7 @@ TALL_PATTERNS = {
     5: "HLHLHLHLH", 6: "LHLLHLHLH", 7: "LHLHLLHLH", 8: "LHLHLHLLH", 9: "LHLHLHLHL",
     10: "HLHLLHLHL", 11: "HLHLHLLHL", 12: "HLHLHLHLH", 13: "HHLHLLHLH", 14: "HHLHLHLHH", 15: "HHHLHLHHH",
 }
-TALL_LEVEL = 1.0   # rim score (in thresholds) between "no whole rim" and "a whole rim"
+TALL_LEVEL = 0.85   # rim score (in thresholds) between "no whole rim" and "a whole rim"
 TALL_SOFT = 0.6    # how far from the level a score is fully believed
 TALL_TWELVE = 20.0
 TALL_OVERRULE = 2.0  # margin from which the pattern overrules the rim count of a 5..9 stack  # 5 against 12: score per unit of the end-rim cue
