@@ -83,12 +83,13 @@ def test_confidence_calibration_maps_the_knee_to_the_gate() -> None:
     ys = [calibrate(x) for x in xs]
     assert all(a <= b for a, b in zip(ys, ys[1:])) and ys[0] == 0.0 and ys[-1] == 1.0
     assert calibrate(POINT_KNEE * 0.99) < CERTAIN <= calibrate(POINT_KNEE)
-    sure = [0.9] * 25
+    sure = [0.9] * 24
     assert board_confidence(sure, plausible=False) == 0.0
     assert board_confidence(sure, True) >= CERTAIN
-    few = [0.3] * UNSURE_POINTS + [0.9] * (25 - UNSURE_POINTS)
+    few = [0.3] * UNSURE_POINTS + [0.9] * (24 - UNSURE_POINTS)
     assert board_confidence(few, True) >= CERTAIN  # a few unsure points: the referee's tolerance
     assert board_confidence(few + [0.3], True) < CERTAIN  # too many: the whole reading is unsure
+    assert board_confidence(sure, True, bar=0.4) < CERTAIN  # the bar has no confidence of its own
 
 
 def test_exact_rendered_readings_are_mostly_sure() -> None:

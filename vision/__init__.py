@@ -51,8 +51,8 @@ Conventions and limits:
   ~23,800 sure ones were wrong and 0.7-0.8 % of the right ones were unsure; about half the
   wrong points score below 0.6 (and get the referee's +-1 tolerance).
   ``BoardEvidence.confidence`` is 0 for impossible totals (more than 15 of a colour),
-  below 0.6 when more than three locations (points, bar) are unsure (about 1 % of exact
-  boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``
+  below 0.6 when more than three points are unsure or the bar count is (the bar
+  has no confidence of its own; about 1 % of exact boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``
   default; the numbers are thresholds that mean something, not probabilities.
 * Renderer frames: ``render(..., seed, frame=k)`` keeps camera, light, board and checker
   placement of ``seed`` and draws fresh sensor noise and flicker per ``frame`` (0 = as before).

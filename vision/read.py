@@ -569,13 +569,17 @@ def calibrate(raw: float) -> float:
     return CERTAIN + (1 - CERTAIN) * (raw - POINT_KNEE) / (1 - POINT_KNEE)
 
 
-def board_confidence(point_confs: list[float], plausible: bool) -> float:
+def board_confidence(point_confs: list[float], plausible: bool, bar: float = 1.0) -> float:
     """The reading as a whole: 0 when its totals are impossible; below :data:`CERTAIN` when
-    more than :data:`UNSURE_POINTS` locations (points, bar) are unsure; else 0.6 + 0.4 x the weakest."""
+    more than :data:`UNSURE_POINTS` points are unsure or the bar is (a bar count has no
+    confidence of its own in :class:`referee.events.BoardEvidence`); else 0.6 + 0.4 x the
+    weakest point's."""
     if not plausible:
         return 0.0
     weakest = min(point_confs)
     unsure = sum(c < CERTAIN for c in point_confs)
+    if bar < CERTAIN:
+        return min(bar, CERTAIN * weakest) if unsure > UNSURE_POINTS else bar
     if unsure > UNSURE_POINTS:
         return CERTAIN * weakest
     return CERTAIN + (1 - CERTAIN) * weakest
@@ -609,8 +613,9 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     total[0] += bar[0]
     total[1] += bar[1]
     plausible = total[0] <= 15 and total[1] <= 15
-    confs = [p.confidence for r in ("top", "bottom") for p in rows[r]] + [calibrate(found.bar_confidence)]
-    conf = board_confidence(confs, plausible)
+    bar_raw = min([found.bar_confidence] + [float(x) * 3 for x in cmargin[k:k + len(found.bar)]])
+    confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
+    conf = board_confidence(confs, plausible, calibrate(bar_raw))
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible)
 
 
