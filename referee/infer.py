@@ -38,11 +38,19 @@ def describe_change(before: Position, after: Position) -> tuple[str, list[tuple[
     srcs.sort(reverse=True)
     dsts.sort(reverse=True)
     pairs = list(zip(srcs, dsts))
+    # a blot hit on the way (not where a checker stopped) is written as an intermediate
+    # point of a path that passes over it: "bar/22*/17", so the record replays the hit
+    at_dst = {d for _, d in pairs} & hit_points
+    passing = {pair: sorted((h for h in hit_points - at_dst if pair[0] > h > pair[1]), reverse=True)
+               for pair in pairs}
+    used: set[int] = set()
     parts: list[str] = []
     for s, d in pairs:
         st = "bar" if s == 25 else str(s)
         dt = "off" if d == 0 else str(d)
-        parts.append(f"{st}/{dt}" + ("*" if d in hit_points else ""))
+        mids = [h for h in passing[(s, d)] if h not in used]
+        used.update(mids)
+        parts.append(st + "".join(f"/{h}*" for h in mids) + f"/{dt}" + ("*" if d in hit_points else ""))
         hit_points.discard(d)
     grouped: list[str] = []
     for part in parts:  # "24/18 24/18" -> "24/18(2)", as gnubg writes it

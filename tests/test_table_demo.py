@@ -26,7 +26,7 @@ from referee.record import Correction, IllegalAccepted, Reroll
 from referee.replay import replay_match
 from referee.settings import Settings
 from referee.sgf import write_sgf
-from referee.table.demo import DEFAULT_BUTTONS
+from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE
 from referee.table.process import LogSink, TableCore
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice
 from referee.table.simtable import Rates, SimulatedTable
@@ -89,12 +89,14 @@ def test_the_record_replays_clean_and_agrees_with_the_referee(faulty_match):
 
 def test_gnubg_imports_the_exported_match(tmp_path):
     # accepted illegal plays cannot be written in .mat/SGF (gnubg refuses illegal moves),
-    # so this match has corrections only
+    # so this match has corrections only (and no early rolls: an illegal move followed by
+    # the opponent's early roll stands as played)
     rates = Rates(double=0.15, take=0.6, illegal=0.08, accept_illegal=0.0, cocked=0.05, outside=0.05,
-                  on_checker=0.05, early_roll=0.05)
+                  on_checker=0.05, early_roll=0.0)
     core, stats, _ = play(tmp_path, seed=8, rates=rates)
     assert "correction_demanded" in stats.decisions and "take" in stats.decisions
     record = core.record()
+    assert not any(isinstance(a, IllegalAccepted) for g in record.games for a in g.actions)
     assert not replay_match(record).problems
     mat, sgf = tmp_path / "m.mat", tmp_path / "m.sgf"
     mat.write_text(write_mat(record), encoding="utf-8")
@@ -173,7 +175,7 @@ def test_a_game_through_the_rendered_camera_and_the_real_vision_pipeline(tmp_pat
 
     buttons = MockButtons(loads(DEFAULT_BUTTONS).buttons)
     dice = PtyDice(seed=2)
-    core = TableCore.open(tmp_path / "journal.jsonl", Settings(match_to=1, min_confidence=0.0),
+    core = TableCore.open(tmp_path / "journal.jsonl", Settings(match_to=1, min_confidence=VISION_MIN_CONFIDENCE),
                           [LogSink(printer=lambda s: None)])
     camera = RenderedCamera(seed=2)
     try:

@@ -24,7 +24,9 @@ from ..cliutil import Parser, fail
 from ..settings import Settings, SettingsError
 from .process import LogSink, TableCore
 
-VISION_MIN_CONFIDENCE = 0.0
+# vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
+# point below it as uncertain (one checker either way) and a board below it as unreadable
+VISION_MIN_CONFIDENCE = 0.6
 from .simdevices import SimError
 from .simtable import Rates, SimulatedTable
 
@@ -102,9 +104,6 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
     from .simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
 
     config = loads(DEFAULT_BUTTONS, "<demo>")
-    # vision's confidences rank readings but are not probabilities (exact readings of rendered
-    # boards go down to 0.01), so the referee's confidence gate is off for the camera: it
-    # still rejects impossible readings and matches against the legal positions
     settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"),
                         min_confidence=VISION_MIN_CONFIDENCE)
     closers: list[Any] = []

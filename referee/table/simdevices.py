@@ -167,7 +167,7 @@ class RenderedCamera:
     def _frame(self, board: Position, hand: bool) -> Any:
         from vision.render import render  # noqa: PLC0415
         self.count += 1
-        return render(board_evidence(board), self.params, seed=self.seed, hand=hand)
+        return render(board_evidence(board), self.params, seed=self.seed, hand=hand, frame=self.count)
 
     def show(self, board: Position, hand: bool) -> list[Any]:
         """One frame with a hand; else still frames until the filter reports the board
