@@ -552,10 +552,23 @@ def test_snapshot_and_restore() -> None:
 def test_larger_die_rule_reason() -> None:
     """Either die alone, not both: playing the smaller one is illegal and said so."""
     t = table()
-    pos = Position.from_position_id("hz+BADj+CwAAAA")  # Dark on roll; with 3-1 only 3/off is legal
+    # Dark: one checker on 24 and 14 on the ace point; Light holds Dark's 13 point (and 22):
+    # 24/18 or 24/19 alone, never both (13 is blocked, nothing can bear off)
+    pos = Position.from_points({24: 1, 1: 14}, {12: 2, 3: 13})
+    t.ref.setup(pos, "dark")
+    t.throw((6, 5))
+    [d] = t.place((24, 19)) + t.lift()
+    assert d.kind == "illegal_move"
+    assert d.reason.startswith("Illegal: 24/19 plays the 5, but when only one die can be played the larger, "
+                               "the 6, must be played (for example 24/18)")
+
+
+def test_using_both_dice_when_a_bear_off_can_also_take_two_steps() -> None:
+    """3-1 with checkers on 3 and 2 (the ace point held): 3/2 alone leaves the 3 unplayed."""
+    t = table()
+    pos = Position.from_position_id("hz+BADj+CwAAAA")
     t.ref.setup(pos, "dark")
     t.throw((3, 1))
     [d] = t.place((3, 2)) + t.lift()
     assert d.kind == "illegal_move"
-    assert d.reason.startswith("Illegal: 3/2 plays the 1, but when only one die can be played the larger, "
-                               "the 3, must be played (for example 3/off)")
+    assert d.reason.startswith("Illegal: 3/2 does not play all of 3-1")
