@@ -91,7 +91,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
     single_a: list = []  # (s, t, hit) first moves with no second move, per die
     single_b: list = []
     two = False
-    W, MK, HIT = _W, _MK, _HIT
+    MK, HIT = _MK, _HIT
     for x, y in ((a, b), (b, a)):
         MKx, MKy, STx, STy = MK[x], MK[y], _ST[x], _ST[y]
         occ_y = occ[y]

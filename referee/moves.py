@@ -14,7 +14,7 @@ from itertools import repeat
 from typing import NamedTuple, Optional, Sequence, Union
 
 from .errors import DiceError, IllegalPlay
-from .notation import BAR_POINT, OFF_POINT, Play, Step, WrittenPlay, format_steps, parse_play
+from .notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
 from .movegen import generate
 from .position import Position
 
@@ -146,7 +146,6 @@ def _why_illegal(position: Position, d1: int, d2: int, written: WrittenPlay, pla
     pips = sum((pts[0] - pts[-1]) * c for pts, c in steps)
     allowed = 4 * d1 if d1 == d2 else d1 + d2
     max_dice = max((len(lp.play) for lp in plays), default=0)
-    used = sum(c * max(1, len(pts) - 1) for pts, c in steps)
     if not plays:
         return "no checker can move: the turn is lost"
     if pips > allowed and not any(pts[-1] == OFF_POINT for pts, _ in steps):
@@ -212,7 +211,3 @@ def match_play(position: Position, d1: int, d2: int, text: Union[str, WrittenPla
         return candidates[0]
     why = reason or _why_illegal(position, d1, d2, written, plays)
     raise IllegalPlay(f"play {written.text!r} with {d1}-{d2} in position {pid} is illegal: {why}")
-
-
-def play_text(steps: Sequence[Step]) -> str:
-    return format_steps(steps)

@@ -208,7 +208,7 @@ def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray) -> np.ndarray:
     (+1: a layer below shows there) or like the board beyond the point (-1); 0 when the two
     look alike.  Tells a row of 5 from a 12-pyramid, whose whole rims lie at the same places."""
     cd = L.CHECKER
-    xs, ys, kinds = [], [], []
+    xs, ys = [], []
     for a in ax:
         for h in GAP_HALVES:
             for side in (-1, 1):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Optional, Sequence
 

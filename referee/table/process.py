@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Protocol, Sequence, Union
+from typing import Any, Callable, Protocol, Sequence, Union
 
 from .. import events as ev
 from ..decisions import Decision

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from ..decisions import Decision
@@ -23,7 +22,7 @@ from ..events import PlayerInput
 from ..moves import legal_plays
 from ..position import Position
 from ..protocol import Referee
-from .process import Sink, TableCore
+from .process import TableCore
 from .simdevices import SimError
 
 ZONE = {"dark": "right", "light": "left"}
