@@ -27,8 +27,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 from hardware.config import ScreenConfig, loads  # noqa: E402
 from hardware.runner import ScreenRunner  # noqa: E402
 from referee.settings import Settings  # noqa: E402
-from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE, ScreenSink  # noqa: E402
-from referee.table.process import LogSink, TableCore  # noqa: E402
+from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE  # noqa: E402
+from referee.table.process import LogSink, ScreenSink, TableCore  # noqa: E402
 from referee.table.simdevices import MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: E402
 from referee.table.simtable import Rates, SimulatedTable  # noqa: E402
 

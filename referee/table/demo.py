@@ -19,9 +19,11 @@ import time
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+import hardware
+
 from ..cliutil import Parser, fail
 from ..settings import Settings, SettingsError
-from .process import LogSink, TableCore
+from .process import CubeSink, LogSink, ScreenSink, TableCore
 
 # vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
 # point below it as uncertain (one checker either way) and a board below it as unreadable
@@ -29,48 +31,8 @@ VISION_MIN_CONFIDENCE = 0.6
 from .simdevices import SimError
 from .simtable import Rates, SimulatedTable
 
-DEFAULT_BUTTONS = """
-[players]
-dark = "Dark"
-light = "Light"
-[cube_display]
-type = "ht16k33"
-owner_pins = [16, 20, 21]
-[buttons]
-dark = [
-  { pin = 5,  press = "double" }, { pin = 6,  press = "take" }, { pin = 13, press = "pass" },
-  { pin = 19, press = "accept_move" }, { pin = 26, press = "demand_legal_move" },
-  { pin = 12, press = "call_director" },
-]
-light = [
-  { pin = 17, press = "take", long = "pass" },
-  { pin = 27, press = "double", long = "call_director" },
-  { pin = 22, press = "accept_move", long = "demand_legal_move" },
-]
-"""
-
-
-class ScreenSink:
-    """The pygame table screen as an output of the table core."""
-
-    def __init__(self, runner: Any) -> None:
-        self.runner = runner
-        self.open = True
-
-    def show(self, view: Any, decisions: Sequence[Any]) -> None:
-        if self.open:
-            self.runner.show(view)
-            self.open = self.runner.pump()
-
-
-class CubeSink:
-    """The cube display as an output of the table core."""
-
-    def __init__(self, display: Any) -> None:
-        self.display = display
-
-    def show(self, view: Any, decisions: Sequence[Any]) -> None:
-        self.display.show(view)
+# the simulated buttons and cube display are wired as in the shipped example config
+DEFAULT_BUTTONS = (Path(hardware.__file__).parent / "table.example.toml").read_text()
 
 
 def _parser() -> Parser:

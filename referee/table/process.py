@@ -50,6 +50,29 @@ class LogSink:
             self.printer(line)
 
 
+class ScreenSink:
+    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output."""
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+        self.open = True
+
+    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        if self.open:
+            self.runner.show(view)
+            self.open = self.runner.pump()
+
+
+class CubeSink:
+    """The cube display (a ``hardware.cube.CubeDisplay``) as an output."""
+
+    def __init__(self, display: Any) -> None:
+        self.display = display
+
+    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        self.display.show(view)
+
+
 def rules_of(settings: Settings) -> RuleSettings:
     return RuleSettings(crawford=settings.crawford, jacoby=settings.jacoby, beavers=settings.beavers,
                         automatic_doubles=settings.automatic_doubles, cube_limit=settings.cube_limit,
@@ -115,12 +138,7 @@ class TableCore:
         for gi, game in enumerate(replayed.games):
             have = journaled.games[gi].actions if gi < len(journaled.games) else ()
             for action in game.actions[len(have):]:
-                if self._game_open < game.number:
-                    self.journal.start_game(game.number, game.score_before, game.crawford)
-                    self._game_open = game.number
-                self.journal.action(game.number, action)
-                if isinstance(action, GameEnd):
-                    self._ended += 1
+                self._journal(game.number, game.score_before, game.crawford, action)
 
     # ------------------------------------------------------------------ the loop's step
 
@@ -143,19 +161,20 @@ class TableCore:
         actions = self.referee.new_record_actions()
         if not actions:
             return
-        record = None
+        record = self.referee.match_record()
         for action in actions:
-            game = self._ended + 1
-            if self._game_open < game:
-                record = record or self.referee.match_record()
-                g = record.games[game - 1] if len(record.games) >= game else None
-                score = g.score_before if g else (0, 0)
-                crawford = g.crawford if g else False
-                self.journal.start_game(game, score, crawford)
-                self._game_open = game
-            self.journal.action(game, action)
-            if isinstance(action, GameEnd):
-                self._ended += 1
+            game = record.games[self._ended] if len(record.games) > self._ended else None
+            self._journal(self._ended + 1, game.score_before if game else (0, 0),
+                          game.crawford if game else False, action)
+
+    def _journal(self, number: int, score_before: tuple[int, int], crawford: bool, action: Any) -> None:
+        """Journal one record action, opening its game in the journal first if needed."""
+        if self._game_open < number:
+            self.journal.start_game(number, score_before, crawford)
+            self._game_open = number
+        self.journal.action(number, action)
+        if isinstance(action, GameEnd):
+            self._ended += 1
 
     # ------------------------------------------------------------------ output
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional, Sequence
 from ..cliutil import Parser, fail
 from ..settings import Settings, SettingsError
 from .demo import VISION_MIN_CONFIDENCE
-from .process import LogSink, TableCore
+from .process import CubeSink, LogSink, ScreenSink, TableCore
 from .sdnotify import Notifier
 
 log = logging.getLogger("bgtable.run")
@@ -208,19 +208,6 @@ def open_devices(config: Any, events: "queue.Queue[Any]", *, headless: bool = Fa
 # --------------------------------------------------------------------------- the loop
 
 
-class Outputs:
-    """Screen and cube display as sinks of the table core."""
-
-    def __init__(self, dev: Devices) -> None:
-        self.dev = dev
-
-    def show(self, view: Any, decisions: Sequence[Any]) -> None:
-        if self.dev.cube is not None:
-            self.dev.cube.show(view)
-        if self.dev.screen is not None:
-            self.dev.screen.show(view)
-
-
 def journal_path(directory: Path) -> Path:
     return directory / "current.jsonl"
 
@@ -255,6 +242,8 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             dev.cube.tick()
         if dev.screen is not None and not dev.screen.pump():
             stop.set()
+        if any(not getattr(sink, "open", True) for sink in core.sinks):
+            stop.set()  # the window was closed while drawing a verdict
         now = clock()
         if notifier.watchdog_interval and now - last_ping >= notifier.watchdog_interval:
             notifier.watchdog()
@@ -298,7 +287,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         while not stop.is_set():
             path = journal_path(directory)
             resumed = path.exists() and path.stat().st_size > 0
-            core = TableCore.open(path, settings, [LogSink(printer=lambda s: print(s, flush=True)), Outputs(dev)])
+            sinks: list[Any] = [LogSink(printer=lambda s: print(s, flush=True))]
+            sinks += [CubeSink(dev.cube)] if dev.cube is not None else []
+            sinks += [ScreenSink(dev.screen)] if dev.screen is not None else []
+            core = TableCore.open(path, settings, sinks)
             log.info("%s match in %s (%s)", "resumed the" if resumed else "started a new", path,
                      f"{core.events} events replayed" if resumed else "new journal")
             notifier.ready(f"refereeing; journal {path}")

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
+from ..cube import double_refusal
 from ..decisions import Decision
 from ..events import PlayerInput
 from ..moves import legal_plays
@@ -189,22 +190,19 @@ class SimulatedTable:
     # ------------------------------------------------------------------ turns
 
     def _can_double(self, colour: str) -> bool:
-        """The cube is available, and (in a match) it is not already dead for this player."""
+        """The cube rules allow it (the referee's own check), and in a match the cube is not
+        already dead for this player."""
         ref = self.referee
-        cube = ref.cube
-        if ref.state != "waiting_for_roll" or cube.offered_by is not None:
+        if ref.state != "waiting_for_roll":
             return False
-        if cube.owner not in (None, colour) or ref.score.crawford_game:
-            return False
-        limit = ref.settings.cube_limit
-        if limit and cube.value * 2 > limit:
+        if double_refusal(ref.cube, colour, money=ref.settings.money, crawford_game=ref.score.crawford_game,
+                          cube_limit=ref.settings.cube_limit, names=ref.names):
             return False
         n = ref.settings.match_to
         if n:
-            i = 0 if colour == "dark" else 1
-            needs = n - ref.score.points[i]
-            return cube.value < needs
-        return cube.value < 16
+            needs = n - ref.score.points[0 if colour == "dark" else 1]
+            return ref.cube.value < needs
+        return ref.cube.value < 16
 
     def _throw_for(self, colour: str, rng: random.Random) -> list[Decision]:
         r = self.rates
