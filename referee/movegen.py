@@ -1,9 +1,13 @@
 """The legal-move generator's inner loop: raw results for a position and a roll.
 
-:func:`generate` returns three parallel lists (my side after the play, the
-opponent's side after it, the steps played), one entry per distinct resulting
-position, already filtered by the maximum-usage rule (RULES.md sections 3-5).
-:mod:`referee.moves` wraps them into ``LegalPlay`` values; nothing here is public.
+:func:`generate` returns two parallel lists (the result's key, the steps
+played), one entry per distinct resulting position, already filtered by the
+maximum-usage rule (RULES.md sections 3-5).  A result key is the position after
+the play packed in one int, a byte per count (:func:`key_of`: the mover's 25
+counts, then the opponent's; :func:`sides_of` unpacks it): a step changes it by
+one precomputed addition, so a result costs an add and two appends, and nothing
+is built until asked.  :mod:`referee.moves` turns them into ``LegalPlay`` values
+(and compares keys where it only needs to find a result); nothing here is public.
 Which step sequence stands for a result (and so its notation) is the first one
 a search of the larger die first, sources highest first, meets.
 
@@ -21,8 +25,7 @@ Why it is fast enough in pure Python:
   (:func:`_two_dice_no_bar`): every order of legal steps stays legal, so the
   only duplicates (one checker moving a+b, reached four ways) are skipped by
   rule.  Other two-dice positions (bar, bear-off) walk only occupied sources
-  and deduplicate by one integer key per result (4-bit fields: my points, then
-  the opponent's), from precomputed per-step deltas, before anything is built.
+  and deduplicate by the result keys, from precomputed per-step deltas.
 * Steps are interned: one ``Step`` per (source, die, hit), built at import.
 """
 from __future__ import annotations
@@ -31,12 +34,26 @@ from itertools import compress
 
 from .notation import OFF_POINT, Step
 
-_W = tuple(1 << (4 * i) for i in range(25))            # my side's key fields
-_WO = tuple(1 << (100 + 4 * i) for i in range(25))     # the opponent's key fields
+_W = tuple(1 << (8 * i) for i in range(25))            # my side's key fields (a byte each)
+_WO = tuple(1 << (200 + 8 * i) for i in range(25))     # the opponent's key fields
 _DESC = tuple(range(23, -1, -1))
 _OPEN = bytes(1 if n < 2 else 0 for n in range(256))  # opponent count -> landing open
 _BLOT = bytes(1 if n == 1 else 0 for n in range(256))  # opponent count -> a blot to hit
 _HIT = tuple(_WO[24] - _WO[23 - t] for t in range(24))  # key delta of hitting on my point t
+
+
+def key_of(me: tuple[int, ...], opp: tuple[int, ...]) -> int:
+    """The result key of a position: byte i is ``me[i]``, byte 25 + i is ``opp[i]``."""
+    return int.from_bytes(bytes(me) + bytes(opp), "little")
+
+
+def sides_of(key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(me, opp) back from a result key (the inverse of :func:`key_of`)."""
+    b = key.to_bytes(50, "little")
+    return tuple(b[:25]), tuple(b[25:])
+
+
+_key = key_of
 
 
 def _move_key(s: int, d: int) -> int:
@@ -53,10 +70,11 @@ _ST = tuple(
     for d in range(7))
 
 
-def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> tuple[list, list, list]:
-    """(mes, opps, paths) for every distinct result of playing ``d1-d2`` (d1 >= d2).
+def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> tuple[list, list]:
+    """(keys, paths) for every distinct result of playing ``d1-d2`` (d1 >= d2):
+    the result's key (:func:`key_of`, the mover's side still first) and the steps.
 
-    All three lists are empty when no checker can move.
+    Both lists are empty when no checker can move.
     """
     if d1 == d2:
         return _doubles(me0, opp0, d1)
@@ -66,21 +84,21 @@ def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> t
 # ---------------------------------------------------------------------------- two different dice
 
 
-def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list, list]:
+def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list]:
     # open_[t]: my point index t is not held by the opponent (blocking never changes in a turn)
     open_ = bytes(opp0[23::-1]).translate(_OPEN)
+    key0 = int.from_bytes(bytes(me0) + bytes(opp0), "little")
     if me0[24] >= 2:
-        return _two_dice_bar(list(me0), list(opp0), a, b, open_)
+        return _two_dice_bar(me0, opp0, a, b, open_, key0)
     occupied = list(compress(_DESC, me0[23::-1]))
     outside0 = sum(me0[6:25])
     if outside0 >= 2 and not me0[24]:
-        found = _two_dice_no_bar(me0, opp0, a, b, open_, occupied)
+        found = _two_dice_no_bar(me0, opp0, a, b, open_, occupied, key0)
         if found[0]:
             return found
     me = list(me0)
     opp = list(opp0)
-    mes: list = []
-    opps: list = []
+    keys: list = []
     paths: list = []
     # occupied sources whose landing point is open (or off the board), per die
     occ = {}
@@ -105,7 +123,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
                 continue
             # play the first step in place
             me[s1] -= 1
-            key1 = MKx[s1]
+            key1 = key0 + MKx[s1]
             hit1 = False
             if t1 >= 0:
                 me[t1] += 1
@@ -116,7 +134,6 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
                     key1 += HIT[t1]
             outside = outside0 - (s1 >= 6 and t1 < 6)
             step1 = STx[2 * s1 + hit1]
-            opp_t = None
             moved = False
             if me[24]:
                 second = (24,)
@@ -145,20 +162,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
                 if key in seen:
                     continue
                 add(key)
-                m = me.copy()
-                m[s2] -= 1
-                if t2 >= 0:
-                    m[t2] += 1
-                mes.append(tuple(m))
-                if hit2:
-                    o = opp.copy()
-                    o[23 - t2] = 0
-                    o[24] += 1
-                    opps.append(tuple(o))
-                else:
-                    if opp_t is None:
-                        opp_t = tuple(opp)
-                    opps.append(opp_t)
+                keys.append(key)
                 paths.append((step1, STy[2 * s2 + hit2]))
             if moved:
                 two = True
@@ -172,58 +176,38 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
                     opp[23 - t1] = 1
                     opp[24] -= 1
     if two:
-        return mes, opps, paths
+        return keys, paths
     # only one die can be played: the larger one if it can
     singles, d = (single_a, a) if single_a else (single_b, b)
-    ST = _ST[d]
+    ST, MKd = _ST[d], MK[d]
     for s, t, hit in singles:
-        m = list(me0)
-        m[s] -= 1
-        o = opp0
-        if t >= 0:
-            m[t] += 1
-            if hit:
-                ol = list(opp0)
-                ol[23 - t] = 0
-                ol[24] += 1
-                o = tuple(ol)
-        mes.append(tuple(m))
-        opps.append(o)
+        keys.append(key0 + MKd[s] + HIT[t] if hit else key0 + MKd[s])
         paths.append((ST[2 * s + hit],))
-    return mes, opps, paths
+    return keys, paths
 
 
 def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int,
-                     open_: bytes, occupied: list) -> tuple[list, list, list]:
+                     open_: bytes, occupied: list, key0: int) -> tuple[list, list]:
     """Two dice, nothing on the bar and no bear-off possible (two or more checkers
     outside): every order of legal steps stays legal, so duplicates are known in
     advance and need no keys.  A result ``s -> s-a-b`` can be reached four ways
     (one checker via s-a or via s-b, or two checkers when s-a or s-b is mine);
     the representative kept is the first the a-then-b search meets, as before.
     Returns empty lists when both dice cannot be played together."""
-    mes: list = []
-    opps: list = []
+    keys: list = []
     paths: list = []
     STa, STb = _ST[a], _ST[b]
     STbn, STbh = STb[0::2], STb[1::2]  # by source: without and with a hit
+    MKa, MKb, HIT = _MK[a], _MK[b], _HIT
     blot = bytes(opp0[23::-1]).translate(_BLOT)  # blot[t]: an opponent blot on my point t
     A = [s for s in occupied if s >= a and open_[s - a]]
     B = [s for s in occupied if s >= b and open_[s - b]]
     if not A or not B:
-        return mes, opps, paths
+        return keys, paths
     for s1 in A:
         t1 = s1 - a
-        m1 = list(me0)
-        m1[s1] -= 1
-        m1[t1] += 1
         h1 = blot[t1]
-        if h1:
-            ol = list(opp0)
-            ol[23 - t1] = 0
-            ol[24] += 1
-            o1 = tuple(ol)
-        else:
-            o1 = opp0
+        k1 = key0 + MKa[s1] + HIT[t1] if h1 else key0 + MKa[s1]
         step1 = STa[2 * s1 + h1]
         second = B
         if not me0[t1] and t1 >= b and open_[t1 - b]:
@@ -240,18 +224,11 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
             if s2 == gone or s2 == same:
                 continue
             t2 = s2 - b
-            m = m1.copy()
-            m[s2] -= 1
-            m[t2] += 1
-            mes.append(tuple(m))
             if blot1[t2]:
-                ol = list(o1)
-                ol[23 - t2] = 0
-                ol[24] += 1
-                opps.append(tuple(ol))
+                keys.append(k1 + MKb[s2] + HIT[t2])
                 paths.append((step1, STbh[s2]))
             else:
-                opps.append(o1)
+                keys.append(k1 + MKb[s2])
                 paths.append((step1, STbn[s2]))
     # one checker moved b first through a point that is not mine
     for s in B:
@@ -261,58 +238,52 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
         u = t - a
         if open_[s - a] and opp0[23 - (s - a)] == 0 and opp0[23 - t] == 0:
             continue  # the same as s -> s-a -> u, met earlier
-        m = list(me0)
-        m[s] -= 1
-        m[u] += 1
-        mes.append(tuple(m))
         h, hu = blot[t], blot[u]
-        if h or hu:
-            ol = list(opp0)
-            ol[24] += h + hu
-            if h:
-                ol[23 - t] = 0
-            if hu:
-                ol[23 - u] = 0
-            opps.append(tuple(ol))
-        else:
-            opps.append(opp0)
+        k = key0 + MKb[s] + MKa[t]
+        if h:
+            k += HIT[t]
+        if hu:
+            k += HIT[u]
+        keys.append(k)
         paths.append((STb[2 * s + h], STa[2 * t + hu]))
-    return mes, opps, paths
+    return keys, paths
 
 
-def _two_dice_bar(me: list, opp: list, a: int, b: int, open_: list) -> tuple[list, list, list]:
+def _two_dice_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int, open_: bytes,
+                  key0: int) -> tuple[list, list]:
     """Two or more checkers on the bar: each die can only enter one."""
     steps = []
-    for d in (a, b):
+    key = key0
+    for d in (a, b):  # two different entry points: one entry cannot change the other
         t = 24 - d
         if not open_[t]:
             continue
-        me[24] -= 1
-        me[t] += 1
-        hit = opp[23 - t] == 1
+        key += _MK[d][24]
+        hit = opp0[23 - t] == 1
         if hit:
-            opp[23 - t] = 0
-            opp[24] += 1
+            key += _HIT[t]
         steps.append(_ST[d][48 + hit])
     if not steps:
-        return [], [], []
-    return [tuple(me)], [tuple(opp)], [tuple(steps)]
+        return [], []
+    return [key], [tuple(steps)]
 
 
 # ---------------------------------------------------------------------------- doubles
 
 
-def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list, list, list]:
+def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list, list]:
     me = list(me0)
     opp = list(opp0)
     ST = _ST[d]
+    MKd = _MK[d]
+    HIT = _HIT
     prefix: tuple = ()
     left = 4
     # checkers on the bar enter first; each entry is the same forced step
     if me[24]:
         t = 24 - d
         if opp[23 - t] >= 2:
-            return [], [], []
+            return [], []
         while me[24] and left:
             me[24] -= 1
             me[t] += 1
@@ -323,7 +294,8 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             prefix += (ST[48 + hit],)
             left -= 1
         if me[24] or not left:
-            return [tuple(me)], [tuple(opp)], [prefix]
+            return [_key(me, opp)], [prefix]
+    key0 = _key(me, opp)
     open_ = bytes(opp[23::-1]).translate(_OPEN)
     outside = sum(me[6:25])
     # the points that can be sources this turn (occupied now, or reached on the
@@ -344,24 +316,22 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                 break
     pts = list(compress(_DESC, reach[::-1]))
     if left >= 2 and not can_bear_off:
-        found = _doubles_free(me, opp, d, pts, left, prefix)
+        found = _doubles_free(me, opp, d, pts, left, prefix, key0)
         if found[0]:
             return found
     elif left == 4 and not outside:
-        found = _doubles_home(me, opp, d, pts)
+        found = _doubles_home(me, opp, d, pts, key0)
         if found[0]:
             return found
     n = len(pts)
-    mes: list = []
-    opps: list = []
+    keys: list = []
     paths: list = []
     best = [0]      # the most steps of a dead end found so far
-    dead: list = []  # (me tuple, opp tuple, path) of sequences that stop early
+    dead: list = []  # (key, path) of sequences that stop early
 
-    def last(i0: int, path: tuple) -> bool:
+    def last(i0: int, path: tuple, key: int) -> bool:
         """The last step from pts[i0:]: every legal one is a new result."""
         moved = False
-        opp_t = None
         for i in range(i0, n):
             s = pts[i]
             if not me[s]:
@@ -370,26 +340,15 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if t < 0 and (outside or (t < -1 and any(me[s + 1:6]))):
                 continue
             moved = True
-            m = me.copy()
-            m[s] -= 1
-            if t >= 0:
-                m[t] += 1
-                if opp[23 - t] == 1:
-                    o = opp.copy()
-                    o[23 - t] = 0
-                    o[24] += 1
-                    mes.append(tuple(m))
-                    opps.append(tuple(o))
-                    paths.append(path + (ST[2 * s + 1],))
-                    continue
-            mes.append(tuple(m))
-            if opp_t is None:
-                opp_t = tuple(opp)
-            opps.append(opp_t)
-            paths.append(path + (ST[2 * s],))
+            if t >= 0 and opp[23 - t] == 1:
+                keys.append(key + MKd[s] + HIT[t])
+                paths.append(path + (ST[2 * s + 1],))
+            else:
+                keys.append(key + MKd[s])
+                paths.append(path + (ST[2 * s],))
         return moved
 
-    def rec(left: int, i0: int, path: tuple) -> None:
+    def rec(left: int, i0: int, path: tuple, key: int) -> None:
         """Play ``left`` (>= 2) more steps from pts[i0:]; leaves are new results."""
         nonlocal outside
         moved = False
@@ -403,11 +362,12 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                     continue
                 moved = True
                 me[s] -= 1
+                k = key + MKd[s]
                 if left == 2:
-                    if not last(i, path + (ST[2 * s],)):
+                    if not last(i, path + (ST[2 * s],), k):
                         dead_end(path + (ST[2 * s],))
                 else:
-                    rec(left - 1, i, path + (ST[2 * s],))
+                    rec(left - 1, i, path + (ST[2 * s],), k)
                 me[s] += 1
                 continue
             moved = True
@@ -421,13 +381,15 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             if hit:
                 opp[o] = 0
                 opp[24] += 1
+                k = key + MKd[s] + HIT[t]
+            else:
+                k = key + MKd[s]
             step_path = path + (ST[2 * s + hit],)
             if left != 2:
-                rec(left - 1, i, step_path)
+                rec(left - 1, i, step_path, k)
             else:
                 # the last step, inlined: this loop makes most of the results
                 moved2 = False
-                opp_t = None
                 for j in range(i, n):
                     s2 = pts[j]
                     if not me[s2]:
@@ -436,26 +398,13 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                     if t2 < 0:
                         if outside or (t2 < -1 and any(me[s2 + 1:6])):
                             continue
+                    elif opp[23 - t2] == 1:
                         moved2 = True
-                        m = me.copy()
-                        m[s2] -= 1
-                    else:
-                        moved2 = True
-                        m = me.copy()
-                        m[s2] -= 1
-                        m[t2] += 1
-                        if opp[23 - t2] == 1:
-                            ol = opp.copy()
-                            ol[23 - t2] = 0
-                            ol[24] += 1
-                            mes.append(tuple(m))
-                            opps.append(tuple(ol))
-                            paths.append(step_path + (ST[2 * s2 + 1],))
-                            continue
-                    mes.append(tuple(m))
-                    if opp_t is None:
-                        opp_t = tuple(opp)
-                    opps.append(opp_t)
+                        keys.append(k + MKd[s2] + HIT[t2])
+                        paths.append(step_path + (ST[2 * s2 + 1],))
+                        continue
+                    moved2 = True
+                    keys.append(k + MKd[s2])
                     paths.append(step_path + (ST[2 * s2],))
                 if not moved2:
                     dead_end(step_path)
@@ -471,44 +420,46 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
 
     def dead_end(path: tuple) -> None:
         """No step possible here: a shorter play, kept only if nothing longer exists."""
-        if not mes:
+        if not keys:
             depth = len(path)
             if depth > best[0]:
                 best[0] = depth
                 dead.clear()
             if depth == best[0]:
-                dead.append((tuple(me), tuple(opp), path))
+                dead.append((_key(me, opp), path))
 
     if left == 1:
-        if not last(0, prefix):
+        if not last(0, prefix, key0):
             dead_end(prefix)
     else:
-        rec(left, 0, prefix)
-    if mes:
-        return mes, opps, paths
-    if not dead or not dead[0][2]:
-        return [], [], []
-    return [x[0] for x in dead], [x[1] for x in dead], [x[2] for x in dead]
+        rec(left, 0, prefix, key0)
+    if keys:
+        return keys, paths
+    if not dead or not dead[0][1]:
+        return [], []
+    return [x[0] for x in dead], [x[1] for x in dead]
 
 
-def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tuple) -> tuple[list, list, list]:
+def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tuple,
+                  key0: int) -> tuple[list, list]:
     """``left`` (2-4) steps of ``d`` after the bar entries ``prefix``, nothing left
     on the bar and no bear-off possible: the search of :func:`_doubles` unrolled
     into four loops over ``pts`` (source points with an open landing, highest
     first); the outer loops make one pass without a step when fewer than four
     steps are left.  Empty lists when no such play exists (the caller then looks
-    for shorter ones).  ``me`` and ``opp`` are changed in place and restored."""
-    mes: list = []
-    opps: list = []
+    for shorter ones).  ``me`` and ``opp`` are changed in place and restored;
+    ``key0`` is their key."""
+    keys: list = []
     paths: list = []
     STn = _ST[d][0::2]  # by source: the step without a hit
     STh = _ST[d][1::2]  # and with one
+    MKd, HIT = _MK[d], _HIT
+    MKh = tuple(MKd[s] + HIT[s - d] if s >= d else 0 for s in range(25))  # a step that hits
     n = len(pts)
-    ot0 = tuple(opp)  # the opponent's side as a tuple, per level (it changes only on a hit)
     skip = (-1,)  # one pass of a loop that plays no step
     for i1 in range(n) if left == 4 else skip:
         if i1 < 0:
-            i1, p1, ot1 = 0, prefix, ot0
+            i1, p1, k1 = 0, prefix, key0
         else:
             s1 = pts[i1]
             if not me[s1]:
@@ -522,13 +473,13 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                 opp[o1] = 0
                 opp[24] += 1
                 p1 = prefix + (STh[s1],)
-                ot1 = tuple(opp)
+                k1 = key0 + MKh[s1]
             else:
                 p1 = prefix + (STn[s1],)
-                ot1 = ot0
+                k1 = key0 + MKd[s1]
         for i2 in range(i1, n) if left >= 3 else skip:
             if i2 < 0:
-                i2, p2, ot2 = i1, p1, ot1
+                i2, p2, k2 = i1, p1, k1
             else:
                 s2 = pts[i2]
                 if not me[s2]:
@@ -542,10 +493,10 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                     opp[o2] = 0
                     opp[24] += 1
                     p2 = p1 + (STh[s2],)
-                    ot2 = tuple(opp)
+                    k2 = k1 + MKh[s2]
                 else:
                     p2 = p1 + (STn[s2],)
-                    ot2 = ot1
+                    k2 = k1 + MKd[s2]
             for i3 in range(i2, n):
                 s3 = pts[i3]
                 if not me[s3]:
@@ -559,26 +510,18 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
                     opp[o3] = 0
                     opp[24] += 1
                     p3 = p2 + (STh[s3],)
-                    opp_t = tuple(opp)
+                    k3 = k2 + MKh[s3]
                 else:
                     p3 = p2 + (STn[s3],)
-                    opp_t = ot2
+                    k3 = k2 + MKd[s3]
                 for s4 in pts[i3:]:
                     if not me[s4]:
                         continue
-                    t4 = s4 - d
-                    m = me.copy()
-                    m[s4] -= 1
-                    m[t4] += 1
-                    mes.append(tuple(m))
-                    if opp[23 - t4] == 1:
-                        ol = opp.copy()
-                        ol[23 - t4] = 0
-                        ol[24] += 1
-                        opps.append(tuple(ol))
+                    if opp[23 - s4 + d] == 1:
+                        keys.append(k3 + MKh[s4])
                         paths.append(p3 + (STh[s4],))
                     else:
-                        opps.append(opp_t)
+                        keys.append(k3 + MKd[s4])
                         paths.append(p3 + (STn[s4],))
                 me[s3] += 1
                 me[t3] -= 1
@@ -597,20 +540,19 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
             if h1:
                 opp[o1] = 1
                 opp[24] -= 1
-    return mes, opps, paths
+    return keys, paths
 
 
-def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, list]:
+def _doubles_home(me: list, opp: list, d: int, pts: list, key0: int) -> tuple[list, list]:
     """Four steps of ``d`` with every checker in the home board (bearing off
     allowed throughout): :func:`_doubles_free` with the bear-off branch.  Empty
     lists when no four-step play exists.  ``me`` and ``opp`` are restored."""
-    mes: list = []
-    opps: list = []
+    keys: list = []
     paths: list = []
     STn = _ST[d][0::2]
     STh = _ST[d][1::2]
+    MKd, HIT = _MK[d], _HIT
     n = len(pts)
-    ot0 = tuple(opp)
     for i1 in range(n):
         s1 = pts[i1]
         if not me[s1]:
@@ -622,7 +564,7 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 continue
             me[s1] -= 1
             p1 = (STn[s1],)
-            ot1 = ot0
+            k1 = key0 + MKd[s1]
         else:
             o1 = 23 - t1
             me[s1] -= 1
@@ -632,10 +574,10 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                 opp[o1] = 0
                 opp[24] += 1
                 p1 = (STh[s1],)
-                ot1 = tuple(opp)
+                k1 = key0 + MKd[s1] + HIT[t1]
             else:
                 p1 = (STn[s1],)
-                ot1 = ot0
+                k1 = key0 + MKd[s1]
         for i2 in range(i1, n):
             s2 = pts[i2]
             if not me[s2]:
@@ -647,7 +589,7 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                     continue
                 me[s2] -= 1
                 p2 = p1 + (STn[s2],)
-                ot2 = ot1
+                k2 = k1 + MKd[s2]
             else:
                 o2 = 23 - t2
                 me[s2] -= 1
@@ -657,10 +599,10 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                     opp[o2] = 0
                     opp[24] += 1
                     p2 = p1 + (STh[s2],)
-                    ot2 = tuple(opp)
+                    k2 = k1 + MKd[s2] + HIT[t2]
                 else:
                     p2 = p1 + (STn[s2],)
-                    ot2 = ot1
+                    k2 = k1 + MKd[s2]
             for i3 in range(i2, n):
                 s3 = pts[i3]
                 if not me[s3]:
@@ -672,7 +614,7 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                         continue
                     me[s3] -= 1
                     p3 = p2 + (STn[s3],)
-                    opp_t = ot2
+                    k3 = k2 + MKd[s3]
                 else:
                     o3 = 23 - t3
                     me[s3] -= 1
@@ -682,10 +624,10 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                         opp[o3] = 0
                         opp[24] += 1
                         p3 = p2 + (STh[s3],)
-                        opp_t = tuple(opp)
+                        k3 = k2 + MKd[s3] + HIT[t3]
                     else:
                         p3 = p2 + (STn[s3],)
-                        opp_t = ot2
+                        k3 = k2 + MKd[s3]
                 for s4 in pts[i3:]:
                     if not me[s4]:
                         continue
@@ -693,22 +635,11 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
                     if t4 < 0:
                         if t4 < -1 and any(me[s4 + 1:6]):
                             continue
-                        m = me.copy()
-                        m[s4] -= 1
-                    else:
-                        m = me.copy()
-                        m[s4] -= 1
-                        m[t4] += 1
-                        if opp[23 - t4] == 1:
-                            ol = opp.copy()
-                            ol[23 - t4] = 0
-                            ol[24] += 1
-                            mes.append(tuple(m))
-                            opps.append(tuple(ol))
-                            paths.append(p3 + (STh[s4],))
-                            continue
-                    mes.append(tuple(m))
-                    opps.append(opp_t)
+                    elif opp[23 - t4] == 1:
+                        keys.append(k3 + MKd[s4] + HIT[t4])
+                        paths.append(p3 + (STh[s4],))
+                        continue
+                    keys.append(k3 + MKd[s4])
                     paths.append(p3 + (STn[s4],))
                 me[s3] += 1
                 if t3 >= 0:
@@ -728,4 +659,4 @@ def _doubles_home(me: list, opp: list, d: int, pts: list) -> tuple[list, list, l
             if h1:
                 opp[o1] = 1
                 opp[24] -= 1
-    return mes, opps, paths
+    return keys, paths

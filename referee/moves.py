@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import gc
 from functools import lru_cache
-from itertools import repeat
 from typing import NamedTuple, Optional, Sequence, Union
 
 from .errors import DiceError, IllegalPlay
 from .notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
-from .movegen import generate
+from .movegen import generate, key_of
 from .position import Position
 
 
@@ -52,8 +51,8 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[LegalPlay, ...]:
-    """The legal plays as values, built in bulk (C-level map) from the raw lists."""
+def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[tuple[int, ...], tuple]:
+    """The raw legal plays: result keys (:func:`referee.movegen.key_of`) and step paths."""
     # a burst of small tuples: the collector would only walk them (they hold no
     # cycles), and its full passes were the slowest cases' outliers (4-10 ms).
     # The pause is process-wide but under a millisecond, and is undone on any
@@ -62,13 +61,50 @@ def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tupl
     if collecting:
         gc.disable()
     try:
-        mes, opps, paths = generate(me, opp, d1, d2)
-        new = tuple.__new__
-        return tuple(map(new, repeat(LegalPlay),
-                         zip(map(new, repeat(Play), zip(paths)), map(new, repeat(Position), zip(opps, mes)))))
+        keys, paths = generate(me, opp, d1, d2)
+        return tuple(keys), tuple(paths)
     finally:
         if collecting:
             gc.enable()
+
+
+def _raw(position: Position, d1: int, d2: int) -> tuple[tuple[int, ...], tuple]:
+    check_dice(d1, d2)
+    if d1 < d2:
+        d1, d2 = d2, d1
+    return _cached(position.me, position.opp, d1, d2)
+
+
+_ME = (1 << 200) - 1  # the mover's part of a result key
+
+
+def _result(key: int) -> Position:
+    """The position after a play (opponent on roll) from its result key."""
+    b = key.to_bytes(50, "little")
+    return Position._raw(tuple(b[25:]), tuple(b[:25]))
+
+
+def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> list[LegalPlay]:
+    """LegalPlay values for raw plays from ``position``; the opponent's side is
+    shared with ``position`` by every play that hits nothing."""
+    new = tuple.__new__
+    opp = position.opp
+    unchanged = int.from_bytes(bytes(opp), "little")
+    out = []
+    add = out.append
+    collecting = gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        for key, path in zip(keys, paths):
+            o = key >> 200
+            add(new(LegalPlay, (new(Play, (path,)), new(Position, (
+                opp if o == unchanged else tuple(o.to_bytes(25, "little")),
+                tuple((key & _ME).to_bytes(25, "little")))))))
+    finally:
+        if collecting:
+            gc.enable()
+    return out
 
 
 def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:
@@ -77,19 +113,16 @@ def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:
     An empty list means no legal play: the turn is lost (the position passes to
     the opponent unchanged).
     """
-    check_dice(d1, d2)
-    if d1 < d2:
-        d1, d2 = d2, d1
-    return list(_cached(position.me, position.opp, d1, d2))
+    return _legal(position, *_raw(position, d1, d2))
 
 
 def results(position: Position, d1: int, d2: int) -> set[Position]:
     """The positions (opponent on roll) the roll allows; the unchanged position,
     swapped, when no play is possible."""
-    plays = legal_plays(position, d1, d2)
-    if not plays:
+    keys, _ = _raw(position, d1, d2)
+    if not keys:
         return {position.swap()}
-    return {lp.result for lp in plays}
+    return {_result(k) for k in keys}
 
 
 def plays_to(position: Position, d1: int, d2: int, result: Position) -> list[LegalPlay]:
@@ -97,11 +130,14 @@ def plays_to(position: Position, d1: int, d2: int, result: Position) -> list[Leg
 
     ``result`` may also be given with the mover still on roll; both are accepted.
     """
-    plays = legal_plays(position, d1, d2)
-    found = [lp for lp in plays if lp.result == result or lp.result == result.swap()]
-    if not found and not plays and result in (position.swap(), position):
-        return [LegalPlay(Play(()), position.swap())]
-    return found
+    keys, paths = _raw(position, d1, d2)
+    if not keys:
+        if result in (position.swap(), position):
+            return [LegalPlay(Play(()), position.swap())]
+        return []
+    want = {key_of(result.opp, result.me), key_of(result.me, result.opp)}
+    found = [i for i, k in enumerate(keys) if k in want]
+    return _legal(position, [keys[i] for i in found], [paths[i] for i in found])
 
 
 # ---------------------------------------------------------------------------- checking text

@@ -39,3 +39,24 @@ def test_sample_covers_every_kind_and_roll():
     assert sum(1 for p, _, _ in CASES if p.me[24]) > 300
     assert sum(1 for p, a, b in CASES if not legal_plays(p, a, b)) > 20
     assert sum(1 for p, a, b in CASES if any(st.dst == 0 for lp in legal_plays(p, a, b) for st in lp.play.steps)) > 300
+
+
+def test_result_keys_round_trip_and_find_the_same_plays_as_the_values() -> None:
+    """The generator's packed result keys unpack to the positions legal_plays
+    returns, and plays_to finds each play from either side on roll."""
+    from referee.movegen import generate, key_of, sides_of
+    from referee.moves import plays_to, results
+
+    checked = 0
+    for position, d1, d2 in sample(424242, 300):
+        assert sides_of(key_of(position.me, position.opp)) == (position.me, position.opp)
+        keys, paths = generate(position.me, position.opp, max(d1, d2), min(d1, d2))
+        plays = legal_plays(position, d1, d2)
+        assert len(keys) == len(paths) == len(plays)
+        assert [sides_of(k) for k in keys] == [(lp.result.opp, lp.result.me) for lp in plays]
+        assert results(position, d1, d2) == ({lp.result for lp in plays} or {position.swap()})
+        for lp in plays[:3]:
+            assert plays_to(position, d1, d2, lp.result) == [lp]
+            assert plays_to(position, d1, d2, lp.result.swap()) == [lp]
+            checked += 1
+    assert checked > 500
