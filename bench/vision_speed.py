@@ -1,6 +1,7 @@
 """Milliseconds per 1280x720 frame: a full read and the per-frame stability check (one core).
 
-Run: python3 bench/vision_speed.py [N=60].
+Run: python3 bench/vision_speed.py [N=60] [PASSES=3].  The machine may be shared: every figure is
+the best of PASSES passes (each pass's mean over N frames), and the full read's median is shown too.
 """
 from __future__ import annotations
 
@@ -22,16 +23,25 @@ from vision.render import render_scene  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 
 
+PASSES = 3
+
+
 def ms(f, frames) -> float:
-    t = time.perf_counter()
-    for fr in frames:
-        f(fr)
-    return (time.perf_counter() - t) / len(frames) * 1000
+    """Best-of-PASSES mean milliseconds per call over ``frames``."""
+    best = float("inf")
+    for _ in range(PASSES):
+        t = time.perf_counter()
+        for fr in frames:
+            f(fr)
+        best = min(best, (time.perf_counter() - t) / len(frames) * 1000)
+    return best
 
 
 def main() -> None:
+    global PASSES
     cv2.setNumThreads(1)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+    PASSES = int(sys.argv[2]) if len(sys.argv) > 2 else PASSES
     scenes = [render_scene(L.random_position(np.random.default_rng(s)), seed=s) for s in range(n)]
     frames = [s.image for s in scenes]
     t = time.perf_counter()
@@ -39,14 +49,20 @@ def main() -> None:
         render_scene(L.random_position(np.random.default_rng(s)), seed=s)
     print(f"render: {(time.perf_counter() - t) / n * 1000:.1f} ms per frame")
     print(f"marker search: {ms(find_marker_corners, frames):.1f} ms per frame")
-    times = []
-    for sc in scenes:
-        r = BoardReader(VisionConfig(), corners=sc.corners)
-        r.read(sc.image)
-        t = time.perf_counter()
-        r.read(sc.image)
-        times.append(time.perf_counter() - t)
-    print(f"full read (corners known): {np.mean(times) * 1000:.1f} ms per frame (median {np.median(times) * 1000:.1f})")
+    readers = [BoardReader(VisionConfig(), corners=sc.corners) for sc in scenes]
+    for r, sc in zip(readers, scenes):
+        r.read(sc.image)  # the first read learns the colours and the set-up
+    passes = []
+    for _ in range(PASSES):
+        times = []
+        for r, sc in zip(readers, scenes):
+            t = time.perf_counter()
+            r.read(sc.image)
+            times.append(time.perf_counter() - t)
+        passes.append(times)
+    best = min(passes, key=np.mean)
+    print(f"full read (corners known): {np.mean(best) * 1000:.1f} ms per frame (median {np.median(best) * 1000:.1f};"
+          f" best of {PASSES} passes over {n} frames)")
     sf = StabilityFilter(BoardReader(VisionConfig(), corners=scenes[0].corners))
     sf.is_quiet(frames[0])
     same = [frames[0]] * n
@@ -54,6 +70,7 @@ def main() -> None:
     for k in range(4):
         sf.feed(frames[0], t=k)
     print(f"stability check, against the last stable board: {ms(sf.is_quiet, same):.2f} ms per frame (state {sf.state.value})")
+
 
 if __name__ == "__main__":
     main()

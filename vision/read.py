@@ -99,8 +99,9 @@ _LIGHTNESS = np.clip(np.array([(116 * ((v / 255) ** (1 / 3) if v / 255 > 0.00885
                                for v in range(256)]), 0, 255).astype(np.uint8)
 
 
-def _gradients(view: View) -> tuple[np.ndarray, np.ndarray]:
-    """Image gradients of lightness, or of red-minus-green where that is stronger (red on black)."""
+def _gradients(view: View) -> np.ndarray:
+    """Image gradients of lightness, or of red-minus-green where that is stronger (red on black),
+    as one complex map ``gx + i gy`` (one gather per ring sample later)."""
     img = view.image
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
     rg = cv2.subtract(img[..., 2], img[..., 1], dtype=cv2.CV_16S)
@@ -109,10 +110,14 @@ def _gradients(view: View) -> tuple[np.ndarray, np.ndarray]:
     ax = cv2.Sobel(rg, cv2.CV_32F, 1, 0, ksize=3, scale=0.5)
     ay = cv2.Sobel(rg, cv2.CV_32F, 0, 1, ksize=3, scale=0.5)
     use = (np.abs(ax) + np.abs(ay)) > (np.abs(gx) + np.abs(gy))
-    return np.where(use, ax, gx), np.where(use, ay, gy)
+    mask = use.view(np.uint8)
+    gx = cv2.copyTo(ax, mask, gx)  # in place, much faster than np.where / np.copyto(where=)
+    gy = cv2.copyTo(ay, mask, gy)
+    return cv2.merge([gx, gy]).view(np.complex64)[..., 0]
 
 
 _RING_INDEX: dict = {}
+_QUADRANTS = np.kron(np.eye(4, dtype=np.float32), np.full((N_RING // 4, 1), 4.0 / N_RING, np.float32))  # (N_RING, 4)
 
 
 def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray, c: np.ndarray, s: np.ndarray,
@@ -135,29 +140,34 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     return out
 
 
-def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
+def _ring_scores(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
                  axis_dir: np.ndarray, key: Optional[tuple] = None) -> np.ndarray:
     """Quadrant rim scores (base, far, left, right) for centres (cx, cy): ``(..., 4)``.
 
-    Per ring angle the best over the radii of |radial gradient| minus half the tangential
-    one (noise scores about zero, a rim high); quadrants are taken relative to each axis's
-    direction (``axis_dir`` +1 pointing down the image, -1 up) so "base" faces the edge.
-    Centres must lie at least the largest radius inside the image.
+    ``g`` is the complex gradient map of :func:`_gradients`.  Per ring angle the best over
+    the radii of |radial gradient| minus half the tangential one (noise scores about zero,
+    a rim high); quadrants are taken relative to each axis's direction (``axis_dir`` +1
+    pointing down the image, -1 up) so "base" faces the edge.  Centres must lie at least
+    the largest radius inside the image.
     """
     k = N_RING // 4
     # angle 0 points right (+x), N_RING/4 down (+y); rolled so that each quadrant (centred
     # on right, down, left, up) is a contiguous run of samples
     th = np.roll(np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32), k // 2)
     c, s = np.cos(th), np.sin(th)
-    h, w = gx.shape
-    fx, fy = gx.ravel(), gy.ravel()
+    rot = np.exp(-1j * th).astype(np.complex64)  # g * rot: radial + i tangential
+    h, w = g.shape
+    flat = g.ravel()
     best = None
     for idx in _ring_index(h, w, cx, cy, radii_px, c, s, key):
-        gxs, gys = fx[idx], fy[idx]
-        v = np.abs(gxs * c + gys * s) - 0.5 * np.abs(gys * c - gxs * s)
-        best = v if best is None else np.maximum(best, v)
+        z = flat[idx]
+        z *= rot
+        v = np.abs(z.real)
+        v -= 0.5 * np.abs(z.imag)
+        best = v if best is None else np.maximum(best, v, out=best)
     assert best is not None
-    quads = best.reshape(best.shape[:-1] + (4, k)).mean(axis=-1)
+    # quadrant means as one matrix product (much faster than a mean over a short last axis)
+    quads = (best.reshape(-1, N_RING) @ _QUADRANTS).reshape(best.shape[:-1] + (4,))
     right, down, left, up = (quads[..., i] for i in range(4))
     ad = np.broadcast_to(axis_dir, down.shape)
     base_q = np.where(ad > 0, up, down)
@@ -167,9 +177,10 @@ def _ring_scores(gx: np.ndarray, gy: np.ndarray, cx: np.ndarray, cy: np.ndarray,
 
 def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     """Stage 1: rim scores along every point's axis and along the bar."""
-    gx, gy = _gradients(view)
+    g = _gradients(view)
     px = view.px
-    mag = np.abs(gx[::2, ::2]) + np.abs(gy[::2, ::2])
+    sub = g[::2, ::2]
+    mag = np.abs(sub.real) + np.abs(sub.imag)
     strength = float(np.percentile(mag, 97)) * 0.8 + 8.0
     dist = np.arange(params.axis_start, params.axis_end, params.step, dtype=np.float32)
     ax = axes(params)
@@ -180,7 +191,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
     Y = np.broadcast_to(Y, X.shape)
     radii = np.array(params.ring_radii, np.float32) * px
-    q = _ring_scores(gx, gy, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs,
+    q = _ring_scores(g, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs,
                      ("axes", px, view.margin, params)) / strength
     full_l = q.min(axis=-1)
     cap_l = q[..., 1:].min(axis=-1)
@@ -189,7 +200,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
     BY = np.broadcast_to(bar_y[:, None], BX.shape)
-    bq = _ring_scores(gx, gy, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32),
+    bq = _ring_scores(g, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32),
                       ("bar", px, view.margin, params)) / strength
     blur = cv2.blur(view.image, (5, 5))
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
@@ -390,7 +401,7 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
     samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
     n2 = 0
-    for j in fulls:
+    for j in (fulls if n1 >= L.PYRAMID[0] else []):  # a second layer rests on a full row (layout.stack_slots)
         if dist[j] >= pos - 0.2 * cd:
             continue
         ph = (float(dist[j]) - cd / 2) / cd
@@ -463,15 +474,18 @@ def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) ->
     small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
     ref = float(np.median(small))
     r = max(1, int(radius * view.px))
-    bgr, gain = [], []
-    for ch in checkers:
-        x, y = view.to_px(ch.x, ch.y)
-        xi, yi = int(round(x)), int(round(y))
-        patch = img[max(yi - r, 0):yi + r + 1, max(xi - r, 0):xi + r + 1].reshape(-1, 3)
-        bgr.append(np.median(patch, axis=0) if len(patch) else np.zeros(3))
-        sx = min(small.shape[1] - 1, max(0, int(x / w * small.shape[1])))
-        sy = min(small.shape[0] - 1, max(0, int(y / h * small.shape[0])))
-        gain.append(ref / max(8.0, float(small[sy, sx])))
+    xy = np.array([view.to_px(ch.x, ch.y) for ch in checkers], np.float32)
+    xi = np.rint(xy[:, 0]).astype(np.int32)
+    yi = np.rint(xy[:, 1]).astype(np.int32)
+    off = np.arange(-r, r + 1, dtype=np.int32)
+    # each checker's (2r+1)^2 patch, clipped at the image edges (a clipped patch repeats its edge)
+    py = np.clip(yi[:, None, None] + off[None, :, None], 0, h - 1)
+    px_ = np.clip(xi[:, None, None] + off[None, None, :], 0, w - 1)
+    patches = img[py, px_].reshape(len(checkers), -1, 3)
+    bgr = np.median(patches, axis=1)
+    sx = np.clip((xy[:, 0] / w * small.shape[1]).astype(np.int32), 0, small.shape[1] - 1)
+    sy = np.clip((xy[:, 1] / h * small.shape[0]).astype(np.int32), 0, small.shape[0] - 1)
+    gain = ref / np.maximum(8.0, small[sy, sx])
     lab = cv2.cvtColor(np.array(bgr, np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
     lab[:, 0] *= np.array(gain, np.float32)
     return lab
@@ -518,12 +532,15 @@ def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Opt
     order = np.argsort(proj)
     p = proj[order]
     n = len(p)
-    best, cut = -1.0, 1
-    for k in range(1, n):
-        a, b = p[:k], p[k:]
-        score = (a.mean() - b.mean()) ** 2 / (a.var() + b.var() + 25.0)
-        if score > best:
-            best, cut = score, k
+    # the cut maximising (mean gap)^2 / (var_a + var_b + 25), every cut at once from prefix sums
+    k = np.arange(1, n)
+    p = p.astype(np.float64)
+    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
+    t1, t2 = float(p.sum()), float((p * p).sum())
+    ma, mb = c1 / k, (t1 - c1) / (n - k)
+    va = np.maximum(c2 / k - ma * ma, 0.0)
+    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
+    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
     lab = np.zeros(n, int)
     lab[order[cut:]] = 1
     c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
