@@ -40,10 +40,13 @@ def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> li
             out.append(np.zeros((0, 4), np.float32))
             continue
         strip = img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1].transpose(1, 0, 2)
-        seg = strip.reshape(strip.shape[0], n, px, 3).astype(np.float32)
-        means = seg.mean(axis=(0, 2))
-        grey = seg.mean(axis=3)
-        std = grey.transpose(1, 0, 2).reshape(n, -1).std(axis=1)
+        f = strip.astype(np.float32)
+        cnt = f.shape[0] * px
+        means = f.sum(axis=0).reshape(n, px, 3).sum(axis=1) / cnt
+        grey = f.sum(axis=2) * (1.0 / 3.0)
+        g1 = grey.sum(axis=0).reshape(n, px).sum(axis=1) / cnt
+        g2 = (grey * grey).sum(axis=0).reshape(n, px).sum(axis=1) / cnt
+        std = np.sqrt(np.maximum(g2 - g1 * g1, 0.0))
         out.append(np.concatenate([means, std[:, None]], axis=1))
     return out
 
@@ -60,13 +63,15 @@ def occlusion_score(view: View, params: OcclusionParams = OcclusionParams()) -> 
         n = len(segs)
         if n < 3:
             continue
-        t = np.arange(n, dtype=np.float32)
-        col = segs[:, :3]
+        t = np.arange(n, dtype=np.float64)
+        col = segs[:, :3].astype(np.float64)
         keep = np.ones(n, bool)
         for _ in range(2):  # a line per channel, refitted without the worst third
-            A = np.stack([t[keep], np.ones(keep.sum())], axis=1)
-            coef, *_ = np.linalg.lstsq(A, col[keep], rcond=None)
-            fit = np.stack([t, np.ones(n)], axis=1) @ coef
+            tk, ck = t[keep], col[keep]
+            tm, cm = tk.mean(), ck.mean(axis=0)
+            var = float(((tk - tm) ** 2).sum())
+            slope = ((tk - tm) @ (ck - cm)) / var if var > 0 else np.zeros(3)
+            fit = cm + (t - tm)[:, None] * slope
             res = np.abs(col - fit).max(axis=1)
             keep = res <= np.quantile(res, 0.67)
         worst = max(worst, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread)

@@ -14,6 +14,7 @@ A chain of pure stages on a :class:`vision.rectify.View`:
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Optional
 
@@ -247,10 +248,12 @@ def _peaks(profile: np.ndarray, thr: float, nms_steps: int) -> list[int]:
     """Indices of local maxima above ``thr``, none within ``nms_steps`` of a stronger one."""
     p = profile
     cand = np.nonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]) & (p[1:-1] > thr))[0] + 1
+    if len(cand) < 2:
+        return cand.tolist()
     keep: list[int] = []
-    for j in cand[np.argsort(-p[cand])]:
-        if all(abs(int(j) - k) > nms_steps for k in keep):
-            keep.append(int(j))
+    for j in cand[np.argsort(-p[cand])].tolist():
+        if all(abs(j - k) > nms_steps for k in keep):
+            keep.append(j)
     return sorted(keep)
 
 
@@ -362,13 +365,19 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
     one stack's are (and as strong as the rims already found on the point).
     """
     strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour)
-    low = replace(params, threshold=max(params.floor, params.threshold * params.weak))
+    low = _low_params(params)
     if not np.any((cap > low.threshold) & (cap <= params.threshold)):
         return strong  # nothing faint here
     weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
     if weak.count > strong.count and w_rims and min(w_rims) >= params.even * max(w_rims + s_rims):
         return PointCount(weak.count, weak.samples, weak.confidence * 0.5)
     return strong
+
+
+@functools.lru_cache(maxsize=64)
+def _low_params(params: ReadParams) -> ReadParams:
+    """The parameters of the faint-stack pass (kept: built once per threshold, not per point)."""
+    return replace(params, threshold=max(params.floor, params.threshold * params.weak))
 
 
 def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
@@ -437,6 +446,8 @@ def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool
 
 def _same_colour(colour: np.ndarray, dist: np.ndarray, j: int, cd: float, tol: float) -> bool:
     """The colour at candidate ``j`` matches the first checker's (relative BGR distance)."""
+    if tol >= 1e6:
+        return True  # the check is off (the default: glare and shadows move colours along a stack)
     i0 = int(np.argmin(np.abs(dist - cd / 2)))
     a, b = colour[i0].astype(np.float32), colour[j].astype(np.float32)
     return float(np.linalg.norm(a - b)) <= tol * max(40.0, float(np.linalg.norm(a)), float(np.linalg.norm(b)))
@@ -468,8 +479,10 @@ def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) ->
         return np.zeros((0, 3), np.float32)
     img = view.image
     h, w = img.shape[:2]
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     # the light falling on the board, roughly: the mean lightness of a few point widths around
+    # (from every 4th pixel: a mean over blocks of 3 point widths hardly changes)
+    step = max(1, view.px // 8)
+    grey = cv2.cvtColor(np.ascontiguousarray(img[::step, ::step]), cv2.COLOR_BGR2GRAY)
     small = cv2.resize(grey, (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
     ref = float(np.median(small))

@@ -3,9 +3,15 @@
 A rectified view is ``px`` pixels per point width with a ``margin`` (pw) of frame
 around the playing area, so pixel ``(x, y)`` shows board point ``(x/px - margin,
 y/px - margin)`` in the coordinates of :mod:`vision.layout`.
+
+The camera and the board stand still between frames, so the pixel maps of a warp are
+kept per (corners, frame size, scale, region) and each frame is one fixed-point remap
+(about twice as fast as a fresh perspective warp).  :func:`rectify_region` warps any
+rectangle of board coordinates (the trays lie outside the playing area).
 """
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import cv2
@@ -16,14 +22,24 @@ from . import layout as L
 
 @dataclass(frozen=True)
 class View:
-    """A rectified image with its scale and margin."""
+    """A rectified image with its scale and margin (the pw at pixel 0 is ``-margin`` on both axes,
+    unless ``origin`` says otherwise: the board coordinates (x, y) shown at pixel (0, 0))."""
 
     image: np.ndarray
     px: int
     margin: float
+    origin: tuple[float, float] | None = None
+
+    @property
+    def x0(self) -> float:
+        return -self.margin if self.origin is None else self.origin[0]
+
+    @property
+    def y0(self) -> float:
+        return -self.margin if self.origin is None else self.origin[1]
 
     def to_px(self, x: float, y: float) -> tuple[float, float]:
-        return (x + self.margin) * self.px, (y + self.margin) * self.px
+        return (x - self.x0) * self.px, (y - self.y0) * self.px
 
 
 def homography(corners: np.ndarray, px: int, margin: float) -> np.ndarray:
@@ -32,9 +48,62 @@ def homography(corners: np.ndarray, px: int, margin: float) -> np.ndarray:
     return cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst.astype(np.float32))
 
 
+def region_homography(corners: np.ndarray, px: int, x0: float, y0: float) -> np.ndarray:
+    """Image to a rectified view whose pixel (0, 0) shows board point (x0, y0) (pw)."""
+    dst = (L.playing_corners_pw() - np.array([x0, y0], np.float32)) * px
+    return cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst.astype(np.float32))
+
+
+_MAPS: "OrderedDict[tuple, tuple[np.ndarray, np.ndarray]]" = OrderedDict()
+_MAPS_KEPT = 16
+
+
+_SEEN: "OrderedDict[tuple, None]" = OrderedDict()
+
+
+def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
+          size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Fixed-point remap tables for one warp, built the second time a geometry is seen (a
+    one-off read is faster with a plain perspective warp); None the first time."""
+    c = np.ascontiguousarray(corners, np.float32)
+    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size)
+    hit = _MAPS.get(key)
+    if hit is not None:
+        _MAPS.move_to_end(key)
+        return hit
+    if key not in _SEEN:
+        _SEEN[key] = None
+        while len(_SEEN) > 4 * _MAPS_KEPT:
+            _SEEN.popitem(last=False)
+        return None
+    inv = np.linalg.inv(region_homography(c, px, x0, y0))
+    ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float64)
+    p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T
+    w = p[..., 2]
+    w = np.where(np.abs(w) < 1e-12, 1e-12, w)
+    mx = (p[..., 0] / w).astype(np.float32)
+    my = (p[..., 1] / w).astype(np.float32)
+    np.clip(mx, -1e6, 1e6, out=mx)
+    np.clip(my, -1e6, 1e6, out=my)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    _MAPS[key] = (m1, m2)
+    while len(_MAPS) > _MAPS_KEPT:
+        _MAPS.popitem(last=False)
+    return m1, m2
+
+
+def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y0: float, x1: float, y1: float) -> View:
+    """Warp the board rectangle ``x0..x1, y0..y1`` (pw, playing-area coordinates) upright."""
+    size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
+    maps = _maps(corners, frame.shape, px, x0, y0, size)
+    if maps is None:
+        img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+    else:
+        img = cv2.remap(frame, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0))
+
+
 def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6) -> View:
     """Warp ``frame`` so the playing area is upright, ``px`` pixels per point width."""
-    Hm = homography(corners, px, margin)
-    size = (int(round((L.WIDTH + 2 * margin) * px)), int(round((L.HEIGHT + 2 * margin) * px)))
-    img = cv2.warpPerspective(frame, Hm, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return View(img, px, margin)
+    return rectify_region(frame, corners, px, -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin)
