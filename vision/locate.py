@@ -1,29 +1,55 @@
 """Finding the playing area without markers or configured corners.
 
-Two pure stages:
+The playing area (24 points and the bar, trays and frame left out) is found by fitting
+a model of its edges to the image's colour gradients:
 
-1. :func:`board_quad` - the board against the table: pixels unlike the colour of the
-   image border, closed into one blob, its outline reduced to four corners (the whole
-   image when the board fills it).
-2. :func:`playing_area` - inside the rectified board, the frame is the colour of the
-   board's outer ring; rows and columns that are mostly *not* frame colour are playing
-   surface.  The two widest runs of such columns are the halves either side of the bar
-   (a bear-off tray is a narrow run and is left out); their span, and the rows' span, is
-   the playing area.
+* **Model** (:func:`_template`): in unit coordinates ``(u, v)`` (u along the rows of
+  points), the two long edges, the two short edges, the bar's two edges at
+  ``0.5 +- bar_half`` and the two sides of each of the 24 triangles, ``point_len`` deep.
+  The bar's width and the points' length are fitted too (real boards differ), within
+  bounds.
+* **Score** (:func:`fit_score`): for sample points along every model line mapped into the
+  image by the quad's homography, the colour gradient across the line (Lab, summed over
+  channels), divided by the image's 90th-percentile gradient; the four groups (long edges,
+  short edges, bar, triangle sides) combine as a weighted geometric mean, triangles
+  weighing most, so no single strong edge (the board's outline, a row of checkers) wins
+  on its own.  Quads too small, too thin or not convex score 0.
+* **Search** (:func:`find_board`): the board's outline (:func:`board_quad`) and the whole
+  image are rectified (rows along either side); in each such view an exhaustive search
+  over axis-aligned rectangles scores the four edges and a bar at the middle from
+  cumulative gradient sums (:func:`_coarse_rects`); the best few become quads that a
+  local search refines (jumps of one edge by whole point widths or half a checker, then
+  ever smaller moves of corners, position, scale, rotation, bar and point length).
+* **Decision** (:func:`auto_corners`): the best fit is a board when its evidence reaches
+  :data:`MIN_EVIDENCE`: its triangle sides stand out against the same model half a point
+  aside (:func:`triangle_contrast`), and the colours along its rows repeat with the points
+  (:func:`periodicity`).  The fit score itself is relative (noise scores like a poor
+  board), so it picks the area but does not decide.
 
-The result is ordered top-left, top-right, bottom-right, bottom-left as seen, with the
-rows of points running along the longer side.
+Corners come back ordered as seen: top-left, top-right, bottom-right, bottom-left with
+the rows of points along the first edge; when the rows run up and down the image, the
+first corner is the top-right one (the "top" row is then the right-hand column, read
+downwards).  Everything works on a copy at most :data:`WORK` pixels on its longer side.
 """
 from __future__ import annotations
 
-from typing import Optional
+import functools
+from dataclasses import dataclass
+from typing import Iterator, Optional
 
 import cv2
 import numpy as np
 
 from . import layout as L
 
-WORK = 480  # longer side of the working image, pixels
+WORK = 480          # longer side of the working image, pixels
+MIN_EVIDENCE = 1.3  # a fit with less evidence (see Fit.evidence) is no board
+BAR_HALF = (L.BAR_RIGHT - L.BAR_LEFT) / 2 / L.WIDTH   # the layout's bar half-width, share of the width
+POINT_LEN = L.POINT_LEN / L.HEIGHT                     # the layout's point length, share of the height
+BAR_RANGE = (0.01, 0.08)
+LEN_RANGE = (0.30, 0.48)
+WEIGHTS = np.array([0.2, 0.1, 0.1, 0.6])  # long edges, short edges, bar edges, triangle sides
+UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 
 
 def order_corners(pts: np.ndarray) -> np.ndarray:
@@ -34,6 +60,342 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     pts = pts[np.argsort(ang)]  # clockwise in image coordinates, starting near -pi (left)
     k = int(np.argmin(pts.sum(axis=1)))  # top-left has the smallest x + y
     return np.roll(pts, -k, axis=0)
+
+
+
+@dataclass(frozen=True)
+class Fit:
+    """A fitted playing area: corners in model order (rows along corners 0-1), score, shape."""
+
+    corners: np.ndarray
+    score: float
+    parts: tuple[float, float, float, float]  # long edges, short edges, bar, triangle sides
+    bar_half: float
+    point_len: float
+    contrast: float  # see :func:`triangle_contrast`
+    periodicity: float  # see :func:`periodicity`
+
+    @property
+    def evidence(self) -> float:
+        """How board-like the fitted area is: ``log(contrast) / log(1.6) + periodicity / 0.3``
+        (plain, noisy and random scenes reach about 1.15, rendered boards 4 and more,
+        real photos 0.6..4; see ``bench/vision_find.py``)."""
+        return float(np.log(max(self.contrast, 1e-3)) / np.log(1.6) + self.periodicity / 0.3)
+
+    def as_seen(self) -> np.ndarray:
+        """The corners ordered as seen (see the module docstring)."""
+        return corners_as_seen(self.corners)
+
+
+def corners_as_seen(c: np.ndarray) -> np.ndarray:
+    """Model-order corners (rows along edge 0-1) reordered clockwise as seen: rows horizontal,
+    first corner top-left; rows vertical, first corner top-right."""
+    c = np.asarray(c, np.float32).reshape(4, 2)
+    x, y = c[:, 0], c[:, 1]
+    if float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y)) < 0:  # anticlockwise as seen: mirror
+        c = c[[1, 0, 3, 2]]
+    d = c[1] - c[0]
+    if abs(d[0]) >= abs(d[1]):
+        return c if d[0] > 0 else np.roll(c, 2, axis=0)
+    return c if d[1] > 0 else np.roll(c, 2, axis=0)
+
+
+class _Field:
+    """Colour gradients of the working image and their scale (90th percentile of magnitude)."""
+
+    def __init__(self, img: np.ndarray, sigma: float) -> None:
+        lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), sigma), cv2.COLOR_BGR2Lab).astype(np.float32)
+        gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+        self.grad = np.concatenate([gx, gy], axis=2)
+        self.norm = float(np.percentile(np.sqrt(gx ** 2 + gy ** 2).sum(axis=2), 90)) + 8.0
+        self.h, self.w = img.shape[:2]
+
+
+@dataclass(frozen=True)
+class _Template:
+    points: np.ndarray   # (2n, 3) homogeneous unit coordinates: n samples, then each nudged along its line
+    n: int
+    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3 triangle side
+    counts: np.ndarray   # samples per group
+
+
+@functools.lru_cache(maxsize=2048)
+def _template(bar_half: float, point_len: float, shift: float = 0.0) -> _Template:
+    """Sample points and directions along the model's lines (see the module docstring)."""
+    P, T, G = [], [], []
+
+    def line(p0: tuple[float, float], p1: tuple[float, float], k: int, ts: np.ndarray) -> None:
+        a, b = np.array(p0), np.array(p1)
+        d = (b - a) / np.linalg.norm(b - a)
+        P.append(a + ts[:, None] * (b - a))
+        T.append(np.tile(d, (len(ts), 1)))
+        G.append(np.full(len(ts), k))
+
+    long_t, short_t, side_t = np.linspace(0.03, 0.97, 36), np.linspace(0.03, 0.97, 24), np.linspace(0.15, 0.85, 6)
+    line((0, 0), (1, 0), 0, long_t)
+    line((0, 1), (1, 1), 0, long_t)
+    line((0, 0), (0, 1), 1, short_t)
+    line((1, 0), (1, 1), 1, short_t)
+    line((0.5 - bar_half, 0), (0.5 - bar_half, 1), 2, short_t)
+    line((0.5 + bar_half, 0), (0.5 + bar_half, 1), 2, short_t)
+    pw = (0.5 - bar_half) / 6
+    for i in range(12):
+        a = i * pw if i < 6 else 0.5 + bar_half + (i - 6) * pw
+        for base, tip in ((0.0, point_len), (1.0, 1.0 - point_len)):
+            for bx in (a, a + pw):
+                line((bx + shift * pw, base), (a + pw / 2 + shift * pw, tip), 3, side_t)
+    p, t, g = np.concatenate(P), np.concatenate(T), np.concatenate(G).astype(np.intp)
+    pts = np.concatenate([p, p + 0.004 * t])
+    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=4).astype(np.float64))
+
+
+def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
+    q = quad.astype(np.float32).reshape(-1, 1, 2)
+    e = np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1)
+    aspect = (e[0] + e[2]) / max(e[1] + e[3], 1e-6)
+    return cv2.contourArea(q) >= 0.1 * h * w and 0.75 < aspect < 2.3 and cv2.isContourConvex(q)
+
+
+def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, shift: float = 0.0) -> Optional[np.ndarray]:
+    if not _plausible(quad, field.h, field.w):
+        return None
+    tpl = _template(round(bar_half, 4), round(point_len, 4), shift)
+    H = cv2.getPerspectiveTransform(UNIT, quad.astype(np.float32))
+    hp = tpl.points @ H.T
+    xy = hp[:, :2] / hp[:, 2:3]
+    a, b = xy[:tpl.n], xy[tpl.n:]
+    tan = b - a
+    tan /= np.linalg.norm(tan, axis=1, keepdims=True) + 1e-9
+    w, h = field.w, field.h
+    outside = (a[:, 0] < 0) | (a[:, 0] > w - 1) | (a[:, 1] < 0) | (a[:, 1] > h - 1)
+    xi = np.clip(np.rint(a[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(a[:, 1]).astype(int), 0, h - 1)
+    g = field.grad[yi, xi]
+    across = np.abs(g[:, :3] * -tan[:, 1:2] + g[:, 3:] * tan[:, 0:1]).sum(axis=1)
+    across[outside] = 0.0
+    return np.bincount(tpl.group, across, 4) / tpl.counts / field.norm
+
+
+def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_len: float) -> float:
+    """The triangle sides' gradient at the fit over that with the triangles half a point
+    aside: about 1 where nothing is periodic (noise, plain shapes), 1.5 and more on a board."""
+    on = _parts(field, quad, bar_half, point_len)
+    if on is None:
+        return 0.0
+    off = [_parts(field, quad, bar_half, point_len, sh) for sh in (-0.5, 0.5)]
+    return float(on[3] / (np.mean([o[3] for o in off if o is not None]) + 0.02))
+
+
+def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len: float) -> float:
+    """Share of the colour variation along the rows that repeats with the points (every
+    point width, or every second one): profiles across each half of each row at several
+    depths, their Fourier energy at 6 and 3 cycles per half over the energy at 1..24 cycles.
+    Noise and plain shapes give about 0.1, boards 0.3 and more (checkers, one stack per
+    point, repeat with the points too)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.0), cv2.COLOR_BGR2Lab).astype(np.float32)
+    h, w = lab.shape[:2]
+    H = cv2.getPerspectiveTransform(UNIT, quad.astype(np.float32))
+    n = 48
+    u_half = (np.arange(n) + 0.5) / n * (0.5 - bar_half)
+    depths = np.linspace(0.1, 0.9, 6) * point_len
+    us, vs = [], []
+    for u0 in (0.0, 0.5 + bar_half):
+        for v in np.concatenate([depths, 1.0 - depths]):
+            us.append(u0 + u_half)
+            vs.append(np.full(n, v))
+    u, v = np.concatenate(us), np.concatenate(vs)
+    hp = np.c_[u, v, np.ones_like(u)] @ H.T
+    xy = hp[:, :2] / hp[:, 2:3]
+    xi = np.clip(np.rint(xy[:, 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(xy[:, 1]).astype(int), 0, h - 1)
+    prof = lab[yi, xi].reshape(-1, n, 3)
+    prof = prof - prof.mean(axis=1, keepdims=True)
+    power = (np.abs(np.fft.rfft(prof, axis=1)) ** 2).sum(axis=2)  # (lines, n/2 + 1)
+    total = power[:, 1:25].sum(axis=1) + 1e-6
+    return float(np.median((power[:, 3] + power[:, 6]) / total))
+
+
+def _combine(parts: np.ndarray) -> float:
+    return float(np.exp(WEIGHTS @ np.log(parts + 0.05)))
+
+
+def fit_score(field: _Field, quad: np.ndarray, bar_half: float = BAR_HALF, point_len: float = POINT_LEN) -> float:
+    """How well the model with this quad (model order) and shape fits the image's edges (0 = implausible)."""
+    p = _parts(field, quad, bar_half, point_len)
+    return 0.0 if p is None else _combine(p)
+
+
+def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
+            steps: tuple[float, ...] = (0.01, 0.005, 0.0025)) -> tuple[np.ndarray, float, float, float]:
+    """Local search from ``quad``: edge jumps, then corner, pose and shape moves of shrinking size."""
+    quad = quad.astype(np.float64).copy()
+    best = fit_score(field, quad, bar_half, point_len)
+    pw = (0.5 - bar_half) / 6
+    # one edge by whole point widths (frame, surface and bar of one colour hide the short
+    # edges) or by half a checker (a row of checkers along a long edge looks like one)
+    edges = (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
+             ((0, 1), (3, 2), (-0.06, -0.03, 0.03, 0.06)), ((3, 2), (0, 1), (-0.06, -0.03, 0.03, 0.06)))
+    for _ in range(3):
+        moved = False
+        for (k0, k1), (o0, o1), fracs in edges:
+            for f in fracs:
+                q = quad.copy()
+                q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
+                q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
+                sc = fit_score(field, q, bar_half, point_len)
+                if sc > best:
+                    best, quad, moved = sc, q, True
+        if not moved:
+            break
+    unit_moves = []
+    for k in range(8):
+        m = np.zeros((4, 2))
+        m[k // 2, k % 2] = 1.0
+        unit_moves.append(m)
+    unit_moves += [np.tile([1.0, 0.0], (4, 1)), np.tile([0.0, 1.0], (4, 1))]
+    for st in steps:
+        size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
+        d = st * size
+        for _ in range(6):
+            improved = False
+            c = quad.mean(axis=0)
+            moves = unit_moves + [(quad - c) / size, (quad - c) @ np.array([[0.0, 1.0], [-1.0, 0.0]]) / size]
+            for m in moves:
+                for sgn in (1, -1):
+                    q = quad + sgn * d * m
+                    sc = fit_score(field, q, bar_half, point_len)
+                    if sc > best:
+                        best, quad, improved = sc, q, True
+                        break
+            for which, (lo, hi), stp in (("bar", BAR_RANGE, st * 0.4), ("len", LEN_RANGE, st)):
+                for sgn in (1, -1):
+                    nb = min(max(bar_half + sgn * stp, lo), hi) if which == "bar" else bar_half
+                    nl = min(max(point_len + sgn * stp, lo), hi) if which == "len" else point_len
+                    sc = fit_score(field, quad, nb, nl)
+                    if sc > best:
+                        best, bar_half, point_len, improved = sc, nb, nl, True
+                        break
+            if not improved:
+                break
+    return quad, bar_half, point_len, best
+
+
+VIEW = 200  # rectified view width for the coarse search, pixels
+STEP = 4    # coarse search step, view pixels
+
+
+def _edge_maps(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    lab = cv2.cvtColor(cv2.GaussianBlur(view, (0, 0), 1.2), cv2.COLOR_BGR2Lab).astype(np.float32)
+    gx = np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)).sum(axis=2)
+    gy = np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)).sum(axis=2)
+    norm = float(np.percentile(np.maximum(gx, gy), 90)) + 8.0
+    return cv2.dilate(gx, np.ones((1, 3), np.uint8)) / norm, cv2.dilate(gy, np.ones((3, 1), np.uint8)) / norm
+
+
+def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, float, float]]:
+    """The ``k`` best distinct axis-aligned playing-area rectangles (x0, y0, x1, y1) in a view
+    whose rows run along x: four edges and a bar at the middle, from cumulative gradient sums."""
+    h, w = view.shape[:2]
+    gx, gy = _edge_maps(view)
+    CY = np.concatenate([np.zeros((h, 1), np.float32), np.cumsum(gy, axis=1)], axis=1)
+    CX = np.concatenate([np.zeros((1, w), np.float32), np.cumsum(gx, axis=0)], axis=0)
+    X0, X1 = np.arange(0, int(0.45 * w), STEP), np.arange(int(0.55 * w), w, STEP)
+    Y0, Y1 = np.arange(0, int(0.45 * h), STEP), np.arange(int(0.55 * h), h, STEP)
+    if min(len(X0), len(X1), len(Y0), len(Y1)) == 0:
+        return []
+
+    def hseg(y: np.ndarray) -> np.ndarray:  # (y, x0, x1): mean gradient along row y from x0 to x1
+        return (CY[y][:, X1][:, None, :] - CY[y][:, X0][:, :, None]) / (X1[None, None, :] - X0[None, :, None])
+
+    def vseg(x: np.ndarray) -> np.ndarray:  # (x, y0, y1)
+        return (CX[Y1][:, x].T[:, None, :] - CX[Y0][:, x].T[:, :, None]) / (Y1[None, None, :] - Y0[None, :, None])
+
+    lg = lambda a: np.log(a + 0.05)  # noqa: E731
+    span = (X1[None, :] - X0[:, None]).astype(np.float32)
+    xc = (X0[:, None] + X1[None, :]) / 2.0
+    tall = (Y1[None, :] - Y0[:, None]).astype(np.float32)[:, :, None, None]
+    bar = None
+    for half in (0.025, 0.04, 0.06):
+        acc = 0.0
+        for sg in (-1, 1):
+            col = np.clip(np.rint(xc + sg * half * span).astype(int), 0, w - 1)
+            acc = acc + lg((CX[Y1][:, col][None] - CX[Y0][:, col][:, None]) / tall)
+        bar = acc / 2 if bar is None else np.maximum(bar, acc / 2)
+    tot = (lg(hseg(Y0))[:, None, :, :] + lg(hseg(Y1))[None, :, :, :] + lg(vseg(X0)).transpose(1, 2, 0)[:, :, :, None]
+           + lg(vseg(X1)).transpose(1, 2, 0)[:, :, None, :] + 1.5 * bar) / 5.5   # (y0, y1, x0, x1)
+    aspect = span[None, None] / tall
+    tot = np.where((aspect > 0.75) & (aspect < 2.2), tot, -9.0)
+    flat = tot.ravel()
+    top = np.argpartition(flat, -min(3000, flat.size))[-3000:]
+    out: list[tuple[float, float, float, float]] = []
+    for idx in top[np.argsort(flat[top])[::-1]]:
+        a, b, c, d = np.unravel_index(idx, tot.shape)
+        r = (float(X0[c]), float(Y0[a]), float(X1[d]), float(Y1[b]))
+        if all(max(abs(r[i] - o[i]) for i in range(4)) > 0.04 * w for o in out):
+            out.append(r)
+            if len(out) >= k:
+                break
+    return out
+
+
+def _views(small: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Rectified views (rows along x) of the board's outline and of the whole image, both ways round."""
+    h, w = small.shape[:2]
+    whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
+    outlines = [board_quad(small)]
+    if np.abs(outlines[0] - whole).max() > 3:
+        outlines.append(whole)
+    for q in outlines:
+        for src in (q, np.roll(q, -1, axis=0)):
+            e = np.linalg.norm(np.roll(src, -1, axis=0) - src, axis=1)
+            vh = int(VIEW * (e[1] + e[3]) / max(e[0] + e[2], 1e-6))
+            if not 40 <= vh <= 2 * VIEW:
+                continue
+            dst = np.array([[0, 0], [VIEW, 0], [VIEW, vh], [0, vh]], np.float32)
+            Hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
+            yield cv2.warpPerspective(small, Hm, (VIEW + 1, vh + 1)), Hm
+
+
+def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
+    """The best-fitting playing area in ``frame`` (corners in frame pixels, model order), however
+    poor (compare its :attr:`Fit.evidence` with :data:`MIN_EVIDENCE`); None for an empty or tiny image."""
+    if frame is None or frame.size == 0 or min(frame.shape[:2]) < 32:
+        return None
+    img = frame if frame.ndim == 3 else cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    h, w = img.shape[:2]
+    s = min(1.0, WORK / max(h, w))
+    small = cv2.resize(img, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else img
+    field = _Field(small, 1.0)
+    pool = []
+    for view, Hm in _views(small):
+        inv = np.linalg.inv(Hm)
+        for x0, y0, x1, y1 in _coarse_rects(view):
+            pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+            q = cv2.perspectiveTransform(pts[None], inv)[0].astype(np.float64)
+            pool.append((fit_score(field, q), q))
+    pool.sort(key=lambda t: -t[0])
+    best: Optional[tuple[float, np.ndarray, float, float]] = None
+    for _, q in pool[:refine]:
+        q2, bh, pl, sc = _refine(field, q, BAR_HALF, POINT_LEN)
+        if best is None or sc > best[0]:
+            best = (sc, q2, bh, pl)
+    if best is None:
+        return None
+    sc, q, bh, pl = best
+    parts = _parts(field, q, bh, pl)
+    p = tuple(float(v) for v in (parts if parts is not None else np.zeros(4)))
+    return Fit((q / s).astype(np.float32), float(sc), p, float(bh), float(pl),  # type: ignore[arg-type]
+               triangle_contrast(field, q, bh, pl), periodicity(small, q, bh, pl))
+
+
+def auto_corners(frame: np.ndarray, min_likeness: float = MIN_EVIDENCE) -> Optional[np.ndarray]:
+    """The playing area's corners in ``frame`` (first corner at the start of the "top" row,
+    ordered as seen), or None when the best fit's :attr:`Fit.evidence` is below ``min_likeness``."""
+    fit = find_board(frame)
+    if fit is None or fit.evidence < min_likeness:
+        return None
+    return fit.as_seen()
 
 
 def _quad_from_edges(img: np.ndarray) -> Optional[np.ndarray]:
@@ -92,52 +454,6 @@ def board_quad(img: np.ndarray) -> np.ndarray:
     return order_corners(cv2.boxPoints(cv2.minAreaRect(hull)))
 
 
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    out, start = [], None
-    for i, f in enumerate(list(flags) + [False]):
-        if f and start is None:
-            start = i
-        elif not f and start is not None:
-            out.append((start, i))
-            start = None
-    return out
-
-
-def playing_area(board: np.ndarray) -> Optional[tuple[float, float, float, float]]:
-    """In a rectified board image (rows along x), the playing area as (x0, y0, x1, y1), or None."""
-    h, w = board.shape[:2]
-    lab = cv2.cvtColor(cv2.GaussianBlur(board, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
-    ring = max(2, int(0.02 * min(h, w)))
-    edge = np.concatenate([lab[:ring].reshape(-1, 3), lab[-ring:].reshape(-1, 3), lab[:, :ring].reshape(-1, 3), lab[:, -ring:].reshape(-1, 3)])
-    frame = np.median(edge, axis=0)
-    spread = float(np.median(np.linalg.norm(edge - frame, axis=1)))
-    off = np.linalg.norm(lab - frame, axis=2) > max(20.0, 3 * spread)
-    col = off.mean(axis=0)
-    row = off.mean(axis=1)
-    cols = _runs(cv2.GaussianBlur(col.astype(np.float32)[None], (1, 0), 2)[0] > 0.45 if False else col > 0.45)
-    rows = _runs(row > 0.3)
-    if not cols or not rows:
-        return None
-    # merge tiny gaps (a light triangle tip), then take the widest pair of runs
-    min_gap = max(2, int(0.01 * w))
-    merged: list[list[int]] = []
-    for a, b in cols:
-        if merged and a - merged[-1][1] <= min_gap:
-            merged[-1][1] = b
-        else:
-            merged.append([a, b])
-    wide = sorted(merged, key=lambda r: r[1] - r[0], reverse=True)
-    if len(wide) >= 2 and (wide[1][1] - wide[1][0]) > 0.5 * (wide[0][1] - wide[0][0]):
-        pair = sorted(wide[:2])
-        x0, x1 = pair[0][0], pair[1][1]
-    else:
-        x0, x1 = wide[0]
-    y0, y1 = max(rows, key=lambda r: r[1] - r[0])
-    if (x1 - x0) < 0.4 * w or (y1 - y0) < 0.4 * h:
-        return None
-    return float(x0), float(y0), float(x1), float(y1)
-
-
 def board_likeness(frame: np.ndarray, corners: np.ndarray) -> float:
     """How much the quad looks like a playing area: alternating point colours along both rows.
 
@@ -163,42 +479,3 @@ def board_likeness(frame: np.ndarray, corners: np.ndarray) -> float:
     return min(scores)
 
 
-def _candidates(small: np.ndarray) -> list[np.ndarray]:
-    """Playing-area candidates: inside the board's outline, the outline itself, the whole image."""
-    h, w = small.shape[:2]
-    out = []
-    quad = board_quad(small)
-    e = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    long_x = (e[0] + e[2]) >= (e[1] + e[3])
-    bw, bh = (int(max(e[0], e[2])), int(max(e[1], e[3]))) if long_x else (int(max(e[1], e[3])), int(max(e[0], e[2])))
-    if bw >= 40 and bh >= 30:
-        src = quad if long_x else np.roll(quad, -1, axis=0)  # rows of points along the longer side
-        dst = np.array([[0, 0], [bw, 0], [bw, bh], [0, bh]], np.float32)
-        Hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-        pa = playing_area(cv2.warpPerspective(small, Hm, (bw, bh)))
-        if pa is not None:
-            x0, y0, x1, y1 = pa
-            pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-            out.append(cv2.perspectiveTransform(pts[None], np.linalg.inv(Hm))[0])
-        out.append(src.astype(np.float32))
-    m = 0.03
-    whole = np.array([[w * m, h * m], [w * (1 - m), h * m], [w * (1 - m), h * (1 - m)], [w * m, h * (1 - m)]], np.float32)
-    out.append(whole if w >= h else np.roll(whole, -1, axis=0))
-    return out
-
-
-def auto_corners(frame: np.ndarray, min_likeness: float = 1.5) -> Optional[np.ndarray]:
-    """The playing area's corners in ``frame`` (first corner at the start of the "top" row),
-    or None when nothing there looks like a board."""
-    if frame is None or frame.size == 0:
-        return None
-    h, w = frame.shape[:2]
-    s = min(1.0, WORK / max(h, w))
-    small = cv2.resize(frame, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else frame
-    best, best_score = None, min_likeness
-    for c0 in _candidates(small):
-        for c in (c0, np.roll(c0, -1, axis=0)):  # rows of points along either side
-            sc = board_likeness(small, c)
-            if sc > best_score:
-                best, best_score = c, sc
-    return None if best is None else (best / s).astype(np.float32)

@@ -1,0 +1,169 @@
+"""Board finding without markers: rendered boards and the 49 labelled real photos.
+
+Run: python3 bench/vision_find.py [N=200] [SEED_BASE=300000] [FOLDER].
+
+Part 1 renders N boards without markers (random positions, every colour scheme, the
+renderer's perspective, lens, light, glare, shadow and noise variation, a quarter seen
+upside down) and counts boards whose found playing area is right: every corner within
+2 % of the board's width of the truth (corners compared as seen, the first at the top
+left).  Part 2 runs :func:`vision.locate.auto_corners` on the real photos and scores the
+found area against the labelled board (class 1) and bar (class 0) boxes: IoU of the
+found area's bounding box with the board box, and whether the found bar's centre line
+lies in the bar box.  Part 3 counts boards "found" in images with no board.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision import layout as L  # noqa: E402
+from vision.locate import auto_corners, find_board, order_corners  # noqa: E402
+from vision.photos import load_boxes  # noqa: E402
+from vision.render import RenderParams, render_scene  # noqa: E402
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance as a share of the truth's top edge, both ordered as seen."""
+    a, b = order_corners(found), order_corners(truth)
+    return float(np.abs(a - b).max() / np.linalg.norm(b[1] - b[0]))
+
+
+def box_iou(c: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    x0, y0 = c.min(axis=0)
+    x1, y1 = c.max(axis=0)
+    bx0, by0, bx1, by1 = box
+    inter = max(0.0, min(x1, bx1) - max(x0, bx0)) * max(0.0, min(y1, by1) - max(y0, by0))
+    union = (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (by1 - by0) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def bar_line(c: np.ndarray) -> np.ndarray:
+    """Points along the found bar's centre line (image pixels), at 10..90 % of its length."""
+    t = (L.BAR_LEFT + L.BAR_RIGHT) / 2 / L.WIDTH
+    top = c[0] + t * (c[1] - c[0])
+    bottom = c[3] + t * (c[2] - c[3])
+    return np.array([top + s * (bottom - top) for s in np.linspace(0.1, 0.9, 9)])
+
+
+def bar_inside(c: np.ndarray, bars: list[tuple[float, float, float, float]], slack: float) -> bool:
+    pts = bar_line(c)
+    return any(all(x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack for x, y in pts)
+               for x0, y0, x1, y1 in bars)
+
+
+def rendered(n: int, base: int, debug: bool = False) -> None:
+    ok = none = 0
+    errs = []
+    t0 = time.perf_counter()
+    fails = []
+    for s in range(n):
+        rng = np.random.default_rng(base + s)
+        pos = L.start_position() if s % 10 == 0 else L.random_position(rng)
+        r = render_scene(pos, RenderParams(markers=False), seed=base + s)
+        t = time.perf_counter()
+        c = auto_corners(r.image)
+        errs.append(time.perf_counter() - t)
+        if c is None:
+            none += 1
+            fails.append((s, None))
+            continue
+        e = corner_error(c, r.corners)
+        if e < 0.02:
+            ok += 1
+        else:
+            fails.append((s, round(e, 3)))
+    print(f"rendered, no markers: {n} boards, seeds {base}..: right playing area {ok / n:.1%},"
+          f" none found {none}, wrong {n - ok - none}; {np.median(errs) * 1000:.0f} ms median per frame")
+    if debug:
+        print("  failures (seed offset, error):", fails[:40])
+
+
+def photos(folder: Path, debug: bool = False) -> None:
+    rows = []
+    for p in sorted(folder.glob("*.jpg")):
+        img = cv2.imread(str(p))
+        h, w = img.shape[:2]
+        boxes = load_boxes(p.with_suffix(".txt"), w, h)
+        board = [b[1:] for b in boxes if b[0] == 1]
+        bars = [b[1:] for b in boxes if b[0] == 0]
+        c = auto_corners(img)
+        if c is None or not board:
+            rows.append((p.stem, None, False))
+            continue
+        rows.append((p.stem, box_iou(c, board[0]), bool(bars) and bar_inside(c, bars, 0.01 * max(w, h))))
+    n = len(rows)
+    found = sum(r[1] is not None for r in rows)
+    iou = [r[1] for r in rows if r[1] is not None]
+    print(f"real photos: {n}; area found on {found}; IoU with the board box >= 0.7: "
+          f"{sum(v >= 0.7 for v in iou)}, >= 0.5: {sum(v >= 0.5 for v in iou)}; "
+          f"bar centre line inside the bar box: {sum(r[2] for r in rows)}; both (IoU >= 0.7 and bar): "
+          f"{sum(1 for r in rows if r[1] is not None and r[1] >= 0.7 and r[2])}")
+    if debug:
+        print("  ", " ".join(f"{a}:{'-' if b is None else f'{b:.2f}'}{'B' if c else ''}" for a, b, c in rows))
+
+
+def no_board_images(k: int = 40, seed: int = 77) -> list[np.ndarray]:
+    """Images without a backgammon board: plain, noise, random shapes, stripes, a chessboard."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for i in range(k):
+        kind = i % 5
+        if kind == 0:
+            img = np.full((480, 640, 3), rng.integers(0, 255, 3), np.uint8)
+        elif kind == 1:
+            img = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+        elif kind == 2:  # a random scene: blurred blobs, lines and rectangles
+            img = cv2.GaussianBlur(rng.integers(0, 255, (48, 64, 3), dtype=np.uint8), (0, 0), 2)
+            img = cv2.resize(img, (640, 480), interpolation=cv2.INTER_CUBIC)
+            for _ in range(12):
+                p = rng.integers(0, 640, 2), rng.integers(0, 480, 2)
+                cv2.rectangle(img, (int(p[0][0]), int(p[1][0])), (int(p[0][1]), int(p[1][1])),
+                              tuple(int(v) for v in rng.integers(0, 255, 3)), int(rng.integers(-1, 6)))
+        elif kind == 3:  # stripes of a random period and angle (a shirt, a blind)
+            ys, xs = np.mgrid[0:480, 0:640].astype(np.float32)
+            ang, period = rng.uniform(0, np.pi), rng.uniform(12, 60)
+            wave = (np.sin((xs * np.cos(ang) + ys * np.sin(ang)) * 2 * np.pi / period) > 0).astype(np.float32)
+            a, b = rng.integers(0, 255, 3), rng.integers(0, 255, 3)
+            img = (wave[..., None] * a + (1 - wave[..., None]) * b).astype(np.uint8)
+        else:  # a chessboard filling most of the picture
+            img = np.full((480, 640, 3), rng.integers(0, 255, 3), np.uint8)
+            sq = int(rng.integers(30, 55))
+            x0, y0 = int(rng.integers(0, 640 - 8 * sq)), int(rng.integers(0, max(1, 480 - 8 * sq)))
+            for r in range(8):
+                for c in range(8):
+                    col = (235, 235, 225) if (r + c) % 2 else (40, 60, 90)
+                    cv2.rectangle(img, (x0 + c * sq, y0 + r * sq), (x0 + (c + 1) * sq - 1, y0 + (r + 1) * sq - 1), col, -1)
+        out.append(img)
+    return out
+
+
+def blanks(debug: bool = False) -> None:
+    imgs = no_board_images()
+    found = [auto_corners(img) is not None for img in imgs]
+    print(f"images without a board: {len(imgs)} (plain, noise, random shapes, stripes, chessboards);"
+          f" a board found in {sum(found)}")
+    if debug:
+        fits = [find_board(img) for img in imgs]
+        print("   evidence of the best fits:", " ".join("-" if f is None else f"{f.evidence:.2f}" for f in fits))
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if a != "-v"]
+    debug = "-v" in sys.argv
+    n = int(args[0]) if args else 200
+    base = int(args[1]) if len(args) > 1 else 300000
+    folder = Path(args[2]) if len(args) > 2 else ROOT / "tests" / "data" / "vision" / "photos-yolo"
+    rendered(n, base, debug)
+    photos(folder, debug)
+    blanks(debug)
+
+
+if __name__ == "__main__":
+    main()
