@@ -287,7 +287,10 @@ class SimulatedReader:
 
     def start_roll(self) -> int:
         """Only ROLL_STARTED (dice moving); finish with :meth:`settle`.  Returns the roll id."""
-        return int(self._call(lambda: (self._send(self.core.start_roll(self.clock())), self.core.roll_id)[1]))
+        def act() -> int:
+            self._send(self.core.start_roll(self.clock()))
+            return self.core.roll_id
+        return int(self._call(act))
 
     def settle(self, values: Sequence[Optional[int]], cocked: PerDie = False, zone: PerDie = "right",
                on_checker: PerDie = False, positions: Optional[Sequence[tuple[int, int]]] = None,
@@ -301,7 +304,10 @@ class SimulatedReader:
 
     def lift(self) -> int:
         """The dice are picked up (DICE_LIFTED for the settled roll).  Returns the roll id."""
-        return int(self._call(lambda: (self._send(self.core.lift(self.clock())), self.core.roll_id)[1]))
+        def act() -> int:
+            self._send(self.core.lift(self.clock()))
+            return self.core.roll_id
+        return int(self._call(act))
 
     def sensor_fault(self, sensor: int = 0, failed: bool = True) -> None:
         """A sensor fails (or recovers): a FAULT event."""

@@ -132,7 +132,7 @@ class CubeDisplay:
             raise ValueError(f"owner_leds must be 3 (left, centre, right), got {len(owner_leds)}")
         self.value, self.owner_leds, self.left = value, list(owner_leds), left
         self.clock, self.blink = clock, blink
-        self.digits = digits or getattr(value, "digits", 4)
+        self.digits: int = digits or int(getattr(value, "digits", 4))
         self.state = CubeState()
         self._offer_since: Optional[float] = None
         self.frame: Optional[CubeFrame] = None

@@ -236,12 +236,12 @@ def _draw_board(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
     num_px = max(9, min(lay.point_w * 30 // 100, (lay.panel.y + lay.panel.h - b.bottom) * 80 // 100))
     for p in range(1, 25):
         r = lay.point_rect(p)
-        colour = theme.point_a if p % 2 else theme.point_b
+        fill = theme.point_a if p % 2 else theme.point_b
         if lay.point_top(p):
             tri = [(r.x + 1, r.y), (r.right - 1, r.y), (r.centerx, r.bottom)]
         else:
             tri = [(r.x + 1, r.bottom), (r.right - 1, r.bottom), (r.centerx, r.y)]
-        pygame.draw.polygon(surf, colour, tri)
+        pygame.draw.polygon(surf, fill, tri)
         # point number just outside the felt, in the frame
         nr = pygame.Rect(r.x, 0, r.w, num_px)
         if lay.point_top(p):
@@ -253,7 +253,7 @@ def _draw_board(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
             if counts[p - 1]:
                 _stack(surf, theme, col, counts[p - 1], r, lay.checker_d, from_top=lay.point_top(p))
     pygame.draw.rect(surf, theme.frame, lay.bar)
-    for colour, tray in lay.trays.items():
+    for tray in lay.trays.values():
         pygame.draw.rect(surf, theme.tray, tray.inflate(-2, -2))
     for i, colour in enumerate(("dark", "light")):
         n = view.bar[i]
@@ -332,6 +332,8 @@ def _draw_cube(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
 
 
 def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
+    pips = view.pips
+    assert pips is not None  # TableView computes them when not given
     for i, colour in enumerate(("dark", "light")):
         box = lay.players[colour]
         on_turn = view.turn == colour
@@ -344,7 +346,7 @@ def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: The
         name_r = pygame.Rect(inner.x + d + inner.h // 8, inner.y, inner.w // 2 - d, inner.h // 2)
         _text(surf, view.names[i], inner.h * 30 // 100, theme.text, name_r, bold=True)
         pips_r = pygame.Rect(inner.x, inner.y + inner.h // 2, inner.w // 2, inner.h // 2)
-        _text(surf, f"pips {view.pips[i]}", inner.h * 26 // 100, theme.dim_text, pips_r)
+        _text(surf, f"pips {pips[i]}", inner.h * 26 // 100, theme.dim_text, pips_r)
         if not view.money:
             cube = lay.cube_rect(colour)
             score_r = pygame.Rect(inner.x, inner.y, cube.x - inner.x - inner.h // 6, inner.h)

@@ -31,6 +31,7 @@ Why it is fast enough in pure Python:
 from __future__ import annotations
 
 from itertools import compress
+from typing import Sequence, Union
 
 from .notation import OFF_POINT, Step
 
@@ -42,7 +43,7 @@ _BLOT = bytes(1 if n == 1 else 0 for n in range(256))  # opponent count -> a blo
 _HIT = tuple(_WO[24] - _WO[23 - t] for t in range(24))  # key delta of hitting on my point t
 
 
-def key_of(me: tuple[int, ...], opp: tuple[int, ...]) -> int:
+def key_of(me: Sequence[int], opp: Sequence[int]) -> int:
     """The result key of a position: byte i is ``me[i]``, byte 25 + i is ``opp[i]``."""
     return int.from_bytes(bytes(me) + bytes(opp), "little")
 
@@ -135,6 +136,7 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
             outside = outside0 - (s1 >= 6 and t1 < 6)
             step1 = STx[2 * s1 + hit1]
             moved = False
+            second: Sequence[int]
             if me[24]:
                 second = (24,)
             elif t1 >= 0 and not me0[t1] and (t1 < y or open_[t1 - y]):
@@ -216,7 +218,7 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
         # s1+b -> s1 (then s1 -> t1) is the same as s1+b -> s1+b-a -> t1, met
         # earlier, when no opponent checker is on s1+b-a
         same = s1 + b if not opp0[23 - (s1 + b - a)] else -1
-        blot1 = blot
+        blot1: Union[bytes, bytearray] = blot
         if h1:
             blot1 = bytearray(blot)
             blot1[t1] = 0

@@ -90,7 +90,7 @@ def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> l
     new = tuple.__new__
     opp = position.opp
     unchanged = int.from_bytes(bytes(opp), "little")
-    out = []
+    out: list[LegalPlay] = []
     add = out.append
     collecting = gc.isenabled()
     if collecting:

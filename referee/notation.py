@@ -96,7 +96,7 @@ class WrittenMove(NamedTuple):
 
     points: tuple[int, ...]
     hits: tuple[bool, ...]  # parallel to points[1:]
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # the field shadows tuple.count on purpose: 'how many'
 
 
 @dataclass(frozen=True)

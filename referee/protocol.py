@@ -339,7 +339,7 @@ class Referee:
         rules = rec.RuleSettings(crawford=s.crawford, jacoby=s.jacoby, beavers=s.beavers,
                                  automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
                                  early_roll=s.early_roll)
-        return rec.MatchRecord(tuple(s.names), s.match_to, rules, tuple(games))
+        return rec.MatchRecord((s.names[0], s.names[1]), s.match_to, rules, tuple(games))
 
     def view(self) -> TableView:
         """What the screen and the cube display show now."""

@@ -297,7 +297,7 @@ def action_from_dict(d: dict[str, Any]) -> Action:
         raise RecordError(f"action {tag!r} has unknown field(s) {', '.join(sorted(extra))}")
     kwargs = {k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k != "type"}
     try:
-        return cls(**kwargs)
+        return cls(**kwargs)  # type: ignore[arg-type]  # fields from JSON: a wrong one fails below
     except TypeError as exc:
         raise RecordError(f"action {d!r}: {exc}") from None
 

@@ -110,7 +110,7 @@ def _written_steps(text: str) -> list[tuple[int, int]]:
         w = parse_play(text)
     except ValueError:
         return []
-    out = []
+    out: list[tuple[int, int]] = []
     for mv in w.moves:
         for _ in range(mv.count):
             out.extend(zip(mv.points, mv.points[1:]))

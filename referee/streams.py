@@ -237,7 +237,9 @@ class Table:
         """The mover plays ``text`` (a legal play of the current dice) on the board."""
         from .moves import match_play
         mover = self.ref.turn
-        lp = match_play(self.ref.mover_position(), *self.ref.t.dice, text)
+        assert self.ref.t.dice is not None, "move() needs a roll that counts first"
+        d1, d2 = self.ref.t.dice
+        lp = match_play(self.ref.mover_position(), d1, d2, text)
         return self.board(as_dark(lp.result, other(mover)))
 
     def place(self, *moves: tuple[int, int]) -> list[Any]:

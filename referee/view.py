@@ -74,7 +74,7 @@ def _pair(name: str, value: Any, kind: type = int) -> tuple[Any, Any]:
     except (TypeError, ValueError):
         raise ViewError(f"{name} {value!r} must be a (dark, light) pair") from None
     for x in (a, b):
-        if not isinstance(x, kind) or (kind is int and (isinstance(x, bool) or x < 0)):
+        if not isinstance(x, kind) or (isinstance(x, int) and (isinstance(x, bool) or x < 0)):
             raise ViewError(f"{name} {value!r}: {x!r} is not a {'count >= 0' if kind is int else kind.__name__}")
     return a, b
 

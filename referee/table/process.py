@@ -129,7 +129,7 @@ class TableCore:
             if sum(len(g.actions) for g in replayed.games) != sum(len(g.actions) for g in rec.games):
                 core._catch_up(rec, replayed)
         else:
-            journal.start_match(tuple(settings.names), settings.match_to, rules_of(settings))
+            journal.start_match((settings.names[0], settings.names[1]), settings.match_to, rules_of(settings))
         return core
 
     def _catch_up(self, journaled: MatchRecord, replayed: MatchRecord) -> None:

@@ -239,7 +239,7 @@ class SimulatedTable:
         me_first = before if mover == "dark" else before.swap()
         plays = legal_plays(me_first, *dice) if dice else []
         after: Optional[Position] = None
-        if plays and rng.random() < self.rates.illegal:
+        if plays and dice and rng.random() < self.rates.illegal:
             after = self._illegal_result(me_first, dice, rng)
         if after is None and plays:
             after = rng.choice(plays).result  # opponent on roll
