@@ -7,6 +7,7 @@ their subcommand runs, so ``bgtable moves`` never loads OpenCV or pygame.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -45,7 +46,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     module = importlib.import_module(COMMANDS[name][0])
     entry = getattr(module, "main_" + name.replace("-", "_"), None) or getattr(module, "main")
-    return int(entry(rest) or 0)
+    try:
+        return int(entry(rest) or 0)
+    except BrokenPipeError:
+        # the reader went away (`bgtable moves ... | head`): stop quietly, as Unix tools do;
+        # stdout goes to devnull so the interpreter's final flush cannot fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -53,3 +53,33 @@ def test_bad_input_is_one_line_exit_2_no_traceback():
         assert "Traceback" not in res.stderr
     res = run("--batch", stdin='{"position": "4HPwATDgc/ABMA", "dice": [0, 1]}\n')
     assert res.returncode == 2 and "line 1" in res.stderr and "die 0" in res.stderr
+
+
+def test_a_reader_that_goes_away_stops_the_command_quietly() -> None:
+    """`bgtable moves --batch ... | head -1`: no traceback when the pipe closes."""
+    import subprocess
+    import sys
+    import threading
+
+    line = b'{"position": "4HPwATDgc/ABMA", "dice": [6, 6]}\n'
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "moves", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed() -> None:
+        try:
+            for _ in range(5000):
+                proc.stdin.write(line)
+            proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    first = proc.stdout.readline()
+    proc.stdout.close()  # the reader goes away after one answer
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    writer.join(timeout=120)
+    assert first.startswith(b'{"position": "4HPwATDgc/ABMA"')
+    assert "Traceback" not in err, err
+    assert proc.returncode == 1
