@@ -10,6 +10,8 @@ feeds N/10 frame sequences (still board, hand over the board, still again) to th
 stability filter and counts stable readings reported while a hand was over the board.
 Half the random positions may hold a tall stack (10..15); part 3 prints the confidence
 of right against wrong points and boards (what the referee's ``min_confidence`` gate sees).
+Trays (markers path): how often a tray side is in view, its counts right, read surely, and
+reported as ``BoardEvidence.off`` (sure and adding up to 15 a colour with the board) and right.
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 from referee.events import BoardEvidence  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.errors import BoardNotFound  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.render import SCHEMES, RenderParams, render, render_scene  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
@@ -67,6 +70,7 @@ def main() -> None:
     pts: list[tuple[float, bool]] = []
     boards: list[tuple[float, bool, bool]] = []
     tall = [0, 0]
+    trays = [0] * 6  # in view, sure, right, sure and right, reported as off, reported and right
     t0 = time.perf_counter()
     for s in range(n):
         rng = np.random.default_rng(s if base == 100000 else base + s)
@@ -79,7 +83,21 @@ def main() -> None:
             reader = BoardReader(cfg, corners=corners)
             if name.startswith("auto"):
                 reader.setup = L.SetUp("top-left") if r.flipped else L.SetUp()  # the set-up a player would give
-            ev = reader.read(img)
+            try:
+                rd = reader.inspect(img)
+            except BoardNotFound:
+                rd = None
+            ev = rd.evidence if rd is not None else None
+            if name == "markers" and rd is not None:
+                tr = rd.trays
+                trays[0] += tr is not None
+                if tr is not None:
+                    trays[1] += tr.sure
+                    trays[2] += (tr.dark, tr.light) == pos.off
+                    trays[3] += tr.sure and (tr.dark, tr.light) == pos.off
+                if ev is not None and ev.off is not None:
+                    trays[4] += 1
+                    trays[5] += ev.off == pos.off
             if ev is None:
                 res[name][2] += 1
                 continue
@@ -98,6 +116,9 @@ def main() -> None:
     for name, (nb, npt, none) in res.items():
         print(f"  corners from {name:17}: exact boards {nb / n:.2%}, exact points {npt / (24 * n):.3%}, no reading {none}")
     print(f"  tall stacks (10..15) read exactly (markers): {tall[1]}/{tall[0]}")
+    print(f"  trays (markers): in view {trays[0]}/{n}, counts right {trays[2]}, read surely {trays[1]}"
+          f" (of them right {trays[3]}); reported as BoardEvidence.off {trays[4]} (sure and adding up to 15"
+          f" with the board), of them right {trays[5]}")
     confidence_report(pts, boards)
     seqs = max(10, n // 10)
     bad = hands = reported = right = 0

@@ -21,7 +21,8 @@ class VisionConfig:
     ``auto``: fall back to finding the board by itself; ``dark_home``: the corner holding
     Dark's home board as the camera sees it, or ``"auto"`` to learn it from the starting
     position; ``stable_frames``: quiet frames before reading, ``repeat``: identical
-    readings needed for a stable one; ``min_confidence``: below it a reading is withheld.
+    readings needed for a stable one; ``min_confidence``: below it a reading is withheld;
+    ``trays``: read the bear-off trays beside the playing area when the camera sees them.
     """
 
     corners: Optional[str] = None
@@ -34,6 +35,7 @@ class VisionConfig:
     motion: float = 6.0           # mean grey change between frames that counts as movement
     min_confidence: float = 0.0
     relocate_every: int = 0       # frames between marker searches (0: once, then on failure)
+    trays: bool = True            # read the bear-off trays when they are in view (BoardEvidence.off)
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
 

@@ -34,8 +34,16 @@ BAR_RIGHT = BAR_LEFT + BAR_WIDTH
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
+# Bear-off trays lie outside the playing area, beside its left or right edge, one half-tray
+# per colour (top and bottom half).  Borne-off checkers lie on their sides, one against the
+# next, each TRAY_PITCH thick (as vision.render draws them: 0.3 pw and a 0.03 gap); the
+# reader looks for them TRAY_SEARCH pw beyond either edge.
+TRAY_PITCH = 0.33
+TRAY_SEARCH = (0.2, 4.0)
+
 
 MAX_STACK = 15
+PER_SIDE = 15  # checkers a side
 PYRAMID = (5, 4, 3, 2, 1)  # checkers per layer of a full stack
 
 
@@ -122,13 +130,13 @@ class SetUp:
         col = k if side == "right" else 11 - k  # 13 sits opposite 12, 24 opposite 1
         return other, col
 
-    def to_evidence(self, rows: RowReading, t: float = 0.0) -> BoardEvidence:
-        """Map a row reading to table numbering."""
+    def to_evidence(self, rows: RowReading, t: float = 0.0, off: Optional[tuple[int, int]] = None) -> BoardEvidence:
+        """Map a row reading to table numbering (``off``: the trays' counts, when read)."""
         pts = []
         for p in range(1, 25):
             row, col = self.slot(p)
             pts.append((rows.top if row == "top" else rows.bottom)[col])
-        return BoardEvidence(points=tuple(pts), bar=rows.bar, off=None, confidence=rows.confidence, t=t)
+        return BoardEvidence(points=tuple(pts), bar=rows.bar, off=off, confidence=rows.confidence, t=t)
 
     def to_rows(self, ev: BoardEvidence) -> tuple[list[PointReading], list[PointReading]]:
         """The inverse: a board evidence laid out as (top, bottom) rows as seen."""

@@ -19,7 +19,7 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .occlusion import occlusion_score
-from .read import ColourModel, read_view
+from .read import ColourModel, TrayReading, read_trays, read_view, tray_views
 from .rectify import View, rectify
 
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
@@ -43,6 +43,18 @@ def find_corners(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, s
                         " (check the camera sees the whole board, or give --corners)")
 
 
+def consistent_off(trays: Optional[TrayReading], on_board: tuple[int, int]) -> Optional[tuple[int, int]]:
+    """The trays' counts for :attr:`BoardEvidence.off`, only when they were read surely and add
+    up with the checkers on the board (points and bar) to 15 a colour; else None ("not seen").
+    The referee takes an ``off`` as exact, so a doubtful one is better left out."""
+    if trays is None or not trays.sure:
+        return None
+    off = (trays.dark, trays.light)
+    if any(o + b != L.PER_SIDE for o, b in zip(off, on_board)):
+        return None
+    return off
+
+
 @dataclass
 class Reading:
     """One frame's result with its working: the evidence or why there is none."""
@@ -52,6 +64,7 @@ class Reading:
     occluded: bool
     corners: np.ndarray
     view: View
+    trays: Optional[TrayReading] = None
 
 
 class BoardReader:
@@ -65,6 +78,7 @@ class BoardReader:
         self.colours: Optional[ColourModel] = None
         self.setup: Optional[L.SetUp] = None if config.dark_home == "auto" else L.SetUp(config.dark_home)
         self._frames = 0
+        self._trays: Optional[tuple[tuple[int, int], np.ndarray, Optional[TrayReading]]] = None  # kept tray reading
 
     def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
         """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
@@ -96,10 +110,34 @@ class BoardReader:
         rows = assembled.rows
         if self.setup is None:
             self.setup = L.infer_setup(rows)
+        trays = off = None
+        if self.config.trays and assembled.model is not None:
+            trays = self._read_trays(frame, corners, assembled)
+            off = consistent_off(trays, assembled.totals)
         ev = None
         if self.setup is not None and rows.confidence >= self.config.min_confidence:
-            ev = self.setup.to_evidence(rows, t)
-        return Reading(rows, ev, False, corners, view)
+            ev = self.setup.to_evidence(rows, t, off)
+        return Reading(rows, ev, False, corners, view, trays)
+
+    def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:
+        """The trays, looked at only when the board's totals say something may have changed.
+
+        Checkers reach a tray only from the board: while the checkers on the board (points and
+        bar) stay the same per colour, so do the trays, and a sure reading that added up is
+        kept.  With every checker on the board the trays are empty (when in view at all).
+        """
+        totals = assembled.totals
+        if self._trays is not None and self._trays[0] == totals and np.array_equal(self._trays[1], corners):
+            return self._trays[2]
+        if totals == (L.PER_SIDE, L.PER_SIDE):
+            trays = TrayReading(0, 0, True, tuple(s for s, _ in tray_views(frame, corners, warp=False)))
+            if not trays.sides:
+                trays = None
+        else:
+            trays = read_trays(tray_views(frame, corners), assembled.model)
+        if consistent_off(trays, totals) is not None:
+            self._trays = (totals, np.array(corners, copy=True), trays)
+        return trays
 
     def read(self, frame: np.ndarray, t: float = 0.0) -> Optional[BoardEvidence]:
         """Board evidence for one frame, or None when occluded, implausible or not yet set up."""
