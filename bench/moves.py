@@ -17,8 +17,9 @@ What is timed on each side:
   content ``gnubg_nn.moves(board, d1, d2, 1)`` returns (key and steps), which
   gnubg computes internally for ``verbose=0`` too.  The ratio against gnubg's
   fastest call (``verbose=0``, keys only) is the headline figure.
-* bgtable, value objects: ``legal_plays()`` building a ``LegalPlay(Play,
-  Position)`` for every play (what a caller that wants all plays as values pays).
+* bgtable, value objects: ``list(legal_plays())`` building a ``LegalPlay(Play,
+  Position)`` for every play (what a caller that wants all plays as values pays;
+  ``legal_plays()`` itself is a lazy view that builds a play when asked).
 * gnubg with ``verbose=1`` (keys and steps as Python tuples) for reference.
 """
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tests.positions import sample  # noqa: E402
 
 def _values(me: tuple, opp: tuple, d1: int, d2: int) -> list:
     _cached.cache_clear()  # cold: every case is computed
-    return legal_plays(Position._raw(me, opp), d1, d2)
+    return list(legal_plays(Position._raw(me, opp), d1, d2))
 
 
 def main() -> None:
@@ -101,7 +102,7 @@ def main() -> None:
     print(f"  per position: p50 {times[n // 2][0] * 1e6:.0f} us, p99 {times[int(n * 0.99)][0] * 1e6:.0f} us, "
           f"max {times[-1][0] * 1e3:.2f} ms ({slowest})")
     vt = sorted(values_best)
-    print(f"bgtable legal_plays() (LegalPlay values): {n / values:,.0f} positions/s, total {values * 1e3:.1f} ms, "
+    print(f"bgtable list(legal_plays()) (LegalPlay values): {n / values:,.0f} positions/s, total {values * 1e3:.1f} ms, "
           f"p99 {vt[int(n * 0.99)] * 1e6:.0f} us, max {vt[-1] * 1e3:.2f} ms")
     if theirs is not None:
         print(f"gnubg_nn.moves verbose=0 (keys): {n / theirs:,.0f} positions/s, total {theirs * 1e3:.1f} ms")

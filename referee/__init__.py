@@ -5,8 +5,9 @@ The rules engine depends on nothing else of ours:
 * :class:`referee.position.Position` — immutable position with the player on roll
   (``Position.start()``, ``from_position_id``, ``from_xgid``, ``from_points``,
   ``from_board``; ``position_id()``, ``xgid()``, ``validate()``, ``swap()``, ``str()``).
-* :func:`referee.moves.legal_plays(pos, d1, d2)` -> ``[LegalPlay(play, result)]``, one per
-  distinct result, ``result`` with the opponent on roll; ``[]`` = no legal play.
+* :func:`referee.moves.legal_plays(pos, d1, d2)` -> :class:`LegalPlays`, a lazy list-like view
+  of ``LegalPlay(play, result)``, one per distinct result, ``result`` with the opponent on
+  roll; empty = no legal play.  ``.results()``, ``.producing(result)`` without building the rest.
 * :func:`referee.moves.match_play(pos, d1, d2, text)` -> the LegalPlay the text describes,
   or :class:`IllegalPlay` / :class:`NotationError` naming the play, dice, position and why.
 * :func:`referee.moves.plays_to(pos, d1, d2, result)` -> the legal plays producing ``result``.
@@ -30,13 +31,13 @@ Match records: the model in :mod:`referee.record`; :mod:`referee.matfile` (.mat)
 The table process (the only part that imports the device packages): :mod:`referee.table`.
 """
 from .errors import DiceError, IllegalPlay, NotationError, PositionError, RefereeError
-from .moves import LegalPlay, legal_plays, match_play, parse_dice, plays_to, results
+from .moves import LegalPlay, LegalPlays, legal_plays, match_play, parse_dice, plays_to, results
 from .notation import Play, Step, parse_play
 from .position import Position
 from .scoring import GameKind, game_result, points_won
 
 __all__ = [
     "DiceError", "IllegalPlay", "NotationError", "PositionError", "RefereeError",
-    "LegalPlay", "legal_plays", "match_play", "parse_dice", "plays_to", "results",
+    "LegalPlay", "LegalPlays", "legal_plays", "match_play", "parse_dice", "plays_to", "results",
     "Play", "Step", "parse_play", "Position", "GameKind", "game_result", "points_won",
 ]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gc
 from functools import lru_cache
-from typing import NamedTuple, Optional, Sequence, Union
+from collections.abc import Sequence as SequenceABC
+from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 from .errors import DiceError, IllegalPlay
 from .notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
@@ -107,13 +108,84 @@ def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> l
     return out
 
 
-def legal_plays(position: Position, d1: int, d2: int) -> list[LegalPlay]:
-    """Every legal play for ``position`` and the roll ``d1-d2``, one per distinct result.
+class LegalPlays(SequenceABC):
+    """The legal plays of one position and roll, one per distinct result: a lazy view
+    (like python-chess's ``board.legal_moves``) over the generator's raw plays.
 
-    An empty list means no legal play: the turn is lost (the position passes to
-    the opponent unchanged).
+    ``len()``, truth, indexing and iteration work as on a list (and it compares
+    equal to a list of the same plays); a play's :class:`LegalPlay` value is built
+    when it is asked for, so a caller that needs one play, the count, or the
+    results (:meth:`results`, :meth:`producing`) does not pay for the rest.
     """
-    return _legal(position, *_raw(position, d1, d2))
+
+    __slots__ = ("position", "dice", "_keys", "_paths", "_values")
+
+    def __init__(self, position: Position, dice: tuple[int, int],
+                 keys: Sequence[int], paths: Sequence[tuple]) -> None:
+        self.position = position
+        self.dice = dice
+        self._keys = keys
+        self._paths = paths
+        self._values: Optional[list[LegalPlay]] = None
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __bool__(self) -> bool:
+        return bool(self._keys)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if self._values is not None:
+            return self._values[i]
+        if isinstance(i, slice):
+            idx = range(len(self._keys))[i]
+            return _legal(self.position, [self._keys[j] for j in idx], [self._paths[j] for j in idx])
+        return _legal(self.position, (self._keys[i],), (self._paths[i],))[0]
+
+    def __iter__(self) -> Iterator[LegalPlay]:
+        if self._values is None:
+            self._values = _legal(self.position, self._keys, self._paths)
+        return iter(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        d1, d2 = self.dice
+        shown = ", ".join(repr(str(lp.play)) for lp in self)
+        return f"<LegalPlays {self.position.position_id()} {d1}-{d2}: [{shown}]>"
+
+    def results(self) -> set[Position]:
+        """The positions (opponent on roll) the plays lead to."""
+        return {_result(k) for k in self._keys}
+
+    def producing(self, result: Position) -> list[LegalPlay]:
+        """The play(s) leading to ``result`` (given with either player on roll)."""
+        want = {key_of(result.opp, result.me), key_of(result.me, result.opp)}
+        found = [i for i, k in enumerate(self._keys) if k in want]
+        return _legal(self.position, [self._keys[i] for i in found], [self._paths[i] for i in found])
+
+    def moving_to(self, me: Sequence[int]) -> list[LegalPlay]:
+        """The play(s) after which the mover's side is ``me`` (25 counts)."""
+        want = int.from_bytes(bytes(me), "little")
+        found = [i for i, k in enumerate(self._keys) if k & _ME == want]
+        return _legal(self.position, [self._keys[i] for i in found], [self._paths[i] for i in found])
+
+
+def legal_plays(position: Position, d1: int, d2: int) -> LegalPlays:
+    """Every legal play for ``position`` and the roll ``d1-d2``, one per distinct result
+    (a lazy :class:`LegalPlays` view; ``list()`` it for a list).
+
+    Empty means no legal play: the turn is lost (the position passes to the
+    opponent unchanged).
+    """
+    check_dice(d1, d2)
+    keys, paths = _raw(position, d1, d2)
+    return LegalPlays(position, (d1, d2), keys, paths)
 
 
 def results(position: Position, d1: int, d2: int) -> set[Position]:
@@ -130,14 +202,12 @@ def plays_to(position: Position, d1: int, d2: int, result: Position) -> list[Leg
 
     ``result`` may also be given with the mover still on roll; both are accepted.
     """
-    keys, paths = _raw(position, d1, d2)
-    if not keys:
+    plays = legal_plays(position, d1, d2)
+    if not plays:
         if result in (position.swap(), position):
             return [LegalPlay(Play(()), position.swap())]
         return []
-    want = {key_of(result.opp, result.me), key_of(result.me, result.opp)}
-    found = [i for i, k in enumerate(keys) if k in want]
-    return _legal(position, [keys[i] for i in found], [paths[i] for i in found])
+    return plays.producing(result)
 
 
 # ---------------------------------------------------------------------------- checking text
@@ -164,7 +234,7 @@ def _apply_written(position: Position, written: WrittenPlay) -> tuple[Optional[l
     return me, None, hits
 
 
-def _why_illegal(position: Position, d1: int, d2: int, written: WrittenPlay, plays: list[LegalPlay]) -> str:
+def _why_illegal(position: Position, d1: int, d2: int, written: WrittenPlay, plays: Sequence[LegalPlay]) -> str:
     me, reason, _ = _apply_written(position, written)
     if reason:
         return reason
@@ -227,7 +297,7 @@ def match_play(position: Position, d1: int, d2: int, text: Union[str, WrittenPla
             f"play {written.text!r} with {d1}-{d2} in position {pid}: "
             f"{_why_illegal(position, d1, d2, written, plays)}")
     me, reason, hits = _apply_written(position, written)
-    candidates = [] if me is None else [lp for lp in plays if list(lp.result.opp) == me]
+    candidates = [] if me is None else plays.moving_to(me)
     if len(candidates) > 1:
         landed = _written_landings(written)
         via = [lp for lp in candidates if _contains(_landings(lp.play), landed)]

@@ -191,7 +191,7 @@ class _Turn:
     """The current turn's facts (reset when the turn passes)."""
 
     dice: Optional[tuple[int, int]] = None
-    plays: list[LegalPlay] = field(default_factory=list)
+    plays: Sequence[LegalPlay] = field(default_factory=list)
     candidates: list[Position] = field(default_factory=list)  # dark perspective, parallel to plays
     pending: list[int] = field(default_factory=list)  # ambiguous candidates offered
     pending_rolls: list[tuple[int, int]] = field(default_factory=list)

@@ -126,3 +126,19 @@ def test_scoring_single_gammon_backgammon_and_jacoby():
     assert game_result(Position.start()) is None
     assert points_won(GameKind.GAMMON, 4) == 8
     assert points_won(GameKind.BACKGAMMON, 2, jacoby=True, cube_turned=False) == 2
+
+
+def test_legal_plays_is_a_lazy_list_like_view() -> None:
+    from referee import LegalPlays
+
+    pos = Position.start()
+    plays = legal_plays(pos, 3, 1)
+    assert isinstance(plays, LegalPlays) and len(plays) == 16 and plays
+    one = plays[0]                      # built on its own
+    every = list(plays)                 # built in bulk
+    assert one == every[0] and plays[-1] == every[-1] and plays[2:4] == every[2:4]
+    assert plays == every and plays.results() == {lp.result for lp in every}
+    target = every[5].result
+    assert plays.producing(target) == [every[5]] == plays.producing(target.swap())
+    assert "8/5 6/5" in repr(plays)
+    assert legal_plays(pos, 1, 3) == plays  # the order of the dice does not matter
