@@ -1,0 +1,147 @@
+"""Vision: the bear-off trays (checkers lying on their sides beside the playing area)."""
+from __future__ import annotations
+
+import numpy as np
+
+from referee.events import BoardEvidence, PointReading
+from vision import layout as L
+from vision.config import VisionConfig
+from vision.read import TrayReading, fallback_model, read_trays, read_view, tray_views
+from vision.reader import BoardReader, consistent_off
+from vision.rectify import rectify, rectify_region
+from vision.render import RenderParams, render_scene
+from vision.stability import StabilityFilter
+
+SEEDS = range(4100, 4116)
+
+
+def _with_off(seed: int) -> BoardEvidence:
+    """A random position with some checkers borne off on both sides."""
+    rng = np.random.default_rng(seed)
+    while True:
+        pos = L.random_position(rng)
+        if pos.off and min(pos.off) >= 1:
+            return pos
+
+
+def test_tray_strips_are_in_view_only_when_inside_the_frame() -> None:
+    r = render_scene(_with_off(1), seed=4100)
+    sides = [s for s, v in tray_views(r.image, r.corners)]
+    assert sides  # the renderer keeps the whole board, trays included, in the frame
+    # move the corners so the right strip would lie beyond the frame's right edge
+    shifted = r.corners + np.array([r.image.shape[1] * 0.6, 0], np.float32)
+    assert "right" not in [s for s, _ in tray_views(r.image, shifted, warp=False)]
+
+
+def test_rectify_region_shows_the_asked_rectangle() -> None:
+    r = render_scene(_with_off(2), seed=4101)
+    whole = rectify(r.image, r.corners, 16, 0.6)
+    part = rectify_region(r.image, r.corners, 16, -0.6, -0.6, 3.0, 2.0)
+    assert part.image.shape[:2] == (int(round(2.6 * 16)), int(round(3.6 * 16)))
+    diff = np.abs(part.image.astype(int) - whole.image[:part.image.shape[0], :part.image.shape[1]].astype(int))
+    assert diff.mean() < 2.0
+    assert part.to_px(0.0, 0.0) == whole.to_px(0.0, 0.0)
+
+
+def test_trays_read_on_rendered_boards() -> None:
+    right = 0
+    for s in SEEDS:
+        pos = _with_off(s)
+        r = render_scene(pos, seed=s)
+        a, model = read_view(rectify(r.image, r.corners))
+        tr = read_trays(tray_views(r.image, r.corners), model or fallback_model())
+        assert tr is not None
+        right += (tr.dark, tr.light) == pos.off
+    assert right >= len(SEEDS) * 3 // 4, f"{right}/{len(SEEDS)} tray readings right"
+
+
+def test_evidence_off_is_never_wrong_and_usually_there() -> None:
+    reported = 0
+    for s in SEEDS:
+        pos = _with_off(s)
+        r = render_scene(pos, seed=s)
+        ev = BoardReader(VisionConfig(), corners=r.corners).read(r.image)
+        assert ev is not None
+        if ev.off is not None:
+            reported += 1
+            assert ev.off == pos.off, f"seed {s}: off {ev.off}, truth {pos.off}"
+            for ci, c in enumerate(("dark", "light")):
+                assert sum(ev.counts(c)) + ev.bar[ci] + ev.off[ci] == L.PER_SIDE
+    assert reported >= len(SEEDS) * 3 // 4, f"off reported for {reported}/{len(SEEDS)} boards"
+
+
+def test_empty_trays_with_every_checker_on_the_board() -> None:
+    r = render_scene(L.start_position(), seed=4120)
+    ev = BoardReader(VisionConfig(), corners=r.corners).read(r.image)
+    assert ev is not None and ev.off == (0, 0)
+
+
+def test_trays_off_in_the_config_gives_no_off() -> None:
+    pos = _with_off(3)
+    r = render_scene(pos, seed=4102)
+    ev = BoardReader(VisionConfig(trays=False), corners=r.corners).read(r.image)
+    assert ev is not None and ev.off is None
+
+
+def test_consistent_off_needs_a_sure_reading_that_adds_up() -> None:
+    assert consistent_off(TrayReading(3, 5, True, ("right",)), (12, 10)) == (3, 5)
+    assert consistent_off(TrayReading(3, 5, False, ("right",)), (12, 10)) is None
+    assert consistent_off(TrayReading(3, 4, True, ("right",)), (12, 10)) is None
+    assert consistent_off(None, (15, 15)) is None
+
+
+def test_a_misread_tray_is_not_reported() -> None:
+    pos = _with_off(4)
+    r = render_scene(pos, seed=4103)
+    reader = BoardReader(VisionConfig(), corners=r.corners)
+    good = reader.inspect(r.image)
+    assert good.trays is not None
+    # the same trays against a board one checker short: they no longer add up
+    short = (good.trays.dark, good.trays.light + 1)
+    assert consistent_off(TrayReading(*short, True, good.trays.sides), (L.PER_SIDE - pos.off[0], L.PER_SIDE - pos.off[1])) is None
+
+
+def test_a_tray_reading_is_kept_while_the_board_totals_stay() -> None:
+    pos = _with_off(5)
+    r = render_scene(pos, seed=4104)
+    reader = BoardReader(VisionConfig(), corners=r.corners)
+    first = reader.inspect(r.image)
+    again = reader.inspect(r.image)
+    assert first.evidence is not None and again.evidence is not None
+    assert again.evidence.off == first.evidence.off
+    if first.evidence.off is not None:
+        assert again.trays is first.trays  # kept, not read again
+    # a checker borne off changes the totals: the trays are read afresh
+    pts = list(pos.points)
+    i = next(k for k, p in enumerate(pts) if p.colour == "dark")
+    pts[i] = PointReading(pts[i].count - 1, "dark" if pts[i].count > 1 else None)
+    moved = BoardEvidence(tuple(pts), pos.bar, (pos.off[0] + 1, pos.off[1]))
+    r2 = render_scene(moved, seed=4104)
+    later = reader.inspect(r2.image)
+    assert later.trays is not first.trays
+    if later.evidence is not None and later.evidence.off is not None:
+        assert later.evidence.off == moved.off
+
+
+def test_stable_readings_carry_the_trays() -> None:
+    pos = _with_off(6)
+    sf = StabilityFilter(BoardReader(VisionConfig()))
+    got = None
+    for k in range(8):
+        out = sf.feed(render_scene(pos, RenderParams(), seed=4105, frame=k + 1).image, t=float(k))
+        if isinstance(out, BoardEvidence):
+            got = out
+    assert got is not None and L.same_board(got, pos)
+    assert got.off in (None, pos.off)
+
+
+def test_other_colours_in_the_tray_are_read_by_the_board_model() -> None:
+    pos = _with_off(7)
+    for scheme in ("black-red", "teal-ivory"):
+        r = render_scene(pos, RenderParams(scheme=scheme), seed=4106)
+        a, model = read_view(rectify(r.image, r.corners))
+        assert model is not None
+        tr = read_trays(tray_views(r.image, r.corners), model)
+        assert tr is not None
+        # a colour is never given the other's checkers
+        assert (tr.dark == 0) == (pos.off[0] == 0) and (tr.light == 0) == (pos.off[1] == 0)
