@@ -39,12 +39,13 @@ def test_board_found_without_markers_on_most_rendered_boards() -> None:
         c = auto_corners(r.image)
         if c is not None and np.abs(c - r.corners).max() < 12:
             found += 1
-    assert found >= 5
+    assert found >= 10  # bench/vision_find.py: about 96 % over all schemes and flips
 
 
 def test_nothing_board_like_is_found_in_plain_or_noisy_images() -> None:
     assert auto_corners(np.full((400, 600, 3), 90, np.uint8)) is None
     assert auto_corners(np.random.default_rng(0).integers(0, 255, (400, 600, 3), dtype=np.uint8)) is None
+    assert auto_corners(np.zeros((10, 10, 3), np.uint8)) is None
 
 
 def test_board_likeness_prefers_the_true_playing_area() -> None:
@@ -97,7 +98,7 @@ def test_real_photo_board_found_and_read(photos_dir) -> None:
     x1, y1 = c.max(axis=0)
     inter = max(0, min(x1, board[3]) - max(x0, board[1])) * max(0, min(y1, board[4]) - max(y0, board[2]))
     union = (x1 - x0) * (y1 - y0) + (board[3] - board[1]) * (board[4] - board[2]) - inter
-    assert inter / union > 0.8
+    assert inter / union > 0.85
     bar_x = (bar[1] + bar[3]) / 2
     assert abs(bar_x - (x0 + (x1 - x0) * (L.BAR_LEFT + L.BAR_RIGHT) / 2 / L.WIDTH)) < 0.05 * w
     # this board's points are longer than our layout's, so its deep rows would be judged as

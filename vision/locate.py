@@ -23,7 +23,7 @@ a model of its edges to the image's colour gradients:
 * **Decision** (:func:`auto_corners`): the best fit is a board when its evidence reaches
   :data:`MIN_EVIDENCE`: its triangle sides stand out against the same model half a point
   aside (:func:`triangle_contrast`), and the colours along its rows repeat with the points
-  (:func:`periodicity`).  The fit score itself is relative (noise scores like a poor
+  (:func:`periodicity`) more than between the rows' tips.  The fit score itself is relative (noise scores like a poor
   board), so it picks the area but does not decide.
 
 Corners come back ordered as seen: top-left, top-right, bottom-right, bottom-left with
@@ -43,7 +43,7 @@ import numpy as np
 from . import layout as L
 
 WORK = 480          # longer side of the working image, pixels
-MIN_EVIDENCE = 1.3  # a fit with less evidence (see Fit.evidence) is no board
+MIN_EVIDENCE = 1.0  # a fit with less evidence (see Fit.evidence) is no board
 BAR_HALF = (L.BAR_RIGHT - L.BAR_LEFT) / 2 / L.WIDTH   # the layout's bar half-width, share of the width
 POINT_LEN = L.POINT_LEN / L.HEIGHT                     # the layout's point length, share of the height
 BAR_RANGE = (0.01, 0.08)
@@ -74,13 +74,16 @@ class Fit:
     point_len: float
     contrast: float  # see :func:`triangle_contrast`
     periodicity: float  # see :func:`periodicity`
+    gap_periodicity: float  # the same between the rows' tips
 
     @property
     def evidence(self) -> float:
-        """How board-like the fitted area is: ``log(contrast) / log(1.6) + periodicity / 0.3``
-        (plain, noisy and random scenes reach about 1.15, rendered boards 4 and more,
-        real photos 0.6..4; see ``bench/vision_find.py``)."""
-        return float(np.log(max(self.contrast, 1e-3)) / np.log(1.6) + self.periodicity / 0.3)
+        """How board-like the fitted area is:
+        ``log(contrast) / log(1.6) + (periodicity - gap_periodicity) / 0.1``.  Noise, plain
+        shapes, stripes and chessboards reach about 0.5 (stripes repeat between the rows
+        as much as along them), rendered boards 5 and more, well-fitted real photos
+        -0.5..6 (see ``bench/vision_find.py``)."""
+        return float(np.log(max(self.contrast, 1e-3)) / np.log(1.6) + (self.periodicity - self.gap_periodicity) / 0.1)
 
     def as_seen(self) -> np.ndarray:
         """The corners ordered as seen (see the module docstring)."""
@@ -116,8 +119,8 @@ class _Field:
 class _Template:
     points: np.ndarray   # (2n, 3) homogeneous unit coordinates: n samples, then each nudged along its line
     n: int
-    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3 triangle side
-    counts: np.ndarray   # samples per group
+    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3..6 triangle sides
+    counts: np.ndarray   # samples per group (top row's left and right sides, then the bottom row's)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -142,12 +145,12 @@ def _template(bar_half: float, point_len: float, shift: float = 0.0) -> _Templat
     pw = (0.5 - bar_half) / 6
     for i in range(12):
         a = i * pw if i < 6 else 0.5 + bar_half + (i - 6) * pw
-        for base, tip in ((0.0, point_len), (1.0, 1.0 - point_len)):
-            for bx in (a, a + pw):
-                line((bx + shift * pw, base), (a + pw / 2 + shift * pw, tip), 3, side_t)
+        for r, (base, tip) in enumerate(((0.0, point_len), (1.0, 1.0 - point_len))):
+            for k, bx in enumerate((a, a + pw)):
+                line((bx + shift * pw, base), (a + pw / 2 + shift * pw, tip), 3 + 2 * r + k, side_t)
     p, t, g = np.concatenate(P), np.concatenate(T), np.concatenate(G).astype(np.intp)
     pts = np.concatenate([p, p + 0.004 * t])
-    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=4).astype(np.float64))
+    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=7).astype(np.float64))
 
 
 def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
@@ -174,20 +177,24 @@ def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, s
     g = field.grad[yi, xi]
     across = np.abs(g[:, :3] * -tan[:, 1:2] + g[:, 3:] * tan[:, 0:1]).sum(axis=1)
     across[outside] = 0.0
-    return np.bincount(tpl.group, across, 4) / tpl.counts / field.norm
+    return np.bincount(tpl.group, across, 7) / tpl.counts / field.norm
 
 
 def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_len: float) -> float:
     """The triangle sides' gradient at the fit over that with the triangles half a point
-    aside: about 1 where nothing is periodic (noise, plain shapes), 1.5 and more on a board."""
+    aside, for the weakest of the four kinds of side (left and right sides of either row,
+    so stripes matching one slope do not count): about 1 on noise, plain shapes, stripes
+    and chessboards, 1.5 and more on a board."""
     on = _parts(field, quad, bar_half, point_len)
     if on is None:
         return 0.0
     off = [_parts(field, quad, bar_half, point_len, sh) for sh in (-0.5, 0.5)]
-    return float(on[3] / (np.mean([o[3] for o in off if o is not None]) + 0.02))
+    ref = np.mean([o[3:] for o in off if o is not None], axis=0) + 0.02
+    return float(np.min(on[3:] / ref))
 
 
-def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len: float) -> float:
+def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len: float,
+                gap: bool = False) -> float:
     """Share of the colour variation along the rows that repeats with the points (every
     point width, or every second one): profiles across each half of each row at several
     depths, their Fourier energy at 6 and 3 cycles per half over the energy at 1..24 cycles.
@@ -199,6 +206,8 @@ def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len:
     n = 48
     u_half = (np.arange(n) + 0.5) / n * (0.5 - bar_half)
     depths = np.linspace(0.1, 0.9, 6) * point_len
+    if gap:  # the strip between the rows' tips instead: plain on a board, not on stripes
+        depths = 0.5 + np.linspace(-0.35, 0.35, 6) * (0.5 - point_len)
     us, vs = [], []
     for u0 in (0.0, 0.5 + bar_half):
         for v in np.concatenate([depths, 1.0 - depths]):
@@ -217,7 +226,8 @@ def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len:
 
 
 def _combine(parts: np.ndarray) -> float:
-    return float(np.exp(WEIGHTS @ np.log(parts + 0.05)))
+    four = np.r_[parts[:3], parts[3:].mean()]
+    return float(np.exp(WEIGHTS @ np.log(four + 0.05)))
 
 
 def fit_score(field: _Field, quad: np.ndarray, bar_half: float = BAR_HALF, point_len: float = POINT_LEN) -> float:
@@ -231,30 +241,38 @@ def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
     """Local search from ``quad``: edge jumps, then corner, pose and shape moves of shrinking size."""
     quad = quad.astype(np.float64).copy()
     best = fit_score(field, quad, bar_half, point_len)
-    pw = (0.5 - bar_half) / 6
-    # one edge by whole point widths (frame, surface and bar of one colour hide the short
-    # edges) or by half a checker (a row of checkers along a long edge looks like one)
-    edges = (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
-             ((0, 1), (3, 2), (-0.06, -0.03, 0.03, 0.06)), ((3, 2), (0, 1), (-0.06, -0.03, 0.03, 0.06)))
-    for _ in range(3):
-        moved = False
-        for (k0, k1), (o0, o1), fracs in edges:
-            for f in fracs:
-                q = quad.copy()
-                q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
-                q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
-                sc = fit_score(field, q, bar_half, point_len)
-                if sc > best:
-                    best, quad, moved = sc, q, True
-        if not moved:
-            break
+
+    def jumps() -> None:
+        """One edge by whole point widths (frame, surface and bar of one colour hide the short
+        edges) or a long edge by a share of the height, the other row's points kept in place
+        (a row of checkers or the board's outline along a long edge looks like one)."""
+        nonlocal quad, best, point_len
+        pw = (0.5 - bar_half) / 6
+        edges = (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
+                 ((0, 1), (3, 2), LONG_JUMPS), ((3, 2), (0, 1), LONG_JUMPS))
+        for _ in range(3):
+            moved = False
+            for n_edge, ((k0, k1), (o0, o1), fracs) in enumerate(edges):
+                for f in fracs:
+                    q = quad.copy()
+                    q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
+                    q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
+                    pl = point_len if n_edge < 2 else min(max(point_len / (1 - f), LEN_RANGE[0]), LEN_RANGE[1])
+                    sc = fit_score(field, q, bar_half, pl)
+                    if sc > best:
+                        best, quad, point_len, moved = sc, q, pl, True
+            if not moved:
+                break
+
     unit_moves = []
     for k in range(8):
         m = np.zeros((4, 2))
         m[k // 2, k % 2] = 1.0
         unit_moves.append(m)
     unit_moves += [np.tile([1.0, 0.0], (4, 1)), np.tile([0.0, 1.0], (4, 1))]
-    for st in steps:
+    for n_step, st in enumerate(steps):
+        if n_step < 2:
+            jumps()
         size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
         d = st * size
         for _ in range(6):
@@ -281,8 +299,9 @@ def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
     return quad, bar_half, point_len, best
 
 
-VIEW = 200  # rectified view width for the coarse search, pixels
-STEP = 4    # coarse search step, view pixels
+LONG_JUMPS = (-0.1, -0.06, -0.03, 0.03, 0.06, 0.1)
+VIEW = 160  # longer side of a rectified view for the coarse search, pixels
+STEP = 3    # coarse search step, view pixels
 
 
 def _edge_maps(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -339,22 +358,33 @@ def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, floa
     return out
 
 
+ANGLES = (-10.0, -5.0, 0.0, 5.0, 10.0)  # turns of the whole picture tried when the outline is unclear, degrees
+
+
 def _views(small: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Rectified views (rows along x) of the board's outline and of the whole image, both ways round."""
+    """Rectified views (rows along x, longer side :data:`VIEW`) of the board's outline and of
+    the whole picture turned by each of :data:`ANGLES`, both ways round."""
     h, w = small.shape[:2]
     whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
-    outlines = [board_quad(small)]
-    if np.abs(outlines[0] - whole).max() > 3:
-        outlines.append(whole)
+    outlines = []
+    bq = board_quad(small)
+    if np.abs(bq - whole).max() > 3:
+        outlines.append(bq)
+    c = whole.mean(axis=0)
+    for a in ANGLES:
+        t = np.radians(a)
+        rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.float32)
+        outlines.append((whole - c) @ rot.T + c)
     for q in outlines:
         for src in (q, np.roll(q, -1, axis=0)):
             e = np.linalg.norm(np.roll(src, -1, axis=0) - src, axis=1)
-            vh = int(VIEW * (e[1] + e[3]) / max(e[0] + e[2], 1e-6))
-            if not 40 <= vh <= 2 * VIEW:
+            ratio = (e[1] + e[3]) / max(e[0] + e[2], 1e-6)
+            if not 0.25 <= ratio <= 2.0:
                 continue
-            dst = np.array([[0, 0], [VIEW, 0], [VIEW, vh], [0, vh]], np.float32)
+            vw, vh = (VIEW, int(VIEW * ratio)) if ratio <= 1 else (int(VIEW / ratio), VIEW)
+            dst = np.array([[0, 0], [vw, 0], [vw, vh], [0, vh]], np.float32)
             Hm = cv2.getPerspectiveTransform(src.astype(np.float32), dst)
-            yield cv2.warpPerspective(small, Hm, (VIEW + 1, vh + 1)), Hm
+            yield cv2.warpPerspective(small, Hm, (vw + 1, vh + 1), borderMode=cv2.BORDER_REPLICATE), Hm
 
 
 def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
@@ -384,9 +414,11 @@ def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
         return None
     sc, q, bh, pl = best
     parts = _parts(field, q, bh, pl)
-    p = tuple(float(v) for v in (parts if parts is not None else np.zeros(4)))
+    p4 = np.zeros(4) if parts is None else np.r_[parts[:3], parts[3:].mean()]
+    p = tuple(float(v) for v in p4)
     return Fit((q / s).astype(np.float32), float(sc), p, float(bh), float(pl),  # type: ignore[arg-type]
-               triangle_contrast(field, q, bh, pl), periodicity(small, q, bh, pl))
+               triangle_contrast(field, q, bh, pl), periodicity(small, q, bh, pl),
+               periodicity(small, q, bh, pl, gap=True))
 
 
 def auto_corners(frame: np.ndarray, min_likeness: float = MIN_EVIDENCE) -> Optional[np.ndarray]:
@@ -407,6 +439,9 @@ def _quad_from_edges(img: np.ndarray) -> Optional[np.ndarray]:
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     best, best_area = None, 0.2 * h * w
     for c in contours:
+        x, y, cw, ch = cv2.boundingRect(c)
+        if cw * ch <= best_area:
+            continue
         hull = cv2.convexHull(c)
         area = cv2.contourArea(hull)
         if area <= best_area or area > 0.98 * h * w:
