@@ -53,6 +53,8 @@ class ReadParams:
     cap_ratio: float = 0.35                # a stack's last rim is at least this share of its strongest
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
     tall_stacks: bool = True               # read 10..15 as pyramids (needs the layout's point length)
+    faint_last: float = 0.6                # a last rim fainter than this share of the stack's ...
+    stranger_colour: float = 0.5           # ... and this far (relative) from its colour is no checker
 
 
 @dataclass(frozen=True)
@@ -397,7 +399,8 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
         n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
         if _run_explained(n_run, [d for d, _ in strong_full], cd, params.slot_tolerance) and \
-                (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)):
+                (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)) and \
+                not _faint_stranger(j, cap, strong_full, colour, dist, cd, params):
             last = j
             break
     if last < 0:
@@ -431,6 +434,23 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
         conf *= 0.5  # a third layer would lie hidden
     rims = [f for d, f in strong_full if d <= pos + 0.2 * cd] + [float(cap[last])]
     return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf)))), rims
+
+
+def _faint_stranger(j: int, cap: np.ndarray, rims: list[tuple[float, float]], colour: Optional[np.ndarray],
+                    dist: np.ndarray, cd: float, params: ReadParams) -> bool:
+    """A stack's last rim that is much fainter than the rims below it and whose centre is not
+    the first checker's colour: a point's narrowing tip beside a checker, not a checker."""
+    if colour is None or n_below(rims, float(dist[j]), cd) == 0:
+        return False
+    below = [f for d, f in rims if d < float(dist[j]) - 0.5 * cd]
+    if float(cap[j]) >= params.faint_last * float(np.median(below)):
+        return False
+    return not _same_colour(colour, dist, j, cd, params.stranger_colour)
+
+
+def n_below(rims: list[tuple[float, float]], d: float, cd: float) -> int:
+    """Whole rims at least half a checker nearer the base than ``d``."""
+    return sum(1 for x, _ in rims if x < d - 0.5 * cd)
 
 
 def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool:
