@@ -487,8 +487,21 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
-    bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in bp if prof.bar_full[j] > thr]
-    m = [abs(prof.bar_full[j] - thr) / thr for j in bp]
+    strong = [j for j in bp if prof.bar_full[j] > thr]
+    # a fainter rim right next to a bar checker (one diameter on) is the next checker of its
+    # run when it is about as strong as the run's (bar checkers lie side by side, one layer)
+    low = max(params.floor, thr * params.weak)
+    faint = []
+    if strong:
+        top = max(float(prof.bar_full[j]) for j in strong)
+        for j in bp:
+            f = float(prof.bar_full[j])
+            if low < f <= thr and f >= params.even * top and any(
+                    abs(abs(float(prof.bar_y[j] - prof.bar_y[k])) - L.CHECKER) <= 0.2 * L.CHECKER for k in strong):
+                faint.append(j)
+    bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
+    m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
+        abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
     return Found(per_axis, bar, min(m + [0.5]) * 2)
 
 
