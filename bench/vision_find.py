@@ -6,7 +6,7 @@ Part 1 renders N boards without markers (random positions, every colour scheme, 
 renderer's perspective, lens, light, glare, shadow and noise variation, a quarter seen
 upside down) and counts boards whose found playing area is right: every corner within
 2 % of the board's width of the truth (corners compared as seen, the first at the top
-left).  Part 2 runs :func:`vision.locate.find_board` on the real photos and scores the
+left), and boards read exactly with the found corners against the true ones.  Part 2 runs :func:`vision.locate.find_board` on the real photos and scores the
 found area against the labelled board (class 1) and bar (class 0) boxes: IoU of the
 found area's bounding box with the board box (the box includes the frame, so a perfect
 playing area scores about 0.75..0.95), and whether the found bar's centre line lies in
@@ -29,7 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 from vision import layout as L  # noqa: E402
 from vision.locate import MIN_EVIDENCE, auto_corners, find_board, order_corners  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
 from vision.photos import load_boxes  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
 from vision.render import RenderParams, render_scene  # noqa: E402
 
 
@@ -62,8 +64,17 @@ def bar_inside(c: np.ndarray, bars: list[tuple[float, float, float, float]], sla
                for x0, y0, x1, y1 in bars)
 
 
+def read_exact(img: np.ndarray, corners: np.ndarray, flipped: bool, pos) -> bool:
+    """Whether the reader, given these corners, reads the board exactly (with the player's set-up)."""
+    reader = BoardReader(VisionConfig(markers=False, auto=False), corners=corners)
+    reader.setup = L.SetUp("top-left") if flipped else L.SetUp()
+    ev = reader.read(img)
+    return ev is not None and L.same_board(ev, pos)
+
+
 def rendered(n: int, base: int, debug: bool = False) -> None:
     ok = none = 0
+    exact = {"true": 0, "found": 0}
     errs = []
     t0 = time.perf_counter()
     fails = []
@@ -83,8 +94,12 @@ def rendered(n: int, base: int, debug: bool = False) -> None:
             ok += 1
         else:
             fails.append((s, round(e, 3)))
+        exact["found"] += read_exact(r.image, c, r.flipped, pos)
+        exact["true"] += read_exact(r.image, r.corners, False, pos)  # the texture's order: no flip
     print(f"rendered, no markers: {n} boards, seeds {base}..: right playing area {ok / n:.1%},"
           f" none found {none}, wrong {n - ok - none}; {np.median(errs) * 1000:.0f} ms median per frame")
+    print(f"  boards read exactly: with the found corners {exact['found'] / n:.1%},"
+          f" with the true corners {exact['true'] / n:.1%}")
     if debug:
         print("  failures (seed offset, error):", fails[:40])
 
