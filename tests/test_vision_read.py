@@ -160,3 +160,44 @@ def test_cli_markers_sheet_holds_the_four_markers(tmp_path) -> None:
     det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))
     _, ids, _ = det.detectMarkers(sheet)
     assert sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+
+
+def _bumps(dist, centres, heights):
+    out = np.zeros_like(dist)
+    for c, h in zip(centres, heights):
+        out = np.maximum(out, h * np.exp(-((dist - c) / 0.08) ** 2))
+    return out
+
+
+def test_a_faint_last_rim_of_another_colour_is_a_points_tip_not_a_checker() -> None:
+    from vision.read import Axis, ReadParams, count_point_low
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    a = Axis("top0", 0.5, 0.0, +1)
+    prof = _bumps(dist, (0.45, 1.35, 2.25), (0.6, 0.6, 0.3))
+    lat = np.zeros_like(dist)
+    black = np.tile(np.array([30, 30, 30], np.uint8), (len(dist), 1))
+    tip = black.copy()
+    tip[dist > 1.9] = (40, 40, 160)   # a red point's narrowing tip beyond the second checker
+    assert count_point_low(a, prof, prof, lat, dist, p, tip).count == 2
+    assert count_point_low(a, prof, prof, lat, dist, p, black).count == 3   # the stack's colour: a checker
+    strong = _bumps(dist, (0.45, 1.35, 2.25), (0.6, 0.6, 0.5))
+    assert count_point_low(a, strong, strong, lat, dist, p, tip).count == 3  # as strong as the others: a checker
+
+
+def test_a_fainter_bar_rim_next_to_a_bar_checker_continues_its_run() -> None:
+    from vision.read import Profiles, ReadParams, pick_checkers
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, p.step, dtype=np.float32)
+    full = np.zeros((24, len(dist)), np.float32)
+    full[:, 4] = 0.6   # every point holds a checker: the board's typical rim score
+
+    def bar(heights, centres=(4.5, 3.6)):
+        return Profiles(full, full, np.zeros_like(full), dist, _bumps(bar_y, centres, heights).astype(np.float32),
+                        bar_y, 1.0)
+
+    thr = 0.4 * 0.6   # the board's threshold (ReadParams.relative of the typical rim)
+    assert len(pick_checkers(bar((1.25 * thr, 0.8 * thr)), p).bar) == 2    # one diameter on, about as strong
+    assert len(pick_checkers(bar((1.25 * thr, 0.8 * thr), (4.5, 2.9)), p).bar) == 1   # not next to it
+    assert len(pick_checkers(bar((1.25 * thr, 0.4 * thr)), p).bar) == 1    # too faint
