@@ -1,6 +1,12 @@
 """``bgtable read`` and ``bgtable markers``: the vision package's command line.
 
-``bgtable read IMAGE [--corners "x,y x,y x,y x,y"] [--json]`` reads one photo;
+``bgtable read IMAGE [--corners "x,y x,y x,y x,y"] [--json]`` reads one photo: the
+corners from ``--corners``, else the ArUco markers, else found automatically
+(:func:`vision.locate.auto_corners`; ``"corner_source"`` says which).  ``top`` runs from the
+first corner to the second, ``bottom`` from the fourth to the third; with the board found
+automatically the rows read left to right as seen (a board whose rows run up and down the
+picture: ``top`` is the right-hand row read downwards, ``bottom`` the left-hand one).  A
+picture with no board gives ``{"board_found": false}`` and exit 0;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "..."}`` on stdin
 and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2.
