@@ -54,7 +54,7 @@ class ReadParams:
     min_cluster: float = 0.1               # smallest share of checker samples one colour may have
     tall_stacks: bool = True               # read 10..15 as pyramids (needs the layout's point length)
     faint_last: float = 0.6                # a last rim fainter than this share of the stack's ...
-    stranger_colour: float = 0.5           # ... and this far (relative) from its colour is no checker
+    stranger_colour: float = 0.25          # ... and this far (relative) from its colour is no checker
 
 
 @dataclass(frozen=True)
