@@ -371,9 +371,21 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
     if not np.any((cap > low.threshold) & (cap <= params.threshold)):
         return strong  # nothing faint here
     weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
-    if weak.count > strong.count and w_rims and min(w_rims) >= params.even * max(w_rims + s_rims):
+    if weak.count > strong.count and w_rims and _even_stack(w_rims, s_rims, params):
         return PointCount(weak.count, weak.samples, weak.confidence * 0.5)
     return strong
+
+
+FADE = 0.55   # along a stack fading in a light gradient, each rim is at least this share of the one before
+
+
+def _even_stack(w_rims: list[float], s_rims: list[float], params: ReadParams) -> bool:
+    """The faint pass's rims look like one stack's: the weakest near the strongest, or the
+    rims (base outwards) fading smoothly, as a light gradient or shadow along the point does."""
+    if min(w_rims) >= params.even * max(w_rims + s_rims):
+        return True
+    smooth = all(b >= FADE * a for a, b in zip(w_rims, w_rims[1:]))
+    return smooth and min(w_rims) >= params.even * float(np.median(w_rims))
 
 
 @functools.lru_cache(maxsize=64)
