@@ -201,3 +201,5 @@ def test_a_fainter_bar_rim_next_to_a_bar_checker_continues_its_run() -> None:
     assert len(pick_checkers(bar((1.25 * thr, 0.8 * thr)), p).bar) == 2    # one diameter on, about as strong
     assert len(pick_checkers(bar((1.25 * thr, 0.8 * thr), (4.5, 2.9)), p).bar) == 1   # not next to it
     assert len(pick_checkers(bar((1.25 * thr, 0.4 * thr)), p).bar) == 1    # too faint
+    assert len(pick_checkers(bar((0.8 * thr, 0.85 * thr)), p).bar) == 2    # two faint ones side by side: a run
+    assert len(pick_checkers(bar((0.8 * thr, 0.85 * thr), (4.5, 2.9)), p).bar) == 0   # apart: neither

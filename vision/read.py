@@ -500,21 +500,38 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     strong = [j for j in bp if prof.bar_full[j] > thr]
-    # a fainter rim right next to a bar checker (one diameter on) is the next checker of its
-    # run when it is about as strong as the run's (bar checkers lie side by side, one layer)
+    faint = _faint_bar_runs(prof, bp, strong, thr, params)
     low = max(params.floor, thr * params.weak)
-    faint = []
-    if strong:
-        top = max(float(prof.bar_full[j]) for j in strong)
-        for j in bp:
-            f = float(prof.bar_full[j])
-            if low < f <= thr and f >= params.even * top and any(
-                    abs(abs(float(prof.bar_y[j] - prof.bar_y[k])) - L.CHECKER) <= 0.2 * L.CHECKER for k in strong):
-                faint.append(j)
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
         abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
     return Found(per_axis, bar, min(m + [0.5]) * 2)
+
+
+def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: float, params: ReadParams) -> list[int]:
+    """Fainter bar rims that belong to a run: bar checkers lie side by side, one diameter
+    apart, so a fainter rim (as strong as half the bar's strongest) one diameter on from a
+    checker, or two such rims one diameter apart, are checkers too (dark on a dark bar)."""
+    low = max(params.floor, thr * params.weak)
+    top = max([float(prof.bar_full[j]) for j in strong] + [thr])
+    cand = [j for j in peaks if low < float(prof.bar_full[j]) <= thr and float(prof.bar_full[j]) >= params.even * top]
+    if not cand:
+        return []
+
+    def next_to(a: int, b: int) -> bool:
+        return abs(abs(float(prof.bar_y[a] - prof.bar_y[b])) - L.CHECKER) <= 0.2 * L.CHECKER
+
+    # grow from the sure checkers, then let faint ones vouch for each other in pairs
+    accepted: set[int] = set()
+    grew = True
+    while grew:
+        grew = False
+        for j in cand:
+            if j not in accepted and (any(next_to(j, k) for k in strong) or any(next_to(j, k) for k in accepted)
+                                      or any(next_to(j, k) for k in cand if k != j)):
+                accepted.add(j)
+                grew = True
+    return sorted(accepted)
 
 
 def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) -> np.ndarray:
