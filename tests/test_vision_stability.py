@@ -108,3 +108,14 @@ def test_a_still_board_with_fresh_sensor_noise_each_frame_settles() -> None:
         events = [sf.feed(render(pos, params, seed=700 + s, frame=k + 1), t=k) for k in range(6)]
         settled += any(isinstance(e, BoardEvidence) for e in events)
     assert settled >= 3
+
+
+def test_the_same_board_with_its_trays_now_read_is_surer() -> None:
+    from dataclasses import replace
+
+    from vision.stability import surer
+    pos = L.random_position(np.random.default_rng(3))
+    without = replace(pos, off=None, confidence=0.9)
+    assert surer(replace(pos, confidence=0.9), without)
+    assert not surer(without, replace(pos, confidence=0.9))
+    assert not surer(replace(pos, confidence=0.3), without)   # an unsure board is not surer for its trays

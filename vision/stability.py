@@ -157,8 +157,11 @@ class StabilityFilter:
 
 
 def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
-    """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do."""
+    """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do,
+    or the trays are now read (``off`` known) where they were not."""
     if new.confidence >= CERTAIN > old.confidence:
+        return True
+    if new.confidence >= CERTAIN and new.off is not None and old.off is None:
         return True
     n_sure = lambda ev: sum(p.confidence >= CERTAIN for p in ev.points)  # noqa: E731
     return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)
