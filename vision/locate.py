@@ -13,13 +13,16 @@ a model of its edges to the image's colour gradients:
   channels), divided by the image's 90th-percentile gradient; the four groups (long edges,
   short edges, bar, triangle sides) combine as a weighted geometric mean, triangles
   weighing most, so no single strong edge (the board's outline, a row of checkers) wins
-  on its own.  Quads too small, too thin or not convex score 0.
+  on its own; phantom triangles on the bar should find nothing (a fit shifted by whole
+  points on a board whose bar has the surface's colour finds real ones there).  Quads too
+  small, too thin or not convex score 0.
 * **Search** (:func:`find_board`): the board's outline (:func:`board_quad`) and the whole
   image are rectified (rows along either side); in each such view an exhaustive search
   over axis-aligned rectangles scores the four edges and a bar at the middle from
   cumulative gradient sums (:func:`_coarse_rects`); the best few become quads that a
-  local search refines (jumps of one edge by whole point widths or half a checker, then
-  ever smaller moves of corners, position, scale, rotation, bar and point length).
+  local search refines (jumps: one edge or the whole quad by whole point widths, one or
+  both long edges by a share of the height; then ever smaller moves of corners, position,
+  scale, rotation, bar and point length).
 * **Decision** (:func:`auto_corners`): the best fit is a board when its evidence reaches
   :data:`MIN_EVIDENCE`: its triangle sides stand out against the same model half a point
   aside (:func:`triangle_contrast`), and the colours along its rows repeat with the points
@@ -119,8 +122,9 @@ class _Field:
 class _Template:
     points: np.ndarray   # (2n, 3) homogeneous unit coordinates: n samples, then each nudged along its line
     n: int
-    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3..6 triangle sides
-    counts: np.ndarray   # samples per group (top row's left and right sides, then the bottom row's)
+    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3..6 triangle sides (top row's
+                         # left and right sides, then the bottom row's), 7 phantom triangles on the bar
+    counts: np.ndarray   # samples per group
 
 
 @functools.lru_cache(maxsize=2048)
@@ -148,9 +152,14 @@ def _template(bar_half: float, point_len: float, shift: float = 0.0) -> _Templat
         for r, (base, tip) in enumerate(((0.0, point_len), (1.0, 1.0 - point_len))):
             for k, bx in enumerate((a, a + pw)):
                 line((bx + shift * pw, base), (a + pw / 2 + shift * pw, tip), 3 + 2 * r + k, side_t)
+    # phantom triangles on the bar: nothing there on a board (a fit shifted by whole points,
+    # on a board whose bar has the surface's colour, finds real triangles there)
+    for base, tip in ((0.0, point_len), (1.0, 1.0 - point_len)):
+        for bx in (0.5 - bar_half, 0.5 + bar_half):
+            line((bx, base), (0.5, tip), 7, side_t)
     p, t, g = np.concatenate(P), np.concatenate(T), np.concatenate(G).astype(np.intp)
     pts = np.concatenate([p, p + 0.004 * t])
-    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=7).astype(np.float64))
+    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=8).astype(np.float64))
 
 
 def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
@@ -177,7 +186,7 @@ def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, s
     g = field.grad[yi, xi]
     across = np.abs(g[:, :3] * -tan[:, 1:2] + g[:, 3:] * tan[:, 0:1]).sum(axis=1)
     across[outside] = 0.0
-    return np.bincount(tpl.group, across, 7) / tpl.counts / field.norm
+    return np.bincount(tpl.group, across, 8) / tpl.counts / field.norm
 
 
 def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_len: float) -> float:
@@ -189,8 +198,8 @@ def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_le
     if on is None:
         return 0.0
     off = [_parts(field, quad, bar_half, point_len, sh) for sh in (-0.5, 0.5)]
-    ref = np.mean([o[3:] for o in off if o is not None], axis=0) + 0.02
-    return float(np.min(on[3:] / ref))
+    ref = np.mean([o[3:7] for o in off if o is not None], axis=0) + 0.02
+    return float(np.min(on[3:7] / ref))
 
 
 def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len: float,
@@ -226,8 +235,10 @@ def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len:
 
 
 def _combine(parts: np.ndarray) -> float:
-    four = np.r_[parts[:3], parts[3:].mean()]
-    return float(np.exp(WEIGHTS @ np.log(four + 0.05)))
+    tri = parts[3:7].mean()
+    four = np.r_[parts[:3], tri]
+    empty_bar = np.sqrt((tri + 0.05) / (tri + parts[7] + 0.1))  # about 1 with a plain bar, 0.7 with triangles on it
+    return float(np.exp(WEIGHTS @ np.log(four + 0.05)) * empty_bar)
 
 
 def fit_score(field: _Field, quad: np.ndarray, bar_half: float = BAR_HALF, point_len: float = POINT_LEN) -> float:
@@ -258,6 +269,25 @@ def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
                     q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
                     q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
                     pl = point_len if n_edge < 2 else min(max(point_len / (1 - f), LEN_RANGE[0]), LEN_RANGE[1])
+                    sc = fit_score(field, q, bar_half, pl)
+                    if sc > best:
+                        best, quad, point_len, moved = sc, q, pl, True
+            # both long edges at once (the board's outline around the playing area), and the
+            # whole quad along the rows by whole points
+            for f in LONG_JUMPS:
+                q = quad.copy()
+                q[[0, 1]] = quad[[0, 1]] + f * (quad[[3, 2]] - quad[[0, 1]])
+                q[[3, 2]] = quad[[3, 2]] + f * (quad[[0, 1]] - quad[[3, 2]])
+                pl = min(max(point_len / (1 - 2 * f), LEN_RANGE[0]), LEN_RANGE[1])
+                sc = fit_score(field, q, bar_half, pl)
+                if sc > best:
+                    best, quad, point_len, moved = sc, q, pl, True
+            along = np.array([quad[1] - quad[0], quad[1] - quad[0], quad[2] - quad[3], quad[2] - quad[3]])
+            for j in (-2, -1, 1, 2):
+                for f in (0.0,) + LONG_JUMPS:  # with both long edges moved too: the shift and the outline at once
+                    q = quad + j * pw * along
+                    q[[0, 1]], q[[3, 2]] = q[[0, 1]] + f * (q[[3, 2]] - q[[0, 1]]), q[[3, 2]] + f * (q[[0, 1]] - q[[3, 2]])
+                    pl = min(max(point_len / (1 - 2 * f), LEN_RANGE[0]), LEN_RANGE[1])
                     sc = fit_score(field, q, bar_half, pl)
                     if sc > best:
                         best, quad, point_len, moved = sc, q, pl, True
@@ -312,9 +342,9 @@ def _edge_maps(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.dilate(gx, np.ones((1, 3), np.uint8)) / norm, cv2.dilate(gy, np.ones((3, 1), np.uint8)) / norm
 
 
-def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, float, float]]:
-    """The ``k`` best distinct axis-aligned playing-area rectangles (x0, y0, x1, y1) in a view
-    whose rows run along x: four edges and a bar at the middle, from cumulative gradient sums."""
+def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, float, float, float]]:
+    """The ``k`` best distinct axis-aligned playing-area rectangles (x0, y0, x1, y1, score) in a
+    view whose rows run along x: four edges and a bar at the middle, from cumulative gradient sums."""
     h, w = view.shape[:2]
     gx, gy = _edge_maps(view)
     CY = np.concatenate([np.zeros((h, 1), np.float32), np.cumsum(gy, axis=1)], axis=1)
@@ -347,10 +377,10 @@ def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, floa
     tot = np.where((aspect > 0.75) & (aspect < 2.2), tot, -9.0)
     flat = tot.ravel()
     top = np.argpartition(flat, -min(3000, flat.size))[-3000:]
-    out: list[tuple[float, float, float, float]] = []
+    out: list[tuple[float, float, float, float, float]] = []
     for idx in top[np.argsort(flat[top])[::-1]]:
         a, b, c, d = np.unravel_index(idx, tot.shape)
-        r = (float(X0[c]), float(Y0[a]), float(X1[d]), float(Y1[b]))
+        r = (float(X0[c]), float(Y0[a]), float(X1[d]), float(Y1[b]), float(flat[idx]))
         if all(max(abs(r[i] - o[i]) for i in range(4)) > 0.04 * w for o in out):
             out.append(r)
             if len(out) >= k:
@@ -387,6 +417,20 @@ def _views(small: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
             yield cv2.warpPerspective(small, Hm, (vw + 1, vh + 1), borderMode=cv2.BORDER_REPLICATE), Hm
 
 
+def _insets(quad: np.ndarray) -> list[np.ndarray]:
+    """The quad (model order) shrunk by typical frame widths: the long edges by 5 or 8 % of the
+    height, each short edge by 0, 5 or 10 % of the width."""
+    out = []
+    for fy in (0.05, 0.08):
+        for fl in (0.0, 0.05, 0.1):
+            for fr in (0.0, 0.05, 0.1):
+                q = quad.copy()
+                q[[0, 1]], q[[3, 2]] = q[[0, 1]] + fy * (q[[3, 2]] - q[[0, 1]]), q[[3, 2]] + fy * (q[[0, 1]] - q[[3, 2]])
+                q[[0, 3]], q[[1, 2]] = q[[0, 3]] + fl * (q[[1, 2]] - q[[0, 3]]), q[[1, 2]] + fr * (q[[0, 3]] - q[[1, 2]])
+                out.append(q)
+    return out
+
+
 def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
     """The best-fitting playing area in ``frame`` (corners in frame pixels, model order), however
     poor (compare its :attr:`Fit.evidence` with :data:`MIN_EVIDENCE`); None for an empty or tiny image."""
@@ -400,21 +444,40 @@ def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
     pool = []
     for view, Hm in _views(small):
         inv = np.linalg.inv(Hm)
-        for x0, y0, x1, y1 in _coarse_rects(view):
+        for x0, y0, x1, y1, coarse in _coarse_rects(view):
             pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
             q = cv2.perspectiveTransform(pts[None], inv)[0].astype(np.float64)
-            pool.append((fit_score(field, q), q))
-    pool.sort(key=lambda t: -t[0])
+            pool.append((fit_score(field, q), coarse, q))
+    # the likeliest by the fine model, and by the coarse one (a fine score misled by a
+    # small misalignment), half each
+    by_fine = sorted(range(len(pool)), key=lambda i: -pool[i][0])
+    by_coarse = sorted(range(len(pool)), key=lambda i: -pool[i][1])
+    chosen: list[int] = []
+    for i in [j for pair in zip(by_fine, by_coarse) for j in pair]:
+        if i not in chosen:
+            chosen.append(i)
+    pool = [(pool[i][0], pool[i][2]) for i in chosen]
     best: Optional[tuple[float, np.ndarray, float, float]] = None
+    fits = []
     for _, q in pool[:refine]:
         q2, bh, pl, sc = _refine(field, q, BAR_HALF, POINT_LEN)
+        fits.append((sc, q2, bh, pl))
         if best is None or sc > best[0]:
             best = (sc, q2, bh, pl)
     if best is None:
         return None
+    # the best fits may hold the board's outline: their insets by a frame's width, the likeliest refined too
+    insets = []
+    for sc0, q0, bh, pl in sorted(fits, key=lambda t: -t[0])[:2]:
+        for q in _insets(q0):
+            insets.append((fit_score(field, q, bh, POINT_LEN), q, bh))
+    for _, q, bh in sorted(insets, key=lambda t: -t[0])[:2]:
+        q2, bh2, pl2, sc = _refine(field, q, bh, POINT_LEN)
+        if sc > best[0]:
+            best = (sc, q2, bh2, pl2)
     sc, q, bh, pl = best
     parts = _parts(field, q, bh, pl)
-    p4 = np.zeros(4) if parts is None else np.r_[parts[:3], parts[3:].mean()]
+    p4 = np.zeros(4) if parts is None else np.r_[parts[:3], parts[3:7].mean()]
     p = tuple(float(v) for v in p4)
     return Fit((q / s).astype(np.float32), float(sc), p, float(bh), float(pl),  # type: ignore[arg-type]
                triangle_contrast(field, q, bh, pl), periodicity(small, q, bh, pl),
