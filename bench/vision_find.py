@@ -28,9 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision import layout as L  # noqa: E402
-from vision.locate import MIN_EVIDENCE, auto_corners, find_board, order_corners  # noqa: E402
+from vision.locate import auto_corners, find_board, order_corners  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
-from vision.photos import load_boxes  # noqa: E402
+from vision.photos import score_board_finding  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.render import RenderParams, render_scene  # noqa: E402
 
@@ -39,29 +39,6 @@ def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
     """Largest corner distance as a share of the truth's top edge, both ordered as seen."""
     a, b = order_corners(found), order_corners(truth)
     return float(np.abs(a - b).max() / np.linalg.norm(b[1] - b[0]))
-
-
-def box_iou(c: np.ndarray, box: tuple[float, float, float, float]) -> float:
-    x0, y0 = c.min(axis=0)
-    x1, y1 = c.max(axis=0)
-    bx0, by0, bx1, by1 = box
-    inter = max(0.0, min(x1, bx1) - max(x0, bx0)) * max(0.0, min(y1, by1) - max(y0, by0))
-    union = (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (by1 - by0) - inter
-    return float(inter / union) if union > 0 else 0.0
-
-
-def bar_line(c: np.ndarray) -> np.ndarray:
-    """Points along the found bar's centre line (image pixels), at 10..90 % of its length."""
-    t = (L.BAR_LEFT + L.BAR_RIGHT) / 2 / L.WIDTH
-    top = c[0] + t * (c[1] - c[0])
-    bottom = c[3] + t * (c[2] - c[3])
-    return np.array([top + s * (bottom - top) for s in np.linspace(0.1, 0.9, 9)])
-
-
-def bar_inside(c: np.ndarray, bars: list[tuple[float, float, float, float]], slack: float) -> bool:
-    pts = bar_line(c)
-    return any(all(x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack for x, y in pts)
-               for x0, y0, x1, y1 in bars)
 
 
 def read_exact(img: np.ndarray, corners: np.ndarray, flipped: bool, pos) -> bool:
@@ -76,7 +53,6 @@ def rendered(n: int, base: int, debug: bool = False) -> None:
     ok = none = 0
     exact = {"true": 0, "found": 0}
     errs = []
-    t0 = time.perf_counter()
     fails = []
     for s in range(n):
         rng = np.random.default_rng(base + s)
@@ -105,30 +81,18 @@ def rendered(n: int, base: int, debug: bool = False) -> None:
 
 
 def photos(folder: Path, debug: bool = False) -> None:
-    rows = []
-    for p in sorted(folder.glob("*.jpg")):
-        img = cv2.imread(str(p))
-        h, w = img.shape[:2]
-        boxes = load_boxes(p.with_suffix(".txt"), w, h)
-        board = [b[1:] for b in boxes if b[0] == 1]
-        bars = [b[1:] for b in boxes if b[0] == 0]
-        fit = find_board(img)
-        if fit is None or not board:
-            rows.append((p.stem, 0.0, False, False, 0.0))
-            continue
-        c = fit.as_seen()
-        rows.append((p.stem, box_iou(c, board[0]), bool(bars) and bar_inside(c, bars, 0.01 * max(w, h)),
-                     fit.evidence >= MIN_EVIDENCE, fit.evidence))
+    rows = score_board_finding(folder)
     n = len(rows)
-    for label, sel in (("best fit, before the board/no-board decision", [r for r in rows]),
-                       ("reported as a board (auto_corners)", [r for r in rows if r[3]])):
+    for label, sel in (("best fit, before the board/no-board decision", rows),
+                       ("reported as a board (auto_corners)", [r for r in rows if r.reported])):
         print(f"real photos, {label}: {len(sel)} of {n}; IoU with the board box >= 0.7: "
-              f"{sum(r[1] >= 0.7 for r in sel)}, >= 0.5: {sum(r[1] >= 0.5 for r in sel)}; "
-              f"bar centre line inside the bar box: {sum(r[2] for r in sel)}; both: "
-              f"{sum(1 for r in sel if r[1] >= 0.7 and r[2])}; IoU < 0.5 (wrong area): {sum(r[1] < 0.5 for r in sel)}")
+              f"{sum(r.iou >= 0.7 for r in sel)}, >= 0.5: {sum(r.iou >= 0.5 for r in sel)}; "
+              f"bar centre line inside the bar box: {sum(r.bar_inside for r in sel)}; both: "
+              f"{sum(1 for r in sel if r.iou >= 0.7 and r.bar_inside)}; IoU < 0.5 (wrong area): {sum(r.iou < 0.5 for r in sel)}")
     if debug:
-        print("   name:IoU[B = bar inside][* = reported] evidence")
-        print("  ", " ".join(f"{a}:{b:.2f}{'B' if c else ''}{'*' if d else ''}({e:.1f})" for a, b, c, d, e in rows))
+        print("   name:IoU[B = bar inside][* = reported](evidence)")
+        print("  ", " ".join(f"{r.name}:{r.iou:.2f}{'B' if r.bar_inside else ''}{'*' if r.reported else ''}({r.evidence:.1f})"
+                             for r in rows))
 
 
 def no_board_images(k: int = 40, seed: int = 77) -> list[np.ndarray]:

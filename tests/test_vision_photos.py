@@ -27,3 +27,14 @@ def test_a_plain_image_has_no_checkers() -> None:
     img = np.full((480, 640, 3), 120, np.uint8)
     assert detect_checkers(img) == []
     assert score([], [(DARK, 0, 0, 10, 10)]).fn["dark"] == 1
+
+
+def test_board_finding_scores_iou_and_bar_line() -> None:
+    import numpy as np
+    from vision.photos import bar_inside, box_iou
+    c = np.array([[10, 10], [110, 10], [110, 60], [10, 60]], np.float32)
+    assert box_iou(c, (10, 10, 110, 60)) == 1.0
+    assert abs(box_iou(c, (60, 10, 160, 60)) - 1 / 3) < 1e-6
+    assert bar_inside(c, [(55, 5, 65, 65)], 0.0)            # a bar across the rows, in the middle
+    assert not bar_inside(c, [(20, 5, 30, 65)], 0.0)        # off the middle
+    assert not bar_inside(np.roll(c, 1, axis=0), [(55, 5, 65, 65)], 0.0)  # rows the other way round

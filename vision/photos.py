@@ -2,7 +2,8 @@
 
 The measurement path for real photos of boards nobody here designed (see
 :func:`detect_checkers`); it also reads YOLO label files (boxes or polygons) and scores
-detections against them.  Its two settings (Hough sensitivity and the face-texture
+detections against them, and scores the playing area :func:`vision.locate.find_board`
+finds against the labelled board and bar boxes (:func:`score_board_finding`).  Its two settings (Hough sensitivity and the face-texture
 limit) were chosen once for the whole photo set, never per photo.
 """
 from __future__ import annotations
@@ -169,3 +170,64 @@ def score_folder(folder: Path) -> tuple[Score, int]:
         total.add(score(detect_checkers(img), load_boxes(lab, w, h)))
         n += 1
     return total, n
+
+
+# --------------------------------------------------------------------------- board finding
+
+
+BOARD, BAR = 1, 0  # YOLO classes of the board (frame included) and the bar
+
+
+def box_iou(corners: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """IoU of the corners' bounding box with a box (x0, y0, x1, y1)."""
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    x0, y0 = c.min(axis=0)
+    x1, y1 = c.max(axis=0)
+    bx0, by0, bx1, by1 = box
+    inter = max(0.0, min(x1, bx1) - max(x0, bx0)) * max(0.0, min(y1, by1) - max(y0, by0))
+    union = (x1 - x0) * (y1 - y0) + (bx1 - bx0) * (by1 - by0) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def bar_inside(corners: np.ndarray, bars: list[tuple[float, float, float, float]], slack: float) -> bool:
+    """Whether the bar's centre line of a playing area (corners with the rows along the first
+    edge) lies, from 10 to 90 % of its length, inside one of the bar boxes (plus ``slack`` px)."""
+    c = np.asarray(corners, np.float32).reshape(4, 2)
+    top, bottom = (c[0] + c[1]) / 2, (c[3] + c[2]) / 2
+    pts = [top + s * (bottom - top) for s in np.linspace(0.1, 0.9, 9)]
+    return any(all(x0 - slack <= x <= x1 + slack and y0 - slack <= y <= y1 + slack for x, y in pts)
+               for x0, y0, x1, y1 in bars)
+
+
+@dataclass(frozen=True)
+class AreaScore:
+    """The playing area found in one labelled photo against its board and bar boxes."""
+
+    name: str
+    iou: float          # with the board box (which includes the frame: a perfect area scores 0.75..0.95)
+    bar_inside: bool
+    reported: bool      # evidence enough for :func:`vision.locate.auto_corners` to call it a board
+    evidence: float
+
+
+def score_board_finding(folder: Path) -> list[AreaScore]:
+    """:func:`vision.locate.find_board` on every labelled ``*.jpg`` in ``folder``."""
+    from .locate import MIN_EVIDENCE, find_board
+    out = []
+    for p in sorted(Path(folder).glob("*.jpg")):
+        img = cv2.imread(str(p))
+        lab = p.with_suffix(".txt")
+        if img is None or not lab.exists():
+            continue
+        h, w = img.shape[:2]
+        boxes = load_boxes(lab, w, h)
+        board = [b[1:] for b in boxes if b[0] == BOARD]
+        bars = [b[1:] for b in boxes if b[0] == BAR]
+        fit = find_board(img)
+        if fit is None or not board:
+            out.append(AreaScore(p.stem, 0.0, False, False, float("-inf")))
+            continue
+        c = fit.as_seen()
+        out.append(AreaScore(p.stem, box_iou(c, board[0]), bar_inside(c, bars, 0.01 * max(w, h)),
+                             fit.evidence >= MIN_EVIDENCE, fit.evidence))
+    return out
