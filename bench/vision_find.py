@@ -61,6 +61,7 @@ def rendered(n: int, base: int, debug: bool = False) -> None:
         t = time.perf_counter()
         c = auto_corners(r.image)
         errs.append(time.perf_counter() - t)
+        exact["true"] += read_exact(r.image, r.corners, False, pos)  # the texture's order: no flip
         if c is None:
             none += 1
             fails.append((s, None))
@@ -71,7 +72,6 @@ def rendered(n: int, base: int, debug: bool = False) -> None:
         else:
             fails.append((s, round(e, 3)))
         exact["found"] += read_exact(r.image, c, r.flipped, pos)
-        exact["true"] += read_exact(r.image, r.corners, False, pos)  # the texture's order: no flip
     print(f"rendered, no markers: {n} boards, seeds {base}..: right playing area {ok / n:.1%},"
           f" none found {none}, wrong {n - ok - none}; {np.median(errs) * 1000:.0f} ms median per frame")
     print(f"  boards read exactly: with the found corners {exact['found'] / n:.1%},"

@@ -46,7 +46,7 @@ import numpy as np
 from . import layout as L
 
 WORK = 480          # longer side of the working image, pixels
-MIN_EVIDENCE = 1.0  # a fit with less evidence (see Fit.evidence) is no board
+MIN_EVIDENCE = 1.8  # a fit with less evidence (see Fit.evidence) is no board
 BAR_HALF = (L.BAR_RIGHT - L.BAR_LEFT) / 2 / L.WIDTH   # the layout's bar half-width, share of the width
 POINT_LEN = L.POINT_LEN / L.HEIGHT                     # the layout's point length, share of the height
 BAR_RANGE = (0.01, 0.08)
@@ -82,11 +82,13 @@ class Fit:
     @property
     def evidence(self) -> float:
         """How board-like the fitted area is:
-        ``log(contrast) / log(1.6) + (periodicity - gap_periodicity) / 0.1``.  Noise, plain
-        shapes, stripes and chessboards reach about 0.5 (stripes repeat between the rows
-        as much as along them), rendered boards 5 and more, well-fitted real photos
-        -0.5..6 (see ``bench/vision_find.py``)."""
-        return float(np.log(max(self.contrast, 1e-3)) / np.log(1.6) + (self.periodicity - self.gap_periodicity) / 0.1)
+        ``min(log(contrast) / log(1.6), 1.5) + (periodicity - gap_periodicity) / 0.1``.
+        Noise, plain shapes, stripes and chessboards mostly stay below 1 (stripes repeat
+        between the rows as much as along them; a stripe pattern can fake the contrast,
+        hence its cap), rarely 1.7; rendered boards reach 5 and more, well-fitted real
+        photos -1..7 (see ``bench/vision_find.py``)."""
+        contrast = min(float(np.log(max(self.contrast, 1e-3)) / np.log(1.6)), 1.5)  # alone it never decides
+        return contrast + (self.periodicity - self.gap_periodicity) / 0.1
 
     def as_seen(self) -> np.ndarray:
         """The corners ordered as seen (see the module docstring)."""
