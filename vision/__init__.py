@@ -78,10 +78,11 @@ Conventions and limits:
   more surely is reported again.  After one, a change larger than a few checkers or
   anything on the frame band counts as a hand until it leaves (or stays motionless for
   10 frames).
-* Speed (``bench/vision_speed.py``, one core, 1280x720): a full read with known corners
-  repeated on one camera's frames about 10 ms (trays kept; reading them afresh adds about
-  1.5 ms), a one-off read (new camera: a plain warp, no kept maps) about 12-13 ms; the
-  per-frame stability check below 1 ms.
+* Speed (``bench/vision_speed.py``, one core, 1280x720, a shared 2-core machine): a full
+  read with known corners repeated on one camera's frames 10-11 ms (the code before the
+  remap/complex-gather changes: 15.8-18 ms in the same runs); reading the trays afresh
+  costs about 1.5 ms and happens only when the board's totals change; a one-off read (new
+  camera: a plain warp, no kept maps) 13-17 ms; the per-frame stability check below 1 ms.
 * Errors: :mod:`vision.errors` (``VisionError`` root; ``BoardNotFound``, ``ConfigError``,
   ``FrameSourceError``).
 """
