@@ -180,7 +180,7 @@ def random_position(rng: np.random.Generator, max_per_point: int = 9, tall: floa
     With probability ``tall`` one side first puts 10..15 checkers on one of its points
     (bear-in and ace-point games); the default draws exactly as before.
     """
-    owner = [None] * 24
+    owner: list[Optional[str]] = [None] * 24
     counts = [0] * 24
     bar = [0, 0]
     off = [0, 0]

@@ -129,6 +129,7 @@ class BoardReader:
         totals = assembled.totals
         if self._trays is not None and self._trays[0] == totals and np.array_equal(self._trays[1], corners):
             return self._trays[2]
+        trays: Optional[TrayReading]
         if totals == (L.PER_SIDE, L.PER_SIDE):
             trays = TrayReading(0, 0, True, tuple(s for s, _ in tray_views(frame, corners, warp=False)))
             if not trays.sides:

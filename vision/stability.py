@@ -68,6 +68,7 @@ class StabilityFilter:
         corners = self.reader.locate(frame)
         if self._Hfor is None or not np.array_equal(self._Hfor, corners):
             self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), corners.copy()
+        assert self._H is not None
         size = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)), int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
         small = cv2.warpPerspective(frame, self._H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
         return View(small, THUMB_PX, THUMB_MARGIN)
