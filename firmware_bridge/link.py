@@ -73,7 +73,7 @@ def open_serial(url: str) -> SerialLike:
                                  exclusive=True, do_not_open=True)
     port.open()
     port.reset_input_buffer()
-    return port  # type: ignore[no-any-return]
+    return port
 
 
 class DiceLink:

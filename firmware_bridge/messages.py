@@ -140,7 +140,7 @@ class Message:
         if len(payload) != cls._FMT.size:
             return None
         try:
-            return cls(*cls._FMT.unpack(payload))  # type: ignore[call-arg]
+            return cls(*cls._FMT.unpack(payload))
         except FieldError:
             return None
 
@@ -398,7 +398,7 @@ def from_dict(d: dict[str, Any]) -> Message:
     """Rebuild a message from :meth:`Message.to_dict` output (the ``vectors.json`` form)."""
     d = dict(d)
     name = d.pop("type", None)
-    cls = MESSAGE_NAMES.get(name)  # type: ignore[arg-type]
+    cls = MESSAGE_NAMES.get(name)
     if cls is None:
         raise FieldError(f"unknown message type {name!r}; expected one of {', '.join(MESSAGE_NAMES)}")
     if "dice" in d:

@@ -13,7 +13,7 @@ class UsageError(Exception):
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports a bad argument as one line on stderr, exit 2."""
 
-    def error(self, message: str) -> NoReturn:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
 

@@ -77,13 +77,13 @@ class RecordBuilder:
         self.check(ev)
         kind = ev.get("event")
         if kind == "match":
-            self.players = tuple(ev.get("players", self.players))  # type: ignore[assignment]
+            self.players = tuple(ev.get("players", self.players))
             self.match_length = int(ev.get("match_length", 0))
             self.rules = RuleSettings.from_dict(ev.get("rules", {}))
-            self.meta = tuple(tuple(kv) for kv in ev.get("meta", ()))  # type: ignore[misc]
+            self.meta = tuple(tuple(kv) for kv in ev.get("meta", ()))
         elif kind == "game":
             g = int(ev["game"])
-            self.games.append((g, tuple(ev.get("score_before", (0, 0))), bool(ev.get("crawford", False)), []))  # type: ignore[arg-type]
+            self.games.append((g, tuple(ev.get("score_before", (0, 0))), bool(ev.get("crawford", False)), []))
         elif kind == "action":
             self.games[-1][3].append(action_from_dict(ev["action"]))
 

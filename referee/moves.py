@@ -134,7 +134,7 @@ class LegalPlays(SequenceABC):
     def __bool__(self) -> bool:
         return bool(self._keys)
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if self._values is not None:
             return self._values[i]
         if isinstance(i, slice):

@@ -82,7 +82,7 @@ class Play(NamedTuple):
     def __repr__(self) -> str:
         return f"Play.parse({str(self)!r})"
 
-    def __len__(self) -> int:  # type: ignore[override]
+    def __len__(self) -> int:
         return len(self.steps)
 
     @staticmethod

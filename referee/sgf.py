@@ -225,7 +225,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
         ru = ":".join(root.get("RU", []))
         crawford_rule = crawford_rule or "crawford" in ru.lower()
         jacoby = jacoby or "jacoby" in ru.lower()
-        games.append((number, score, [], ))  # type: ignore[arg-type]
+        games.append((number, score, [], ))
         rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby)
         r = GameReplayer(number, length, rules)
         acts: list[Action] = games[-1][2]
