@@ -203,3 +203,40 @@ def test_a_fainter_bar_rim_next_to_a_bar_checker_continues_its_run() -> None:
     assert len(pick_checkers(bar((1.25 * thr, 0.4 * thr)), p).bar) == 1    # too faint
     assert len(pick_checkers(bar((0.8 * thr, 0.85 * thr)), p).bar) == 2    # two faint ones side by side: a run
     assert len(pick_checkers(bar((0.8 * thr, 0.85 * thr), (4.5, 2.9)), p).bar) == 0   # apart: neither
+
+
+def test_the_slow_automatic_search_is_not_repeated_on_every_frame_without_a_board(monkeypatch) -> None:
+    """A camera that sees no board: markers are looked for on every frame, the automatic
+    search (most of a second) only every ``auto_every`` frames until it finds one."""
+    import numpy as np
+    import pytest as _pytest
+
+    from vision import locate
+    from vision.config import VisionConfig
+    from vision.errors import BoardNotFound
+    from vision.reader import BoardReader
+
+    calls = []
+    found = np.array([[10, 10], [300, 10], [300, 200], [10, 200]], np.float32)
+    answer: list = [None]
+
+    def fake_auto(frame, *a, **k):
+        calls.append(1)
+        return answer[0]
+
+    monkeypatch.setattr(locate, "auto_corners", fake_auto)
+    reader = BoardReader(VisionConfig(auto_every=5))
+    blank = np.full((240, 320, 3), 128, np.uint8)
+    for _ in range(12):
+        with _pytest.raises(BoardNotFound):
+            reader.locate(blank)
+    assert len(calls) == 3  # looks 1, 6 and 11
+    answer[0] = found
+    for _ in range(4):
+        try:
+            reader.locate(blank)
+            break
+        except BoardNotFound:
+            pass
+    assert reader.corner_source == "auto" and np.array_equal(reader.corners, found)
+    assert len(calls) == 4

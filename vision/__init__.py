@@ -20,8 +20,11 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
 1. **Find the board** (:func:`vision.reader.find_corners`): the four ArUco markers
    (``DICT_4X4_50``, ids 0 1 2 3 on the playing area's top-left, top-right,
    bottom-right, bottom-left corners; ``bgtable markers`` prints them; three suffice),
-   else corners from the config, else :func:`vision.locate.auto_corners` (board outline,
-   frame-colour profiles, candidates checked for alternating point colours).
+   else corners from the config, else :func:`vision.locate.auto_corners` (a model of the
+   edges, the bar and the 24 triangle sides fitted to the colour gradients; a board only
+   when the triangles stand out and the rows repeat with the points).  The automatic
+   search takes most of a second, so while it finds nothing it is tried only every
+   ``auto_every`` frames (markers are looked for on every frame).
 2. **Rectify** (:mod:`vision.rectify`): a top-down view, 32 px per point width; the
    pixel maps are kept per camera geometry, so each frame is one fixed-point remap.
 3. **Occlusion** (:mod:`vision.occlusion`): something across the frame band = a hand.

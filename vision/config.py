@@ -35,6 +35,7 @@ class VisionConfig:
     motion: float = 6.0           # mean grey change between frames that counts as movement
     min_confidence: float = 0.0
     relocate_every: int = 0       # frames between marker searches (0: once, then on failure)
+    auto_every: int = 30          # frames between automatic searches while no board is found (~0.8 s each)
     trays: bool = True            # read the bear-off trays when they are in view (BoardEvidence.off)
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
@@ -44,6 +45,8 @@ class VisionConfig:
             parse_corners(self.corners)
         if self.dark_home != "auto":
             SetUp(self.dark_home)
+        if self.auto_every < 1:
+            raise ConfigError(f"auto_every {self.auto_every} must be at least 1 (frames between automatic searches)")
         if self.stable_frames < 1 or self.repeat < 1:
             raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")
 

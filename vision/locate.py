@@ -180,7 +180,7 @@ def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, s
     xy = hp[:, :2] / hp[:, 2:3]
     a, b = xy[:tpl.n], xy[tpl.n:]
     tan = b - a
-    tan /= np.linalg.norm(tan, axis=1, keepdims=True) + 1e-9
+    tan = tan / (np.linalg.norm(tan, axis=1, keepdims=True) + 1e-9)
     w, h = field.w, field.h
     outside = (a[:, 0] < 0) | (a[:, 0] > w - 1) | (a[:, 1] < 0) | (a[:, 1] > h - 1)
     xi = np.clip(np.rint(a[:, 0]).astype(int), 0, w - 1)
@@ -366,15 +366,15 @@ def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, floa
     span = (X1[None, :] - X0[:, None]).astype(np.float32)
     xc = (X0[:, None] + X1[None, :]) / 2.0
     tall = (Y1[None, :] - Y0[:, None]).astype(np.float32)[:, :, None, None]
-    bar = None
+    bar: Optional[np.ndarray] = None
     for half in (0.025, 0.04, 0.06):
-        acc = 0.0
+        acc: np.ndarray | float = 0.0
         for sg in (-1, 1):
             col = np.clip(np.rint(xc + sg * half * span).astype(int), 0, w - 1)
             acc = acc + lg((CX[Y1][:, col][None] - CX[Y0][:, col][:, None]) / tall)
-        bar = acc / 2 if bar is None else np.maximum(bar, acc / 2)
+        bar = np.asarray(acc) / 2 if bar is None else np.maximum(bar, np.asarray(acc) / 2)
     tot = (lg(hseg(Y0))[:, None, :, :] + lg(hseg(Y1))[None, :, :, :] + lg(vseg(X0)).transpose(1, 2, 0)[:, :, :, None]
-           + lg(vseg(X1)).transpose(1, 2, 0)[:, :, None, :] + 1.5 * bar) / 5.5   # (y0, y1, x0, x1)
+           + lg(vseg(X1)).transpose(1, 2, 0)[:, :, None, :] + 1.5 * np.asarray(bar)) / 5.5   # (y0, y1, x0, x1)
     aspect = span[None, None] / tall
     tot = np.where((aspect > 0.75) & (aspect < 2.2), tot, -9.0)
     flat = tot.ravel()
@@ -458,10 +458,10 @@ def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
     for i in [j for pair in zip(by_fine, by_coarse) for j in pair]:
         if i not in chosen:
             chosen.append(i)
-    pool = [(pool[i][0], pool[i][2]) for i in chosen]
+    ranked = [(pool[i][0], pool[i][2]) for i in chosen]
     best: Optional[tuple[float, np.ndarray, float, float]] = None
     fits = []
-    for _, q in pool[:refine]:
+    for _, q in ranked[:refine]:
         q2, bh, pl, sc = _refine(field, q, BAR_HALF, POINT_LEN)
         fits.append((sc, q2, bh, pl))
         if best is None or sc > best[0]:

@@ -60,17 +60,18 @@ def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
         return None
     out: list[Optional[np.ndarray]] = []
     for slot, mid in enumerate(MARKER_IDS):
-        c = found.get(mid)
-        if c is None:
+        quad = found.get(mid)
+        if quad is None:
             out.append(None)
             continue
         k = (slot + 2) % 4  # the marker corner nearest the playing area
-        ck, prev, nxt = c[k], c[(k - 1) % 4], c[(k + 1) % 4]
+        ck, prev, nxt = quad[k], quad[(k - 1) % 4], quad[(k + 1) % 4]
         out.append(ck + MARKER_BORDER * ((ck - prev) + (ck - nxt)))
     if any(p is None for p in out):  # one hidden (glare, a sleeve): complete the parallelogram
-        i = next(j for j, p in enumerate(out) if p is None)
-        a, b, c3 = out[(i + 1) % 4], out[(i + 2) % 4], out[(i + 3) % 4]
-        out[i] = a + c3 - b  # type: ignore[operator]
+        hidden = next(j for j, p in enumerate(out) if p is None)
+        a, b, c3 = out[(hidden + 1) % 4], out[(hidden + 2) % 4], out[(hidden + 3) % 4]
+        assert a is not None and b is not None and c3 is not None  # three markers were found
+        out[hidden] = a + c3 - b
     return np.array(out, np.float32)
 
 

@@ -65,7 +65,7 @@ def detect_checkers(image: np.ndarray, r_min: float = 0.012, r_max: float = 0.05
     mag = cv2.magnitude(gx, gy)
     th = np.linspace(0, 2 * np.pi, 32, endpoint=False)
     h, w = grey.shape
-    keep = []
+    keep: list[tuple[float, float, float]] = []
     for x, y, r in cs:
         xs = np.clip((x + r * np.cos(th)).astype(int), 0, w - 1)
         ys = np.clip((y + r * np.sin(th)).astype(int), 0, h - 1)

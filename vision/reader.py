@@ -25,8 +25,9 @@ from .rectify import View, rectify
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
 
 
-def find_corners(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, str]:
-    """The playing-area corners and where they came from: "markers", "config" or "auto"."""
+def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> tuple[np.ndarray, str]:
+    """The playing-area corners and where they came from: "markers", "config" or "auto"
+    (the automatic search only when ``auto`` too: it takes most of a second)."""
     if config.markers:
         c = find_marker_corners(frame)
         if c is not None:
@@ -34,7 +35,7 @@ def find_corners(frame: np.ndarray, config: VisionConfig) -> tuple[np.ndarray, s
     cc = config.corner_array
     if cc is not None:
         return cc, "config"
-    if config.auto:
+    if config.auto and auto:
         from .locate import auto_corners
         c = auto_corners(frame)
         if c is not None:
@@ -78,13 +79,25 @@ class BoardReader:
         self.colours: Optional[ColourModel] = None
         self.setup: Optional[L.SetUp] = None if config.dark_home == "auto" else L.SetUp(config.dark_home)
         self._frames = 0
+        self._looks = 0  # calls of locate() (a frame may be located twice: stability, then reading)
+        self._searched_at: Optional[int] = None  # the look of the last automatic search, when it failed
         self._trays: Optional[tuple[tuple[int, int], np.ndarray, Optional[TrayReading]]] = None  # kept tray reading
 
     def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
         """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
         every = self.config.relocate_every
         if self.corners is None or (not self._fixed and (force or (every and self._frames % every == 0))):
-            self.corners, self.corner_source = find_corners(frame, self.config)
+            # markers and configured corners are looked for on every frame; the automatic search
+            # (most of a second) at most every ``auto_every`` frames while it finds nothing
+            self._looks += 1
+            wait = self._searched_at is not None and self._looks - self._searched_at < self.config.auto_every
+            try:
+                self.corners, self.corner_source = find_corners(frame, self.config, auto=force or not wait)
+            except BoardNotFound:
+                if not wait:
+                    self._searched_at = self._looks
+                raise
+            self._searched_at = None
         return self.corners
 
     def inspect(self, frame: np.ndarray, t: float = 0.0, read_occluded: bool = False) -> Reading:

@@ -236,7 +236,8 @@ def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, ch
     ex, ey = edges[int(rng.integers(4))]
     ex += rng.uniform(-150, 150)
     ey += rng.uniform(-150, 150)
-    skin = tuple(int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225), (40, 60, 100)]))
+    sr, sg, sb = (int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225), (40, 60, 100)]))
+    skin = (sr, sg, sb)
     sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
     d = np.array([tx - ex, ty - ey], float)
     d /= np.linalg.norm(d) + 1e-9
@@ -253,8 +254,8 @@ def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, ch
     so = np.array([35.0, 45.0])
     cv2.fillPoly(shadow, arm_poly(so), 255)
     cv2.ellipse(shadow, tuple(int(v) for v in palm + so + d * 30), (int(wid * 1.2), int(wid)), 0, 0, 360, 255, -1)
-    shadow = cv2.blur(shadow, (41, 41))
-    img[:] = (img * (1 - 0.4 * shadow[..., None] / 255.0)).astype(np.uint8)
+    soft = cv2.blur(shadow, (41, 41))
+    img[:] = (img * (1 - 0.4 * soft[..., None] / 255.0)).astype(np.uint8)
     cv2.fillPoly(img, arm_poly(np.zeros(2)), sleeve, cv2.LINE_AA)
     ang = float(np.degrees(np.arctan2(d[1], d[0])))
     cv2.ellipse(img, tuple(int(v) for v in palm + d * 30), (int(wid * 1.25), int(wid * 1.05)), ang, 0, 360, skin, -1, cv2.LINE_AA)
@@ -331,8 +332,8 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         sh = np.zeros((lh, lw), np.float32)
         pts = (rng.uniform(0, 1, (4, 2)) * [lw, lh]).astype(np.int32)
         cv2.fillConvexPoly(sh, cv2.convexHull(pts), 1.0)
-        sh = cv2.GaussianBlur(sh, (0, 0), 1.5)
-        mul *= 1 - rng.uniform(0.2, 0.45) * sh
+        soft_sh = cv2.GaussianBlur(sh, (0, 0), 1.5)
+        mul *= 1 - rng.uniform(0.2, 0.45) * soft_sh
     add = np.zeros((lh, lw), np.float32)
     if rng.random() < params.glare_prob:
         gx, gy = rng.uniform(0, lw), rng.uniform(0, lh)
@@ -349,14 +350,16 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
             tile = tile[:, ::-1] if frame % 2 else tile  # more noise patterns than 64 x 64 offsets
         add_f = cv2.scaleAdd(np.ascontiguousarray(tile[oy:oy + H, ox:ox + W]), float(sigma), add_f)
     f = cv2.add(cv2.multiply(img, mul_f, dtype=cv2.CV_32F), add_f)
-    img = cv2.convertScaleAbs(cv2.max(f, 0.0))
+    img = cv2.convertScaleAbs(cv2.max(f, 0.0))  # type: ignore[call-overload]  # a scalar bound: the stubs omit it
     b = rng.uniform(0, params.blur_max)
     if b > 0.3:
         img = cv2.GaussianBlur(img, (0, 0), b)
     if params.jpeg[1] > 0:
         q = int(rng.integers(params.jpeg[0], params.jpeg[1] + 1))
         ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        assert decoded is not None  # our own JPEG
+        img = decoded
     return Rendered(image=img, corners=corners.astype(np.float32), truth=position, setup=setup,
                     scheme=scheme.name, hand=hand, flipped=flipped)
 

@@ -108,7 +108,7 @@ class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi ca
 
     def __init__(self, index: int = 0, width: int = 1280, height: int = 720, warmup: int = 15) -> None:
         try:
-            from picamera2 import Picamera2  # type: ignore[import-not-found]
+            from picamera2 import Picamera2
         except ImportError:
             raise FrameSourceError("picamera2 is not installed (apt install python3-picamera2 on Raspberry Pi OS)") from None
         self.cam = Picamera2(index)
