@@ -145,3 +145,22 @@ def test_other_colours_in_the_tray_are_read_by_the_board_model() -> None:
         assert tr is not None
         # a colour is never given the other's checkers
         assert (tr.dark == 0) == (pos.off[0] == 0) and (tr.light == 0) == (pos.off[1] == 0)
+
+
+def test_bgtable_read_reports_the_trays(tmp_path) -> None:
+    """`bgtable read --json` gives the trays' counts when they are in the picture."""
+    import cv2
+
+    from vision.cli import read_image
+
+    right = 0
+    for seed in SEEDS[:6]:
+        truth = _with_off(seed)
+        r = render_scene(truth, seed=seed)
+        path = tmp_path / f"board{seed}.png"
+        cv2.imwrite(str(path), r.image)
+        res = read_image(str(path))
+        assert res["board_found"] and res["off"] is not None
+        assert set(res["off"]) == {"dark", "light", "sure", "sides"}
+        right += (res["off"]["dark"], res["off"]["light"]) == tuple(truth.off)
+    assert right >= 4

@@ -6,7 +6,10 @@ corners from ``--corners``, else the ArUco markers, else found automatically
 first corner to the second, ``bottom`` from the fourth to the third; with the board found
 automatically the rows read left to right as seen (a board whose rows run up and down the
 picture: ``top`` is the right-hand row read downwards, ``bottom`` the left-hand one).  A
-picture with no board gives ``{"board_found": false}`` and exit 0;
+picture with no board gives ``{"board_found": false}`` and exit 0.  Beyond the issue's
+fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
+no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
+``"occluded"``;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "..."}`` on stdin
 and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2.
@@ -46,6 +49,8 @@ def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
+    t = r.trays  # the bear-off trays, when beside the playing area in the picture
+    out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     return out
 
 
@@ -58,6 +63,9 @@ def _text(res: dict[str, Any]) -> str:
              f"bar: dark {res['bar']['dark']}, light {res['bar']['light']}   confidence {res['confidence']:.2f}"
              f"   corners from {res.get('corner_source', '?')}"
              + ("   (something lies across the board's frame: not to be trusted)" if res.get("occluded") else "")]
+    off = res.get("off")
+    lines.append("off:    not in view" if off is None else
+                 f"off:    dark {off['dark']}, light {off['light']}" + ("" if off["sure"] else "   (unsure)"))
     return "\n".join(lines)
 
 
