@@ -55,3 +55,24 @@ def test_random_event_sequences_never_crash(seed: int) -> None:
     clone = Referee.replay(settings, ref.inputs)
     assert clone.view() == ref.view() and clone.match_record() == ref.match_record()
     assert len(seen) >= 2
+
+
+def test_random_play_reaches_every_state_and_no_state_is_a_dead_end() -> None:
+    """The declared machine checked by driving it: random events under every kind of settings reach
+    every state (but ``ambiguous``, which needs a reading that fits two plays equally and is made
+    by hand in test_turn_protocol), and leave every state but ``match_over``."""
+    kinds = [Settings(), Settings(match_to=3), Settings(beavers=True, jacoby=True, automatic_doubles=2),
+             Settings(early_roll="void", die_on_checker="stands"), Settings(dice_reader=False),
+             Settings(landing="tray"), Settings(chouette=("a", "b", "c"))]
+    reached, left = set(), set()
+    for seed in range(70):
+        rng = random.Random(1000 + seed)
+        ref = Referee(kinds[seed % len(kinds)])
+        for _ in range(400):
+            before = ref.state
+            ref.handle(random_event(rng, ref))
+            reached.add(ref.state)
+            if ref.state != before:
+                left.add(before)
+    assert set(STATES) - reached <= {"ambiguous"}, set(STATES) - reached
+    assert set(STATES) - left <= {"ambiguous", "match_over"}, set(STATES) - left
