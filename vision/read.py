@@ -277,6 +277,7 @@ class PointCount:
     samples: tuple[Checker, ...]
     confidence: float
     alt: Optional[int] = None   # the next likeliest count, when a tall stack was judged
+    faint: bool = False         # found only by the faint-stack pass (no rim above the board's threshold)
 
 
 @dataclass(frozen=True)
@@ -372,7 +373,7 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
         return strong  # nothing faint here
     weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
     if weak.count > strong.count and w_rims and _even_stack(w_rims, s_rims, params):
-        return PointCount(weak.count, weak.samples, weak.confidence * 0.5)
+        return PointCount(weak.count, weak.samples, weak.confidence * 0.5, faint=strong.count == 0)
     return strong
 
 
@@ -495,6 +496,7 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
                                     None if prof.colour is None else prof.colour[i],
                                     0.0 if prof.fill is None else float(prof.fill[i]))
                 for i, a in enumerate(axes(params))}
+    _drop_empty_bases(prof, per_axis, params)
     thr = params.threshold
     nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
@@ -506,6 +508,37 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
         abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
     return Found(per_axis, bar, min(m + [0.5]) * 2)
+
+
+BASE_ZONE = (0.25, 0.65)   # pw from a point's base: where a lone first checker's rim scores
+BASE_COLOUR = 40.0         # BGR distance within which two points count as the same colour
+BASE_RATIO = 2.0           # a lone faint checker's rim against its empty look-alikes' base scores
+BASE_MID = 3.0             # pw from the base: a point's own colour, where a lone checker does not reach
+
+
+def _drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> None:
+    """A lone checker found only by the faint pass must stand out from the empty points'
+    bases: an empty triangle's wide base and the board edge behind it score a faint
+    ring of about a checker's size too.  The reference is the base score of the board's
+    empty points of the same colour (points alternate colours); a lone faint rim less than
+    :data:`BASE_RATIO` times their strongest is the point itself: read empty (unsure when
+    near the ratio)."""
+    ax = axes(params)
+    lone = [k for k, a in enumerate(ax) if per_axis[a.name].faint and per_axis[a.name].count == 1]
+    if not lone or prof.colour is None:
+        return
+    zone = (prof.dist >= BASE_ZONE[0]) & (prof.dist <= BASE_ZONE[1])
+    base = prof.full[:, zone].max(axis=1)
+    col = prof.colour[:, int(np.argmin(np.abs(prof.dist - BASE_MID)))].astype(np.float32)
+    empty = [k for k, a in enumerate(ax) if per_axis[a.name].count == 0]
+    for k in lone:
+        refs = [base[m] for m in empty if float(np.linalg.norm(col[m] - col[k])) < BASE_COLOUR]
+        if not refs:
+            continue
+        ratio = float(base[k]) / max(1e-6, max(refs))
+        if ratio < BASE_RATIO:
+            name = ax[k].name
+            per_axis[name] = PointCount(0, (), max(0.0, min(1.0, 0.2 * (BASE_RATIO - ratio))))
 
 
 def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: float, params: ReadParams) -> list[int]:
