@@ -322,6 +322,7 @@ TALL_PATTERNS = {
 }
 TALL_LEVEL = 0.85   # rim score (in thresholds) between "no whole rim" and "a whole rim"
 TALL_SOFT = 0.6    # how far from the level a score is fully believed
+TALL_REL = 0.5     # ... or this share of the stack's typical whole rim (its 5 strongest), when lower
 TALL_TWELVE = 20.0
 TALL_OVERRULE = 2.0  # margin from which the pattern overrules the rim count of a 5..9 stack  # 5 against 12: score per unit of the end-rim cue
 
@@ -339,7 +340,10 @@ def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float) -> t
     for h in range(1, 10):
         m = np.abs(dist - h * cd / 2) <= 0.13
         a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
-    agree = np.clip((a - TALL_LEVEL) / TALL_SOFT, -1.0, 1.0)
+    # a stack that stands out little from its point (red on a red point) scores all its rims
+    # low: "a whole rim" is then judged against the stack's own clear rims, not the board's
+    level = min(TALL_LEVEL, TALL_REL * float(np.median(np.sort(a)[-5:])))
+    agree = np.clip((a - level) / TALL_SOFT, -1.0, 1.0)
     # a 12-pyramid's end checkers lie half under the second layer: their rims score less
     # than the row's middle ones (a row of 5: about the same); measured on rendered boards
     z = (0.875 - (a[0] + a[8]) / max(1e-6, a[2] + a[4] + a[6]) * 1.5) + 0.08 * fill
