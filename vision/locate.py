@@ -108,8 +108,13 @@ def corners_as_seen(c: np.ndarray) -> np.ndarray:
     return c if d[1] > 0 else np.roll(c, 2, axis=0)
 
 
+NDIR = 16  # directions of the precomputed across-line gradient maps (every 11.25 degrees)
+
+
 class _Field:
-    """Colour gradients of the working image and their scale (90th percentile of magnitude)."""
+    """Colour gradients of the working image and their scale (90th percentile of magnitude),
+    and the gradient across a line at each pixel for :data:`NDIR` line directions (summed
+    over the Lab channels), so scoring a sample is one look-up."""
 
     def __init__(self, img: np.ndarray, sigma: float) -> None:
         lab = cv2.cvtColor(cv2.GaussianBlur(img, (0, 0), sigma), cv2.COLOR_BGR2Lab).astype(np.float32)
@@ -118,27 +123,40 @@ class _Field:
         self.grad = np.concatenate([gx, gy], axis=2)
         self.norm = float(np.percentile(np.sqrt(gx ** 2 + gy ** 2).sum(axis=2), 90)) + 8.0
         self.h, self.w = img.shape[:2]
+        across = np.empty((NDIR,) + img.shape[:2], np.float32)
+        ones = np.ones((1, 3), np.float32)
+        for k in range(NDIR):
+            a = k * np.pi / NDIR
+            m = cv2.addWeighted(gy, float(np.cos(a)), gx, -float(np.sin(a)), 0.0)
+            across[k] = cv2.transform(np.abs(m), ones).reshape(img.shape[:2])
+        self.across = across.reshape(-1)
 
 
 @dataclass(frozen=True)
-class _Template:
-    points: np.ndarray   # (2n, 3) homogeneous unit coordinates: n samples, then each nudged along its line
+class _Lines:
+    """The model's sample points in unit coordinates, linear in the shape: the points at
+    ``(bar_half, point_len)`` are ``base + bar_half * d_bar + point_len * d_len``."""
+
+    base: np.ndarray     # (n + 2 m, 2): n samples (sorted by group), then both ends of each of the m lines
+    d_bar: np.ndarray    # (n + 2 m, 2)
+    d_len: np.ndarray    # (n + 2 m, 2)
     n: int
-    group: np.ndarray    # (n,) 0 long edge, 1 short edge, 2 bar edge, 3..6 triangle sides (top row's
-                         # left and right sides, then the bottom row's), 7 phantom triangles on the bar
-    counts: np.ndarray   # samples per group
+    line_of: np.ndarray  # (n,) the line each sample lies on (a line stays straight in the image)
+    starts: np.ndarray   # (8,) first sample of each group; groups: 0 long edge, 1 short edge, 2 bar
+                         # edge, 3..6 triangle sides (top row's left and right sides, then the
+                         # bottom row's), 7 phantom triangles on the bar
+    counts: np.ndarray   # (8,) samples per group
 
 
-@functools.lru_cache(maxsize=2048)
-def _template(bar_half: float, point_len: float, shift: float = 0.0) -> _Template:
-    """Sample points and directions along the model's lines (see the module docstring)."""
-    P, T, G = [], [], []
+def _samples(bar_half: float, point_len: float, shift: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Sample points, their groups and lines, and the lines' ends (a0, b0, a1, b1, ...)."""
+    P, G, I, E = [], [], [], []
 
     def line(p0: tuple[float, float], p1: tuple[float, float], k: int, ts: np.ndarray) -> None:
-        a, b = np.array(p0), np.array(p1)
-        d = (b - a) / np.linalg.norm(b - a)
+        a, b = np.array(p0, np.float64), np.array(p1, np.float64)
+        I.append(np.full(len(ts), len(E) // 2))
+        E.extend([a, b])
         P.append(a + ts[:, None] * (b - a))
-        T.append(np.tile(d, (len(ts), 1)))
         G.append(np.full(len(ts), k))
 
     long_t, short_t, side_t = np.linspace(0.03, 0.97, 36), np.linspace(0.03, 0.97, 24), np.linspace(0.15, 0.85, 6)
@@ -159,36 +177,89 @@ def _template(bar_half: float, point_len: float, shift: float = 0.0) -> _Templat
     for base, tip in ((0.0, point_len), (1.0, 1.0 - point_len)):
         for bx in (0.5 - bar_half, 0.5 + bar_half):
             line((bx, base), (0.5, tip), 7, side_t)
-    p, t, g = np.concatenate(P), np.concatenate(T), np.concatenate(G).astype(np.intp)
-    pts = np.concatenate([p, p + 0.004 * t])
-    return _Template(np.c_[pts, np.ones(len(pts))], len(p), g, np.bincount(g, minlength=8).astype(np.float64))
+    return (np.concatenate(P), np.concatenate(G).astype(np.intp), np.concatenate(I).astype(np.intp),
+            np.array(E))
 
 
-def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
-    q = quad.astype(np.float32).reshape(-1, 1, 2)
-    e = np.linalg.norm(np.roll(quad, -1, 0) - quad, axis=1)
-    aspect = (e[0] + e[2]) / max(e[1] + e[3], 1e-6)
-    return cv2.contourArea(q) >= 0.1 * h * w and 0.75 < aspect < 2.3 and cv2.isContourConvex(q)
+@functools.lru_cache(maxsize=16)
+def _lines(shift: float = 0.0) -> _Lines:
+    """The model's lines (see the module docstring) as a linear function of its shape,
+    samples sorted by group."""
+    p00, g, line_of, e00 = _samples(0.0, 0.0, shift)
+    p10, _, _, e10 = _samples(1.0, 0.0, shift)
+    p01, _, _, e01 = _samples(0.0, 1.0, shift)
+    order = np.argsort(g, kind="stable")
+    counts = np.bincount(g, minlength=8)
+    f32 = np.float32
+    pts = [np.concatenate([p[order], e]) for p, e in ((p00, e00), (p10, e10), (p01, e01))]
+    return _Lines(pts[0].astype(f32), (pts[1] - pts[0]).astype(f32), (pts[2] - pts[0]).astype(f32), len(g),
+                  line_of[order], np.r_[0, np.cumsum(counts)[:-1]].astype(np.intp), counts.astype(f32))
+
+
+def _homographies(quads: np.ndarray) -> np.ndarray:
+    """(K, 3, 3) maps of the unit square's corners (0,0) (1,0) (1,1) (0,1) onto each quad's (K, 4, 2)."""
+    x0, x1, x2, x3 = (quads[:, i, 0] for i in range(4))
+    y0, y1, y2, y3 = (quads[:, i, 1] for i in range(4))
+    dx1, dx2, dx3 = x1 - x2, x3 - x2, x0 - x1 + x2 - x3
+    dy1, dy2, dy3 = y1 - y2, y3 - y2, y0 - y1 + y2 - y3
+    den = dx1 * dy2 - dx2 * dy1
+    den = np.where(np.abs(den) < 1e-9, 1e-9, den)
+    g = (dx3 * dy2 - dx2 * dy3) / den
+    h = (dx1 * dy3 - dx3 * dy1) / den
+    H = np.empty((len(quads), 3, 3))
+    H[:, 0] = np.stack([x1 - x0 + g * x1, x3 - x0 + h * x3, x0], axis=1)
+    H[:, 1] = np.stack([y1 - y0 + g * y1, y3 - y0 + h * y3, y0], axis=1)
+    H[:, 2] = np.stack([g, h, np.ones_like(g)], axis=1)
+    return H
+
+
+def _plausible_many(quads: np.ndarray, h: int, w: int) -> np.ndarray:
+    """Per quad: convex, at least a tenth of the image, sides' aspect 0.75..2.3."""
+    d = np.roll(quads, -1, axis=1) - quads                      # edges
+    cross = d[:, :, 0] * np.roll(d, -1, axis=1)[:, :, 1] - d[:, :, 1] * np.roll(d, -1, axis=1)[:, :, 0]
+    convex = np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)
+    x, y = quads[:, :, 0], quads[:, :, 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    e = np.linalg.norm(d, axis=2)
+    aspect = (e[:, 0] + e[:, 2]) / np.maximum(e[:, 1] + e[:, 3], 1e-6)
+    return convex & (area >= 0.1 * h * w) & (aspect > 0.75) & (aspect < 2.3)
+
+
+def _parts_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_len: np.ndarray,
+                shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Mean gradient across the model's lines per group, (K, 8), for K quads (model order) and
+    shapes at once, and which quads are plausible at all."""
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    k = len(quads)
+    bh = np.broadcast_to(np.asarray(bar_half, np.float64), (k,))
+    pl = np.broadcast_to(np.asarray(point_len, np.float64), (k,))
+    ok = _plausible_many(quads, field.h, field.w)
+    lines = _lines(shift)
+    uv = (lines.base[None] + bh.astype(np.float32)[:, None, None] * lines.d_bar[None]
+          + pl.astype(np.float32)[:, None, None] * lines.d_len[None])
+    H = _homographies(quads).astype(np.float32)
+    u, v = uv[:, :, 0], uv[:, :, 1]
+    den = H[:, 2, 0, None] * u + H[:, 2, 1, None] * v + 1.0
+    x = (H[:, 0, 0, None] * u + H[:, 0, 1, None] * v + H[:, 0, 2, None]) / den
+    y = (H[:, 1, 0, None] * u + H[:, 1, 1, None] * v + H[:, 1, 2, None]) / den
+    n = lines.n
+    ax, ay = x[:, :n], y[:, :n]
+    ends_x, ends_y = x[:, n:], y[:, n:]
+    k_line = np.rint(np.arctan2(ends_y[:, 1::2] - ends_y[:, 0::2], ends_x[:, 1::2] - ends_x[:, 0::2])
+                     * (NDIR / np.pi)).astype(np.intp) % NDIR
+    k_dir = np.take_along_axis(k_line, np.broadcast_to(lines.line_of, ax.shape), axis=1)
+    w, h = field.w, field.h
+    outside = (ax < 0) | (ax > w - 1) | (ay < 0) | (ay > h - 1)
+    xi = np.clip(np.rint(ax).astype(np.intp), 0, w - 1)
+    yi = np.clip(np.rint(ay).astype(np.intp), 0, h - 1)
+    across = field.across[(k_dir * h + yi) * w + xi]
+    across[outside] = 0.0
+    return np.add.reduceat(across, lines.starts, axis=1) / lines.counts / field.norm, ok
 
 
 def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, shift: float = 0.0) -> Optional[np.ndarray]:
-    if not _plausible(quad, field.h, field.w):
-        return None
-    tpl = _template(round(bar_half, 4), round(point_len, 4), shift)
-    H = cv2.getPerspectiveTransform(UNIT, quad.astype(np.float32))
-    hp = tpl.points @ H.T
-    xy = hp[:, :2] / hp[:, 2:3]
-    a, b = xy[:tpl.n], xy[tpl.n:]
-    tan = b - a
-    tan = tan / (np.linalg.norm(tan, axis=1, keepdims=True) + 1e-9)
-    w, h = field.w, field.h
-    outside = (a[:, 0] < 0) | (a[:, 0] > w - 1) | (a[:, 1] < 0) | (a[:, 1] > h - 1)
-    xi = np.clip(np.rint(a[:, 0]).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(a[:, 1]).astype(int), 0, h - 1)
-    g = field.grad[yi, xi]
-    across = np.abs(g[:, :3] * -tan[:, 1:2] + g[:, 3:] * tan[:, 0:1]).sum(axis=1)
-    across[outside] = 0.0
-    return np.bincount(tpl.group, across, 8) / tpl.counts / field.norm
+    parts, ok = _parts_many(field, quad[None], bar_half, point_len, shift)
+    return parts[0] if ok[0] else None
 
 
 def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_len: float) -> float:
@@ -236,102 +307,188 @@ def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len:
     return float(np.median((power[:, 3] + power[:, 6]) / total))
 
 
-def _combine(parts: np.ndarray) -> float:
-    tri = parts[3:7].mean()
-    four = np.r_[parts[:3], tri]
-    empty_bar = np.sqrt((tri + 0.05) / (tri + parts[7] + 0.1))  # about 1 with a plain bar, 0.7 with triangles on it
-    return float(np.exp(WEIGHTS @ np.log(four + 0.05)) * empty_bar)
+def _combine_many(parts: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """Fit scores from the groups' gradients (K, 8); 0 where implausible."""
+    tri = parts[:, 3:7].mean(axis=1)
+    four = np.c_[parts[:, :3], tri]
+    empty_bar = np.sqrt((tri + 0.05) / (tri + parts[:, 7] + 0.1))  # about 1 with a plain bar, 0.7 with triangles on it
+    return np.where(ok, np.exp(np.log(four + 0.05) @ WEIGHTS) * empty_bar, 0.0)
+
+
+def scores(field: _Field, quads: np.ndarray, bar_half: np.ndarray | float = BAR_HALF,
+           point_len: np.ndarray | float = POINT_LEN) -> np.ndarray:
+    """:func:`fit_score` for K quads (K, 4, 2) and shapes at once."""
+    parts, ok = _parts_many(field, quads, np.asarray(bar_half), np.asarray(point_len))
+    return _combine_many(parts, ok)
 
 
 def fit_score(field: _Field, quad: np.ndarray, bar_half: float = BAR_HALF, point_len: float = POINT_LEN) -> float:
     """How well the model with this quad (model order) and shape fits the image's edges (0 = implausible)."""
-    p = _parts(field, quad, bar_half, point_len)
-    return 0.0 if p is None else _combine(p)
+    return float(scores(field, np.asarray(quad)[None], bar_half, point_len)[0])
+
+
+def _jump_candidates(quad: np.ndarray, bar_half: float, point_len: float) -> tuple[np.ndarray, np.ndarray]:
+    """Quads (and point lengths) one jump away: one short edge by whole point widths (frame,
+    surface and bar of one colour hide the short edges), one or both long edges by a share of
+    the height, the other row's points kept in place (a row of checkers or the board's outline
+    along a long edge looks like one), the whole quad along the rows by whole points, alone or
+    with both long edges moved (the shift and the outline at once)."""
+    pw = (0.5 - bar_half) / 6
+    qs, pls = [], []
+
+    def add(q: np.ndarray, pl: float) -> None:
+        qs.append(q)
+        pls.append(pl)  # not clipped to LEN_RANGE here: see _jump_maps
+
+    for n_edge, ((k0, k1), (o0, o1), fracs) in enumerate(
+            (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
+             ((0, 1), (3, 2), LONG_JUMPS), ((3, 2), (0, 1), LONG_JUMPS))):
+        for f in fracs:
+            q = quad.copy()
+            q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
+            q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
+            add(q, point_len if n_edge < 2 else point_len / (1 - f))
+    along = np.array([quad[1] - quad[0], quad[1] - quad[0], quad[2] - quad[3], quad[2] - quad[3]])
+    for j in (0, -2, -1, 1, 2):
+        for f in (0.0,) + LONG_JUMPS:
+            if j == 0 and f == 0.0:
+                continue
+            q = quad + j * pw * along
+            q[[0, 1]], q[[3, 2]] = q[[0, 1]] + f * (q[[3, 2]] - q[[0, 1]]), q[[3, 2]] + f * (q[[0, 1]] - q[[3, 2]])
+            add(q, point_len / (1 - 2 * f))
+    # one corner alone, across the rows or along them (a skewed fit: one end of an edge on
+    # the frame or a row of checkers, or a point off)
+    for k, (across, along_k) in enumerate(((3, 1), (2, 0), (1, 3), (0, 2))):
+        for f in CORNER_JUMPS:
+            q = quad.copy()
+            q[k] = quad[k] + f * (quad[across] - quad[k])
+            add(q, point_len)
+        for f in (-pw, -pw / 2, pw / 2, pw):
+            q = quad.copy()
+            q[k] = quad[k] + f * (quad[along_k] - quad[k])
+            add(q, point_len)
+    return np.array(qs), np.array(pls)
+
+
+_ROT = np.array([[0.0, 1.0], [-1.0, 0.0]])
+
+
+def _unit_moves() -> np.ndarray:
+    m = np.zeros((10, 4, 2))
+    for k in range(8):
+        m[k, k // 2, k % 2] = 1.0
+    m[8, :, 0] = 1.0
+    m[9, :, 1] = 1.0
+    return m
+
+
+UNIT_MOVES = _unit_moves()
+
+
+@functools.lru_cache(maxsize=1)
+def _jump_maps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_jump_candidates` as linear maps of the corners: candidates ``(W0 + pw W1) @ quad``
+    (C, 4, 4) for a point width ``pw``, with point-length factors (C,)."""
+    cols0, cols1 = [], []
+    factors = np.ones(1)
+    for j in range(4):
+        e = np.zeros((4, 2))
+        e[j, 0] = 1.0
+        bh0, bh1 = 0.5, 0.5 - 6.0     # point widths 0 and 1 (bar_half is only used through pw)
+        q0, f0 = _jump_candidates(e, bh0, 1.0)
+        q1, _ = _jump_candidates(e, bh1, 1.0)
+        cols0.append(q0[:, :, 0])
+        cols1.append(q1[:, :, 0] - q0[:, :, 0])
+        factors = f0
+    return np.stack(cols0, axis=2), np.stack(cols1, axis=2), factors
+
+
+def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_len: np.ndarray,
+                 steps: tuple[float, ...] = (0.01, 0.005, 0.0025)
+                 ) -> list[tuple[np.ndarray, float, float, float]]:
+    """Local search from each of M quads at once: edge jumps (:func:`_jump_candidates`), then
+    corner, pose and shape moves of shrinking size; every round scores all moves of all quads
+    in one go and each quad takes its best (with its helpful corner moves combined)."""
+    Q = np.array(quads, np.float64).reshape(-1, 4, 2).copy()
+    M = len(Q)
+    bh = np.array(np.broadcast_to(bar_half, (M,)), np.float64)
+    pl = np.array(np.broadcast_to(point_len, (M,)), np.float64)
+    best = scores(field, Q, bh, pl)
+    W0, W1, plf = _jump_maps()
+    C = len(plf)
+    rows = np.arange(M)
+    for n_step, st in enumerate(steps):
+        if n_step < 2:
+            live = np.ones(M, bool)
+            for _ in range(JUMP_ROUNDS):
+                idx = rows[live]
+                pw = (0.5 - bh[idx]) / 6
+                W = W0[None] + pw[:, None, None, None] * W1[None]
+                qs = np.einsum("mcij,mjk->mcik", W, Q[idx])
+                pls = np.clip(pl[idx, None] * plf[None], *LEN_RANGE)
+                sc = scores(field, qs.reshape(-1, 4, 2), np.repeat(bh[idx], C), pls.ravel()).reshape(len(idx), C)
+                i = np.argmax(sc, axis=1)
+                top = sc[np.arange(len(idx)), i]
+                better = top > best[idx]
+                up = idx[better]
+                Q[up], pl[up], best[up] = qs[better, i[better]], pls[better, i[better]], top[better]
+                live[idx[~better]] = False
+                if not live.any():
+                    break
+        size = np.sqrt(np.abs(0.5 * np.sum(Q[:, :, 0] * np.roll(Q[:, :, 1], -1, 1) - np.roll(Q[:, :, 0], -1, 1) * Q[:, :, 1], axis=1)))
+        d = st * size
+        live = np.ones(M, bool)
+        for _ in range(MOVE_ROUNDS):
+            idx = rows[live]
+            q = Q[idx]
+            c = q.mean(axis=1, keepdims=True)
+            s = size[idx, None, None]
+            moves = np.concatenate([np.broadcast_to(UNIT_MOVES, (len(idx),) + UNIT_MOVES.shape),
+                                    ((q - c) / s)[:, None], (((q - c) @ _ROT) / s)[:, None]], axis=1)  # (m, 12, 4, 2)
+            nm = moves.shape[1]
+            dd = d[idx, None, None, None]
+            qs = np.concatenate([q[:, None] + dd * moves, q[:, None] - dd * moves, np.repeat(q[:, None], 4, axis=1)], axis=1)
+            b0, l0 = bh[idx, None], pl[idx, None]
+            bs = np.concatenate([np.repeat(b0, 2 * nm, 1), np.clip(b0 + st * 0.4, *BAR_RANGE), np.clip(b0 - st * 0.4, *BAR_RANGE),
+                                 b0, b0], axis=1)
+            ls = np.concatenate([np.repeat(l0, 2 * nm + 2, 1), np.clip(l0 + st, *LEN_RANGE), np.clip(l0 - st, *LEN_RANGE)], axis=1)
+            K = qs.shape[1]
+            sc = scores(field, qs.reshape(-1, 4, 2), bs.ravel(), ls.ravel()).reshape(len(idx), K)
+            i = np.argmax(sc, axis=1)
+            ar = np.arange(len(idx))
+            top = sc[ar, i]
+            better = top > best[idx]
+            # every corner coordinate that helps on its own, moved together (and the shape)
+            cur = best[idx, None]
+            plus, minus = sc[:, :8], sc[:, nm:nm + 8]
+            sign = np.where(plus > np.maximum(minus, cur), 1.0, np.where(minus > cur, -1.0, 0.0))
+            k = 2 * nm
+            nb = np.where(sc[:, k] > np.maximum(sc[:, k + 1], cur[:, 0]), bs[:, k],
+                          np.where(sc[:, k + 1] > cur[:, 0], bs[:, k + 1], b0[:, 0]))
+            nl = np.where(sc[:, k + 2] > np.maximum(sc[:, k + 3], cur[:, 0]), ls[:, k + 2],
+                          np.where(sc[:, k + 3] > cur[:, 0], ls[:, k + 3], l0[:, 0]))
+            both = q + d[idx, None, None] * np.tensordot(sign, UNIT_MOVES[:8], axes=1)
+            sb = scores(field, both, nb, nl)
+            use_both = better & (sb > top)
+            one = better & ~use_both
+            Q[idx[one]], bh[idx[one]], pl[idx[one]], best[idx[one]] = qs[ar[one], i[one]], bs[ar[one], i[one]], ls[ar[one], i[one]], top[one]
+            Q[idx[use_both]], bh[idx[use_both]], pl[idx[use_both]], best[idx[use_both]] = both[use_both], nb[use_both], nl[use_both], sb[use_both]
+            live[idx[~better]] = False
+            if not live.any():
+                break
+    return [(Q[m], float(bh[m]), float(pl[m]), float(best[m])) for m in range(M)]
 
 
 def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
             steps: tuple[float, ...] = (0.01, 0.005, 0.0025)) -> tuple[np.ndarray, float, float, float]:
-    """Local search from ``quad``: edge jumps, then corner, pose and shape moves of shrinking size."""
-    quad = quad.astype(np.float64).copy()
-    best = fit_score(field, quad, bar_half, point_len)
-
-    def jumps() -> None:
-        """One edge by whole point widths (frame, surface and bar of one colour hide the short
-        edges) or a long edge by a share of the height, the other row's points kept in place
-        (a row of checkers or the board's outline along a long edge looks like one)."""
-        nonlocal quad, best, point_len
-        pw = (0.5 - bar_half) / 6
-        edges = (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
-                 ((0, 1), (3, 2), LONG_JUMPS), ((3, 2), (0, 1), LONG_JUMPS))
-        for _ in range(3):
-            moved = False
-            for n_edge, ((k0, k1), (o0, o1), fracs) in enumerate(edges):
-                for f in fracs:
-                    q = quad.copy()
-                    q[k0] = quad[k0] + f * (quad[o0] - quad[k0])
-                    q[k1] = quad[k1] + f * (quad[o1] - quad[k1])
-                    pl = point_len if n_edge < 2 else min(max(point_len / (1 - f), LEN_RANGE[0]), LEN_RANGE[1])
-                    sc = fit_score(field, q, bar_half, pl)
-                    if sc > best:
-                        best, quad, point_len, moved = sc, q, pl, True
-            # both long edges at once (the board's outline around the playing area), and the
-            # whole quad along the rows by whole points
-            for f in LONG_JUMPS:
-                q = quad.copy()
-                q[[0, 1]] = quad[[0, 1]] + f * (quad[[3, 2]] - quad[[0, 1]])
-                q[[3, 2]] = quad[[3, 2]] + f * (quad[[0, 1]] - quad[[3, 2]])
-                pl = min(max(point_len / (1 - 2 * f), LEN_RANGE[0]), LEN_RANGE[1])
-                sc = fit_score(field, q, bar_half, pl)
-                if sc > best:
-                    best, quad, point_len, moved = sc, q, pl, True
-            along = np.array([quad[1] - quad[0], quad[1] - quad[0], quad[2] - quad[3], quad[2] - quad[3]])
-            for j in (-2, -1, 1, 2):
-                for f in (0.0,) + LONG_JUMPS:  # with both long edges moved too: the shift and the outline at once
-                    q = quad + j * pw * along
-                    q[[0, 1]], q[[3, 2]] = q[[0, 1]] + f * (q[[3, 2]] - q[[0, 1]]), q[[3, 2]] + f * (q[[0, 1]] - q[[3, 2]])
-                    pl = min(max(point_len / (1 - 2 * f), LEN_RANGE[0]), LEN_RANGE[1])
-                    sc = fit_score(field, q, bar_half, pl)
-                    if sc > best:
-                        best, quad, point_len, moved = sc, q, pl, True
-            if not moved:
-                break
-
-    unit_moves = []
-    for k in range(8):
-        m = np.zeros((4, 2))
-        m[k // 2, k % 2] = 1.0
-        unit_moves.append(m)
-    unit_moves += [np.tile([1.0, 0.0], (4, 1)), np.tile([0.0, 1.0], (4, 1))]
-    for n_step, st in enumerate(steps):
-        if n_step < 2:
-            jumps()
-        size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
-        d = st * size
-        for _ in range(6):
-            improved = False
-            c = quad.mean(axis=0)
-            moves = unit_moves + [(quad - c) / size, (quad - c) @ np.array([[0.0, 1.0], [-1.0, 0.0]]) / size]
-            for m in moves:
-                for sgn in (1, -1):
-                    q = quad + sgn * d * m
-                    sc = fit_score(field, q, bar_half, point_len)
-                    if sc > best:
-                        best, quad, improved = sc, q, True
-                        break
-            for which, (lo, hi), stp in (("bar", BAR_RANGE, st * 0.4), ("len", LEN_RANGE, st)):
-                for sgn in (1, -1):
-                    nb = min(max(bar_half + sgn * stp, lo), hi) if which == "bar" else bar_half
-                    nl = min(max(point_len + sgn * stp, lo), hi) if which == "len" else point_len
-                    sc = fit_score(field, quad, nb, nl)
-                    if sc > best:
-                        best, bar_half, point_len, improved = sc, nb, nl, True
-                        break
-            if not improved:
-                break
-    return quad, bar_half, point_len, best
+    """:func:`_refine_many` for one quad: (quad, bar_half, point_len, score)."""
+    return _refine_many(field, quad[None], np.array([bar_half]), np.array([point_len]), steps)[0]
 
 
 LONG_JUMPS = (-0.1, -0.06, -0.03, 0.03, 0.06, 0.1)
+JUMP_ROUNDS = 8    # rounds of jumps per refinement step at most
+MOVE_ROUNDS = 12   # rounds of small moves per step at most
+CORNER_JUMPS = (-0.08, -0.04, -0.02, 0.02, 0.04, 0.08)
 VIEW = 160  # longer side of a rectified view for the coarse search, pixels
 STEP = 3    # coarse search step, view pixels
 
@@ -378,7 +535,8 @@ def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, floa
     aspect = span[None, None] / tall
     tot = np.where((aspect > 0.75) & (aspect < 2.2), tot, -9.0)
     flat = tot.ravel()
-    top = np.argpartition(flat, -min(3000, flat.size))[-3000:]
+    live = np.flatnonzero(flat > -9.0)  # (many equal values make a partition slow)
+    top = live[np.argpartition(flat[live], -min(3000, live.size))[-3000:]] if live.size else live
     out: list[tuple[float, float, float, float, float]] = []
     for idx in top[np.argsort(flat[top])[::-1]]:
         a, b, c, d = np.unravel_index(idx, tot.shape)
@@ -433,7 +591,53 @@ def _insets(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
+HOPPED = 1  # fits that hop (see _hop)
+SHORT_HOPS = (-2, -1, 0, 1, 2)                           # short-edge moves, point widths
+LONG_HOPS = (-0.1, -0.06, -0.03, 0.0, 0.03, 0.06, 0.1)    # long-edge moves, share of the height
+
+
+def _hop_candidates(quad: np.ndarray, bar_half: float, point_len: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every combination of moves of the four edges at once: each short edge by whole point
+    widths, each long edge by a share of the height (the other row's points kept in place)."""
+    pw = (0.5 - bar_half) / 6
+    a, b = np.meshgrid(np.array(SHORT_HOPS) * pw, np.array(SHORT_HOPS) * pw, indexing="ij")
+    t, u = np.meshgrid(LONG_HOPS, LONG_HOPS, indexing="ij")
+    fl, fr = a.ravel()[:, None, None], b.ravel()[:, None, None]          # left, right edge moves
+    ft, fb = t.ravel()[None, :, None], u.ravel()[None, :, None]         # top, bottom edge moves
+    q0, q1, q2, q3 = (quad[i][None, None] for i in range(4))
+    # short edges first (along the rows), then the long ones (across)
+    l0, r0 = q0 + fl * (q1 - q0), q1 - fr * (q1 - q0)
+    l3, r2 = q3 + fl * (q2 - q3), q2 - fr * (q2 - q3)
+    n0, n1 = l0 + ft * (l3 - l0), r0 + ft * (r2 - r0)
+    n3, n2 = l3 + fb * (l0 - l3), r2 + fb * (r0 - r2)
+    qs = np.stack(np.broadcast_arrays(n0, n1, n2, n3), axis=2).reshape(-1, 4, 2)
+    shrink = 1 - t.ravel() - u.ravel()
+    pls = np.clip(point_len / np.maximum(shrink, 0.5), *LEN_RANGE)
+    return qs, np.tile(pls, len(a.ravel()))
+
+
+def _hop(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, score: float,
+         tries: int = 3) -> tuple[np.ndarray, float, float, float]:
+    """Leave a local optimum: score every combination of edge moves (:func:`_hop_candidates`)
+    at once and refine the few best distinct ones; the best fit found (the search, starting
+    from a board's outline or a fit one point off, stops where no single move helps)."""
+    qs, pls = _hop_candidates(quad, bar_half, point_len)
+    sc = scores(field, qs, bar_half, pls)
+    size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
+    taken: list[np.ndarray] = [quad]
+    pick = []
+    for i in np.argsort(-sc):
+        if len(taken) > tries:
+            break
+        if min(float(np.abs(qs[i] - t).max()) for t in taken) < 0.03 * size:
+            continue
+        taken.append(qs[i])
+        pick.append(i)
+    got = _refine_many(field, qs[pick], np.full(len(pick), bar_half), pls[pick], steps=(0.005, 0.0025))
+    return max(got + [(quad, bar_half, point_len, score)], key=lambda t: t[3])
+
+
+def find_board(frame: np.ndarray, refine: int = 10) -> Optional[Fit]:
     """The best-fitting playing area in ``frame`` (corners in frame pixels, model order), however
     poor (compare its :attr:`Fit.evidence` with :data:`MIN_EVIDENCE`); None for an empty or tiny image."""
     if frame is None or frame.size == 0 or min(frame.shape[:2]) < 32:
@@ -443,40 +647,35 @@ def find_board(frame: np.ndarray, refine: int = 6) -> Optional[Fit]:
     s = min(1.0, WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else img
     field = _Field(small, 1.0)
-    pool = []
+    quads, coarse = [], []
     for view, Hm in _views(small):
         inv = np.linalg.inv(Hm)
-        for x0, y0, x1, y1, coarse in _coarse_rects(view):
+        for x0, y0, x1, y1, c_score in _coarse_rects(view):
             pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-            q = cv2.perspectiveTransform(pts[None], inv)[0].astype(np.float64)
-            pool.append((fit_score(field, q), coarse, q))
+            quads.append(cv2.perspectiveTransform(pts[None], inv)[0].astype(np.float64))
+            coarse.append(c_score)
+    if not quads:
+        return None
+    fine = scores(field, np.array(quads))
     # the likeliest by the fine model, and by the coarse one (a fine score misled by a
     # small misalignment), half each
-    by_fine = sorted(range(len(pool)), key=lambda i: -pool[i][0])
-    by_coarse = sorted(range(len(pool)), key=lambda i: -pool[i][1])
+    by_fine, by_coarse = np.argsort(-fine, kind="stable"), np.argsort(-np.array(coarse), kind="stable")
     chosen: list[int] = []
-    for i in [j for pair in zip(by_fine, by_coarse) for j in pair]:
+    for i in [int(j) for pair in zip(by_fine, by_coarse) for j in pair]:
         if i not in chosen:
             chosen.append(i)
-    ranked = [(pool[i][0], pool[i][2]) for i in chosen]
-    best: Optional[tuple[float, np.ndarray, float, float]] = None
-    fits = []
-    for _, q in ranked[:refine]:
-        q2, bh, pl, sc = _refine(field, q, BAR_HALF, POINT_LEN)
-        fits.append((sc, q2, bh, pl))
-        if best is None or sc > best[0]:
-            best = (sc, q2, bh, pl)
-    if best is None:
-        return None
+    sel = chosen[:refine]
+    fits = _refine_many(field, np.array([quads[i] for i in sel]), np.full(len(sel), BAR_HALF), np.full(len(sel), POINT_LEN))
+    fits.sort(key=lambda t: -t[3])
     # the best fits may hold the board's outline: their insets by a frame's width, the likeliest refined too
-    insets = []
-    for sc0, q0, bh, pl in sorted(fits, key=lambda t: -t[0])[:2]:
-        for q in _insets(q0):
-            insets.append((fit_score(field, q, bh, POINT_LEN), q, bh))
-    for _, q, bh in sorted(insets, key=lambda t: -t[0])[:2]:
-        q2, bh2, pl2, sc = _refine(field, q, bh, POINT_LEN)
-        if sc > best[0]:
-            best = (sc, q2, bh2, pl2)
+    insets = np.array([q for q0, bh, _, _ in fits[:2] for q in _insets(q0)])
+    ins_bh = np.repeat([f[1] for f in fits[:2]], len(insets) // min(2, len(fits)))
+    ins_sc = scores(field, insets, ins_bh, POINT_LEN)
+    pick = np.argsort(-ins_sc)[:2]
+    fits += _refine_many(field, insets[pick], ins_bh[pick], np.full(len(pick), POINT_LEN))
+    fits.sort(key=lambda t: -t[3])
+    q, bh, pl, sc = max((_hop(field, *f) for f in fits[:HOPPED]), key=lambda t: t[3])
+    best = (sc, q, bh, pl)
     sc, q, bh, pl = best
     parts = _parts(field, q, bh, pl)
     p4 = np.zeros(4) if parts is None else np.r_[parts[:3], parts[3:7].mean()]
