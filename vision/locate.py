@@ -367,6 +367,16 @@ def _jump_candidates(quad: np.ndarray, bar_half: float, point_len: float) -> tup
             q = quad.copy()
             q[k] = quad[k] + f * (quad[along_k] - quad[k])
             add(q, point_len)
+    # two corners at once across the rows (a tilted or skewed fit: neither corner alone helps)
+    across_of = (3, 2, 1, 0)
+    for k0 in range(4):
+        for k1 in range(k0 + 1, 4):
+            for f0 in PAIR_JUMPS:
+                for f1 in PAIR_JUMPS:
+                    q = quad.copy()
+                    q[k0] = quad[k0] + f0 * (quad[across_of[k0]] - quad[k0])
+                    q[k1] = quad[k1] + f1 * (quad[across_of[k1]] - quad[k1])
+                    add(q, point_len)
     return np.array(qs), np.array(pls)
 
 
@@ -489,6 +499,7 @@ LONG_JUMPS = (-0.1, -0.06, -0.03, 0.03, 0.06, 0.1)
 JUMP_ROUNDS = 8    # rounds of jumps per refinement step at most
 MOVE_ROUNDS = 12   # rounds of small moves per step at most
 CORNER_JUMPS = (-0.08, -0.04, -0.02, 0.02, 0.04, 0.08)
+PAIR_JUMPS = (-0.08, -0.04, 0.04, 0.08)
 VIEW = 160  # longer side of a rectified view for the coarse search, pixels
 STEP = 3    # coarse search step, view pixels
 
@@ -622,7 +633,10 @@ def _hop(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, sco
     at once and refine the few best distinct ones; the best fit found (the search, starting
     from a board's outline or a fit one point off, stops where no single move helps)."""
     qs, pls = _hop_candidates(quad, bar_half, point_len)
-    sc = scores(field, qs, bar_half, pls)
+    bhs = np.full(len(qs), bar_half)
+    if abs(bar_half - BAR_HALF) > 0.005:  # and with the layout's bar (a fit an edge off may widen its bar)
+        qs, pls, bhs = np.concatenate([qs, qs]), np.concatenate([pls, pls]), np.r_[bhs, np.full(len(qs), BAR_HALF)]
+    sc = scores(field, qs, bhs, pls)
     size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
     taken: list[np.ndarray] = [quad]
     pick = []
@@ -633,7 +647,7 @@ def _hop(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, sco
             continue
         taken.append(qs[i])
         pick.append(i)
-    got = _refine_many(field, qs[pick], np.full(len(pick), bar_half), pls[pick], steps=(0.005, 0.0025))
+    got = _refine_many(field, qs[pick], bhs[pick], pls[pick], steps=(0.005, 0.0025))
     return max(got + [(quad, bar_half, point_len, score)], key=lambda t: t[3])
 
 
