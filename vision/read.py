@@ -246,10 +246,14 @@ def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray) -> np.ndarray:
     return np.clip(f, -1.0, 1.0)
 
 
-def _peaks(profile: np.ndarray, thr: float, nms_steps: int) -> list[int]:
-    """Indices of local maxima above ``thr``, none within ``nms_steps`` of a stronger one."""
+def _peaks(profile: np.ndarray, thr: float, nms_steps: int, lead: bool = False) -> list[int]:
+    """Indices of local maxima above ``thr``, none within ``nms_steps`` of a stronger one;
+    with ``lead`` the first sample counts as a maximum too when it is the highest there (a
+    checker pushed against a point's base has its centre before the profile starts)."""
     p = profile
     cand = np.nonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]) & (p[1:-1] > thr))[0] + 1
+    if lead and len(p) > 1 and p[0] > p[1] and p[0] > thr:
+        cand = np.concatenate([[0], cand])
     if len(cand) < 2:
         return cand.tolist()
     keep: list[int] = []
@@ -405,12 +409,12 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     thr = params.threshold
     nms = max(1, int(round(params.nms / params.step)))
     cd = L.CHECKER
-    caps = _peaks(cap, thr * 0.5, nms)
+    caps = _peaks(cap, thr * 0.5, nms, lead=True)
     strong = [j for j in caps if cap[j] > thr]
     margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
     if not strong:
         return PointCount(0, (), min(1.0, margin * 2)), []
-    fulls = _peaks(full, thr * 0.5, nms)
+    fulls = _peaks(full, thr * 0.5, nms, lead=True)
     strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
     last = -1
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
@@ -511,12 +515,31 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
         abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
-    return Found(per_axis, bar, min(m + [0.5]) * 2)
+    conf = min(m + [0.5]) * 2
+    if _gap_between(bar):
+        conf = min(conf, POINT_KNEE / 2)
+    return Found(per_axis, bar, conf)
+
+
+BAR_GAP_RATIO = 0.6   # a bar rim between two checkers, fainter than this share of both ...
+
+
+def _gap_between(bar: list[Checker]) -> bool:
+    """A bar checker one diameter from a checker on each side and much fainter than both:
+    the gap between two checkers a little more than a diameter apart makes a ring of about
+    a checker's size too (their facing rims and the bar's edges).  Then the bar count is
+    unsure (the rim scores cannot tell them apart: measured rendered cases overlap)."""
+    cd = L.CHECKER
+    for a, b, c in zip(bar, bar[1:], bar[2:]):
+        if abs(b.y - a.y - cd) < 0.2 * cd and abs(c.y - b.y - cd) < 0.2 * cd and \
+                b.score < BAR_GAP_RATIO * min(a.score, c.score):
+            return True
+    return False
 
 
 BASE_ZONE = (0.25, 0.65)   # pw from a point's base: where a lone first checker's rim scores
 BASE_COLOUR = 40.0         # BGR distance within which two points count as the same colour
-BASE_RATIO = 2.0           # a lone faint checker's rim against its empty look-alikes' base scores
+BASE_RATIO = 2.3           # a lone faint checker's rim against its empty look-alikes' typical base score
 BASE_MID = 3.0             # pw from the base: a point's own colour, where a lone checker does not reach
 
 
@@ -525,7 +548,7 @@ def _drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: R
     bases: an empty triangle's wide base and the board edge behind it score a faint
     ring of about a checker's size too.  The reference is the base score of the board's
     empty points of the same colour (points alternate colours); a lone faint rim less than
-    :data:`BASE_RATIO` times their strongest is the point itself: read empty (unsure when
+    :data:`BASE_RATIO` times their typical one is the point itself: read empty (unsure when
     near the ratio)."""
     ax = axes(params)
     lone = [k for k, a in enumerate(ax) if per_axis[a.name].faint and per_axis[a.name].count == 1]
@@ -539,7 +562,7 @@ def _drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: R
         refs = [base[m] for m in empty if float(np.linalg.norm(col[m] - col[k])) < BASE_COLOUR]
         if not refs:
             continue
-        ratio = float(base[k]) / max(1e-6, max(refs))
+        ratio = float(base[k]) / max(1e-6, float(np.median(refs)))  # median: an "empty" one may hold a missed checker
         if ratio < BASE_RATIO:
             name = ax[k].name
             per_axis[name] = PointCount(0, (), max(0.0, min(1.0, 0.2 * (BASE_RATIO - ratio))))
