@@ -51,6 +51,7 @@ BAR_HALF = (L.BAR_RIGHT - L.BAR_LEFT) / 2 / L.WIDTH   # the layout's bar half-wi
 POINT_LEN = L.POINT_LEN / L.HEIGHT                     # the layout's point length, share of the height
 BAR_RANGE = (0.01, 0.08)
 LEN_RANGE = (0.30, 0.48)
+EDGE_SAT = 1.2  # edge gradients saturate softly at about this (see _combine_many)
 WEIGHTS = np.array([0.2, 0.1, 0.1, 0.6])  # long edges, short edges, bar edges, triangle sides
 UNIT = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
 
@@ -148,8 +149,10 @@ class _Lines:
     counts: np.ndarray   # (8,) samples per group
 
 
-def _samples(bar_half: float, point_len: float, shift: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Sample points, their groups and lines, and the lines' ends (a0, b0, a1, b1, ...)."""
+def _samples(bar_half: float, point_len: float, shift: float, light: bool = False
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Sample points, their groups and lines, and the lines' ends (a0, b0, a1, b1, ...);
+    ``light``: about a third of the samples (for screening many candidates)."""
     P, G, I, E = [], [], [], []
 
     def line(p0: tuple[float, float], p1: tuple[float, float], k: int, ts: np.ndarray) -> None:
@@ -160,6 +163,8 @@ def _samples(bar_half: float, point_len: float, shift: float) -> tuple[np.ndarra
         G.append(np.full(len(ts), k))
 
     long_t, short_t, side_t = np.linspace(0.03, 0.97, 36), np.linspace(0.03, 0.97, 24), np.linspace(0.15, 0.85, 6)
+    if light:
+        long_t, short_t, side_t = long_t[1::3], short_t[1::3], np.linspace(0.2, 0.8, 2)
     line((0, 0), (1, 0), 0, long_t)
     line((0, 1), (1, 1), 0, long_t)
     line((0, 0), (0, 1), 1, short_t)
@@ -182,12 +187,12 @@ def _samples(bar_half: float, point_len: float, shift: float) -> tuple[np.ndarra
 
 
 @functools.lru_cache(maxsize=16)
-def _lines(shift: float = 0.0) -> _Lines:
+def _lines(shift: float = 0.0, light: bool = False) -> _Lines:
     """The model's lines (see the module docstring) as a linear function of its shape,
     samples sorted by group."""
-    p00, g, line_of, e00 = _samples(0.0, 0.0, shift)
-    p10, _, _, e10 = _samples(1.0, 0.0, shift)
-    p01, _, _, e01 = _samples(0.0, 1.0, shift)
+    p00, g, line_of, e00 = _samples(0.0, 0.0, shift, light)
+    p10, _, _, e10 = _samples(1.0, 0.0, shift, light)
+    p01, _, _, e01 = _samples(0.0, 1.0, shift, light)
     order = np.argsort(g, kind="stable")
     counts = np.bincount(g, minlength=8)
     f32 = np.float32
@@ -226,7 +231,7 @@ def _plausible_many(quads: np.ndarray, h: int, w: int) -> np.ndarray:
 
 
 def _parts_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_len: np.ndarray,
-                shift: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                shift: float = 0.0, light: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Mean gradient across the model's lines per group, (K, 8), for K quads (model order) and
     shapes at once, and which quads are plausible at all."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
@@ -234,7 +239,7 @@ def _parts_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_le
     bh = np.broadcast_to(np.asarray(bar_half, np.float64), (k,))
     pl = np.broadcast_to(np.asarray(point_len, np.float64), (k,))
     ok = _plausible_many(quads, field.h, field.w)
-    lines = _lines(shift)
+    lines = _lines(shift, light)
     uv = (lines.base[None] + bh.astype(np.float32)[:, None, None] * lines.d_bar[None]
           + pl.astype(np.float32)[:, None, None] * lines.d_len[None])
     H = _homographies(quads).astype(np.float32)
@@ -310,15 +315,17 @@ def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len:
 def _combine_many(parts: np.ndarray, ok: np.ndarray) -> np.ndarray:
     """Fit scores from the groups' gradients (K, 8); 0 where implausible."""
     tri = parts[:, 3:7].mean(axis=1)
-    four = np.c_[parts[:, :3], tri]
+    edges = EDGE_SAT * np.tanh(parts[:, :2] / EDGE_SAT)  # a board's outline against the table can be far stronger
+    four = np.c_[edges, parts[:, 2], tri]
     empty_bar = np.sqrt((tri + 0.05) / (tri + parts[:, 7] + 0.1))  # about 1 with a plain bar, 0.7 with triangles on it
     return np.where(ok, np.exp(np.log(four + 0.05) @ WEIGHTS) * empty_bar, 0.0)
 
 
 def scores(field: _Field, quads: np.ndarray, bar_half: np.ndarray | float = BAR_HALF,
-           point_len: np.ndarray | float = POINT_LEN) -> np.ndarray:
-    """:func:`fit_score` for K quads (K, 4, 2) and shapes at once."""
-    parts, ok = _parts_many(field, quads, np.asarray(bar_half), np.asarray(point_len))
+           point_len: np.ndarray | float = POINT_LEN, light: bool = False) -> np.ndarray:
+    """:func:`fit_score` for K quads (K, 4, 2) and shapes at once (``light``: from about a
+    third of the samples, for screening)."""
+    parts, ok = _parts_many(field, quads, np.asarray(bar_half), np.asarray(point_len), light=light)
     return _combine_many(parts, ok)
 
 
@@ -436,7 +443,13 @@ def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_l
                 W = W0[None] + pw[:, None, None, None] * W1[None]
                 qs = np.einsum("mcij,mjk->mcik", W, Q[idx])
                 pls = np.clip(pl[idx, None] * plf[None], *LEN_RANGE)
-                sc = scores(field, qs.reshape(-1, 4, 2), np.repeat(bh[idx], C), pls.ravel()).reshape(len(idx), C)
+                # screened with the light model, the few likeliest per quad scored in full
+                light = scores(field, qs.reshape(-1, 4, 2), np.repeat(bh[idx], C), pls.ravel(), light=True)
+                nk = min(SCREENED, C)
+                few = np.argsort(-light.reshape(len(idx), C), axis=1)[:, :nk]
+                ar = np.arange(len(idx))[:, None]
+                qs, pls = qs[ar, few], pls[ar, few]
+                sc = scores(field, qs.reshape(-1, 4, 2), np.repeat(bh[idx], nk), pls.ravel()).reshape(len(idx), nk)
                 i = np.argmax(sc, axis=1)
                 top = sc[np.arange(len(idx)), i]
                 better = top > best[idx]
@@ -496,6 +509,7 @@ def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
 
 
 LONG_JUMPS = (-0.1, -0.06, -0.03, 0.03, 0.06, 0.1)
+SCREENED = 8      # jumps per quad and round scored in full after the light screening
 JUMP_ROUNDS = 8    # rounds of jumps per refinement step at most
 MOVE_ROUNDS = 12   # rounds of small moves per step at most
 CORNER_JUMPS = (-0.08, -0.04, -0.02, 0.02, 0.04, 0.08)
