@@ -252,7 +252,7 @@ def _parts_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_le
     ends_x, ends_y = x[:, n:], y[:, n:]
     k_line = np.rint(np.arctan2(ends_y[:, 1::2] - ends_y[:, 0::2], ends_x[:, 1::2] - ends_x[:, 0::2])
                      * (NDIR / np.pi)).astype(np.intp) % NDIR
-    k_dir = np.take_along_axis(k_line, np.broadcast_to(lines.line_of, ax.shape), axis=1)
+    k_dir = k_line[:, lines.line_of]
     w, h = field.w, field.h
     outside = (ax < 0) | (ax > w - 1) | (ay < 0) | (ay > h - 1)
     xi = np.clip(np.rint(ax).astype(np.intp), 0, w - 1)
@@ -576,13 +576,13 @@ def _coarse_rects(view: np.ndarray, k: int = 6) -> list[tuple[float, float, floa
 ANGLES = (-10.0, -5.0, 0.0, 5.0, 10.0)  # turns of the whole picture tried when the outline is unclear, degrees
 
 
-def _views(small: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+def _views(small: np.ndarray, bq: Optional[np.ndarray] = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """Rectified views (rows along x, longer side :data:`VIEW`) of the board's outline and of
     the whole picture turned by each of :data:`ANGLES`, both ways round."""
     h, w = small.shape[:2]
     whole = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32)
     outlines = []
-    bq = board_quad(small)
+    bq = board_quad(small) if bq is None else bq
     if np.abs(bq - whole).max() > 3:
         outlines.append(bq)
     c = whole.mean(axis=0)
@@ -616,6 +616,7 @@ def _insets(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+KEPT = 8    # starts refined to the end (see find_board)
 HOPPED = 1  # fits that hop (see _hop)
 SHORT_HOPS = (-2, -1, 0, 1, 2)                           # short-edge moves, point widths
 LONG_HOPS = (-0.1, -0.06, -0.03, 0.0, 0.03, 0.06, 0.1)    # long-edge moves, share of the height
@@ -665,7 +666,7 @@ def _hop(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, sco
     return max(got + [(quad, bar_half, point_len, score)], key=lambda t: t[3])
 
 
-def find_board(frame: np.ndarray, refine: int = 10) -> Optional[Fit]:
+def find_board(frame: np.ndarray, refine: int = 12) -> Optional[Fit]:
     """The best-fitting playing area in ``frame`` (corners in frame pixels, model order), however
     poor (compare its :attr:`Fit.evidence` with :data:`MIN_EVIDENCE`); None for an empty or tiny image."""
     if frame is None or frame.size == 0 or min(frame.shape[:2]) < 32:
@@ -675,8 +676,9 @@ def find_board(frame: np.ndarray, refine: int = 10) -> Optional[Fit]:
     s = min(1.0, WORK / max(h, w))
     small = cv2.resize(img, (max(1, int(w * s)), max(1, int(h * s))), interpolation=cv2.INTER_AREA) if s < 1 else img
     field = _Field(small, 1.0)
+    outline = board_quad(small)
     quads, coarse = [], []
-    for view, Hm in _views(small):
+    for view, Hm in _views(small, outline):
         inv = np.linalg.inv(Hm)
         for x0, y0, x1, y1, c_score in _coarse_rects(view):
             pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
@@ -686,14 +688,30 @@ def find_board(frame: np.ndarray, refine: int = 10) -> Optional[Fit]:
         return None
     fine = scores(field, np.array(quads))
     # the likeliest by the fine model, and by the coarse one (a fine score misled by a
-    # small misalignment), half each
+    # small misalignment), half each; and the outline itself, both ways round (its edges may
+    # be the playing area's)
     by_fine, by_coarse = np.argsort(-fine, kind="stable"), np.argsort(-np.array(coarse), kind="stable")
     chosen: list[int] = []
     for i in [int(j) for pair in zip(by_fine, by_coarse) for j in pair]:
         if i not in chosen:
             chosen.append(i)
-    sel = chosen[:refine]
-    fits = _refine_many(field, np.array([quads[i] for i in sel]), np.full(len(sel), BAR_HALF), np.full(len(sel), POINT_LEN))
+    starts = [quads[i] for i in chosen[:refine]]
+    whole = np.array([[0, 0], [small.shape[1] - 1, 0], [small.shape[1] - 1, small.shape[0] - 1], [0, small.shape[0] - 1]])
+    if np.abs(outline - whole).max() > 3:
+        starts += [outline.astype(np.float64), np.roll(outline, -1, axis=0).astype(np.float64)]
+    n = len(starts)
+    # a first refinement of every start, then the rest for the best distinct ones
+    first = _refine_many(field, np.array(starts), np.full(n, BAR_HALF), np.full(n, POINT_LEN), steps=(0.01,))
+    first.sort(key=lambda t: -t[3])
+    kept: list[tuple[np.ndarray, float, float, float]] = []
+    for f in first:
+        size = float(np.sqrt(abs(cv2.contourArea(f[0].astype(np.float32)))))
+        if all(np.abs(f[0] - k[0]).max() > 0.02 * size for k in kept):
+            kept.append(f)
+        if len(kept) >= KEPT:
+            break
+    fits = _refine_many(field, np.array([k[0] for k in kept]), np.array([k[1] for k in kept]),
+                        np.array([k[2] for k in kept]), steps=(0.005, 0.0025))
     fits.sort(key=lambda t: -t[3])
     # the best fits may hold the board's outline: their insets by a frame's width, the likeliest refined too
     insets = np.array([q for q0, bh, _, _ in fits[:2] for q in _insets(q0)])
