@@ -240,3 +240,79 @@ def test_the_slow_automatic_search_is_not_repeated_on_every_frame_without_a_boar
             pass
     assert reader.corner_source == "auto" and np.array_equal(reader.corners, found)
     assert len(calls) == 4
+
+
+def test_a_checker_pushed_against_the_base_is_counted() -> None:
+    from vision.read import Axis, ReadParams, count_point_low
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    a = Axis("top0", 0.5, 0.0, +1)
+    lat = np.zeros_like(dist)
+    base = _bumps(dist, (0.2,), (0.6,))          # its centre lies before the profile's first sample
+    assert base[0] > base[1]
+    assert count_point_low(a, base, base, lat, dist, p).count == 1
+    assert count_point_low(a, np.zeros_like(dist), np.zeros_like(dist), lat, dist, p).count == 0
+
+
+def _board(dist, bases, colours, cand_colour=(40, 40, 160)):
+    """Profiles of a board: 16 points with a clear checker at the base (rim 1.0, threshold 0.4),
+    7 empty points whose bases score ``bases`` with colour ``colours``, and one point (bottom11)
+    with a lone rim of 0.35 at the base (only the faint pass finds it)."""
+    from vision.read import Profiles
+    full = np.zeros((24, len(dist)), np.float32)
+    col = np.zeros((24, len(dist), 3), np.uint8)
+    for k in range(16):
+        full[k] = _bumps(dist, (0.45,), (1.0,))
+        col[k] = (200, 200, 200)
+    for k in range(16, 23):
+        full[k] = _bumps(dist, (0.4,), (bases,))
+        col[k] = colours
+    full[23] = _bumps(dist, (0.45,), (0.35,))
+    col[23] = cand_colour
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, 1 / 16, dtype=np.float32)
+    return Profiles(full, full, np.zeros_like(full), dist, np.zeros_like(bar_y), bar_y, 1.0, col, None)
+
+
+def test_a_lone_faint_rim_no_stronger_than_the_empty_points_bases_is_the_point_itself() -> None:
+    from vision.read import ReadParams, pick_checkers
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    red = (40, 40, 160)
+    # the empty red points' bases score half as much as the lone rim: a look-alike, not a checker
+    assert pick_checkers(_board(dist, 0.2, red), p).per_axis["bottom11"].count == 0
+    # far above them: a faint checker (dark on a dark point)
+    assert pick_checkers(_board(dist, 0.1, red), p).per_axis["bottom11"].count == 1
+    # no empty point of its colour to compare with: kept
+    assert pick_checkers(_board(dist, 0.2, (200, 60, 40)), p).per_axis["bottom11"].count == 1
+
+
+def test_a_faint_bar_rim_in_the_gap_between_two_checkers_makes_the_bar_unsure() -> None:
+    from vision.read import POINT_KNEE, Profiles, ReadParams, pick_checkers
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, p.step, dtype=np.float32)
+    full = np.zeros((24, len(dist)), np.float32)
+    full[:, 4] = 0.6
+    thr = 0.4 * 0.6
+
+    def found(mid):
+        bar = _bumps(bar_y, (4.55, 5.5, 6.45), (2.5 * thr, mid * thr, 3.0 * thr)).astype(np.float32)
+        return pick_checkers(Profiles(full, full, np.zeros_like(full), dist, bar, bar_y, 1.0), p)
+
+    gap = found(1.1)
+    assert len(gap.bar) == 3 and gap.bar_confidence < POINT_KNEE
+    three = found(2.4)     # as strong as its neighbours: three checkers side by side
+    assert len(three.bar) == 3 and three.bar_confidence >= POINT_KNEE
+
+
+def test_a_faint_tall_stack_is_judged_by_its_own_rims() -> None:
+    from vision.read import TALL_PATTERNS, ReadParams, tall_stack
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    thr = 0.2
+    for n in (13, 14, 15):
+        halves = [h for h, ch in enumerate(TALL_PATTERNS[n], start=1) if ch == "H"]
+        for level in (0.75, 2.5):     # red on a red point (all rims below the board's threshold), and clear
+            full = _bumps(dist, [h * L.CHECKER / 2 for h in halves], [level * thr] * len(halves))
+            full = np.maximum(full, 0.2 * thr)
+            assert tall_stack(full, dist, thr, 0.0)[0] == n, (n, level)

@@ -7,7 +7,11 @@ A chain of pure stages on a :class:`vision.rectify.View`:
    radius.  Rims are found whatever the board and checker colours; a checker half hidden
    under a second-layer one still shows its sides.
 2. :func:`pick_checkers` - peaks of those profiles above a threshold that adapts to the
-   frame's contrast: one peak per visible checker.
+   frame's contrast: one peak per visible checker.  Look-alikes judged against the board
+   itself: a lone faint rim at a point's base against the empty points' bases of its
+   colour (:func:`_drop_empty_bases`), a faint bar rim between two checkers (the gap
+   between them, :func:`_gap_between`: the bar is then unsure), a tall stack's rim
+   pattern against its own strongest rims when it stands out little (:func:`tall_stack`).
 3. :func:`colour_samples` / :class:`ColourModel` - each checker's centre colour (Lab),
    split in two clusters; the darker is ``dark``.
 4. :func:`assemble` - counts and colours per point, the bar, a confidence.
