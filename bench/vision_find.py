@@ -12,8 +12,10 @@ found area's bounding box with the board box (the box includes the frame, so a p
 playing area scores about 0.75..0.95), and whether the found bar's centre line lies in
 the bar box (1 % of the image's side of slack); for every best fit, and for those
 :func:`vision.locate.auto_corners` reports (evidence at least ``MIN_EVIDENCE``).
-Part 3 counts boards "found" in images with no board.  Times are per call on this
-machine (noisy; shared cores).
+Part 3 counts boards "found" in images with no board.  Part 4 times
+:func:`vision.locate.find_board`, best of 3 calls per image, on 5 rendered 1280x720 frames
+and 3 real 640x640 photos (the median in part 1 is of single calls; the machine's cores
+are shared, so timings are noisy).
 """
 from __future__ import annotations
 
@@ -140,6 +142,23 @@ def blanks(debug: bool = False) -> None:
         print("   evidence of the best fits:", " ".join("-" if f is None else f"{f.evidence:.2f}" for f in fits))
 
 
+def timing(folder: Path) -> None:
+    frames = [render_scene(L.random_position(np.random.default_rng(s)), RenderParams(markers=False), seed=s).image
+              for s in range(900000, 900005)]
+    photos_ = [cv2.imread(str(p)) for p in sorted(folder.glob("*.jpg"))[:3]]
+    for label, imgs in (("rendered 1280x720", frames), ("real photos", photos_)):
+        best = []
+        for img in imgs:
+            ts = []
+            for _ in range(3):
+                t = time.perf_counter()
+                find_board(img)
+                ts.append(time.perf_counter() - t)
+            best.append(min(ts))
+        print(f"time per call, best of 3, {label}: " + " ".join(f"{b * 1000:.0f}" for b in best)
+              + f" ms (mean {np.mean(best) * 1000:.0f} ms)")
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if a != "-v"]
     debug = "-v" in sys.argv
@@ -149,6 +168,7 @@ def main() -> None:
     rendered(n, base, debug)
     photos(folder, debug)
     blanks(debug)
+    timing(folder)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 from vision import layout as L
 from vision.cli import main_read
 from vision.config import VisionConfig
+from vision import locate
 from vision.locate import MIN_EVIDENCE, auto_corners, corners_as_seen, find_board, order_corners
 from vision.photos import load_boxes
 from vision.reader import BoardReader
@@ -137,3 +138,67 @@ def test_cli_reads_a_board_found_automatically_and_says_when_there_is_none(tmp_p
     assert [p[0] for p in res["bottom"]] == [p.count for p in bottom]
     assert main_read([str(blank), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"board_found": False}
+
+
+def _working_field(img: np.ndarray) -> tuple[locate._Field, float]:
+    h, w = img.shape[:2]
+    s = min(1.0, locate.WORK / max(h, w))
+    small = cv2.resize(img, (int(w * s), int(h * s)), interpolation=cv2.INTER_AREA)
+    return locate._Field(small, 1.0), s
+
+
+def test_batched_scores_match_one_at_a_time_and_opencv_homographies() -> None:
+    r = render_scene(L.random_position(np.random.default_rng(21)), RenderParams(markers=False), seed=21)
+    field, s = _working_field(r.image)
+    rng = np.random.default_rng(3)
+    quads = np.array([r.corners * s + rng.normal(0, 6, (4, 2)) for _ in range(12)])
+    quads[-1] = quads[-1][[0, 2, 1, 3]]           # crossed: not convex
+    quads[-2] = quads[-2] * 0.1                   # tiny
+    H = locate._homographies(quads)
+    for q, h in zip(quads[:10], H[:10]):
+        want = cv2.getPerspectiveTransform(locate.UNIT, q.astype(np.float32))
+        assert np.abs(h / h[2, 2] - want / want[2, 2]).max() < 1e-6 * np.abs(want).max()
+    bh = rng.uniform(*locate.BAR_RANGE, 12)
+    pl = rng.uniform(*locate.LEN_RANGE, 12)
+    many = locate.scores(field, quads, bh, pl)
+    one = [locate.fit_score(field, q, b, p) for q, b, p in zip(quads, bh, pl)]
+    assert np.allclose(many, one, rtol=1e-5)
+    assert many[-1] == 0 and many[-2] == 0 and many[:10].min() > 0
+    # the true area scores best among its disturbed copies
+    assert locate.fit_score(field, r.corners * s) > many[:10].max()
+
+
+@pytest.mark.parametrize("start", ["one point off", "outer outline", "tilted"])
+def test_search_leaves_a_wrong_local_fit_for_the_true_area(start: str) -> None:
+    """From a fit a whole point off along the rows, on the board's outline, or tilted (the
+    wrong areas the search used to report), refinement and hops reach the true area."""
+    r = render_scene(L.random_position(np.random.default_rng(31)), RenderParams(markers=False, flip_prob=0), seed=31)
+    field, s = _working_field(r.image)
+    truth = r.corners.astype(np.float64) * s
+    H = cv2.getPerspectiveTransform(locate.UNIT, truth.astype(np.float32))
+    pw = (0.5 - locate.BAR_HALF) / 6
+    unit = {"one point off": [[pw, 0], [1 + pw, 0], [1 + pw, 1], [pw, 1]],
+            "outer outline": [[-0.02, -0.1], [1.02, -0.1], [1.02, 1.1], [-0.02, 1.1]],
+            "tilted": [[0, -0.07], [1, 0.07], [1, 1.07], [0, 0.93]]}[start]
+    q0 = cv2.perspectiveTransform(np.array([unit], np.float32), H)[0].astype(np.float64)
+    fit = locate._refine(field, q0, locate.BAR_HALF, locate.POINT_LEN)
+    q, _, _, _ = locate._hop(field, *fit)
+    assert _rel_error(q, truth) < 0.02, (start, _rel_error(fit[0], truth), _rel_error(q, truth))
+
+
+@pytest.mark.parametrize("seed", [700030, 700064])
+def test_the_board_outline_does_not_outscore_the_playing_area(seed: int) -> None:
+    """Boards whose outline stands out far more against the table than the playing area's
+    edge (these two were once reported on their outline): refined from either, the playing
+    area scores higher, and the search reports it."""
+    pos = L.random_position(np.random.default_rng(seed))
+    r = render_scene(pos, RenderParams(markers=False), seed=seed)
+    field, s = _working_field(r.image)
+    truth = r.corners.astype(np.float64) * s
+    H = cv2.getPerspectiveTransform(locate.UNIT, truth.astype(np.float32))
+    outer = cv2.perspectiveTransform(np.array([[[0, -0.105], [1, -0.105], [1, 1.105], [0, 1.105]]], np.float32), H)[0]
+    a, b = locate._refine_many(field, np.array([truth, outer.astype(np.float64)]), np.full(2, locate.BAR_HALF),
+                               np.array([locate.POINT_LEN, 0.48]))
+    assert a[3] > b[3] and _rel_error(a[0], truth) < 0.02
+    c = auto_corners(r.image)
+    assert c is not None and _rel_error(c, r.corners) < 0.02

@@ -8,21 +8,29 @@ a model of its edges to the image's colour gradients:
   ``0.5 +- bar_half`` and the two sides of each of the 24 triangles, ``point_len`` deep.
   The bar's width and the points' length are fitted too (real boards differ), within
   bounds.
-* **Score** (:func:`fit_score`): for sample points along every model line mapped into the
-  image by the quad's homography, the colour gradient across the line (Lab, summed over
-  channels), divided by the image's 90th-percentile gradient; the four groups (long edges,
-  short edges, bar, triangle sides) combine as a weighted geometric mean, triangles
-  weighing most, so no single strong edge (the board's outline, a row of checkers) wins
-  on its own; phantom triangles on the bar should find nothing (a fit shifted by whole
-  points on a board whose bar has the surface's colour finds real ones there).  Quads too
-  small, too thin or not convex score 0.
+* **Score** (:func:`fit_score`, :func:`scores` for many quads at once): for sample points
+  along every model line mapped into the image by the quad's homography, the colour
+  gradient across the line (Lab, summed over channels; looked up in maps precomputed for
+  16 line directions, one direction per line, as a straight line stays straight), divided
+  by the image's 90th-percentile gradient; the four groups (long edges, short edges, bar,
+  triangle sides) combine as a weighted geometric mean, triangles weighing most, so no
+  single strong edge (the board's outline, a row of checkers) wins on its own; the edges
+  saturate softly (:data:`EDGE_SAT`: a board's outline against the table can be several
+  times stronger than the playing area's edge); phantom triangles on the bar should find
+  nothing (a fit shifted by whole points on a board whose bar has the surface's colour
+  finds real ones there).  Quads too small, too thin or not convex score 0.
 * **Search** (:func:`find_board`): the board's outline (:func:`board_quad`) and the whole
   image are rectified (rows along either side); in each such view an exhaustive search
   over axis-aligned rectangles scores the four edges and a bar at the middle from
-  cumulative gradient sums (:func:`_coarse_rects`); the best few become quads that a
-  local search refines (jumps: one edge or the whole quad by whole point widths, one or
-  both long edges by a share of the height; then ever smaller moves of corners, position,
-  scale, rotation, bar and point length).
+  cumulative gradient sums (:func:`_coarse_rects`).  The best few (and the outline itself)
+  are refined together (:func:`_refine_many`, every round scoring all moves of all quads in
+  one batch): jumps (an edge or the whole quad by whole point widths, long edges by a share
+  of the height, one or two corners across the rows; screened with a light model), then
+  ever smaller moves of corners, position, scale, rotation, bar and point length.  After a
+  first step only the best distinct fits go on; insets of the best by a frame's width are
+  refined too; finally the best fit hops (:func:`_hop`): every combination of moves of its
+  four edges is scored and the best few refined, which leaves a fit one point off or on
+  the board's outline.
 * **Decision** (:func:`auto_corners`): the best fit is a board when its evidence reaches
   :data:`MIN_EVIDENCE`: its triangle sides stand out against the same model half a point
   aside (:func:`triangle_contrast`), and the colours along its rows repeat with the points
