@@ -316,3 +316,9 @@ def test_a_faint_tall_stack_is_judged_by_its_own_rims() -> None:
             full = _bumps(dist, [h * L.CHECKER / 2 for h in halves], [level * thr] * len(halves))
             full = np.maximum(full, 0.2 * thr)
             assert tall_stack(full, dist, thr, 0.0)[0] == n, (n, level)
+
+
+def test_a_colour_near_the_middle_of_the_two_is_unsure() -> None:
+    from vision.read import CERTAIN, calibrate, colour_raw
+    assert calibrate(colour_raw(0.05)) < CERTAIN <= calibrate(colour_raw(0.12))
+    assert colour_raw(0.3) > colour_raw(0.12) > colour_raw(0.05) > colour_raw(0.0) == 0.0

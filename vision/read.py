@@ -727,6 +727,18 @@ def calibrate(raw: float) -> float:
     return CERTAIN + (1 - CERTAIN) * (raw - POINT_KNEE) / (1 - POINT_KNEE)
 
 
+COLOUR_KNEE = 0.1   # colour margin below which a point's colour is unsure (measured: 0.03 % of right
+                    # points on held-out rendered boards, every wrong colour seen)
+
+
+def colour_raw(margin: float) -> float:
+    """A colour margin (:meth:`ColourModel.classify`) as a raw point score: below
+    :data:`POINT_KNEE` exactly when the margin is below :data:`COLOUR_KNEE`."""
+    if margin < COLOUR_KNEE:
+        return POINT_KNEE * margin / COLOUR_KNEE
+    return POINT_KNEE + 3 * (margin - COLOUR_KNEE)
+
+
 def board_confidence(point_confs: list[float], plausible: bool, bar: float = 1.0) -> float:
     """The reading as a whole: 0 when its totals are impossible; below :data:`CERTAIN` when
     more than :data:`UNSURE_POINTS` points are unsure or the bar is (a bar count has no
@@ -759,7 +771,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
         if pc.count:
             light = int(lab.sum())
             colour = "light" if light * 2 > m else "dark"
-            conf = min(conf, float(np.min(cm)) * 3) * (0.3 if min(light, m - light) else 1.0)
+            conf = min(conf, colour_raw(float(np.min(cm)))) * (0.3 if min(light, m - light) else 1.0)
             total[colour == "light"] += pc.count
         row = "top" if name.startswith("top") else "bottom"
         rows[row].append(PointReading(pc.count, colour, max(0.0, min(1.0, conf))))
