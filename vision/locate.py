@@ -625,6 +625,7 @@ def _insets(quad: np.ndarray) -> list[np.ndarray]:
 
 
 KEPT = 8    # starts refined to the end (see find_board)
+HOP_SCREENED = 200  # hop candidates scored in full after the light screening
 HOPPED = 1  # fits that hop (see _hop)
 SHORT_HOPS = (-2, -1, 0, 1, 2)                           # short-edge moves, point widths
 LONG_HOPS = (-0.1, -0.06, -0.03, 0.0, 0.03, 0.06, 0.1)    # long-edge moves, share of the height
@@ -650,15 +651,31 @@ def _hop_candidates(quad: np.ndarray, bar_half: float, point_len: float) -> tupl
     return qs, np.tile(pls, len(a.ravel()))
 
 
+def _hop_shapes(qs: np.ndarray, pls: np.ndarray, bar_half: float, point_len: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The hop candidates with three point lengths each (points as long as before, their tips
+    kept in place, the layout's) and, when the fit's bar is unlike the layout's, both bars."""
+    n_long = len(LONG_HOPS) ** 2
+    t, u = (g.ravel() for g in np.meshgrid(LONG_HOPS, LONG_HOPS, indexing="ij"))
+    tips = np.clip((point_len - (t + u) / 2) / np.maximum(1 - t - u, 0.5), *LEN_RANGE)
+    k = len(qs) // n_long
+    qs3 = np.concatenate([qs, qs, qs])
+    pls3 = np.concatenate([pls, np.tile(tips, k), np.full(len(qs), POINT_LEN)])
+    bhs = np.full(len(qs3), bar_half)
+    if abs(bar_half - BAR_HALF) > 0.005:  # a fit an edge off may widen its bar
+        qs3, pls3, bhs = np.concatenate([qs3, qs3]), np.concatenate([pls3, pls3]), np.r_[bhs, np.full(len(qs3), BAR_HALF)]
+    return qs3, pls3, bhs
+
+
 def _hop(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, score: float,
          tries: int = 3) -> tuple[np.ndarray, float, float, float]:
     """Leave a local optimum: score every combination of edge moves (:func:`_hop_candidates`)
     at once and refine the few best distinct ones; the best fit found (the search, starting
     from a board's outline or a fit one point off, stops where no single move helps)."""
-    qs, pls = _hop_candidates(quad, bar_half, point_len)
-    bhs = np.full(len(qs), bar_half)
-    if abs(bar_half - BAR_HALF) > 0.005:  # and with the layout's bar (a fit an edge off may widen its bar)
-        qs, pls, bhs = np.concatenate([qs, qs]), np.concatenate([pls, pls]), np.r_[bhs, np.full(len(qs), BAR_HALF)]
+    qs, pls, bhs = _hop_shapes(*_hop_candidates(quad, bar_half, point_len), bar_half, point_len)
+    light = scores(field, qs, bhs, pls, light=True)  # screened, the likeliest scored in full
+    few = np.argsort(-light)[:HOP_SCREENED]
+    qs, pls, bhs = qs[few], pls[few], bhs[few]
     sc = scores(field, qs, bhs, pls)
     size = float(np.sqrt(abs(cv2.contourArea(quad.astype(np.float32)))))
     taken: list[np.ndarray] = [quad]
