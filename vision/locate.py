@@ -624,8 +624,8 @@ def _insets(quad: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-KEPT = 8    # starts refined to the end (see find_board)
-HOP_SCREENED = 200  # hop candidates scored in full after the light screening
+KEPT = 6    # starts refined to the end (see find_board)
+HOP_SCREENED = 120  # hop candidates scored in full after the light screening
 HOPPED = 1  # fits that hop (see _hop)
 SHORT_HOPS = (-2, -1, 0, 1, 2)                           # short-edge moves, point widths
 LONG_HOPS = (-0.1, -0.06, -0.03, 0.0, 0.03, 0.06, 0.1)    # long-edge moves, share of the height
