@@ -23,7 +23,7 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
    else corners from the config, else :func:`vision.locate.auto_corners` (a model of the
    edges, the bar and the 24 triangle sides fitted to the colour gradients; a board only
    when the triangles stand out and the rows repeat with the points).  The automatic
-   search takes most of a second, so while it finds nothing it is tried only every
+   search takes about a quarter of a second here (a Pi is ~3x slower), so while it finds nothing it is tried only every
    ``auto_every`` frames (markers are looked for on every frame).
 2. **Rectify** (:mod:`vision.rectify`): a top-down view, 32 px per point width; the
    pixel maps are kept per camera geometry, so each frame is one fixed-point remap.
@@ -69,7 +69,9 @@ Conventions and limits:
 * Confidence (calibrated on rendered boards, ``bench/vision_accuracy.py`` part 3):
   ``PointReading.confidence`` >= 0.6 means "sure": on 24,000 rendered points 3 of the
   ~23,800 sure ones were wrong and 0.7-0.8 % of the right ones were unsure; about half the
-  wrong points score below 0.6 (and get the referee's +-1 tolerance).
+  wrong points score below 0.6 (and get the referee's +-1 tolerance).  A point's colour is
+  unsure when its colour margin (how far it sits from the two learned colours' midpoint)
+  is below 0.1.
   ``BoardEvidence.confidence`` is 0 for impossible totals (more than 15 of a colour),
   below 0.6 when more than three points are unsure or the bar count is (the bar
   has no confidence of its own; about 1 % of exact boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``

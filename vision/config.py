@@ -35,7 +35,7 @@ class VisionConfig:
     motion: float = 6.0           # mean grey change between frames that counts as movement
     min_confidence: float = 0.0
     relocate_every: int = 0       # frames between marker searches (0: once, then on failure)
-    auto_every: int = 30          # frames between automatic searches while no board is found (~0.8 s each)
+    auto_every: int = 30          # frames between automatic searches while no board is found (~0.3 s each)
     trays: bool = True            # read the bear-off trays when they are in view (BoardEvidence.off)
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
