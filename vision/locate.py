@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
 import cv2
 import numpy as np
@@ -161,7 +161,10 @@ def _samples(bar_half: float, point_len: float, shift: float, light: bool = Fals
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Sample points, their groups and lines, and the lines' ends (a0, b0, a1, b1, ...);
     ``light``: about a third of the samples (for screening many candidates)."""
-    P, G, I, E = [], [], [], []
+    P: list = []
+    G: list = []
+    I: list = []
+    E: list = []
 
     def line(p0: tuple[float, float], p1: tuple[float, float], k: int, ts: np.ndarray) -> None:
         a, b = np.array(p0, np.float64), np.array(p1, np.float64)
@@ -238,7 +241,7 @@ def _plausible_many(quads: np.ndarray, h: int, w: int) -> np.ndarray:
     return convex & (area >= 0.1 * h * w) & (aspect > 0.75) & (aspect < 2.3)
 
 
-def _parts_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_len: np.ndarray,
+def _parts_many(field: _Field, quads: np.ndarray, bar_half: Union[np.ndarray, float], point_len: Union[np.ndarray, float],
                 shift: float = 0.0, light: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Mean gradient across the model's lines per group, (K, 8), for K quads (model order) and
     shapes at once, and which quads are plausible at all."""
