@@ -6,7 +6,8 @@ import numpy as np
 from referee.events import BoardEvidence, PointReading
 from vision import layout as L
 from vision.config import VisionConfig
-from vision.read import TrayReading, fallback_model, read_trays, read_view, tray_views
+from vision.read import fallback_model, read_view
+from vision.trays import TrayReading, read_trays, tray_views
 from vision.reader import BoardReader, consistent_off
 from vision.rectify import rectify, rectify_region
 from vision.render import RenderParams, render_scene

@@ -34,7 +34,7 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
    whole rims half a checker off a full first row; bar checkers side by side (a fainter
    rim one diameter on from a bar checker continues its run); colours split in two from
    the checkers themselves, darker = dark.
-5. **Trays** (:func:`vision.read.read_trays`): strips beside the playing area's left and
+5. **Trays** (:mod:`vision.trays`, :func:`~vision.trays.read_trays`): strips beside the playing area's left and
    right edges (``layout.TRAY_SEARCH``), each read only when wholly in the frame.  Borne-off
    checkers lie on their sides: a ladder of thin dark lines ``layout.TRAY_PITCH`` apart in
    the column where such lines are strongest; the bodies between the lines give the colour

@@ -19,7 +19,8 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .occlusion import occlusion_score
-from .read import ColourModel, TrayReading, read_trays, read_view, tray_views
+from .read import ColourModel, read_view
+from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
 
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered

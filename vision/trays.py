@@ -1,0 +1,172 @@
+"""The bear-off trays: checkers lying on their sides in strips beside the playing area.
+
+:func:`tray_views` rectifies the strips beside the playing area's left and right edges
+(only those wholly inside the frame); :func:`read_trays` counts the ladder of lines
+between side-on checkers in each half-tray and takes the colour from the board's
+:class:`~vision.read.ColourModel`.  :class:`vision.reader.BoardReader` reports the
+counts as ``BoardEvidence.off`` only when sure and adding up to 15 with the board.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .read import L_WEIGHT, POINT_KNEE, ColourModel, _peaks
+from .rectify import View
+
+TRAY_PX = 32            # pixels per pw of the tray strips
+TRAY_WINDOW = 0.5       # pw: width of the column window the checkers are read in
+TRAY_LINE = 2.5         # grey levels: the weakest line between two side-on checkers
+TRAY_SHARE = 0.3        # ...and at least this share of the typical strong one
+TRAY_SPACING = (0.85, 1.15)  # successive lines, as a share of the pitch
+
+
+@dataclass(frozen=True)
+class TrayReading:
+    """Checkers seen lying in the bear-off trays: a count per colour, and whether every
+    half-tray in view was read surely.  ``sides``: the sides ("left", "right") in view."""
+
+    dark: int
+    light: int
+    sure: bool
+    sides: tuple[str, ...]
+
+
+def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True) -> list[tuple[str, Optional[View]]]:
+    """The strips beside the playing area's left and right edges where trays may lie, each
+    only when it lies wholly inside the frame (else that side is not in view).  With
+    ``warp=False`` only which sides are in view (the views are None)."""
+    from .rectify import rectify_region
+    h, w = frame.shape[:2]
+    to_img = cv2.getPerspectiveTransform(L.playing_corners_pw(), np.asarray(corners, np.float32))
+    a, b = L.TRAY_SEARCH
+    out = []
+    for side, x0, x1 in (("left", -b, -a), ("right", L.WIDTH + a, L.WIDTH + b)):
+        box = np.array([[[x0, 0], [x1, 0], [x1, L.HEIGHT], [x0, L.HEIGHT]]], np.float32)
+        pts = cv2.perspectiveTransform(box, to_img)[0]
+        if pts.min() < 1 or (pts[:, 0] > w - 2).any() or (pts[:, 1] > h - 2).any():
+            continue
+        out.append((side, rectify_region(frame, corners, TRAY_PX, x0, 0.0, x1, L.HEIGHT) if warp else None))
+    return out
+
+
+def _line_chain(prof: np.ndarray, px: int) -> tuple[list[int], bool]:
+    """The longest run of dark lines (local maxima of ``prof``) spaced one checker's thickness
+    apart (one missing line bridged), and whether the profile is clean (no strong line left
+    over inside the run).  Returns the line positions, a bridged one filled in."""
+    pitch = L.TRAY_PITCH * px
+    peaks = _peaks(prof, TRAY_LINE, max(1, int(0.6 * pitch)))
+    if not peaks:
+        return [], True
+    heights = np.sort(prof[peaks])[::-1]
+    thr = max(TRAY_LINE, TRAY_SHARE * float(np.median(heights[:5])))
+    peaks = [j for j in peaks if prof[j] > thr]
+    lo, hi = TRAY_SPACING[0] * pitch, TRAY_SPACING[1] * pitch
+    best: list[int] = []
+    for i in range(len(peaks)):
+        chain = [peaks[i]]
+        for j in peaks[i + 1:]:
+            gap = j - chain[-1]
+            if lo <= gap <= hi:
+                chain.append(j)
+            elif 2 * lo <= gap <= 2 * hi:
+                chain += [(chain[-1] + j) // 2, j]   # one line too faint: bridged
+            elif gap > 2 * hi:
+                break
+        if len(chain) > len(best):
+            best = chain
+    clean = not best or not any(best[0] < j < best[-1] and min(abs(j - b) for b in best) > 0.25 * pitch for j in peaks)
+    return best, clean
+
+
+def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Optional[str], int, bool]:
+    """One half-tray: (colour or None, count, sure).  Side-on checkers show as a ladder of
+    dark lines one checker's thickness apart; the bodies between the lines give the colour,
+    and a body beyond either end line counts when it looks like the ones between."""
+    px = view.px
+    img = view.image[int(round(y0 * px)):int(round(y1 * px))]
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    d = 2
+    ridge = np.zeros_like(grey)
+    ridge[d:-d] = np.minimum(grey[:-2 * d], grey[2 * d:]) - grey[d:-d]   # a thin line darker than both sides (not a step)
+    win = max(3, int(TRAY_WINDOW * px))
+    colsum = np.maximum(ridge, 0).sum(axis=0)
+    energy = np.convolve(colsum, np.ones(win), mode="valid")
+    c0 = int(np.argmax(energy))
+    prof = np.median(ridge[:, c0:c0 + win], axis=1)  # a line runs across the whole window
+    chain, clean = _line_chain(prof, px)
+    if len(chain) == 0:
+        return None, 0, clean
+    pitch = L.TRAY_PITCH * px
+    cols = img[:, c0:c0 + win].astype(np.float32).mean(axis=1)   # the window's colour, row by row
+    inset = max(1, int(0.2 * pitch))
+
+    def body(a: float, b: float, clip: bool = False) -> Optional[np.ndarray]:
+        a_, b_ = int(round(a)) + inset, int(round(b)) - inset
+        if clip:
+            a_, b_ = max(a_, 0), min(b_, len(cols))
+        if a_ < 0 or b_ > len(cols) or b_ - a_ < max(2, inset * 2):
+            return None
+        return cols[a_:b_].mean(axis=0)
+
+    inner = [body(a, b) for a, b in zip(chain[:-1], chain[1:])]
+    before = body(chain[0] - pitch, chain[0])
+    after = body(chain[-1], chain[-1] + pitch)
+    n = len(chain) - 1
+    sure = clean
+    if inner and all(x is not None for x in inner):
+        ref = np.median(np.array(inner), axis=0)
+    else:
+        # one line: its body is the side nearer one of the two checker colours
+        cands = [x for x in (before, after) if x is not None]
+        if not cands:
+            return None, 0, False
+        lab = cv2.cvtColor(np.array(cands, np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+        wgt = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+        dist = np.minimum(np.linalg.norm((lab - np.array(model.dark)) * wgt, axis=1),
+                          np.linalg.norm((lab - np.array(model.light)) * wgt, axis=1))
+        ref = cands[int(np.argmin(dist))]
+    # beyond each end line the run goes on for one more body when the rows there keep the
+    # bodies' colour for at least half a checker's thickness (the end checker's own line
+    # may not show: a light checker's shade against a dark tray)
+    rows = np.linalg.norm(cols - ref, axis=1)
+    outside = np.ones(len(rows), bool)
+    outside[max(0, int(chain[0] - 1.5 * pitch)):int(chain[-1] + 1.5 * pitch) + 1] = False
+    bg = float(np.median(rows[outside])) if outside.sum() >= pitch / 2 else 60.0
+    tau = max(12.0, 0.5 * bg)
+    for start, step in ((chain[0] - inset, -1), (chain[-1] + inset, +1)):
+        ext = 0
+        y = start
+        while 0 <= y < len(rows) and ext < pitch and rows[y] < tau:
+            ext += 1
+            y += step
+        if ext >= 0.65 * (pitch - inset):
+            n += 1
+        elif ext >= 0.35 * (pitch - inset):
+            sure = False  # half a body: neither clearly a checker nor clearly not
+    if n == 0:
+        return None, 0, sure
+    lab = cv2.cvtColor(np.array([ref], np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    labels, margin = model.classify(lab)
+    sure = sure and float(margin[0]) * 3 >= POINT_KNEE * 4 and n <= L.MAX_STACK
+    return ("dark", "light")[int(labels[0])], n, sure
+
+
+def read_trays(views: list[tuple[str, Optional[View]]], model: ColourModel) -> Optional[TrayReading]:
+    """Stage 5: borne-off checkers per colour in the trays in view (None when no side is)."""
+    if not views:
+        return None
+    counts = [0, 0]
+    sure = True
+    for _, view in views:
+        assert view is not None, "read_trays needs the warped strips (tray_views(..., warp=True))"
+        for y0, y1 in ((0.0, L.HEIGHT / 2), (L.HEIGHT / 2, L.HEIGHT)):
+            colour, n, ok = _half_tray(view, y0, y1, model)
+            sure = sure and ok
+            if colour is not None:
+                counts[colour == "light"] += n
+    return TrayReading(counts[0], counts[1], sure, tuple(s for s, _ in views))
