@@ -138,9 +138,11 @@ class LegalPlays(SequenceABC):
         if self._values is not None:
             return self._values[i]
         if isinstance(i, slice):
-            idx = range(len(self._keys))[i]
-            return _legal(self.position, [self._keys[j] for j in idx], [self._paths[j] for j in idx])
+            return self._build(range(len(self._keys))[i])
         return _legal(self.position, (self._keys[i],), (self._paths[i],))[0]
+
+    def _build(self, idx: Sequence[int]) -> list[LegalPlay]:
+        return _legal(self.position, [self._keys[i] for i in idx], [self._paths[i] for i in idx])
 
     def __iter__(self) -> Iterator[LegalPlay]:
         if self._values is None:
@@ -166,14 +168,12 @@ class LegalPlays(SequenceABC):
     def producing(self, result: Position) -> list[LegalPlay]:
         """The play(s) leading to ``result`` (given with either player on roll)."""
         want = {key_of(result.opp, result.me), key_of(result.me, result.opp)}
-        found = [i for i, k in enumerate(self._keys) if k in want]
-        return _legal(self.position, [self._keys[i] for i in found], [self._paths[i] for i in found])
+        return self._build([i for i, k in enumerate(self._keys) if k in want])
 
     def moving_to(self, me: Sequence[int]) -> list[LegalPlay]:
         """The play(s) after which the mover's side is ``me`` (25 counts)."""
         want = int.from_bytes(bytes(me), "little")
-        found = [i for i, k in enumerate(self._keys) if k & _ME == want]
-        return _legal(self.position, [self._keys[i] for i in found], [self._paths[i] for i in found])
+        return self._build([i for i, k in enumerate(self._keys) if k & _ME == want])
 
 
 def legal_plays(position: Position, d1: int, d2: int) -> LegalPlays:
@@ -191,10 +191,8 @@ def legal_plays(position: Position, d1: int, d2: int) -> LegalPlays:
 def results(position: Position, d1: int, d2: int) -> set[Position]:
     """The positions (opponent on roll) the roll allows; the unchanged position,
     swapped, when no play is possible."""
-    keys, _ = _raw(position, d1, d2)
-    if not keys:
-        return {position.swap()}
-    return {_result(k) for k in keys}
+    plays = legal_plays(position, d1, d2)
+    return plays.results() if plays else {position.swap()}
 
 
 def plays_to(position: Position, d1: int, d2: int, result: Position) -> list[LegalPlay]:
