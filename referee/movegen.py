@@ -54,9 +54,6 @@ def sides_of(key: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(b[:25]), tuple(b[25:])
 
 
-_key = key_of
-
-
 def _move_key(s: int, d: int) -> int:
     t = s - d
     return (_W[t] if t >= 0 else 0) - _W[s]
@@ -88,7 +85,7 @@ def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> t
 def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list]:
     # open_[t]: my point index t is not held by the opponent (blocking never changes in a turn)
     open_ = bytes(opp0[23::-1]).translate(_OPEN)
-    key0 = int.from_bytes(bytes(me0) + bytes(opp0), "little")
+    key0 = key_of(me0, opp0)
     if me0[24] >= 2:
         return _two_dice_bar(me0, opp0, a, b, open_, key0)
     occupied = list(compress(_DESC, me0[23::-1]))
@@ -296,8 +293,8 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
             prefix += (ST[48 + hit],)
             left -= 1
         if me[24] or not left:
-            return [_key(me, opp)], [prefix]
-    key0 = _key(me, opp)
+            return [key_of(me, opp)], [prefix]
+    key0 = key_of(me, opp)
     open_ = bytes(opp[23::-1]).translate(_OPEN)
     outside = sum(me[6:25])
     # the points that can be sources this turn (occupied now, or reached on the
@@ -428,7 +425,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                 best[0] = depth
                 dead.clear()
             if depth == best[0]:
-                dead.append((_key(me, opp), path))
+                dead.append((key_of(me, opp), path))
 
     if left == 1:
         if not last(0, prefix, key0):

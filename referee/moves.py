@@ -15,7 +15,7 @@ from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
 from .errors import DiceError, IllegalPlay
 from .notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
-from .movegen import generate, key_of
+from .movegen import generate, key_of, sides_of
 from .position import Position
 
 
@@ -81,8 +81,8 @@ _ME = (1 << 200) - 1  # the mover's part of a result key
 
 def _result(key: int) -> Position:
     """The position after a play (opponent on roll) from its result key."""
-    b = key.to_bytes(50, "little")
-    return Position._raw(tuple(b[25:]), tuple(b[:25]))
+    me, opp = sides_of(key)
+    return Position._raw(opp, me)
 
 
 def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> list[LegalPlay]:
@@ -183,8 +183,7 @@ def legal_plays(position: Position, d1: int, d2: int) -> LegalPlays:
     Empty means no legal play: the turn is lost (the position passes to the
     opponent unchanged).
     """
-    check_dice(d1, d2)
-    keys, paths = _raw(position, d1, d2)
+    keys, paths = _raw(position, d1, d2)  # checks the dice
     return LegalPlays(position, (d1, d2), keys, paths)
 
 

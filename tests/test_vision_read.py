@@ -207,9 +207,8 @@ def test_a_fainter_bar_rim_next_to_a_bar_checker_continues_its_run() -> None:
 
 def test_the_slow_automatic_search_is_not_repeated_on_every_frame_without_a_board(monkeypatch) -> None:
     """A camera that sees no board: markers are looked for on every frame, the automatic
-    search (most of a second) only every ``auto_every`` frames until it finds one."""
+    search (a quarter of a second here) only every ``auto_every`` frames until it finds one."""
     import numpy as np
-    import pytest as _pytest
 
     from vision import locate
     from vision.config import VisionConfig
@@ -228,7 +227,7 @@ def test_the_slow_automatic_search_is_not_repeated_on_every_frame_without_a_boar
     reader = BoardReader(VisionConfig(auto_every=5))
     blank = np.full((240, 320, 3), 128, np.uint8)
     for _ in range(12):
-        with _pytest.raises(BoardNotFound):
+        with pytest.raises(BoardNotFound):
             reader.locate(blank)
     assert len(calls) == 3  # looks 1, 6 and 11
     answer[0] = found
