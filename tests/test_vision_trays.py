@@ -165,3 +165,53 @@ def test_bgtable_read_reports_the_trays(tmp_path) -> None:
         assert set(res["off"]) == {"dark", "light", "sure", "sides"}
         right += (res["off"]["dark"], res["off"]["light"]) == tuple(truth.off)
     assert right >= 4
+
+
+def _half_tray_image(pos: BoardEvidence, seed: int, pitch: float) -> tuple[np.ndarray, int]:
+    """The right tray's half holding Dark's borne-off checkers, rendered with ``pitch``."""
+    r = render_scene(pos, RenderParams(off_pitch=(pitch, pitch)), seed=seed)
+    view = dict(tray_views(r.image, r.corners))["right"]
+    assert view is not None
+    return view.image[:int(round(L.HEIGHT / 2 * view.px))], view.px
+
+
+def test_the_checkers_thickness_is_measured_from_the_ladder() -> None:
+    from vision.trays import ladder_pitch, ladder_profile
+    pos = _with_off(4101)
+    pos = BoardEvidence(pos.points, pos.bar, (max(pos.off[0], 6), pos.off[1]), 0.0, 1.0) if pos.off else pos
+    for k, pitch in enumerate((0.21, 0.27, 0.34)):
+        img, px = _half_tray_image(pos, 4300 + k, pitch)
+        prof, _, _ = ladder_profile(img, px)
+        got = ladder_pitch(prof, px)
+        assert got is not None and abs(got / px - pitch) < 0.02, f"pitch {pitch}: measured {got and got / px}"
+
+
+def test_thin_and_thick_borne_off_checkers_are_counted() -> None:
+    right = total = 0
+    for k, pitch in enumerate((0.2, 0.23, 0.26, 0.3, 0.35) * 3):
+        pos = _with_off(4200 + k)
+        r = render_scene(pos, RenderParams(off_pitch=(pitch, pitch)), seed=4200 + k)
+        reader = BoardReader(VisionConfig(), corners=r.corners)
+        rd = reader.inspect(r.image)
+        assert rd.trays is not None
+        total += 1
+        right += (rd.trays.dark, rd.trays.light) == pos.off
+        if rd.evidence is not None and rd.evidence.off is not None:
+            assert rd.evidence.off == pos.off, f"pitch {pitch}: off {rd.evidence.off}, truth {pos.off}"
+    assert right >= total * 3 // 4, f"{right}/{total} tray readings right"
+
+
+def test_a_tray_side_without_a_tray_reads_empty() -> None:
+    """The renderer puts the trays on the right; the strip left of the board is frame and
+    table: its wood must not be taken for a checker lying in a tray."""
+    phantoms = 0
+    for s in SEEDS:
+        r = render_scene(_with_off(s), seed=s)
+        views = [(side, v) for side, v in tray_views(r.image, r.corners) if side == "left"]
+        if not views:
+            continue
+        _, model = read_view(rectify(r.image, r.corners))
+        tr = read_trays(views, model or fallback_model())
+        assert tr is not None
+        phantoms += tr.dark + tr.light
+    assert phantoms <= 1, f"{phantoms} checkers seen where there is no tray"

@@ -36,8 +36,8 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
    the checkers themselves, darker = dark.
 5. **Trays** (:mod:`vision.trays`, :func:`~vision.trays.read_trays`): strips beside the playing area's left and
    right edges (``layout.TRAY_SEARCH``), each read only when wholly in the frame.  Borne-off
-   checkers lie on their sides: a ladder of thin dark lines ``layout.TRAY_PITCH`` apart in
-   the column where such lines are strongest; the bodies between the lines give the colour
+   checkers lie on their sides: a ladder of thin dark lines one checker's thickness apart
+   (measured) in the column where such lines are strongest; the bodies between the lines give the colour
    (the board's colour model), a body beyond either end line counts when its rows keep the
    bodies' colour.  Any side, any half-tray, either colour.
 6. **Set-up** (:class:`vision.layout.SetUp`): which corner holds Dark's home board, from
@@ -53,8 +53,11 @@ Conventions and limits:
   ``None``.  With all 30 checkers on the board and a tray side in view, ``(0, 0)``.
   While the board's per-colour totals stay the same the trays cannot have changed, so a
   sure reading is kept and not read again.  ``VisionConfig(trays=False)`` turns it off.
-  The pitch assumes the renderer's checkers (0.33 pw thick lying down); single borne-off
-  checkers whose own line does not show (light on a dark tray) are missed (then ``None``).
+  The checkers' thickness lying down is measured from the ladder (two lines or more: the
+  profile's self-similarity, 0.17-0.42 pw; the renderer draws 0.2-0.35 pw); a lone line
+  beside a colour that runs on past any checker's thickness is a surface's edge (frame, tray
+  wall), not a checker.  A single borne-off checker whose own line does not show (red on a
+  black tray) is missed (then the totals do not add up and ``off`` is ``None``).
 * Image rows: ``top`` runs from the first corner to the second, ``bottom`` from the
   fourth to the third (:class:`vision.layout.RowReading`, the ``bgtable read`` form).
 * Stacking (:func:`vision.layout.stack_slots`): a row of 5 from a point's base, then each

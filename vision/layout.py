@@ -36,8 +36,9 @@ CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 # Bear-off trays lie outside the playing area, beside its left or right edge, one half-tray
 # per colour (top and bottom half).  Borne-off checkers lie on their sides, one against the
-# next, each TRAY_PITCH thick (as vision.render draws them: 0.3 pw and a 0.03 gap); the
-# reader looks for them TRAY_SEARCH pw beyond either edge.
+# next; the reader measures their spacing from the ladder of lines they make
+# (vision.trays.ladder_pitch) and uses TRAY_PITCH (a checker 0.3 pw thick and a 0.03 gap)
+# only where one checker shows no spacing; it looks for them TRAY_SEARCH pw beyond either edge.
 TRAY_PITCH = 0.33
 TRAY_SEARCH = (0.2, 4.0)
 

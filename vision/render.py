@@ -72,6 +72,7 @@ class RenderParams:
     jpeg: tuple[int, int] = (55, 95)    # quality range; (0, 0) for none
     jitter: float = 0.05                # checker offset sigma, pw
     markers: bool = True
+    off_pitch: tuple[float, float] = (0.2, 0.35)  # borne-off checkers: thickness + gap lying down, pw
 
 
 @dataclass(frozen=True)
@@ -168,8 +169,9 @@ def stack_offsets(n: int) -> list[tuple[float, int]]:
 
 
 def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
-               jitter: float = 0.05, markers: bool = True) -> np.ndarray:
-    """The board seen exactly from above, as a texture (see :data:`TEX`)."""
+               jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH) -> np.ndarray:
+    """The board seen exactly from above, as a texture (see :data:`TEX`).  Borne-off
+    checkers lie in the right tray, each ``off_pitch`` pw apart (its thickness and a 0.03 gap)."""
     img = _empty_board(scheme, markers).copy()
     top, bottom = setup.to_rows(position)
     items = []
@@ -193,9 +195,10 @@ def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.
     tx = L.WIDTH + FRAME + 0.05
     for ci, colour in enumerate((scheme.dark, scheme.light)):
         for k in range(off[ci]):
-            y = (0.1 + k * 0.33) if ci == 0 else (L.HEIGHT - 0.1 - (k + 1) * 0.33)
-            _poly(img, [(tx, y), (tx + L.CHECKER, y), (tx + L.CHECKER, y + 0.3), (tx, y + 0.3)], colour)
-            _poly(img, [(tx, y + 0.27), (tx + L.CHECKER, y + 0.27), (tx + L.CHECKER, y + 0.3), (tx, y + 0.3)], _shade(colour, 0.6))
+            y = (0.1 + k * off_pitch) if ci == 0 else (L.HEIGHT - 0.1 - (k + 1) * off_pitch)
+            t = off_pitch - 0.03
+            _poly(img, [(tx, y), (tx + L.CHECKER, y), (tx + L.CHECKER, y + t), (tx, y + t)], colour)
+            _poly(img, [(tx, y + t - 0.03), (tx + L.CHECKER, y + t - 0.03), (tx + L.CHECKER, y + t), (tx, y + t)], _shade(colour, 0.6))
     return img
 
 
@@ -282,7 +285,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         scheme = SCHEMES[int(rng.integers(len(SCHEMES)))]
     setup = setup or L.SetUp()
     # separate streams, so the camera and the light stay put when the position or the hand changes
-    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers)
+    lo, hi = params.off_pitch
+    off_pitch = float(np.random.default_rng([seed, 17]).uniform(lo, hi)) if hi > lo else lo
+    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers, off_pitch)
     W, H = params.width, params.height
     # camera: the texture's corners to a rotated, shrunk, perspective-perturbed quad
     fill = rng.uniform(*params.fill)

@@ -18,11 +18,12 @@ from . import layout as L
 from .read import L_WEIGHT, POINT_KNEE, ColourModel, _peaks
 from .rectify import View
 
-TRAY_PX = 32            # pixels per pw of the tray strips
+TRAY_PX = 64            # pixels per pw of the tray strips
 TRAY_WINDOW = 0.5       # pw: width of the column window the checkers are read in
 TRAY_LINE = 2.5         # grey levels: the weakest line between two side-on checkers
 TRAY_SHARE = 0.3        # ...and at least this share of the typical strong one
 TRAY_SPACING = (0.85, 1.15)  # successive lines, as a share of the pitch
+PITCH_RANGE = (0.17, 0.42)   # pw: a checker lying down, thickness and gap (thin tournament to thick wooden)
 
 
 @dataclass(frozen=True)
@@ -54,11 +55,39 @@ def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True) -> lis
     return out
 
 
-def _line_chain(prof: np.ndarray, px: int) -> tuple[list[int], bool]:
-    """The longest run of dark lines (local maxima of ``prof``) spaced one checker's thickness
+def ladder_pitch(prof: np.ndarray, px: int) -> Optional[float]:
+    """How far apart (pixels) the side-on checkers in a tray column lie: with three lines or
+    more, the lag in :data:`PITCH_RANGE` at which the column's line profile best matches
+    itself (the shortest of the near-best lags, so a ladder is not taken at twice its
+    pitch); with two, their distance when it is in that range; else None (one checker
+    shows no spacing)."""
+    lo, hi = int(PITCH_RANGE[0] * px), int(np.ceil(PITCH_RANGE[1] * px))
+    peaks = _peaks(prof, TRAY_LINE, max(1, lo // 2))
+    if len(peaks) == 2:
+        gap = float(peaks[1] - peaks[0])
+        return gap if lo <= gap <= hi else None
+    if len(peaks) < 2 or len(prof) <= hi + 2:
+        return None
+    p = np.maximum(prof, 0.0)
+    p = p - p.mean()
+    lags = np.arange(lo - 1, hi + 2)
+    r = np.array([float(np.dot(p[:-k], p[k:])) / (len(p) - k) for k in lags])
+    inner = r[1:-1]
+    if inner.max() <= 0:
+        return None
+    k = int(np.flatnonzero(inner >= 0.8 * inner.max())[0]) + 1
+    while k + 1 < len(r) - 1 and r[k + 1] > r[k]:   # climb to the local top of that lag
+        k += 1
+    a, b, c = r[k - 1], r[k], r[k + 1]
+    den = a - 2 * b + c
+    shift = 0.5 * (a - c) / den if den < 0 else 0.0   # parabola through the top three
+    return float(lags[k] + np.clip(shift, -0.5, 0.5))
+
+
+def _line_chain(prof: np.ndarray, pitch: float) -> tuple[list[int], bool]:
+    """The longest run of dark lines (local maxima of ``prof``) spaced ``pitch`` pixels
     apart (one missing line bridged), and whether the profile is clean (no strong line left
     over inside the run).  Returns the line positions, a bridged one filled in."""
-    pitch = L.TRAY_PITCH * px
     peaks = _peaks(prof, TRAY_LINE, max(1, int(0.6 * pitch)))
     if not peaks:
         return [], True
@@ -83,27 +112,39 @@ def _line_chain(prof: np.ndarray, px: int) -> tuple[list[int], bool]:
     return best, clean
 
 
-def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Optional[str], int, bool]:
-    """One half-tray: (colour or None, count, sure).  Side-on checkers show as a ladder of
-    dark lines one checker's thickness apart; the bodies between the lines give the colour,
-    and a body beyond either end line counts when it looks like the ones between."""
-    px = view.px
-    img = view.image[int(round(y0 * px)):int(round(y1 * px))]
+def ladder_profile(img: np.ndarray, px: int) -> tuple[np.ndarray, int, int]:
+    """A half-tray's line profile: per row, how much darker than the rows a little above and
+    below it (a thin line, not a step), in the column window where such lines are strongest.
+    Returns (profile, the window's first column, its width)."""
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    d = 2
+    d = max(2, int(round(px / 16)))   # a line is thin: compare with rows this far either side
     ridge = np.zeros_like(grey)
-    ridge[d:-d] = np.minimum(grey[:-2 * d], grey[2 * d:]) - grey[d:-d]   # a thin line darker than both sides (not a step)
+    ridge[d:-d] = np.minimum(grey[:-2 * d], grey[2 * d:]) - grey[d:-d]
     win = max(3, int(TRAY_WINDOW * px))
     colsum = np.maximum(ridge, 0).sum(axis=0)
     energy = np.convolve(colsum, np.ones(win), mode="valid")
     c0 = int(np.argmax(energy))
-    prof = np.median(ridge[:, c0:c0 + win], axis=1)  # a line runs across the whole window
-    chain, clean = _line_chain(prof, px)
+    return np.median(ridge[:, c0:c0 + win], axis=1), c0, win  # a line runs across the whole window
+
+
+def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Optional[str], int, bool]:
+    """One half-tray: (colour or None, count, sure).  Side-on checkers show as a ladder of
+    dark lines one checker's thickness apart (measured, :func:`ladder_pitch`); the bodies
+    between the lines give the colour, and a body beyond either end line counts when it
+    looks like the ones between for most of a checker's thickness but does not run on
+    like a surface."""
+    px = view.px
+    img = view.image[int(round(y0 * px)):int(round(y1 * px))]
+    prof, c0, win = ladder_profile(img, px)
+    measured = ladder_pitch(prof, px)
+    pitch = measured or L.TRAY_PITCH * px
+    chain, clean = _line_chain(prof, pitch)
     if len(chain) == 0:
         return None, 0, clean
-    pitch = L.TRAY_PITCH * px
+    if len(chain) == 1 and measured is None:
+        pitch = PITCH_RANGE[0] * px   # a lone checker's thickness is unknown: look as far as the thinnest
     cols = img[:, c0:c0 + win].astype(np.float32).mean(axis=1)   # the window's colour, row by row
-    inset = max(1, int(0.2 * pitch))
+    inset = max(1, int(round(0.2 * pitch)))
 
     def body(a: float, b: float, clip: bool = False) -> Optional[np.ndarray]:
         a_, b_ = int(round(a)) + inset, int(round(b)) - inset
@@ -131,20 +172,28 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
                           np.linalg.norm((lab - np.array(model.light)) * wgt, axis=1))
         ref = cands[int(np.argmin(dist))]
     # beyond each end line the run goes on for one more body when the rows there keep the
-    # bodies' colour for at least half a checker's thickness (the end checker's own line
-    # may not show: a light checker's shade against a dark tray)
-    rows = np.linalg.norm(cols - ref, axis=1)
-    outside = np.ones(len(rows), bool)
+    # colour of the body next to them (light may change along the tray) for most of a
+    # checker's thickness (the end checker's own line may not show: a light checker's shade
+    # against a dark tray)
+    outside = np.ones(len(cols), bool)
     outside[max(0, int(chain[0] - 1.5 * pitch)):int(chain[-1] + 1.5 * pitch) + 1] = False
-    bg = float(np.median(rows[outside])) if outside.sum() >= pitch / 2 else 60.0
-    tau = max(12.0, 0.5 * bg)
-    for start, step in ((chain[0] - inset, -1), (chain[-1] + inset, +1)):
+    lone = measured is None and len(chain) == 1
+    reach = PITCH_RANGE[1] * px if lone else pitch
+    first = inner[0] if n and inner[0] is not None else ref
+    last = inner[-1] if n and inner[-1] is not None else ref
+    ends = ((chain[0] - inset, -1, first), (chain[-1] + inset, +1, last))
+    for start, step, near in ends:
+        rows = np.linalg.norm(cols - near, axis=1)
+        bg = float(np.median(rows[outside])) if outside.sum() >= pitch / 2 else 60.0
+        tau = max(12.0, 0.5 * bg)
         ext = 0
         y = start
-        while 0 <= y < len(rows) and ext < pitch and rows[y] < tau:
+        while 0 <= y < len(rows) and ext < 2 * reach and rows[y] < tau:
             ext += 1
             y += step
-        if ext >= 0.65 * (pitch - inset):
+        if lone and ext >= 1.5 * reach:
+            pass  # a lone line beside colour that runs on well past a checker: a surface's edge (frame, tray wall)
+        elif ext >= 0.65 * (pitch - inset):
             n += 1
         elif ext >= 0.35 * (pitch - inset):
             sure = False  # half a body: neither clearly a checker nor clearly not
