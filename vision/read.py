@@ -99,6 +99,10 @@ class Profiles:
     strength: float
     colour: Optional[np.ndarray] = None   # BGR (blurred) at each axis's candidate centres
     fill: Optional[np.ndarray] = None     # per axis: how checker-like the gaps beside halves 4 and 6 are
+    grad: Optional[np.ndarray] = None     # the complex gradient map (:func:`_gradients`), for second looks
+    px: int = 0                           # the view's pixels per point width ...
+    margin: float = 0.0                   # ... and margin (pw), to place second looks
+    image: Optional[np.ndarray] = None    # the rectified BGR image, for second looks
 
 
 # grey level to CIE lightness (0..255): more contrast in the dark, as the eye (and Lab) has it
@@ -214,7 +218,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
     return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour,
-                    _gap_fill(view, ax, blur))
+                    _gap_fill(view, ax, blur), g, px, view.margin, view.image)
 
 
 GAP_HALVES = (4, 6)      # where a five-row leaves board showing beside its checkers, a pyramid does not
@@ -509,6 +513,7 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
                                     0.0 if prof.fill is None else float(prof.fill[i]))
                 for i, a in enumerate(axes(params))}
     _drop_empty_bases(prof, per_axis, params)
+    _outlined_checkers(prof, per_axis, params)
     thr = params.threshold
     nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
@@ -570,6 +575,96 @@ def _drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: R
         if ratio < BASE_RATIO:
             name = ax[k].name
             per_axis[name] = PointCount(0, (), max(0.0, min(1.0, 0.2 * (BASE_RATIO - ratio))))
+
+
+CLIPPED = 245         # a BGR value at or above which a channel is clipped (washed out by glare)
+CLIPPED_SHARE = 0.5   # a point is washed out when this share of its axis is clipped in every channel
+OUTLINE_FIND = 0.04   # rim score (in strengths) from which a washed-out point's peak is looked at again
+OUTLINE = 0.04        # a closed outline: its all-round rim score (10th percentile over angles) above this
+OUTLINE_FACE = 200.0  # ... around a washed-out face: grey at least this all round inside the outline
+OUTLINE_LINE = 6.0    # ... and the outline darker than the face by this many grey levels all round
+
+
+def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = ReadParams()) -> tuple[float, float, float]:
+    """A washed-out checker's look at (x, y) (pw): a bright face closed by a darker outline.
+
+    Returns, each as the 10th percentile over the ring's angles (smoothed over three
+    neighbours): the rim score on a ring of a checker's radius (in strengths), the face's
+    grey inside it (0.2 and 0.32 pw out, the darker), and how much darker than the face the
+    outline is (the darkest of 0.38..0.52 pw out).  A checker's outline is a closed circle
+    around a uniform face; its look-alikes (the board's edge, a triangle's sides and tip)
+    cover only parts of the ring, or leave board showing inside it."""
+    assert prof.grad is not None and prof.image is not None
+    g, img = prof.grad, prof.image
+    h, w = g.shape
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+    c, s = np.cos(th), np.sin(th)
+    rot = np.exp(-1j * th)
+    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
+
+    def at(r: float) -> tuple[np.ndarray, np.ndarray]:
+        xi = np.clip(np.rint(cx + r * prof.px * c).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.rint(cy + r * prof.px * s).astype(np.int32), 0, h - 1)
+        return yi, xi
+
+    def q10(v: np.ndarray) -> float:
+        return float(np.quantile((np.roll(v, 1) + v + np.roll(v, -1)) / 3, 0.1))
+
+    best = np.full(N_RING, -np.inf)
+    for r in params.ring_radii:
+        z = g[at(r)] * rot
+        best = np.maximum(best, np.abs(z.real) - 0.5 * np.abs(z.imag))
+    grey = lambda r: img[at(r)].astype(np.float32).mean(axis=1)  # noqa: E731
+    face = np.minimum(grey(0.2), grey(0.32))
+    line = np.min([grey(r) for r in (0.38, 0.42, 0.45, 0.48, 0.52)], axis=0)
+    return q10(best) / prof.strength, q10(face), q10(face - line)
+
+
+def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> None:
+    """Light checkers on a washed-out point (glare clips checker and point alike to white)
+    show only their outline, too faint for the rim threshold.  On such a point the rims
+    beyond the stack read are looked at again, from the base outwards, slot by slot: one
+    whose outline is closed all round (:func:`outline_score`) is a checker.  A near miss
+    leaves the point unsure."""
+    if prof.grad is None or prof.colour is None:
+        return
+    cd = L.CHECKER
+    nms = max(1, int(round(params.nms / params.step)))
+    for k, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        if pc.count >= L.PYRAMID[0]:
+            continue
+        if float(np.mean(prof.colour[k].min(axis=1) >= CLIPPED)) < CLIPPED_SHARE:
+            continue
+        full = prof.full[k]
+        peaks = [j for j in _peaks(full, OUTLINE_FIND, nms, lead=True)]
+        added: list[Checker] = []
+        conf = pc.confidence
+        n = pc.count
+        while n < L.PYRAMID[0]:
+            slot = cd * (n + 0.5)
+            near = [j for j in peaks if abs(float(prof.dist[j]) - slot) <= params.slot_tolerance * cd / 2]
+            if not near:
+                break
+            j = max(near, key=lambda i: float(full[i]))
+            x = a.x + float(prof.lateral[k][j])
+            y = a.y0 + a.direction * float(prof.dist[j])
+            o, face, line = outline_score(prof, x, y, params)
+            if face < OUTLINE_FACE:
+                break  # board shows inside the ring: not a washed-out checker's face
+            m = min(o / OUTLINE, line / OUTLINE_LINE)
+            if m < 1.0:
+                if m > 0.5:  # a near miss: the point is unsure
+                    conf = min(conf, POINT_KNEE * (1 - m) * 2)
+                break
+            added.append(Checker(a.name, x, y, float(full[j])))
+            conf = min(conf, max(POINT_KNEE / 2, min(1.0, m - 1.0)))
+            n += 1
+        if added:
+            samples = tuple(added) + tuple(pc.samples)
+            per_axis[a.name] = PointCount(n, samples, conf, pc.alt, pc.faint)
+        elif conf < pc.confidence:
+            per_axis[a.name] = replace(pc, confidence=conf)
 
 
 def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: float, params: ReadParams) -> list[int]:
