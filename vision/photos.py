@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .read import learn_colours
+from .photo_colour import split_colours
 
 DARK, LIGHT = 2, 4  # YOLO classes in tests/data/vision/photos-yolo
 
@@ -37,42 +37,83 @@ def _dominant_radius(radii: np.ndarray) -> float:
     return float((edges[k] + edges[k + 1]) / 2)
 
 
-def detect_checkers(image: np.ndarray, r_min: float = 0.012, r_max: float = 0.055,
-                    sensitivity: int = 20, max_texture: float = 0.8) -> list[Detection]:
+@dataclass(frozen=True)
+class PhotoParams:
+    """The detector's settings, chosen once for the whole photo set (never per photo).
+
+    ``sensitivity`` and ``max_texture`` gate the strong circles; the ``recover_*`` settings
+    gate the second look: a weaker circle (``recover_votes`` Hough votes) is a checker when
+    its face is plain (``recover_texture``), its colour lies within ``recover_gap``
+    (weighted Lab) of a colour the strong circles learned, and its centre is at least
+    ``recover_spacing`` radii from every checker already found (stacked checkers overlap).
+    """
+
+    r_min: float = 0.012
+    r_max: float = 0.055
+    sensitivity: int = 20
+    max_texture: float = 0.8
+    recover: bool = True
+    recover_votes: int = 16
+    recover_texture: float = 0.6
+    recover_gap: float = 6.0
+    recover_spacing: float = 1.2
+
+
+def _face_lab(lab: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
+    """Median Lab of a checker's central square (0.45 r each side): its face, not its rim."""
+    k = max(1, int(r * 0.45))
+    patch = lab[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1].reshape(-1, 3)
+    return np.median(patch, axis=0)
+
+
+def _texture(mag: np.ndarray, x: float, y: float, r: float) -> float:
+    """Mean gradient over the face (0.55 r each side) against the mean on the rim (1 = as busy)."""
+    h, w = mag.shape
+    xs = np.clip((x + r * _COS).astype(int), 0, w - 1)
+    ys = np.clip((y + r * _SIN).astype(int), 0, h - 1)
+    rim = float(mag[ys, xs].mean())
+    k = max(2, int(r * 0.55))
+    face = mag[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1]
+    return float(face.mean()) / max(rim, 1e-6) if face.size else float("inf")
+
+
+_TH = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+_COS, _SIN = np.cos(_TH), np.sin(_TH)
+
+
+def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> list[Detection]:
     """Checkers in a photo: circles of the board's one checker size with plain faces, in two colours.
 
     A first pass of Hough circles over checker-like radii (a share of the image's larger
     side) finds the dominant radius; a second, more sensitive pass looks only near it.
     Circles whose face is busier than their rim (carvings, inlays, dice) are dropped, as
-    are circles mostly covering a stronger one.  The faces' colours split in two (Otsu on
-    lightness, refined in Lab); the darker group is ``dark``.
+    are circles mostly covering a stronger one.  The faces' two colours are learned from
+    these strong circles (:func:`vision.photo_colour.split_colours`); then weaker circles
+    (partial rims of stacked checkers, dark checkers on dark points, circles Hough's
+    minimum distance hid) are taken when their face has one of those colours.  Each
+    checker's colour is the nearer of the two; the darker is ``dark``.
     """
+    p = params
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     side = max(grey.shape)
     smooth = cv2.medianBlur(grey, 5)
-    lo, hi = max(4, int(r_min * side)), int(r_max * side)
-    first = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=lo * 1.6, param1=140, param2=sensitivity + 5,
-                             minRadius=lo, maxRadius=hi)
+    lo, hi = max(4, int(p.r_min * side)), int(p.r_max * side)
+    first = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=lo * 1.6, param1=140,
+                             param2=p.sensitivity + 5, minRadius=lo, maxRadius=hi)
     if first is None:
         return []
     R = _dominant_radius(first[0][:, 2])
-    second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140, param2=sensitivity,
-                              minRadius=max(3, int(R * 0.8)), maxRadius=int(R * 1.2) + 1)
+    r_lo, r_hi = max(3, int(R * 0.8)), int(R * 1.2) + 1
+    second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140,
+                              param2=p.sensitivity, minRadius=r_lo, maxRadius=r_hi)
     cs = second[0] if second is not None else first[0]
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     mag = cv2.magnitude(gx, gy)
-    th = np.linspace(0, 2 * np.pi, 32, endpoint=False)
-    h, w = grey.shape
     keep: list[tuple[float, float, float]] = []
     for x, y, r in cs:
-        xs = np.clip((x + r * np.cos(th)).astype(int), 0, w - 1)
-        ys = np.clip((y + r * np.sin(th)).astype(int), 0, h - 1)
-        rim = float(mag[ys, xs].mean())
-        k = max(2, int(r * 0.55))
-        face = mag[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1]
-        if face.size and float(face.mean()) > max_texture * rim:
+        if _texture(mag, x, y, r) > p.max_texture:
             continue
         if any((x - a) ** 2 + (y - b) ** 2 < (1.2 * r) ** 2 for a, b, _ in keep):
             continue
@@ -80,14 +121,25 @@ def detect_checkers(image: np.ndarray, r_min: float = 0.012, r_max: float = 0.05
     if not keep:
         return []
     lab = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
-    samples = []
-    for x, y, r in keep:
-        k = max(1, int(r * 0.45))
-        patch = lab[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1].reshape(-1, 3)
-        samples.append(np.median(patch, axis=0))
-    sm = np.array(samples, np.float32).reshape(-1, 3)
-    model = learn_colours(sm)
-    labels = model.classify(sm)[0] if model is not None else (sm[:, 0] > 128).astype(int)
+    faces = [_face_lab(lab, x, y, r) for x, y, r in keep]
+    model = split_colours(np.array(faces, np.float32))
+    if model is not None and p.recover:
+        weak = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 0.3, param1=140,
+                                param2=p.recover_votes, minRadius=r_lo, maxRadius=r_hi)
+        for x, y, r in (weak[0] if weak is not None else []):
+            if any((x - a) ** 2 + (y - b) ** 2 < (p.recover_spacing * max(r, rb)) ** 2 for a, b, rb in keep):
+                continue
+            if _texture(mag, x, y, r) > p.recover_texture:
+                continue
+            face = _face_lab(lab, x, y, r)
+            if float(model.distance(face)[0]) > p.recover_gap:
+                continue
+            keep.append((float(x), float(y), float(r)))
+            faces.append(face)
+    if model is None:
+        labels = [int(f[0] > 128) for f in faces]
+    else:
+        labels = list(model.classify(np.array(faces, np.float32)))
     return [Detection(x, y, r, "light" if l else "dark") for (x, y, r), l in zip(keep, labels)]
 
 

@@ -1,0 +1,73 @@
+"""The two checker colours of a photo, learned from the checkers' faces (for :mod:`vision.photos`).
+
+A copy of the idea in :func:`vision.read.learn_colours`, kept here so the photo path does
+not move when the reader's tuning does: face samples (Lab medians) split in two along
+their main axis, refined by 2-means, lightness weighed half (light and shadow move it
+most).  Unlike the reader's it always splits: a photo of a backgammon board shows both
+colours, and a washed-out photo whose two colours are close must still be told apart.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+L_WEIGHT = 0.5  # lightness against the two colour axes (a shadow moves lightness, not hue)
+WEIGHTS = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
+
+
+@dataclass(frozen=True)
+class FaceColours:
+    """Two Lab centres (in weighted Lab: lightness halved); ``dark`` has the lower lightness."""
+
+    dark: tuple[float, float, float]
+    light: tuple[float, float, float]
+
+    def _dist(self, samples: np.ndarray) -> np.ndarray:
+        s = np.asarray(samples, np.float32).reshape(-1, 3) * WEIGHTS
+        c = np.array([self.dark, self.light], np.float32)
+        return np.linalg.norm(s[:, None, :] - c[None, :, :], axis=2)
+
+    def classify(self, samples: np.ndarray) -> np.ndarray:
+        """0 (dark) or 1 (light) per Lab sample: the nearer centre."""
+        return self._dist(samples).argmin(axis=1).astype(int)
+
+    def distance(self, samples: np.ndarray) -> np.ndarray:
+        """Weighted Lab distance of each sample to the nearer centre (how checker-like its face is)."""
+        return self._dist(samples).min(axis=1)
+
+
+def split_colours(samples: np.ndarray, rounds: int = 8) -> FaceColours | None:
+    """Two colour centres from Lab face samples (n x 3); None with fewer than two samples.
+
+    The first cut is where the two sides of the main axis are most apart for their spread
+    (a lone checker of the other colour still forms a side); 2-means refines it.
+    """
+    s = np.asarray(samples, np.float32).reshape(-1, 3) * WEIGHTS
+    n = len(s)
+    if n < 2:
+        return None
+    centred = s - s.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    proj = (centred @ axis).astype(np.float64)
+    order = np.argsort(proj)
+    p = proj[order]
+    k = np.arange(1, n)
+    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
+    t1, t2 = float(p.sum()), float((p * p).sum())
+    ma, mb = c1 / k, (t1 - c1) / (n - k)
+    va = np.maximum(c2 / k - ma * ma, 0.0)
+    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
+    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
+    lab = np.zeros(n, int)
+    lab[order[cut:]] = 1
+    c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
+    for _ in range(rounds):
+        new = np.linalg.norm(s[:, None, :] - c[None, :, :], axis=2).argmin(axis=1)
+        if new.min() == new.max() or np.array_equal(new, lab):
+            break
+        lab = new
+        c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
+    if c[0][0] > c[1][0]:
+        c = c[::-1]
+    return FaceColours(tuple(map(float, c[0])), tuple(map(float, c[1])))  # type: ignore[arg-type]
