@@ -27,16 +27,6 @@ class Detection:
     colour: str
 
 
-def _dominant_radius(radii: np.ndarray) -> float:
-    """The most common radius (checkers on one board share theirs), from a histogram."""
-    if len(radii) == 0:
-        return 0.0
-    lo, hi = float(radii.min()), float(radii.max()) + 1
-    hist, edges = np.histogram(radii, bins=max(1, int((hi - lo) / 2)), range=(lo, hi))
-    k = int(np.argmax(np.convolve(hist, [1, 1, 1], mode="same")))
-    return float((edges[k] + edges[k + 1]) / 2)
-
-
 @dataclass(frozen=True)
 class PhotoParams:
     """The detector's settings, chosen once for the whole photo set (never per photo).
@@ -81,6 +71,28 @@ _TH = np.linspace(0, 2 * np.pi, 32, endpoint=False)
 _COS, _SIN = np.cos(_TH), np.sin(_TH)
 
 
+def _checker_radius(smooth: np.ndarray, mag: np.ndarray, lo: float, hi: float, votes: int,
+                    max_texture: float, step: float = 1.25) -> float:
+    """The board's checker radius: the radius band (each ``step`` times the last) in which the
+    most plain-faced circles are found; their median radius.
+
+    One band at a time, so a carved checker's inner rings (which win a wide search at the
+    same centre: one circle per centre) cannot hide its rim.
+    """
+    best, radius = 0.0, 0.0
+    a = lo
+    while a < hi:
+        b = min(a * step, hi)
+        c = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=a * 1.5, param1=140, param2=votes,
+                             minRadius=int(a), maxRadius=int(b) + 1)
+        radii = [float(r) for x, y, r in (c[0] if c is not None else []) if _texture(mag, x, y, r) <= max_texture]
+        w = float(len(radii))
+        if radii and w > best:
+            best, radius = w, float(np.median(radii))
+        a = b
+    return radius
+
+
 def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> list[Detection]:
     """Checkers in a photo: circles of the board's one checker size with plain faces, in two colours.
 
@@ -99,18 +111,18 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> l
     side = max(grey.shape)
     smooth = cv2.medianBlur(grey, 5)
     lo, hi = max(4, int(p.r_min * side)), int(p.r_max * side)
-    first = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=lo * 1.6, param1=140,
-                             param2=p.sensitivity + 5, minRadius=lo, maxRadius=hi)
-    if first is None:
-        return []
-    R = _dominant_radius(first[0][:, 2])
-    r_lo, r_hi = max(3, int(R * 0.8)), int(R * 1.2) + 1
-    second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140,
-                              param2=p.sensitivity, minRadius=r_lo, maxRadius=r_hi)
-    cs = second[0] if second is not None else first[0]
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
     mag = cv2.magnitude(gx, gy)
+    R = _checker_radius(smooth, mag, lo, hi, p.sensitivity, p.max_texture)
+    if R <= 0:
+        return []
+    r_lo, r_hi = max(3, int(R * 0.8)), int(R * 1.2) + 1
+    second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140,
+                              param2=p.sensitivity, minRadius=r_lo, maxRadius=r_hi)
+    if second is None:
+        return []
+    cs = second[0]
     keep: list[tuple[float, float, float]] = []
     for x, y, r in cs:
         if _texture(mag, x, y, r) > p.max_texture:
