@@ -220,20 +220,38 @@ def score(dets: list[Detection], boxes: list[tuple[int, float, float, float, flo
     return sc
 
 
-def score_folder(folder: Path) -> tuple[Score, int]:
-    """Detect on every ``*.jpg`` with a ``.txt`` beside it; the summed score and the photo count."""
-    total = Score({k: 0 for k in ("dark", "light", "any")}, {k: 0 for k in ("dark", "light", "any")},
-                  {k: 0 for k in ("dark", "light", "any")})
-    n = 0
+def empty_score() -> Score:
+    """A score with nothing counted yet."""
+    keys = ("dark", "light", "any")
+    return Score({k: 0 for k in keys}, {k: 0 for k in keys}, {k: 0 for k in keys})
+
+
+def f1(sc: Score, k: str) -> float:
+    """Harmonic mean of precision and recall for ``k`` (dark, light or any)."""
+    p, r = sc.precision(k), sc.recall(k)
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+def labelled_photos(folder: Path) -> list[tuple[str, np.ndarray, list[tuple[int, float, float, float, float]]]]:
+    """Every readable ``*.jpg`` in ``folder`` with a ``.txt`` beside it, sorted by name: (stem, image, boxes)."""
+    out = []
     for img_path in sorted(Path(folder).glob("*.jpg")):
         lab = img_path.with_suffix(".txt")
         img = cv2.imread(str(img_path))
         if img is None or not lab.exists():
             continue
         h, w = img.shape[:2]
-        total.add(score(detect_checkers(img), load_boxes(lab, w, h)))
-        n += 1
-    return total, n
+        out.append((img_path.stem, img, load_boxes(lab, w, h)))
+    return out
+
+
+def score_folder(folder: Path, params: PhotoParams = PhotoParams()) -> tuple[Score, int]:
+    """Detect on every ``*.jpg`` with a ``.txt`` beside it; the summed score and the photo count."""
+    total = empty_score()
+    photos = labelled_photos(folder)
+    for _, img, boxes in photos:
+        total.add(score(detect_checkers(img, params), boxes))
+    return total, len(photos)
 
 
 # --------------------------------------------------------------------------- board finding
