@@ -318,6 +318,8 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
             return PointCount(n, pc.samples, min(pc.confidence, margin / 4), pc.count)
         return PointCount(pc.count, pc.samples, min(pc.confidence, POINT_KNEE / 2), n)
     if n < 10:
+        if pc.count == n == L.PYRAMID[0]:
+            return replace(pc, alt=TWIN)  # a row of 5 shows a 12-pyramid's whole rims: the trays may tell
         return pc
 
     cd = L.CHECKER
@@ -332,6 +334,7 @@ TALL_PATTERNS = {
     5: "HLHLHLHLH", 6: "LHLLHLHLH", 7: "LHLHLLHLH", 8: "LHLHLHLLH", 9: "LHLHLHLHL",
     10: "HLHLLHLHL", 11: "HLHLHLLHL", 12: "HLHLHLHLH", 13: "HHLHLLHLH", 14: "HHLHLHLHH", 15: "HHHLHLHHH",
 }
+TWIN = 12          # the pyramid whose whole rims lie where a row of 5's do
 TALL_LEVEL = 0.85   # rim score (in thresholds) between "no whole rim" and "a whole rim"
 TALL_SOFT = 0.6    # how far from the level a score is fully believed
 TALL_REL = 0.5     # ... or this share of the stack's typical whole rim (its 5 strongest), when lower
@@ -803,6 +806,8 @@ class Assembled:
     plausible: bool
     totals: tuple[int, int] = (0, 0)          # checkers read per colour (points and bar)
     model: Optional["ColourModel"] = None     # the colour model the reading used
+    alts: tuple[tuple[str, int, int], ...] = ()  # (row, index, count): a tall stack's next likeliest count
+    bar_confidence: float = 1.0               # the bar count's calibrated confidence
 
 
 # Calibration (measured on rendered boards, bench/vision_accuracy.py part 3): a point's raw
@@ -881,8 +886,42 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     bar_raw = min([found.bar_confidence] + [float(x) * 3 for x in cmargin[k:k + len(found.bar)]])
     confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
     conf = board_confidence(confs, plausible, calibrate(bar_raw))
+    alts = tuple((r, i, pc.alt) for r in ("top", "bottom") for i in range(12)
+                 if (pc := found.per_axis[f"{r}{i}"]).alt is not None and pc.alt != rows[r][i].count)
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible,
-                     (total[0], total[1]))
+                     (total[0], total[1]), alts=alts, bar_confidence=calibrate(bar_raw))
+
+
+def settle_with_off(a: Assembled, off: tuple[int, int]) -> Assembled:
+    """Each colour has exactly 15 checkers: with the trays read surely (``off``), a colour
+    whose board total misses ``15 - off`` by exactly what one of its tall stacks' next
+    likeliest count would change, when the two are a row of 5 and a 12-pyramid (whose whole
+    rims lie at the same places: the one confusion a miscounted tray is unlikely to mimic),
+    takes that count, the least sure such stack first.  The point is then
+    sure only just (:data:`CERTAIN`): the trays vouch for it, its rims did not."""
+    rows = {"top": list(a.rows.top), "bottom": list(a.rows.bottom)}
+    totals = list(a.totals)
+    alts = list(a.alts)
+    for ci, colour in enumerate(("dark", "light")):
+        need = L.PER_SIDE - off[ci] - totals[ci]
+        if need == 0:
+            continue
+        cand = [(rows[r][i].confidence, r, i, n) for r, i, n in alts
+                if rows[r][i].colour == colour and n - rows[r][i].count == need
+                and {n, rows[r][i].count} == {L.PYRAMID[0], TWIN}]
+        if not cand:
+            continue
+        _, r, i, n = min(cand)
+        rows[r][i] = PointReading(n, colour, CERTAIN)
+        totals[ci] += need
+        alts = [x for x in alts if x[:2] != (r, i)]
+    if totals == list(a.totals):
+        return a
+    plausible = totals[0] <= L.PER_SIDE and totals[1] <= L.PER_SIDE
+    confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
+    conf = board_confidence(confs, plausible, a.bar_confidence)
+    return replace(a, rows=L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), a.rows.bar, round(conf, 3)),
+                   checkers=sum(totals), plausible=plausible, totals=(totals[0], totals[1]), alts=tuple(alts))
 
 
 def _settle_tall(rows: dict[str, list[PointReading]], found: Found, total: list[int]) -> None:

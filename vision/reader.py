@@ -19,7 +19,7 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .occlusion import occlusion_score
-from .read import ColourModel, read_view
+from .read import ColourModel, read_view, settle_with_off
 from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
 
@@ -128,6 +128,12 @@ class BoardReader:
         if self.config.trays and assembled.model is not None:
             trays = self._read_trays(frame, corners, assembled)
             off = consistent_off(trays, assembled.totals)
+            if off is None and trays is not None and trays.sure:
+                settled = settle_with_off(assembled, (trays.dark, trays.light))
+                off = consistent_off(trays, settled.totals)
+                if off is not None:  # the trays and a stack's next likeliest count add up to 15 a colour
+                    rows = settled.rows
+                    self._trays = (assembled.totals, np.array(corners, copy=True), trays)
         ev = None
         if self.setup is not None and rows.confidence >= self.config.min_confidence:
             ev = self.setup.to_evidence(rows, t, off)
