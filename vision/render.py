@@ -73,6 +73,7 @@ class RenderParams:
     jitter: float = 0.05                # checker offset sigma, pw
     markers: bool = True
     off_pitch: tuple[float, float] = (0.2, 0.35)  # borne-off checkers: thickness + gap lying down, pw
+    checker: tuple[float, float] = (L.CHECKER, L.CHECKER)  # checker diameter, pw (the reader assumes layout.CHECKER)
 
 
 @dataclass(frozen=True)
@@ -140,9 +141,9 @@ def _empty_board(scheme: Scheme, markers: bool) -> np.ndarray:
     return out
 
 
-def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int) -> None:
-    """Draw one checker seen from above: a shadow, the body, a rim, a groove and a sheen."""
-    r = L.CHECKER / 2 * (1 + 0.03 * layer)
+def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int, size: float = L.CHECKER) -> None:
+    """Draw one checker (``size`` pw across) seen from above: a shadow, the body, a rim, a groove and a sheen."""
+    r = size / 2 * (1 + 0.03 * layer)
     cx, cy = _px(x, y)
     R = int(r * TEX * 16)
     lum = sum(colour) / 3
@@ -162,14 +163,15 @@ def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int) -> No
     cv2.circle(img, (cx, cy), int(R * 0.68), groove, 1, cv2.LINE_AA, shift=4)
 
 
-def stack_offsets(n: int) -> list[tuple[float, int]]:
-    """Distance from the point's base (pw) and layer of each of ``n`` (0..15) checkers on a
-    point, stacked as :func:`vision.layout.stack_slots` says (a pyramid 5-4-3-2-1)."""
-    return [(L.CHECKER * h / 2, layer) for h, layer in L.stack_slots(n)]
+def stack_offsets(n: int, size: float = L.CHECKER) -> list[tuple[float, int]]:
+    """Distance from the point's base (pw) and layer of each of ``n`` (0..15) checkers
+    ``size`` pw across on a point, stacked as :func:`vision.layout.stack_slots` says (a pyramid 5-4-3-2-1)."""
+    return [(size * h / 2, layer) for h, layer in L.stack_slots(n)]
 
 
 def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
-               jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH) -> np.ndarray:
+               jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH,
+               checker: float = L.CHECKER) -> np.ndarray:
     """The board seen exactly from above, as a texture (see :data:`TEX`).  Borne-off
     checkers lie in the right tray, each ``off_pitch`` pw apart (its thickness and a 0.03 gap)."""
     img = _empty_board(scheme, markers).copy()
@@ -178,27 +180,27 @@ def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.
     for row, readings in (("top", top), ("bottom", bottom)):
         for i, p in enumerate(readings):
             col = scheme.dark if p.colour == "dark" else scheme.light
-            for d, layer in stack_offsets(p.count):
+            for d, layer in stack_offsets(p.count, checker):
                 jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
                 y = d + 0.02 if row == "top" else L.HEIGHT - d - 0.02
                 items.append((layer, L.column_x(i) + jx, y + jy * 0.6, col))
     cx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     for ci, colour in enumerate((scheme.dark, scheme.light)):
         for k in range(position.bar[ci]):
-            d = 0.55 + L.CHECKER * (k + 0.5) if k < 5 else 0.55 + L.CHECKER * (k - 4)
+            d = 0.55 + checker * (k + 0.5) if k < 5 else 0.55 + checker * (k - 4)
             y = L.HEIGHT / 2 - d if ci == 0 else L.HEIGHT / 2 + d
             jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
             items.append((0 if k < 5 else 1, cx + jx, y + jy * 0.6, colour))
     for layer, x, y, col in sorted(items, key=lambda t: t[0]):
-        _checker(img, x, y, col, layer)
+        _checker(img, x, y, col, layer, checker)
     off = position.off or (0, 0)
     tx = L.WIDTH + FRAME + 0.05
     for ci, colour in enumerate((scheme.dark, scheme.light)):
         for k in range(off[ci]):
             y = (0.1 + k * off_pitch) if ci == 0 else (L.HEIGHT - 0.1 - (k + 1) * off_pitch)
             t = off_pitch - 0.03
-            _poly(img, [(tx, y), (tx + L.CHECKER, y), (tx + L.CHECKER, y + t), (tx, y + t)], colour)
-            _poly(img, [(tx, y + t - 0.03), (tx + L.CHECKER, y + t - 0.03), (tx + L.CHECKER, y + t), (tx, y + t)], _shade(colour, 0.6))
+            _poly(img, [(tx, y), (tx + checker, y), (tx + checker, y + t), (tx, y + t)], colour)
+            _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)], _shade(colour, 0.6))
     return img
 
 
@@ -287,7 +289,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     # separate streams, so the camera and the light stay put when the position or the hand changes
     lo, hi = params.off_pitch
     off_pitch = float(np.random.default_rng([seed, 17]).uniform(lo, hi)) if hi > lo else lo
-    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers, off_pitch)
+    lo, hi = params.checker
+    size = float(np.random.default_rng([seed, 19]).uniform(lo, hi)) if hi > lo else lo
+    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers, off_pitch, size)
     W, H = params.width, params.height
     # camera: the texture's corners to a rotated, shrunk, perspective-perturbed quad
     fill = rng.uniform(*params.fill)
