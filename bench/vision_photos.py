@@ -1,9 +1,10 @@
 """Checker detection and board finding on the 49 labelled real photos.
 
-Run: python3 bench/vision_photos.py [FOLDER] [--folds] [--no-board].  Part 1: checker
-detection precision and recall per colour with the default :class:`vision.photos.PhotoParams`;
-chance level is the share of image area covered by that colour's boxes (what a detection
-placed at random would hit).  ``--folds``: a guard against tuning to the set: the settings
+Run: python3 bench/vision_photos.py [FOLDER] [--per-photo] [--folds] [--no-board].  Part 1:
+checker detection precision and recall per colour with the default
+:class:`vision.photos.PhotoParams`; chance level is the share of image area covered by that
+colour's boxes (what a detection placed at random would hit); why the labelled checkers
+were missed (:func:`vision.photos.account_misses`); ``--per-photo``: TP/FP/FN per photo.  ``--folds``: a guard against tuning to the set: the settings
 in ``GRID`` are chosen (best mean F1 of dark and light) on the photos with even index
 (sorted by name) and scored on the odd ones, and vice versa; the two held-out halves are
 summed.  Part 2: the playing area found without markers or corners
@@ -26,8 +27,9 @@ import cv2
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vision.photos import (DARK, LIGHT, PhotoParams, Score, detect_checkers, empty_score, f1,  # noqa: E402
-                           labelled_photos, load_boxes, score, score_board_finding)
+from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, Score, account_misses,  # noqa: E402
+                           detect_checkers, empty_score, f1, labelled_photos, load_boxes, score,
+                           score_board_finding)
 
 # the settings the two-fold check may choose from (the defaults are one of them)
 GRID = {
@@ -88,6 +90,7 @@ def two_fold(photos: list) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", type=Path, default=ROOT / "tests" / "data" / "vision" / "photos-yolo")
+    ap.add_argument("--per-photo", action="store_true", help="TP/FP/FN of every photo")
     ap.add_argument("--folds", action="store_true", help="also the two-fold check of the settings (about 2 min)")
     ap.add_argument("--no-board", action="store_true", help="skip part 2 (board finding)")
     args = ap.parse_args()
@@ -101,6 +104,15 @@ def main() -> None:
         best_ms = min(best_ms, (time.perf_counter() - t) / max(len(photos), 1) * 1000)
     print(f"{len(photos)} photos, {best_ms:.0f} ms each (best of 3 runs)")
     table(sc, chance(args.folder))
+    misses = {m: 0 for m in MISSES}
+    for name, img, boxes in photos:
+        for k, v in account_misses(img, boxes).items():
+            misses[k] += v
+        if args.per_photo:
+            s = score(detect_checkers(img), boxes)
+            print(f"  {name:22} " + "  ".join(f"{k} {s.tp[k]:2d}/{s.fp[k]:2d}/{s.fn[k]:2d}" for k in ("dark", "light", "any"))
+                  + "  (TP/FP/FN)")
+    print("  labelled checkers missed: " + ", ".join(f"{k} {v}" for k, v in misses.items()))
     if args.folds:
         two_fold(photos)
     if args.no_board:

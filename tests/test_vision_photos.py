@@ -1,10 +1,17 @@
-"""Checker detection on the 49 real labelled photos: well above chance, every photo read."""
+"""Checker detection on photos: the 49 real labelled photos (well above chance, every photo
+read) and each rule of :func:`vision.photos.detect_checkers` on a small constructed image."""
 from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
+import numpy as np
 
-from vision.photos import DARK, LIGHT, detect_checkers, load_boxes, score, score_folder
+from vision.photo_colour import split_colours
+from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, account_misses, detect_checkers, f1, load_boxes,
+                           score, score_folder)
+
+DARK_BGR, LIGHT_BGR, GREEN_BGR = (30, 30, 30), (220, 230, 235), (40, 200, 40)
 
 
 def test_labels_load_boxes_and_polygons(photos_dir: Path) -> None:
@@ -16,21 +23,104 @@ def test_labels_load_boxes_and_polygons(photos_dir: Path) -> None:
 def test_detection_on_real_photos_is_well_above_chance(photos_dir: Path) -> None:
     sc, n = score_folder(photos_dir)
     assert n == 49
-    # chance (a detection at a random place) hits a box of one colour about 8% of the time
-    assert sc.precision("any") > 0.7 and sc.recall("any") > 0.55
-    for k in ("dark", "light"):
-        assert sc.precision(k) > 0.6 and sc.recall(k) > 0.45, k
+    # chance (a detection at a random place) hits a box of one colour about 8% of the time,
+    # of either colour 16%; measured: dark 0.73/0.65, light 0.74/0.81, any 0.79/0.79
+    assert sc.precision("any") > 0.77 and sc.recall("any") > 0.76
+    assert sc.precision("dark") > 0.71 and sc.recall("dark") > 0.63
+    assert sc.precision("light") > 0.72 and sc.recall("light") > 0.79
+    # the second look for weaker circles is what lifts recall, at little cost in precision
+    off, _ = score_folder(photos_dir, PhotoParams(recover=False))
+    assert sc.recall("any") > off.recall("any") + 0.05
+    assert f1(sc, "any") > f1(off, "any")
 
 
 def test_a_plain_image_has_no_checkers() -> None:
-    import numpy as np
     img = np.full((480, 640, 3), 120, np.uint8)
     assert detect_checkers(img) == []
     assert score([], [(DARK, 0, 0, 10, 10)]).fn["dark"] == 1
 
 
+def _board() -> np.ndarray:
+    img = np.zeros((640, 640, 3), np.uint8)
+    img[:] = (60, 110, 150)
+    return img
+
+
+def _disc(img: np.ndarray, x: int, y: int, r: int, colour: tuple[int, int, int], ring: int = 0) -> None:
+    cv2.circle(img, (x, y), r, colour, -1, cv2.LINE_AA)
+    cv2.circle(img, (x, y), r, (0, 0, 0) if sum(colour) > 300 else (200, 200, 200), 1, cv2.LINE_AA)
+    if ring:
+        cv2.circle(img, (x, y), ring, tuple(int(c * 0.7) for c in colour), 2, cv2.LINE_AA)
+
+
+def _top_row(img: np.ndarray) -> None:
+    """Six lone checkers, alternately dark and light, from which the colours are learned."""
+    for k in range(6):
+        _disc(img, 80 + 100 * k, 80, 22, DARK_BGR if k % 2 else LIGHT_BGR)
+
+
+def test_carved_checkers_are_found_at_their_rim_not_their_inner_ring() -> None:
+    img = _board()
+    for j in range(3):
+        for i in range(5):
+            _disc(img, 80 + 110 * i, 120 + 200 * j, 22, DARK_BGR if (i + j) % 2 else LIGHT_BGR, ring=9)
+    dets = detect_checkers(cv2.GaussianBlur(img, (3, 3), 0))
+    assert len(dets) == 15
+    assert all(18 <= d.r <= 26 for d in dets), sorted(d.r for d in dets)
+    assert sum(d.colour == "dark" for d in dets) == 7
+
+
+def _stacks(middle: tuple[int, int, int] | None = None) -> np.ndarray:
+    """Two stacks of five overlapping checkers (centres 1.4 radii apart: each rim partly hidden)."""
+    img = _board()
+    _top_row(img)
+    for k in range(5):
+        _disc(img, 100, 200 + 30 * k, 22, middle if middle and k % 2 else DARK_BGR)
+        _disc(img, 400, 200 + 30 * k, 22, LIGHT_BGR)
+    return cv2.GaussianBlur(img, (3, 3), 0)
+
+
+def test_overlapping_checkers_hidden_by_the_minimum_distance_are_recovered() -> None:
+    img = _stacks()
+    strong = [d for d in detect_checkers(img, PhotoParams(recover=False)) if d.y > 150]
+    dets = [d for d in detect_checkers(img) if d.y > 150]
+    assert len(strong) < 10          # Hough's minimum distance keeps every other one
+    assert len(dets) == 10
+    for x, colour in ((100, "dark"), (400, "light")):
+        ys = sorted(d.y for d in dets if abs(d.x - x) < 5 and d.colour == colour)
+        assert len(ys) == 5 and all(abs(y - (200 + 30 * k)) < 4 for k, y in enumerate(ys)), (x, ys)
+
+
+def test_a_weak_circle_of_neither_checker_colour_is_not_taken() -> None:
+    trace: list[tuple[float, float, float, str]] = []
+    dets = detect_checkers(_stacks(middle=GREEN_BGR), trace=trace)
+    left = sorted(d.y for d in dets if abs(d.x - 100) < 5)
+    assert all(min(abs(y - 230), abs(y - 290)) > 10 for y in left), left
+    assert any(reason == "colour" and abs(x - 100) < 5 and abs(y - 230) < 6 for x, y, _, reason in trace)
+
+
+def test_colours_always_split_in_two_even_when_close() -> None:
+    rng = np.random.default_rng(1)
+    # a washed-out photo: both colours pale, 12 Lab units apart in lightness, a little noise
+    a = np.array([200.0, 130.0, 140.0]) + rng.normal(0, 1.5, (9, 3))
+    b = np.array([212.0, 128.0, 132.0]) + rng.normal(0, 1.5, (6, 3))
+    model = split_colours(np.vstack([a, b]).astype(np.float32))
+    assert model is not None and model.dark[0] < model.light[0]
+    assert list(model.classify(a)) == [0] * 9 and list(model.classify(b)) == [1] * 6
+    assert split_colours(np.array([[100.0, 128.0, 128.0]], np.float32)) is None
+
+
+def test_misses_are_accounted_for() -> None:
+    img = _stacks()
+    boxes = [(LIGHT, 58, 58, 102, 102),     # the light checker at x=80, found as light
+             (LIGHT, 158, 58, 202, 102),    # the dark one at x=180 labelled light: "colour swapped"
+             (DARK, 500, 500, 540, 540)]    # bare board: "no circle"
+    out = account_misses(img, boxes)
+    assert set(out) == set(MISSES)
+    assert out["colour swapped"] == 1 and out["no circle"] == 1 and sum(out.values()) == 2
+
+
 def test_board_finding_scores_iou_and_bar_line() -> None:
-    import numpy as np
     from vision.photos import bar_inside, box_iou
     c = np.array([[10, 10], [110, 10], [110, 60], [10, 60]], np.float32)
     assert box_iou(c, (10, 10, 110, 60)) == 1.0

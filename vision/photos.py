@@ -3,8 +3,10 @@
 The measurement path for real photos of boards nobody here designed (see
 :func:`detect_checkers`); it also reads YOLO label files (boxes or polygons) and scores
 detections against them, and scores the playing area :func:`vision.locate.find_board`
-finds against the labelled board and bar boxes (:func:`score_board_finding`).  Its two settings (Hough sensitivity and the face-texture
-limit) were chosen once for the whole photo set, never per photo.
+finds against the labelled board and bar boxes (:func:`score_board_finding`).  Its settings
+(:class:`PhotoParams`) were chosen once for the whole photo set, never per photo;
+``bench/vision_photos.py --folds`` checks that choosing them on half the photos holds on
+the other half.  :func:`account_misses` says why each labelled checker was missed.
 """
 from __future__ import annotations
 
@@ -25,6 +27,9 @@ class Detection:
     y: float
     r: float
     colour: str
+
+
+REJECTIONS = ("texture", "spacing", "colour")  # why a circle looked at was not taken (see ``trace``)
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,8 @@ def _checker_radius(smooth: np.ndarray, mag: np.ndarray, lo: float, hi: float, v
     return radius
 
 
-def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> list[Detection]:
+def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
+                    trace: list[tuple[float, float, float, str]] | None = None) -> list[Detection]:
     """Checkers in a photo: circles of the board's one checker size with plain faces, in two colours.
 
     A first pass of Hough circles over checker-like radii (a share of the image's larger
@@ -104,8 +110,12 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> l
     (partial rims of stacked checkers, dark checkers on dark points, circles Hough's
     minimum distance hid) are taken when their face has one of those colours.  Each
     checker's colour is the nearer of the two; the darker is ``dark``.
+
+    ``trace``, when given, receives every circle looked at and not taken, as (x, y, r,
+    reason), reason one of ``REJECTIONS`` (for the bench's account of the misses).
     """
     p = params
+    dropped = trace if trace is not None else []
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     bgr = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     side = max(grey.shape)
@@ -126,8 +136,10 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> l
     keep: list[tuple[float, float, float]] = []
     for x, y, r in cs:
         if _texture(mag, x, y, r) > p.max_texture:
+            dropped.append((float(x), float(y), float(r), "texture"))
             continue
         if any((x - a) ** 2 + (y - b) ** 2 < (1.2 * r) ** 2 for a, b, _ in keep):
+            dropped.append((float(x), float(y), float(r), "spacing"))
             continue
         keep.append((float(x), float(y), float(r)))
     if not keep:
@@ -140,11 +152,14 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams()) -> l
                                 param2=p.recover_votes, minRadius=r_lo, maxRadius=r_hi)
         for x, y, r in (weak[0] if weak is not None else []):
             if any((x - a) ** 2 + (y - b) ** 2 < (p.recover_spacing * max(r, rb)) ** 2 for a, b, rb in keep):
+                dropped.append((float(x), float(y), float(r), "spacing"))
                 continue
             if _texture(mag, x, y, r) > p.recover_texture:
+                dropped.append((float(x), float(y), float(r), "texture"))
                 continue
             face = _face_lab(lab, x, y, r)
             if float(model.distance(face)[0]) > p.recover_gap:
+                dropped.append((float(x), float(y), float(r), "colour"))
                 continue
             keep.append((float(x), float(y), float(r)))
             faces.append(face)
@@ -218,6 +233,36 @@ def score(dets: list[Detection], boxes: list[tuple[int, float, float, float, flo
                 sc.fp[k] += 1
         sc.fn[k] += used.count(False)
     return sc
+
+
+MISSES = ("colour swapped", "no circle") + tuple(f"circle dropped: {r}" for r in ("spacing", "texture", "colour"))
+
+
+def account_misses(image: np.ndarray, boxes: list[tuple[int, float, float, float, float]],
+                   params: PhotoParams = PhotoParams()) -> dict[str, int]:
+    """Why each labelled checker was missed, counted by ``MISSES``: found but given the other
+    colour; a circle centred in its box was looked at and dropped (spacing: too near a
+    checker already found; texture: a busy face; colour: not a colour the strong circles
+    learned); or no circle looked at had its centre in the box."""
+    trace: list[tuple[float, float, float, str]] = []
+    dets = detect_checkers(image, params, trace)
+    out = {m: 0 for m in MISSES}
+    for c, x0, y0, x1, y1 in boxes:
+        if c not in (DARK, LIGHT):
+            continue
+
+        def inside(x: float, y: float) -> bool:
+            return x0 <= x <= x1 and y0 <= y <= y1
+
+        found = [d for d in dets if inside(d.x, d.y)]
+        if found:
+            if all(d.colour != ("dark" if c == DARK else "light") for d in found):
+                out["colour swapped"] += 1
+            continue
+        why = [reason for x, y, _, reason in trace if inside(x, y)]
+        hit = next((r for r in ("spacing", "texture", "colour") if r in why), None)
+        out[f"circle dropped: {hit}" if hit else "no circle"] += 1
+    return out
 
 
 def empty_score() -> Score:
