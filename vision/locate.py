@@ -24,8 +24,11 @@ a model of its edges to the image's colour gradients:
   over axis-aligned rectangles scores the four edges and a bar at the middle from
   cumulative gradient sums (:func:`_coarse_rects`).  The best few (and the outline itself)
   are refined together (:func:`_refine_many`, every round scoring all moves of all quads in
-  one batch): jumps (an edge or the whole quad by whole point widths, long edges by a share
-  of the height, one or two corners across the rows; screened with a light model), then
+  one batch): jumps (an edge or the whole quad by whole point widths, a short edge by a
+  frame's width of a third or two thirds of a point, long edges by a share of the height,
+  one or two corners across the rows; screened with a light model; a quad no jump helps
+  tries a small grid of bar widths and point lengths, as real boards' proportions differ
+  and a start with the wrong bar stays stuck), then
   ever smaller moves of corners, position, scale, rotation, bar and point length.  After a
   first step only the best distinct fits go on; insets of the best by a frame's width are
   refined too; finally the best fit hops (:func:`_hop`): every combination of moves of its
@@ -34,8 +37,10 @@ a model of its edges to the image's colour gradients:
 * **Decision** (:func:`auto_corners`): the best fit is a board when its evidence reaches
   :data:`MIN_EVIDENCE`: its triangle sides stand out against the same model half a point
   aside (:func:`triangle_contrast`), and the colours along its rows repeat with the points
-  (:func:`periodicity`) more than between the rows' tips.  The fit score itself is relative (noise scores like a poor
-  board), so it picks the area but does not decide.
+  (:func:`periodicity`) more than between the rows' tips, and no bar one point aside shows
+  clearer edges between the rows' tips than the fit's own (:func:`bar_edges`: a fit a whole
+  point off has triangles and periodicity as good as the true one).  The fit score itself is
+  relative (noise scores like a poor board), so it picks the area but does not decide.
 
 Corners come back ordered as seen: top-left, top-right, bottom-right, bottom-left with
 the rows of points along the first edge; when the rows run up and down the image, the
@@ -87,17 +92,29 @@ class Fit:
     contrast: float  # see :func:`triangle_contrast`
     periodicity: float  # see :func:`periodicity`
     gap_periodicity: float  # the same between the rows' tips
+    bar_here: float = 0.0   # the bar's edges between the rows' tips (see :func:`bar_edges`)
+    bar_aside: float = 0.0  # the same for a bar one point aside, the stronger side
+
+    @property
+    def bar_elsewhere(self) -> bool:
+        """Whether a bar one point aside shows far clearer edges between the rows' tips than
+        the fit's own (more than twice as strong, and by a tenth of the image's gradient
+        scale): the fit is a point off, its bar on triangle sides."""
+        return self.bar_aside > 2.0 * self.bar_here + 0.1
 
     @property
     def evidence(self) -> float:
         """How board-like the fitted area is:
-        ``min(log(contrast) / log(1.6), 1.5) + (periodicity - gap_periodicity) / 0.1``.
+        ``min(log(contrast) / log(1.6), 1.5) + (periodicity - gap_periodicity) / 0.1``,
+        and at most 0 when the bar lies elsewhere (:attr:`bar_elsewhere`).
         Noise, plain shapes, stripes and chessboards mostly stay below 1 (stripes repeat
         between the rows as much as along them; a stripe pattern can fake the contrast,
         hence its cap), rarely 1.7; rendered boards reach 5 and more, well-fitted real
-        photos -1..7 (see ``bench/vision_find.py``)."""
+        photos -1..7 (see ``bench/vision_find.py``).  Triangles and periodicity cannot tell
+        a fit a whole point off (its triangles fall on real ones), the bar can."""
         contrast = min(float(np.log(max(self.contrast, 1e-3)) / np.log(1.6)), 1.5)  # alone it never decides
-        return contrast + (self.periodicity - self.gap_periodicity) / 0.1
+        ev = contrast + (self.periodicity - self.gap_periodicity) / 0.1
+        return min(ev, 0.0) if self.bar_elsewhere else ev
 
     def as_seen(self) -> np.ndarray:
         """The corners ordered as seen (see the module docstring)."""
@@ -132,12 +149,12 @@ class _Field:
         self.grad = np.concatenate([gx, gy], axis=2)
         self.norm = float(np.percentile(np.sqrt(gx ** 2 + gy ** 2).sum(axis=2), 90)) + 8.0
         self.h, self.w = img.shape[:2]
-        across = np.empty((NDIR,) + img.shape[:2], np.float32)
+        across = np.zeros((NDIR, self.h + 2, self.w + 2), np.float32)  # a border of zeros (see _parts_many)
         ones = np.ones((1, 3), np.float32)
         for k in range(NDIR):
             a = k * np.pi / NDIR
             m = cv2.addWeighted(gy, float(np.cos(a)), gx, -float(np.sin(a)), 0.0)
-            across[k] = cv2.transform(np.abs(m), ones).reshape(img.shape[:2])
+            across[k, 1:-1, 1:-1] = cv2.transform(np.abs(m), ones).reshape(img.shape[:2])
         self.across = across.reshape(-1)
 
 
@@ -231,12 +248,14 @@ def _homographies(quads: np.ndarray) -> np.ndarray:
 
 def _plausible_many(quads: np.ndarray, h: int, w: int) -> np.ndarray:
     """Per quad: convex, at least a tenth of the image, sides' aspect 0.75..2.3."""
-    d = np.roll(quads, -1, axis=1) - quads                      # edges
-    cross = d[:, :, 0] * np.roll(d, -1, axis=1)[:, :, 1] - d[:, :, 1] * np.roll(d, -1, axis=1)[:, :, 0]
+    nxt = [1, 2, 3, 0]
+    d = quads[:, nxt] - quads                                   # edges
+    dn = d[:, nxt]
+    cross = d[:, :, 0] * dn[:, :, 1] - d[:, :, 1] * dn[:, :, 0]
     convex = np.all(cross > 0, axis=1) | np.all(cross < 0, axis=1)
     x, y = quads[:, :, 0], quads[:, :, 1]
-    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
-    e = np.linalg.norm(d, axis=2)
+    area = 0.5 * np.abs(np.sum(x * y[:, nxt] - x[:, nxt] * y, axis=1))
+    e = np.sqrt(d[:, :, 0] ** 2 + d[:, :, 1] ** 2)
     aspect = (e[:, 0] + e[:, 2]) / np.maximum(e[:, 1] + e[:, 3], 1e-6)
     return convex & (area >= 0.1 * h * w) & (aspect > 0.75) & (aspect < 2.3)
 
@@ -264,12 +283,12 @@ def _parts_many(field: _Field, quads: np.ndarray, bar_half: Union[np.ndarray, fl
     k_line = np.rint(np.arctan2(ends_y[:, 1::2] - ends_y[:, 0::2], ends_x[:, 1::2] - ends_x[:, 0::2])
                      * (NDIR / np.pi)).astype(np.intp) % NDIR
     k_dir = k_line[:, lines.line_of]
-    w, h = field.w, field.h
-    outside = (ax < 0) | (ax > w - 1) | (ay < 0) | (ay > h - 1)
-    xi = np.clip(np.rint(ax).astype(np.intp), 0, w - 1)
-    yi = np.clip(np.rint(ay).astype(np.intp), 0, h - 1)
-    across = field.across[(k_dir * h + yi) * w + xi]
-    across[outside] = 0.0
+    # the maps have a border of zeros: a sample outside the image lands on it (rounded to the
+    # nearest pixel, shifted by the border)
+    w, h = field.w + 2, field.h + 2
+    xi = np.clip(ax + 1.5, 0, w - 1).astype(np.int32)
+    yi = np.clip(ay + 1.5, 0, h - 1).astype(np.int32)
+    across = field.across[k_dir.astype(np.int32) * (h * w) + yi * w + xi]
     return np.add.reduceat(across, lines.starts, axis=1) / lines.counts / field.norm, ok
 
 
@@ -289,6 +308,34 @@ def triangle_contrast(field: _Field, quad: np.ndarray, bar_half: float, point_le
     off = [_parts(field, quad, bar_half, point_len, sh) for sh in (-0.5, 0.5)]
     ref = np.mean([o[3:7] for o in off if o is not None], axis=0) + 0.02
     return float(np.min(on[3:7] / ref))
+
+
+def _line_gradient(field: _Field, H: np.ndarray, u: float, v0: float, v1: float, n: int = 20) -> float:
+    """Median gradient across the model line ``u`` from ``v0`` to ``v1`` (unit coordinates,
+    mapped by ``H``), over the field's scale; 0 for samples outside the image."""
+    pts = np.c_[np.full(n, u), np.linspace(v0, v1, n), np.ones(n)] @ H.T
+    xy = pts[:, :2] / pts[:, 2:3]
+    d = xy[-1] - xy[0]
+    k = int(np.rint(np.arctan2(d[1], d[0]) * NDIR / np.pi)) % NDIR
+    xi, yi = np.rint(xy[:, 0]).astype(np.intp), np.rint(xy[:, 1]).astype(np.intp)
+    inside = (xi >= 0) & (xi < field.w) & (yi >= 0) & (yi < field.h)
+    vals = np.zeros(n)
+    vals[inside] = field.across[(k * (field.h + 2) + yi[inside] + 1) * (field.w + 2) + xi[inside] + 1]  # bordered maps
+    return float(np.median(vals)) / field.norm
+
+
+def bar_edges(field: _Field, quad: np.ndarray, bar_half: float, point_len: float) -> tuple[float, float]:
+    """The bar's edges between the rows' tips (where a bar runs on and point sides leave no
+    edge): the weaker of its two edges' median gradient at the fit, and the same for the
+    bar one point width to either side, the stronger side (see :attr:`Fit.bar_elsewhere`)."""
+    H = cv2.getPerspectiveTransform(UNIT, np.asarray(quad, np.float32)).astype(np.float64)
+    pw = (0.5 - bar_half) / 6
+    v0, v1 = point_len + 0.03, 1.0 - point_len - 0.03
+
+    def at(c: float) -> float:
+        return min(_line_gradient(field, H, c - bar_half, v0, v1), _line_gradient(field, H, c + bar_half, v0, v1))
+
+    return at(0.5), max(at(0.5 - pw), at(0.5 + pw))
 
 
 def periodicity(small: np.ndarray, quad: np.ndarray, bar_half: float, point_len: float,
@@ -359,7 +406,7 @@ def _jump_candidates(quad: np.ndarray, bar_half: float, point_len: float) -> tup
         pls.append(pl)  # not clipped to LEN_RANGE here: see _jump_maps
 
     for n_edge, ((k0, k1), (o0, o1), fracs) in enumerate(
-            (((0, 3), (1, 2), (-2 * pw, -pw, pw, 2 * pw)), ((1, 2), (0, 3), (-2 * pw, -pw, pw, 2 * pw)),
+            (((0, 3), (1, 2), tuple(f * pw for f in SHORT_JUMPS)), ((1, 2), (0, 3), tuple(f * pw for f in SHORT_JUMPS)),
              ((0, 1), (3, 2), LONG_JUMPS), ((3, 2), (0, 1), LONG_JUMPS))):
         for f in fracs:
             q = quad.copy()
@@ -431,6 +478,19 @@ def _jump_maps() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return np.stack(cols0, axis=2), np.stack(cols1, axis=2), factors
 
 
+def _shape_jump(field: _Field, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per quad, the best bar half-width and point length of the grid :data:`SHAPE_BARS` x
+    :data:`SHAPE_LENS` with the quad kept (screened with the light model, the three likeliest
+    scored in full): (bars, lengths, scores)."""
+    bb, ll = (g.ravel() for g in np.meshgrid(SHAPE_BARS, SHAPE_LENS, indexing="ij"))
+    m, k, nk = len(quads), len(bb), 3
+    light = scores(field, np.repeat(quads, k, axis=0), np.tile(bb, m), np.tile(ll, m), light=True).reshape(m, k)
+    few = np.argsort(-light, axis=1)[:, :nk]
+    sc = scores(field, np.repeat(quads, nk, axis=0), bb[few].ravel(), ll[few].ravel()).reshape(m, nk)
+    best = few[np.arange(m), np.argmax(sc, axis=1)]
+    return bb[best].astype(np.float64), ll[best].astype(np.float64), sc.max(axis=1)
+
+
 def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_len: np.ndarray,
                  steps: tuple[float, ...] = (0.01, 0.005, 0.0025)
                  ) -> list[tuple[np.ndarray, float, float, float]]:
@@ -466,7 +526,15 @@ def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_l
                 better = top > best[idx]
                 up = idx[better]
                 Q[up], pl[up], best[up] = qs[better, i[better]], pls[better, i[better]], top[better]
-                live[idx[~better]] = False
+                # quads no jump helped try the bar and point length of a small grid (a start
+                # with the wrong bar width stays stuck, every small move of it scoring worse)
+                stuck = idx[~better]
+                if stuck.size:
+                    sb_, sl_, ss_ = _shape_jump(field, Q[stuck])
+                    grown = ss_ > best[stuck]
+                    up = stuck[grown]
+                    bh[up], pl[up], best[up] = sb_[grown], sl_[grown], ss_[grown]
+                    live[stuck[~grown]] = False
                 if not live.any():
                     break
         size = np.sqrt(np.abs(0.5 * np.sum(Q[:, :, 0] * np.roll(Q[:, :, 1], -1, 1) - np.roll(Q[:, :, 0], -1, 1) * Q[:, :, 1], axis=1)))
@@ -520,6 +588,10 @@ def _refine(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
 
 
 LONG_JUMPS = (-0.1, -0.06, -0.03, 0.03, 0.06, 0.1)
+SHAPE_BARS = (0.015, 0.025, BAR_HALF, 0.055)     # bar half-widths of the shape jumps
+SHAPE_LENS = (0.30, 0.34, 0.38, POINT_LEN, 0.46)  # point lengths of the shape jumps
+# short-edge jumps, point widths: whole points, and a frame's width (a third or two of a point) off
+SHORT_JUMPS = (-2.0, -1.0, -2 / 3, -1 / 3, 1 / 3, 2 / 3, 1.0, 2.0)
 SCREENED = 8      # jumps per quad and round scored in full after the light screening
 JUMP_ROUNDS = 8    # rounds of jumps per refinement step at most
 MOVE_ROUNDS = 12   # rounds of small moves per step at most
@@ -756,7 +828,7 @@ def find_board(frame: np.ndarray, refine: int = 12) -> Optional[Fit]:
     p = tuple(float(v) for v in p4)
     return Fit((q / s).astype(np.float32), float(sc), p, float(bh), float(pl),  # type: ignore[arg-type]
                triangle_contrast(field, q, bh, pl), periodicity(small, q, bh, pl),
-               periodicity(small, q, bh, pl, gap=True))
+               periodicity(small, q, bh, pl, gap=True), *bar_edges(field, q, bh, pl))
 
 
 def auto_corners(frame: np.ndarray, min_likeness: float = MIN_EVIDENCE) -> Optional[np.ndarray]:
