@@ -33,9 +33,10 @@ from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, Score, account_miss
 
 # the settings the two-fold check may choose from (the defaults are one of them)
 GRID = {
-    "recover_gap": (4.0, 6.0, 9.0, 13.0),
-    "recover_texture": (0.5, 0.6, 0.8),
-    "recover_spacing": (1.2, 1.5),
+    "r_spread": (0.1, 0.15, 0.2),
+    "recover_votes": (12, 16),
+    "recover_gap": (6.0, 9.0, 13.0),
+    "recover_texture": (0.6, 0.8),
 }
 
 
@@ -91,7 +92,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", type=Path, default=ROOT / "tests" / "data" / "vision" / "photos-yolo")
     ap.add_argument("--per-photo", action="store_true", help="TP/FP/FN of every photo")
-    ap.add_argument("--folds", action="store_true", help="also the two-fold check of the settings (about 2 min)")
+    ap.add_argument("--folds", action="store_true", help="also the two-fold check of the settings (about 3 min)")
     ap.add_argument("--no-board", action="store_true", help="skip part 2 (board finding)")
     args = ap.parse_args()
     photos = labelled_photos(args.folder)

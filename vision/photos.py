@@ -36,7 +36,10 @@ REJECTIONS = ("texture", "spacing", "colour")  # why a circle looked at was not 
 class PhotoParams:
     """The detector's settings, chosen once for the whole photo set (never per photo).
 
-    ``sensitivity`` and ``max_texture`` gate the strong circles; the ``recover_*`` settings
+    ``r_min``/``r_max`` bound the checker radius search (shares of the image's larger side);
+    every circle must then be within ``r_spread`` (a share) of the radius found, since one
+    board's checkers share one size.  ``sensitivity`` (Hough votes) and ``max_texture`` gate
+    the strong circles; the ``recover_*`` settings
     gate the second look: a weaker circle (``recover_votes`` Hough votes) is a checker when
     its face is plain (``recover_texture``), its colour lies within ``recover_gap``
     (weighted Lab) of a colour the strong circles learned, and its centre is at least
@@ -48,9 +51,10 @@ class PhotoParams:
     sensitivity: int = 20
     max_texture: float = 0.8
     recover: bool = True
-    recover_votes: int = 16
+    r_spread: float = 0.1
+    recover_votes: int = 12
     recover_texture: float = 0.6
-    recover_gap: float = 6.0
+    recover_gap: float = 9.0
     recover_spacing: float = 1.2
 
 
@@ -127,7 +131,7 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     R = _checker_radius(smooth, mag, lo, hi, p.sensitivity, p.max_texture)
     if R <= 0:
         return []
-    r_lo, r_hi = max(3, int(R * 0.8)), int(R * 1.2) + 1
+    r_lo, r_hi = max(3, int(R * (1 - p.r_spread))), int(R * (1 + p.r_spread)) + 1
     second = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 1.5, param1=140,
                               param2=p.sensitivity, minRadius=r_lo, maxRadius=r_hi)
     if second is None:
