@@ -206,3 +206,38 @@ def test_the_board_outline_does_not_outscore_the_playing_area(seed: int) -> None
     assert a[3] > b[3] and _rel_error(a[0], truth) < 0.02
     c = auto_corners(r.image)
     assert c is not None and _rel_error(c, r.corners) < 0.02
+
+
+@pytest.mark.parametrize("seed", [32, 35])
+def test_a_fit_one_point_off_has_its_bar_elsewhere(seed: int) -> None:
+    """Between the rows' tips the true bar's edges stand out and a bar one point aside finds
+    none; shifted a whole point, the fit's own bar finds nothing and the true one lies aside,
+    so such a fit is no board however good its triangles."""
+    r = render_scene(L.random_position(np.random.default_rng(seed)), RenderParams(markers=False, flip_prob=0), seed=seed)
+    field, s = _working_field(r.image)
+    truth = r.corners.astype(np.float64) * s
+    H = cv2.getPerspectiveTransform(locate.UNIT, truth.astype(np.float32))
+    pw = (0.5 - locate.BAR_HALF) / 6
+    here, aside = locate.bar_edges(field, truth, locate.BAR_HALF, locate.POINT_LEN)
+    assert here > 2 * aside + 0.1 and here > 0.5, (here, aside)
+    fit = find_board(r.image)
+    assert fit is not None and not fit.bar_elsewhere and fit.evidence >= MIN_EVIDENCE
+    for j in (-1, 1):
+        unit = np.array([[[j * pw, 0], [1 + j * pw, 0], [1 + j * pw, 1], [j * pw, 1]]], np.float32)
+        q = cv2.perspectiveTransform(unit, H)[0].astype(np.float64)
+        h2, a2 = locate.bar_edges(field, q, locate.BAR_HALF, locate.POINT_LEN)
+        off = locate.Fit(q / s, fit.score, fit.parts, locate.BAR_HALF, locate.POINT_LEN, fit.contrast,
+                         fit.periodicity, fit.gap_periodicity, h2, a2)
+        assert off.bar_elsewhere and off.evidence <= 0.0, (j, h2, a2)
+
+
+def test_shape_jump_finds_the_bar_width_at_the_true_area() -> None:
+    """At the true quad, the shape grid picks the layout's bar over narrower and wider ones
+    and scores at least what the layout's shape scores (a quad stuck with the wrong bar gets it back)."""
+    r = render_scene(L.random_position(np.random.default_rng(34)), RenderParams(markers=False, flip_prob=0), seed=34)
+    field, s = _working_field(r.image)
+    truth = r.corners.astype(np.float64) * s
+    bh, pl, sc = locate._shape_jump(field, np.array([truth, truth]))
+    assert np.allclose(bh, locate.BAR_HALF)
+    assert sc[0] >= locate.fit_score(field, truth, 0.015, pl[0]) and sc[0] >= locate.fit_score(field, truth, 0.055, pl[0])
+    assert sc[0] >= 0.95 * locate.fit_score(field, truth)
