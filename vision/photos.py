@@ -80,26 +80,36 @@ _TH = np.linspace(0, 2 * np.pi, 32, endpoint=False)
 _COS, _SIN = np.cos(_TH), np.sin(_TH)
 
 
+def _plain_radii(smooth: np.ndarray, mag: np.ndarray, a: float, b: float, votes: int, max_texture: float,
+                 min_dist: float) -> list[float]:
+    """Radii of the plain-faced Hough circles with radius in [a, b], centres ``min_dist`` apart."""
+    c = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=min_dist, param1=140, param2=votes,
+                         minRadius=int(a), maxRadius=int(b) + 1)
+    return [float(r) for x, y, r in (c[0] if c is not None else []) if _texture(mag, x, y, r) <= max_texture]
+
+
 def _checker_radius(smooth: np.ndarray, mag: np.ndarray, lo: float, hi: float, votes: int,
                     max_texture: float, step: float = 1.25) -> float:
     """The board's checker radius: the radius band (each ``step`` times the last) in which the
-    most plain-faced circles are found; their median radius.
+    most plain-faced circles are found; the median radius of the plain circles in a band of
+    the same width centred on theirs (a band's median leans towards its middle).
 
     One band at a time, so a carved checker's inner rings (which win a wide search at the
     same centre: one circle per centre) cannot hide its rim.
     """
-    best, radius = 0.0, 0.0
+    best: list[float] = []
     a = lo
     while a < hi:
         b = min(a * step, hi)
-        c = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=a * 1.5, param1=140, param2=votes,
-                             minRadius=int(a), maxRadius=int(b) + 1)
-        radii = [float(r) for x, y, r in (c[0] if c is not None else []) if _texture(mag, x, y, r) <= max_texture]
-        w = float(len(radii))
-        if radii and w > best:
-            best, radius = w, float(np.median(radii))
+        radii = _plain_radii(smooth, mag, a, b, votes, max_texture, 1.5 * a)
+        if len(radii) > len(best):
+            best = radii
         a = b
-    return radius
+    if not best:
+        return 0.0
+    radius = float(np.median(best))
+    again = _plain_radii(smooth, mag, radius / step, radius * step, votes, max_texture, 1.5 * radius)
+    return float(np.median(again)) if again else radius
 
 
 def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
