@@ -321,3 +321,59 @@ def test_a_colour_near_the_middle_of_the_two_is_unsure() -> None:
     from vision.read import CERTAIN, calibrate, colour_raw
     assert calibrate(colour_raw(0.05)) < CERTAIN <= calibrate(colour_raw(0.12))
     assert colour_raw(0.3) > colour_raw(0.12) > colour_raw(0.05) > colour_raw(0.0) == 0.0
+
+
+def _bench_board(base: int, s: int):
+    """The board ``bench/vision_accuracy.py`` draws for seed ``base + s`` (a development seed)."""
+    rng = np.random.default_rng(base + s)
+    pos = L.start_position() if s % 10 == 0 else L.random_position(rng, tall=0.6 if s % 10 >= 5 else 0.0)
+    return pos, render_scene(pos, seed=base + s)
+
+
+@pytest.mark.parametrize("base,s,point", [(3100000, 591, 14), (3900000, 308, 4)])
+def test_light_checkers_washed_out_by_glare_are_counted_from_their_outline(base: int, s: int, point: int) -> None:
+    from vision import read as R
+    pos, r = _bench_board(base, s)
+    assert pos.points[point - 1].colour == "light" and pos.points[point - 1].count >= 1
+    reader = BoardReader(VisionConfig(markers=True, auto=False))
+    rd = reader.inspect(r.image)
+    assert rd.evidence is not None and L.same_board(rd.evidence, pos)
+    # the case: the checkers' rims are below every threshold of the first pass; the outline decides
+    prof = R.ring_profiles(rd.view)
+    assert reader.setup is not None
+    row, i = reader.setup.slot(point)
+    k = [a.name for a in R.axes(R.ReadParams())].index(f"{row}{i}")
+    assert prof.full[k].max() < R.ReadParams().floor
+    assert rd.evidence.points[point - 1].confidence >= 0.6
+
+
+def test_an_outline_needs_a_bright_face_and_a_closed_darker_ring() -> None:
+    import cv2
+    from vision.read import OUTLINE, OUTLINE_FACE, OUTLINE_LINE, Profiles, _gradients, outline_score
+    from vision.rectify import View
+    px = 32
+    img = np.full((8 * px, 8 * px, 3), 250, np.uint8)
+    cv2.circle(img, (2 * px, 2 * px), int(0.45 * px), (200, 200, 200), 2, cv2.LINE_AA)     # a washed-out checker
+    cv2.line(img, (5 * px, 0), (5 * px, 8 * px), (120, 120, 120), 3)                      # an edge
+    g = _gradients(View(img, px, 0.0))
+    none = np.zeros((1, 1), np.float32)
+    prof = Profiles(none, none, none, np.zeros(1), np.zeros(1), np.zeros(1), 100.0, grad=g, px=px, margin=0.0, image=img)
+    o, face, line = outline_score(prof, 2.0, 2.0)
+    assert o >= OUTLINE and face >= OUTLINE_FACE and line >= OUTLINE_LINE
+    o, face, line = outline_score(prof, 5.2, 4.0)   # beside a straight edge: not closed
+    assert o < OUTLINE or line < OUTLINE_LINE
+
+
+def test_a_row_of_five_short_of_fifteen_by_seven_with_sure_trays_is_the_twelve_pyramid() -> None:
+    from vision.read import CERTAIN, Assembled, settle_with_off
+    top = [PointReading(0)] * 12
+    bottom = [PointReading(0)] * 12
+    top[3] = PointReading(5, "dark", 0.9)
+    bottom[0] = PointReading(3, "light", 0.9)
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 0.9)
+    a = Assembled(rows, 8, True, (5, 3), alts=(("top", 3, 12),))
+    s = settle_with_off(a, (3, 12))           # 3 dark off: the board must hold 12 dark
+    assert s.rows.top[3] == PointReading(12, "dark", CERTAIN) and s.totals == (12, 3) and s.rows.confidence >= CERTAIN
+    assert settle_with_off(a, (4, 12)) is a   # short by 6: no twin explains it, left alone
+    b = Assembled(rows, 8, True, (5, 3), alts=(("top", 3, 6),))
+    assert settle_with_off(b, (9, 12)) is b   # other next likeliest counts are not the twin: left alone

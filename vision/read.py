@@ -581,7 +581,6 @@ def _drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: R
 
 
 CLIPPED = 245         # a BGR value at or above which a channel is clipped (washed out by glare)
-CLIPPED_SHARE = 0.5   # a point is washed out when this share of its axis is clipped in every channel
 OUTLINE_FIND = 0.04   # rim score (in strengths) from which a washed-out point's peak is looked at again
 OUTLINE = 0.04        # a closed outline: its all-round rim score (10th percentile over angles) above this
 OUTLINE_FACE = 200.0  # ... around a washed-out face: grey at least this all round inside the outline
@@ -624,10 +623,10 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = ReadP
 
 
 def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> None:
-    """Light checkers on a washed-out point (glare clips checker and point alike to white)
-    show only their outline, too faint for the rim threshold.  On such a point the rims
-    beyond the stack read are looked at again, from the base outwards, slot by slot: one
-    whose outline is closed all round (:func:`outline_score`) is a checker.  A near miss
+    """Light checkers washed out by glare (clipped to white, like the point under them) show
+    only their outline, too faint for the rim threshold.  The rims beyond each stack read
+    are looked at again, from the base outwards, slot by slot: one whose centre is clipped
+    and whose outline is closed all round a bright face (:func:`outline_score`) is a checker.  A near miss
     leaves the point unsure."""
     if prof.grad is None or prof.colour is None:
         return
@@ -636,8 +635,6 @@ def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: 
     for k, a in enumerate(axes(params)):
         pc = per_axis[a.name]
         if pc.count >= L.PYRAMID[0]:
-            continue
-        if float(np.mean(prof.colour[k].min(axis=1) >= CLIPPED)) < CLIPPED_SHARE:
             continue
         full = prof.full[k]
         peaks = [j for j in _peaks(full, OUTLINE_FIND, nms, lead=True)]
@@ -650,6 +647,10 @@ def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: 
             if not near:
                 break
             j = max(near, key=lambda i: float(full[i]))
+            if int(prof.colour[k][j].min()) < CLIPPED:
+                break  # its face is not washed out: the rim threshold has judged it
+            if n and int(prof.colour[k][int(np.argmin(np.abs(prof.dist - (slot - cd))))].min()) < CLIPPED:
+                break  # one point's checkers are one colour: a stack not washed out ends here
             x = a.x + float(prof.lateral[k][j])
             y = a.y0 + a.direction * float(prof.dist[j])
             o, face, line = outline_score(prof, x, y, params)
