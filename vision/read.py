@@ -627,17 +627,19 @@ def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: 
     only their outline, too faint for the rim threshold.  The rims beyond each stack read
     are looked at again, from the base outwards, slot by slot: one whose centre is clipped
     and whose outline is closed all round a bright face (:func:`outline_score`) is a checker.  A near miss
-    leaves the point unsure."""
+    leaves the point unsure.  Points whose next slot is not washed out are passed by at once."""
     if prof.grad is None or prof.colour is None:
         return
     cd = L.CHECKER
     nms = max(1, int(round(params.nms / params.step)))
+    slots = np.abs(prof.dist[None, :] - cd * (np.arange(L.PYRAMID[0]) + 0.5)[:, None]).argmin(axis=1)
+    clipped = prof.colour[:, slots].min(axis=2) >= CLIPPED - 10  # (axes, slots): a washed-out centre there
     for k, a in enumerate(axes(params)):
         pc = per_axis[a.name]
-        if pc.count >= L.PYRAMID[0]:
-            continue
+        if pc.count >= L.PYRAMID[0] or not clipped[k, pc.count]:
+            continue  # (checked again at the rim's own centre below)
         full = prof.full[k]
-        peaks = [j for j in _peaks(full, OUTLINE_FIND, nms, lead=True)]
+        peaks = _peaks(full, OUTLINE_FIND, nms, lead=True)
         added: list[Checker] = []
         conf = pc.confidence
         n = pc.count
