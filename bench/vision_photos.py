@@ -33,10 +33,10 @@ from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, Score, account_miss
 
 # the settings the two-fold check may choose from (the defaults are one of them)
 GRID = {
-    "r_spread": (0.1, 0.15, 0.2),
+    "r_spread": (0.1, 0.15),
     "recover_votes": (12, 16),
     "recover_gap": (6.0, 9.0, 13.0),
-    "recover_texture": (0.6, 0.8),
+    "recover_texture": (0.3, 0.4, 0.5),
 }
 
 

@@ -24,10 +24,10 @@ def test_detection_on_real_photos_is_well_above_chance(photos_dir: Path) -> None
     sc, n = score_folder(photos_dir)
     assert n == 49
     # chance (a detection at a random place) hits a box of one colour about 8% of the time,
-    # of either colour 16%; measured: dark 0.80/0.64, light 0.79/0.84, any 0.83/0.78
-    assert sc.precision("any") > 0.81 and sc.recall("any") > 0.76
-    assert sc.precision("dark") > 0.77 and sc.recall("dark") > 0.61
-    assert sc.precision("light") > 0.76 and sc.recall("light") > 0.82
+    # of either colour 16%; measured: dark 0.81/0.66, light 0.81/0.86, any 0.85/0.80
+    assert sc.precision("any") > 0.83 and sc.recall("any") > 0.78
+    assert sc.precision("dark") > 0.78 and sc.recall("dark") > 0.63
+    assert sc.precision("light") > 0.78 and sc.recall("light") > 0.84
     # the second look for weaker circles is what lifts recall, at little cost in precision
     off, _ = score_folder(photos_dir, PhotoParams(recover=False))
     assert sc.recall("any") > off.recall("any") + 0.05
@@ -68,6 +68,22 @@ def test_carved_checkers_are_found_at_their_rim_not_their_inner_ring() -> None:
     assert len(dets) == 15
     assert all(18 <= d.r <= 26 for d in dets), sorted(d.r for d in dets)
     assert sum(d.colour == "dark" for d in dets) == 7
+
+
+def test_concentric_carvings_pass_and_grain_across_the_face_does_not() -> None:
+    img = _board()
+    for i in range(5):
+        for j in range(3):
+            x, y = 80 + 110 * i, 120 + 200 * j
+            _disc(img, x, y, 22, DARK_BGR if (i + j) % 2 else LIGHT_BGR, ring=12 if j == 1 else 0)
+            if j == 2:  # grain: straight dark and light lines across the face
+                for k in range(-16, 17, 6):
+                    cv2.line(img, (x - 15, y + k), (x + 15, y + k), (0, 0, 0) if k % 4 else (255, 255, 255), 2)
+    trace: list[tuple[float, float, float, str]] = []
+    dets = detect_checkers(cv2.GaussianBlur(img, (3, 3), 0), trace=trace)
+    rows = [sum(1 for d in dets if abs(d.y - (120 + 200 * j)) < 8) for j in range(3)]
+    assert rows == [5, 5, 0], rows
+    assert any(reason == "texture" and abs(y - 520) < 8 for _, y, _, reason in trace)
 
 
 def _stacks(middle: tuple[int, int, int] | None = None) -> np.ndarray:

@@ -38,9 +38,9 @@ class PhotoParams:
 
     ``r_min``/``r_max`` bound the checker radius search (shares of the image's larger side);
     every circle must then be within ``r_spread`` (a share) of the radius found, since one
-    board's checkers share one size.  ``sensitivity`` (Hough votes) and ``max_texture`` gate
-    the strong circles; the ``recover_*`` settings
-    gate the second look: a weaker circle (``recover_votes`` Hough votes) is a checker when
+    board's checkers share one size.  ``sensitivity`` (Hough votes) and ``max_texture`` (the
+    face's gradient along circles about the centre against the rim's, :func:`_swirl`) gate
+    the strong circles; the ``recover_*`` settings gate the second look: a weaker circle (``recover_votes`` Hough votes) is a checker when
     its face is plain (``recover_texture``), its colour lies within ``recover_gap``
     (weighted Lab) of a colour the strong circles learned, and its centre is at least
     ``recover_spacing`` radii from every checker already found (stacked checkers overlap).
@@ -49,11 +49,11 @@ class PhotoParams:
     r_min: float = 0.012
     r_max: float = 0.055
     sensitivity: int = 20
-    max_texture: float = 0.8
+    max_texture: float = 0.5
     recover: bool = True
     r_spread: float = 0.1
     recover_votes: int = 12
-    recover_texture: float = 0.6
+    recover_texture: float = 0.4
     recover_gap: float = 9.0
     recover_spacing: float = 1.2
 
@@ -65,30 +65,38 @@ def _face_lab(lab: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
     return np.median(patch, axis=0)
 
 
-def _texture(mag: np.ndarray, x: float, y: float, r: float) -> float:
-    """Mean gradient over the face (0.55 r each side) against the mean on the rim (1 = as busy)."""
-    h, w = mag.shape
-    xs = np.clip((x + r * _COS).astype(int), 0, w - 1)
-    ys = np.clip((y + r * _SIN).astype(int), 0, h - 1)
-    rim = float(mag[ys, xs].mean())
-    k = max(2, int(r * 0.55))
-    face = mag[max(int(y) - k, 0):int(y) + k + 1, max(int(x) - k, 0):int(x) + k + 1]
-    return float(face.mean()) / max(rim, 1e-6) if face.size else float("inf")
-
-
 _TH = np.linspace(0, 2 * np.pi, 32, endpoint=False)
 _COS, _SIN = np.cos(_TH), np.sin(_TH)
 
 
-def _plain_radii(smooth: np.ndarray, mag: np.ndarray, a: float, b: float, votes: int, max_texture: float,
-                 min_dist: float) -> list[float]:
+_FACE = np.array([0.2, 0.35, 0.5, 0.65])
+
+
+def _swirl(gx: np.ndarray, gy: np.ndarray, x: float, y: float, r: float) -> float:
+    """Mean gradient across the face's radii (along circles about the centre) against the mean
+    across the rim: concentric carvings score 0, wood grain, pips and inlays do not."""
+    h, w = gx.shape
+    fr = (_FACE[:, None] * r)
+    xs = np.clip((x + fr * _COS[None, :]).round().astype(int), 0, w - 1)
+    ys = np.clip((y + fr * _SIN[None, :]).round().astype(int), 0, h - 1)
+    tan = np.abs(-gx[ys, xs] * _SIN[None, :] + gy[ys, xs] * _COS[None, :]).mean()
+    rim = 0.0
+    for f in (0.95, 1.0, 1.05):
+        xs = np.clip((x + f * r * _COS).round().astype(int), 0, w - 1)
+        ys = np.clip((y + f * r * _SIN).round().astype(int), 0, h - 1)
+        rim = max(rim, float(np.abs(gx[ys, xs] * _COS + gy[ys, xs] * _SIN).mean()))
+    return float(tan) / max(rim, 1e-6)
+
+
+def _plain_radii(smooth: np.ndarray, gx: np.ndarray, gy: np.ndarray, a: float, b: float, votes: int,
+                 max_texture: float, min_dist: float) -> list[float]:
     """Radii of the plain-faced Hough circles with radius in [a, b], centres ``min_dist`` apart."""
     c = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=min_dist, param1=140, param2=votes,
                          minRadius=int(a), maxRadius=int(b) + 1)
-    return [float(r) for x, y, r in (c[0] if c is not None else []) if _texture(mag, x, y, r) <= max_texture]
+    return [float(r) for x, y, r in (c[0] if c is not None else []) if _swirl(gx, gy, x, y, r) <= max_texture]
 
 
-def _checker_radius(smooth: np.ndarray, mag: np.ndarray, lo: float, hi: float, votes: int,
+def _checker_radius(smooth: np.ndarray, gx: np.ndarray, gy: np.ndarray, lo: float, hi: float, votes: int,
                     max_texture: float, step: float = 1.25) -> float:
     """The board's checker radius: the radius band (each ``step`` times the last) in which the
     most plain-faced circles are found; the median radius of the plain circles in a band of
@@ -101,14 +109,14 @@ def _checker_radius(smooth: np.ndarray, mag: np.ndarray, lo: float, hi: float, v
     a = lo
     while a < hi:
         b = min(a * step, hi)
-        radii = _plain_radii(smooth, mag, a, b, votes, max_texture, 1.5 * a)
+        radii = _plain_radii(smooth, gx, gy, a, b, votes, max_texture, 1.5 * a)
         if len(radii) > len(best):
             best = radii
         a = b
     if not best:
         return 0.0
     radius = float(np.median(best))
-    again = _plain_radii(smooth, mag, radius / step, radius * step, votes, max_texture, 1.5 * radius)
+    again = _plain_radii(smooth, gx, gy, radius / step, radius * step, votes, max_texture, 1.5 * radius)
     return float(np.median(again)) if again else radius
 
 
@@ -116,10 +124,11 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
                     trace: list[tuple[float, float, float, str]] | None = None) -> list[Detection]:
     """Checkers in a photo: circles of the board's one checker size with plain faces, in two colours.
 
-    A first pass of Hough circles over checker-like radii (a share of the image's larger
-    side) finds the dominant radius; a second, more sensitive pass looks only near it.
-    Circles whose face is busier than their rim (carvings, inlays, dice) are dropped, as
-    are circles mostly covering a stronger one.  The faces' two colours are learned from
+    Hough circles, one radius band at a time over checker-like radii (a share of the
+    image's larger side), give the board's checker radius; a second pass looks only within
+    ``r_spread`` of it.  Circles whose face is busy across its radii (wood grain, inlays,
+    dice; concentric carvings are allowed: :func:`_swirl`) are dropped, as are circles
+    mostly covering a stronger one.  The faces' two colours are learned from
     these strong circles (:func:`vision.photo_colour.split_colours`); then weaker circles
     (partial rims of stacked checkers, dark checkers on dark points, circles Hough's
     minimum distance hid) are taken when their face has one of those colours.  Each
@@ -137,8 +146,7 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     lo, hi = max(4, int(p.r_min * side)), int(p.r_max * side)
     gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1)
-    mag = cv2.magnitude(gx, gy)
-    R = _checker_radius(smooth, mag, lo, hi, p.sensitivity, p.max_texture)
+    R = _checker_radius(smooth, gx, gy, lo, hi, p.sensitivity, p.max_texture)
     if R <= 0:
         return []
     r_lo, r_hi = max(3, int(R * (1 - p.r_spread))), int(R * (1 + p.r_spread)) + 1
@@ -149,7 +157,7 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     cs = second[0]
     keep: list[tuple[float, float, float]] = []
     for x, y, r in cs:
-        if _texture(mag, x, y, r) > p.max_texture:
+        if _swirl(gx, gy, x, y, r) > p.max_texture:
             dropped.append((float(x), float(y), float(r), "texture"))
             continue
         if any((x - a) ** 2 + (y - b) ** 2 < (1.2 * r) ** 2 for a, b, _ in keep):
@@ -168,7 +176,7 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
             if any((x - a) ** 2 + (y - b) ** 2 < (p.recover_spacing * max(r, rb)) ** 2 for a, b, rb in keep):
                 dropped.append((float(x), float(y), float(r), "spacing"))
                 continue
-            if _texture(mag, x, y, r) > p.recover_texture:
+            if _swirl(gx, gy, x, y, r) > p.recover_texture:
                 dropped.append((float(x), float(y), float(r), "texture"))
                 continue
             face = _face_lab(lab, x, y, r)
@@ -256,7 +264,7 @@ def account_misses(image: np.ndarray, boxes: list[tuple[int, float, float, float
                    params: PhotoParams = PhotoParams()) -> dict[str, int]:
     """Why each labelled checker was missed, counted by ``MISSES``: found but given the other
     colour; a circle centred in its box was looked at and dropped (spacing: too near a
-    checker already found; texture: a busy face; colour: not a colour the strong circles
+    checker already found; texture: a face busy across its radii; colour: not a colour the strong circles
     learned); or no circle looked at had its centre in the box."""
     trace: list[tuple[float, float, float, str]] = []
     dets = detect_checkers(image, params, trace)
