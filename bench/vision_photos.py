@@ -21,6 +21,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -32,7 +33,7 @@ from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, Score, account_miss
                            score_board_finding)
 
 # the settings the two-fold check may choose from (the defaults are one of them)
-GRID = {
+GRID: dict[str, tuple[Any, ...]] = {
     "r_spread": (0.1, 0.15),
     "recover_votes": (12, 16),
     "recover_gap": (6.0, 9.0, 13.0),
@@ -45,6 +46,8 @@ def chance(folder: Path) -> dict[str, float]:
     total = 0.0
     for p in sorted(folder.glob("*.jpg")):
         img = cv2.imread(str(p))
+        if img is None:
+            continue
         h, w = img.shape[:2]
         total += w * h
         for c, x0, y0, x1, y1 in load_boxes(p.with_suffix(".txt"), w, h):
@@ -63,7 +66,7 @@ def table(sc: Score, ch: dict[str, float] | None = None) -> None:
 def two_fold(photos: list) -> None:
     """Choose settings from GRID on one half, score on the other; both ways."""
     names = list(GRID)
-    combos = [dict(zip(names, v)) for v in itertools.product(*GRID.values())]
+    combos: list[dict[str, Any]] = [dict(zip(names, v)) for v in itertools.product(*GRID.values())]
     t = time.perf_counter()
     per = [[score(detect_checkers(img, replace(PhotoParams(), **c)), boxes) for _, img, boxes in photos] for c in combos]
     print(f"two-fold check: {len(combos)} settings x {len(photos)} photos in {time.perf_counter() - t:.0f} s")

@@ -128,9 +128,9 @@ def test_colours_always_split_in_two_even_when_close() -> None:
 
 def test_misses_are_accounted_for() -> None:
     img = _stacks()
-    boxes = [(LIGHT, 58, 58, 102, 102),     # the light checker at x=80, found as light
-             (LIGHT, 158, 58, 202, 102),    # the dark one at x=180 labelled light: "colour swapped"
-             (DARK, 500, 500, 540, 540)]    # bare board: "no circle"
+    boxes = [(LIGHT, 58.0, 58.0, 102.0, 102.0),     # the light checker at x=80, found as light
+             (LIGHT, 158.0, 58.0, 202.0, 102.0),    # the dark one at x=180 labelled light: "colour swapped"
+             (DARK, 500.0, 500.0, 540.0, 540.0)]    # bare board: "no circle"
     out = account_misses(img, boxes)
     assert set(out) == set(MISSES)
     assert out["colour swapped"] == 1 and out["no circle"] == 1 and sum(out.values()) == 2
