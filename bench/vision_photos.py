@@ -34,8 +34,8 @@ from vision.photos import (DARK, LIGHT, MISSES, PhotoParams, Score, account_miss
 
 # the settings the two-fold check may choose from (the defaults are one of them)
 GRID: dict[str, tuple[Any, ...]] = {
-    "r_spread": (0.1, 0.15),
-    "recover_votes": (12, 16),
+    "likeness": (3.0, 6.0),
+    "recover_votes": (14, 16),
     "recover_gap": (6.0, 9.0, 13.0),
     "recover_texture": (0.3, 0.4, 0.5),
 }
@@ -95,7 +95,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("folder", nargs="?", type=Path, default=ROOT / "tests" / "data" / "vision" / "photos-yolo")
     ap.add_argument("--per-photo", action="store_true", help="TP/FP/FN of every photo")
-    ap.add_argument("--folds", action="store_true", help="also the two-fold check of the settings (about 3 min)")
+    ap.add_argument("--folds", action="store_true", help="also the two-fold check of the settings (about 6 min)")
     ap.add_argument("--no-board", action="store_true", help="skip part 2 (board finding)")
     args = ap.parse_args()
     photos = labelled_photos(args.folder)

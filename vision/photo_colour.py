@@ -36,6 +36,14 @@ class FaceColours:
         """Weighted Lab distance of each sample to the nearer centre (how checker-like its face is)."""
         return self._dist(samples).min(axis=1)
 
+    def likeness(self, lab: np.ndarray, light: bool, scale: float) -> np.ndarray:
+        """An 8-bit map of a Lab image: 255 where a pixel has this colour, falling by ``scale``
+        per unit of weighted Lab distance.  A checker of the colour is a bright disc on it
+        even where its grey-level rim is faint (same lightness as the board, other hue)."""
+        c = np.array(self.light if light else self.dark, np.float32)
+        d = np.linalg.norm(lab.reshape(-1, 3).astype(np.float32) * WEIGHTS - c, axis=1)
+        return np.clip(255.0 - scale * d, 0, 255).astype(np.uint8).reshape(lab.shape[:2])
+
 
 def split_colours(samples: np.ndarray, rounds: int = 8) -> FaceColours | None:
     """Two colour centres from Lab face samples (n x 3); None with fewer than two samples.

@@ -40,10 +40,13 @@ class PhotoParams:
     every circle must then be within ``r_spread`` (a share) of the radius found, since one
     board's checkers share one size.  ``sensitivity`` (Hough votes) and ``max_texture`` (the
     face's gradient along circles about the centre against the rim's, :func:`_swirl`) gate
-    the strong circles; the ``recover_*`` settings gate the second look: a weaker circle (``recover_votes`` Hough votes) is a checker when
-    its face is plain (``recover_texture``), its colour lies within ``recover_gap``
-    (weighted Lab) of a colour the strong circles learned, and its centre is at least
-    ``recover_spacing`` radii from every checker already found (stacked checkers overlap).
+    the strong circles; the ``recover_*`` settings gate the second look: a weaker circle
+    (``recover_votes`` Hough votes, in the grey image or in a map of either learned colour,
+    :meth:`~vision.photo_colour.FaceColours.likeness` falling by ``likeness`` per Lab unit;
+    0 turns the maps off) is a checker when its face is plain (``recover_texture``), its
+    colour lies within ``recover_gap`` (weighted Lab) of a colour the strong circles
+    learned, and its centre is at least ``recover_spacing`` radii from every checker
+    already found (stacked checkers overlap).
     """
 
     r_min: float = 0.012
@@ -52,10 +55,11 @@ class PhotoParams:
     max_texture: float = 0.5
     recover: bool = True
     r_spread: float = 0.1
-    recover_votes: int = 12
+    recover_votes: int = 16
     recover_texture: float = 0.4
     recover_gap: float = 9.0
     recover_spacing: float = 1.2
+    likeness: float = 6.0
 
 
 def _face_lab(lab: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
@@ -131,7 +135,8 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     mostly covering a stronger one.  The faces' two colours are learned from
     these strong circles (:func:`vision.photo_colour.split_colours`); then weaker circles
     (partial rims of stacked checkers, dark checkers on dark points, circles Hough's
-    minimum distance hid) are taken when their face has one of those colours.  Each
+    minimum distance hid), looked for in the grey image and in a map of each learned
+    colour, are taken when their face has one of those colours.  Each
     checker's colour is the nearer of the two; the darker is ``dark``.
 
     ``trace``, when given, receives every circle looked at and not taken, as (x, y, r,
@@ -172,7 +177,14 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     if model is not None and p.recover:
         weak = cv2.HoughCircles(smooth, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 0.3, param1=140,
                                 param2=p.recover_votes, minRadius=r_lo, maxRadius=r_hi)
-        for x, y, r in (weak[0] if weak is not None else []):
+        cands = list(weak[0]) if weak is not None else []
+        if p.likeness > 0:  # the same search on a map of each learned colour
+            for light in (False, True):
+                like = cv2.medianBlur(model.likeness(lab, light, p.likeness), 5)
+                more = cv2.HoughCircles(like, cv2.HOUGH_GRADIENT, dp=1.2, minDist=R * 0.3, param1=140,
+                                        param2=p.recover_votes, minRadius=r_lo, maxRadius=r_hi)
+                cands.extend(list(more[0]) if more is not None else [])
+        for x, y, r in cands:
             if any((x - a) ** 2 + (y - b) ** 2 < (p.recover_spacing * max(r, rb)) ** 2 for a, b, rb in keep):
                 dropped.append((float(x), float(y), float(r), "spacing"))
                 continue
