@@ -31,6 +31,8 @@ from . import layout as L
 from .rectify import View
 
 N_RING = 32
+HUE_SEP = 12.0   # Lab a/b distance from which the two checker colours differ in hue too
+HUE_CLEAR = 0.25  # ... and a sample's hue this far past the middle (0 dark, 1 light) points to one
 L_WEIGHT = 0.5  # weight of lightness against the two colour axes when telling checker colours apart
 
 
@@ -747,6 +749,14 @@ class ColourModel:
         d1 = np.linalg.norm((samples - np.array(self.light)) * w, axis=1)
         lab = (d1 < d0).astype(int)
         margin = np.abs(d0 - d1) / (d0 + d1 + 1e-6)
+        # shadows and glare move lightness most: where the two colours differ clearly in hue
+        # too, a sample whose hue points to the other colour is unsure
+        ab = samples[:, 1:] - np.array(self.dark[1:])
+        sep = np.array(self.light[1:]) - np.array(self.dark[1:])
+        if float(np.linalg.norm(sep)) >= HUE_SEP:
+            t = ab @ sep / float(sep @ sep)   # 0 at dark's hue, 1 at light's
+            against = np.where(lab == 1, t < 0.5 - HUE_CLEAR, t > 0.5 + HUE_CLEAR)
+            margin = np.where(against, np.minimum(margin, COLOUR_KNEE / 2), margin)
         return lab, margin
 
     @property
@@ -886,7 +896,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     total[0] += bar[0]
     total[1] += bar[1]
     plausible = total[0] <= 15 and total[1] <= 15
-    bar_raw = min([found.bar_confidence] + [float(x) * 3 for x in cmargin[k:k + len(found.bar)]])
+    bar_raw = min([found.bar_confidence] + [colour_raw(float(x)) for x in cmargin[k:k + len(found.bar)]])
     confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
     conf = board_confidence(confs, plausible, calibrate(bar_raw))
     alts = tuple((r, i, pc.alt) for r in ("top", "bottom") for i in range(12)
