@@ -24,10 +24,10 @@ def test_detection_on_real_photos_is_well_above_chance(photos_dir: Path) -> None
     sc, n = score_folder(photos_dir)
     assert n == 49
     # chance (a detection at a random place) hits a box of one colour about 8% of the time,
-    # of either colour 16%; measured: dark 0.84/0.66, light 0.87/0.86, any 0.90/0.80
-    assert sc.precision("any") > 0.87 and sc.recall("any") > 0.78
-    assert sc.precision("dark") > 0.81 and sc.recall("dark") > 0.64
-    assert sc.precision("light") > 0.84 and sc.recall("light") > 0.84
+    # of either colour 16%; measured: dark 0.83/0.68, light 0.85/0.88, any 0.89/0.82
+    assert sc.precision("any") > 0.86 and sc.recall("any") > 0.80
+    assert sc.precision("dark") > 0.80 and sc.recall("dark") > 0.66
+    assert sc.precision("light") > 0.82 and sc.recall("light") > 0.86
     # the second look for weaker circles is what lifts recall, at little cost in precision
     off, _ = score_folder(photos_dir, PhotoParams(recover=False))
     assert sc.recall("any") > off.recall("any") + 0.05

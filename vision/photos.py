@@ -57,7 +57,7 @@ class PhotoParams:
     r_spread: float = 0.1
     recover_votes: int = 16
     recover_texture: float = 0.4
-    recover_gap: float = 9.0
+    recover_gap: float = 13.0
     recover_spacing: float = 1.2
     likeness: float = 6.0
 
