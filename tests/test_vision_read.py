@@ -377,3 +377,34 @@ def test_a_row_of_five_short_of_fifteen_by_seven_with_sure_trays_is_the_twelve_p
     assert settle_with_off(a, (4, 12)) is a   # short by 6: no twin explains it, left alone
     b = Assembled(rows, 8, True, (5, 3), alts=(("top", 3, 6),))
     assert settle_with_off(b, (9, 12)) is b   # other next likeliest counts are not the twin: left alone
+
+
+def test_a_checker_whose_hue_points_to_the_other_colour_is_unsure() -> None:
+    from vision.read import COLOUR_KNEE, ColourModel
+    m = ColourModel((78.0, 147.0, 148.0), (246.0, 128.0, 140.0))   # reddish dark, neutral light (a dev board)
+    shadowed_light = np.array([[138.0, 127.0, 137.0]])               # a light checker in the bar's shadow
+    lab, margin = m.classify(shadowed_light)
+    assert margin[0] < COLOUR_KNEE                                   # lightness says dark, hue says light
+    lab, margin = m.classify(np.array([[80.0, 146.0, 147.0], [240.0, 128.0, 139.0]]))
+    assert lab.tolist() == [0, 1] and margin.min() > COLOUR_KNEE
+    grey = ColourModel((40.0, 128.0, 128.0), (215.0, 128.0, 128.0))  # no hue difference: lightness decides
+    assert grey.classify(np.array([[110.0, 140.0, 128.0]]))[1][0] > COLOUR_KNEE
+
+
+def test_a_lone_bar_rim_far_above_the_bars_own_profile_is_a_checker() -> None:
+    from vision.read import BAR_LONE, Profiles, ReadParams, pick_checkers
+    p = ReadParams()
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, p.step, dtype=np.float32)
+    full = np.zeros((24, len(dist)), np.float32)
+    full[:, 4] = 1.0                                  # clear checkers on the points: threshold 0.4
+    rng = np.random.default_rng(1)
+    noise = (0.04 + 0.01 * rng.random(len(bar_y))).astype(np.float32)   # the even bar's own rim scores
+
+    def found(level: float):
+        bar = np.maximum(noise, _bumps(bar_y, (4.6,), (level,)).astype(np.float32))
+        return pick_checkers(Profiles(full, full, np.zeros_like(full), dist, bar, bar_y, 1.0), p)
+
+    med = float(np.median(noise))
+    assert len(found(0.28).bar) == 1                  # dark on a dark bar: below the board's threshold, far above the bar's
+    assert len(found(0.8 * BAR_LONE * med).bar) == 0  # a bump no stronger than the bar's look-alikes

@@ -525,11 +525,15 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     strong = [j for j in bp if prof.bar_full[j] > thr]
     faint = _faint_bar_runs(prof, bp, strong, thr, params)
+    lone, lone_conf = _lone_bar_rims(prof, bp, strong + faint, params)
+    faint = sorted(faint + lone)
     low = max(params.floor, thr * params.weak)
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
         abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
     conf = min(m + [0.5]) * 2
+    if lone:
+        conf = min(conf, lone_conf)
     if _gap_between(bar):
         conf = min(conf, POINT_KNEE / 2)
     return Found(per_axis, bar, conf)
@@ -673,6 +677,22 @@ def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: 
             per_axis[a.name] = PointCount(n, samples, conf, pc.alt, pc.faint)
         elif conf < pc.confidence:
             per_axis[a.name] = replace(pc, confidence=conf)
+
+
+BAR_LONE = 4.5   # a lone bar rim this many times the bar's own typical score is a checker
+
+
+def _lone_bar_rims(prof: Profiles, peaks: list[int], taken: list[int], params: ReadParams) -> tuple[list[int], float]:
+    """The bar is one even strip without triangles, so its own profile is a clean reference:
+    a rim far from every checker found there that stands :data:`BAR_LONE` times above the
+    bar's median score (and above the floor) is a checker too (dark on a dark bar), with
+    a confidence from how far above; returns the rims and that raw confidence."""
+    med = max(1e-3, float(np.median(prof.bar_full)))
+    cd = L.CHECKER
+    lone = [j for j in peaks if j not in taken and float(prof.bar_full[j]) > max(params.floor, BAR_LONE * med)
+            and all(abs(float(prof.bar_y[j] - prof.bar_y[k])) > 1.5 * cd for k in taken)]
+    conf = min([float(prof.bar_full[j]) / (BAR_LONE * med) - 1.0 for j in lone] + [1.0])
+    return lone, conf
 
 
 def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: float, params: ReadParams) -> list[int]:
