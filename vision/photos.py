@@ -23,6 +23,8 @@ DARK, LIGHT = 2, 4  # YOLO classes in tests/data/vision/photos-yolo
 
 @dataclass(frozen=True)
 class Detection:
+    """One checker found in a photo: centre and radius in pixels, colour ``dark`` or ``light``."""
+
     x: float
     y: float
     r: float
@@ -71,9 +73,7 @@ def _face_lab(lab: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
 
 _TH = np.linspace(0, 2 * np.pi, 32, endpoint=False)
 _COS, _SIN = np.cos(_TH), np.sin(_TH)
-
-
-_FACE = np.array([0.2, 0.35, 0.5, 0.65])
+_FACE = np.array([0.2, 0.35, 0.5, 0.65])  # face rings sampled by _swirl (shares of the radius)
 
 
 def _swirl(gx: np.ndarray, gy: np.ndarray, x: float, y: float, r: float) -> float:
@@ -132,12 +132,12 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
     image's larger side), give the board's checker radius; a second pass looks only within
     ``r_spread`` of it.  Circles whose face is busy across its radii (wood grain, inlays,
     dice; concentric carvings are allowed: :func:`_swirl`) are dropped, as are circles
-    mostly covering a stronger one.  The faces' two colours are learned from
-    these strong circles (:func:`vision.photo_colour.split_colours`); then weaker circles
-    (partial rims of stacked checkers, dark checkers on dark points, circles Hough's
-    minimum distance hid), looked for in the grey image and in a map of each learned
-    colour, are taken when their face has one of those colours.  Each
-    checker's colour is the nearer of the two; the darker is ``dark``.
+    mostly covering a stronger one.  The faces' two colours are learned from these strong
+    circles (:func:`vision.photo_colour.split_colours`); then weaker circles (partial rims
+    of stacked checkers, dark checkers on dark points, circles Hough's minimum distance
+    hid), looked for in the grey image and in a map of each learned colour, are taken when
+    their face has one of those colours.  Each checker's colour is the nearer of the two;
+    the darker is ``dark``.
 
     ``trace``, when given, receives every circle looked at and not taken, as (x, y, r,
     reason), reason one of ``REJECTIONS`` (for the bench's account of the misses).
