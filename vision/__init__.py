@@ -12,7 +12,8 @@ Public interface (what the table process and tools use)::
     from vision.markers import find_marker_corners, marker_sheet
     from vision.sources import open_source          # "camera:0", "/dev/video0", "picamera2", "files:GLOB",
                                                     # a folder, "video:PATH", "render:SEED"
-    from vision.photos import detect_checkers       # checker detection on arbitrary photos (no corners)
+    from vision.photos import detect_checkers, PhotoParams  # checker detection on arbitrary photos (no corners);
+                                                    # detect_checkers(image, params, trace) -> [Detection]
 
 Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadParams`,
 :class:`vision.occlusion.OcclusionParams` and :class:`VisionConfig`):
@@ -21,8 +22,11 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
    (``DICT_4X4_50``, ids 0 1 2 3 on the playing area's top-left, top-right,
    bottom-right, bottom-left corners; ``bgtable markers`` prints them; three suffice),
    else corners from the config, else :func:`vision.locate.auto_corners` (a model of the
-   edges, the bar and the 24 triangle sides fitted to the colour gradients; a board only
-   when the triangles stand out and the rows repeat with the points).  The automatic
+   edges, the bar and the 24 triangle sides fitted to the colour gradients, searched in
+   :mod:`vision.locate` with its model in ``locate_model``, the board/no-board decision in
+   ``locate_evidence`` and the outline in ``locate_outline``; a board only when the
+   triangles stand out, the rows repeat with the points and no bar shows clearer edges a
+   point aside).  The automatic
    search takes about a quarter of a second here (a Pi is ~3x slower), so while it finds nothing it is tried only every
    ``auto_every`` frames (markers are looked for on every frame).
 2. **Rectify** (:mod:`vision.rectify`): a top-down view, 32 px per point width; the
