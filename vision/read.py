@@ -12,9 +12,15 @@ A chain of pure stages on a :class:`vision.rectify.View`:
    colour (:func:`_drop_empty_bases`), a faint bar rim between two checkers (the gap
    between them, :func:`_gap_between`: the bar is then unsure), a tall stack's rim
    pattern against its own strongest rims when it stands out little (:func:`tall_stack`).
+   Second looks: a light checker washed out by glare shows only its outline, counted
+   when the outline is closed all round a bright face (:func:`_outlined_checkers`); a
+   lone bar rim far above the bar's own even profile is a checker (:func:`_lone_bar_rims`).
 3. :func:`colour_samples` / :class:`ColourModel` - each checker's centre colour (Lab),
-   split in two clusters; the darker is ``dark``.
-4. :func:`assemble` - counts and colours per point, the bar, a confidence.
+   split in two clusters; the darker is ``dark``.  Shadows and glare move lightness, not
+   hue: a checker whose hue points to the other colour is unsure.
+4. :func:`assemble` - counts and colours per point, the bar, a confidence.  A row of 5
+   keeps the 12-pyramid as its next likeliest count; :func:`settle_with_off` takes it when
+   trays read surely leave that colour exactly 7 short of 15 (the reader calls it).
 """
 from __future__ import annotations
 

@@ -2,7 +2,9 @@
 
 :class:`BoardReader` finds the board (markers, then configured corners, then automatic
 detection), rectifies it, refuses frames with something over the board, reads the
-points, and maps them to table numbering.  It keeps what it learned between frames: the
+points, and maps them to table numbering.  With the trays read surely, each colour must
+come to 15 (points, bar, trays): a row of 5 that leaves its colour exactly 7 short is
+read as the 12-pyramid it looks like (:func:`vision.read.settle_with_off`).  It keeps what it learned between frames: the
 corners, the two checker colours and (with ``dark_home = "auto"``) the set-up.
 """
 from __future__ import annotations
