@@ -410,3 +410,14 @@ def test_a_lone_bar_rim_far_above_the_bars_own_profile_is_a_checker() -> None:
     med = float(np.median(noise))
     assert len(found(0.28).bar) == 1                  # dark on a dark bar: below the board's threshold, far above the bar's
     assert len(found(0.8 * BAR_LONE * med).bar) == 0  # a bump no stronger than the bar's look-alikes
+
+
+@pytest.mark.parametrize("base,s", [(3900000, 114), (2900000, 313)])
+def test_a_bar_gap_that_would_make_a_colour_exceed_fifteen_is_the_gap(base: int, s: int) -> None:
+    from vision import read as R
+    pos, r = _bench_board(base, s)
+    reader = BoardReader(VisionConfig(markers=True, auto=False))
+    rd = reader.inspect(r.image)
+    found = R.pick_checkers(R.ring_profiles(rd.view))
+    assert found.gap is not None and len(found.bar) == sum(pos.bar) + 1   # the case: a rim in the gap
+    assert rd.evidence is not None and rd.evidence.bar == pos.bar and L.same_board(rd.evidence, pos)

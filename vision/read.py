@@ -305,6 +305,8 @@ class Found:
     per_axis: dict[str, PointCount]
     bar: list[Checker]
     bar_confidence: float
+    gap: Optional[int] = None        # the bar checker that may be the gap between two (:func:`_gap_between`)
+    bar_open: float = 1.0            # the bar's confidence were that one surely a checker or surely not
 
 
 def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
@@ -540,25 +542,25 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     conf = min(m + [0.5]) * 2
     if lone:
         conf = min(conf, lone_conf)
-    if _gap_between(bar):
-        conf = min(conf, POINT_KNEE / 2)
-    return Found(per_axis, bar, conf)
+    gap = _gap_between(bar)
+    return Found(per_axis, bar, conf if gap is None else min(conf, POINT_KNEE / 2), gap, conf)
 
 
 BAR_GAP_RATIO = 0.6   # a bar rim between two checkers, fainter than this share of both ...
 
 
-def _gap_between(bar: list[Checker]) -> bool:
-    """A bar checker one diameter from a checker on each side and much fainter than both:
-    the gap between two checkers a little more than a diameter apart makes a ring of about
-    a checker's size too (their facing rims and the bar's edges).  Then the bar count is
-    unsure (the rim scores cannot tell them apart: measured rendered cases overlap)."""
+def _gap_between(bar: list[Checker]) -> Optional[int]:
+    """A bar checker one diameter from a checker on each side and much fainter than both
+    (its index, or None): the gap between two checkers a little more than a diameter apart
+    makes a ring of about a checker's size too (their facing rims and the bar's edges).
+    Then the bar count is unsure (the rim scores cannot tell them apart: measured rendered
+    cases overlap), unless the totals decide (:func:`assemble`)."""
     cd = L.CHECKER
-    for a, b, c in zip(bar, bar[1:], bar[2:]):
+    for k, (a, b, c) in enumerate(zip(bar, bar[1:], bar[2:])):
         if abs(b.y - a.y - cd) < 0.2 * cd and abs(c.y - b.y - cd) < 0.2 * cd and \
                 b.score < BAR_GAP_RATIO * min(a.score, c.score):
-            return True
-    return False
+            return k + 1
+    return None
 
 
 BASE_ZONE = (0.25, 0.65)   # pw from a point's base: where a lone first checker's rim scores
@@ -918,11 +920,22 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     for r in ("top", "bottom"):
         rows[r] = [PointReading(p.count, p.colour, round(calibrate(p.confidence), 3)) for p in rows[r]]
     blab = labels[k:k + len(found.bar)]
-    bar = (int((blab == 0).sum()), int((blab == 1).sum()))
+    bmargin = cmargin[k:k + len(found.bar)]
+    bar_conf = found.bar_confidence
+    bar_l = [0, 0]
+    for lab_ in blab:
+        bar_l[int(lab_)] += 1
+    g = found.gap
+    if g is not None and total[int(blab[g])] + bar_l[int(blab[g])] > L.PER_SIDE:
+        # a colour over 15 with a rim that may be the gap between two bar checkers: it is the gap
+        bar_l[int(blab[g])] -= 1
+        bmargin = np.delete(bmargin, g)
+        bar_conf = min(found.bar_open, 2 * POINT_KNEE)
+    bar = (bar_l[0], bar_l[1])
     total[0] += bar[0]
     total[1] += bar[1]
     plausible = total[0] <= 15 and total[1] <= 15
-    bar_raw = min([found.bar_confidence] + [colour_raw(float(x)) for x in cmargin[k:k + len(found.bar)]])
+    bar_raw = min([bar_conf] + [colour_raw(float(x)) for x in bmargin])
     confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
     conf = board_confidence(confs, plausible, calibrate(bar_raw))
     alts = tuple((r, i, pc.alt) for r in ("top", "bottom") for i in range(12)
