@@ -9,8 +9,9 @@ picture: ``top`` is the right-hand row read downwards, ``bottom`` the left-hand 
 picture with no board gives ``{"board_found": false}`` and exit 0.  Beyond the issue's
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
-``"occluded"``;
-``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "..."}`` on stdin
+``"occluded"``, ``"checker"`` (the checkers' diameter in point widths it counted with:
+``--checker``, or measured on the board, else the layout's 0.9);
+``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D}`` on stdin
 and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2.
 """
@@ -26,10 +27,10 @@ from referee.cliutil import Parser, fail
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
-from .layout import parse_corners
+from .layout import CHECKER, parse_corners
 
 
-def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
+def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError)."""
     import os
     from .reader import BoardReader
@@ -39,7 +40,7 @@ def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
     if img is None:
         raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
     cs = parse_corners(corners) if corners else None
-    reader = BoardReader(VisionConfig(markers=cs is None), corners=cs)
+    reader = BoardReader(VisionConfig(markers=cs is None, checker=checker), corners=cs)
     try:
         r = reader.inspect(img, read_occluded=True)
     except BoardNotFound:
@@ -49,6 +50,7 @@ def read_image(path: str, corners: Optional[str] = None) -> dict[str, Any]:
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
+    out["checker"] = round(reader.checker_size, 3)
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     return out
@@ -63,6 +65,8 @@ def _text(res: dict[str, Any]) -> str:
              f"bar: dark {res['bar']['dark']}, light {res['bar']['light']}   confidence {res['confidence']:.2f}"
              f"   corners from {res.get('corner_source', '?')}"
              + ("   (something lies across the board's frame: not to be trusted)" if res.get("occluded") else "")]
+    if res.get("checker") not in (None, CHECKER):
+        lines.append(f"checkers: {res['checker']:.2f} of a point's width across")
     off = res.get("off")
     lines.append("off:    not in view" if off is None else
                  f"off:    dark {off['dark']}, light {off['light']}" + ("" if off["sure"] else "   (unsure)"))
@@ -73,6 +77,8 @@ def main_read(argv: Sequence[str]) -> int:
     p = Parser(prog="bgtable read", description="read the checkers from a photo of a board")
     p.add_argument("image", nargs="?", help="photo of the board (JPEG, PNG...)")
     p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
+    p.add_argument("--checker", type=float, help="the checkers' diameter as a share of a point's width at its base"
+                   " (default: measured on the board when it shows enough stacks, else 0.9)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
     a = p.parse_args(list(argv))
@@ -81,7 +87,7 @@ def main_read(argv: Sequence[str]) -> int:
     if not a.image:
         return fail(p.prog, "give an IMAGE to read, or --batch")
     try:
-        res = read_image(a.image, a.corners)
+        res = read_image(a.image, a.corners, a.checker)
     except (FileNotFoundError, VisionError) as exc:
         return fail(p.prog, str(exc))
     print(json.dumps(res) if a.json else _text(res))
@@ -97,7 +103,7 @@ def _batch() -> int:
             job = json.loads(line)
             if not isinstance(job, dict) or "image" not in job:
                 raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
-            res = read_image(str(job["image"]), job.get("corners"))
+            res = read_image(str(job["image"]), job.get("corners"), job.get("checker"))
         except json.JSONDecodeError as exc:
             res, msg = None, f"line {n}: not JSON ({exc.msg})"
         except (FileNotFoundError, VisionError) as exc:

@@ -7,7 +7,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .errors import ConfigError
-from .layout import SetUp, parse_corners
+from .layout import CHECKER_RANGE, SetUp, parse_corners
 from .occlusion import OcclusionParams
 from .read import ReadParams
 
@@ -22,7 +22,10 @@ class VisionConfig:
     Dark's home board as the camera sees it, or ``"auto"`` to learn it from the starting
     position; ``stable_frames``: quiet frames before reading, ``repeat``: identical
     readings needed for a stable one; ``min_confidence``: below it a reading is withheld;
-    ``trays``: read the bear-off trays beside the playing area when the camera sees them.
+    ``trays``: read the bear-off trays beside the playing area when the camera sees them;
+    ``checker``: the checkers' diameter as a share of a point's width at its base (sets
+    differ from about 0.8 to 0.95; the reader counts stacks by it); None (the default):
+    measured on the board (:mod:`vision.size`).
     """
 
     corners: Optional[str] = None
@@ -37,6 +40,7 @@ class VisionConfig:
     relocate_every: int = 0       # frames between marker searches (0: once, then on failure)
     auto_every: int = 30          # frames between automatic searches while no board is found (~0.3 s each)
     trays: bool = True            # read the bear-off trays when they are in view (BoardEvidence.off)
+    checker: Optional[float] = None  # checker diameter / point width; None: measured on the board
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
 
@@ -47,6 +51,12 @@ class VisionConfig:
             SetUp(self.dark_home)
         if self.auto_every < 1:
             raise ConfigError(f"auto_every {self.auto_every} must be at least 1 (frames between automatic searches)")
+        if self.checker is not None and not CHECKER_RANGE[0] <= self.checker <= CHECKER_RANGE[1]:
+            raise ConfigError(f"checker {self.checker} is not a checker's diameter as a share of a point's width;"
+                              f" measure both and give their ratio, between {CHECKER_RANGE[0]} and {CHECKER_RANGE[1]}"
+                              f" (most sets: 0.85-0.95)")
+        if self.checker is not None and self.checker != self.read.checker:
+            object.__setattr__(self, "read", replace(self.read, checker=self.checker))
         if self.stable_frames < 1 or self.repeat < 1:
             raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")
 

@@ -28,7 +28,8 @@ WIDTH = 12.0 + BAR_WIDTH
 POINT_LEN = 5.0
 GAP = 1.0
 HEIGHT = 2 * POINT_LEN + GAP
-CHECKER = 0.9  # checker diameter in point widths
+CHECKER = 0.9  # checker diameter in point widths (the default; VisionConfig.checker for other sets)
+CHECKER_RANGE = (0.7, 1.0)  # diameters the reader accepts
 BAR_LEFT = 6.0
 BAR_RIGHT = BAR_LEFT + BAR_WIDTH
 

@@ -67,6 +67,7 @@ class ReadParams:
     tall_stacks: bool = True               # read 10..15 as pyramids (needs the layout's point length)
     faint_last: float = 0.6                # a last rim fainter than this share of the stack's ...
     stranger_colour: float = 0.25          # ... and this far (relative) from its colour is no checker
+    checker: float = L.CHECKER             # checker diameter, pw (the set's own: VisionConfig.checker)
 
 
 @dataclass(frozen=True)
@@ -209,7 +210,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     Y = np.array([a.y0 for a in ax], np.float32)[:, None, None] + dirs * dist[None, :, None]
     X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
     Y = np.broadcast_to(Y, X.shape)
-    radii = np.array(params.ring_radii, np.float32) * px
+    radii = np.array(params.ring_radii, np.float32) * (params.checker / L.CHECKER) * px
     q = _ring_scores(g, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs,
                      ("axes", px, view.margin, params)) / strength
     full_l = q.min(axis=-1)
@@ -226,23 +227,22 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
     return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour,
-                    _gap_fill(view, ax, blur), g, px, view.margin, view.image)
+                    _gap_fill(view, ax, blur, params.checker), g, px, view.margin, view.image)
 
 
 GAP_HALVES = (4, 6)      # where a five-row leaves board showing beside its checkers, a pyramid does not
 GAP_LATERAL = 0.33
 
 
-def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray) -> np.ndarray:
+def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray, cd: float = L.CHECKER) -> np.ndarray:
     """Per axis, in -1..1: whether the gaps beside halves 4 and 6 look like the stack's checkers
     (+1: a layer below shows there) or like the board beyond the point (-1); 0 when the two
     look alike.  Tells a row of 5 from a 12-pyramid, whose whole rims lie at the same places."""
-    cd = L.CHECKER
     xs, ys = [], []
     for a in ax:
         for h in GAP_HALVES:
             for side in (-1, 1):
-                xs.append(a.x + side * GAP_LATERAL)
+                xs.append(a.x + side * GAP_LATERAL * cd / L.CHECKER)
                 ys.append(a.y0 + a.direction * h * cd / 2)
         for h in (3, 5, 7):
             xs.append(a.x)
@@ -317,10 +317,11 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     pc = count_point_low(a, full, cap, lateral, dist, params, colour)
     if not params.tall_stacks:
         return pc
-    far = np.abs(dist - 4.5 * L.CHECKER) < 0.3
+    cd = params.checker
+    far = np.abs(dist - 4.5 * cd) < 0.3
     if pc.count < 5 and not (far.any() and float(cap[far].max()) > params.threshold):
         return pc  # no checker where a full row ends: not a tall stack
-    n, margin, alt = tall_stack(full, dist, params.threshold, fill)
+    n, margin, alt = tall_stack(full, dist, params.threshold, fill, cd)
     if n < 10 and pc.count >= 5 and n != pc.count:
         # the rim pattern disagrees with the rim count: measured on rendered 5..9 stacks, a
         # clear pattern was right every time; an unclear one leaves the count, unsure
@@ -332,7 +333,6 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
             return replace(pc, alt=TWIN)  # a row of 5 shows a 12-pyramid's whole rims: the trays may tell
         return pc
 
-    cd = L.CHECKER
     samples = [Checker(a.name, a.x + float(lateral[int(np.argmin(np.abs(dist - h * cd / 2)))]),
                        a.y0 + a.direction * h * cd / 2, 0.0) for h in sorted(L.visible_rims(n))]
     return PointCount(n, tuple(samples), float(min(1.0, margin / 2)), pc.count if alt < 10 else alt)
@@ -352,18 +352,18 @@ TALL_TWELVE = 20.0
 TALL_OVERRULE = 2.0  # margin from which the pattern overrules the rim count of a 5..9 stack  # 5 against 12: score per unit of the end-rim cue
 
 
-def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float) -> tuple[int, float, int]:
+def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
+               cd: float = L.CHECKER) -> tuple[int, float, int]:
     """The stack size 5..15 whose rim pattern fits the profile best, the margin over the
     next best (in halves fully believed; 2 = one clear half told them apart) and that next.
 
     A row of 5 and a 12-pyramid show the same pattern; the end rims' strength against the
     middle ones and ``fill`` (the gaps beside the checkers: board or a lower layer, see
-    :func:`_gap_fill`) tell them apart.
+    :func:`_gap_fill`) tell them apart.  ``cd``: the checkers' diameter, pw.
     """
-    cd = L.CHECKER
     a = np.empty(9)
     for h in range(1, 10):
-        m = np.abs(dist - h * cd / 2) <= 0.13
+        m = np.abs(dist - h * cd / 2) <= 0.13 * cd / L.CHECKER
         a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
     # a stack that stands out little from its point (red on a red point) scores all its rims
     # low: "a whole rim" is then judged against the stack's own clear rims, not the board's
@@ -429,7 +429,7 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     """:func:`count_point` at one threshold; also the rim scores the count rests on."""
     thr = params.threshold
     nms = max(1, int(round(params.nms / params.step)))
-    cd = L.CHECKER
+    cd = params.checker
     caps = _peaks(cap, thr * 0.5, nms, lead=True)
     strong = [j for j in caps if cap[j] > thr]
     margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
@@ -528,7 +528,7 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     _drop_empty_bases(prof, per_axis, params)
     _outlined_checkers(prof, per_axis, params)
     thr = params.threshold
-    nms = max(1, int(round(0.7 * L.CHECKER / params.step)))  # bar checkers lie side by side, one layer
+    nms = max(1, int(round(0.7 * params.checker / params.step)))  # bar checkers lie side by side, one layer
     bp = _peaks(prof.bar_full, thr * 0.5, nms)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     strong = [j for j in bp if prof.bar_full[j] > thr]
@@ -542,20 +542,19 @@ def pick_checkers(prof: Profiles, params: ReadParams = ReadParams()) -> Found:
     conf = min(m + [0.5]) * 2
     if lone:
         conf = min(conf, lone_conf)
-    gap = _gap_between(bar)
+    gap = _gap_between(bar, params.checker)
     return Found(per_axis, bar, conf if gap is None else min(conf, POINT_KNEE / 2), gap, conf)
 
 
 BAR_GAP_RATIO = 0.6   # a bar rim between two checkers, fainter than this share of both ...
 
 
-def _gap_between(bar: list[Checker]) -> Optional[int]:
-    """A bar checker one diameter from a checker on each side and much fainter than both
+def _gap_between(bar: list[Checker], cd: float = L.CHECKER) -> Optional[int]:
+    """A bar checker one diameter (``cd``) from a checker on each side and much fainter than both
     (its index, or None): the gap between two checkers a little more than a diameter apart
     makes a ring of about a checker's size too (their facing rims and the bar's edges).
     Then the bar count is unsure (the rim scores cannot tell them apart: measured rendered
     cases overlap), unless the totals decide (:func:`assemble`)."""
-    cd = L.CHECKER
     for k, (a, b, c) in enumerate(zip(bar, bar[1:], bar[2:])):
         if abs(b.y - a.y - cd) < 0.2 * cd and abs(c.y - b.y - cd) < 0.2 * cd and \
                 b.score < BAR_GAP_RATIO * min(a.score, c.score):
@@ -618,9 +617,11 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = ReadP
     rot = np.exp(-1j * th)
     cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
 
+    k = params.checker / L.CHECKER   # the radii below are for the layout's checkers
+
     def at(r: float) -> tuple[np.ndarray, np.ndarray]:
-        xi = np.clip(np.rint(cx + r * prof.px * c).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.rint(cy + r * prof.px * s).astype(np.int32), 0, h - 1)
+        xi = np.clip(np.rint(cx + r * k * prof.px * c).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.rint(cy + r * k * prof.px * s).astype(np.int32), 0, h - 1)
         return yi, xi
 
     def q10(v: np.ndarray) -> float:
@@ -644,7 +645,7 @@ def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: 
     leaves the point unsure.  Points whose next slot is not washed out are passed by at once."""
     if prof.grad is None or prof.colour is None:
         return
-    cd = L.CHECKER
+    cd = params.checker
     nms = max(1, int(round(params.nms / params.step)))
     slots = np.abs(prof.dist[None, :] - cd * (np.arange(L.PYRAMID[0]) + 0.5)[:, None]).argmin(axis=1)
     clipped = prof.colour[:, slots].min(axis=2) >= CLIPPED - 10  # (axes, slots): a washed-out centre there
@@ -696,7 +697,7 @@ def _lone_bar_rims(prof: Profiles, peaks: list[int], taken: list[int], params: R
     bar's median score (and above the floor) is a checker too (dark on a dark bar), with
     a confidence from how far above; returns the rims and that raw confidence."""
     med = max(1e-3, float(np.median(prof.bar_full)))
-    cd = L.CHECKER
+    cd = params.checker
     lone = [j for j in peaks if j not in taken and float(prof.bar_full[j]) > max(params.floor, BAR_LONE * med)
             and all(abs(float(prof.bar_y[j] - prof.bar_y[k])) > 1.5 * cd for k in taken)]
     conf = min([float(prof.bar_full[j]) / (BAR_LONE * med) - 1.0 for j in lone] + [1.0])
@@ -714,7 +715,7 @@ def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: fl
         return []
 
     def next_to(a: int, b: int) -> bool:
-        return abs(abs(float(prof.bar_y[a] - prof.bar_y[b])) - L.CHECKER) <= 0.2 * L.CHECKER
+        return abs(abs(float(prof.bar_y[a] - prof.bar_y[b])) - params.checker) <= 0.2 * params.checker
 
     # grow from the sure checkers, then let faint ones vouch for each other in pairs
     accepted: set[int] = set()

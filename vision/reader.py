@@ -9,7 +9,7 @@ corners, the two checker colours and (with ``dark_home = "auto"``) the set-up.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import numpy as np
@@ -21,7 +21,8 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .occlusion import occlusion_score
-from .read import ColourModel, read_view, settle_with_off
+from .read import ColourModel, ReadParams, read_view, ring_profiles, settle_with_off
+from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
 from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
 
@@ -85,6 +86,33 @@ class BoardReader:
         self._looks = 0  # calls of locate() (a frame may be located twice: stability, then reading)
         self._searched_at: Optional[int] = None  # the look of the last automatic search, when it failed
         self._trays: Optional[tuple[tuple[int, int], np.ndarray, Optional[TrayReading]]] = None  # kept tray reading
+        self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
+        self._spacings: list[float] = []                # rim spacings seen while measuring it
+        self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
+
+    @property
+    def checker_size(self) -> float:
+        """The checkers' diameter (pw) the reader counts with now: configured, learned, the
+        measurement so far, or the layout's."""
+        return self.checker or measure_checker(self._spacings) or L.CHECKER
+
+    def _read_params(self, view: View, learn: bool = True) -> ReadParams:
+        """The reading thresholds with the checkers' size: configured, or measured on the board
+        (:mod:`vision.size`): from each new board's rim spacings (looked at every
+        :data:`~vision.size.LEARN_EVERY` frames) until :data:`~vision.size.LEARN_GAPS` are
+        gathered, then kept; in the meantime the measurement so far, or the layout's size."""
+        if self.checker is not None:
+            return self.config.read if self.checker == self.config.read.checker else replace(self.config.read, checker=self.checker)
+        if learn and (self._frames - 1) % LEARN_EVERY == 0:
+            gaps = rim_spacings(ring_profiles(view, self.config.read), self.config.read)
+            key = tuple(round(g, 2) for g in gaps)
+            if key not in self._spaced:
+                self._spaced.add(key)
+                self._spacings += gaps
+        cd = measure_checker(self._spacings)
+        if cd is not None and len(self._spacings) >= LEARN_GAPS:
+            self.checker = cd
+        return replace(self.config.read, checker=cd or L.CHECKER)
 
     def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
         """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
@@ -115,10 +143,10 @@ class BoardReader:
         if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
             if not read_occluded:
                 return Reading(None, None, True, corners, view)
-            assembled, _ = read_view(view, self.colours, self.config.read)
+            assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False))
             rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
             return Reading(rows, None, True, corners, view)
-        assembled, model = read_view(view, self.colours, self.config.read)
+        assembled, model = read_view(view, self.colours, self._read_params(view))
         if not assembled.plausible:
             return Reading(assembled.rows, None, False, corners, view)
         if model is not None and self.colours is None:

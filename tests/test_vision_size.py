@@ -1,0 +1,88 @@
+"""Vision: the checkers' size measured on the board (vision.size) and used by the reader."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision import layout as L
+from vision.config import VisionConfig
+from vision.errors import ConfigError
+from vision.read import ring_profiles
+from vision.reader import BoardReader
+from vision.rectify import rectify
+from vision.render import RenderParams, render_scene
+from vision.size import LEARN_GAPS, measure_checker, rim_spacings
+
+
+def _exact(ev, pos) -> bool:
+    return ev is not None and ev.bar == pos.bar and all(
+        a.count == b.count and a.colour == b.colour for a, b in zip(ev.points, pos.points))
+
+
+def test_the_start_position_shows_small_checkers() -> None:
+    size = 0.8
+    for seed in (5100, 5101, 5102, 5103):
+        r = render_scene(L.start_position(), RenderParams(checker=(size, size)), seed=seed)
+        gaps = rim_spacings(ring_profiles(rectify(r.image, r.corners)))
+        assert len(gaps) >= 15
+        got = measure_checker(gaps)
+        assert got is not None and abs(got - size) <= 0.03, f"seed {seed}: measured {got} for {size}"
+
+
+def test_a_measurement_near_the_layouts_size_or_from_few_spacings_is_the_layouts() -> None:
+    assert measure_checker([0.92] * 20) == L.CHECKER
+    assert measure_checker([0.8, 0.95, 1.05]) is None                     # too few to say
+    scattered = [0.78, 1.05, 0.95, 1.1, 0.8, 1.0, 1.08, 0.9, 0.99, 1.06]  # median 0.995, but scattered
+    assert measure_checker(scattered) == L.CHECKER
+    assert measure_checker([0.8 + 0.01 * (k % 3) for k in range(20)]) == pytest.approx(0.81)
+
+
+def test_a_reader_learns_small_checkers_from_the_start_and_reads_the_game_right() -> None:
+    params = RenderParams(checker=(0.8, 0.8))
+    rng = np.random.default_rng(77)
+    learned = fixed = 0
+    for k in range(6):
+        seed = 5200 + k
+        reader = BoardReader(VisionConfig())
+        reader.read(render_scene(L.start_position(), params, seed=seed).image)
+        assert abs(reader.checker_size - 0.8) <= 0.03, reader.checker_size
+        pos = L.random_position(rng, tall=0.5)
+        img = render_scene(pos, params, seed=seed).image
+        learned += _exact(reader.read(img), pos)
+        fixed += _exact(BoardReader(VisionConfig(checker=L.CHECKER)).read(img), pos)
+    assert learned >= 5, f"{learned}/6 read exactly with the measured size"
+    assert fixed < learned, "boards of small checkers should be misread with the layout's size (else this tests nothing)"
+
+
+def test_large_checkers_are_learned_over_a_few_boards() -> None:
+    """One frame of large checkers (0.95) is not enough to tell them from the layout's 0.9;
+    the spacings of a few different boards are, and the reader then keeps the size."""
+    params = RenderParams(checker=(0.95, 0.95))
+    rng = np.random.default_rng(5)
+    reader = BoardReader(VisionConfig())
+    boards = [L.start_position()] + [L.random_position(rng, tall=0.0) for _ in range(12)]
+    for pos in boards:
+        img = render_scene(pos, params, seed=5400).image
+        for _ in range(10):  # the reader looks at the spacings every tenth frame
+            reader.read(img)
+        if reader.checker is not None:
+            break
+    assert reader.checker is not None and abs(reader.checker - 0.95) <= 0.03, reader.checker
+
+
+def test_a_still_board_is_counted_once_while_learning() -> None:
+    r = render_scene(L.random_position(np.random.default_rng(3), tall=0.0), seed=5300)
+    reader = BoardReader(VisionConfig())
+    reader.read(r.image)
+    first = len(reader._spacings)
+    for _ in range(25):
+        reader.read(r.image)
+    assert len(reader._spacings) == first < LEARN_GAPS
+    assert reader.checker is None
+
+
+def test_the_configured_size_is_checked_and_used() -> None:
+    assert VisionConfig.from_dict({"checker": 0.85}).read.checker == 0.85
+    assert BoardReader(VisionConfig(checker=0.85)).checker == 0.85
+    with pytest.raises(ConfigError, match="checker 38"):
+        VisionConfig(checker=38)

@@ -1,0 +1,59 @@
+"""The checkers' size, measured on the board: how far apart the rims of a stack lie.
+
+Sets differ (checkers from about 0.8 to 0.95 of a point's width), and the reader counts a
+stack by where its rims lie (:mod:`vision.read`).  Checkers in a point's first row touch
+one another from the base outwards, so their whole-rim peaks lie one diameter apart; the
+median of those spacings over the board is the diameter (each spacing varies by about 0.07
+pw as checkers sit a little apart, so it takes many).  Fewer than :data:`MIN_GAPS` spacings
+say nothing; a measurement within :data:`SNAP` of the layout's diameter, or within
+:data:`SURE` standard errors of it, is taken as the layout's.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from . import layout as L
+from .read import Profiles, ReadParams, _peaks
+
+MIN_GAPS = 10                # spacings needed for a measurement (one frame of the start position has 22)
+LEARN_GAPS = 60              # spacings, from different boards, after which a reader keeps its measurement
+LEARN_EVERY = 10             # frames between looks while learning (a look costs a third of a read)
+SPACING = (0.65, 1.1)        # pw: spacings counted as one checker to the next (a second layer's lie at half)
+FIRST_ROW = 4.6              # pw from the base: where a first row of 5 ends (second-layer rims lie beyond its 2nd)
+SNAP = 0.035                 # a measurement this close to the layout's diameter is taken as it ...
+SURE = 3.0                   # ... as is one within this many of its standard errors (few spacings say little)
+
+
+def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[float]:
+    """Spacings (pw) between successive whole-rim peaks of the first rows, each peak placed
+    between profile samples by a parabola through its top three."""
+    tops = prof.full.max(axis=1)
+    tops = tops[tops > params.threshold]
+    thr = max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))) if len(tops) else params.threshold
+    nms = max(1, int(round(0.5 * L.CHECKER / params.step)))
+    step = float(prof.dist[1] - prof.dist[0])
+    gaps: list[float] = []
+    for row in prof.full:
+        at = []
+        for j in sorted(_peaks(row, thr, nms)):
+            if prof.dist[j] > FIRST_ROW or not 0 < j < len(row) - 1:
+                continue
+            a, b, c = float(row[j - 1]), float(row[j]), float(row[j + 1])
+            den = a - 2 * b + c
+            at.append(float(prof.dist[j]) + (0.5 * (a - c) / den * step if den < 0 else 0.0))
+        gaps += [g for g in np.diff(at).tolist() if SPACING[0] <= g <= SPACING[1]]
+    return gaps
+
+
+def measure_checker(gaps: list[float]) -> Optional[float]:
+    """The checkers' diameter (pw) from rim spacings (:func:`rim_spacings`, from one frame
+    or several), or None when there are too few."""
+    if len(gaps) < MIN_GAPS:
+        return None
+    g = np.asarray(gaps)
+    cd = float(np.median(g))
+    spread = 1.4826 * float(np.median(np.abs(g - cd)))      # one spacing's scatter (robust sigma)
+    doubt = SURE * 1.25 * spread / np.sqrt(len(g))          # the median's: 1.25 sigma / sqrt(n)
+    return L.CHECKER if abs(cd - L.CHECKER) <= max(SNAP, doubt) else cd
