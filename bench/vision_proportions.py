@@ -2,6 +2,9 @@
 
 Run: python3 bench/vision_proportions.py [N=200] [SEED_BASE=8100000] [SIZES=0.8,0.85,0.9,0.95]
 
+Part 2: boards of other shapes (bar width, playing-area height in point widths), read with
+the layout's shape and told theirs (``VisionConfig(bar_width=..., board_height=...)``).
+
 Real sets differ: checkers from about 0.8 to 0.95 of a point's width.  The reader's stack
 model (:func:`vision.layout.stack_slots`, the tall-stack patterns) is built for
 ``VisionConfig(checker=...)``, else measured on the board (:mod:`vision.size`).  For each
@@ -71,6 +74,40 @@ def main() -> None:
             dt = time.perf_counter() - t
             print(f"  checkers {size:.2f} pw, {way:16}: exact {exact / n:7.2%}, wrong but sure {sure_wrong / n:6.2%},"
                   f" no reading {none / n:6.2%}  ({dt / n * 1000:.0f} ms a board)", flush=True)
+    main_shapes(n, base)
+
+
+SHAPES = (L.BoardShape(1.5, 11.0), L.BoardShape(2.0, 12.0), L.BoardShape(1.0, 12.5), L.BoardShape(0.8, 10.5))
+
+
+def score_shape(n: int, base: int, shape: L.BoardShape, told: bool) -> tuple[int, int, int]:
+    """(exact, wrong but sure, no evidence) over n boards of ``shape``."""
+    exact = sure_wrong = none = 0
+    cfg = VisionConfig(bar_width=shape.bar, board_height=shape.height) if told else VisionConfig()
+    for s in range(n):
+        pos = L.random_position(np.random.default_rng(base + s), tall=0.6 if s % 2 else 0.0)
+        r = render_scene(pos, RenderParams(shape=shape), seed=base + s)
+        try:
+            ev = BoardReader(cfg).read(r.image)
+        except BoardNotFound:
+            ev = None
+        if ev is None:
+            none += 1
+        elif ev.bar == pos.bar and all(a.count == b.count and a.colour == b.colour for a, b in zip(ev.points, pos.points)):
+            exact += 1
+        elif ev.confidence >= 0.6:
+            sure_wrong += 1
+    return exact, sure_wrong, none
+
+
+def main_shapes(n: int, base: int) -> None:
+    print(f"board shapes, {n} boards each, corners from the markers")
+    for shape in SHAPES:
+        for told in (False, True):
+            exact, sure_wrong, none = score_shape(n, base, shape, told)
+            label = "told its shape" if told else "layout's shape"
+            print(f"  {str(shape):20} {label:15}: exact {exact / n:7.2%}, wrong but sure {sure_wrong / n:6.2%},"
+                  f" no reading {none / n:6.2%}", flush=True)
 
 
 if __name__ == "__main__":

@@ -83,6 +83,15 @@ Conventions and limits:
   more boards.  ``bench/vision_proportions.py``: with the layout's size, boards of 0.8 pw
   checkers read 69 % exactly (24 % wrong and sure), 0.95 pw 90 % (8 %); measured after the
   starting position 100 % and 96 %; 0.9 unchanged.
+* Board shape (:class:`vision.layout.BoardShape`): the reader works on the layout's
+  proportions (bar 1 point width, playing area 11 high); ``VisionConfig.bar_width`` and
+  ``board_height`` (``bgtable read --bar-width --board-height``) describe a board built
+  otherwise, and rectification maps it onto the layout (the halves and the edges kept, the
+  middle of a wider bar shown unscaled, the band between the rows' tips stretched).
+  ``bench/vision_proportions.py`` part 2: a 2-wide bar and 12-high area read 2 % exactly
+  with the layout's shape, 98 % told; bar 1.5: 87 -> 99 %; height 12.5: 70 -> 97 %.  The
+  automatic board finding (:mod:`vision.locate`) still assumes the layout's shape; with
+  another shape give the corners or use the markers.
 * Confidence (calibrated on rendered boards, ``bench/vision_accuracy.py`` part 3):
   ``PointReading.confidence`` >= 0.6 means "sure": on 24,000 rendered points 3 of the
   ~23,800 sure ones were wrong and 0.7-0.8 % of the right ones were unsure; about half the

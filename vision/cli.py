@@ -11,7 +11,10 @@ fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, o
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
 ``"occluded"``, ``"checker"`` (the checkers' diameter in point widths it counted with:
 ``--checker``, or measured on the board, else the layout's 0.9);
-``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D}`` on stdin
+``--bar-width`` and ``--board-height`` (point widths) read boards built otherwise than the
+layout (bar 1, height 11) with the corners given or from the markers;
+``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D,
+"bar_width": W, "board_height": H}`` (all but the image optional) on stdin
 and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2.
 """
@@ -27,10 +30,11 @@ from referee.cliutil import Parser, fail
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
-from .layout import CHECKER, parse_corners
+from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
 
 
-def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None) -> dict[str, Any]:
+def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
+               bar_width: float = BAR_WIDTH, board_height: float = HEIGHT) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError)."""
     import os
     from .reader import BoardReader
@@ -40,7 +44,8 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     if img is None:
         raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
     cs = parse_corners(corners) if corners else None
-    reader = BoardReader(VisionConfig(markers=cs is None, checker=checker), corners=cs)
+    reader = BoardReader(VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width,
+                                      board_height=board_height), corners=cs)
     try:
         r = reader.inspect(img, read_occluded=True)
     except BoardNotFound:
@@ -79,6 +84,10 @@ def main_read(argv: Sequence[str]) -> int:
     p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--checker", type=float, help="the checkers' diameter as a share of a point's width at its base"
                    " (default: measured on the board when it shows enough stacks, else 0.9)")
+    p.add_argument("--bar-width", type=float, default=BAR_WIDTH,
+                   help="the bar's width in widths of a point at its base (default 1)")
+    p.add_argument("--board-height", type=float, default=HEIGHT,
+                   help="the playing area's height, edge to edge, in widths of a point at its base (default 11)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
     a = p.parse_args(list(argv))
@@ -87,7 +96,7 @@ def main_read(argv: Sequence[str]) -> int:
     if not a.image:
         return fail(p.prog, "give an IMAGE to read, or --batch")
     try:
-        res = read_image(a.image, a.corners, a.checker)
+        res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height)
     except (FileNotFoundError, VisionError) as exc:
         return fail(p.prog, str(exc))
     print(json.dumps(res) if a.json else _text(res))
@@ -103,7 +112,8 @@ def _batch() -> int:
             job = json.loads(line)
             if not isinstance(job, dict) or "image" not in job:
                 raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
-            res = read_image(str(job["image"]), job.get("corners"), job.get("checker"))
+            res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
+                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT))
         except json.JSONDecodeError as exc:
             res, msg = None, f"line {n}: not JSON ({exc.msg})"
         except (FileNotFoundError, VisionError) as exc:

@@ -7,7 +7,7 @@ from typing import Any, Optional
 import numpy as np
 
 from .errors import ConfigError
-from .layout import CHECKER_RANGE, SetUp, parse_corners
+from .layout import BAR_WIDTH, CHECKER_RANGE, HEIGHT, BoardShape, SetUp, parse_corners
 from .occlusion import OcclusionParams
 from .read import ReadParams
 
@@ -25,7 +25,9 @@ class VisionConfig:
     ``trays``: read the bear-off trays beside the playing area when the camera sees them;
     ``checker``: the checkers' diameter as a share of a point's width at its base (sets
     differ from about 0.8 to 0.95; the reader counts stacks by it); None (the default):
-    measured on the board (:mod:`vision.size`).
+    measured on the board (:mod:`vision.size`); ``bar_width`` and ``board_height``: the
+    playing area's bar width and height (edge to edge) in widths of a point at its base,
+    for boards built otherwise than the layout's 1 and 11 (:class:`vision.layout.BoardShape`).
     """
 
     corners: Optional[str] = None
@@ -41,6 +43,8 @@ class VisionConfig:
     auto_every: int = 30          # frames between automatic searches while no board is found (~0.3 s each)
     trays: bool = True            # read the bear-off trays when they are in view (BoardEvidence.off)
     checker: Optional[float] = None  # checker diameter / point width; None: measured on the board
+    bar_width: float = BAR_WIDTH  # the bar's width / a point's width at its base
+    board_height: float = HEIGHT  # the playing area's height (edge to edge) / a point's width
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
 
@@ -57,8 +61,14 @@ class VisionConfig:
                               f" (most sets: 0.85-0.95)")
         if self.checker is not None and self.checker != self.read.checker:
             object.__setattr__(self, "read", replace(self.read, checker=self.checker))
+        self.shape  # checks bar_width and board_height
         if self.stable_frames < 1 or self.repeat < 1:
             raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")
+
+    @property
+    def shape(self) -> BoardShape:
+        """The playing area's proportions."""
+        return BoardShape(self.bar_width, self.board_height)
 
     @property
     def corner_array(self) -> Optional[np.ndarray]:

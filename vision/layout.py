@@ -86,6 +86,70 @@ def playing_corners_pw() -> np.ndarray:
     return np.array([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]], np.float32)
 
 
+SHAPE_RANGE = {"bar": (0.5, 3.0), "height": (10.2, 14.0)}  # point widths
+
+
+@dataclass(frozen=True)
+class BoardShape:
+    """A playing area's proportions, in widths of a point at its base: the bar's width and
+    the area's height (edge to edge across both rows).  The reader works on the layout's
+    shape (bar 1, height 11: :data:`BAR_WIDTH`, :data:`HEIGHT`); :mod:`vision.rectify` maps
+    a board of another shape onto it keeping the points and the edges they stand on
+    (:meth:`to_real`).  Text form:
+    ``"bar 1.5 height 12"`` (:meth:`parse` reads it back)."""
+
+    bar: float = BAR_WIDTH
+    height: float = HEIGHT
+
+    def __post_init__(self) -> None:
+        for name, (lo, hi) in SHAPE_RANGE.items():
+            v = getattr(self, name)
+            if not lo <= v <= hi:
+                raise ConfigError(f"board {name} {v:g} point widths is outside {lo:g}..{hi:g}: measure it with a ruler"
+                                  f" and divide by the width of one point at its base")
+
+    def __str__(self) -> str:
+        return f"bar {self.bar:g} height {self.height:g}"
+
+    @classmethod
+    def parse(cls, text: str) -> "BoardShape":
+        words = text.split()
+        if len(words) % 2 or any(k not in SHAPE_RANGE for k in words[::2]):
+            raise ConfigError(f"board shape {text!r}: expected e.g. 'bar 1.5 height 12' (point widths)")
+        try:
+            return cls(**{k: float(v) for k, v in zip(words[::2], words[1::2])})
+        except ValueError:
+            raise ConfigError(f"board shape {text!r}: the numbers must be point widths, e.g. 'bar 1.5 height 12'") from None
+
+    @property
+    def width(self) -> float:
+        return 12.0 + self.bar
+
+    @property
+    def default(self) -> bool:
+        return self == BoardShape()
+
+    def corners_pw(self) -> np.ndarray:
+        """The playing area's corners TL, TR, BR, BL, in this board's own pw."""
+        return np.array([[0, 0], [self.width, 0], [self.width, self.height], [0, self.height]], np.float32)
+
+    def to_real(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Layout coordinates (pw) to this board's own: the left half and the edges' bands
+        as they are; the layout's bar (x 6..7) shows the middle of a wider bar, or all of a
+        narrower one squeezed; the band between the rows' tips (layout y 5..6) is stretched
+        to this board's; the rest shifted.  Works outside the area too."""
+        x = np.asarray(x, np.float64)
+        y = np.asarray(y, np.float64)
+        # a wider bar: its middle, unscaled (checkers on the bar stay round); a narrower one: squeezed
+        scale, skip = min(1.0, self.bar / BAR_WIDTH), max(0.0, (self.bar - BAR_WIDTH) / 2)
+        xr = np.where(x <= BAR_LEFT, x, np.where(x >= BAR_RIGHT, x - BAR_WIDTH + self.bar,
+                                                 BAR_LEFT + skip + (x - BAR_LEFT) * scale))
+        lo, hi = POINT_LEN, HEIGHT - POINT_LEN
+        mid = self.height - 2 * POINT_LEN
+        yr = np.where(y <= lo, y, np.where(y >= hi, y - HEIGHT + self.height, lo + (y - lo) * mid / GAP))
+        return xr, yr
+
+
 @dataclass(frozen=True)
 class RowReading:
     """A reading by image rows: 12 (count, colour) per row and the bar, before table mapping."""

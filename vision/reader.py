@@ -139,7 +139,7 @@ class BoardReader:
         """
         self._frames += 1
         corners = self.locate(frame)
-        view = rectify(frame, corners, self.config.px)
+        view = rectify(frame, corners, self.config.px, shape=self.config.shape)
         if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
             if not read_occluded:
                 return Reading(None, None, True, corners, view)
@@ -181,11 +181,11 @@ class BoardReader:
             return self._trays[2]
         trays: Optional[TrayReading]
         if totals == (L.PER_SIDE, L.PER_SIDE):
-            trays = TrayReading(0, 0, True, tuple(s for s, _ in tray_views(frame, corners, warp=False)))
+            trays = TrayReading(0, 0, True, tuple(s for s, _ in tray_views(frame, corners, warp=False, shape=self.config.shape)))
             if not trays.sides:
                 trays = None
         else:
-            trays = read_trays(tray_views(frame, corners), assembled.model)
+            trays = read_trays(tray_views(frame, corners, shape=self.config.shape), assembled.model)
         if consistent_off(trays, totals) is not None:
             self._trays = (totals, np.array(corners, copy=True), trays)
         return trays

@@ -8,6 +8,10 @@ The camera and the board stand still between frames, so the pixel maps of a warp
 kept per (corners, frame size, scale, region) and each frame is one fixed-point remap
 (about twice as fast as a fresh perspective warp).  :func:`rectify_region` warps any
 rectangle of board coordinates (the trays lie outside the playing area).
+
+A board of another shape than the layout's (:class:`vision.layout.BoardShape`: a wider bar,
+a taller area) is warped onto the layout's: the view is always in layout coordinates, the
+bar and the gap between the rows stretched or squeezed (its maps are built on first use).
 """
 from __future__ import annotations
 
@@ -62,22 +66,27 @@ _SEEN: "OrderedDict[tuple, None]" = OrderedDict()
 
 
 def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
-          size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray] | None:
+          size: tuple[int, int], shape: L.BoardShape = L.BoardShape()) -> tuple[np.ndarray, np.ndarray] | None:
     """Fixed-point remap tables for one warp, built the second time a geometry is seen (a
-    one-off read is faster with a plain perspective warp); None the first time."""
+    one-off read is faster with a plain perspective warp; None the first time), or at once
+    for a board of another shape than the layout's (no plain warp does that)."""
     c = np.ascontiguousarray(corners, np.float32)
-    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size)
+    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size, shape)
     hit = _MAPS.get(key)
     if hit is not None:
         _MAPS.move_to_end(key)
         return hit
-    if key not in _SEEN:
+    if key not in _SEEN and shape.default:
         _SEEN[key] = None
         while len(_SEEN) > 4 * _MAPS_KEPT:
             _SEEN.popitem(last=False)
         return None
-    inv = np.linalg.inv(region_homography(c, px, x0, y0))
     ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float64)
+    if shape.default:
+        inv = np.linalg.inv(region_homography(c, px, x0, y0))
+    else:  # layout pw -> the board's own pw -> image
+        xs, ys = shape.to_real(xs / px + x0, ys / px + y0)
+        inv = np.linalg.inv(cv2.getPerspectiveTransform(c, shape.corners_pw()))
     p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T
     w = p[..., 2]
     w = np.where(np.abs(w) < 1e-12, 1e-12, w)
@@ -92,10 +101,12 @@ def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float,
     return m1, m2
 
 
-def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y0: float, x1: float, y1: float) -> View:
-    """Warp the board rectangle ``x0..x1, y0..y1`` (pw, playing-area coordinates) upright."""
+def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y0: float, x1: float, y1: float,
+                   shape: L.BoardShape = L.BoardShape()) -> View:
+    """Warp the board rectangle ``x0..x1, y0..y1`` (pw, layout coordinates) upright; the
+    corners are those of a playing area of ``shape``."""
     size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
-    maps = _maps(corners, frame.shape, px, x0, y0, size)
+    maps = _maps(corners, frame.shape, px, x0, y0, size, shape)
     if maps is None:
         img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
@@ -104,6 +115,8 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
     return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0))
 
 
-def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6) -> View:
-    """Warp ``frame`` so the playing area is upright, ``px`` pixels per point width."""
-    return rectify_region(frame, corners, px, -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin)
+def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,
+            shape: L.BoardShape = L.BoardShape()) -> View:
+    """Warp ``frame`` so the playing area (of ``shape``) is upright in the layout's
+    coordinates, ``px`` pixels per point width."""
+    return rectify_region(frame, corners, px, -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin, shape)

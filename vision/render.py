@@ -73,7 +73,8 @@ class RenderParams:
     jitter: float = 0.05                # checker offset sigma, pw
     markers: bool = True
     off_pitch: tuple[float, float] = (0.2, 0.35)  # borne-off checkers: thickness + gap lying down, pw
-    checker: tuple[float, float] = (L.CHECKER, L.CHECKER)  # checker diameter, pw (the reader assumes layout.CHECKER)
+    checker: tuple[float, float] = (L.CHECKER, L.CHECKER)  # checker diameter, pw (the reader measures it)
+    shape: L.BoardShape = L.BoardShape()  # the playing area's proportions (VisionConfig.bar_width, .board_height)
 
 
 @dataclass(frozen=True)
@@ -97,8 +98,18 @@ def _px(x: float, y: float) -> tuple[int, int]:
     return int(round((x + FRAME) * TEX * 16)), int(round((y + FRAME) * TEX * 16))
 
 
-TEX_W = int(round((L.WIDTH + 3 * FRAME + TRAY) * TEX))
-TEX_H = int(round((L.HEIGHT + 2 * FRAME) * TEX))
+def _tex_size(shape: L.BoardShape) -> tuple[int, int]:
+    """The texture's width and height (pixels) for a board of ``shape``: frame, playing area, tray."""
+    return int(round((shape.width + 3 * FRAME + TRAY) * TEX)), int(round((shape.height + 2 * FRAME) * TEX))
+
+
+TEX_W, TEX_H = _tex_size(L.BoardShape())
+
+
+def _real(shape: L.BoardShape, x: float, y: float) -> tuple[float, float]:
+    """A layout point (pw) on a board of ``shape``."""
+    xr, yr = shape.to_real(np.array(x), np.array(y))
+    return float(xr), float(yr)
 
 
 def _shade(c: BGR, f: float) -> BGR:
@@ -111,29 +122,32 @@ def _poly(img: np.ndarray, pts_pw: list[tuple[float, float]], colour: BGR) -> No
 
 
 @functools.lru_cache(maxsize=16)
-def _empty_board(scheme: Scheme, markers: bool) -> np.ndarray:
-    img = np.zeros((TEX_H, TEX_W, 3), np.uint8)
+def _empty_board(scheme: Scheme, markers: bool, shape: L.BoardShape = L.BoardShape()) -> np.ndarray:
+    tw, th = _tex_size(shape)
+    W, H = shape.width, shape.height
+    img = np.zeros((th, tw, 3), np.uint8)
     img[:] = scheme.frame
     rng = np.random.default_rng(zlib.crc32(scheme.name.encode()))  # stable across processes
-    grain = cv2.resize(rng.normal(0, 6, (TEX_H // 8, TEX_W // 2)).astype(np.float32), (TEX_W, TEX_H))
-    _poly(img, [(0, 0), (L.WIDTH, 0), (L.WIDTH, L.HEIGHT), (0, L.HEIGHT)], scheme.surface)
-    _poly(img, [(L.BAR_LEFT, 0), (L.BAR_RIGHT, 0), (L.BAR_RIGHT, L.HEIGHT), (L.BAR_LEFT, L.HEIGHT)], scheme.bar)
-    tx = L.WIDTH + FRAME
-    for y0, y1 in ((0, L.HEIGHT / 2 - 0.2), (L.HEIGHT / 2 + 0.2, L.HEIGHT)):
+    grain = cv2.resize(rng.normal(0, 6, (th // 8, tw // 2)).astype(np.float32), (tw, th))
+    _poly(img, [(0, 0), (W, 0), (W, H), (0, H)], scheme.surface)
+    b0, b1 = L.BAR_LEFT, L.BAR_LEFT + shape.bar
+    _poly(img, [(b0, 0), (b1, 0), (b1, H), (b0, H)], scheme.bar)
+    tx = W + FRAME
+    for y0, y1 in ((0, H / 2 - 0.2), (H / 2 + 0.2, H)):
         _poly(img, [(tx, y0), (tx + TRAY, y0), (tx + TRAY, y1), (tx, y1)], _shade(scheme.surface, 0.8))
     for i in range(12):
-        x = L.column_x(i)
+        x = _real(shape, L.column_x(i), 0.0)[0]
         for top in (True, False):
             c = scheme.point_a if (i + top) % 2 else scheme.point_b
             if top:
                 _poly(img, [(x - 0.5, 0), (x + 0.5, 0), (x, L.POINT_LEN - 0.1)], c)
             else:
-                _poly(img, [(x - 0.5, L.HEIGHT), (x + 0.5, L.HEIGHT), (x, L.HEIGHT - L.POINT_LEN + 0.1)], c)
+                _poly(img, [(x - 0.5, H), (x + 0.5, H), (x, H - L.POINT_LEN + 0.1)], c)
     out = np.clip(img.astype(np.float32) + grain[..., None], 0, 255).astype(np.uint8)
     if markers:
         paper = MARKER_SIZE * (1 + 2 * MARKER_BORDER)
         side = int(round(paper * TEX))
-        for mid, (cx, cy), (sx, sy) in zip(MARKER_IDS, L.playing_corners_pw(), ((-1, -1), (1, -1), (1, 1), (-1, 1))):
+        for mid, (cx, cy), (sx, sy) in zip(MARKER_IDS, shape.corners_pw(), ((-1, -1), (1, -1), (1, 1), (-1, 1))):
             m = marker_image(mid, side)
             x0 = int(round((cx + FRAME) * TEX + (0 if sx > 0 else -side)))
             y0 = int(round((cy + FRAME) * TEX + (0 if sy > 0 else -side)))
@@ -171,10 +185,10 @@ def stack_offsets(n: int, size: float = L.CHECKER) -> list[tuple[float, int]]:
 
 def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
                jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH,
-               checker: float = L.CHECKER) -> np.ndarray:
+               checker: float = L.CHECKER, shape: L.BoardShape = L.BoardShape()) -> np.ndarray:
     """The board seen exactly from above, as a texture (see :data:`TEX`).  Borne-off
     checkers lie in the right tray, each ``off_pitch`` pw apart (its thickness and a 0.03 gap)."""
-    img = _empty_board(scheme, markers).copy()
+    img = _empty_board(scheme, markers, shape).copy()
     top, bottom = setup.to_rows(position)
     items = []
     for row, readings in (("top", top), ("bottom", bottom)):
@@ -183,21 +197,21 @@ def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.
             for d, layer in stack_offsets(p.count, checker):
                 jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
                 y = d + 0.02 if row == "top" else L.HEIGHT - d - 0.02
-                items.append((layer, L.column_x(i) + jx, y + jy * 0.6, col))
+                items.append((layer, *_real(shape, L.column_x(i) + jx, y + jy * 0.6), col))
     cx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     for ci, colour in enumerate((scheme.dark, scheme.light)):
         for k in range(position.bar[ci]):
             d = 0.55 + checker * (k + 0.5) if k < 5 else 0.55 + checker * (k - 4)
             y = L.HEIGHT / 2 - d if ci == 0 else L.HEIGHT / 2 + d
             jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
-            items.append((0 if k < 5 else 1, cx + jx, y + jy * 0.6, colour))
+            items.append((0 if k < 5 else 1, *_real(shape, cx + jx, y + jy * 0.6), colour))
     for layer, x, y, col in sorted(items, key=lambda t: t[0]):
         _checker(img, x, y, col, layer, checker)
     off = position.off or (0, 0)
-    tx = L.WIDTH + FRAME + 0.05
+    tx = shape.width + FRAME + 0.05
     for ci, colour in enumerate((scheme.dark, scheme.light)):
         for k in range(off[ci]):
-            y = (0.1 + k * off_pitch) if ci == 0 else (L.HEIGHT - 0.1 - (k + 1) * off_pitch)
+            y = (0.1 + k * off_pitch) if ci == 0 else (shape.height - 0.1 - (k + 1) * off_pitch)
             t = off_pitch - 0.03
             _poly(img, [(tx, y), (tx + checker, y), (tx + checker, y + t), (tx, y + t)], colour)
             _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)], _shade(colour, 0.6))
@@ -291,7 +305,10 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     off_pitch = float(np.random.default_rng([seed, 17]).uniform(lo, hi)) if hi > lo else lo
     lo, hi = params.checker
     size = float(np.random.default_rng([seed, 19]).uniform(lo, hi)) if hi > lo else lo
-    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers, off_pitch, size)
+    shape = params.shape
+    tex = draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers, off_pitch,
+                     size, shape)
+    TEX_W, TEX_H = _tex_size(shape)
     W, H = params.width, params.height
     # camera: the texture's corners to a rotated, shrunk, perspective-perturbed quad
     fill = rng.uniform(*params.fill)
@@ -315,11 +332,11 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     dst += np.maximum(12 - lo, 0) - np.maximum(hi - np.array([W, H]) + 12, 0)
     Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
     img = cv2.warpPerspective(tex, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
-    corners_tex = (L.playing_corners_pw() + FRAME) * TEX
+    corners_tex = (shape.corners_pw() + FRAME) * TEX
     corners = cv2.perspectiveTransform(corners_tex[None].astype(np.float32), Hm)[0]
     if hand:
         hr = np.random.default_rng([seed, 11])
-        pa = cv2.perspectiveTransform(((np.array([[hr.uniform(1, 12), hr.uniform(1, 10)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
+        pa = cv2.perspectiveTransform(((np.array([[hr.uniform(1, shape.width - 1), hr.uniform(1, shape.height - 1)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
         col = scheme.dark if hr.random() < 0.5 else scheme.light
         _draw_hand(img, hr, pa, col if hr.random() < 0.5 else None)
     k1 = rng.uniform(-params.distortion_max, params.distortion_max * 0.5)

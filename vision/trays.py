@@ -37,21 +37,23 @@ class TrayReading:
     sides: tuple[str, ...]
 
 
-def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True) -> list[tuple[str, Optional[View]]]:
+def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True,
+               shape: L.BoardShape = L.BoardShape()) -> list[tuple[str, Optional[View]]]:
     """The strips beside the playing area's left and right edges where trays may lie, each
     only when it lies wholly inside the frame (else that side is not in view).  With
     ``warp=False`` only which sides are in view (the views are None)."""
     from .rectify import rectify_region
     h, w = frame.shape[:2]
-    to_img = cv2.getPerspectiveTransform(L.playing_corners_pw(), np.asarray(corners, np.float32))
+    to_img = cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
     a, b = L.TRAY_SEARCH
     out = []
     for side, x0, x1 in (("left", -b, -a), ("right", L.WIDTH + a, L.WIDTH + b)):
-        box = np.array([[[x0, 0], [x1, 0], [x1, L.HEIGHT], [x0, L.HEIGHT]]], np.float32)
+        xr, yr = shape.to_real(np.array([x0, x1, x1, x0]), np.array([0, 0, L.HEIGHT, L.HEIGHT]))
+        box = np.stack([xr, yr], axis=-1)[None].astype(np.float32)
         pts = cv2.perspectiveTransform(box, to_img)[0]
         if pts.min() < 1 or (pts[:, 0] > w - 2).any() or (pts[:, 1] > h - 2).any():
             continue
-        out.append((side, rectify_region(frame, corners, TRAY_PX, x0, 0.0, x1, L.HEIGHT) if warp else None))
+        out.append((side, rectify_region(frame, corners, TRAY_PX, x0, 0.0, x1, L.HEIGHT, shape) if warp else None))
     return out
 
 
