@@ -37,18 +37,17 @@ from vision.render import RenderParams, render_scene  # noqa: E402
 WAYS = ("layout's 0.9", "one frame", "start seen first", "told the size")
 
 
-def score(n: int, base: int, size: float, way: str) -> tuple[int, int, int]:
-    """(exact, wrong but sure, no evidence) over n boards with checkers ``size`` pw across."""
+def tally(n: int, base: int, params: RenderParams, cfg: VisionConfig, start_first: bool = False) -> tuple[int, int, int]:
+    """(exact, wrong but sure, no evidence) over n boards drawn with ``params``, each read by a
+    new reader with ``cfg`` (which first sees the same board in the starting position when
+    ``start_first``)."""
     exact = sure_wrong = none = 0
-    cfg = VisionConfig(checker=size if way == WAYS[3] else L.CHECKER if way == WAYS[0] else None)
-    params = RenderParams(checker=(size, size))
     for s in range(n):
-        rng = np.random.default_rng(base + s)
-        pos = L.random_position(rng, tall=0.6 if s % 2 else 0.0)
+        pos = L.random_position(np.random.default_rng(base + s), tall=0.6 if s % 2 else 0.0)
         r = render_scene(pos, params, seed=base + s)
         reader = BoardReader(cfg)
         try:
-            if way == WAYS[2]:
+            if start_first:
                 reader.read(render_scene(L.start_position(), params, seed=base + s).image)
             ev = reader.read(r.image)
         except BoardNotFound:
@@ -60,6 +59,12 @@ def score(n: int, base: int, size: float, way: str) -> tuple[int, int, int]:
         elif ev.confidence >= 0.6:
             sure_wrong += 1
     return exact, sure_wrong, none
+
+
+def score(n: int, base: int, size: float, way: str) -> tuple[int, int, int]:
+    """:func:`tally` for boards with checkers ``size`` pw across, read one of the :data:`WAYS`."""
+    cfg = VisionConfig(checker=size if way == WAYS[3] else L.CHECKER if way == WAYS[0] else None)
+    return tally(n, base, RenderParams(checker=(size, size)), cfg, start_first=way == WAYS[2])
 
 
 def main() -> None:
@@ -81,23 +86,9 @@ SHAPES = (L.BoardShape(1.5, 11.0), L.BoardShape(2.0, 12.0), L.BoardShape(1.0, 12
 
 
 def score_shape(n: int, base: int, shape: L.BoardShape, told: bool) -> tuple[int, int, int]:
-    """(exact, wrong but sure, no evidence) over n boards of ``shape``."""
-    exact = sure_wrong = none = 0
+    """:func:`tally` for boards of ``shape``, read with the layout's shape or told theirs."""
     cfg = VisionConfig(bar_width=shape.bar, board_height=shape.height) if told else VisionConfig()
-    for s in range(n):
-        pos = L.random_position(np.random.default_rng(base + s), tall=0.6 if s % 2 else 0.0)
-        r = render_scene(pos, RenderParams(shape=shape), seed=base + s)
-        try:
-            ev = BoardReader(cfg).read(r.image)
-        except BoardNotFound:
-            ev = None
-        if ev is None:
-            none += 1
-        elif ev.bar == pos.bar and all(a.count == b.count and a.colour == b.colour for a, b in zip(ev.points, pos.points)):
-            exact += 1
-        elif ev.confidence >= 0.6:
-            sure_wrong += 1
-    return exact, sure_wrong, none
+    return tally(n, base, RenderParams(shape=shape), cfg)
 
 
 def main_shapes(n: int, base: int) -> None:
