@@ -37,8 +37,12 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
    and the bar; a stack's extent from its last rim (a last rim much fainter than the
    stack's and not its colour is a point's tip, not a checker), second-layer checkers from
    whole rims half a checker off a full first row; bar checkers side by side (a fainter
-   rim one diameter on from a bar checker continues its run); colours split in two from
-   the checkers themselves, darker = dark.
+   rim one diameter on from a bar checker continues its run; a lone rim far above the
+   bar's own even level is a checker; a faint rim in the gap between two that would take
+   its colour over 15 is the gap); second looks: a light checker washed out by glare shows
+   only its outline (counted in a stack's next slot when its centre is clipped white and
+   a closed ring darker than the face shows all round); colours split in two from the
+   checkers themselves, darker = dark.
 5. **Trays** (:mod:`vision.trays`, :func:`~vision.trays.read_trays`): strips beside the playing area's left and
    right edges (``layout.TRAY_SEARCH``), each read only when wholly in the frame.  Borne-off
    checkers lie on their sides: a ladder of thin dark lines one checker's thickness apart
@@ -58,6 +62,8 @@ Conventions and limits:
   ``None``.  With all 30 checkers on the board and a tray side in view, ``(0, 0)``.
   While the board's per-colour totals stay the same the trays cannot have changed, so a
   sure reading is kept and not read again.  ``VisionConfig(trays=False)`` turns it off.
+  A row of 5 shows the rims of a 12-pyramid: when the trays were read surely and its
+  colour is exactly 7 short of 15, it is read as the 12 (just sure, confidence 0.6).
   The checkers' thickness lying down is measured from the ladder (two lines or more: the
   profile's self-similarity, 0.17-0.42 pw; the renderer draws 0.2-0.35 pw); a lone line
   beside a colour that runs on past any checker's thickness is a surface's edge (frame, tray
@@ -97,7 +103,8 @@ Conventions and limits:
   ~23,800 sure ones were wrong and 0.7-0.8 % of the right ones were unsure; about half the
   wrong points score below 0.6 (and get the referee's +-1 tolerance).  A point's colour is
   unsure when its colour margin (how far it sits from the two learned colours' midpoint)
-  is below 0.1.
+  is below 0.1, or when the two colours differ in hue and its hue points to the other one
+  (shadow and glare move lightness, not hue); a bar checker's colour is judged the same way.
   ``BoardEvidence.confidence`` is 0 for impossible totals (more than 15 of a colour),
   below 0.6 when more than three points are unsure or the bar count is (the bar
   has no confidence of its own; about 1 % of exact boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``
