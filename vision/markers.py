@@ -43,8 +43,8 @@ def _detector() -> "cv2.aruco.ArucoDetector":
 def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
     """The playing area's corners TL, TR, BR, BL from the markers, or None when fewer than three are seen.
 
-    With three, the fourth corner completes a parallelogram (close enough for a camera
-    looking nearly straight down).
+    With three, the fourth corner comes from the homography their corners and squares fit
+    (:func:`_fourth_corner`).
     """
     grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found: dict[int, np.ndarray] = {}
@@ -67,12 +67,50 @@ def find_marker_corners(image: np.ndarray) -> Optional[np.ndarray]:
         k = (slot + 2) % 4  # the marker corner nearest the playing area
         ck, prev, nxt = quad[k], quad[(k - 1) % 4], quad[(k + 1) % 4]
         out.append(ck + MARKER_BORDER * ((ck - prev) + (ck - nxt)))
-    if any(p is None for p in out):  # one hidden (glare, a sleeve): complete the parallelogram
+    if any(p is None for p in out):  # one hidden (glare, a sleeve): from the other three
         hidden = next(j for j, p in enumerate(out) if p is None)
-        a, b, c3 = out[(hidden + 1) % 4], out[(hidden + 2) % 4], out[(hidden + 3) % 4]
-        assert a is not None and b is not None and c3 is not None  # three markers were found
-        out[hidden] = a + c3 - b
+        out[hidden] = _fourth_corner(hidden, out, found)
     return np.array(out, np.float32)
+
+
+def _marker_square_pw(slot: int, side: float, area: np.ndarray) -> np.ndarray:
+    """Where the black square of the marker at corner ``slot`` lies, in board coordinates
+    (pw), for a marker ``side`` pw wide: outside the playing area, its white border's outer
+    corner on the area's corner, printed upright (corners in ArUco order TL, TR, BR, BL)."""
+    cx, cy = area[slot]
+    sx, sy = ((-1, -1), (1, -1), (1, 1), (-1, 1))[slot]
+    b = MARKER_BORDER * side
+    x0 = cx + (b if sx > 0 else -side - b)
+    y0 = cy + (b if sy > 0 else -side - b)
+    return np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float64)
+
+
+def _fourth_corner(hidden: int, out: list[Optional[np.ndarray]], found: dict[int, np.ndarray]) -> np.ndarray:
+    """The hidden corner from the three seen markers: the board-to-image homography that best
+    fits their three playing-area corners and the twelve corners of their squares (the
+    markers' printed size, unknown, is searched), applied to the hidden corner.  A camera
+    seen at an angle makes the board a general quadrilateral: completing a parallelogram
+    puts the corner tens of pixels off."""
+    from .layout import playing_corners_pw
+    area = playing_corners_pw().astype(np.float64)
+    seen = [k for k in range(4) if k != hidden]
+    dst = np.vstack([np.asarray(out[k], np.float64)[None] for k in seen] +
+                    [found[MARKER_IDS[k]].astype(np.float64) for k in seen])
+    best: tuple[float, Optional[np.ndarray]] = (np.inf, None)
+    for side in np.geomspace(0.3, 3.0, 41):   # the marker's side in point widths
+        src = np.vstack([area[seen]] + [_marker_square_pw(k, side, area) for k in seen])
+        H, _ = cv2.findHomography(src, dst, 0)
+        if H is None:
+            continue
+        proj = cv2.perspectiveTransform(src[None], H)[0]
+        err = float(np.mean(np.linalg.norm(proj - dst, axis=1)))
+        if err < best[0]:
+            best = (err, H)
+    a, b, c3 = out[(hidden + 1) % 4], out[(hidden + 2) % 4], out[(hidden + 3) % 4]
+    assert a is not None and b is not None and c3 is not None  # three markers were found
+    if best[1] is None:
+        return a + c3 - b   # degenerate: the parallelogram
+    return cv2.perspectiveTransform(area[hidden][None, None], best[1])[0, 0].astype(np.float32)
 
 
 def marker_sheet(side_mm: float = 30.0, dpi: int = 300) -> np.ndarray:
