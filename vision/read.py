@@ -995,9 +995,11 @@ def _settle_tall(rows: dict[str, list[PointReading]], found: Found, total: list[
             found.per_axis[f"{r}{i}"] = replace(found.per_axis[f"{r}{i}"], alt=None)
 
 
-def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParams = ReadParams()) -> tuple[Assembled, Optional[ColourModel]]:
-    """All four stages on a rectified view; returns the reading and the colour model it used."""
-    prof = ring_profiles(view, params)
+def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParams = ReadParams(),
+              prof: Optional[Profiles] = None) -> tuple[Assembled, Optional[ColourModel]]:
+    """All four stages on a rectified view; returns the reading and the colour model it used.
+    ``prof``: the view's :func:`ring_profiles` with ``params`` when already computed."""
+    prof = prof or ring_profiles(view, params)
     found = pick_checkers(prof, params)
     allc = [c for r in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{r}{i}"].samples] + found.bar
     samples = colour_samples(view, allc)

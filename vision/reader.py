@@ -21,7 +21,7 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .occlusion import occlusion_score
-from .read import ColourModel, ReadParams, read_view, ring_profiles, settle_with_off
+from .read import ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
 from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
@@ -96,15 +96,20 @@ class BoardReader:
         measurement so far, or the layout's."""
         return self.checker or measure_checker(self._spacings) or L.CHECKER
 
-    def _read_params(self, view: View, learn: bool = True) -> ReadParams:
+    def _read_params(self, view: View, learn: bool = True) -> tuple[ReadParams, Optional[Profiles]]:
         """The reading thresholds with the checkers' size: configured, or measured on the board
         (:mod:`vision.size`): from each new board's rim spacings (looked at every
         :data:`~vision.size.LEARN_EVERY` frames) until :data:`~vision.size.LEARN_GAPS` are
-        gathered, then kept; in the meantime the measurement so far, or the layout's size."""
+        gathered, then kept; in the meantime the measurement so far, or the layout's size.
+        Also the view's rim profiles when the look made them with the same thresholds (the
+        read then reuses them)."""
         if self.checker is not None:
-            return self.config.read if self.checker == self.config.read.checker else replace(self.config.read, checker=self.checker)
+            params = self.config.read if self.checker == self.config.read.checker else replace(self.config.read, checker=self.checker)
+            return params, None
+        prof = None
         if learn and (self._frames - 1) % LEARN_EVERY == 0:
-            gaps = rim_spacings(ring_profiles(view, self.config.read), self.config.read)
+            prof = ring_profiles(view, self.config.read)
+            gaps = rim_spacings(prof, self.config.read)
             key = tuple(round(g, 2) for g in gaps)
             if key not in self._spaced:
                 self._spaced.add(key)
@@ -112,7 +117,8 @@ class BoardReader:
         cd = measure_checker(self._spacings)
         if cd is not None and len(self._spacings) >= LEARN_GAPS:
             self.checker = cd
-        return replace(self.config.read, checker=cd or L.CHECKER)
+        params = replace(self.config.read, checker=cd or L.CHECKER)
+        return params, prof if params == self.config.read else None
 
     def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
         """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
@@ -143,10 +149,10 @@ class BoardReader:
         if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
             if not read_occluded:
                 return Reading(None, None, True, corners, view)
-            assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False))
+            assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False)[0])
             rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
             return Reading(rows, None, True, corners, view)
-        assembled, model = read_view(view, self.colours, self._read_params(view))
+        assembled, model = read_view(view, self.colours, *self._read_params(view))
         if not assembled.plausible:
             return Reading(assembled.rows, None, False, corners, view)
         if model is not None and self.colours is None:
