@@ -64,6 +64,9 @@ Conventions and limits:
   sure reading is kept and not read again.  ``VisionConfig(trays=False)`` turns it off.
   A row of 5 shows the rims of a 12-pyramid: when the trays were read surely and its
   colour is exactly 7 short of 15, it is read as the 12 (just sure, confidence 0.6).
+  A colour over 15 (an impossible board, no reading) gives one point or bar checker to the
+  other colour when that makes both possible and its colour was clearly the least sure of
+  those that would (:func:`vision.read._flip_one_colour`); that point is then unsure.
   The checkers' thickness lying down is measured from the ladder (two lines or more: the
   profile's self-similarity, 0.17-0.42 pw; the renderer draws 0.2-0.35 pw); a lone line
   beside a colour that runs on past any checker's thickness is a surface's edge (frame, tray

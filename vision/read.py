@@ -902,6 +902,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     k = 0
     rows: dict[str, list[PointReading]] = {"top": [], "bottom": []}
     total = [0, 0]
+    margins: dict[tuple[str, int], float] = {}   # each point's weakest colour margin
     for name in [f"{r}{i}" for r in ("top", "bottom") for i in range(12)]:
         pc = found.per_axis[name]
         m = len(pc.samples)
@@ -916,6 +917,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
             conf = min(conf, colour_raw(float(np.min(cm)))) * (0.3 if min(light, m - light) else 1.0)
             total[colour == "light"] += pc.count
         row = "top" if name.startswith("top") else "bottom"
+        margins[(row, len(rows[row]))] = float(np.min(cm)) if pc.count else np.inf
         rows[row].append(PointReading(pc.count, colour, max(0.0, min(1.0, conf))))
     _settle_tall(rows, found, total)
     for r in ("top", "bottom"):
@@ -927,11 +929,19 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
     for lab_ in blab:
         bar_l[int(lab_)] += 1
     g = found.gap
+    bar_marks = [(int(x), float(y)) for x, y in zip(blab, bmargin)]   # each bar checker's colour and margin
     if g is not None and total[int(blab[g])] + bar_l[int(blab[g])] > L.PER_SIDE:
         # a colour over 15 with a rim that may be the gap between two bar checkers: it is the gap
         bar_l[int(blab[g])] -= 1
         bmargin = np.delete(bmargin, g)
+        del bar_marks[g]
         bar_conf = min(found.bar_open, 2 * POINT_KNEE)
+    flipped = _flip_one_colour(rows, margins, bar_marks, [total[0] + bar_l[0], total[1] + bar_l[1]])
+    if flipped == "bar":
+        bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
+        bar_conf = min(bar_conf, POINT_KNEE / 2)
+    elif flipped is not None:
+        total = [sum(p.count for r in ("top", "bottom") for p in rows[r] if p.colour == c) for c in ("dark", "light")]
     bar = (bar_l[0], bar_l[1])
     total[0] += bar[0]
     total[1] += bar[1]
@@ -943,6 +953,40 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray) -> Assembled
                  if (pc := found.per_axis[f"{r}{i}"]).alt is not None and pc.alt != rows[r][i].count)
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible,
                      (total[0], total[1]), alts=alts, bar_confidence=calibrate(bar_raw))
+
+
+FLIP_CLEAR = 0.5   # the culprit's colour margin at most this share of the next likeliest one's
+
+
+def _flip_one_colour(rows: dict[str, list[PointReading]], margins: dict[tuple[str, int], float],
+                     bar_marks: list[tuple[int, float]], totals: list[int]) -> Optional[str]:
+    """Each colour has 15 checkers: when one colour's total is over 15 and giving one point
+    (or one bar checker) the other colour would make both possible, and that point's colour
+    was clearly the least sure of those that would (its margin at most :data:`FLIP_CLEAR` of
+    the next), it takes the other colour, unsure (the totals vouch for it, its colour did
+    not).  Changes ``rows`` or ``bar_marks`` in place; returns "point", "bar" or None."""
+    over = 0 if totals[0] > L.PER_SIDE else 1 if totals[1] > L.PER_SIDE else -1
+    if over < 0 or totals[1 - over] > L.PER_SIDE:
+        return None
+    excess, room = totals[over] - L.PER_SIDE, L.PER_SIDE - totals[1 - over]
+    name = ("dark", "light")[over]
+    cands: list[tuple[float, str, tuple[str, int]]] = [
+        (margins[(r, i)], "point", (r, i)) for r in ("top", "bottom") for i, p in enumerate(rows[r])
+        if p.colour == name and excess <= p.count <= room]
+    if excess == 1:
+        cands += [(m, "bar", ("bar", j)) for j, (c, m) in enumerate(bar_marks) if c == over]
+    if not cands:
+        return None
+    cands.sort()
+    if len(cands) > 1 and cands[0][0] > FLIP_CLEAR * cands[1][0]:
+        return None  # no clear culprit: the board stays impossible (no reading)
+    _, kind, (r, i) = cands[0]
+    if kind == "bar":
+        bar_marks[i] = (1 - over, bar_marks[i][1])
+    else:
+        p = rows[r][i]
+        rows[r][i] = PointReading(p.count, ("dark", "light")[1 - over], min(p.confidence, 0.3))
+    return kind
 
 
 def settle_with_off(a: Assembled, off: tuple[int, int]) -> Assembled:
