@@ -1,9 +1,9 @@
 """The two checker colours of a photo, learned from the checkers' faces (for :mod:`vision.photos`).
 
-A copy of the idea in :func:`vision.read.learn_colours`, kept here so the photo path does
+The idea of :func:`vision.read.learn_colours` with its own settings, so the photo path does
 not move when the reader's tuning does: face samples (Lab medians) split in two along
-their main axis, refined by 2-means, lightness weighed half (light and shadow move it
-most).  Unlike the reader's it always splits: a photo of a backgammon board shows both
+their main axis (the reader's :func:`~vision.read.axis_split`), refined by 2-means,
+lightness weighed half (light and shadow move it most).  Unlike the reader's it always splits: a photo of a backgammon board shows both
 colours, and a washed-out photo whose two colours are close must still be told apart.
 """
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+
+from .read import axis_split
 
 L_WEIGHT = 0.5  # lightness against the two colour axes (a shadow moves lightness, not hue)
 WEIGHTS = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
@@ -52,23 +54,9 @@ def split_colours(samples: np.ndarray, rounds: int = 8) -> FaceColours | None:
     (a lone checker of the other colour still forms a side); 2-means refines it.
     """
     s = np.asarray(samples, np.float32).reshape(-1, 3) * WEIGHTS
-    n = len(s)
-    if n < 2:
+    if len(s) < 2:
         return None
-    centred = s - s.mean(axis=0)
-    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-    proj = (centred @ axis).astype(np.float64)
-    order = np.argsort(proj)
-    p = proj[order]
-    k = np.arange(1, n)
-    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
-    t1, t2 = float(p.sum()), float((p * p).sum())
-    ma, mb = c1 / k, (t1 - c1) / (n - k)
-    va = np.maximum(c2 / k - ma * ma, 0.0)
-    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
-    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
-    lab = np.zeros(n, int)
-    lab[order[cut:]] = 1
+    lab = axis_split(s)
     c = np.stack([s[lab == 0].mean(axis=0), s[lab == 1].mean(axis=0)])
     for _ in range(rounds):
         new = np.linalg.norm(s[:, None, :] - c[None, :, :], axis=2).argmin(axis=1)

@@ -793,6 +793,28 @@ class ColourModel:
         return float(np.linalg.norm(np.array(self.dark) - np.array(self.light)))
 
 
+def axis_split(s: np.ndarray) -> np.ndarray:
+    """Labels 0/1 for samples (n >= 2, rows) cut in two along their main axis where the two
+    sides are most apart for their spread: the cut maximising (mean gap)^2 / (var_a + var_b
+    + 25), every cut at once from prefix sums (a lone sample of another colour forms a side)."""
+    centred = s - s.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    proj = centred @ axis
+    order = np.argsort(proj)
+    p = proj[order].astype(np.float64)
+    n = len(p)
+    k = np.arange(1, n)
+    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
+    t1, t2 = float(p.sum()), float((p * p).sum())
+    ma, mb = c1 / k, (t1 - c1) / (n - k)
+    va = np.maximum(c2 / k - ma * ma, 0.0)
+    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
+    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
+    lab = np.zeros(n, int)
+    lab[order[cut:]] = 1
+    return lab
+
+
 def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Optional[ColourModel]:
     """Stage 3b: two clusters of checker colours, or None when the samples hold only one.
 
@@ -805,23 +827,7 @@ def learn_colours(samples: np.ndarray, params: ReadParams = ReadParams()) -> Opt
         return None
     w = np.array([L_WEIGHT, 1.0, 1.0], np.float32)
     s = samples.astype(np.float32) * w
-    centred = s - s.mean(axis=0)
-    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
-    proj = centred @ axis
-    order = np.argsort(proj)
-    p = proj[order]
-    n = len(p)
-    # the cut maximising (mean gap)^2 / (var_a + var_b + 25), every cut at once from prefix sums
-    k = np.arange(1, n)
-    p = p.astype(np.float64)
-    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
-    t1, t2 = float(p.sum()), float((p * p).sum())
-    ma, mb = c1 / k, (t1 - c1) / (n - k)
-    va = np.maximum(c2 / k - ma * ma, 0.0)
-    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
-    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
-    lab = np.zeros(n, int)
-    lab[order[cut:]] = 1
+    lab = axis_split(s)
     c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
     for _ in range(5):
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
