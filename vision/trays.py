@@ -143,7 +143,8 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
     chain, clean = _line_chain(prof, pitch)
     if len(chain) == 0:
         return None, 0, clean
-    if len(chain) == 1 and measured is None:
+    lone = measured is None and len(chain) == 1
+    if lone:
         pitch = PITCH_RANGE[0] * px   # a lone checker's thickness is unknown: look as far as the thinnest
     cols = img[:, c0:c0 + win].astype(np.float32).mean(axis=1)   # the window's colour, row by row
     inset = max(1, int(round(0.2 * pitch)))
@@ -179,7 +180,6 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
     # against a dark tray)
     outside = np.ones(len(cols), bool)
     outside[max(0, int(chain[0] - 1.5 * pitch)):int(chain[-1] + 1.5 * pitch) + 1] = False
-    lone = measured is None and len(chain) == 1
     reach = PITCH_RANGE[1] * px if lone else pitch
     first = inner[0] if n and inner[0] is not None else ref
     last = inner[-1] if n and inner[-1] is not None else ref
@@ -194,8 +194,8 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
             ext += 1
             y += step
         if lone and ext >= 1.5 * reach:
-            pass  # a lone line beside colour that runs on well past a checker: a surface's edge (frame, tray wall)
-        elif ext >= 0.65 * (pitch - inset):
+            continue  # a lone line beside colour that runs on well past a checker: a surface's edge (frame, tray wall)
+        if ext >= 0.65 * (pitch - inset):
             n += 1
         elif ext >= 0.35 * (pitch - inset):
             sure = False  # half a body: neither clearly a checker nor clearly not
