@@ -868,7 +868,8 @@ class Referee:
         lay = layout_of(self.pos)
         before = lay.dark if opp == "dark" else lay.light
         short = sum(before) + lay.bar[side] - sum(ev.counts(opp)) - ev.bar[side]
-        if short <= 0:
+        table = [i + 1 for i in range(24) if before[i] == 1 and ev.points[i].colour == mover]  # blots hit
+        if short <= 0 or len(table) < short:
             return ""
         bar = list(ev.bar)
         bar[side] += short
@@ -876,12 +877,11 @@ class Referee:
         if match_reading(fixed, self.pos, cands, mover, self.settings.min_confidence).kind not in (
                 "match", "ambiguous", "illegal"):
             return ""
-        table = [i + 1 for i in range(24) if before[i] and ev.points[i].colour == mover]
         points = sorted((p if mover == "dark" else 25 - p for p in table), reverse=True)
         where = " and ".join(str(p) for p in points)
         what = "checker" if short == 1 else "checkers"
-        on = f" on the {where} point{'s' if len(points) > 1 else ''}" if points else ""
-        return f"{self._n(mover)} hit {self._n(opp)}'s {what}{on}: put {'it' if short == 1 else 'them'} on the bar"
+        on = f"the {where} point{'s' if len(points) > 1 else ''}"
+        return f"{self._n(mover)} hit {self._n(opp)}'s {what} on {on}: put {'it' if short == 1 else 'them'} on the bar"
 
     def _play_accepted(self, k: int) -> None:
         mover = self.turn or "dark"
