@@ -37,9 +37,19 @@ Conventions (documented for the device packages)
   whose zone says whose die it is.  With ``landing = "tray"`` the zones cannot tell:
   in a two-dice event the first die is Dark's, and single dice are Dark's then Light's.
 * **Whose roll.**  On the board, a throw whose dice are both on the half of the player
-  not on turn is that player's throw (an early roll while the mover has not lifted the
-  dice; otherwise a throw in the wrong half: re-roll).  With a tray, a throw while the
-  mover's dice are down is the opponent's early roll.
+  not on turn is that player's throw (otherwise a throw in the wrong half: re-roll).
+  While the mover's dice are down, a throw with a die on the opponent's half is the
+  opponent's (an early roll; with a landing fault, the opponent's re-roll), one with
+  every die on the mover's half is the mover's (refused: the first roll stands), and
+  one with every die outside names nobody.  With a tray, a throw while the mover's dice
+  are down is the opponent's.
+* **Early rolls** (``early_roll = "stands"``) wait until the mover's move is settled: an
+  illegal move made before the lift still goes to the opponent's choice (RULES 9.4); a
+  throw after the lift accepts it (9.3).
+* **Checkers moved before a roll** (tables with a dice reader): a clear reading of
+  another position than the referee's while the player on turn has not thrown is
+  reported (``unseen_roll``) and throws are refused until the checkers are back
+  (``board_in_place``; RULES 10).
 * **Turn completion** is ``DiceLifted``.  With ``dice_reader = False`` (camera only) the
   mover ends the turn with ``PlayerInput(mover, "confirm")`` (or a ``DiceLifted`` from
   any source) and the roll is inferred from the move.
@@ -537,16 +547,18 @@ class Referee:
         """RULES 10: checkers that move before a roll is seen are reported, and the game waits
         until they are back (a camera-only table reads the move before the roll: no check)."""
         self.reading, self.fresh = ev, True
+        if not self.settings.dice_reader:
+            return
         moved = self._moved_before_roll()
         if moved and moved != self.t.unseen:
+            self.t.unseen = moved
             seen = "no roll that counts" if self.state == "reroll" else "no roll"
             self._decide("unseen_roll", self.turn, f"{moved[0].upper()}{moved[1:]}, but {seen} was seen: put them "
                          f"back, then {self._n(self.turn)} throws (or call the director)")
         elif not moved and self.t.unseen and self._board_verdict() == "match":
+            self.t.unseen = ""
             self._decide("board_in_place", self.turn, f"The checkers are back in place: {self._n(self.turn)} "
                          "throws")
-        if moved or self._board_verdict() == "match":
-            self.t.unseen = moved
 
     def _board_verdict(self) -> str:
         """The last stable reading against the referee's position: ``match``, ``illegal``

@@ -168,6 +168,16 @@ def test_rules_10_checkers_moved_with_no_roll_seen_are_reported_and_the_game_wai
     assert ok.kind == "move_accepted" and [a.TYPE for a in actions(t)] == recorded + ["roll", "move"]
 
 
+def test_rules_10_checkers_moved_after_a_void_throw_wait_for_the_re_roll() -> None:
+    """RULES 10 (as above) and 9.1: "BOTH dice are rolled again": a cocked throw is no
+    roll, so checkers moved after it are reported and the re-roll waits for them."""
+    t = started()
+    assert t.throw((6, 4), cocked=0)[0].kind == "reroll"
+    [d] = t.board(as_dark(moved(t.ref.mover_position(), mine=((24, 14),)), "light"))
+    assert d.kind == "unseen_roll" and "but no roll that counts was seen" in d.reason
+    assert t.ref.state == "reroll" and t.throw((5, 5))[0].get("guard") == "board_in_place"
+
+
 def test_rules_10_checkers_moved_during_a_double_are_not_accepted_by_the_roll() -> None:
     """RULES 10 (as above), on the way through a double: the throw after the take is refused
     while the board shows checkers moved before it."""
