@@ -778,10 +778,11 @@ class Referee:
                          f"{_roll_text(self.t.dice or ())} stands; move and lift the dice")
             return
         if thrower is None:  # RULES 9.5: say what was seen, blame nobody
+            down = self.state == "moving"
             self._decide("reroll", None, f"A throw landed outside the landing area while {self._n(mover)}'s "
-                         f"dice are down: it does not count. {self._n(mover)}'s roll "
-                         f"{_roll_text(self.t.dice or ())} stands; {self._n(opp)} throws after "
-                         f"{self._n(mover)} lifts the dice", cause="outside")
+                         f"{'dice are down' if down else 'move is judged'}: it does not count. {self._n(mover)}'s "
+                         f"roll {_roll_text(self.t.dice or ())} stands; {self._n(opp)} throws "
+                         f"{f'after {self._n(mover)} lifts the dice' if down else 'again'}", cause="outside")
             return
         if self.t.early is not None:
             self._decide("refused", opp, f"{self._n(opp)} already threw; that roll is waiting")

@@ -304,6 +304,10 @@ def test_rules_9_5_a_throw_with_both_dice_outside_blames_nobody() -> None:
     assert d.reason.startswith("A throw landed outside the landing area while Light's dice are down: it does not "
                                "count. Light's roll 6-4 stands")
     assert t.ref.t.dice == (6, 4) and t.ref.state == "moving"
+    t.send(HandOverBoard())
+    t.lift()  # no stable reading yet: the move waits to be judged
+    [w] = t.send(_outside_throw("right", both=True))
+    assert w.player is None and "while Light's move is judged" in w.reason and w.reason.endswith("Dark throws again")
 
 
 def test_rules_9_1_an_early_throw_into_the_tray_with_a_die_outside_is_rerolled_at_once() -> None:
