@@ -29,6 +29,8 @@ KINDS: dict[str, str] = {
     "illegal_accepted": "the opponent accepted an illegal move as played",
     "correction_demanded": "the opponent demands a legal move; the mover corrects it",
     "wait_board": "the referee waits for a clear board reading",
+    "unseen_roll": "checkers moved with no roll seen (RULES 10): they go back before the throw",
+    "board_in_place": "the checkers moved with no roll seen are back in place; play goes on",
     "ambiguous": "two or more legal moves fit the reading; the players confirm or fix the checkers",
     "confirm_roll": "no dice reader: several rolls explain the move; the players confirm one",
     "roll_inferred": "no dice reader: the roll was inferred from the move",

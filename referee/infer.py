@@ -4,6 +4,8 @@
   them) whose legal plays lead from ``before`` to ``after``.
 * :func:`describe_change` -- the checkers' change written as a play (``"13/7 8/6*"``),
   pairing the points left with the points reached from the back.
+* :func:`opponent_change` -- the opponent's checkers' change that no hit explains (the
+  mover moved the opponent's checkers), as play text in the opponent's numbering.
 * :func:`explain_illegal` -- one sentence a club player understands saying why the
   change is not a legal play of the roll, naming the colours.
 """
@@ -62,6 +64,21 @@ def describe_change(before: Position, after: Position) -> tuple[str, list[tuple[
     return " ".join(grouped), pairs
 
 
+def opponent_change(before: Position, after: Position) -> str:
+    """The change of the opponent's checkers from ``before`` to ``after`` (both with the
+    mover on roll) that no hit explains, as play text in the opponent's numbering; "" when
+    the opponent's checkers are as before, or only hit blots went to the bar."""
+    ob, oa = list(before.opp), after.opp
+    hits = oa[BAR] - ob[BAR]
+    for j in range(24):  # a blot hit by a checker of the mover's now on its point
+        if hits > 0 and ob[j] == 1 and oa[j] == 0 and after.me[23 - j]:
+            ob[j], ob[BAR], hits = 0, ob[BAR] + 1, hits - 1
+    if tuple(ob) == oa:
+        return ""
+    text, _ = describe_change(Position._raw(tuple(ob), after.me), Position._raw(oa, after.me))
+    return text
+
+
 def _reachable(dist: int, d1: int, d2: int) -> list[list[int]]:
     """The die sequences that move one checker exactly ``dist`` pips."""
     if d1 == d2:
@@ -78,6 +95,10 @@ def explain_illegal(before: Position, after: Position, d1: int, d2: int, names: 
     ``names`` = (mover's name, opponent's name)."""
     me, opp = names
     text, pairs = describe_change(before, after)
+    moved = opponent_change(before, after)
+    if moved:
+        own = f", and played {text}" if text else ""
+        return f"{me} moved {opp}'s checkers ({opp}'s {moved}){own}"
     plays = legal_plays(before, d1, d2)
     roll = f"{d1}-{d2}"
     example = f" (for example {plays[0].play})" if plays and len(plays[0].play) else ""

@@ -37,9 +37,19 @@ Conventions (documented for the device packages)
   whose zone says whose die it is.  With ``landing = "tray"`` the zones cannot tell:
   in a two-dice event the first die is Dark's, and single dice are Dark's then Light's.
 * **Whose roll.**  On the board, a throw whose dice are both on the half of the player
-  not on turn is that player's throw (an early roll while the mover has not lifted the
-  dice; otherwise a throw in the wrong half: re-roll).  With a tray, a throw while the
-  mover's dice are down is the opponent's early roll.
+  not on turn is that player's throw (otherwise a throw in the wrong half: re-roll).
+  While the mover's dice are down, a throw with a die on the opponent's half is the
+  opponent's (an early roll; with a landing fault, the opponent's re-roll), one with
+  every die on the mover's half is the mover's (refused: the first roll stands), and
+  one with every die outside names nobody.  With a tray, a throw while the mover's dice
+  are down is the opponent's.
+* **Early rolls** (``early_roll = "stands"``) wait until the mover's move is settled: an
+  illegal move made before the lift still goes to the opponent's choice (RULES 9.4); a
+  throw after the lift accepts it (9.3).
+* **Checkers moved before a roll** (tables with a dice reader): a clear reading of
+  another position than the referee's while the player on turn has not thrown is
+  reported (``unseen_roll``) and throws are refused until the checkers are back
+  (``board_in_place``; RULES 10).
 * **Turn completion** is ``DiceLifted``.  With ``dice_reader = False`` (camera only) the
   mover ends the turn with ``PlayerInput(mover, "confirm")`` (or a ``DiceLifted`` from
   any source) and the roll is inferred from the move.
@@ -63,9 +73,9 @@ from .events import (BoardEvidence, DiceLifted, DieReading, EventError, HandOver
                      RollSettled)
 from .events import from_dict as events_from_dict
 from .events import to_json as events_to_json
-from .infer import ROLLS, describe_change, explain_illegal
+from .infer import ROLLS, describe_change, explain_illegal, opponent_change
 from .match import Score
-from .matching import layout_of, match_reading
+from .matching import evidence_position, layout_of, match_reading
 from .moves import LegalPlay, legal_plays
 from .position import Position
 from .scoring import GameKind, game_result, points_won
@@ -107,7 +117,8 @@ _QUIET = {"roll_started": ("ignore", ()), "hand_over_board": ("hands", ()), "boa
           "reader_fault": ("reader_fault", ()), "player:call_director": ("call_director", ())}
 _BEFORE_ROLL = {
     **_QUIET, **_RESIGN,
-    "roll_settled": ("roll", ()),
+    "board": ("board_before_roll", ()),
+    "roll_settled": ("roll", ("board_in_place",)),
     "dice_lifted": ("ignore", ()),
     "player:double": ("double", ("on_turn", "not_thrown", "cube_available")),
     "player:confirm": ("camera_turn_end", ("camera_only", "on_turn")),
@@ -137,7 +148,7 @@ TRANSITIONS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
                      "player:accept_move": ("accept_illegal", ("not_mover",)),
                      "player:demand_legal_move": ("demand_legal", ("not_mover", "dice_known")),
                      "roll_settled": ("roll_accepts_illegal", ()),
-                     "player:double": ("double_accepts_illegal", ("not_mover",)),
+                     "player:double": ("double_accepts_illegal", ("not_mover", "cube_available")),
                      "dice_lifted": ("ignore", ())},
     "correcting": {**_QUIET,
                    "board": ("judge_correction", ()),
@@ -197,10 +208,12 @@ class _Turn:
     pending_rolls: list[tuple[int, int]] = field(default_factory=list)
     inferred_after: Optional[Position] = None
     illegal_after: Optional[Position] = None  # dark perspective
-    illegal_text: str = ""
+    illegal_text: str = ""  # the mover's own checkers' change, as a play (the record's text)
+    illegal_words: str = ""  # the whole change in words (the opponent's checkers too)
     early: Optional[RollSettled] = None  # the opponent's roll waiting to be played
     early_was_early: bool = False
     last_wait: str = ""
+    unseen: str = ""  # the report of checkers moved with no roll seen (RULES 10), while it stands
 
 
 class Referee:
@@ -465,6 +478,13 @@ class Referee:
                               crawford_game=self.score.crawford_game, cube_limit=self.settings.cube_limit,
                               names=self.names)
 
+    def _g_board_in_place(self, ev: RollSettled) -> Optional[str]:
+        moved = self._moved_before_roll()
+        if moved:
+            return (f"the throw does not count: {moved}, and no roll was seen before. Put the checkers back, "
+                    f"then {self._n(self.turn)} throws again (or call the director)")
+        return None
+
     def _g_camera_only(self, ev: Any) -> Optional[str]:
         if self.settings.dice_reader:
             return "this table reads the dice: the turn starts with a throw"
@@ -522,6 +542,45 @@ class Referee:
 
     def _h_note_board(self, ev: BoardEvidence) -> None:
         self.reading, self.fresh = ev, True
+
+    def _h_board_before_roll(self, ev: BoardEvidence) -> None:
+        """RULES 10: checkers that move before a roll is seen are reported, and the game waits
+        until they are back (a camera-only table reads the move before the roll: no check)."""
+        self.reading, self.fresh = ev, True
+        if not self.settings.dice_reader:
+            return
+        moved = self._moved_before_roll()
+        if moved and moved != self.t.unseen:
+            self.t.unseen = moved
+            seen = "no roll that counts" if self.state == "reroll" else "no roll"
+            self._decide("unseen_roll", self.turn, f"{moved[0].upper()}{moved[1:]}, but {seen} was seen: put them "
+                         f"back, then {self._n(self.turn)} throws (or call the director)")
+        elif not moved and self.t.unseen and self._board_verdict() == "match":
+            self.t.unseen = ""
+            self._decide("board_in_place", self.turn, f"The checkers are back in place: {self._n(self.turn)} "
+                         "throws")
+
+    def _board_verdict(self) -> str:
+        """The last stable reading against the referee's position: ``match``, ``illegal``
+        (clearly another position) or why it cannot say."""
+        if self.reading is None:
+            return "none"
+        return match_reading(self.reading, self.pos, [self.pos], self.turn or "dark",
+                             self.settings.min_confidence).kind
+
+    def _moved_before_roll(self) -> str:
+        """What moved since the position the referee holds, when the last stable reading
+        clearly shows another position on a table with a dice reader ("" otherwise)."""
+        if not self.settings.dice_reader or self.reading is None or self._board_verdict() != "illegal":
+            return ""
+        mover = self.turn or "dark"
+        now = evidence_position(self.reading)
+        before_m, after_m = self.mover_position(), (now if mover == "dark" else now.swap())
+        own, _ = describe_change(before_m, after_m)
+        theirs = opponent_change(before_m, after_m)
+        words = ", ".join(w for w in (own and f"{self._n(mover)} {own}", theirs and f"{self._n(other(mover))} "
+                                      f"{theirs}") if w)
+        return f"the checkers have moved ({words})" if words else "the checkers have moved"
 
     def _h_reader_fault(self, ev: ReaderFault) -> None:
         self._decide("reader_fault", None, f"The dice reader reports a fault: {ev.message}. "
@@ -713,22 +772,35 @@ class Referee:
     def _h_roll_while_moving(self, ev: RollSettled) -> None:
         mover = self.turn or "dark"
         opp = other(mover)
-        thrower = opp if self.settings.landing == "tray" else self._roll_owner(ev, mover)
+        thrower = self._early_thrower(ev, mover)
         if thrower == mover:
             self._decide("refused", mover, f"{self._n(mover)} threw again: the first roll "
                          f"{_roll_text(self.t.dice or ())} stands; move and lift the dice")
+            return
+        if thrower is None:  # RULES 9.5: say what was seen, blame nobody
+            down = self.state == "moving"
+            self._decide("reroll", None, f"A throw landed outside the landing area while {self._n(mover)}'s "
+                         f"{'dice are down' if down else 'move is judged'}: it does not count. {self._n(mover)}'s "
+                         f"roll {_roll_text(self.t.dice or ())} stands; {self._n(opp)} throws "
+                         f"{f'after {self._n(mover)} lifts the dice' if down else 'again'}", cause="outside")
             return
         if self.t.early is not None:
             self._decide("refused", opp, f"{self._n(opp)} already threw; that roll is waiting")
             return
         early = self.state == "moving"
+        vals = ev.values
+        dice = (vals[0], vals[1]) if len(vals) == 2 and None not in vals else None
         if early and self.settings.early_roll == "void":
-            vals = ev.values
-            dice = (vals[0], vals[1]) if len(vals) == 2 and None not in vals else None
             self._act(rec.Reroll(self._pi(opp), "early_roll", dice))  # type: ignore[arg-type]
             self._decide("early_roll", opp, f"Early roll: {self._n(opp)} threw before {self._n(mover)} lifted "
                          f"the dice. The roll is void; {self._n(opp)} throws again after {self._n(mover)}'s turn",
                          rule="void")
+            return
+        faults = self._landing_faults(ev, opp) if len(ev.dice) == 2 else [("other", "only one die was seen")]
+        if faults:  # RULES 9.1: the opponent's own throw landed badly; the opponent throws again
+            self._act(rec.Reroll(self._pi(opp), faults[0][0], dice))  # type: ignore[arg-type]
+            self._decide("reroll", opp, f"Re-roll: {'; '.join(w for _, w in faults)}. {self._n(opp)} throws "
+                         "both dice again", cause=faults[0][0])
             return
         self.t.early, self.t.early_was_early = ev, early
         if early:
@@ -738,6 +810,19 @@ class Referee:
         else:
             self._decide("early_roll", opp, f"{self._n(opp)}'s throw waits until {self._n(mover)}'s move "
                          "is judged", rule="waiting")
+
+    def _early_thrower(self, roll: RollSettled, mover: str) -> Optional[str]:
+        """Who threw while ``mover``'s dice are down: the mover when every die is on the
+        mover's half; the opponent when a die is on the opponent's half (or in the tray:
+        the mover's dice are on the board); None when no die says (all outside)."""
+        if self.settings.landing == "tray":
+            return other(mover)
+        zones = {d.zone for d in roll.dice}
+        if zones == {self._thrower_zone(mover)}:
+            return mover
+        if self._thrower_zone(other(mover)) in zones:
+            return other(mover)
+        return None
 
     def _h_double_after_roll(self, ev: PlayerInput) -> None:
         if ev.player == self.turn:
@@ -761,8 +846,8 @@ class Referee:
         self.reading, self.fresh = ev, True
         self._judge(ev)
 
-    def _wait(self, why: str) -> None:
-        text = f"Waiting for a clear view of the board to check {self._n(self.turn)}'s move: {why}"
+    def _wait(self, why: str, text: str = "") -> None:
+        text = text or f"Waiting for a clear view of the board to check {self._n(self.turn)}'s move: {why}"
         if text != self.t.last_wait:
             self.t.last_wait = text
             self._decide("wait_board", self.turn, text)
@@ -784,7 +869,32 @@ class Referee:
             self._illegal(v.position)
         else:
             self.state = "waiting_for_board"
-            self._wait(v.reason)
+            self._wait(v.reason, self._hit_not_on_bar(ev, cands) if v.kind == "misread" else "")
+
+    def _hit_not_on_bar(self, ev: BoardEvidence, cands: Sequence[Position]) -> str:
+        """RULES 4: a hit checker goes to the bar.  When the reading lacks some of the
+        opponent's checkers and putting them on the bar makes it a position the camera can
+        judge, the players are told so ("" otherwise: a real misreading)."""
+        mover = self.turn or "dark"
+        opp = other(mover)
+        side = 0 if opp == "dark" else 1
+        lay = layout_of(self.pos)
+        before = lay.dark if opp == "dark" else lay.light
+        short = sum(before) + lay.bar[side] - sum(ev.counts(opp)) - ev.bar[side]
+        table = [i + 1 for i in range(24) if before[i] == 1 and ev.points[i].colour == mover]  # blots hit
+        if short <= 0 or len(table) < short:
+            return ""
+        bar = list(ev.bar)
+        bar[side] += short
+        fixed = replace(ev, bar=(bar[0], bar[1]))
+        if match_reading(fixed, self.pos, cands, mover, self.settings.min_confidence).kind not in (
+                "match", "ambiguous", "illegal"):
+            return ""
+        points = sorted((p if mover == "dark" else 25 - p for p in table), reverse=True)
+        where = " and ".join(str(p) for p in points)
+        what = "checker" if short == 1 else "checkers"
+        on = f"the {where} point{'s' if len(points) > 1 else ''}"
+        return f"{self._n(mover)} hit {self._n(opp)}'s {what} on {on}: put {'it' if short == 1 else 'them'} on the bar"
 
     def _play_accepted(self, k: int) -> None:
         mover = self.turn or "dark"
@@ -818,20 +928,26 @@ class Referee:
         before_m = self.mover_position()
         after_m = after if mover == "dark" else after.swap()
         text, _ = describe_change(before_m, after_m)
+        moved = opponent_change(before_m, after_m)
         if self.t.dice is None:
-            why = f"{text or 'the change'}: no roll allows it"
+            why = (f"{self._n(mover)} moved {self._n(opp)}'s checkers ({self._n(opp)}'s {moved})" if moved
+                   else f"{text or 'the change'}: no roll allows it")
         else:
             why = explain_illegal(before_m, after_m, *self.t.dice, (self._n(mover), self._n(opp)))
         self.t.illegal_after, self.t.illegal_text = after, text
-        if self.t.early is not None:
-            self._decide("illegal_move", mover, f"Illegal: {why}. {self._n(opp)} has already thrown, "
-                         "so the move stands as played", play=text)
+        self.t.illegal_words = ", ".join(w for w in (text, moved and f"{self._n(opp)}'s checkers {moved}") if w)
+        if self.t.early is not None and not self.t.early_was_early:
+            # RULES 9.3: the opponent threw after the dice were lifted, which accepts the move
+            self._decide("illegal_move", mover, f"Illegal: {why}. {self._n(opp)} threw after {self._n(mover)} "
+                         "lifted the dice, which accepts the move as played", play=text)
             self._accept_illegal_move()
             return
         self.state = "illegal_move"
         if self.t.dice:
+            # RULES 9.4: an early roll lets the mover change the move; it is not the acceptance
+            waits = f" ({self._n(opp)}'s early roll is played after)" if self.t.early is not None else ""
             self._decide("illegal_move", mover, f"Illegal: {why}. {self._n(opp)} may accept the move or ask "
-                         "for a legal one", choices=("accept_move", "demand_legal_move"), play=text)
+                         f"for a legal one{waits}", choices=("accept_move", "demand_legal_move"), play=text)
         else:
             self._decide("illegal_move", mover, f"Illegal: {why}. The roll is unknown, so {self._n(opp)} may "
                          "accept the move as played or call the director", choices=("accept_move", "call_director"),
@@ -843,9 +959,11 @@ class Referee:
         assert after is not None
         dice = self.t.dice
         assert dice is not None
-        self._finish_move(mover, rec.IllegalAccepted(self._pi(mover), dice, self.t.illegal_text), after,
+        stood = after if mover == "light" else after.swap()  # as it stands, the next player on roll
+        self._finish_move(mover, rec.IllegalAccepted(self._pi(mover), dice, self.t.illegal_text,
+                                                     stood.position_id()), after,
                           f"{self._n(other(mover))} accepts {self._n(mover)}'s move as played: "
-                          f"{self.t.illegal_text}", self.t.illegal_text, kind="illegal_accepted")
+                          f"{self.t.illegal_words or 'no change'}", self.t.illegal_text, kind="illegal_accepted")
 
     def _h_accept_illegal(self, ev: PlayerInput) -> None:
         if self.t.dice is None:  # camera only: the record needs the roll that was thrown
@@ -864,6 +982,9 @@ class Referee:
             self._decide("refused", mover, f"{self._n(mover)} threw, but the choice is "
                          f"{self._n(other(mover))}'s: accept the move or demand a legal one")
             return
+        if self.t.early is not None:
+            self._early_waits(other(mover))
+            return
         self.t.early = ev
         if self.t.dice is None:  # camera only: the roll waits while the mover's roll is confirmed
             self._h_accept_illegal(PlayerInput(other(mover), "accept_move"))
@@ -871,12 +992,21 @@ class Referee:
         self._accept_illegal_move()
 
     def _h_double_accepts_illegal(self, ev: PlayerInput) -> None:
+        if self.t.early is not None:
+            self._early_waits(ev.player)
+            return
         if self.t.dice is None:  # camera only: confirm the mover's roll first, then double again
             self._h_accept_illegal(ev)
             return
         self._accept_illegal_move()
         if self.state == "waiting_for_roll":
             self._handle_inner(ev)
+
+    def _early_waits(self, opp: str) -> None:
+        """The opponent threw early (RULES 9.4): that roll is theirs, so no throw or double
+        now accepts the move; the choice is still to accept it or to demand a legal one."""
+        self._decide("refused", opp, f"{self._n(opp)} already threw early and that roll waits: "
+                     f"{self._n(opp)} accepts {self._n(self.turn)}'s move or demands a legal one")
 
     def _handle_inner(self, ev: Any) -> None:
         """Handle a follow-on trigger inside the current event (e.g. a double that also accepts)."""
@@ -928,7 +1058,8 @@ class Referee:
             self._decide("wait_board", mover, f"{v.reason}: {' or '.join(opts)}; fix the checkers so the camera "
                          "sees them")
         else:
-            self._decide("wait_board", mover, f"Waiting for a clear view of the corrected move: {v.reason}")
+            hint = self._hit_not_on_bar(ev, self.t.candidates or [self.pos]) if v.kind == "misread" else ""
+            self._decide("wait_board", mover, hint or f"Waiting for a clear view of the corrected move: {v.reason}")
 
     def _h_pick_play(self, ev: PlayerInput) -> None:
         k = self.t.pending[int(ev.choice or 0)]

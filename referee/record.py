@@ -36,8 +36,10 @@ Actions (``type`` is the JSON tag)
 ``Resign(player, kind)``         ``resign``    offers to resign a single (1), gammon (2) or
                                                backgammon (3) game.
 ``AcceptResign(player)`` / ``RejectResign(player)``  the opponent's answer.
-``IllegalAccepted(player, dice, play)`` ``illegal_accepted``  an illegal play the opponent
-                                               accepted (RULES.md 9.3); applied as written.
+``IllegalAccepted(player, dice, play, position)`` ``illegal_accepted``  an illegal play the
+                                               opponent accepted (RULES.md 9.3); applied as written,
+                                               or ``position`` (a Position ID, the next player on
+                                               roll) is the board as it stood, when given.
 ``Correction(player, dice, rejected)`` ``correction``  the illegal play ``rejected`` was taken
                                                back on the opponent's demand; the player's next
                                                ``Move`` is the corrected play.
@@ -68,6 +70,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Iterable, Optional, Union
 
 from .errors import RecordError
+from .position import Position
 
 PLAYER_COLOURS: tuple[str, str] = ("dark", "light")
 REROLL_CAUSES: tuple[str, ...] = (
@@ -228,15 +231,26 @@ class RejectResign(Action):
 
 @dataclass(frozen=True)
 class IllegalAccepted(Action):
-    """An illegal play the opponent accepted; replay applies it as written."""
+    """An illegal play the opponent accepted; replay applies it as written.
+
+    ``position`` (optional, "" when unknown) is the gnubg Position ID of the board as it
+    really stood after the play, with the opponent (the next to play) on roll.  The play
+    text cannot say everything a player may do (move the opponent's checkers, land on a
+    held point), so when it is given the position, not the text, is what stood."""
 
     TYPE: ClassVar[str] = "illegal_accepted"
     dice: tuple[int, int] = (1, 1)
     play: str = ""
+    position: str = ""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "dice", _check_dice(self.dice))
+        if self.position:
+            try:
+                Position.from_position_id(self.position)
+            except ValueError as exc:
+                raise RecordError(f"accepted play's position {self.position!r}: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -305,14 +305,37 @@ def test_early_roll_stands_and_is_played_after_the_lift() -> None:
     assert ds[0].get("play") == "24/14" and ds[1].reason.startswith("Dark rolled 2-1")
 
 
-def test_early_roll_with_an_illegal_move_accepts_it() -> None:
+def test_early_roll_with_an_illegal_move_leaves_the_choice_to_the_opponent() -> None:
+    """The early roll is not an acceptance (RULES 9.4): the opponent chooses; accepting
+    then plays the early roll."""
     t = started()
     t.throw((6, 4))
     t.place((24, 18))
     t.throw((2, 1), thrower="dark")
-    ds = t.lift()
+    [d] = t.lift()
+    assert d.kind == "illegal_move" and d.choices == ("accept_move", "demand_legal_move")
+    assert d.reason.endswith("Dark may accept the move or ask for a legal one (Dark's early roll is played after)")
+    assert t.ref.state == "illegal_move"
+    ds = t.press("dark", "accept_move")
+    assert kinds(ds) == ["illegal_accepted", "roll_accepted"]
+    assert ds[1].reason.startswith("Dark rolled 2-1") and t.ref.turn == "dark"
+
+
+def test_a_roll_after_the_lift_accepts_an_illegal_move_judged_later() -> None:
+    """Thrown after the dice were lifted, the roll starts the opponent's turn (RULES 9.3)."""
+    t = started()
+    t.throw((6, 4))
+    t.send(HandOverBoard())
+    t.lift()
+    [w] = t.throw((2, 1), thrower="dark")
+    assert w.kind == "early_roll" and w.get("rule") == "waiting"
+    lp = t.ref.mover_position()
+    me = list(lp.me)
+    me[23] -= 1
+    me[17] += 1  # 24/18 only
+    ds = t.send(reading(as_dark(Position(me, lp.opp), "light")))
     assert kinds(ds) == ["illegal_move", "illegal_accepted", "roll_accepted"]
-    assert "Dark has already thrown, so the move stands as played" in ds[0].reason
+    assert "Dark threw after Light lifted the dice, which accepts the move as played" in ds[0].reason
 
 
 def test_early_roll_void() -> None:
