@@ -126,7 +126,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         rivals.append((log_likelihood(table, cells)[0] - NO_MOVE, cells))
     own = most_likely_cells(table)
     own_pos = _cells_position(own)
-    own_real = (own_pos is not None and own_pos not in index_of and own_pos != before
+    # the reading's own position, when it is a real one outside the legal set (the position
+    # before the move included: the mover lifted the dice without moving)
+    own_real = (own_pos is not None and own_pos not in index_of
                 and _totals_problem(_as_evidence(own_pos), layout_of(before), mover) is None)
     own_raw = log_likelihood(table, own)[0]
     if own_real:
@@ -140,7 +142,8 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if own_real and own_raw - best >= ILLEGAL:
         off = [k for k in range(26) if own[k] != best_cells[k]]
         if all(table[k].get(own[k], 0.0) >= SURE for k in off):
-            return Verdict("illegal", reason=f"no legal move explains {_names(off)}", position=own_pos)
+            return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
+                           "differs from the board)", position=own_pos)
     if len(legal) > 1 and gap_rival >= ACCEPT and gap_legal < ACCEPT:
         third = legal[2][0] if len(legal) > 2 else -math.inf
         if legal[1][0] - max(third, rival[0] if rival else -math.inf) >= ACCEPT:

@@ -33,14 +33,16 @@ from .rectify import View
 
 EMPTY, DARK, LIGHT = 0, 1, 2
 STATES = ("empty", "dark", "light")
-PATCH = 8            # a slot's patch, pixels a side (after resampling)
+PATCH = 8            # a slot's patch, samples a side (after resampling)
+SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
+WIDE = PATCH + 2 * SHIFT
 BAR_SLOTS = 12       # slots along the bar, top to bottom
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
 MAX_COUNT = 15
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
 CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
 BORROWED = 12.0      # ... and at least this (Lab units)
-SHARPNESS = 4.0      # how much a wide density pays for its width (the patches' effective dimensions)
+SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
 
 
@@ -82,17 +84,18 @@ _GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
 
 
 def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
-    """Pixel rows and columns (slots, PATCH, PATCH) of every slot's sample points, and the box size."""
+    """Pixel rows and columns (slots, WIDE, WIDE) of every slot's sample points (the patch and a
+    margin of :data:`SHIFT` samples round it), and the box size."""
     h, w = view.image.shape[:2]
     key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres))
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH
-        offs = (np.arange(PATCH) + 0.5) * cell - geo.side / 2
-        xs = (geo.centres[:, 0, None] + offs[None, :] - view.x0) * view.px       # (slots, P)
+        offs = (np.arange(WIDE) - SHIFT + 0.5) * cell - geo.side / 2
+        xs = (geo.centres[:, 0, None] + offs[None, :] - view.x0) * view.px       # (slots, W)
         ys = (geo.centres[:, 1, None] + offs[None, :] - view.y0) * view.px
-        cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(PATCH, axis=1)
-        rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(PATCH, axis=2)
+        cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
+        rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
         hit = (rows, cols, max(1, int(round(cell * view.px))))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
@@ -101,18 +104,36 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
 
 
 def patches(view: View, geo: SlotGeometry) -> np.ndarray:
-    """Every slot's patch, (slots, PATCH, PATCH, 3) float32 in Lab, from a rectified view: the
-    view box-filtered to one sample's size, sampled on each slot's grid."""
+    """Every slot's patch with its margin, (slots, WIDE, WIDE, 3) float32 in Lab, from a rectified
+    view: the view box-filtered to one sample's size, sampled on each slot's grid."""
     rows, cols, box = _grid(view, geo)
-    lab = cv2.cvtColor(view.image, cv2.COLOR_BGR2LAB)
-    lab = cv2.blur(lab, (box, box)).astype(np.float32)
-    return lab[rows, cols]
+    samples = cv2.blur(view.image, (box, box))[rows, cols]          # (slots, W, W, 3) BGR
+    flat = samples.reshape(-1, 1, 3)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(samples.shape)
 
 
 def _dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Mean absolute Lab difference of patches (last three axes), lightness weighted half."""
     d = np.abs(a - b)
     return (0.5 * d[..., 0] + d[..., 1] + d[..., 2]).mean(axis=(-1, -2))
+
+
+def _core(p: np.ndarray) -> np.ndarray:
+    """The patch itself, without its margin."""
+    return p[..., SHIFT:SHIFT + PATCH, SHIFT:SHIFT + PATCH, :]
+
+
+def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """(slots, states): the smallest distance of each template (slots, states, P, P, 3) to the
+    new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
+    best = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            win = wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :]
+            d = _dist(win, tpl)
+            best = d if best is None else np.minimum(best, d)
+    assert best is not None
+    return best
 
 
 def _row_cells(cells_top: Sequence[tuple[int, Optional[str]]], cells_bottom: Sequence[tuple[int, Optional[str]]]):
@@ -127,7 +148,7 @@ class BoardMemory:
         n = len(self.geo.centres)
         self.look = np.zeros((n, 3, PATCH, PATCH, 3), np.float32)  # last patch per slot and state
         self.seen = np.zeros((n, 3), np.int32)                     # frames each look was learned from
-        self.scale = 4.0     # distance scale (a same-state patch's typical distance), learned
+        self.scale = 6.0     # distance scale (a same-state patch's typical distance), learned
         self.frames = 0
         self.corners: Optional[np.ndarray] = None
         self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
@@ -172,12 +193,12 @@ class BoardMemory:
             if known:
                 idx = np.array([i for i, _ in known])
                 sts = np.array([s for _, s in known])
-                d = _dist(pt[idx], self.look[idx, sts])
+                d = _shifted_dist(pt[idx], self.look[idx, sts][:, None])[:, 0]
                 self.scale = float(np.clip(0.7 * self.scale + 0.3 * max(1.5, float(np.percentile(d, 75))), 1.5, 12.0))
         for i, s in enumerate(st):
             if s < 0:
                 continue
-            self.look[i, s] = pt[i]
+            self.look[i, s] = _core(pt[i])
             self.seen[i, s] += 1
         self.frames += 1
         self._last = self._tpl = self._spread_kept = None
@@ -206,9 +227,10 @@ class BoardMemory:
         for s in (DARK, LIGHT):
             if have[:, s].any():
                 mean = self.look[have[:, s], s].mean(axis=0)
-                for i in np.flatnonzero(~have[:, s]):
-                    tpl[i, s] = mean
-        for i in np.flatnonzero(~have[:, EMPTY]):
+                tpl[~have[:, s], s] = mean
+        for slot in np.flatnonzero(~have[:, EMPTY]).tolist():
+            i = int(slot)
+            donors: list[int]
             if i >= self.geo.bar_start:
                 donors = [j for j in range(self.geo.bar_start, n) if have[j, EMPTY]]
             else:
@@ -228,7 +250,7 @@ class BoardMemory:
         """(slots, 3) distance of each slot's patch to its look in each state (kept for the view)."""
         if self._last is not None and self._last[0] is view:
             return self._last[1]
-        d = _dist(patches(view, self.geo)[:, None], self._templates())
+        d = _shifted_dist(patches(view, self.geo), self._templates())
         self._last = (view, d)
         return d
 
@@ -266,13 +288,15 @@ class BoardMemory:
         look learned at this slot is expected within the frame-to-frame scale the known
         frames showed (:attr:`scale`); a borrowed one (another point's empty look, the mean
         checker of a colour) only within :data:`CONTRAST` of the distance between the slot's
-        looks, at least :data:`BORROWED`.  The wider density pays for its width
-        (:data:`SHARPNESS` times its log), so a patch that matches this slot's own empty look
-        within noise is strong evidence of an empty slot.  A foreign slot tells nothing."""
+        looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
+        a patch that matches this slot's own empty look within noise is strong evidence of an
+        empty slot, and one far from it is strong evidence of a change; both terms count
+        :data:`SHARPNESS` times (a patch is several independent looks).  A foreign slot
+        tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.scale, np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
-        ll = -d / tau - SHARPNESS * np.log(tau)           # a look matched within a frame's noise says more
+        ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         ll -= ll.max(axis=1, keepdims=True)
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
@@ -338,6 +362,8 @@ class BoardMemory:
                 m.scale = float(z["scale"])
                 m.frames = int(z["frames"])
                 m.corners = z["corners"] if len(z["corners"]) else None
-        except (OSError, KeyError, EOFError) as exc:
+        except (OSError, KeyError, EOFError, ValueError) as exc:
+            if str(exc).startswith(f"board memory {path!r}"):
+                raise
             raise ValueError(f"board memory {path!r} cannot be read ({exc}); delete it to learn the board afresh") from None
         return m

@@ -172,8 +172,7 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view)
-            ev = self._with_odds(assembled.rows, view, t, None)
-            return Reading(assembled.rows, ev, False, corners, view)
+            return Reading(assembled.rows, self._with_odds(assembled.rows, view, t, None), False, corners, view)
         if model is not None and self.colours is None:
             self.colours = model
         rows = assembled.rows
@@ -189,7 +188,7 @@ class BoardReader:
                 if off is not None:  # the trays and a stack's next likeliest count add up to 15 a colour
                     rows = settled.rows
                     self._trays = (assembled.totals, np.array(corners, copy=True), trays)
-        ev = None
+        ev: Optional[BoardEvidence] = None
         if self.setup is not None and rows.confidence >= self.config.min_confidence:
             ev = self._with_odds(rows, view, t, off)
         return Reading(rows, ev, False, corners, view, trays)
