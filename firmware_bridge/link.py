@@ -120,7 +120,8 @@ class DiceLink:
                  on_status: Optional[Callable[[str], None]] = None,
                  backoff: tuple[float, float] = (0.1, 1.0),
                  session: Optional[HostSession] = None) -> None:
-        check_url(url)
+        if opener is open_serial:
+            check_url(url)  # a caller's own opener has its own URLs
         self.url = url
         self.events: "queue.Queue[Any]" = events if events is not None else queue.Queue()
         self.clock = clock
