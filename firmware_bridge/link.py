@@ -34,7 +34,8 @@ REOPEN_AFTER_HANDSHAKES = 2  # failed handshakes on an open port before closing 
 class SerialLike(Protocol):
     """What the link needs of a port (a ``serial.Serial`` or a test double)."""
 
-    in_waiting: int
+    @property
+    def in_waiting(self) -> int: ...
 
     def read(self, size: int = 1) -> bytes: ...
     def write(self, data: bytes) -> Optional[int]: ...

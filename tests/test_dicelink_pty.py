@@ -110,7 +110,7 @@ def test_repeated_outages_deliver_every_roll_once(sim: SimulatedReader, link: Di
             sim.inject_garbage(40)
             sim.replug()
             assert sim.wait_idle(WAIT)  # rolls are seconds apart at a table: let the FIFO drain
-    got = []
+    got: list[RollSettled] = []
     while len(got) < len(expected):
         got.append(take(link.events, RollSettled))
     assert settled_keys(got) == expected

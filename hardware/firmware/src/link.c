@@ -128,6 +128,10 @@ void link_post(link_t *l, const bg_msg_t *event)
 void link_announce(link_t *l, uint32_t now)
 {
     (void)now;
+    /* a new boot id: until a host greets it, no event goes out (PROTOCOL.md 5.2 step 4), so no
+     * event of this boot can be taken for one of the last */
+    l->greeted = 0;
+    l->session_nonce = 0;
     send_info_snapshot(l);
 }
 
@@ -139,6 +143,7 @@ static void on_frame(link_t *l, const bg_msg_t *m, uint32_t now)
     l->host_seen = 1;
     switch (m->type) {
     case BG_HELLO:
+        l->greeted = 1;
         if (!l->session_nonce)
             l->session_nonce = m->u.hello.nonce; /* the boot's first HELLO names this run (5.1) */
         send_info_snapshot(l);
@@ -173,7 +178,7 @@ static void on_frame(link_t *l, const bg_msg_t *m, uint32_t now)
             l->head = (uint8_t)((l->head + 1) % EVENT_QUEUE_LEN);
             l->count--;
             l->head_sent = 0;
-            if (l->count)
+            if (l->count && l->greeted)
                 send_head(l, now); /* the next event goes out without waiting */
         }
         break;
@@ -206,13 +211,19 @@ void link_poll(link_t *l, uint32_t now)
     }
     if (l->host_seen && now - l->last_rx_ms >= LINK_TIMEOUT_MS)
         l->host_seen = 0;
-    if (l->count && (!l->head_sent || now - l->head_sent_ms >= RETRANSMIT_MS))
+    if (l->greeted && l->count && (!l->head_sent || now - l->head_sent_ms >= RETRANSMIT_MS))
         send_head(l, now);
     if (now - l->last_hb_ms >= HEARTBEAT_MS) {
         bg_msg_t hb;
         memset(&hb, 0, sizeof hb);
-        hb.type = BG_HEARTBEAT;
-        hb.u.heartbeat.uptime_ms = now;
+        if (l->greeted) {
+            hb.type = BG_HEARTBEAT;
+            hb.u.heartbeat.uptime_ms = now;
+        } else {
+            hb.type = BG_INFO; /* not greeted since boot: INFO instead, so a host learns the boot id */
+            app->fill_info(&hb);
+            hb.u.info.session_nonce = 0;
+        }
         send_new(l, &hb);
         l->last_hb_ms = now;
     }
