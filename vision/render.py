@@ -242,8 +242,9 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
     pr = pr or np.random.default_rng(0)
     props = Props()
     faces: list[Optional[str]] = [None, None]
+    keys = [int(k) for k in pr.integers(2 ** 31, size=4)]  # one stream a prop: each looks the same whatever else is drawn
     if p_.hinge_prob or p_.logo_prob or p_.face_prob:
-        streams = [np.random.default_rng([int(pr.integers(2 ** 31)), k]) for k in range(4)]
+        streams = [np.random.default_rng([keys[k], k]) for k in range(3)]
         if streams[0].random() < p_.logo_prob:
             props = Props(logos=tuple(P.draw_logos(img, streams[0], shape, scheme.surface)))
         if streams[1].random() < p_.hinge_prob:
@@ -251,7 +252,7 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
         for ci in range(2):
             if streams[2].random() < p_.face_prob:
                 faces[ci] = STYLES[int(streams[2].integers(len(STYLES)))]
-    vr = np.random.default_rng([int(pr.integers(2 ** 31)), 5])  # face variants and bar offsets
+    vr = np.random.default_rng([keys[3], 5])  # face variants and bar offsets
     top, bottom = setup.to_rows(position)
     items = []
     for row, readings in (("top", top), ("bottom", bottom)):
@@ -289,12 +290,20 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
 # --------------------------------------------------------------------------- camera
 
 
-@functools.lru_cache(maxsize=8)
-def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
+@functools.lru_cache(maxsize=2)
+def _lens_grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pixel's offset from the centre (shares of the longer side) and its square distance."""
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     f = float(max(w, h))
     dx, dy = (xs - w / 2) / f, (ys - h / 2) / f
-    s = 1 + k1 * (dx * dx + dy * dy)
+    return dx, dy, dx * dx + dy * dy
+
+
+@functools.lru_cache(maxsize=8)
+def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    dx, dy, r2 = _lens_grid(w, h)
+    f = float(max(w, h))
+    s = 1 + k1 * r2
     return (w / 2 + dx * s * f).astype(np.float32), (h / 2 + dy * s * f).astype(np.float32)
 
 
@@ -425,8 +434,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         blur = int(br.uniform(8, 36)) if params.arm_blur_prob and br.random() < params.arm_blur_prob else 0
         before = img.copy() if blur else None
         direction = _draw_hand(img, hr, pa, col if hr.random() < 0.5 else None)
-        if before is not None:
-            img = P.motion_blur(img, before, direction, blur)
+        if before is not None:  # the arm moves along itself, across, or in between
+            a = br.uniform(0, np.pi)
+            img = P.motion_blur(img, before, np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ direction, blur)
             props = replace(props, arm_blur=blur)
     k1 = rng.uniform(-params.distortion_max, params.distortion_max * 0.5)
     if abs(k1) > 1e-4:

@@ -315,24 +315,35 @@ def draw_lip(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, fra
 
 def _margin_box(rng: np.random.Generator, size: tuple[float, float], board: Box, image: tuple[int, int],
                 taken: list[Box]) -> Box:
-    """A box ``size`` (w, h px) in the widest free margin beside ``board`` (px); it may run off the image, never onto the board."""
+    """A box ``size`` (w, h px) in a free margin beside ``board`` (px), the widest first, clear of
+    the ``taken`` boxes where it can be; it may run off the image, never onto the board."""
     W, H = image
     bx0, by0, bx1, by1 = board
     w, h = size
     gap = 8.0
-    options = [("left", bx0), ("right", W - bx1), ("top", by0), ("bottom", H - by1)]
-    used = {"left" if t[2] <= bx0 else "right" if t[0] >= bx1 else "top" if t[3] <= by0 else "bottom" for t in taken}
-    options.sort(key=lambda o: -o[1] * (0.5 if o[0] in used else 1.0) * (1.0 if o[0] in ("left", "right") else 0.6))
-    side = options[0][0]
-    if side in ("left", "right"):
-        y0 = float(rng.uniform(max(by0, 0), max(min(by1, H) - h, max(by0, 0))))
-        x0 = bx0 - gap - w if side == "left" else bx1 + gap
-        if side == "left" and x0 < 0 and bx0 - gap > w * 0.5:
-            x0 = float(rng.uniform(bx0 - gap - w, 0))
+    margins = sorted([("left", bx0), ("right", W - bx1), ("top", by0 * 0.6), ("bottom", (H - by1) * 0.6)], key=lambda m: -m[1])
+
+    def at(side: str, t: float) -> Box:
+        if side in ("left", "right"):
+            y0 = max(by0, 0) + t * max(min(by1, H) - h - max(by0, 0), 0)
+            x0 = bx0 - gap - w if side == "left" else bx1 + gap
+            return (x0, y0, x0 + w, y0 + h)
+        x0 = max(bx0, 0) + t * max(min(bx1, W) - w - max(bx0, 0), 0)
+        y0 = by0 - gap - h if side == "top" else by1 + gap
         return (x0, y0, x0 + w, y0 + h)
-    x0 = float(rng.uniform(max(bx0, 0), max(min(bx1, W) - w, max(bx0, 0))))
-    y0 = by0 - gap - h if side == "top" else by1 + gap
-    return (x0, y0, x0 + w, y0 + h)
+
+    def clear(b: Box) -> bool:
+        return all(b[2] + gap <= t[0] or t[2] + gap <= b[0] or b[3] + gap <= t[1] or t[3] + gap <= b[1] for t in taken)
+
+    first = None
+    for side, _ in margins:
+        for t in rng.uniform(0, 1, 8):
+            b = at(side, float(t))
+            first = first or b
+            if clear(b):
+                return b
+    assert first is not None
+    return first
 
 
 def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: Box, taken: list[tuple[str, Box]]) -> Box:
@@ -356,7 +367,8 @@ def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: B
             fy0, fy1 = y0 + (y1 - y0) * (0.07 + 0.48 * k), y0 + (y1 - y0) * (0.45 + 0.48 * k)
         cv2.rectangle(img, (int(fx0), int(fy0)), (int(fx1), int(fy1)), lcd, -1)
         t = f"{int(rng.integers(0, 3))}:{int(rng.integers(0, 60)):02d}"
-        scale = max(0.3, (fy1 - fy0) / 40)
+        (tw, th), _ = cv2.getTextSize(t, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
+        scale = max(0.2, min((fy1 - fy0) * 0.6 / th, (fx1 - fx0 - 6) / tw))  # fit the face
         cv2.putText(img, t, (int(fx0 + 3), int(fy1 - (fy1 - fy0) * 0.25)), cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30),
                     max(1, int(scale * 2)), cv2.LINE_AA)
         bx, by = ((fx0 + fx1) / 2, y0 + (y1 - y0) * 0.12) if horiz else (x0 + (x1 - x0) * 0.08, (fy0 + fy1) / 2)
@@ -378,13 +390,12 @@ def draw_scoreboard(img: np.ndarray, rng: np.random.Generator, pw_px: float, boa
     cards = [str(int(rng.integers(0, length))), str(length), str(int(rng.integers(0, length)))]
     vert = (y1 - y0) > (x1 - x0)
     for k, text in enumerate(cards):
-        if vert:
-            cx0, cy0, cx1, cy1 = x0 + 4, y0 + (y1 - y0) * k / 3 + 4, x1 - 4, y0 + (y1 - y0) * (k + 1) / 3 - 4
-        else:
-            cx0, cy0, cx1, cy1 = x0 + (x1 - x0) * k / 3 + 4, y0 + 4, x0 + (x1 - x0) * (k + 1) / 3 - 4, y1 - 4
+        cx0, cy0, cx1, cy1 = ((x0 + 4.0, y0 + (y1 - y0) * k / 3 + 4, x1 - 4.0, y0 + (y1 - y0) * (k + 1) / 3 - 4) if vert else
+                              (x0 + (x1 - x0) * k / 3 + 4, y0 + 4.0, x0 + (x1 - x0) * (k + 1) / 3 - 4, y1 - 4.0))
         cv2.rectangle(img, (int(cx0), int(cy0)), (int(cx1), int(cy1)), (245, 245, 245), -1)
         cv2.line(img, (int(cx0), int((cy0 + cy1) / 2)), (int(cx1), int((cy0 + cy1) / 2)), (150, 150, 150), 1)
-        scale = max(0.3, min(cx1 - cx0, cy1 - cy0) / (32 * max(1, len(text)) ** 0.5))
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
+        scale = max(0.2, min((cy1 - cy0) * 0.7 / th, (cx1 - cx0) * 0.8 / tw))  # fit the card
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(scale * 2.5)))
         cv2.putText(img, text, (int((cx0 + cx1 - tw) / 2), int((cy0 + cy1 + th) / 2)), cv2.FONT_HERSHEY_SIMPLEX,
                     scale, (20, 20, 20), max(1, int(scale * 2.5)), cv2.LINE_AA)
@@ -393,7 +404,8 @@ def draw_scoreboard(img: np.ndarray, rng: np.random.Generator, pw_px: float, boa
 
 def motion_blur(after: np.ndarray, before: np.ndarray, direction: np.ndarray, length: int) -> np.ndarray:
     """``after`` with what was drawn over ``before`` (an arm) smeared ``length`` px along ``direction``."""
-    changed = cv2.absdiff(after, before).max(axis=2) > 0
+    b_, g_, r_ = cv2.split(cv2.absdiff(after, before))
+    changed = cv2.max(cv2.max(b_, g_), r_) > 0
     ys, xs = np.nonzero(changed)
     if len(xs) == 0 or length < 2:
         return after
