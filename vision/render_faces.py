@@ -46,7 +46,7 @@ def face_sprite(style: str, colour: BGR, radius: int, variant: int) -> tuple[np.
         k = max(3, r // 3)
         noise = cv2.resize(rng.normal(0, 1, (k, k)).astype(np.float32), (2 * r + 1, 2 * r + 1), interpolation=cv2.INTER_CUBIC)
         a = rng.uniform(0, np.pi)
-        v = np.sin((xs * np.cos(a) + ys * np.sin(a)) / r * rng.uniform(4, 7) + 2.5 * noise)
+        v = np.sin((xs * np.cos(a) + ys * np.sin(a)) / r * rng.uniform(2.5, 4.5) + 2.0 * noise)  # bold swirls
         vein = np.clip(1 - np.abs(v) / 0.35, 0, 1)
         other = np.array((235, 235, 240) if lum < 170 else (60, 60, 150), np.float32)
         img = base * (1 - 0.8 * vein[..., None]) + other * (0.8 * vein[..., None])
