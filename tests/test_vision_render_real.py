@@ -100,6 +100,8 @@ def test_logos_are_printed_inside_their_boxes() -> None:
         pts = changed_board_points(plain, logo, L.BoardShape())
         assert len(pts) > 100 and logo.props.logos
         assert inside(pts, logo.props.logos, 0.08).all()
+        for x0, y0, x1, y1 in logo.props.logos:  # printed on the playing area
+            assert 0 <= x0 < x1 <= L.WIDTH and 0 <= y0 < y1 <= L.HEIGHT
 
 
 @pytest.mark.parametrize("value", range(1, 7))

@@ -277,8 +277,9 @@ def draw_logos(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, s
         half = k % 2 if rng.random() < 0.8 else int(rng.integers(2))
         xc = (L.BAR_LEFT / 2) if half == 0 else (L.BAR_LEFT + shape.bar + (shape.width - L.BAR_LEFT - shape.bar) / 2)
         yc = shape.height / 2
-        if where == "base":
-            yc = float(rng.choice([0.25, shape.height - 0.25]))
+        if where == "base":  # printed along the points' bases, inside the playing area
+            hm = m.shape[0] / TEX / 2 + 0.05
+            yc = float(rng.choice([hm, shape.height - hm]))
         elif where == "bar":
             m = np.ascontiguousarray(np.rot90(m))
             if m.shape[1] > shape.bar * TEX * 0.9:
