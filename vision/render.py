@@ -5,6 +5,13 @@ texture (in point widths, see :mod:`vision.layout`), warped into the camera by a
 homography, bent by lens distortion and then spoiled: light gradients, glare, shadows,
 noise, blur, JPEG artefacts, checker jitter and overlap, and optionally a hand with an
 arm (and a checker in its fingers) over the board.  Same seed and frame, same image; another ``frame`` changes only the sensor noise.
+
+What real tables show is off by default and switched on per option of :class:`RenderParams`
+(or all at once, at realistic rates, by :meth:`RenderParams.real_table`): hinges and logos,
+dice (:class:`vision.render_props.Die`; :attr:`Rendered.dice` says where each lies), six or
+more checkers in a row, pearl, carved and marbled faces (:mod:`vision.render_faces`),
+off-centre checkers on a narrow bar, a raised frame lip, blurred arms, a clock and a score
+board.  With the defaults a seed gives the same image as before these options existed.
 """
 from __future__ import annotations
 
@@ -240,15 +247,16 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
     img = _empty_board(scheme, markers, shape).copy()
     p_ = params or RenderParams()
     pr = pr or np.random.default_rng(0)
-    props = Props()
+    logos: list[P.Box] = []
+    hinges: list[P.Box] = []
     faces: list[Optional[str]] = [None, None]
     keys = [int(k) for k in pr.integers(2 ** 31, size=4)]  # one stream a prop: each looks the same whatever else is drawn
     if p_.hinge_prob or p_.logo_prob or p_.face_prob:
         streams = [np.random.default_rng([keys[k], k]) for k in range(3)]
         if streams[0].random() < p_.logo_prob:
-            props = Props(logos=tuple(P.draw_logos(img, streams[0], shape, scheme.surface)))
+            logos = P.draw_logos(img, streams[0], shape, scheme.surface)
         if streams[1].random() < p_.hinge_prob:
-            props = Props(hinges=tuple(P.draw_hinges(img, streams[1], shape)), logos=props.logos)
+            hinges = P.draw_hinges(img, streams[1], shape)
         for ci in range(2):
             if streams[2].random() < p_.face_prob:
                 faces[ci] = STYLES[int(streams[2].integers(len(STYLES)))]
@@ -284,7 +292,7 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
             t = off_pitch - 0.03
             _poly(img, [(tx, y), (tx + checker, y), (tx + checker, y + t), (tx, y + t)], colour)
             _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)], _shade(colour, 0.6))
-    return img, Props(hinges=props.hinges, logos=props.logos, faces=(faces[0], faces[1]), checkers=tuple(drawn))
+    return img, Props(hinges=tuple(hinges), logos=tuple(logos), faces=(faces[0], faces[1]), checkers=tuple(drawn))
 
 
 # --------------------------------------------------------------------------- camera
