@@ -311,8 +311,15 @@ def _lens_grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
     dx, dy, r2 = _lens_grid(w, h)
     f = float(max(w, h))
-    s = 1 + k1 * r2
-    return (w / 2 + dx * s * f).astype(np.float32), (h / 2 + dy * s * f).astype(np.float32)
+    s = np.multiply(r2, k1, dtype=np.float32)  # in place, as ``w / 2 + dx * (1 + k1 * r2) * f`` in float32
+    s += 1
+    mx = np.multiply(dx, s)
+    mx *= f
+    mx += w / 2
+    my = np.multiply(dy, s)
+    my *= f
+    my += h / 2
+    return mx, my
 
 
 def distort_points(pts: np.ndarray, w: int, h: int, k1: float) -> np.ndarray:
@@ -487,7 +494,8 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         if fr is not None:
             ox, oy = fr.integers(0, 64, 2)
             tile = tile[:, ::-1] if frame % 2 else tile  # more noise patterns than 64 x 64 offsets
-        add_f = cv2.scaleAdd(np.ascontiguousarray(tile[oy:oy + H, ox:ox + W]), float(sigma), add_f)
+        view = tile[oy:oy + H, ox:ox + W]
+        add_f = cv2.scaleAdd(view if view.strides[1] > 0 else np.ascontiguousarray(view), float(sigma), add_f)
     f = cv2.add(cv2.multiply(img, mul_f, dtype=cv2.CV_32F), add_f)
     img = cv2.convertScaleAbs(cv2.max(f, 0.0))  # type: ignore[call-overload]  # a scalar bound: the stubs omit it
     b = rng.uniform(0, params.blur_max)
