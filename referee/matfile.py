@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
 from .errors import NotationError, RecordError
 from .notation import parse_play
@@ -326,8 +326,10 @@ class _Reader:
         assert g is not None and g.replayer is not None
         r = g.replayer
         if g.held is not None:
+            # "DD:" then the result: a roll not played (gnubg: set dice, then a resignation)
+            # whenever a play existed -- whoever then won
             mv = g.held[0]
-            self.flush_held(as_roll=mv.player == 1 - p and r.legal_exists(mv.player, mv.dice))
+            self.flush_held(as_roll=r.legal_exists(mv.player, mv.dice))
         if r.resign is not None and r.resign[0] == 1 - p and not r.resign_accepted:
             # the resignation was written ("Concedes"): give it the kind that was scored
             acts, note = r.end_actions(p, points, True)
@@ -400,13 +402,20 @@ def _pad_left(cell: str) -> str:
     return cell.ljust(28) if len(cell) < 28 else cell + " "
 
 
-def header_lines(meta: tuple[tuple[str, str], ...]) -> list[str]:
-    """The ``; [Key "Value"]`` lines for a record's header tags, in :data:`_META_ORDER`."""
+def ordered_meta(meta: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A record's non-empty header tags in the order the writers use (:data:`_META_ORDER`,
+    then unknown tags as they come, ClockType last)."""
     tags = [(k, v) for k, v in meta if v.strip()]
     rank = {k.lower(): i for i, k in enumerate(_META_ORDER)}
     known = sorted((kv for kv in tags if kv[0].lower() in rank), key=lambda kv: rank[kv[0].lower()])
     other = [kv for kv in tags if kv[0].lower() not in rank and kv[0].lower() != "clocktype"]
-    out = [f'; [{k} "{v}"]' for k, v in known + other]
+    return known + other + [kv for kv in tags if kv[0].lower() == "clocktype"]
+
+
+def header_lines(meta: Iterable[tuple[str, str]]) -> list[str]:
+    """The ``; [Key "Value"]`` lines for a record's header tags, in :func:`ordered_meta`'s order."""
+    tags = ordered_meta(meta)
+    out = [f'; [{k} "{v}"]' for k, v in tags if k.lower() != "clocktype"]
     if out:
         out.append("")
     clock = [v for k, v in tags if k.lower() == "clocktype"]
@@ -434,7 +443,9 @@ def writable_actions(g: GameRecord) -> tuple[Action, ...]:
     for i, a in enumerate(g.actions):
         if isinstance(a, IllegalAccepted):
             rest = (g.result,) if g.result is not None else ()
-            return g.actions[:i] + (Roll(a.player, a.dice, t=a.t),) + rest
+            before = [b for b in g.actions[:i] if b.TYPE not in ("reroll", "correction")]
+            rolled = bool(before) and isinstance(before[-1], Roll) and before[-1].player == a.player
+            return g.actions[:i] + (() if rolled else (Roll(a.player, a.dice, t=a.t),)) + rest
     return g.actions
 
 

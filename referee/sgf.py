@@ -12,7 +12,7 @@ in absolute coordinates (``a``..``x`` = W's points 1..24 = B's 24..1, ``y`` bar,
 destination, high to low); cube nodes ``;B[double]``, ``;W[take]``, ``;W[drop]``; a roll
 that was not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W is player 0.
 An accepted illegal play is its roll (``;PL[B]DI[42]``) then the position as it stood,
-gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[accepted illegal play: 24/18 (Light, 42)]``,
+gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``,
 which the reader turns back into the accepted play.  Every node carries the time of its
 action as ``TS[seconds]`` (the journal's clock; a private property gnubg ignores).
 Analysis properties (``A``, ``GS``...) are skipped when reading.  SGF has no place for
@@ -28,7 +28,7 @@ from typing import Optional, Union
 from .notation import BAR_POINT, OFF_POINT
 from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Reroll,
                      Roll, RuleSettings, Take, crawford_flags, layout)
-from .matfile import gnubg_steps
+from .matfile import gnubg_steps, ordered_meta
 from .position import Position
 from .replay import GameReplayer
 
@@ -87,7 +87,7 @@ def _root(record: MatchRecord, g: GameRecord, first: bool, auto_cube: int) -> st
             if v:
                 root.append(f"{prop}[{_esc(v)}]")
         std = {k.lower() for k, _ in _STANDARD} | {"eventdate"}
-        extra = [(k, v) for k, v in record.meta if k.lower() not in std]
+        extra = [(k, v) for k, v in ordered_meta(record.meta) if k.lower() not in std]
         if extra:
             root.append("HT" + "".join(f"[{_esc(k)}:{_esc(v)}]" for k, v in extra))
     rules = []
@@ -129,7 +129,7 @@ def _game_nodes(record: MatchRecord, g: GameRecord) -> tuple[list[str], int]:
             # gnubg cannot hold an illegal play: the roll, then the position as it stood
             nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]{_time(a)}")
             if not r.broken:
-                note = f"{ILLEGAL_NOTE}{a.play} ({record.players[a.player]}, {a.dice[0]}{a.dice[1]})"
+                note = f"{record.players[a.player]} {a.dice[0]}{a.dice[1]}, {ILLEGAL_NOTE}{a.play}"
                 nodes.append(f";{_board_node(r.pos0, 1 - a.player)}C[{_esc(note)}]{_time(a)}")
         elif isinstance(a, Roll):
             nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
@@ -189,6 +189,7 @@ class SgfRead:
     record: MatchRecord
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
 
 
 def _unesc(v: str) -> str:
@@ -275,7 +276,7 @@ def _board(props: dict[str, list[str]]) -> Optional[Position]:
 
 def _illegal_text(props: dict[str, list[str]]) -> Optional[str]:
     note = " ".join(props.get("C", []))
-    m = re.search(re.escape(ILLEGAL_NOTE) + r"([^(]*)", note)
+    m = re.search(re.escape(ILLEGAL_NOTE) + r"(.*)$", note)
     return m.group(1).strip() if m else None
 
 
@@ -301,11 +302,14 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
     crawford_rule = False
     jacoby = False
     autodoubles = 0
+    lines: dict[tuple[int, int], int] = {}
+    line = 0
     trees = _trees(text)
     for ti, nodes in enumerate(trees):
         if not nodes:
             continue
         root_line, root_node = nodes[0]
+        line = root_line
         root = dict((k, v) for k, v in root_node)
         number = ti + 1
         if root.get("GM", ["6"])[0] != "6":
@@ -352,9 +356,11 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
         rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby, automatic_doubles=autodoubles)
         r = GameReplayer(number, length, rules)
 
-        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r) -> None:
+        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number) -> None:
             acts.append(a)
-            r.feed(a, layout(acts)[-1][0], len(acts) - 1)
+            move = layout(acts)[-1][0]
+            lines.setdefault((number, move), line)
+            r.feed(a, move, len(acts) - 1)
 
         for _ in range(auto):  # the opening ties that turned the cube
             feed(Reroll(0, "opening_tie"))
@@ -435,7 +441,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
     flags = crawford_flags(length, [s for _, s, _ in games], rules.crawford)
     record = MatchRecord(players, length, rules,
                          tuple(GameRecord(n, s, f, tuple(a)) for (n, s, a), f in zip(games, flags)), tuple(meta))
-    return SgfRead(record, problems, notes)
+    return SgfRead(record, problems, notes, lines)
 
 
 def load_sgf(path: Union[str, Path]) -> SgfRead:
