@@ -12,9 +12,10 @@ in absolute coordinates (``a``..``x`` = W's points 1..24 = B's 24..1, ``y`` bar,
 destination, high to low); cube nodes ``;B[double]``, ``;W[take]``, ``;W[drop]``; a roll
 that was not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W is player 0.
 An accepted illegal play is its roll (``;PL[B]DI[42]``) then the position as it stood,
-gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``,
-which the reader turns back into the accepted play.  Every node carries the time of its
-action as ``TS[seconds]`` (the journal's clock; a private property gnubg ignores).
+gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``
+(``PL`` last when B plays next: see :func:`_board_node`), which the reader turns back
+into the accepted play.  Every node carries the time of its action as ``TS[seconds]``
+(the journal's clock; a private property gnubg ignores).
 Analysis properties (``A``, ``GS``...) are skipped when reading.  SGF has no place for
 re-rolls and corrections (the journal and the JSON form keep them).
 """
@@ -68,10 +69,14 @@ def _time(a: Action) -> str:
 
 
 def _board_node(pos0: Position, to_move: int) -> str:
-    """A set-board node (gnubg's ``AE[a:y]AW..AB..``) for ``pos0`` (player 0 on roll)."""
+    """A set-board node (gnubg's ``AE[a:y]AW..AB..``) for ``pos0`` (player 0 on roll), after
+    a roll of ``1 - to_move``'s, with ``to_move`` to play next."""
     aw = "".join(f"[{_letter(0, BAR_POINT if i == 24 else i + 1)}]" * n for i, n in enumerate(pos0.me))
     ab = "".join(f"[{_letter(1, BAR_POINT if i == 24 else i + 1)}]" * n for i, n in enumerate(pos0.opp))
-    return f"PL[{'WB'[to_move]}]AE[a:y]" + (f"AW{aw}" if aw else "") + (f"AB{ab}" if ab else "")
+    board = "AE[a:y]" + (f"AW{aw}" if aw else "") + (f"AB{ab}" if ab else "")
+    # gnubg puts AW on the side on roll while it reads the node and turns the board over on
+    # PL: so W must be on roll when AW is read -- PL[W] first, or (W just rolled) PL[B] last
+    return f"PL[W]{board}" if to_move == 0 else f"{board}PL[B]"
 
 
 def _root(record: MatchRecord, g: GameRecord, first: bool, auto_cube: int) -> str:
