@@ -108,9 +108,9 @@ def check_file(path: Path) -> dict:
             "problems": [p.to_dict() for p in allp], "score": list(rep.score)}
 
 
-def _where(p: dict) -> str:
+def _where(p: dict, line: bool = True) -> str:
     where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "") if p["game"] else "the match"
-    return (f"line {p['line']}: " if p.get("line") else "") + where
+    return (f"line {p['line']}: " if line and p.get("line") else "") + where
 
 
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
@@ -163,16 +163,16 @@ def main_convert(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError as exc:
         return fail(ap.prog, str(exc))
     from .replay import replay_match
-    bad = with_lines(problems + replay_match(record).problems, lines)
+    bad = with_lines(problems or replay_match(record).problems, lines)
     if not bad and not record.games:
         bad = [Problem(0, 0, "", "no games to convert", 1)]
     if bad:
         for p in bad[1:]:
-            print(f"{src}:{p.line or 1}: {_where(p.to_dict())}: {p.text + ': ' if p.text else ''}{p.reason}",
+            print(f"{src}:{p.line or 1}: {_where(p.to_dict(), False)}: {p.text + ': ' if p.text else ''}{p.reason}",
                   file=sys.stderr)
         p = bad[0]
         more = f" (and {len(bad) - 1} more problem(s) above)" if len(bad) > 1 else ""
-        return fail(ap.prog, f"{src}:{p.line or 1}: {_where(p.to_dict())}: {p.text + ': ' if p.text else ''}"
+        return fail(ap.prog, f"{src}:{p.line or 1}: {_where(p.to_dict(), False)}: {p.text + ': ' if p.text else ''}"
                              f"{p.reason}{more}; nothing written")
     if out_ext == ".sgf":
         from .sgf import write_sgf

@@ -143,8 +143,10 @@ def scoresheet(decisions: Iterable[Decision], settings: Settings) -> Scoresheet:
             totals = {p: scores.get(p, totals[p]) for p in players}
             if d.player is not None:
                 winner = "box" if d.player == box_colour else "team"
+            elif cur.actions and cur.actions[-1].action == "pass":  # ended on the cube: who passed last lost
+                winner = "team" if cur.actions[-1].by == cur.box else "box"
             else:
-                winner = "box" if points[cur.box] > 0 else "team" if points[cur.box] < 0 else ""
+                winner = ""
             lines.append(GameLine(len(lines) + 1, cur.box, cur.team[0] if cur.team else "", tuple(cur.team),
                                   winner, tuple(cur.actions), tuple(points.items()), tuple(totals.items())))
             pending_box_double = False
