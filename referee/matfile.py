@@ -403,9 +403,9 @@ def _pad_left(cell: str) -> str:
 
 
 def ordered_meta(meta: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A record's non-empty header tags in the order the writers use (:data:`_META_ORDER`,
-    then unknown tags as they come, ClockType last)."""
-    tags = [(k, v) for k, v in meta if v.strip()]
+    """A record's header tags (empty ones too: they are kept) in the order the writers use
+    (:data:`_META_ORDER`, then unknown tags as they come, ClockType last)."""
+    tags = list(meta)
     rank = {k.lower(): i for i, k in enumerate(_META_ORDER)}
     known = sorted((kv for kv in tags if kv[0].lower() in rank), key=lambda kv: rank[kv[0].lower()])
     other = [kv for kv in tags if kv[0].lower() not in rank and kv[0].lower() != "clocktype"]

@@ -92,7 +92,7 @@ def _root(record: MatchRecord, g: GameRecord, first: bool, auto_cube: int) -> st
             if v:
                 root.append(f"{prop}[{_esc(v)}]")
         std = {k.lower() for k, _ in _STANDARD} | {"eventdate"}
-        extra = [(k, v) for k, v in ordered_meta(record.meta) if k.lower() not in std]
+        extra = [(k, v) for k, v in ordered_meta(record.meta) if k.lower() not in std or not v]
         if extra:
             root.append("HT" + "".join(f"[{_esc(k)}:{_esc(v)}]" for k, v in extra))
     rules = []

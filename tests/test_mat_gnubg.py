@@ -149,7 +149,7 @@ def test_mat_writer_equals_gnubg_export(gnubg_run, matches_dir, i, name):
     record = load_mat(matches_dir / name).record
     ours = write_mat(record)
     # gnubg drops the header tags it does not know; bgtable keeps them, in place
-    kept = tuple((k, v) for k, v in record.meta if k in GNUBG_TAGS or k.lower() == "clocktype")
+    kept = tuple((k, v) for k, v in record.meta if (k in GNUBG_TAGS or k.lower() == "clocktype") and v)
     assert write_mat(replace(record, meta=kept)) == theirs
     dropped = [f'; [{k} "{v}"]' for k, v in record.meta if (k, v) not in kept]
     assert dropped and all(line in ours.splitlines() for line in dropped)

@@ -18,7 +18,7 @@ import pytest
 from referee.cli_records import main_convert, main_replay
 from referee.cli_referee import main as main_referee
 from referee.journal import Journal, journal_lines, parse_journal, read_journal
-from referee.matfile import load_mat, read_mat, write_mat
+from referee.matfile import gnubg_steps, load_mat, read_mat, write_mat
 from referee.position import Position
 from referee.protocol import Referee
 from referee.record import (AcceptResign, Correction, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord, Move,
@@ -381,10 +381,12 @@ def _signature(record: MatchRecord) -> list[Any]:
         r = GameReplayer(g.number, record.match_length, record.rules, g.crawford)
         acts = []
         for i, (a, (line, _c)) in enumerate(zip(g.actions, layout(g.actions))):
+            before = r.mover_position(a.player)
             r.feed(a, line, i)
             if isinstance(a, Move):
                 play = r.out.resolved.get(i)
-                acts.append(("move", a.player, tuple(sorted(a.dice)), tuple(play.steps) if play else a.play))
+                steps = tuple(gnubg_steps(before, play)) if play is not None else a.play
+                acts.append(("move", a.player, tuple(sorted(a.dice)), steps))
             elif a.TYPE in ("double", "take", "pass", "beaver", "roll", "resign"):
                 acts.append((a.TYPE, a.player))
         res = g.result
