@@ -33,6 +33,7 @@ from .errors import NotationError, RecordError
 from .notation import parse_play
 from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
                      Roll, RuleSettings, Take, crawford_flags, layout)
+from .moves import legal_plays
 from .notation import Play
 from .position import Position
 from .replay import GameReplayer, replay_game
@@ -439,14 +440,28 @@ def write_mat(record: MatchRecord) -> str:
 def writable_actions(g: GameRecord) -> tuple[Action, ...]:
     """The actions a .mat file can hold: up to an accepted illegal play, which becomes
     its roll (gnubg refuses an illegal play as garbage, and the format cannot set up the
-    position that really stood), then the game's result."""
-    for i, a in enumerate(g.actions):
+    position that really stood), then the game's result.  A roll left unplayed whose play
+    is forced is left out: gnubg's import plays a forced roll by itself, reaching a
+    position that never stood."""
+    acts = list(g.actions)
+    for i, a in enumerate(acts):
         if isinstance(a, IllegalAccepted):
-            rest = (g.result,) if g.result is not None else ()
-            before = [b for b in g.actions[:i] if b.TYPE not in ("reroll", "correction")]
+            rest: list[Action] = [g.result] if g.result is not None else []
+            before = [b for b in acts[:i] if b.TYPE not in ("reroll", "correction")]
             rolled = bool(before) and isinstance(before[-1], Roll) and before[-1].player == a.player
-            return g.actions[:i] + (() if rolled else (Roll(a.player, a.dice, t=a.t),)) + rest
-    return g.actions
+            acts = acts[:i] + ([] if rolled else [Roll(a.player, a.dice, t=a.t)]) + rest
+            break
+    r = GameReplayer(g.number)
+    out: list[Action] = []
+    for i, (a, (line, _c)) in enumerate(zip(acts, layout(acts))):
+        if isinstance(a, Roll):
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            played = isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player
+            if not played and not r.broken and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1:
+                continue
+        r.feed(a, line, i)
+        out.append(a)
+    return tuple(out)
 
 
 def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:

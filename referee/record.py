@@ -36,8 +36,10 @@ Actions (``type`` is the JSON tag)
 ``Resign(player, kind)``         ``resign``    offers to resign a single (1), gammon (2) or
                                                backgammon (3) game.
 ``AcceptResign(player)`` / ``RejectResign(player)``  the opponent's answer.
-``IllegalAccepted(player, dice, play)`` ``illegal_accepted``  an illegal play the opponent
-                                               accepted (RULES.md 9.3); applied as written.
+``IllegalAccepted(player, dice, play, position="")`` ``illegal_accepted``  an illegal play
+                                               the opponent accepted (RULES.md 9.3); applied as
+                                               written, or the board is ``position`` (the gnubg
+                                               Position ID as it stood, next player on roll).
 ``Correction(player, dice, rejected)`` ``correction``  the illegal play ``rejected`` was taken
                                                back on the opponent's demand; the player's next
                                                ``Move`` is the corrected play.
@@ -248,15 +250,29 @@ class RejectResign(Action):
 
 @dataclass(frozen=True)
 class IllegalAccepted(Action):
-    """An illegal play the opponent accepted; replay applies it as written."""
+    """An illegal play the opponent accepted; replay applies it as written.
+
+    ``position`` (optional) is the board as it stood after it, as a gnubg Position ID
+    from the side of the player to roll next: when given, replay takes the board from it
+    instead of applying ``play`` (for changes no play text can say, such as checkers of
+    the opponent's moved)."""
 
     TYPE: ClassVar[str] = "illegal_accepted"
     dice: tuple[int, int] = (1, 1)
     play: str = ""
+    position: str = ""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "dice", _check_dice(self.dice))
+        if not isinstance(self.position, str):
+            raise RecordError(f"position {self.position!r} must be a gnubg Position ID (text)")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        if not self.position:
+            del d["position"]
+        return d
 
 
 @dataclass(frozen=True)

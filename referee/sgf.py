@@ -393,10 +393,13 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                                                 "name an accepted illegal play; skipped", nodes[ni - 1][0]))
                         feed(Roll(p, dice, t=t))
                         continue
-                    feed(IllegalAccepted(p, dice, played, t=t))
-                    if not r.broken and r.pos0 != board:
-                        problems.append(Problem(number, here, played, "the accepted illegal play does not give "
-                                                "the position the set-board node shows", nodes[ni - 1][0]))
+                    # the board that stood is the record; the play text names it (and gives it, mostly)
+                    trial = GameReplayer(number, length, rules, False)
+                    trial.pos0, trial.to_act, trial.moved = r.pos0, p, True
+                    trial.feed(IllegalAccepted(p, dice, played), 0)
+                    stood = "" if not r.broken and not trial.broken and trial.pos0 == board else (
+                        board.swap() if p == 0 else board).position_id()
+                    feed(IllegalAccepted(p, dice, played, stood, t=t))
                     continue
                 feed(Roll(p, dice, t=t))
                 continue
