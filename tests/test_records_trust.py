@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.cli_records import main_convert, main_replay
+from referee.cli_records import check_file, main_convert, main_replay
 from referee.cli_referee import main as main_referee
 from referee.journal import Journal, journal_lines, parse_journal, read_journal
 from referee.matfile import gnubg_steps, load_mat, read_mat, writable_actions, write_mat
@@ -473,3 +473,4 @@ def test_simulated_matches_open_in_gnubg_as_they_were_played(tmp_path):
     for seed, rec in records.items():
         for fmt in ("mat", "sgf"):
             assert compare(rec, result[f"{fmt}:{seed}"], fmt) == [], (seed, fmt)
+            assert check_file(tmp_path / f"s{seed}" / f"m.{fmt}")["problems"] == [], (seed, fmt)  # replays clean
