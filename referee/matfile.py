@@ -440,9 +440,10 @@ def write_mat(record: MatchRecord) -> str:
 def writable_actions(g: GameRecord) -> tuple[Action, ...]:
     """The actions a .mat file can hold: up to an accepted illegal play, which becomes
     its roll (gnubg refuses an illegal play as garbage, and the format cannot set up the
-    position that really stood), then the game's result.  A roll left unplayed whose play
-    is forced is left out: gnubg's import plays a forced roll by itself, reaching a
-    position that never stood."""
+    position that really stood), then the game's result.  A roll never played (the game
+    ended after it) whose play is forced is left out: gnubg's import plays a forced roll
+    by itself, reaching a position that never stood.  (The roll pending in an unfinished
+    game is kept.)"""
     acts = list(g.actions)
     for i, a in enumerate(acts):
         if isinstance(a, IllegalAccepted):
@@ -457,8 +458,9 @@ def writable_actions(g: GameRecord) -> tuple[Action, ...]:
         if isinstance(a, Roll):
             nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
             played = isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player
-            if not played and not r.broken and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1:
-                continue
+            if (not played and g.finished and not r.broken
+                    and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1):
+                continue  # never played (the game ended): gnubg's import would play it
         r.feed(a, line, i)
         out.append(a)
     return tuple(out)
