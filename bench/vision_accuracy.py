@@ -1,7 +1,11 @@
 """Reading accuracy on rendered boards, and hands over the board.
 
-Run: python3 bench/vision_accuracy.py [N=600] [SEED_BASE=100000] [markers] (``markers``: only
-the markers path of part 1, about 20 boards a second; the other two paths are much slower).  (The reader's
+Run: python3 bench/vision_accuracy.py [N=600] [SEED_BASE=100000] [markers] [--real-table] (``markers``: only
+the markers path of part 1, about 20 boards a second; the other two paths are much slower;
+``--real-table``: the same measure on what real tables show, :meth:`RenderParams.real_table`:
+hinges, logos, dice, six in a row, textured faces, a frame lip, blurred arms, a clock and a score
+board, and every other board a bar narrower than a checker (the reader told its width), with
+the exact-board rate per variation).  (The reader's
 thresholds were tuned on the default seeds; another base gives a held-out figure.)  Part 1 reads N rendered frames (random
 positions, all colour schemes, perspective, distortion, light, glare, shadows, noise,
 blur, JPEG) with the corners from the ArUco markers (the table's normal path), with
@@ -18,6 +22,8 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
+from typing import Optional
 from pathlib import Path
 
 import numpy as np
@@ -30,10 +36,28 @@ from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import BoardNotFound  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.render import SCHEMES, RenderParams, render, render_scene  # noqa: E402
+from vision.render import SCHEMES, Rendered, RenderParams, render, render_scene  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 
 TALL = 0.6  # in half the frames: chance of one stack of 10..15 (bear-in, ace-point games)
+NARROW_BAR = 0.75  # --real-table: every other board's bar, in point widths (a checker is 0.9)
+
+
+def params_for(s: int, real: bool) -> RenderParams:
+    """The renderer's options for board ``s``: the defaults, or a real table's (a narrow bar every other board)."""
+    return RenderParams.real_table(bar=NARROW_BAR if s % 2 else L.BAR_WIDTH) if real else RenderParams()
+
+
+def variations(r: Rendered, pos: BoardEvidence) -> list[str]:
+    """The real-table variations board ``r`` shows (for the per-variation rates)."""
+    p = r.props
+    out = ["hinges"] * bool(p.hinges) + ["logos"] * bool(p.logos) + ["lip"] * (p.lip is not None)
+    out += [f"{f} faces" for f in sorted({f for f in p.faces if f})]
+    out += ["dice"] * bool(r.dice) + ["die on a checker"] * any(d.on_checker for d in r.dice)
+    out += ["die over an edge"] * any(d.overhang for d in r.dice)
+    out += ["clock or score board"] * bool(p.beside) + ["six+ on a point"] * any(x.count >= 6 for x in pos.points)
+    out += ["checkers on the bar"] * bool(sum(pos.bar))
+    return out or ["none of them"]
 
 
 def points_exact(a: BoardEvidence, b: BoardEvidence) -> int:
@@ -65,9 +89,12 @@ def confidence_report(pts: list[tuple[float, bool]], boards: list[tuple[float, b
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 600
-    base = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
-    only_markers = len(sys.argv) > 3 and sys.argv[3] == "markers"
+    real = "--real-table" in sys.argv[1:]
+    argv = [a for a in sys.argv[1:] if a != "--real-table"]
+    n = int(argv[0]) if len(argv) > 0 else 600
+    base = int(argv[1]) if len(argv) > 1 else 100000
+    only_markers = len(argv) > 2 and argv[2] == "markers"
+    per_variation: dict[str, list[int]] = {}  # variation: boards, exact (markers path)
     res = {"markers": [0, 0, 0], "true corners": [0, 0, 0], "auto (no markers)": [0, 0, 0]}
     if only_markers:
         del res["true corners"], res["auto (no markers)"]
@@ -79,13 +106,14 @@ def main() -> None:
     for s in range(n):
         rng = np.random.default_rng(s if base == 100000 else base + s)
         pos = L.start_position() if s % 10 == 0 else L.random_position(rng, tall=TALL if s % 10 >= 5 else 0.0)
-        r = render_scene(pos, seed=base + s)
-        paths = [("markers", None, r.image)]
+        params = params_for(s, real)
+        r = render_scene(pos, params, seed=base + s)
+        paths: list[tuple[str, Optional[np.ndarray], np.ndarray]] = [("markers", None, r.image)]
         if not only_markers:
-            bare = render_scene(pos, RenderParams(markers=False), seed=base + s).image
+            bare = render_scene(pos, replace(params, markers=False), seed=base + s).image
             paths += [("true corners", r.corners, r.image), ("auto (no markers)", None, bare)]
         for name, corners, img in paths:
-            cfg = VisionConfig(markers=name == "markers", auto=name != "markers")
+            cfg = VisionConfig(markers=name == "markers", auto=name != "markers", bar_width=params.shape.bar)
             reader = BoardReader(cfg, corners=corners)
             if name.startswith("auto"):
                 reader.setup = L.SetUp("top-left") if r.flipped else L.SetUp()  # the set-up a player would give
@@ -104,6 +132,11 @@ def main() -> None:
                 if ev is not None and ev.off is not None:
                     trays[4] += 1
                     trays[5] += ev.off == pos.off
+            if name == "markers" and real:
+                for v in variations(r, pos) + (["narrow bar"] if params.shape.bar < L.CHECKER else []):
+                    c = per_variation.setdefault(v, [0, 0])
+                    c[0] += 1
+                    c[1] += ev is not None and L.same_board(ev, pos)
             if ev is None:
                 res[name][2] += 1
                 continue
@@ -118,28 +151,32 @@ def main() -> None:
                     if y.count >= 10:
                         tall[0] += 1
                         tall[1] += x.count == y.count and x.colour == y.colour
-    print(f"{n} rendered frames, seeds {base}.. ({time.perf_counter() - t0:.0f} s)")
+    print(f"{n} rendered frames{' of real tables' if real else ''}, seeds {base}.. ({time.perf_counter() - t0:.0f} s)")
     for name, (nb, npt, none) in res.items():
         print(f"  corners from {name:17}: exact boards {nb / n:.2%}, exact points {npt / (24 * n):.3%}, no reading {none}")
     print(f"  tall stacks (10..15) read exactly (markers): {tall[1]}/{tall[0]}")
     print(f"  trays (markers): in view {trays[0]}/{n}, counts right {trays[2]}, read surely {trays[1]}"
           f" (of them right {trays[3]}); reported as BoardEvidence.off {trays[4]} (sure and adding up to 15"
           f" with the board), of them right {trays[5]}")
+    if per_variation:
+        print("  exact boards by variation shown (markers; a board shows several):")
+        for v, (nb, ok) in sorted(per_variation.items(), key=lambda kv: kv[1][1] / kv[1][0]):
+            print(f"    {v:22} {ok}/{nb} ({ok / nb:.0%})")
     confidence_report(pts, boards)
     seqs = max(10, n // 10)
     bad = hands = reported = right = 0
     for s in range(seqs):
         pos = L.random_position(np.random.default_rng(5000 + s))
         hand = [False] * 4 + [True] * 5 + [False] * 4
-        sf = StabilityFilter(BoardReader(VisionConfig()))
-        params = RenderParams(scheme=SCHEMES[s % len(SCHEMES)].name)
+        params = replace(params_for(s, real), scheme=SCHEMES[s % len(SCHEMES)].name)
+        sf = StabilityFilter(BoardReader(VisionConfig(bar_width=params.shape.bar)))
         for k, h in enumerate(hand):
             img = render(pos, params, seed=9000 + s, hand=h, frame=k + 1)  # fresh sensor noise each frame
-            ev = sf.feed(img, t=float(k))
+            got = sf.feed(img, t=float(k))
             hands += h
-            if isinstance(ev, BoardEvidence):
+            if isinstance(got, BoardEvidence):
                 reported += 1
-                right += L.same_board(ev, pos)
+                right += L.same_board(got, pos)
                 bad += h
     print(f"{seqs} sequences with a hand: {hands} hand frames, stable readings while a hand was over the board: {bad};"
           f" stable readings reported {reported}, of them exact {right}")

@@ -1,6 +1,7 @@
 """``bgtable dice-sim`` (a simulated reader on a pty) and ``bgtable dice`` (watch a reader's events)."""
 from __future__ import annotations
 
+import os
 import queue
 import sys
 import time
@@ -9,7 +10,7 @@ from typing import Any, Optional, Sequence
 from referee.cliutil import Parser, fail
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted, to_json
 
-from firmware_bridge.errors import BridgeError
+from firmware_bridge.errors import BadPortUrl, BridgeError
 from firmware_bridge.link import DiceLink
 from firmware_bridge.script import parse_script, run_action
 from firmware_bridge.sim import SimulatedReader
@@ -23,6 +24,10 @@ def main_dice_sim(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--seed", type=int, default=None, help="seed for boot ids, positions and noise")
     p.add_argument("--link-dir", metavar="DIR", help="directory for the stable port symlink (default: a new /tmp dir)")
     args = p.parse_args(argv)
+    if args.link_dir is not None:
+        problem = _link_dir_problem(args.link_dir)
+        if problem:
+            return fail(p.prog, problem)
     actions = []
     if args.script:
         try:
@@ -46,6 +51,17 @@ def main_dice_sim(argv: Optional[Sequence[str]] = None) -> int:
         return 0
     finally:
         sim.stop()
+
+
+def _link_dir_problem(path: str) -> str:
+    """Why ``--link-dir`` cannot hold the port symlink ("" when it can)."""
+    if not os.path.exists(path):
+        return f"--link-dir {path!r} does not exist; create it (mkdir -p {path}) or leave --link-dir out"
+    if not os.path.isdir(path):
+        return f"--link-dir {path!r} is not a directory; give a directory for the port symlink"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"--link-dir {path!r} is not writable; give a directory you can write to, or leave --link-dir out"
+    return ""
 
 
 def describe(ev: Any) -> str:
@@ -79,8 +95,13 @@ def main_dice(argv: Optional[Sequence[str]] = None) -> int:
     def status(text: str) -> None:
         print(f"# {text}", file=sys.stderr, flush=True)
 
+    if args.timeout is not None and not args.timeout > 0:
+        return fail(p.prog, f"--timeout {args.timeout:g} must be a positive number of seconds")
     events: "queue.Queue[Any]" = queue.Queue()
-    link = DiceLink(args.port, events, on_status=status)
+    try:
+        link = DiceLink(args.port, events, on_status=status)
+    except BadPortUrl as exc:
+        return fail(p.prog, f"--port: {exc}")
     deadline = None if args.timeout is None else time.monotonic() + args.timeout
     n = 0
     try:

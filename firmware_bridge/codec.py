@@ -1,9 +1,10 @@
 """The pure frame codec: messages to wire bytes, and wire bytes (in any pieces) to frames.
 
-A frame on the wire is ``COBS(version, type, seq, payload..., crc_lo, crc_hi) 0x00``
-(PROTOCOL.md section 2).  :class:`Decoder` is fed arbitrary chunks and returns the
+A frame on the wire is ``COBS(version, type, seq, payload..., crc32 LE) 0x00``
+(PROTOCOL.md section 2, version 2).  :class:`Decoder` is fed arbitrary chunks and returns the
 frames completed so far; noise, bad CRCs, oversized or unknown frames are counted in
-:attr:`Decoder.stats` and skipped, never raised.
+:attr:`Decoder.stats` and skipped, never raised.  A well-formed version-1 frame (CRC-16)
+is counted as ``old_version`` so the host can say the reader needs new firmware.
 """
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from firmware_bridge import cobs
-from firmware_bridge.crc import crc16
+from firmware_bridge.crc import crc16, crc32
 from firmware_bridge.errors import FieldError
 from firmware_bridge.messages import MAX_PAYLOAD, MESSAGE_TYPES, PROTOCOL_VERSION, Message
 
 HEADER_SIZE = 3
-CRC_SIZE = 2
+CRC_SIZE = 4
+OLD_VERSION = 1  # CRC-16 frames: recognised, never accepted
 MAX_FRAME = HEADER_SIZE + MAX_PAYLOAD + CRC_SIZE  # decoded bytes
 MAX_ENCODED = MAX_FRAME + 1  # COBS adds one byte per 254
 
@@ -38,8 +40,7 @@ def encode_frame(message: Message, seq: int) -> bytes:
     if len(payload) > MAX_PAYLOAD:
         raise FieldError(f"{message.NAME} payload is {len(payload)} bytes; the maximum is {MAX_PAYLOAD}")
     body = bytes((PROTOCOL_VERSION, message.TYPE, seq)) + payload
-    c = crc16(body)
-    return cobs.encode(body + bytes((c & 0xFF, c >> 8))) + b"\x00"
+    return cobs.encode(body + crc32(body).to_bytes(4, "little")) + b"\x00"
 
 
 def decode_frame(encoded: bytes, stats: Optional["DecodeStats"] = None) -> Optional[Frame]:
@@ -52,11 +53,13 @@ def decode_frame(encoded: bytes, stats: Optional["DecodeStats"] = None) -> Optio
     if body is None:
         st.bad_cobs += 1
         return None
-    if len(body) < HEADER_SIZE + CRC_SIZE:
-        st.short += 1
-        return None
-    if crc16(body[:-2]) != body[-2] | (body[-1] << 8):
-        st.bad_crc += 1
+    if len(body) < HEADER_SIZE + CRC_SIZE or crc32(body[:-CRC_SIZE]) != int.from_bytes(body[-CRC_SIZE:], "little"):
+        if len(body) >= HEADER_SIZE + 2 and body[0] == OLD_VERSION and crc16(body[:-2]) == body[-2] | (body[-1] << 8):
+            st.old_version += 1
+        elif len(body) < HEADER_SIZE + CRC_SIZE:
+            st.short += 1
+        else:
+            st.bad_crc += 1
         return None
     version, mtype, seq = body[0], body[1], body[2]
     if version != PROTOCOL_VERSION:
@@ -85,13 +88,14 @@ class DecodeStats:
     short: int = 0
     bad_crc: int = 0
     bad_version: int = 0
+    old_version: int = 0
     unknown_type: int = 0
     bad_payload: int = 0
 
     @property
     def errors(self) -> int:
         return (self.oversize + self.bad_cobs + self.short + self.bad_crc + self.bad_version
-                + self.unknown_type + self.bad_payload)
+                + self.old_version + self.unknown_type + self.bad_payload)
 
 
 @dataclass

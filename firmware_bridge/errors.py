@@ -23,6 +23,10 @@ class PortNotFound(LinkError, FileNotFoundError):
     """No serial port matches the URL or the USB VID/PID/serial number given."""
 
 
+class BadPortUrl(LinkError, ValueError):
+    """A port URL that can never name a port (bad syntax, unknown scheme); the message names it."""
+
+
 class CommandTimeout(LinkError, TimeoutError):
     """A command to the reader got no answer in time; the message names the command."""
 

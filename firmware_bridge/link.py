@@ -13,7 +13,9 @@ this module only moves bytes and time to and from it.
 from __future__ import annotations
 
 import dataclasses
+import os
 import queue
+import re
 import threading
 import time
 from typing import Any, Callable, Optional, Protocol
@@ -21,9 +23,9 @@ from typing import Any, Callable, Optional, Protocol
 import serial
 from serial.tools import list_ports
 
-from firmware_bridge.errors import CommandTimeout, LinkError, PortNotFound
+from firmware_bridge.errors import BadPortUrl, CommandTimeout, LinkError, PortNotFound
 from firmware_bridge.messages import LED_NAMES, ZONE_CODES, Info, Ping, RequestSnapshot, SetLeds, SetZone, Snapshot
-from firmware_bridge.session import RETRANSMIT_S, HostSession, SessionStats
+from firmware_bridge.session import RETRANSMIT_S, HostSession, PendingCommand, SessionStats
 
 BAUDRATE = 115200
 REOPEN_AFTER_HANDSHAKES = 2  # failed handshakes on an open port before closing and reopening it
@@ -32,7 +34,8 @@ REOPEN_AFTER_HANDSHAKES = 2  # failed handshakes on an open port before closing 
 class SerialLike(Protocol):
     """What the link needs of a port (a ``serial.Serial`` or a test double)."""
 
-    in_waiting: int
+    @property
+    def in_waiting(self) -> int: ...
 
     def read(self, size: int = 1) -> bytes: ...
     def write(self, data: bytes) -> Optional[int]: ...
@@ -52,6 +55,39 @@ def find_usb_port(vid: int, pid: int, serial_number: Optional[str] = None) -> st
         raise PortNotFound(f"{len(found)} USB serial ports match {want} ({', '.join(p.device for p in found)}); "
                            f"add the serial number: usb:{vid:04x}:{pid:04x}:SERIAL")
     return str(found[0].device)
+
+
+_USB_URL = re.compile(r"usb:[0-9a-fA-F]{1,4}:[0-9a-fA-F]{1,4}(:.+)?")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://")
+_SEARCHING_SCHEMES = ("hwgrep",)  # their URL parse searches for ports: checked when opened
+
+
+def check_url(url: str) -> None:
+    """Raise :class:`BadPortUrl` (naming the URL and the fix) when ``url`` can never name a port.
+
+    A well-formed URL whose device is missing is not an error here: the link waits for it.
+    """
+    if not isinstance(url, str) or not url.strip() or "\x00" in url:
+        raise BadPortUrl(f"port URL {url!r} is empty or not text; give a device path such as /dev/ttyACM0, "
+                         "a pty path, loop:// or usb:VID:PID[:SERIAL]")
+    if url.startswith("usb:"):
+        if not _USB_URL.fullmatch(url):
+            raise BadPortUrl(f"bad USB port URL {url!r}; expected usb:VID:PID[:SERIAL] with hex ids, e.g. usb:2341:0043")
+        return
+    m = _SCHEME.match(url)
+    if m is None:
+        if os.path.isdir(url):
+            raise BadPortUrl(f"port {url!r} is a directory, not a serial device; give the device itself, "
+                             "e.g. /dev/ttyACM0")
+        return
+    scheme = m.group(1)
+    try:
+        port = serial.serial_for_url(url, do_not_open=True)
+        if scheme not in _SEARCHING_SCHEMES and hasattr(port, "from_url"):
+            port.from_url(url)
+    except (serial.SerialException, ValueError, TypeError, KeyError, IndexError) as exc:  # pyserial's parsers
+        raise BadPortUrl(f"bad port URL {url!r}: {exc or type(exc).__name__}; pyserial knows e.g. loop://, socket://HOST:PORT, "
+                         "rfc2217://HOST:PORT, spy://PORT") from None
 
 
 def resolve_port(url: str) -> str:
@@ -85,6 +121,8 @@ class DiceLink:
                  on_status: Optional[Callable[[str], None]] = None,
                  backoff: tuple[float, float] = (0.1, 1.0),
                  session: Optional[HostSession] = None) -> None:
+        if opener is open_serial:
+            check_url(url)  # a caller's own opener has its own URLs
         self.url = url
         self.events: "queue.Queue[Any]" = events if events is not None else queue.Queue()
         self.clock = clock
@@ -100,6 +138,9 @@ class DiceLink:
         self._ping_token = 0
         self._pending_error: Optional[str] = None
         self._failed_handshakes = 0
+        self._delay = backoff[0]
+        self._next_try = clock()
+        self._was_online = False
 
     # ------------------------------------------------------------- life cycle
     def start(self) -> "DiceLink":
@@ -142,6 +183,11 @@ class DiceLink:
         with self._cv:
             return self._cv.wait_for(lambda: self.session.online, timeout)
 
+    def wait_for(self, predicate: Callable[[HostSession], bool], timeout: float) -> bool:
+        """Block until ``predicate(session)`` holds (True) or ``timeout`` passes (False); no polling."""
+        with self._cv:
+            return self._cv.wait_for(lambda: predicate(self.session), timeout)
+
     def wait_for_loss(self, timeout: float) -> bool:
         """Block until the link is lost (True) or ``timeout`` passes while it stays up (False)."""
         with self._cv:
@@ -149,15 +195,15 @@ class DiceLink:
             return self._cv.wait_for(lambda: self.session.stats.losses != losses, timeout)
 
     # ------------------------------------------------------------- commands
-    def set_leds(self, on: int | set[str] = 0, blink: int | set[str] = 0, timeout: float = 2.0) -> None:
-        """Set the reader's LEDs (bit masks or names: reroll, ready, fault, link); waits for the ACK."""
-        self._reliable(SetLeds(_led_mask(on), _led_mask(blink)), timeout)
+    def set_leds(self, on: int | set[str] = 0, blink: int | set[str] = 0, timeout: float = 2.0) -> PendingCommand:
+        """Set the reader's LEDs (bit masks or names: reroll, ready, fault, link); returns the ACKed command."""
+        return self._reliable(SetLeds(_led_mask(on), _led_mask(blink)), timeout)
 
-    def set_zone(self, zone: str, x0: int, y0: int, x1: int, y1: int, timeout: float = 2.0) -> None:
-        """Set one zone's rectangle in mm (all zero disables it); waits for the ACK."""
+    def set_zone(self, zone: str, x0: int, y0: int, x1: int, y1: int, timeout: float = 2.0) -> PendingCommand:
+        """Set one zone's rectangle in mm (all zero disables it); returns the ACKed command."""
         if zone not in ZONE_CODES:
             raise LinkError(f"zone {zone!r} is not one of {', '.join(ZONE_CODES)}")
-        self._reliable(SetZone(ZONE_CODES[zone], x0, y0, x1, y1), timeout)
+        return self._reliable(SetZone(ZONE_CODES[zone], x0, y0, x1, y1), timeout)
 
     def request_snapshot(self, timeout: float = 2.0) -> Snapshot:
         """Ask for and return a fresh SNAPSHOT of the reader's state."""
@@ -199,7 +245,7 @@ class DiceLink:
         self._write(out)
         return True
 
-    def _reliable(self, msg: Any, timeout: float) -> None:
+    def _reliable(self, msg: Any, timeout: float) -> PendingCommand:
         with self._cv:
             cmd, out = self.session.command(msg, self.clock())
             assert cmd is not None
@@ -208,6 +254,7 @@ class DiceLink:
                 self.session.abandon(cmd)
                 raise CommandTimeout(f"{cmd.name} (seq {cmd.seq}) got no ACK from {self.url} within {timeout:g} s "
                                      f"(link {self.session.phase})")
+            return cmd
 
     # ------------------------------------------------------------- the thread
     def _status(self, text: str) -> None:
@@ -246,59 +293,66 @@ class DiceLink:
         self._status(f"link lost: {reason}")
 
     def _run(self) -> None:
-        delay = self.backoff[0]
-        next_try = self.clock()
-        was_online = False
         while not self._stop.is_set():
-            if self._port is None:
-                now = self.clock()
-                if now < next_try:
-                    self._stop.wait(min(0.02, next_try - now))
-                    continue
-                try:
-                    port = self.opener(self.url)
-                except (serial.SerialException, OSError, ValueError) as exc:
-                    self._status(f"cannot open {self.url}: {exc}")
-                    next_try = now + delay
-                    delay = min(delay * 2, self.backoff[1])
-                    continue
-                with self._cv:
-                    self._port = port
-                    self._pending_error = None
-                    self._write(self.session.open(self.clock()))
-                self._status(f"opened {self.url}")
-                next_try = self.clock() + delay
-                delay = min(delay * 2, self.backoff[1])
-                continue
+            wait = self.step()
+            if wait > 0:
+                self._stop.wait(wait)
+
+    def step(self) -> float:
+        """One turn of the reader thread: open the port if due, or read, feed, tick and write.
+
+        Returns how long the caller may wait before the next turn (0: at once).  The thread
+        calls it in a loop; a test drives it directly with a fake clock and a fake opener.
+        """
+        if self._port is None:
+            now = self.clock()
+            if now < self._next_try:
+                return min(0.02, self._next_try - now)
             try:
-                port = self._port
-                data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError) as exc:
-                self._lose(str(exc) or type(exc).__name__)
-                was_online = False
-                continue
+                port = self.opener(self.url)
+            except (serial.SerialException, OSError, ValueError) as exc:
+                self._status(f"cannot open {self.url}: {exc}")
+                self._next_try = now + self._delay
+                self._delay = min(self._delay * 2, self.backoff[1])
+                return 0.0
             with self._cv:
-                now = self.clock()
-                out, events = self.session.feed(data, now) if data else (b"", [])
-                out += self.session.tick(now)
-                self._write(out)
-                reason = self.session.lost_reason or self._pending_error
-                online = self.session.online
-                self._deliver(events, now)
-                self._cv.notify_all()
-            if online and not was_online:
-                delay = self.backoff[0]
-                self._failed_handshakes = 0
-                info = self.session.info
-                self._status(f"connected: reader {info.source if info else '?'} "
-                             f"fw {info.fw_major}.{info.fw_minor}.{info.fw_patch}" if info else "connected")
-            was_online = online
-            if reason:
-                if self._pending_error or self._failed_handshakes >= REOPEN_AFTER_HANDSHAKES:
-                    self._lose(reason)
-                else:
-                    self._rehandshake(reason)
-                was_online = False
+                self._port = port
+                self._pending_error = None
+                self._write(self.session.open(self.clock()))
+            self._status(f"opened {self.url}")
+            self._next_try = self.clock() + self._delay
+            self._delay = min(self._delay * 2, self.backoff[1])
+            return 0.0
+        try:
+            port = self._port
+            data = port.read(max(1, port.in_waiting))
+        except (serial.SerialException, OSError) as exc:
+            self._lose(str(exc) or type(exc).__name__)
+            self._was_online = False
+            return 0.0
+        with self._cv:
+            now = self.clock()
+            out, events = self.session.feed(data, now) if data else (b"", [])
+            out += self.session.tick(now)
+            self._deliver(events, now)  # before the ACKs go out: once the reader has them, the events are queued
+            self._write(out)
+            reason = self.session.lost_reason or self._pending_error
+            online = self.session.online
+            self._cv.notify_all()
+        if online and not self._was_online:
+            self._delay = self.backoff[0]
+            self._failed_handshakes = 0
+            info = self.session.info
+            self._status(f"connected: reader {self.session.source or '?'} "
+                         f"fw {info.fw_major}.{info.fw_minor}.{info.fw_patch}" if info else "connected")
+        self._was_online = online
+        if reason:
+            if self._pending_error or self._failed_handshakes >= REOPEN_AFTER_HANDSHAKES:
+                self._lose(reason)
+            else:
+                self._rehandshake(reason)
+            self._was_online = False
+        return 0.0
 
     def _rehandshake(self, reason: str) -> None:
         """The reader went quiet but the port works: handshake again without closing it.

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Optional
 
 from firmware_bridge.errors import FieldError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_PAYLOAD = 48
 
 ZONE_CODES: dict[str, int] = {"left": 0, "right": 1, "outside": 2, "tray": 3}
@@ -184,10 +184,17 @@ class Ack(Message):
 
 @dataclass(frozen=True)
 class Hello(Message):
-    """Starts (or restarts) a session; the reader answers INFO then SNAPSHOT."""
+    """Starts (or restarts) a session; the reader answers INFO (echoing a nonce) then SNAPSHOT.
 
+    ``nonce`` (non-zero, random per handshake) lets the host tell a reader that kept its
+    boot id from one that restarted: INFO carries the nonce of the first HELLO of the boot.
+    """
+
+    nonce: int = 1
     TYPE: ClassVar[int] = 0x10
     NAME: ClassVar[str] = "HELLO"
+    _FMT: ClassVar[struct.Struct] = struct.Struct("<I")
+    _RANGES: ClassVar[dict[str, tuple[int, int]]] = {"nonce": (1, 0xFFFFFFFF)}
 
 
 @dataclass(frozen=True)
@@ -243,7 +250,11 @@ class Ping(Message):
 
 @dataclass(frozen=True)
 class Info(Message):
-    """The reader's answer to HELLO: versions, capabilities and its per-boot id."""
+    """The reader's answer to HELLO: versions, capabilities, its per-boot id and session nonce.
+
+    ``session_nonce`` is the nonce of the first HELLO the reader received in this boot
+    (0 before any): it changes when the reader restarts even if its boot id does not.
+    """
 
     proto_version: int = PROTOCOL_VERSION
     fw_major: int = 0
@@ -252,12 +263,13 @@ class Info(Message):
     capabilities: int = 0
     boot_id: int = 0
     max_dice: int = 2
+    session_nonce: int = 0
     TYPE: ClassVar[int] = 0x20
     NAME: ClassVar[str] = "INFO"
-    _FMT: ClassVar[struct.Struct] = struct.Struct("<BBBBHIB")
+    _FMT: ClassVar[struct.Struct] = struct.Struct("<BBBBHIBI")
     _RANGES: ClassVar[dict[str, tuple[int, int]]] = {
         "proto_version": _U8, "fw_major": _U8, "fw_minor": _U8, "fw_patch": _U8,
-        "capabilities": _U16, "boot_id": _U32, "max_dice": (1, 2)}
+        "capabilities": _U16, "boot_id": _U32, "max_dice": (1, 2), "session_nonce": _U32}
 
     @property
     def source(self) -> str:
@@ -356,6 +368,11 @@ class RollSettledMsg(Message):
             return None
         return cls(roll_id, dice)
 
+    @property
+    def lifted(self) -> bool:
+        """True for ROLL_DONE: the dice were also picked up."""
+        return self.TYPE == RollDoneMsg.TYPE
+
 
 @dataclass(frozen=True)
 class DiceLiftedMsg(Message):
@@ -367,6 +384,18 @@ class DiceLiftedMsg(Message):
     RELIABLE: ClassVar[bool] = True
     _FMT: ClassVar[struct.Struct] = struct.Struct("<H")
     _RANGES: ClassVar[dict[str, tuple[int, int]]] = {"roll_id": (1, 0xFFFF)}
+
+
+@dataclass(frozen=True)
+class RollDoneMsg(RollSettledMsg):
+    """Roll ``roll_id`` settled with these dice and was then lifted: one event for two.
+
+    The reader sends it instead of ROLL_SETTLED + DICE_LIFTED when the lift happened while
+    the ROLL_SETTLED was still queued behind an unacknowledged event (PROTOCOL.md 5.4).
+    """
+
+    TYPE: ClassVar[int] = 0x34
+    NAME: ClassVar[str] = "ROLL_DONE"
 
 
 @dataclass(frozen=True)
@@ -390,7 +419,7 @@ class Fault(Message):
 
 MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls for cls in (Heartbeat, Ack, Hello, RequestSnapshot, SetLeds, SetZone, Ping,
-                              Info, Pong, Snapshot, RollStartedMsg, RollSettledMsg, DiceLiftedMsg, Fault)}
+                              Info, Pong, Snapshot, RollStartedMsg, RollSettledMsg, DiceLiftedMsg, RollDoneMsg, Fault)}
 MESSAGE_NAMES: dict[str, type[Message]] = {cls.NAME: cls for cls in MESSAGE_TYPES.values()}
 
 

@@ -1,8 +1,10 @@
 """The reader's side of the protocol as a pure state machine (the simulator's brain).
 
-:class:`ReaderCore` is what the firmware does, minus the sensors: it answers HELLO,
-queues reliable events in a FIFO sent one at a time until ACKed, retransmits every
-250 ms, sends heartbeats, and applies SET_LEDS / SET_ZONE.  It takes time as an
+:class:`ReaderCore` is what the firmware does, minus the sensors: it answers HELLO
+(remembering the boot's first HELLO nonce), queues reliable events in a FIFO sent one
+at a time until ACKed, coalescing the queued ones that a later event makes redundant
+(PROTOCOL.md 5.4), retransmits every 250 ms, sends heartbeats, and applies SET_LEDS /
+SET_ZONE.  It takes time as an
 argument and returns the frames to send, so tests drive it without threads.
 """
 from __future__ import annotations
@@ -15,13 +17,13 @@ from firmware_bridge.codec import Decoder, encode_frame
 from firmware_bridge.messages import (
     CAP_COCKED, CAP_CONFIDENCE, CAP_LEDS, CAP_ON_CHECKER, CAP_POSITION, CAP_ZONES, FAULT_QUEUE_OVERFLOW,
     STATE_IDLE, STATE_LIFTED, STATE_ROLLING, STATE_SETTLED, Ack, DiceLiftedMsg, Die, Fault, Heartbeat,
-    Hello, Info, Message, Ping, Pong, RequestSnapshot, RollSettledMsg, RollStartedMsg, SetLeds, SetZone,
-    Snapshot,
+    PROTOCOL_VERSION, Hello, Info, Message, Ping, Pong, RequestSnapshot, RollDoneMsg, RollSettledMsg,
+    RollStartedMsg, SetLeds, SetZone, Snapshot,
 )
 
 RETRANSMIT_S = 0.25
 HEARTBEAT_S = 1.0
-FIFO_DEPTH = 8
+FIFO_DEPTH = 16
 FW_VERSION = (0, 1, 0)
 CAPABILITIES = CAP_POSITION | CAP_COCKED | CAP_ON_CHECKER | CAP_LEDS | CAP_ZONES | CAP_CONFIDENCE
 
@@ -47,6 +49,7 @@ class ReaderCore:
         self.fifo: deque[_Pending] = deque()
         self.fifo_depth = fifo_depth
         self.session = False  # a HELLO arrived since boot
+        self.session_nonce = 0  # the nonce of the first HELLO of this boot
         self.seq = 0
         self.roll_id = 0
         self.fault_id = 0
@@ -72,7 +75,7 @@ class ReaderCore:
         return int((now - self.boot_time) * 1000) & 0xFFFFFFFF
 
     def info(self) -> Info:
-        return Info(1, *FW_VERSION, CAPABILITIES, self.boot_id, 2)
+        return Info(PROTOCOL_VERSION, *FW_VERSION, CAPABILITIES, self.boot_id, 2, self.session_nonce)
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.state, self.roll_id, self.leds | self.blink, len(self.active_faults),
@@ -80,11 +83,37 @@ class ReaderCore:
 
     # ------------------------------------------------------------- the event FIFO
     def _enqueue(self, msg: Message, now: float) -> list[bytes]:
+        if self._coalesce(msg):
+            return self._send_head(now)
         if len(self.fifo) >= self.fifo_depth:
             self.fifo.popleft()
             self.dropped += 1
         self.fifo.append(_Pending(-1, msg))
         return self._send_head(now)
+
+    def _coalesce(self, msg: Message) -> bool:
+        """Merge ``msg`` into the events queued behind the head; True when it was absorbed.
+
+        A queued ROLL_STARTED is dropped once anything later happens to a roll (the host
+        delivers the start with the next event of the roll); a DICE_LIFTED whose roll's
+        ROLL_SETTLED is still queued turns that entry into one ROLL_DONE.
+        """
+        first = 1  # the head (in flight, or the next to go) is never changed
+        if isinstance(msg, (RollStartedMsg, RollSettledMsg, DiceLiftedMsg)):
+            def implied(p: _Pending) -> bool:
+                m = p.message
+                return isinstance(m, RollStartedMsg) and (
+                    m.roll_id < msg.roll_id or (m.roll_id == msg.roll_id and not isinstance(msg, RollStartedMsg)))
+            keep = [p for i, p in enumerate(self.fifo) if i < first or not implied(p)]
+            if len(keep) != len(self.fifo):
+                self.fifo = deque(keep)
+        if isinstance(msg, DiceLiftedMsg):
+            for i in range(first, len(self.fifo)):
+                p = self.fifo[i]
+                if type(p.message) is RollSettledMsg and p.message.roll_id == msg.roll_id:
+                    p.message = RollDoneMsg(msg.roll_id, p.message.dice)
+                    return True
+        return False
 
     def _send_head(self, now: float, force: bool = False) -> list[bytes]:
         if not self.session or not self.fifo:
@@ -110,6 +139,8 @@ class ReaderCore:
         self.received.append(msg)
         if isinstance(msg, Hello):
             self.session = True
+            if not self.session_nonce:
+                self.session_nonce = msg.nonce
             out = [self._frame(self.info()), self._frame(self.snapshot())]
             return out + self._send_head(now, force=True)
         if isinstance(msg, Ack):

@@ -2,8 +2,16 @@
 
 :class:`HostSession` is fed received bytes and the current time; it returns the
 bytes to send and the ``referee.events`` values to deliver.  It owns the
-handshake, ACKs, the duplicate filter keyed by (boot id, roll id, stage), the
-resynchronisation from SNAPSHOT and the retransmission of reliable commands.
+handshake (with a random nonce per handshake), ACKs, the duplicate filter keyed by
+(boot id, epoch, roll id, stage), the resynchronisation from SNAPSHOT and the
+retransmission of reliable commands.
+
+The filter cannot be poisoned (PROTOCOL.md 5.5): an event whose id jumps further
+ahead than :data:`MAX_ROLL_JUMP` (or :data:`MAX_FAULT_JUMP`) is held, not ACKed, until
+a SNAPSHOT confirms the reader got that far or the same frame comes again; a reader
+whose session nonce changed under the same boot id (it restarted and reused the id),
+or whose handshake SNAPSHOT shows a roll id behind what was delivered, starts a new
+*epoch* of that boot id with a fresh filter and the source ``<boot id>~<epoch>``.
 The I/O around it is :mod:`firmware_bridge.link`.
 
 Phases: ``closed`` -> ``handshake`` (HELLO sent, awaiting INFO) -> ``syncing``
@@ -11,6 +19,7 @@ Phases: ``closed`` -> ``handshake`` (HELLO sent, awaiting INFO) -> ``syncing``
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -18,8 +27,8 @@ from referee.events import DiceLifted, DieReading, ReaderFault, RollSettled, Rol
 
 from firmware_bridge.codec import Decoder, encode_frame
 from firmware_bridge.messages import (
-    STATE_IDLE, STATE_LIFTED, STATE_ROLLING, STATE_SETTLED, Ack, DiceLiftedMsg, Die, Fault, Heartbeat,
-    Hello, Info, Message, Pong, RequestSnapshot, RollSettledMsg, RollStartedMsg, Snapshot,
+    PROTOCOL_VERSION, STATE_IDLE, STATE_LIFTED, STATE_ROLLING, STATE_SETTLED, Ack, DiceLiftedMsg, Die, Fault,
+    Heartbeat, Hello, Info, Message, Pong, RequestSnapshot, RollDoneMsg, RollSettledMsg, RollStartedMsg, Snapshot,
 )
 
 HELLO_EVERY_S = 0.25
@@ -27,6 +36,8 @@ HANDSHAKE_S = 2.0
 HEARTBEAT_S = 1.0
 SILENCE_S = 3.0
 RETRANSMIT_S = 0.25
+MAX_ROLL_JUMP = 4    # roll ids believed ahead of the last delivered one without confirmation
+MAX_FAULT_JUMP = 16  # likewise for fault ids
 
 STAGE_STARTED, STAGE_SETTLED, STAGE_LIFTED = 0, 1, 2
 PHASES = ("closed", "handshake", "syncing", "online")
@@ -61,29 +72,54 @@ class SessionStats:
     resynced: int = 0
     unsolicited_info: int = 0
     retransmits: int = 0
+    held: int = 0            # events held back for an unconfirmed id jump
+    new_epochs: int = 0      # reused boot ids detected (new nonce or roll ids going backwards)
+    old_version: int = 0     # version-1 frames seen (the reader needs new firmware)
     boots: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Epoch:
+    """One run of a reader under a boot id: the session nonce it echoes and the epoch's number."""
+
+    boot_id: int
+    nonce: int
+    number: int = 1
+
+    @property
+    def source(self) -> str:
+        """``RollSettled.source``: the boot id as 8 hex digits, ``~N`` added from the 2nd epoch on."""
+        return f"{self.boot_id:08x}" + (f"~{self.number}" if self.number > 1 else "")
 
 
 class HostSession:
     """The host's protocol engine; see the module docstring for its phases."""
 
     def __init__(self, handshake_s: float = HANDSHAKE_S, silence_s: float = SILENCE_S,
-                 heartbeat_s: float = HEARTBEAT_S) -> None:
+                 heartbeat_s: float = HEARTBEAT_S, rng: Optional[random.Random] = None) -> None:
         self.handshake_s = handshake_s
         self.silence_s = silence_s
         self.heartbeat_s = heartbeat_s
+        self.rng = rng if rng is not None else random.SystemRandom()
         self.phase = "closed"
         self.decoder = Decoder()
         self.seq = 0
+        self.nonce = 0
         self.info: Optional[Info] = None
+        self.epoch: Optional[Epoch] = None
         self.snapshot: Optional[Snapshot] = None
         self.snapshots = 0  # count of SNAPSHOTs received (for waiters)
+        self.heartbeats = 0  # count of HEARTBEATs received (for waiters)
         self.pongs: dict[int, float] = {}
         self.commands: dict[int, PendingCommand] = {}
         self.stats = SessionStats()
         self.lost_reason: Optional[str] = None
-        self._last_delivered: dict[int, tuple[int, int]] = {}  # boot -> (roll id, stage)
-        self._last_fault: dict[int, int] = {}
+        self._epochs: dict[int, Epoch] = {}  # boot id -> its latest epoch
+        self._last_delivered: dict[Epoch, tuple[int, int]] = {}  # epoch -> (roll id, stage)
+        self._last_fault: dict[Epoch, int] = {}
+        self._confirmed_roll = 0  # the roll id of the latest SNAPSHOT of this session
+        self._held: Optional[tuple[int, Message]] = None  # an event waiting for its id jump to be confirmed
+        self._told_old_version = False
         self._opened_at = 0.0
         self._last_rx = 0.0
         self._last_tx_hb = -1e9
@@ -102,19 +138,25 @@ class HostSession:
 
     @property
     def source(self) -> str:
-        return self.info.source if self.info else ""
+        return self.epoch.source if self.epoch else ""
+
+    def _new_handshake(self, now: float) -> bytes:
+        self.phase = "handshake"
+        self.info = None
+        self.epoch = None
+        self.nonce = self.rng.randrange(1, 1 << 32)
+        self._held = None
+        self._last_hello = now
+        self._opened_at = now
+        return self._frame(Hello(self.nonce))
 
     # ------------------------------------------------------------- opening and closing
     def open(self, now: float) -> bytes:
         """The port was (re)opened: start the handshake; returns the bytes to send."""
-        self.phase = "handshake"
         self.decoder.reset()
-        self.info = None
         self.lost_reason = None
-        self._opened_at = now
         self._last_rx = now
-        self._last_hello = now
-        return b"\x00" + self._frame(Hello())
+        return b"\x00" + self._new_handshake(now)
 
     def close(self, reason: str) -> list[Any]:
         """The link is gone: back to ``closed``; returns the ReaderFault to deliver (once per loss)."""
@@ -138,6 +180,13 @@ class HostSession:
             o, ev = self._handle(frame.seq, frame.message, now)
             out += o
             events += ev
+        if self.decoder.stats.old_version != self.stats.old_version:
+            self.stats.old_version = self.decoder.stats.old_version
+            if not self._told_old_version:
+                self._told_old_version = True
+                events.append(ReaderFault(
+                    f"the dice reader speaks protocol version 1 (CRC-16 frames); this host needs version "
+                    f"{PROTOCOL_VERSION}: flash the reader's firmware again (hardware/README.md, 'make flash')"))
         return bytes(out), events
 
     def _handle(self, seq: int, msg: Message, now: float) -> tuple[bytes, list[Any]]:
@@ -150,6 +199,8 @@ class HostSession:
                 self.phase = "online"
                 self.stats.connects += 1
                 return b"", self._resync(msg)
+            if self.phase == "online":
+                self._confirmed_roll = max(self._confirmed_roll, msg.roll_id)
             return b"", []
         if isinstance(msg, Ack):
             cmd = self.commands.get(msg.acked_seq)
@@ -161,71 +212,120 @@ class HostSession:
             self.pongs[msg.token] = now
             return b"", []
         if msg.RELIABLE and 0x30 <= msg.TYPE <= 0x3F:  # reader events (host commands echoed back are ignored)
-            if self.info is None:
-                return b"", []  # no boot id yet: do not ACK, the reader will send it again
+            if self.epoch is None or self.phase == "syncing":
+                return b"", []  # no boot id (or no SNAPSHOT) yet: do not ACK, the reader will send it again
+            if self._jumps(seq, msg):
+                self.stats.held += 1
+                if now - self._last_snapreq >= HELLO_EVERY_S:
+                    self._last_snapreq = now
+                    return self._frame(RequestSnapshot()), []
+                return b"", []
             ack = self._frame(Ack(seq, msg.TYPE))
             return ack, self._event(msg)
+        if isinstance(msg, Heartbeat):
+            self.heartbeats += 1
         return b"", []  # HEARTBEAT: a sign of life
 
     def _on_info(self, msg: Info, now: float) -> tuple[bytes, list[Any]]:
         if self.phase == "handshake":
+            if msg.session_nonce == 0:
+                return b"", []  # sent before the reader saw our HELLO; the HELLO is repeated
             self.info = msg
+            self.epoch = self._epoch_of(msg)
             self.phase = "syncing"
             if msg.source not in self.stats.boots:
                 self.stats.boots.append(msg.source)
             self._last_snapreq = now
             return b"", []
-        if self.info is not None and msg.boot_id == self.info.boot_id:
+        if self.info is not None and msg.boot_id == self.info.boot_id and msg.session_nonce == self.info.session_nonce:
             return b"", []  # the answer to a repeated HELLO
-        # unsolicited, or a new boot: the reader restarted; handshake again
+        # unsolicited, a new boot id, or the same boot id not greeted since it restarted: handshake again
         self.stats.unsolicited_info += 1
-        self.phase = "handshake"
-        self.info = None
-        self._last_hello = now
-        self._opened_at = now
-        return self._frame(Hello()), []
+        return self._new_handshake(now), []
+
+    def _epoch_of(self, info: Info) -> Epoch:
+        """The epoch this INFO belongs to: the known one if the nonce matches, else a new one."""
+        known = self._epochs.get(info.boot_id)
+        if known is not None and known.nonce == info.session_nonce:
+            return known
+        if known is not None:
+            self.stats.new_epochs += 1
+        epoch = Epoch(info.boot_id, info.session_nonce, known.number + 1 if known else 1)
+        self._epochs[info.boot_id] = epoch
+        return epoch
 
     # ------------------------------------------------------------- delivery
+    def _jumps(self, seq: int, msg: Message) -> bool:
+        """True when ``msg``'s id is further ahead than can be believed yet (and it is held)."""
+        assert self.epoch is not None
+        if isinstance(msg, Fault):
+            ok = msg.fault_id <= self._last_fault.get(self.epoch, 0) + MAX_FAULT_JUMP
+        else:
+            rid = getattr(msg, "roll_id", 0)
+            last = self._last_delivered.get(self.epoch, (0, -1))[0]
+            ok = rid <= max(last + MAX_ROLL_JUMP, self._confirmed_roll)
+        if ok or self._held == (seq, msg):
+            self._held = None
+            return False
+        self._held = (seq, msg)
+        return True
+
     def _accept(self, roll_id: int, stage: int) -> bool:
-        assert self.info is not None
-        boot = self.info.boot_id
-        last = self._last_delivered.get(boot, (0, -1))
+        assert self.epoch is not None
+        last = self._last_delivered.get(self.epoch, (0, -1))
         if (roll_id, stage) <= last:
             self.stats.duplicates += 1
             return False
-        self._last_delivered[boot] = (roll_id, stage)
+        self._last_delivered[self.epoch] = (roll_id, stage)
         self.stats.delivered += 1
         return True
 
+    def _started_first(self, roll_id: int) -> list[Any]:
+        """RollStarted for a roll whose start the reader coalesced away (never delivered yet)."""
+        assert self.epoch is not None
+        last = self._last_delivered.get(self.epoch, (0, -1))
+        if roll_id > last[0] and self._accept(roll_id, STAGE_STARTED):
+            return [RollStarted(roll_id=roll_id)]
+        return []
+
     def _event(self, msg: Message) -> list[Any]:
-        assert self.info is not None
-        src = self.info.source
+        assert self.epoch is not None
+        src = self.epoch.source
         if isinstance(msg, RollStartedMsg):
             return [RollStarted(roll_id=msg.roll_id)] if self._accept(msg.roll_id, STAGE_STARTED) else []
         if isinstance(msg, RollSettledMsg):
-            if not self._accept(msg.roll_id, STAGE_SETTLED):
-                return []
-            return [RollSettled(dice=tuple(die_reading(d) for d in msg.dice), roll_id=msg.roll_id, source=src)]
+            out = self._started_first(msg.roll_id)
+            if self._accept(msg.roll_id, STAGE_SETTLED):
+                out.append(RollSettled(dice=tuple(die_reading(d) for d in msg.dice), roll_id=msg.roll_id, source=src))
+            if isinstance(msg, RollDoneMsg) and self._accept(msg.roll_id, STAGE_LIFTED):
+                out.append(DiceLifted(roll_id=msg.roll_id))
+            return out
         if isinstance(msg, DiceLiftedMsg):
             return [DiceLifted(roll_id=msg.roll_id)] if self._accept(msg.roll_id, STAGE_LIFTED) else []
         if isinstance(msg, Fault):
-            boot = self.info.boot_id
-            if msg.fault_id <= self._last_fault.get(boot, 0):
+            if msg.fault_id <= self._last_fault.get(self.epoch, 0):
                 self.stats.duplicates += 1
                 return []
-            self._last_fault[boot] = msg.fault_id
+            self._last_fault[self.epoch] = msg.fault_id
             self.stats.delivered += 1
             return [ReaderFault(f"reader {src}: {msg.text}")]
         return []
 
     def _resync(self, snap: Snapshot) -> list[Any]:
         """After a handshake: deliver what the snapshot shows and no event will bring (PROTOCOL.md 7.2)."""
+        assert self.epoch is not None and self.info is not None
+        last = self._last_delivered.get(self.epoch, (0, -1))
+        if snap.roll_id < last[0]:
+            # roll ids went backwards under a known boot id and nonce: the reader restarted and reused both
+            self.stats.new_epochs += 1
+            self.epoch = Epoch(self.epoch.boot_id, self.epoch.nonce, self.epoch.number + 1)
+            self._epochs[self.epoch.boot_id] = self.epoch
+            last = (0, -1)
+        self._confirmed_roll = snap.roll_id
         if snap.pending or snap.state == STATE_IDLE or snap.roll_id == 0:
             return []
         events: list[Any] = []
         stage_now = {STATE_ROLLING: STAGE_STARTED, STATE_SETTLED: STAGE_SETTLED, STATE_LIFTED: STAGE_LIFTED}[snap.state]
-        assert self.info is not None
-        last = self._last_delivered.get(self.info.boot_id, (0, -1))
         if (snap.roll_id, stage_now) <= last:
             return []
         first = STAGE_STARTED if snap.roll_id > last[0] else last[1] + 1
@@ -259,7 +359,7 @@ class HostSession:
                 return b""
             if self.phase == "handshake" and now - self._last_hello >= HELLO_EVERY_S:
                 self._last_hello = now
-                out += self._frame(Hello())
+                out += self._frame(Hello(self.nonce))
             if self.phase == "syncing" and now - self._last_snapreq >= HELLO_EVERY_S:
                 self._last_snapreq = now
                 out += self._frame(RequestSnapshot())

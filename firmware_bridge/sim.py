@@ -58,6 +58,7 @@ class SimulatedReader:
         self._slave: Optional[int] = None
         self._actions: deque[tuple[Callable[[], Any], threading.Event, list[Any]]] = deque()
         self._lock = threading.Lock()
+        self._idle = threading.Condition()  # notified after every turn of the simulator thread
         self._stop = threading.Event()
         self._thread: Optional[threading.Thread] = None
         self._out = bytearray()  # bytes waiting to be written (rate limit)
@@ -226,6 +227,8 @@ class SimulatedReader:
             now = self.clock()
             self._send(self.core.tick(now))
             self._flush(now)
+            with self._idle:
+                self._idle.notify_all()
 
     def _receive(self, data: bytes, now: float) -> None:
         if self._drop_in > 0:
@@ -382,9 +385,5 @@ class SimulatedReader:
 
     def wait_idle(self, timeout: float = 5.0) -> bool:
         """Wait until every queued event has been ACKed by the host (True) or the timeout passes."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not self.core.fifo and self.core.session:
-                return True
-            time.sleep(0.01)
-        return False
+        with self._idle:
+            return self._idle.wait_for(lambda: not self.core.fifo and self.core.session, timeout)

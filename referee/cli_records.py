@@ -5,56 +5,112 @@
 problem as file, game, move, the recorded text and why.  Exit 0 when every file is
 clean, 1 otherwise; it never stops at the first bad file.
 
+``bgtable replay`` calls a file clean only when it holds a finished record that replays
+without a problem: an empty or unreadable file, an empty journal, an unfinished game or
+match are problems too.
+
 ``bgtable convert IN OUT`` converts by extension: .mat/.txt, .sgf and .json
-(the record's JSON form) out; those and a journal (.jsonl) in.
+(the record's JSON form) out; those and a journal (.jsonl) in.  Input that does not read
+or replay cleanly (empty, binary, an unreadable or illegal move) is refused with exit 2,
+naming the file and line; OUT may not be IN.  Header tags, players' names, cube actions,
+results and step order survive every conversion.
 """
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
+from dataclasses import replace
 from typing import Optional, Sequence
 
 from .cliutil import Parser, fail
+from .errors import RecordError
 from .record import MatchRecord, Problem
 
 READ_EXTS = (".mat", ".txt", ".sgf", ".jsonl", ".json")
 WRITE_EXTS = (".mat", ".txt", ".sgf", ".json")
 
 
-def load_record(path: Path) -> tuple[MatchRecord, list[Problem]]:
-    """Read a record from any supported file; problems met while reading come back too.
-    Raises OSError when the file cannot be read and ValueError for an unknown extension."""
+def read_file(path: Path) -> tuple[MatchRecord, list[Problem], dict[tuple[int, int], int]]:
+    """Read a record from any supported file: the record, the problems met reading it and,
+    where the format has lines, ``(game, move number) -> line``.  Raises OSError when the
+    file cannot be read and ValueError for an unknown extension or an unreadable record."""
     ext = path.suffix.lower()
     if ext == ".sgf":
         from .sgf import load_sgf
         s = load_sgf(path)
-        return s.record, s.problems
+        return s.record, s.problems, s.lines
     if ext == ".jsonl":
         from .journal import read_journal
         j = read_journal(path)
-        return j.record, j.problems
+        problems = list(j.problems)
+        if not j.events:
+            problems.append(Problem(0, 0, "", "an empty journal", 1))
+        return j.record, problems, {}
     if ext == ".json":
-        return MatchRecord.from_json(path.read_text(encoding="utf-8")), []
+        try:
+            return MatchRecord.from_json(path.read_text(encoding="utf-8")), [], {}
+        except (RecordError, UnicodeDecodeError, TypeError, AttributeError) as exc:
+            raise ValueError(f"{path}: not a bgtable record (JSON): {exc}") from None
     if ext in (".mat", ".txt") or not ext:
         from .matfile import load_mat
         m = load_mat(path)
-        return m.record, m.problems
+        return m.record, m.problems, m.lines
     raise ValueError(f"{path}: unknown extension {ext!r}; expected one of {', '.join(READ_EXTS)}")
 
 
+def load_record(path: Path) -> tuple[MatchRecord, list[Problem]]:
+    """Read a record from any supported file; problems met while reading come back too.
+    Raises OSError when the file cannot be read and ValueError for an unknown extension."""
+    record, problems, _ = read_file(path)
+    return record, problems
+
+
+def with_lines(problems: list[Problem], lines: dict[tuple[int, int], int]) -> list[Problem]:
+    """The problems, each given the file line of its game and move when known."""
+    out = []
+    for p in problems:
+        if not p.line and (p.game, p.move) in lines:
+            p = replace(p, line=lines[(p.game, p.move)])
+        out.append(p)
+    return out
+
+
+def completeness(record: MatchRecord) -> list[Problem]:
+    """What an unfinished record lacks: no games, a game without a result, a match not played out."""
+    if not record.games:
+        return [Problem(0, 0, "", "no games: an empty or unreadable record")]
+    out = []
+    last = record.games[-1]
+    if not last.finished:
+        out.append(Problem(last.number, 0, "", "the game is unfinished (no result)"))
+    a, b = record.final_score()
+    if record.match_length and record.winner() is None:
+        out.append(Problem(0, 0, "", f"the match is unfinished: {a}-{b} in a {record.match_length}-point match"))
+    return out
+
+
 def check_file(path: Path) -> dict:
-    """Replay one file: ``{"file", "games", "plays", "problems", "score"}``."""
+    """Replay one file: ``{"file", "games", "plays", "problems", "score"}``; an unreadable
+    file, an empty one and an unfinished match are problems too."""
     from .replay import replay_match
     try:
-        record, problems = load_record(path)
+        record, problems, lines = read_file(path)
     except (OSError, ValueError) as exc:
         return {"file": str(path), "games": 0, "plays": 0, "score": [0, 0],
                 "problems": [Problem(0, 0, "", f"cannot read the file: {exc}").to_dict()]}
     rep = replay_match(record)
-    allp = sorted(problems + rep.problems, key=lambda p: (p.game, p.move))
+    found = with_lines(problems + rep.problems, lines)
+    if not problems or record.games:
+        found += completeness(record)
+    allp = sorted(found, key=lambda p: (p.game, p.move))
     return {"file": str(path), "games": len(record.games), "plays": rep.plays,
             "problems": [p.to_dict() for p in allp], "score": list(rep.score)}
+
+
+def _where(p: dict, line: bool = True) -> str:
+    where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "") if p["game"] else "the match"
+    return (f"line {p['line']}: " if line and p.get("line") else "") + where
 
 
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
@@ -68,17 +124,24 @@ def main_replay(argv: Optional[Sequence[str]] = None) -> int:
     else:
         for r in reports:
             for p in r["problems"]:
-                where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "")
                 text = f" {p['text']!r}:" if p["text"] else ""
-                print(f"{r['file']}: {where}:{text} {p['reason']}")
+                print(f"{r['file']}: {_where(p)}:{text} {p['reason']}")
             status = "clean" if not r["problems"] else f"{len(r['problems'])} problem(s)"
             print(f"{r['file']}: {r['games']} games, {r['plays']} plays, final score "
                   f"{r['score'][0]}-{r['score'][1]}: {status}")
     return 0 if all(not r["problems"] for r in reports) else 1
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and a.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
 def main_convert(argv: Optional[Sequence[str]] = None) -> int:
-    ap = Parser(prog="bgtable convert", description="Convert a match between .mat and .sgf (by extension).")
+    ap = Parser(prog="bgtable convert", description="Convert a match between .mat, .sgf and .json (by extension); "
+                "input that does not read or replay cleanly is refused (exit 2), and so is OUT = IN.")
     ap.add_argument("input", metavar="IN")
     ap.add_argument("output", metavar="OUT")
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -90,12 +153,27 @@ def main_convert(argv: Optional[Sequence[str]] = None) -> int:
     if src.suffix.lower() not in READ_EXTS:
         return fail(ap.prog, f"input {str(src)!r}: unknown extension {src.suffix!r}; expected one of "
                              f"{', '.join(READ_EXTS)}")
+    if _same_file(src, dst):
+        return fail(ap.prog, f"output {str(dst)!r} is the input file; choose another name (the input is "
+                             "never overwritten)")
     try:
-        record, problems = load_record(src)
+        record, problems, lines = read_file(src)
     except OSError as exc:
         return fail(ap.prog, f"cannot read {str(src)!r}: {exc.strerror or exc}")
-    for p in problems:
-        print(f"{src}: warning: {p}", file=sys.stderr)
+    except ValueError as exc:
+        return fail(ap.prog, str(exc))
+    from .replay import replay_match
+    bad = with_lines(problems or replay_match(record).problems, lines)
+    if not bad and not record.games:
+        bad = [Problem(0, 0, "", "no games to convert", 1)]
+    if bad:
+        for p in bad[1:]:
+            print(f"{src}:{p.line or 1}: {_where(p.to_dict(), False)}: {p.text + ': ' if p.text else ''}{p.reason}",
+                  file=sys.stderr)
+        p = bad[0]
+        more = f" (and {len(bad) - 1} more problem(s) above)" if len(bad) > 1 else ""
+        return fail(ap.prog, f"{src}:{p.line or 1}: {_where(p.to_dict(), False)}: {p.text + ': ' if p.text else ''}"
+                             f"{p.reason}{more}; nothing written")
     if out_ext == ".sgf":
         from .sgf import write_sgf
         text = write_sgf(record)

@@ -7,7 +7,11 @@ script) and reads every decision the referee takes, with its line number::
     bgtable referee --script game.jsonl --json     # one JSON object per decision
     bgtable referee --script game.jsonl --set match_to=7 --set early_roll=void
 
-Script lines are the events' JSON text forms (``referee.events``).  Blank lines and
+Script lines are the events' JSON text forms (``referee.events``).  A table journal
+(``journal.jsonl``: lines with ``seq`` and ``event``) is read directly: its ``input``
+events are the script (numbered by their ``seq``), its ``match`` event gives the match
+length, names and rules (``--set`` still overrides them), and the record's own lines are
+skipped.  Blank lines and
 lines starting with ``#`` are skipped.  A line ``{"kind": "settings", ...}`` (before
 the first event) sets the referee's settings (``referee.settings.Settings`` keys).
 A bad line is reported on stderr with its line number and skipped; the exit status is
@@ -40,6 +44,37 @@ def _parse_set(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _is_journal(text: str) -> bool:
+    """Whether the script is a table journal (its lines carry ``seq`` and ``event``)."""
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith("#"):
+            try:
+                d = json.loads(s)
+            except json.JSONDecodeError:
+                return False
+            return isinstance(d, dict) and "seq" in d and "event" in d
+    return False
+
+
+def _journal_lines(text: str) -> tuple[list[tuple[int, str]], list[str], Optional[dict[str, Any]]]:
+    """A journal's input events as ``(line, event JSON)`` (the line is the event's ``seq``),
+    the journal's own problems, and the settings its ``match`` event gives."""
+    from .journal import parse_journal
+    read = parse_journal(text.encode("utf-8"))
+    problems = [f"journal: {w}" for w in read.warnings] + [f"journal: {p}" for p in read.problems]
+    out: list[tuple[int, str]] = []
+    settings: Optional[dict[str, Any]] = None
+    for i, ev in enumerate(read.events, 1):
+        n = ev["seq"] if isinstance(ev.get("seq"), int) else i
+        if ev.get("event") == "input":
+            out.append((n, json.dumps(ev.get("data"))))
+        elif ev.get("event") == "match" and settings is None and not out:
+            players = ev.get("players") or ("Dark", "Light")
+            settings = {"match_to": ev.get("match_length", 0), "names": list(players), **(ev.get("rules") or {})}
+    return out, problems, settings
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = Parser(prog=PROG, description="Run a JSON-lines event script through the referee and print "
                     "each decision.")
@@ -64,7 +99,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return fail(PROG, str(exc))
     ref: Optional[Referee] = None
     bad = 0
-    for n, line in enumerate(text.splitlines(), 1):
+    if _is_journal(text):
+        lines, problems, settings_d = _journal_lines(text)
+        for msg in problems:
+            print(f"{PROG}: {msg}", file=sys.stderr)
+            bad += 1
+        if settings_d is not None:
+            try:
+                settings = Settings.from_dict({**settings_d, **overrides})
+            except (SettingsError, TypeError) as exc:
+                return fail(PROG, f"the journal's match settings: {exc}")
+    else:
+        lines = list(enumerate(text.splitlines(), 1))
+    for n, line in lines:
         s = line.strip()
         if not s or s.startswith("#"):
             continue

@@ -21,7 +21,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Optional, Union
 
 from .errors import RecordError
 from .record import Action, GameRecord, MatchRecord, Problem, RuleSettings, action_from_dict
@@ -48,6 +48,7 @@ class RecordBuilder:
         self.rules = RuleSettings()
         self.meta: tuple[tuple[str, str], ...] = ()
         self.games: list[tuple[int, tuple[int, int], bool, list[Action]]] = []
+        self.clock: Optional[float] = None  # the last input event's time: stamps the actions it caused
 
     def check(self, ev: dict[str, Any]) -> None:
         """RecordError naming the event when it does not fit the record so far (no change)."""
@@ -85,7 +86,12 @@ class RecordBuilder:
             g = int(ev["game"])
             self.games.append((g, tuple(ev.get("score_before", (0, 0))), bool(ev.get("crawford", False)), []))
         elif kind == "action":
-            self.games[-1][3].append(action_from_dict(ev["action"]))
+            a = action_from_dict(ev["action"])
+            self.games[-1][3].append(a if a.t is not None else a.at(self.clock))
+        elif kind == "input" and isinstance(ev.get("data"), dict):
+            t = ev["data"].get("t")
+            if isinstance(t, (int, float)) and not isinstance(t, bool):
+                self.clock = float(t)
 
     def record(self) -> MatchRecord:
         return MatchRecord(self.players, self.match_length, self.rules,

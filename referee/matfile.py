@@ -12,21 +12,30 @@ say whether a game that stops early was resigned, the reader replays each game
 apart, and records an accepted resignation where gnubg would.
 
 :func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
-one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells.
-The format has no place for re-rolls, corrections, rejected resignations or accepted
-illegal plays (the last are written as played, and gnubg will warn on them): the
-journal and the record's JSON keep those.
+one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells,
+plus every header tag the record holds (Match ID, EventTime, Variation, ...; gnubg drops
+all but four on its own export, and ignores them on import).
+The format has no place for re-rolls, corrections, rejected resignations, times or
+accepted illegal plays.  A game with an accepted illegal play is written up to that
+play's roll and then its result (gnubg imports it as the roll and a resignation for
+those points, with no warning), so every position gnubg shows stood on the table; the
+journal, the record's JSON and the SGF export (which sets up the position that stood)
+keep the rest of the game.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional, Union
+from typing import Iterable, Optional, Union
 
-from .errors import RecordError
+from .errors import NotationError, RecordError
+from .notation import parse_play
 from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
                      Roll, RuleSettings, Take, crawford_flags, layout)
+from .moves import legal_plays
+from .notation import Play
+from .position import Position
 from .replay import GameReplayer, replay_game
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
@@ -49,6 +58,7 @@ class MatRead:
     record: MatchRecord
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
 
 
 def decode(data: bytes) -> str:
@@ -110,14 +120,19 @@ class _Reader:
         self.skipped = 0
         self.rules = RuleSettings()
         self.g: Optional[_GameBuilder] = None
+        self.lineno = 0
+        self.lines: dict[tuple[int, int], int] = {}
 
     def problem(self, move: int, text: str, reason: str) -> None:
-        self.problems.append(Problem(self.g.number if self.g else 0, move, text.strip(), reason))
+        self.problems.append(Problem(self.g.number if self.g else 0, move, text.strip(), reason, self.lineno))
 
     def read(self, text: str) -> MatRead:
         if text.startswith("\ufeff"):
             text = text[1:]
-        for raw in text.splitlines():
+        if "\0" in text:
+            self.problems.append(Problem(0, 0, "", "a binary file, not match text", 1))
+            return MatRead(MatchRecord(), self.problems)
+        for self.lineno, raw in enumerate(text.splitlines(), 1):
             self.line(raw.rstrip())
         self.close_game()
         players = ("Player 1", "Player 2")
@@ -133,8 +148,9 @@ class _Reader:
         if self.skipped > 20:
             self.problems.append(Problem(0, 0, "", f"{self.skipped - 20} more unreadable line(s) not listed"))
         if not self.games:
-            self.problems.append(Problem(0, 0, "", "no games found: expected ' Game 1' and move lines "
-                                                   "(is this a Jellyfish .mat file?)"))
+            what = "an empty file" if not text.strip() else "no games found"
+            self.problems.append(Problem(0, 0, "", f"{what}: expected ' Game 1' and move lines "
+                                                   "(is this a Jellyfish .mat file?)", max(1, self.lineno)))
         length = self.length if self.length is not None else 0
         if self.length is None:
             self.problems.append(Problem(0, 0, "", "no 'N point match' line: read as a money session"))
@@ -142,7 +158,8 @@ class _Reader:
         flags = crawford_flags(length, scores, self.rules.crawford)
         games = tuple(GameRecord(g.number, g.score or (0, 0), f, tuple(g.actions))
                       for g, f in zip(self.games, flags))
-        return MatRead(MatchRecord(players, length, self.rules, games, tuple(self.meta)), self.problems, self.notes)
+        return MatRead(MatchRecord(players, length, self.rules, games, tuple(self.meta)), self.problems, self.notes,
+                       self.lines)
 
     # --------------------------------------------------------------- lines
 
@@ -182,6 +199,7 @@ class _Reader:
         if m:
             move = int(m.group(1))
             g.last_move = move
+            self.lines.setdefault((g.number, move), self.lineno)
             self.cells(line, m.start(2), m.group(2), move)
             return
         if g.score is None:
@@ -201,7 +219,7 @@ class _Reader:
         """Report the first unreadable lines; past 20 only count them (not a match file?)."""
         self.skipped += 1
         if self.skipped <= 20:
-            self.problems.append(p)
+            self.problems.append(replace(p, line=self.lineno))
 
     def cells(self, line: str, base: int, rest: str, move: int) -> None:
         g = self.g
@@ -256,6 +274,10 @@ class _Reader:
                 self.flush_held()
                 g.held = (Move(p, (d1, d2), ""), move)
             else:
+                try:
+                    parse_play(rest)
+                except NotationError as exc:
+                    self.problem(move, text, f"unreadable move: {exc}")
                 self.add(Move(p, (d1, d2), rest), move)
             return
         if low.startswith("doubles"):
@@ -305,8 +327,10 @@ class _Reader:
         assert g is not None and g.replayer is not None
         r = g.replayer
         if g.held is not None:
+            # "DD:" then the result: a roll not played (gnubg: set dice, then a resignation)
+            # whenever a play existed -- whoever then won
             mv = g.held[0]
-            self.flush_held(as_roll=mv.player == 1 - p and r.legal_exists(mv.player, mv.dice))
+            self.flush_held(as_roll=r.legal_exists(mv.player, mv.dice))
         if r.resign is not None and r.resign[0] == 1 - p and not r.resign_accepted:
             # the resignation was written ("Concedes"): give it the kind that was scored
             acts, note = r.end_actions(p, points, True)
@@ -342,7 +366,14 @@ def read_mat(text: Union[str, bytes]) -> MatRead:
 
 # ---------------------------------------------------------------------------- writer
 
-_META_ORDER = ("Site", "Event", "Round", "EventDate")
+#: header tags in the order they are written: gnubg's own four (Site, Event, Round,
+#: EventDate) keep gnubg's order; every other tag of the record follows its place here,
+#: then any unknown tag in the record's order; ClockType last (gnubg keeps it as the
+#: match comment, after a blank line)
+_META_ORDER = ("Site", "Match ID", "Event", "Round", "Player 1", "Player 1 Elo", "Player 2", "Player 2 Elo",
+               "EventDate", "EventTime", "Variation", "Unrated", "Crawford", "CubeLimit", "Transcriber")
+#: the tags gnubg 1.07 writes on export (it drops the others)
+GNUBG_TAGS = ("Site", "Event", "Round", "EventDate")
 
 
 def _cell_move(dice: tuple[int, int], steps: list[tuple[int, int, bool]]) -> str:
@@ -350,7 +381,7 @@ def _cell_move(dice: tuple[int, int], steps: list[tuple[int, int, bool]]) -> str
     return f"{dice[0]}{dice[1]}: " + body + (" " if 0 < len(steps) < 4 else "")
 
 
-def gnubg_steps(position, play) -> list[tuple[int, int, bool]]:
+def gnubg_steps(position: Position, play: Play) -> list[tuple[int, int, bool]]:
     """A play's single-die steps in gnubg's export order (sources high to low), with
     hits recomputed in that order.  ``position`` has the mover on roll."""
     order = sorted(((st.src, st.dst) for st in play.steps), key=lambda t: (-t[0], -t[1]))
@@ -372,18 +403,32 @@ def _pad_left(cell: str) -> str:
     return cell.ljust(28) if len(cell) < 28 else cell + " "
 
 
-def write_mat(record: MatchRecord) -> str:
-    """The record as GNU Backgammon 1.07 exports a match (``export match mat``)."""
-    out: list[str] = []
-    meta = {k.lower(): (k, v) for k, v in record.meta if v.strip()}
-    for key in _META_ORDER:
-        if key.lower() in meta:
-            out.append(f'; [{key} "{meta[key.lower()][1]}"]')
+def ordered_meta(meta: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A record's header tags (empty ones too: they are kept) in the order the writers use
+    (:data:`_META_ORDER`, then unknown tags as they come, ClockType last)."""
+    tags = list(meta)
+    rank = {k.lower(): i for i, k in enumerate(_META_ORDER)}
+    known = sorted((kv for kv in tags if kv[0].lower() in rank), key=lambda kv: rank[kv[0].lower()])
+    other = [kv for kv in tags if kv[0].lower() not in rank and kv[0].lower() != "clocktype"]
+    return known + other + [kv for kv in tags if kv[0].lower() == "clocktype"]
+
+
+def header_lines(meta: Iterable[tuple[str, str]]) -> list[str]:
+    """The ``; [Key "Value"]`` lines for a record's header tags, in :func:`ordered_meta`'s order."""
+    tags = ordered_meta(meta)
+    out = [f'; [{k} "{v}"]' for k, v in tags if k.lower() != "clocktype"]
     if out:
         out.append("")
-    if "clocktype" in meta:  # gnubg keeps it as the match comment
-        out.append(f'; [ClockType "{meta["clocktype"][1]}"]')
-        out.append("")
+    clock = [v for k, v in tags if k.lower() == "clocktype"]
+    if clock:  # gnubg keeps it as the match comment
+        out += [f'; [ClockType "{clock[0]}"]', ""]
+    return out
+
+
+def write_mat(record: MatchRecord) -> str:
+    """The record as GNU Backgammon 1.07 exports a match (``export match mat``), with every
+    header tag of the record (gnubg itself keeps only :data:`GNUBG_TAGS`)."""
+    out = header_lines(record.meta)
     out.append(f" {record.match_length} point match")
     out.append("")
     for g in record.games:
@@ -392,7 +437,37 @@ def write_mat(record: MatchRecord) -> str:
     return "\n".join(out) + "\n"
 
 
+def writable_actions(g: GameRecord) -> tuple[Action, ...]:
+    """The actions a .mat file can hold: up to an accepted illegal play, which becomes
+    its roll (gnubg refuses an illegal play as garbage, and the format cannot set up the
+    position that really stood), then the game's result.  A roll never played (the game
+    ended after it) whose play is forced is left out: gnubg's import plays a forced roll
+    by itself, reaching a position that never stood.  (The roll pending in an unfinished
+    game is kept.)"""
+    acts = list(g.actions)
+    for i, a in enumerate(acts):
+        if isinstance(a, IllegalAccepted):
+            rest: list[Action] = [g.result] if g.result is not None else []
+            before = [b for b in acts[:i] if b.TYPE not in ("reroll", "correction")]
+            rolled = bool(before) and isinstance(before[-1], Roll) and before[-1].player == a.player
+            acts = acts[:i] + ([] if rolled else [Roll(a.player, a.dice, t=a.t)]) + rest
+            break
+    r = GameReplayer(g.number)
+    out: list[Action] = []
+    for i, (a, (line, _c)) in enumerate(zip(acts, layout(acts))):
+        if isinstance(a, Roll):
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            played = isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player
+            if (not played and g.finished and not r.broken
+                    and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1):
+                continue  # never played (the game ended): gnubg's import would play it
+        r.feed(a, line, i)
+        out.append(a)
+    return tuple(out)
+
+
 def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
+    g = g.with_actions(writable_actions(g))
     rep = replay_game(g, record.match_length, record.rules)
     lines = [f" Game {g.number}",
              " " + f"{record.players[0]} : {g.score_before[0]}".ljust(31) + f"{record.players[1]} : {g.score_before[1]}"]

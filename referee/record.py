@@ -36,15 +36,25 @@ Actions (``type`` is the JSON tag)
 ``Resign(player, kind)``         ``resign``    offers to resign a single (1), gammon (2) or
                                                backgammon (3) game.
 ``AcceptResign(player)`` / ``RejectResign(player)``  the opponent's answer.
-``IllegalAccepted(player, dice, play, position)`` ``illegal_accepted``  an illegal play the
-                                               opponent accepted (RULES.md 9.3); applied as written,
-                                               or ``position`` (a Position ID, the next player on
-                                               roll) is the board as it stood, when given.
+``IllegalAccepted(player, dice, play, position="")`` ``illegal_accepted``  an illegal play
+                                               the opponent accepted (RULES.md 9.3); applied as
+                                               written, or the board is ``position`` (the gnubg
+                                               Position ID as it stood, next player on roll).
 ``Correction(player, dice, rejected)`` ``correction``  the illegal play ``rejected`` was taken
                                                back on the opponent's demand; the player's next
                                                ``Move`` is the corrected play.
 ``GameEnd(winner, points, kind, reason)`` ``game_end``  the result: ``reason`` is ``bearoff``,
                                                ``resign`` or ``pass``; ``kind`` 1/2/3.
+
+Every action also has a keyword-only ``t``: when it happened, in seconds on the journal's
+clock (the ``t`` of the input event that caused it; ``None`` when unknown, as in a file
+read from .mat).  It is kept in the JSON form and in SGF (``TS``) and is not part of
+equality, so a record compares equal with or without its times.
+
+An accepted illegal play (``IllegalAccepted``) is what the table really did: the JSON
+form and the journal keep it as played; SGF writes its roll and then the position as it
+stood (a set-board node naming the play); .mat, which cannot hold it, stops the game at
+that roll and writes its result (see :mod:`referee.matfile`).
 
 A :class:`GameRecord` is ``(number, score_before, crawford, actions)``; its result is
 its last action when that is a ``GameEnd`` (``None`` while the game is unfinished).
@@ -66,7 +76,7 @@ they happen; and ``GameEnd`` last.  The record is checked with
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Iterable, Optional, Union
 
 from .errors import RecordError
@@ -112,16 +122,26 @@ class Action:
 
     TYPE: ClassVar[str] = ""
     player: int
+    #: when it happened, seconds on the journal's clock (None when unknown); not part of equality
+    t: Optional[float] = field(default=None, kw_only=True, compare=False)
 
     def __post_init__(self) -> None:
         _check_player(self.player)
+        if self.t is not None and (isinstance(self.t, bool) or not isinstance(self.t, (int, float))):
+            raise RecordError(f"time {self.t!r} must be a number of seconds")
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"type": self.TYPE}
         for f in fields(self):
             v = getattr(self, f.name)
+            if f.name == "t" and v is None:
+                continue
             d[f.name] = list(v) if isinstance(v, tuple) else v
         return d
+
+    def at(self, t: Optional[float]) -> "Action":
+        """The same action stamped with time ``t`` (seconds on the journal's clock)."""
+        return replace(self, t=t)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -233,10 +253,10 @@ class RejectResign(Action):
 class IllegalAccepted(Action):
     """An illegal play the opponent accepted; replay applies it as written.
 
-    ``position`` (optional, "" when unknown) is the gnubg Position ID of the board as it
-    really stood after the play, with the opponent (the next to play) on roll.  The play
-    text cannot say everything a player may do (move the opponent's checkers, land on a
-    held point), so when it is given the position, not the text, is what stood."""
+    ``position`` (optional) is the board as it stood after it, as a gnubg Position ID
+    from the side of the player to roll next: when given, replay takes the board from it
+    instead of applying ``play`` (for changes no play text can say, such as checkers of
+    the opponent's moved)."""
 
     TYPE: ClassVar[str] = "illegal_accepted"
     dice: tuple[int, int] = (1, 1)
@@ -246,11 +266,19 @@ class IllegalAccepted(Action):
     def __post_init__(self) -> None:
         super().__post_init__()
         object.__setattr__(self, "dice", _check_dice(self.dice))
+        if not isinstance(self.position, str):
+            raise RecordError(f"position {self.position!r} must be a gnubg Position ID (text)")
         if self.position:
             try:
                 Position.from_position_id(self.position)
             except ValueError as exc:
                 raise RecordError(f"accepted play's position {self.position!r}: {exc}") from None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        if not self.position:
+            del d["position"]
+        return d
 
 
 @dataclass(frozen=True)
@@ -534,15 +562,20 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
 @dataclass(frozen=True)
 class Problem:
     """Something wrong in a record: game (1-based; 0 = the match), .mat move number
-    (0 = the game as a whole), the recorded text and why it is wrong."""
+    (0 = the game as a whole), the recorded text, why it is wrong and (when read from a
+    file) the file's line."""
 
     game: int
     move: int
     text: str
     reason: str
+    line: int = 0  # the file's line (1-based) when the reader knows it, else 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "move": self.move, "text": self.text, "reason": self.reason}
+        d: dict[str, Any] = {"game": self.game, "move": self.move, "text": self.text, "reason": self.reason}
+        if self.line:
+            d["line"] = self.line
+        return d
 
     def __str__(self) -> str:
         where = f"game {self.game}" + (f", move {self.move}" if self.move else "")

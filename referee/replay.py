@@ -232,7 +232,17 @@ class GameReplayer:
         self.to_act = 1 - a.player
         self.moved = True
         self.out.plays += 1
-        if not self.broken:
+        if a.position:
+            try:
+                stood = Position.from_position_id(a.position)
+            except ValueError as exc:
+                self.problem(move, a, f"the position after the accepted play is unreadable: {exc}")
+                self.broken = True
+                return
+            self.pos0 = stood if a.player == 1 else stood.swap()  # the next player is on roll in the ID
+            self.over = stood.is_game_over()
+            self.broken = False
+        elif not self.broken:
             self._force(a.player, a.play, move, a)
             if self.broken:
                 self.problem(move, a, "the accepted play cannot be made on the board "

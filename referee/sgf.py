@@ -2,13 +2,22 @@
 
 One game tree per game.  The root node holds ``MI[length:L][game:g][ws:a][bs:b]``,
 ``PW``/``PB``, ``RU[Crawford]`` (``Crawford:CrawfordGame`` in the Crawford game),
-``RE[W+2]`` (suffix ``R`` = resignation) and, in the first game, ``DT``/``EV``/``RO``/``PC``.
+``RE[W+2]`` (suffix ``R`` = resignation), ``CV[2]`` when automatic doubles turned the cube
+(as gnubg writes them) and, in the first game, ``DT``/``EV``/``RO``/``PC``/``AN`` and every
+other header tag of the record (Match ID, EventTime, Variation, ...) as the private
+property ``HT[key:value]...`` (gnubg ignores it; :func:`read_sgf` reads it back).
 Move nodes are ``;W[<dice><from><to>...]`` with one letter pair per checker step
 in absolute coordinates (``a``..``x`` = W's points 1..24 = B's 24..1, ``y`` bar,
-``z`` off); cube nodes ``;B[double]``, ``;W[take]``, ``;W[drop]``; a roll that was
-not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W is player 0.
-Analysis properties (``A``, ``GS``, ``C``...) are skipped when reading.  Like .mat,
-SGF has no place for re-rolls, corrections or accepted illegal plays (written as played).
+``z`` off), steps in gnubg's canonical order (as it sorts .mat steps: by source, then
+destination, high to low); cube nodes ``;B[double]``, ``;W[take]``, ``;W[drop]``; a roll
+that was not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W is player 0.
+An accepted illegal play is its roll (``;PL[B]DI[42]``) then the position as it stood,
+gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``
+(``PL`` last when B plays next: see :func:`_board_node`), which the reader turns back
+into the accepted play.  Every node carries the time of its action as ``TS[seconds]``
+(the journal's clock; a private property gnubg ignores).
+Analysis properties (``A``, ``GS``...) are skipped when reading.  SGF has no place for
+re-rolls and corrections (the journal and the JSON form keep them).
 """
 from __future__ import annotations
 
@@ -18,9 +27,11 @@ from pathlib import Path
 from typing import Optional, Union
 
 from .notation import BAR_POINT, OFF_POINT
-from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Roll,
-                     RuleSettings, Take, crawford_flags, layout)
-from .replay import GameReplayer, replay_game
+from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Reroll,
+                     Roll, RuleSettings, Take, crawford_flags, layout)
+from .matfile import gnubg_steps, ordered_meta
+from .position import Position
+from .replay import GameReplayer
 
 APP = "bgtable:0.1"
 
@@ -48,59 +59,108 @@ def _esc(text: str) -> str:
 
 # ---------------------------------------------------------------------------- writer
 
+#: record meta keys written as standard SGF root properties (the rest go to ``HT``)
+_STANDARD = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
+ILLEGAL_NOTE = "accepted illegal play: "
+
+
+def _time(a: Action) -> str:
+    return "" if a.t is None else f"TS[{a.t:.3f}]".replace(".000]", "]")
+
+
+def _board_node(pos0: Position, to_move: int) -> str:
+    """A set-board node (gnubg's ``AE[a:y]AW..AB..``) for ``pos0`` (player 0 on roll), after
+    a roll of ``1 - to_move``'s, with ``to_move`` to play next."""
+    aw = "".join(f"[{_letter(0, BAR_POINT if i == 24 else i + 1)}]" * n for i, n in enumerate(pos0.me))
+    ab = "".join(f"[{_letter(1, BAR_POINT if i == 24 else i + 1)}]" * n for i, n in enumerate(pos0.opp))
+    board = "AE[a:y]" + (f"AW{aw}" if aw else "") + (f"AB{ab}" if ab else "")
+    # gnubg puts AW on the side on roll while it reads the node and turns the board over on
+    # PL: so W must be on roll when AW is read -- PL[W] first, or (W just rolled) PL[B] last
+    return f"PL[W]{board}" if to_move == 0 else f"{board}PL[B]"
+
+
+def _root(record: MatchRecord, g: GameRecord, first: bool, auto_cube: int) -> str:
+    root = [f"FF[4]GM[6]CA[UTF-8]AP[{APP}]",
+            f"MI[length:{record.match_length}][game:{g.number - 1}][ws:{g.score_before[0]}][bs:{g.score_before[1]}]",
+            f"PW[{_esc(record.players[0])}]PB[{_esc(record.players[1])}]"]
+    if first:
+        date = record.meta_value("EventDate")
+        if date:
+            root.append(f"DT[{_esc(date.replace('.', '-'))}]")
+        for key, prop in _STANDARD:
+            v = record.meta_value(key)
+            if v:
+                root.append(f"{prop}[{_esc(v)}]")
+        std = {k.lower() for k, _ in _STANDARD} | {"eventdate"}
+        extra = [(k, v) for k, v in ordered_meta(record.meta) if k.lower() not in std or not v]
+        if extra:
+            root.append("HT" + "".join(f"[{_esc(k)}:{_esc(v)}]" for k, v in extra))
+    rules = []
+    if record.match_length and record.rules.crawford:
+        rules.append("Crawford:CrawfordGame" if g.crawford else "Crawford")
+    if not record.match_length and record.rules.jacoby:
+        rules.append("Jacoby")
+    if rules:
+        root.append("RU[" + ":".join(rules) + "]")
+    if auto_cube > 1:
+        root.append(f"CV[{auto_cube}]")
+    res = g.result
+    if res is not None:
+        root.append(f"RE[{'WB'[res.winner]}+{res.points}{'R' if res.reason == 'resign' else ''}]")
+    return "".join(root)
+
+
+def _game_nodes(record: MatchRecord, g: GameRecord) -> tuple[list[str], int]:
+    """The move nodes of one game and the cube value its automatic doubles left."""
+    sides = "WB"
+    r = GameReplayer(g.number, record.match_length, record.rules, g.crawford)
+    nodes: list[str] = []
+    acts = g.actions
+    for i, (a, (line, _col)) in enumerate(zip(acts, layout(acts))):
+        side = sides[a.player]
+        if isinstance(a, Move):
+            before = r.mover_position(a.player)
+            r.feed(a, line, i)
+            play = r.out.resolved.get(i)
+            if play is not None:
+                pts = [(s, d) for s, d, _h in gnubg_steps(before, play)]
+            else:
+                pts = _written_steps(a.play)
+            body = "".join(_letter(a.player, s) + _letter(a.player, d) for s, d in pts)
+            nodes.append(f";{side}[{a.dice[0]}{a.dice[1]}{body}]{_time(a)}")
+            continue
+        r.feed(a, line, i)
+        if isinstance(a, IllegalAccepted):
+            # gnubg cannot hold an illegal play: the roll, then the position as it stood
+            nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]{_time(a)}")
+            if not r.broken:
+                note = f"{record.players[a.player]} {a.dice[0]}{a.dice[1]}, {ILLEGAL_NOTE}{a.play}"
+                nodes.append(f";{_board_node(r.pos0, 1 - a.player)}C[{_esc(note)}]{_time(a)}")
+        elif isinstance(a, Roll):
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
+                nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]{_time(a)}")
+        elif isinstance(a, Double):
+            nodes.append(f";{side}[double]{_time(a)}")
+        elif isinstance(a, Beaver):
+            nodes.append(f";{side}[beaver]{_time(a)}")
+        elif isinstance(a, Take):
+            nodes.append(f";{side}[take]{_time(a)}")
+        elif isinstance(a, Pass):
+            nodes.append(f";{side}[drop]{_time(a)}")
+    return nodes, 1 << r.autodoubles
+
 
 def write_sgf(record: MatchRecord) -> str:
-    """The record as gnubg saves a match (``save match``), without analysis."""
+    """The record as gnubg saves a match (``save match``), without analysis.
+
+    Steps are in gnubg's canonical order (sources, then destinations, high to low);
+    an accepted illegal play is its roll then a set-board node with the position as it
+    stood; automatic doubles are the root's ``CV``; every node carries its time (``TS``)."""
     out = []
-    sides = "WB"
     for gi, g in enumerate(record.games):
-        rep = replay_game(g, record.match_length, record.rules)
-        root = [f"FF[4]GM[6]CA[UTF-8]AP[{APP}]",
-                f"MI[length:{record.match_length}][game:{g.number - 1}][ws:{g.score_before[0]}][bs:{g.score_before[1]}]",
-                f"PW[{_esc(record.players[0])}]PB[{_esc(record.players[1])}]"]
-        if gi == 0:
-            date = record.meta_value("EventDate")
-            if date:
-                root.append(f"DT[{_esc(date.replace('.', '-'))}]")
-            for key, prop in (("Event", "EV"), ("Round", "RO"), ("Site", "PC")):
-                v = record.meta_value(key)
-                if v:
-                    root.append(f"{prop}[{_esc(v)}]")
-        rules = []
-        if record.match_length and record.rules.crawford:
-            rules.append("Crawford:CrawfordGame" if g.crawford else "Crawford")
-        if not record.match_length and record.rules.jacoby:
-            rules.append("Jacoby")
-        if rules:
-            root.append("RU[" + ":".join(rules) + "]")
-        res = g.result
-        if res is not None:
-            root.append(f"RE[{sides[res.winner]}+{res.points}{'R' if res.reason == 'resign' else ''}]")
-        nodes = ["(;" + "".join(root)]
-        acts = g.actions
-        for i, a in enumerate(acts):
-            side = sides[a.player]
-            if isinstance(a, (Move, IllegalAccepted)):
-                play = rep.resolved.get(i)
-                if play is not None:
-                    pts = [(st.src, st.dst) for st in play.steps]
-                else:
-                    pts = _written_steps(a.play)
-                body = "".join(_letter(a.player, s) + _letter(a.player, d) for s, d in pts)
-                nodes.append(f";{side}[{a.dice[0]}{a.dice[1]}{body}]")
-            elif isinstance(a, Roll):
-                nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
-                if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
-                    nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]")
-            elif isinstance(a, Double):
-                nodes.append(f";{side}[double]")
-            elif isinstance(a, Beaver):
-                nodes.append(f";{side}[beaver]")
-            elif isinstance(a, Take):
-                nodes.append(f";{side}[take]")
-            elif isinstance(a, Pass):
-                nodes.append(f";{side}[drop]")
-        out.append("\n".join(nodes) + ")\n")
+        nodes, auto_cube = _game_nodes(record, g)
+        out.append("\n".join(["(;" + _root(record, g, gi == 0, auto_cube)] + nodes) + ")\n")
     return "".join(out)
 
 
@@ -134,19 +194,24 @@ class SgfRead:
     record: MatchRecord
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
+    lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
 
 
 def _unesc(v: str) -> str:
     return re.sub(r"\\(.)", r"\1", v, flags=re.S)
 
 
-def _trees(text: str) -> list[list[list[tuple[str, list[str]]]]]:
-    """Split SGF text into game trees, each a list of nodes (lists of (prop, values)).
-    Only the main line is kept (variations are skipped)."""
-    trees: list[list[list[tuple[str, list[str]]]]] = []
+Node = list[tuple[str, list[str]]]
+
+
+def _trees(text: str) -> list[list[tuple[int, Node]]]:
+    """Split SGF text into game trees, each a list of ``(line, node)`` (a node is a list of
+    (prop, values)).  Only the main line is kept (variations are skipped)."""
+    trees: list[list[tuple[int, Node]]] = []
     i, n = 0, len(text)
     depth = 0
-    cur: Optional[list[list[tuple[str, list[str]]]]] = None
+    line, counted = 1, 0
+    cur: Optional[list[tuple[int, Node]]] = None
     while i < n:
         c = text[i]
         if c == "(":
@@ -159,8 +224,10 @@ def _trees(text: str) -> list[list[list[tuple[str, list[str]]]]]:
             depth -= 1
             i += 1
         elif c == ";":
+            line += text.count("\n", counted, i)
+            counted = i
             i += 1
-            node: list[tuple[str, list[str]]] = []
+            node: Node = []
             while True:
                 m = _PROP.match(text, i)
                 if not m:
@@ -174,7 +241,7 @@ def _trees(text: str) -> list[list[list[tuple[str, list[str]]]]]:
                 ws = re.match(r"\s*", text[i:])
                 i += ws.end() if ws else 0
             if cur is not None and depth == 1:
-                cur.append(node)
+                cur.append((line, node))
         elif c == "[":  # stray value: skip it
             m = _VAL.match(text, i)
             i = m.end() if m else i + 1
@@ -183,25 +250,75 @@ def _trees(text: str) -> list[list[list[tuple[str, list[str]]]]]:
     return trees
 
 
+def _float(v: Optional[list[str]]) -> Optional[float]:
+    try:
+        return float(v[0]) if v else None
+    except ValueError:
+        return None
+
+
+def _is_board(props: dict[str, list[str]]) -> bool:
+    return "AE" in props or "AB" in props or "AW" in props
+
+
+def _board(props: dict[str, list[str]]) -> Optional[Position]:
+    """The position a set-board node ``AE[a:y]AW..AB..`` gives (player 0 on roll); None
+    when it does not clear the whole board first (bgtable and gnubg always do)."""
+    if props.get("AE") != ["a:y"]:
+        return None
+    me, opp = [0] * 25, [0] * 25
+    for prop, side, player in (("AW", me, 0), ("AB", opp, 1)):
+        for v in props.get(prop, []):
+            if len(v) != 1 or not "a" <= v <= "y":
+                return None
+            pt = _point(player, v)
+            side[24 if pt == BAR_POINT else pt - 1] += 1
+    try:
+        return Position(me, opp)
+    except ValueError:
+        return None
+
+
+def _illegal_text(props: dict[str, list[str]]) -> Optional[str]:
+    note = " ".join(props.get("C", []))
+    m = re.search(re.escape(ILLEGAL_NOTE) + r"(.*)$", note)
+    return m.group(1).strip() if m else None
+
+
 def read_sgf(text: Union[str, bytes]) -> SgfRead:
-    """Read gnubg SGF forgivingly: the record and the problems met."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
+    """Read gnubg SGF forgivingly: the record and the problems met (an empty or binary
+    file, or one with no backgammon game, is a problem)."""
     problems: list[Problem] = []
     notes: list[Problem] = []
+    if isinstance(text, bytes):
+        data = text
+        if b"\0" in data:
+            problems.append(Problem(0, 0, "", "a binary file, not SGF text", 1))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(0, 0, "", f"not UTF-8 text (byte {exc.start}); is this an SGF file?",
+                                    data[:exc.start].count(b"\n") + 1))
+            text = data.decode("utf-8", errors="replace")
     games: list[tuple[int, tuple[int, int], list[Action]]] = []
     players = ("Player 1", "Player 2")
     length = 0
     meta: list[tuple[str, str]] = []
     crawford_rule = False
     jacoby = False
-    for ti, nodes in enumerate(_trees(text)):
+    autodoubles = 0
+    lines: dict[tuple[int, int], int] = {}
+    line = 0
+    trees = _trees(text)
+    for ti, nodes in enumerate(trees):
         if not nodes:
             continue
-        root = dict((k, v) for k, v in nodes[0])
+        root_line, root_node = nodes[0]
+        line = root_line
+        root = dict((k, v) for k, v in root_node)
         number = ti + 1
         if root.get("GM", ["6"])[0] != "6":
-            problems.append(Problem(number, 0, f"GM[{root['GM'][0]}]", "not a backgammon game (GM[6])"))
+            problems.append(Problem(number, 0, f"GM[{root['GM'][0]}]", "not a backgammon game (GM[6])", root_line))
             continue
         mi = {}
         for v in root.get("MI", []):
@@ -213,37 +330,82 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
             number = int(mi["game"]) + 1 if "game" in mi else number
             score = (int(mi.get("ws", 0)), int(mi.get("bs", 0)))
         except ValueError:
-            problems.append(Problem(number, 0, str(root.get("MI")), "MI values must be numbers"))
+            problems.append(Problem(number, 0, str(root.get("MI")), "MI values must be numbers", root_line))
             score = (0, 0)
         if "PW" in root and "PB" in root:
             players = (root["PW"][0], root["PB"][0])
         if ti == 0:
-            for prop, key in (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate")):
+            for prop, key in (("PC", "Site"), ("EV", "Event"), ("RO", "Round"), ("DT", "EventDate"),
+                              ("AN", "Transcriber")):
                 if prop in root:
                     v = root[prop][0]
                     meta.append((key, v.replace("-", ".") if prop == "DT" else v))
+            for v in root.get("HT", []):
+                k, sep, val = v.partition(":")
+                if sep and k.strip():
+                    meta.append((k.strip(), val))
+                else:
+                    problems.append(Problem(number, 0, f"HT[{v}]", "a header tag must be key:value", root_line))
         ru = ":".join(root.get("RU", []))
         crawford_rule = crawford_rule or "crawford" in ru.lower()
         jacoby = jacoby or "jacoby" in ru.lower()
         games.append((number, score, [], ))
-        rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby)
-        r = GameReplayer(number, length, rules)
         acts: list[Action] = games[-1][2]
+        cv = root.get("CV", ["1"])[0].strip()
+        auto = 0
+        if cv.isdigit() and int(cv) > 1 and int(cv) & (int(cv) - 1) == 0:
+            auto = int(cv).bit_length() - 1
+        elif cv != "1":
+            problems.append(Problem(number, 0, f"CV[{cv}]", "the cube value must be a power of two", root_line))
+        autodoubles = max(autodoubles, auto)
+        rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby, automatic_doubles=autodoubles)
+        r = GameReplayer(number, length, rules)
 
-        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r) -> None:
+        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number) -> None:
             acts.append(a)
-            r.feed(a, layout(acts)[-1][0], len(acts) - 1)
+            move = layout(acts)[-1][0]
+            lines.setdefault((number, move), line)
+            r.feed(a, move, len(acts) - 1)
 
-        for node in nodes[1:]:
+        for _ in range(auto):  # the opening ties that turned the cube
+            feed(Reroll(0, "opening_tie"))
+        ni = 1
+        while ni < len(nodes):
+            line, node = nodes[ni]
+            ni += 1
             props = dict(node)
-            if "AE" in props or "AB" in props or "AW" in props:
-                problems.append(Problem(number, 0, "AE/AB/AW", "position set-up nodes are not supported; skipped"))
-                continue
-            if "DI" in props and "PL" in props:
+            t = _float(props.get("TS"))
+            here = layout(acts)[-1][0] if acts else 0
+            if "DI" in props and "PL" in props and not _is_board(props):
                 pl = props["PL"][0].upper()
                 d = props["DI"][0]
-                if pl in ("W", "B") and len(d) == 2 and d.isdigit():
-                    feed(Roll(0 if pl == "W" else 1, (int(d[0]), int(d[1]))))
+                if not (pl in ("W", "B") and len(d) == 2 and d.isdigit() and "1" <= min(d) and max(d) <= "6"):
+                    problems.append(Problem(number, here, f"PL[{pl}]DI[{d}]", "unreadable roll", line))
+                    continue
+                p, dice = (0 if pl == "W" else 1), (int(d[0]), int(d[1]))
+                nxt = dict(nodes[ni][1]) if ni < len(nodes) else {}
+                if _is_board(nxt):
+                    # the roll of an accepted illegal play, then the position as it stood
+                    ni += 1
+                    played, board = _illegal_text(nxt), _board(nxt)
+                    if played is None or board is None:
+                        problems.append(Problem(number, here, "AE/AB/AW", "a set-board node that does not "
+                                                "name an accepted illegal play; skipped", nodes[ni - 1][0]))
+                        feed(Roll(p, dice, t=t))
+                        continue
+                    # the board that stood is the record; the play text names it (and gives it, mostly)
+                    trial = GameReplayer(number, length, rules, False)
+                    trial.pos0, trial.to_act, trial.moved = r.pos0, p, True
+                    trial.feed(IllegalAccepted(p, dice, played), 0)
+                    stood = "" if not r.broken and not trial.broken and trial.pos0 == board else (
+                        board.swap() if p == 0 else board).position_id()
+                    feed(IllegalAccepted(p, dice, played, stood, t=t))
+                    continue
+                feed(Roll(p, dice, t=t))
+                continue
+            if _is_board(props):
+                problems.append(Problem(number, here, "AE/AB/AW", "position set-up nodes are only read after "
+                                        "the roll of an accepted illegal play; skipped", line))
                 continue
             for side in ("W", "B"):
                 if side not in props:
@@ -252,39 +414,42 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                 v = props[side][0].strip()
                 low = v.lower()
                 if low == "double":
-                    feed(Double(p, r.cube * 2))
+                    feed(Double(p, r.cube * 2, t=t))
                 elif low == "take":
-                    feed(Take(p))
+                    feed(Take(p, t=t))
                 elif low in ("drop", "pass"):
-                    feed(Pass(p))
+                    feed(Pass(p, t=t))
                 elif low == "beaver":
-                    feed(Beaver(p, (r.pending[1] * 2) if r.pending else r.cube * 4))
-                elif re.fullmatch(r"[1-6]{2}(?:[a-z]{2})*", low):
-                    pairs = [(_point(p, low[k]), _point(p, low[k + 1])) for k in range(2, len(low), 2)]
+                    feed(Beaver(p, (r.pending[1] * 2) if r.pending else r.cube * 4, t=t))
+                elif re.fullmatch(r"[1-6]{2}(?:[a-y][a-z])*", low):
+                    pairs = [(_point(p, low[j]), _point(p, low[j + 1])) for j in range(2, len(low), 2)]
                     text_play = " ".join(f"{s}/{d}" for s, d in pairs)
-                    feed(Move(p, (int(low[0]), int(low[1])), text_play))
+                    feed(Move(p, (int(low[0]), int(low[1])), text_play, t=t))
                 elif low in ("resign", ""):
                     continue
                 else:
-                    problems.append(Problem(number, layout(acts)[-1][0] if acts else 0, v,
-                                            "unreadable move node (expected dice and letter pairs, double, take "
-                                            "or drop)"))
+                    problems.append(Problem(number, here, v, "unreadable move node (expected dice and letter "
+                                            "pairs, double, take or drop)", line))
         re_ = root.get("RE", [""])[0].strip()
         m = re.fullmatch(r"([WB])\+(\d+)(R?)", re_)
         if m:
             w = 0 if m.group(1) == "W" else 1
             end, note = r.end_actions(w, int(m.group(2)), bool(m.group(3)))
             if note:
-                notes.append(Problem(number, 0, f"RE[{re_}]", note))
+                notes.append(Problem(number, 0, f"RE[{re_}]", note, root_line))
             for a in end:
                 feed(a)
         elif re_:
-            problems.append(Problem(number, 0, f"RE[{re_}]", "unreadable result (expected e.g. W+2 or B+1R)"))
-    rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby)
+            problems.append(Problem(number, 0, f"RE[{re_}]", "unreadable result (expected e.g. W+2 or B+1R)",
+                                    root_line))
+    if not games and not problems:
+        what = "an empty file" if not text.strip() else "no backgammon game found"
+        problems.append(Problem(0, 0, "", f"{what}: expected SGF game trees '(;FF[4]GM[6]...)'", 1))
+    rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby, automatic_doubles=autodoubles)
     flags = crawford_flags(length, [s for _, s, _ in games], rules.crawford)
     record = MatchRecord(players, length, rules,
                          tuple(GameRecord(n, s, f, tuple(a)) for (n, s, a), f in zip(games, flags)), tuple(meta))
-    return SgfRead(record, problems, notes)
+    return SgfRead(record, problems, notes, lines)
 
 
 def load_sgf(path: Union[str, Path]) -> SgfRead:

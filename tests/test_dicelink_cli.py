@@ -111,3 +111,46 @@ def test_script_parses_every_action() -> None:
              ("start_roll", "lift", "unplug", "replug", "reboot", "drop", "corrupt", "drop_incoming", "exit")]
     lines.append(json.dumps({"action": "settle", "values": [3, None]}))
     assert [a.name for a in parse_script(lines)][-1] == "settle"
+
+
+@pytest.mark.parametrize("url, words", [
+    ("usb:zz", "usb:VID:PID"), ("nosuch://x", "'nosuch' not known"), ("", "empty"), ("/", "is a directory"),
+    ("socket://nohost", "socket://nohost"),
+])
+def test_dice_refuses_a_malformed_port_url_at_once(url: str, words: str, capsys: Any) -> None:
+    # no --timeout: a URL that retried would hang this test rather than fail it
+    assert main_dice(["--port", url]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("bgtable dice: error: --port") and words in err[0]
+
+
+def test_dice_refuses_a_timeout_that_is_not_positive(capsys: Any) -> None:
+    assert main_dice(["--port", "loop://", "--timeout", "-1"]) == 2
+    assert "--timeout -1" in capsys.readouterr().err
+
+
+def test_dice_sim_link_dir_that_cannot_hold_the_symlink(tmp_path: Path, capsys: Any) -> None:
+    missing = tmp_path / "nope"
+    afile = tmp_path / "f"
+    afile.write_text("x")
+    for value, words in ((missing, "does not exist; create it"), (afile, "is not a directory")):
+        assert main_dice_sim(["--link-dir", str(value)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and str(value) in err[0] and words in err[0]
+    assert not missing.exists()
+
+
+def test_firmware_sim_build_dir_and_eeprom_that_cannot_be_written(tmp_path: Path, capsys: Any) -> None:
+    from hardware.firmware.cli import main_firmware_sim
+    afile = tmp_path / "f"
+    afile.write_text("x")
+    cases = [(["--build-dir", str(afile)], "is a file"),
+             (["--build-dir", str(afile / "sub")], "cannot be written (Not a directory)"),
+             (["--build-dir", "/proc/bgtable"], "cannot be written"),
+             (["--build-dir", str(tmp_path / "b"), "--eeprom", str(tmp_path / "no" / "e.bin")], "--eeprom"),
+             (["--build-dir", str(tmp_path / "b"), "--eeprom", str(tmp_path)], "Is a directory")]
+    for argv, words in cases:
+        assert main_firmware_sim(argv) == 2, argv
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("bgtable firmware-sim: error:") and words in err[0], err
+    assert not (tmp_path / "no").exists() and list((tmp_path / "b").iterdir()) == []

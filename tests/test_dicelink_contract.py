@@ -9,8 +9,9 @@ from typing import Iterator
 
 import pytest
 
+from firmware_bridge.errors import LinkError
 from firmware_bridge.link import DiceLink
-from firmware_bridge.messages import LED_READY, LED_REROLL, STATE_NAMES
+from firmware_bridge.messages import LED_READY, LED_REROLL, PROTOCOL_VERSION, STATE_NAMES
 from firmware_bridge.sim import SimulatedReader
 
 BACKENDS = ["sim"] + (["device"] if os.environ.get("BGTABLE_DICE_PORT") else [])
@@ -37,8 +38,10 @@ def link(request: pytest.FixtureRequest) -> Iterator[DiceLink]:
 def test_info_identifies_the_reader(link: DiceLink) -> None:
     info = link.info
     assert info is not None
-    assert info.proto_version == 1
+    assert info.proto_version == PROTOCOL_VERSION
     assert info.boot_id != 0 and len(info.source) == 8
+    assert info.session_nonce != 0  # it answered a HELLO (the first of its boot, ours or an earlier host's)
+    assert link.session.source.startswith(info.source)
     assert 1 <= info.max_dice <= 2
 
 
@@ -57,12 +60,18 @@ def test_leds_are_acked_and_shown_in_the_snapshot(link: DiceLink) -> None:
 
 
 def test_zones_are_acked(link: DiceLink) -> None:
-    link.set_zone("tray", 0, 0, 0, 0)
-    link.set_zone("right", 0, -200, 250, 200)
+    tray = link.set_zone("tray", 0, 0, 0, 0)
+    right = link.set_zone("right", 0, -200, 250, 200)
+    assert (tray.name, tray.done, right.name, right.done) == ("SET_ZONE", True, "SET_ZONE", True)
+    assert tray.seq != right.seq and link.session.commands == {}  # nothing left awaiting an ACK
+    with pytest.raises(LinkError, match="'middle'"):
+        link.set_zone("middle", 0, 0, 1, 1)
 
 
 def test_ping_and_heartbeats_keep_the_link_up(link: DiceLink) -> None:
     assert link.ping() >= 0.0
-    # three heartbeat periods with nothing else going on: no loss, no reconnection
-    assert not link.wait_for_loss(3.5)
+    # four heartbeats from the reader with nothing else going on (more than the 3 s silence limit
+    # apart from the first to the last): no loss, no reconnection
+    beats = link.session.heartbeats
+    assert link.wait_for(lambda s: s.heartbeats >= beats + 4, 10.0), "the reader sends no heartbeats"
     assert link.stats.losses == 0 and link.connected

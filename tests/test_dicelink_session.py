@@ -15,9 +15,12 @@ from hypothesis import strategies as st
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted
 
 from firmware_bridge.codec import Decoder, decode_frame, encode_frame
-from firmware_bridge.messages import Die, Hello, Info, RollSettledMsg, SetLeds, Snapshot
+from firmware_bridge.messages import (
+    STATE_SETTLED, Ack, Die, Hello, Info, RequestSnapshot, RollSettledMsg, RollStartedMsg, SetLeds, Snapshot,
+)
 from firmware_bridge.reader import ReaderCore
-from firmware_bridge.session import HostSession
+from firmware_bridge.session import MAX_ROLL_JUMP, HostSession
+from firmware_bridge.vectors import _raw_v1
 
 DICE = (Die(3, "right", x=100, y=20), Die(5, "right", x=150, y=-40))
 
@@ -28,7 +31,7 @@ class Wire:
     def __init__(self, seed: int = 0, boot: int = 0x1234) -> None:
         self.now = 0.0
         self.reader = ReaderCore(boot, self.now)
-        self.host = HostSession()
+        self.host = HostSession(rng=random.Random(seed))
         self.events: list[Any] = []
         self.up = True
         self.to_host_filter: Optional[Callable[[bytes], bool]] = None
@@ -240,7 +243,7 @@ def test_fifo_overflow_is_reported_as_a_fault() -> None:
     w = Wire()
     w.reader.fifo_depth = 2
     w.up = False
-    for _ in range(2):
+    for _ in range(3):  # coalesced, each roll is one entry; the third still overflows 2 entries
         w.reader_out(w.reader.start_roll(w.now))
         w.reader_out(w.reader.settle(DICE, w.now))
     w.run(3.5)
@@ -248,7 +251,8 @@ def test_fifo_overflow_is_reported_as_a_fault() -> None:
     w.run(2.0)
     faults = [e.message for e in w.events if isinstance(e, ReaderFault) and "overflow" in e.message]
     assert faults == ["reader 00001234: event queue overflowed (arg 2)"]
-    assert [e.roll_id for e in w.events if isinstance(e, RollSettled)] == [2]
+    assert [e.roll_id for e in w.events if isinstance(e, RollSettled)] == [2, 3]
+    assert [e.roll_id for e in w.events if isinstance(e, RollStarted)] == [2, 3]  # starts given by the host
 
 
 @settings(max_examples=60, deadline=None)
@@ -283,3 +287,125 @@ def test_any_schedule_of_outages_and_loss_delivers_each_roll_exactly_once(steps:
     assert not w.reader.fifo and w.host.online
     lifted = [e.roll_id for e in w.events if isinstance(e, DiceLifted)]
     assert lifted == sorted(set(lifted))
+
+
+# ---------------------------------------------------------------- a filter that cannot be poisoned
+
+def _roll(w: Wire, a: int, b: int, lift: bool = True) -> None:
+    w.reader_out(w.reader.start_roll(w.now))
+    w.reader_out(w.reader.settle((Die(a), Die(b)), w.now))
+    if lift:
+        w.reader_out(w.reader.lift(w.now))
+
+
+def test_a_reader_restarted_with_its_old_boot_id_starts_a_new_epoch() -> None:
+    w = Wire(seed=3)
+    for v in (1, 2, 3):
+        _roll(w, v, v)
+    w.reader = ReaderCore(0x1234, w.now)  # same boot id (no EEPROM, same seed): rolls count from 1 again
+    w.run(2.0)                            # its INFO (nonce 0) tells the host: handshake again
+    _roll(w, 6, 6)
+    w.run(1.0)
+    assert w.rolls() == [("00001234", 1, (1, 1)), ("00001234", 2, (2, 2)), ("00001234", 3, (3, 3)),
+                         ("00001234~2", 1, (6, 6))]
+    assert w.host.stats.new_epochs == 1 and w.host.source == "00001234~2"
+
+
+def test_a_reader_restarted_with_its_old_boot_id_while_unplugged_starts_a_new_epoch() -> None:
+    w = Wire(seed=4)
+    _roll(w, 2, 5)
+    w.up = False
+    w.run(3.5)
+    w.reader = ReaderCore(0x1234, w.now)
+    _roll(w, 4, 1)  # queued until its first HELLO
+    w.up = True
+    w.run(3.0)
+    assert w.rolls() == [("00001234", 1, (2, 5)), ("00001234~2", 1, (4, 1))]
+
+
+def test_a_handshake_snapshot_whose_roll_id_went_backwards_starts_a_new_epoch() -> None:
+    w = Wire(seed=5)
+    for v in (1, 2, 3):
+        _roll(w, v, v)
+    nonce = w.reader.session_nonce
+    # a reader that lost its state yet echoes the old nonce (say, a buggy firmware keeping it in EEPROM)
+    w.reader = ReaderCore(0x1234, w.now)
+    w.reader.session, w.reader.session_nonce = True, nonce
+    w.host.close("test")
+    w.reopen()
+    _roll(w, 5, 4)
+    w.run(1.0)
+    assert w.rolls()[-1] == ("00001234~2", 1, (5, 4))
+    assert w.host.stats.new_epochs == 1
+
+
+def test_a_wild_roll_id_that_passed_the_crc_is_held_and_cannot_poison_the_filter() -> None:
+    w = Wire(seed=6)
+    _roll(w, 1, 2)
+    w.run(0.5)
+    wild = encode_frame(RollSettledMsg(60000, DICE), 77)  # as if a corruption had passed the CRC
+    out, ev = w.host.feed(wild, w.now)
+    assert ev == [] and [f.message for f in Decoder().feed(out)] == [RequestSnapshot()]  # no ACK
+    w._to_reader(out)  # the reader answers with its SNAPSHOT: roll 1, so 60000 stays unbelieved
+    out, ev = w.host.feed(encode_frame(RollSettledMsg(60001, DICE), 78), w.now + 0.3)
+    assert ev == [] and not [f for f in Decoder().feed(out) if isinstance(f.message, Ack)]
+    _roll(w, 4, 6)
+    w.run(1.0)
+    assert w.rolls() == [("00001234", 1, (1, 2)), ("00001234", 2, (4, 6))]
+    assert w.host.stats.held == 2
+
+
+def test_a_true_roll_id_jump_is_confirmed_by_the_snapshot_and_delivered() -> None:
+    w = Wire(seed=7)
+    _roll(w, 1, 2)
+    w.reader.roll_id = 1 + MAX_ROLL_JUMP + 40  # say, rolls the FIFO could not keep
+    _roll(w, 3, 3)
+    w.run(1.0)
+    assert w.rolls() == [("00001234", 1, (1, 2)), ("00001234", 2 + MAX_ROLL_JUMP + 40, (3, 3))]
+    assert w.host.stats.held == 1
+    assert not w.reader.fifo
+
+
+def test_the_same_frame_twice_confirms_a_jump_without_a_snapshot() -> None:
+    h = HostSession(rng=random.Random(1))
+    hello = Decoder().feed(h.open(0.0))[0].message
+    assert isinstance(hello, Hello)
+    h.feed(encode_frame(Info(boot_id=9, session_nonce=hello.nonce), 0), 0.01)
+    h.feed(encode_frame(Snapshot(), 1), 0.02)
+    far = encode_frame(RollStartedMsg(1 + MAX_ROLL_JUMP), 2)
+    assert h.feed(far, 0.03)[1] == []
+    assert h.feed(far, 0.3)[1] == [RollStarted(roll_id=1 + MAX_ROLL_JUMP)]
+
+
+def test_a_version_1_reader_is_named_once_and_never_believed() -> None:
+    h = HostSession()
+    h.open(0.0)
+    v1_info = _raw_v1(bytes((1, 0x20, 0, 1, 1, 0, 0, 0x3F, 0, 4, 3, 2, 1, 2)))
+    events = h.feed(v1_info, 0.1)[1] + h.feed(v1_info, 1.1)[1]
+    assert len(events) == 1 and "protocol version 1" in events[0].message and "firmware" in events[0].message
+    assert h.stats.old_version == 2 and h.info is None
+
+
+def test_fast_rolls_over_a_lossy_line_are_coalesced_and_none_is_lost() -> None:
+    """Roll, settle and lift within 0.2 s, the next roll 0.2 s later, 20 % of frames lost each way."""
+    w = Wire(seed=8)
+    rng = random.Random(8)
+    w.to_host_filter = lambda f: rng.random() > 0.2
+    w.to_reader_filter = lambda f: rng.random() > 0.2
+    expected = []
+    for i in range(60):
+        a, b = rng.randint(1, 6), rng.randint(1, 6)
+        w.reader_out(w.reader.start_roll(w.now))
+        w.run(0.1, step=0.01)
+        w.reader_out(w.reader.settle((Die(a), Die(b)), w.now))
+        w.run(0.1, step=0.01)
+        w.reader_out(w.reader.lift(w.now))
+        w.run(0.2, step=0.01)
+        expected.append(("00001234", i + 1, (a, b)))
+    w.to_host_filter = w.to_reader_filter = None
+    w.run(5.0)
+    assert w.rolls() == expected
+    assert not [e for e in w.events if isinstance(e, ReaderFault) and "overflow" in e.message]
+    stages = [(type(e).__name__, e.roll_id) for e in w.events if not isinstance(e, ReaderFault)]
+    assert stages == [(k, r) for r in range(1, 61) for k in ("RollStarted", "RollSettled", "DiceLifted")]
+    assert w.reader.snapshot().state != STATE_SETTLED and not w.reader.fifo

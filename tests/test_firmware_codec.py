@@ -1,4 +1,4 @@
-"""Level 1: the firmware's protocol code (hardware/firmware/src/msg.c, cobs.c, crc16.c) compiled
+"""Level 1: the firmware's protocol code (hardware/firmware/src/msg.c, cobs.c, crc32.c) compiled
 for the host with gcc, checked byte for byte against firmware_bridge's normative vectors and
 against the Python codec on generated messages."""
 from __future__ import annotations
@@ -22,13 +22,14 @@ INVALID = json.loads((ROOT / "firmware_bridge" / "vectors_invalid.json").read_te
 # PROTOCOL.md section 4: type codes and each payload's fields in wire order
 TYPES = {"HEARTBEAT": 0x01, "ACK": 0x02, "HELLO": 0x10, "REQUEST_SNAPSHOT": 0x11, "SET_LEDS": 0x12,
          "SET_ZONE": 0x13, "PING": 0x14, "INFO": 0x20, "PONG": 0x21, "SNAPSHOT": 0x22,
-         "ROLL_STARTED": 0x30, "ROLL_SETTLED": 0x31, "DICE_LIFTED": 0x32, "FAULT": 0x33}
-FIELDS = {"HEARTBEAT": ["uptime_ms"], "ACK": ["acked_seq", "acked_type"], "HELLO": [], "REQUEST_SNAPSHOT": [],
+         "ROLL_STARTED": 0x30, "ROLL_SETTLED": 0x31, "DICE_LIFTED": 0x32, "FAULT": 0x33, "ROLL_DONE": 0x34}
+FIELDS = {"HEARTBEAT": ["uptime_ms"], "ACK": ["acked_seq", "acked_type"], "HELLO": ["nonce"], "REQUEST_SNAPSHOT": [],
           "SET_LEDS": ["on", "blink"], "SET_ZONE": ["zone", "x0", "y0", "x1", "y1"], "PING": ["token"],
-          "INFO": ["proto_version", "fw_major", "fw_minor", "fw_patch", "capabilities", "boot_id", "max_dice"],
+          "INFO": ["proto_version", "fw_major", "fw_minor", "fw_patch", "capabilities", "boot_id", "max_dice",
+                   "session_nonce"],
           "PONG": ["token"], "SNAPSHOT": ["state", "roll_id", "leds", "faults", "pending", "dice"],
           "ROLL_STARTED": ["roll_id"], "ROLL_SETTLED": ["roll_id", "dice"], "DICE_LIFTED": ["roll_id"],
-          "FAULT": ["fault_id", "code", "arg"]}
+          "FAULT": ["fault_id", "code", "arg"], "ROLL_DONE": ["roll_id", "dice"]}
 ZONES = {"left": 0, "right": 1, "outside": 2, "tray": 3}
 
 
@@ -58,7 +59,7 @@ def tool(fw: Build) -> Iterator[ProtoTool]:
 
 
 def test_crc_check_value(tool: ProtoTool) -> None:
-    assert tool.call("C " + b"123456789".hex()) == ["CRC 29b1"]
+    assert tool.call("C " + b"123456789".hex()) == ["CRC cbf43926"]
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=[v["name"] for v in VECTORS])
@@ -104,6 +105,7 @@ def test_refuses_to_encode_out_of_range_fields(tool: ProtoTool) -> None:
     assert tool.encode(1, 0x31, [3, 1, 7, 0, 1, 0, 0, 255]) is None   # die value 7
     assert tool.encode(1, 0x31, [3, 1, 3, 0, 9, 0, 0, 255]) is None   # zone 9
     assert tool.encode(1, 0x7E, []) is None                         # unknown type
+    assert tool.encode(1, 0x10, [0]) is None                        # a HELLO nonce is never 0
 
 
 # ---------------------------------------------------------------- generated messages
@@ -114,14 +116,15 @@ _die = st.builds(M.Die, value=st.integers(0, 6), zone=st.sampled_from(sorted(M.Z
 _u8, _u16, _u32 = st.integers(0, 255), st.integers(0, 0xFFFF), st.integers(0, 0xFFFFFFFF)
 _i16 = st.integers(-32768, 32767)
 _messages = st.one_of(
-    st.builds(M.Heartbeat, _u32), st.builds(M.Ack, _u8, _u8), st.just(M.Hello()), st.just(M.RequestSnapshot()),
+    st.builds(M.Heartbeat, _u32), st.builds(M.Ack, _u8, _u8), st.builds(M.Hello, st.integers(1, 0xFFFFFFFF)), st.just(M.RequestSnapshot()),
     st.builds(M.SetLeds, _u8, _u8), st.builds(M.SetZone, st.integers(0, 3), _i16, _i16, _i16, _i16),
     st.builds(M.Ping, _u16), st.builds(M.Pong, _u16),
-    st.builds(M.Info, _u8, _u8, _u8, _u8, _u16, _u32, st.integers(1, 2)),
+    st.builds(M.Info, _u8, _u8, _u8, _u8, _u16, _u32, st.integers(1, 2), _u32),
     st.builds(M.Snapshot, st.integers(0, 3), _u16, _u8, _u8, _u8, st.lists(_die, max_size=2).map(tuple)),
     st.builds(M.RollStartedMsg, st.integers(1, 0xFFFF)),
     st.builds(M.RollSettledMsg, st.integers(1, 0xFFFF), st.lists(_die, min_size=1, max_size=2).map(tuple)),
     st.builds(M.DiceLiftedMsg, st.integers(1, 0xFFFF)),
+    st.builds(M.RollDoneMsg, st.integers(1, 0xFFFF), st.lists(_die, min_size=1, max_size=2).map(tuple)),
     st.builds(M.Fault, st.integers(1, 0xFFFF), _u8, _u8),
 )
 

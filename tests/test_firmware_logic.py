@@ -73,11 +73,21 @@ def fw(tmp_path_factory: pytest.TempPathFactory) -> Build:
     return build(tmp_path_factory.mktemp("fw-logic"), targets=("host",))
 
 
+GREETING = 0x5EED0001  # the nonce of the fixture host's HELLO
+
+
+def greet(h: Host) -> None:
+    """Boot, then the host's HELLO (a reader sends no event before one)."""
+    h.run(20)
+    h.send(M.Hello(nonce=GREETING))
+    h.run(10)
+
+
 @pytest.fixture
 def host(fw: Build) -> Iterator[Host]:
     with LogicTool(fw) as tool:
         h = Host(tool)
-        h.run(20)
+        greet(h)
         yield h
 
 
@@ -98,21 +108,36 @@ def lift(host: Host) -> list[M.Message]:
 def test_boot_announces_info_and_answers_hello_with_info_then_snapshot(host: Host) -> None:
     boot = [f.message for _, f in host.log]
     assert isinstance(boot[0], M.Info) and isinstance(boot[1], M.Snapshot)
-    host.send(M.Hello())
+    assert boot[0].session_nonce == 0  # no HELLO yet in this boot
+    host.send(M.Hello(nonce=0x5EED0002))
     got = [f.message for _, f in host.run(10)]
     info, snap = got[0], got[1]
     assert isinstance(info, M.Info) and isinstance(snap, M.Snapshot)
-    assert info.proto_version == 1 and info.max_dice == 2 and info.boot_id != 0
-    assert info.boot_id == boot[0].boot_id  # type: ignore[attr-defined]
+    assert info.proto_version == 2 and info.max_dice == 2 and info.boot_id != 0
+    assert info.session_nonce == GREETING  # the boot's first HELLO, not this one
+    assert info.boot_id == boot[0].boot_id
     assert info.capabilities & M.CAP_COCKED and info.capabilities & M.CAP_CONFIDENCE
     assert not info.capabilities & M.CAP_ON_CHECKER  # the tray cannot tell; the camera does
     assert (snap.state, snap.roll_id, snap.pending, snap.dice) == (M.STATE_IDLE, 0, 0, ())
 
 
+def test_session_nonce_is_the_first_hello_of_the_boot_and_a_reboot_forgets_it(host: Host) -> None:
+    host.send(M.Hello(nonce=11))
+    host.send(M.Hello(nonce=22))  # a later handshake (the host restarted, or a repeat)
+    assert [i.session_nonce for i in of(host.run(10), M.Info)] == [GREETING, GREETING]  # type: ignore[attr-defined]
+    announced = of(host.scene("boot"), M.Info)[0]
+    assert announced.session_nonce == 0  # type: ignore[attr-defined]
+    roll(host, 2, 2)
+    silent = host.run(2000)  # not greeted since the boot: INFO once a second instead of heartbeats, no events
+    assert [type(f.message) for _, f in silent] == [M.Info, M.Info]
+    host.send(M.Hello(nonce=33))
+    assert [i.session_nonce for i in of(host.run(10), M.Info)] == [33]  # type: ignore[attr-defined]
+
+
 def test_heartbeat_about_once_a_second_with_the_uptime(host: Host) -> None:
     beats = [(t, f.message) for t, f in host.run(5000) if isinstance(f.message, M.Heartbeat)]
     assert len(beats) == 5
-    assert all(abs(t - hb.uptime_ms) <= 1 for t, hb in beats)  # type: ignore[attr-defined]
+    assert all(abs(t - hb.uptime_ms) <= 1 for t, hb in beats)
     assert [b[0] - a[0] for a, b in zip(beats, beats[1:])] == [1000] * 4
 
 
@@ -213,6 +238,7 @@ def test_dice_lying_there_at_power_up_belong_to_no_roll(host: Host) -> None:
     booted = host.scene("die 0 top 2", "die 1 top 2", "boot")
     assert [type(f.message) for _, f in booted] == [M.Info, M.Snapshot]
     host.run(500)
+    host.send(M.Hello(nonce=5))
     host.send(M.RequestSnapshot())
     snap = of(host.run(10), M.Snapshot)[0]
     assert snap.state == M.STATE_IDLE and snap.roll_id == 0 and [d.value for d in snap.dice] == [2, 2]  # type: ignore[attr-defined]
@@ -248,17 +274,29 @@ def test_hello_resends_the_pending_head_at_once(host: Host) -> None:
     assert got[1].pending == 1  # type: ignore[attr-defined]
 
 
-def test_fifo_overflow_drops_the_oldest_and_reports_how_many(host: Host) -> None:
-    for top in (1, 2, 3, 4, 5):  # 5 rolls and lifts: 15 events, the FIFO holds 8
-        host.scene(f"die 0 top {top}", "die 1 top 6", "tumble 60")
-        host.run(500, ack=False)
+def _rolls_without_acks(host: Host, n: int) -> None:
+    for k in range(n):
+        host.scene(f"die 0 top {k % 6 + 1}", "die 1 top 6", "tumble 60")
+        host.run(500, ack=False, step=50)
         host.scene("die 0 empty", "die 1 empty", "tumble 40")
-        host.run(500, ack=False)
+        host.run(500, ack=False, step=50)
+
+
+def test_events_behind_an_unacked_head_are_coalesced_one_entry_per_roll(host: Host) -> None:
+    _rolls_without_acks(host, 5)  # 15 events while the host ACKs nothing
+    host.send(M.RequestSnapshot())
+    assert of(host.run(5, ack=False), M.Snapshot)[0].pending == 6  # type: ignore[attr-defined]
     got = events(host.run(1000))
-    assert isinstance(got[-1], M.Fault) and got[-1].code == M.FAULT_QUEUE_OVERFLOW and got[-1].arg == 7
-    stages = [(e.roll_id, type(e).__name__) for e in got[:-1]]  # type: ignore[attr-defined]
-    assert len(stages) == 8 and stages[-1] == (5, "DiceLiftedMsg")
-    assert stages == sorted(stages, key=lambda s: (s[0], ["RollStartedMsg", "RollSettledMsg", "DiceLiftedMsg"].index(s[1])))
+    assert [(type(e).__name__, e.roll_id) for e in got] == (  # type: ignore[attr-defined]
+        [("RollStartedMsg", 1)] + [("RollDoneMsg", r) for r in range(1, 6)])
+    assert [d.value for d in got[3].dice] == [3, 6]  # type: ignore[attr-defined]
+
+
+def test_fifo_overflow_drops_the_oldest_and_reports_how_many(host: Host) -> None:
+    _rolls_without_acks(host, 18)  # the head and 17 coalesced rolls: 18 entries, the FIFO holds 16
+    got = events(host.run(2000, step=10))
+    assert isinstance(got[-1], M.Fault) and got[-1].code == M.FAULT_QUEUE_OVERFLOW and got[-1].arg == 3
+    assert [(type(e).__name__, e.roll_id) for e in got[:-1]] == [("RollDoneMsg", r) for r in range(3, 19)]  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- LEDs and zones
@@ -278,7 +316,7 @@ def test_link_led_goes_off_after_three_seconds_without_the_host(host: Host) -> N
     host.run(10)
     host.run(3100, ack=False)
     host.send(M.RequestSnapshot())
-    assert of(host.run(5), M.Snapshot)[0].leds == M.LED_LINK  # the frame itself revived the link
+    assert of(host.run(5), M.Snapshot)[0].leds == M.LED_LINK  # type: ignore[attr-defined]  # the frame revived the link
     assert host.tool.leds()[0] == M.LED_LINK
     host.run(3100, ack=False)
     assert host.tool.leds()[0] == 0
@@ -320,6 +358,8 @@ def test_every_boot_has_a_new_boot_id_and_a_watchdog_reset_is_reported(host: Hos
         ids.append(of(host.scene("boot"), M.Info)[0].boot_id)  # type: ignore[attr-defined]
     assert len(set(ids)) == len(ids) and 0 not in ids
     host.scene("boot fault")
+    assert events(host.run(50)) == []  # held until a host greets this boot
+    host.send(M.Hello(nonce=9))
     assert events(host.run(50)) == [M.Fault(fault_id=1, code=M.FAULT_RESET, arg=0)]
 
 
@@ -331,7 +371,10 @@ def test_roll_ids_past_65535_start_a_new_boot_id_announced_to_the_host(host: Hos
     host.scene("die 0 top 6", "die 1 top 1", "tumble 100")
     frames = host.run(900)
     infos = of(frames, M.Info)
-    assert len(infos) == 1 and infos[0].boot_id not in (0, first)  # type: ignore[attr-defined]
+    assert infos and infos[0].boot_id not in (0, first) and infos[0].session_nonce == 0  # type: ignore[attr-defined]
+    assert events(frames) == []  # the new boot id waits for a HELLO before its events
+    host.send(M.Hello(nonce=77))
+    frames += host.run(100)
     got = events(frames)
     assert [(type(e), e.roll_id) for e in got] == [(M.RollStartedMsg, 1), (M.RollSettledMsg, 1)]  # type: ignore[attr-defined]
     info_at = next(i for i, (_, f) in enumerate(frames) if isinstance(f.message, M.Info))
@@ -354,7 +397,7 @@ _step = st.tuples(_pocket, _pocket, st.integers(0, 300), st.integers(0, 900))
 def test_any_sequence_of_scenes_gives_a_well_formed_event_stream(fw: Build, steps: list[tuple[str, str, int, int]]) -> None:
     with LogicTool(fw) as tool:
         host = Host(tool)
-        host.run(20)
+        greet(host)
         for die0, die1, tumble, wait in steps:
             host.scene(f"die 0 {die0}", f"die 1 {die1}", f"tumble {tumble}")
             host.run(tumble + wait, step=10)
@@ -369,7 +412,7 @@ def test_any_sequence_of_scenes_gives_a_well_formed_event_stream(fw: Build, step
     stage: dict[int, int] = {}
     latest = 0
     for e in got:
-        n = {M.RollStartedMsg: 0, M.RollSettledMsg: 1, M.DiceLiftedMsg: 2}[type(e)]
+        n = {M.RollStartedMsg: 0, M.RollSettledMsg: 1, M.DiceLiftedMsg: 2, M.RollDoneMsg: 2}[type(e)]
         assert stage.get(e.roll_id, -1) == n - 1, f"{e} out of order in {got}"  # type: ignore[attr-defined]
         stage[e.roll_id] = n  # type: ignore[attr-defined]
         latest = max(latest, e.roll_id)  # type: ignore[attr-defined]

@@ -1,7 +1,10 @@
 """Levels 2 and 3 in simavr: the real firmware image (dice_reader.elf, built with avr-gcc) runs on
 a simulated 16 MHz ATmega328P, its UART bridged to a pseudo-terminal; firmware_bridge's link
 connects to that pty and the harness drives the simulated sensor voltages through rolls, a
-cocked die, a die outside the area, lifts, a sensor fault and a reset."""
+cocked die, a die outside the area, lifts, a sensor fault and a reset.
+
+Every wait is on an event (a frame decoded, an event queued, the link's state changing under its
+condition variable); the wall-clock bound WAIT only stops a hung test, it decides nothing."""
 from __future__ import annotations
 
 import os
@@ -11,7 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 import serial
@@ -96,27 +99,44 @@ def test_uart_divisor_gives_115200_baud_within_the_8n1_tolerance() -> None:
     assert abs(baud / 115200 - 1) < 0.025, f"{baud:.0f} baud"
 
 
+def read_until(port: serial.Serial, decoder: Decoder, got: list[Frame], done: Callable[[list[Frame]], bool]) -> None:
+    """Read frames into ``got`` until ``done(got)``; each read blocks until bytes arrive."""
+    port.timeout = WAIT  # a read returns as soon as a byte is there; WAIT only bounds a hang
+    while not done(got):
+        data = port.read(max(1, port.in_waiting))
+        assert data, f"the simulated reader sent nothing for {WAIT} s; got {[f.message.NAME for f in got]}"
+        got += decoder.feed(data)
+
+
 def test_uart_and_clock_over_the_pty_with_raw_frames(fw: Build, tmp_path: Path) -> None:
     """Level 2 at real-time pace: HELLO -> INFO, SNAPSHOT; SET_LEDS is ACKed; the heartbeat's
     uptime follows simulated time (the 16 MHz clock and the 1 ms timer agree)."""
     with SimavrReader(fw, eeprom=tmp_path / "ee.bin", speed=1.0) as sim, \
             serial.Serial(sim.port, 115200, timeout=0.05) as port:
         decoder = Decoder()
-        port.write(b"\x00" + encode_frame(M.Hello(), 0))
         got: list[Frame] = []
-        deadline = time.monotonic() + WAIT
-        sent_leds = False
-        while time.monotonic() < deadline:
-            got += decoder.feed(port.read(256))
-            kinds = [type(f.message) for f in got]
-            if not sent_leds and M.Snapshot in kinds:
-                port.write(encode_frame(M.SetLeds(on=M.LED_READY, blink=0), 1))
-                sent_leds = True
-            if M.Ack in kinds and kinds.count(M.Heartbeat) >= 3:
+
+        def kinds() -> list[type]:
+            return [type(f.message) for f in got]
+
+        def answered() -> bool:
+            return any(isinstance(f.message, M.Info) and f.message.session_nonce for f in got)
+
+        for _ in range(5):  # as the host does: HELLO again until it is answered
+            beats = kinds().count(M.Heartbeat) + kinds().count(M.Info)
+            port.write(b"\x00" + encode_frame(M.Hello(nonce=0xC0FFEE), 0))
+            read_until(port, decoder, got, lambda g: answered() or
+                       kinds().count(M.Heartbeat) + kinds().count(M.Info) > beats)
+            if answered():
                 break
+        answer_at = next(i for i, f in enumerate(got) if isinstance(f.message, M.Info) and f.message.session_nonce)
+        read_until(port, decoder, got, lambda g: M.Snapshot in kinds()[answer_at:])  # INFO, then SNAPSHOT
+        port.write(encode_frame(M.SetLeds(on=M.LED_READY, blink=0), 1))
+        read_until(port, decoder, got, lambda g: M.Ack in kinds() and kinds().count(M.Heartbeat) >= 3)
         messages = [f.message for f in got]
-        info = next(m for m in messages if isinstance(m, M.Info))
-        assert info.proto_version == 1 and info.boot_id != 0 and info.max_dice == 2
+        info = next(m for m in messages if isinstance(m, M.Info) and m.session_nonce)
+        assert info.proto_version == 2 and info.boot_id != 0 and info.max_dice == 2
+        assert info.session_nonce == 0xC0FFEE
         assert M.Ack(1, M.SetLeds.TYPE) in messages
         beat = [m for m in messages if isinstance(m, M.Heartbeat)][-1]
         now = sim.time_ms()
@@ -130,7 +150,7 @@ def test_uart_and_clock_over_the_pty_with_raw_frames(fw: Build, tmp_path: Path) 
 
 
 def test_handshake_ping_and_snapshot_through_the_link(reader: SimavrReader, link: DiceLink) -> None:
-    assert link.info is not None and link.info.proto_version == 1
+    assert link.info is not None and link.info.proto_version == 2
     assert link.info.capabilities & M.CAP_COCKED
     assert link.ping() < WAIT
     snap = link.request_snapshot()
@@ -175,11 +195,8 @@ def test_reset_gives_a_new_boot_id_and_its_roll_1_is_delivered(fw: Build, reader
     throw(reader, link, "top 1", "top 1")
     pick_up(reader, link)
     reader.command("reset")
-    deadline = time.monotonic() + WAIT
-    while (link.info is None or link.info.boot_id == first) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    assert link.wait_for(lambda s: s.online and s.info is not None and s.info.boot_id != first, WAIT)
     assert link.info is not None and link.info.boot_id not in (0, first)
-    assert link.wait_connected(WAIT)
     settled = throw(reader, link, "top 4", "top 2")
     assert settled.roll_id == 1 and settled.source == link.info.source and settled.values == (4, 2)
     # the EEPROM boot counter survives the simulator itself: another run, another id

@@ -121,12 +121,13 @@ def test_cli_exit_codes_and_problem_lines(tmp_path, ipe_text, capsys):
     capsys.readouterr()
     assert main_replay([str(bad), str(good), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
-    assert out["files"][0]["problems"][0] == {"game": 1, "move": 4, "text": "52: 13/11 13/6",
+    line = 1 + next(i for i, ln in enumerate(ipe_text.splitlines()) if ln.startswith("  4) 52: 13/11 13/8"))
+    assert out["files"][0]["problems"][0] == {"game": 1, "move": 4, "text": "52: 13/11 13/6", "line": line,
                                               "reason": out["files"][0]["problems"][0]["reason"]}
     assert out["files"][1]["problems"] == [] and out["files"][1]["score"] == [7, 12]
     assert main_replay([str(bad)]) == 1
     text = capsys.readouterr().out
-    assert f"{bad}: game 1, move 4: '52: 13/11 13/6': illegal play" in text
+    assert f"{bad}: line {line}: game 1, move 4: '52: 13/11 13/6': illegal play" in text
 
 
 def test_written_record_of_a_faulty_game_keeps_the_fault(ipe_text):

@@ -7,6 +7,7 @@ then passes scene commands from stdin to the simulated sensors (``die 0 top 3``,
 from __future__ import annotations
 
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Optional, Sequence
@@ -27,9 +28,16 @@ def main_firmware_sim(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--speed", type=float, default=1.0, help="simulated time per wall-clock time (default 1)")
     p.add_argument("--seed", type=int, default=None, help="sensor-noise seed (default: random)")
     args = p.parse_args(list(sys.argv[1:] if argv is None else argv))
-    if args.speed <= 0:
+    if not args.speed > 0:
         return fail(p.prog, f"--speed {args.speed:g} must be positive")
     build_dir = args.build_dir or default_build_dir()
+    problem = writable_dir_problem(build_dir, "--build-dir" if args.build_dir else "the build directory")
+    if problem:
+        return fail(p.prog, problem)
+    if args.eeprom is not None:
+        problem = writable_file_problem(args.eeprom)
+        if problem:
+            return fail(p.prog, problem)
     try:
         fw = build(build_dir, targets=("firmware", "sim"))
         print(fw.size_report.splitlines()[-1] if fw.size_report else "", file=sys.stderr)
@@ -58,6 +66,37 @@ def main_firmware_sim(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def writable_dir_problem(path: Path, what: str) -> str:
+    """Why ``path`` cannot be created and written as a directory ("" when it can); tries it."""
+    if path.exists() and not path.is_dir():
+        return f"{what} {str(path)!r} is a file, not a directory; give a directory (it is created if missing)"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        return (f"{what} {str(path)!r} cannot be written ({why}); give a directory you can write to, "
+                "e.g. --build-dir /tmp/bgtable-firmware")
+    return ""
+
+
+def writable_file_problem(path: Path) -> str:
+    """Why ``--eeprom`` cannot be written ("" when it can); tries it without changing the file."""
+    try:
+        if path.exists():
+            with open(path, "ab"):
+                pass
+        else:
+            with open(path, "xb"):
+                pass
+            path.unlink()  # the harness starts an absent image as erased EEPROM
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        return f"--eeprom {str(path)!r} cannot be written ({why}); give a file in a directory you can write to"
+    return ""
 
 
 main = main_firmware_sim

@@ -72,7 +72,11 @@ def build(build_dir: Path | str, targets: Sequence[str] = TARGETS) -> Build:
         raise BuildError("simavr's headers are missing (needed for the sim build); "
                          "install the Debian packages simavr libsimavr-dev libelf-dev pkg-config")
     out = Path(build_dir).resolve()
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BuildError(f"cannot create the build directory {str(out)!r} ({exc.strerror}); "
+                         "give a directory you can write to") from None
     proc = subprocess.run(["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), f"BUILD={out}", *targets],
                           capture_output=True, text=True)
     if proc.returncode != 0:

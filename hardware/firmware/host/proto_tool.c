@@ -5,13 +5,13 @@
  *   D <frame hex without the 00>     -> "OK <seq> <type> <field>..." or "DROP <reason>"
  *   S <hex bytes>                    -> streaming receiver fed the bytes: one line per frame
  *                                       event ("OK ..." / "DROP ..."), then "END"
- *   C <hex bytes>                    -> "CRC <4 hex digits>"
+ *   C <hex bytes>                    -> "CRC <8 hex digits>" (CRC-32)
  * Numbers are decimal.  Fields follow PROTOCOL.md's order; ROLL_SETTLED and SNAPSHOT give
- * their dice count then 6 numbers per die: value flags zone x y confidence. */
+ * (and ROLL_DONE) give their dice count then 6 numbers per die: value flags zone x y confidence. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../src/crc16.h"
+#include "../src/crc32.h"
 #include "../src/msg.h"
 
 static const char *reasons[] = {"ok", "oversize", "bad_cobs", "short", "bad_crc", "bad_version",
@@ -45,7 +45,8 @@ static int build(bg_msg_t *m, int n)
     switch (m->type) {
     case BG_HEARTBEAT: m->u.heartbeat.uptime_ms = (uint32_t)v[0]; break;
     case BG_ACK: m->u.ack.acked_seq = (uint8_t)v[0]; m->u.ack.acked_type = (uint8_t)v[1]; break;
-    case BG_HELLO: case BG_REQUEST_SNAPSHOT: break;
+    case BG_HELLO: m->u.hello.nonce = (uint32_t)v[0]; break;
+    case BG_REQUEST_SNAPSHOT: break;
     case BG_SET_LEDS: m->u.set_leds.on = (uint8_t)v[0]; m->u.set_leds.blink = (uint8_t)v[1]; break;
     case BG_SET_ZONE:
         m->u.set_zone.zone = (uint8_t)v[0]; m->u.set_zone.x0 = (int16_t)v[1]; m->u.set_zone.y0 = (int16_t)v[2];
@@ -56,7 +57,7 @@ static int build(bg_msg_t *m, int n)
         m->u.info.proto_version = (uint8_t)v[0]; m->u.info.fw_major = (uint8_t)v[1];
         m->u.info.fw_minor = (uint8_t)v[2]; m->u.info.fw_patch = (uint8_t)v[3];
         m->u.info.capabilities = (uint16_t)v[4]; m->u.info.boot_id = (uint32_t)v[5];
-        m->u.info.max_dice = (uint8_t)v[6];
+        m->u.info.max_dice = (uint8_t)v[6]; m->u.info.session_nonce = (uint32_t)v[7];
         break;
     case BG_SNAPSHOT:
         m->u.snapshot.state = (uint8_t)v[0]; m->u.snapshot.roll_id = (uint16_t)v[1];
@@ -65,7 +66,7 @@ static int build(bg_msg_t *m, int n)
         if (v[5] > 2 || n < 8 + 6 * v[5]) return -1;
         fill_dice(m->u.snapshot.dice, (int)v[5], v + 6);
         break;
-    case BG_ROLL_SETTLED:
+    case BG_ROLL_SETTLED: case BG_ROLL_DONE:
         m->u.settled.roll_id = (uint16_t)v[0]; m->u.settled.n_dice = (uint8_t)v[1];
         if (v[1] > 2 || n < 4 + 6 * v[1]) return -1;
         fill_dice(m->u.settled.dice, (int)v[1], v + 2);
@@ -96,17 +97,19 @@ static void print_msg(const bg_msg_t *m)
         printf(" %u %d %d %d %d", m->u.set_zone.zone, m->u.set_zone.x0, m->u.set_zone.y0,
                m->u.set_zone.x1, m->u.set_zone.y1);
         break;
+    case BG_HELLO: printf(" %lu", (unsigned long)m->u.hello.nonce); break;
     case BG_PING: case BG_PONG: printf(" %u", m->u.ping.token); break;
     case BG_INFO:
-        printf(" %u %u %u %u %u %lu %u", m->u.info.proto_version, m->u.info.fw_major, m->u.info.fw_minor,
-               m->u.info.fw_patch, m->u.info.capabilities, (unsigned long)m->u.info.boot_id, m->u.info.max_dice);
+        printf(" %u %u %u %u %u %lu %u %lu", m->u.info.proto_version, m->u.info.fw_major, m->u.info.fw_minor,
+               m->u.info.fw_patch, m->u.info.capabilities, (unsigned long)m->u.info.boot_id, m->u.info.max_dice,
+               (unsigned long)m->u.info.session_nonce);
         break;
     case BG_SNAPSHOT:
         printf(" %u %u %u %u %u %u", m->u.snapshot.state, m->u.snapshot.roll_id, m->u.snapshot.leds,
                m->u.snapshot.faults, m->u.snapshot.pending, m->u.snapshot.n_dice);
         print_dice(m->u.snapshot.dice, m->u.snapshot.n_dice);
         break;
-    case BG_ROLL_SETTLED:
+    case BG_ROLL_SETTLED: case BG_ROLL_DONE:
         printf(" %u %u", m->u.settled.roll_id, m->u.settled.n_dice);
         print_dice(m->u.settled.dice, m->u.settled.n_dice);
         break;
@@ -170,7 +173,7 @@ int main(void)
             printf("END\n");
         } else if (line[0] == 'C') {
             size_t n = unhex(arg, bytes, sizeof bytes);
-            printf("CRC %04x\n", crc16(bytes, n));
+            printf("CRC %08lx\n", (unsigned long)crc32(bytes, n));
         } else {
             printf("ERR\n");
         }

@@ -3,7 +3,7 @@
 #ifndef BG_CONFIG_H
 #define BG_CONFIG_H
 
-#define FW_MAJOR 1
+#define FW_MAJOR 2
 #define FW_MINOR 0
 #define FW_PATCH 0
 
@@ -57,6 +57,6 @@
 #define HEARTBEAT_MS 1000
 #define RETRANSMIT_MS 250
 #define LINK_TIMEOUT_MS 3000
-#define EVENT_QUEUE_LEN 8
+#define EVENT_QUEUE_LEN 16 /* coalesced: about one entry per roll (PROTOCOL.md 5.4) */
 
 #endif

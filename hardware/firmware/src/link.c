@@ -44,6 +44,7 @@ static void send_info_snapshot(link_t *l)
     memset(&m, 0, sizeof m);
     m.type = BG_INFO;
     app->fill_info(&m);
+    m.u.info.session_nonce = l->session_nonce;
     send_new(l, &m);
     memset(&m, 0, sizeof m);
     app->fill_snapshot(&m);
@@ -67,23 +68,70 @@ static void send_head(link_t *l, uint32_t now)
     }
 }
 
+static bg_msg_t *fifo_at(link_t *l, uint8_t i) { return &l->fifo[(l->head + i) % EVENT_QUEUE_LEN]; }
+
+static uint16_t roll_of(const bg_msg_t *m)
+{
+    switch (m->type) {
+    case BG_ROLL_STARTED: case BG_DICE_LIFTED: return m->u.roll.roll_id;
+    case BG_ROLL_SETTLED: case BG_ROLL_DONE: return m->u.settled.roll_id;
+    default: return 0;
+    }
+}
+
+/* Merge a new event into the queued ones behind the head (PROTOCOL.md 5.4): a queued
+ * ROLL_STARTED goes once anything later happens to a roll; a queued ROLL_SETTLED and its
+ * DICE_LIFTED become one ROLL_DONE.  Returns 1 when the event was absorbed. */
+static uint8_t coalesce(link_t *l, const bg_msg_t *event)
+{
+    const uint8_t first = 1; /* the head (in flight, or next to go) is never changed */
+    uint16_t rid = roll_of(event);
+    if (!rid)
+        return 0;
+    for (uint8_t i = l->count; i-- > first;) {
+        const bg_msg_t *e = fifo_at(l, i);
+        uint16_t r = roll_of(e);
+        if (e->type == BG_ROLL_STARTED && (r < rid || (r == rid && event->type != BG_ROLL_STARTED))) {
+            for (uint8_t j = i; j + 1 < l->count; j++)
+                *fifo_at(l, j) = *fifo_at(l, (uint8_t)(j + 1));
+            l->count--;
+        }
+    }
+    if (event->type == BG_DICE_LIFTED) {
+        for (uint8_t i = first; i < l->count; i++) {
+            bg_msg_t *e = fifo_at(l, i);
+            if (e->type == BG_ROLL_SETTLED && e->u.settled.roll_id == rid) {
+                e->type = BG_ROLL_DONE;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 void link_post(link_t *l, const bg_msg_t *event)
 {
+    if (coalesce(l, event))
+        return;
     if (l->count == EVENT_QUEUE_LEN) {
-        /* full: drop the oldest (PROTOCOL.md 5.4), report it later as FAULT code 3 */
+        /* still full: drop the oldest (PROTOCOL.md 5.4), report it later as FAULT code 3 */
         l->head = (uint8_t)((l->head + 1) % EVENT_QUEUE_LEN);
         l->count--;
         l->head_sent = 0;
         if (l->dropped < 255)
             l->dropped++;
     }
-    l->fifo[(l->head + l->count) % EVENT_QUEUE_LEN] = *event;
+    *fifo_at(l, l->count) = *event;
     l->count++;
 }
 
 void link_announce(link_t *l, uint32_t now)
 {
     (void)now;
+    /* a new boot id: until a host greets it, no event goes out (PROTOCOL.md 5.2 step 4), so no
+     * event of this boot can be taken for one of the last */
+    l->greeted = 0;
+    l->session_nonce = 0;
     send_info_snapshot(l);
 }
 
@@ -95,6 +143,9 @@ static void on_frame(link_t *l, const bg_msg_t *m, uint32_t now)
     l->host_seen = 1;
     switch (m->type) {
     case BG_HELLO:
+        l->greeted = 1;
+        if (!l->session_nonce)
+            l->session_nonce = m->u.hello.nonce; /* the boot's first HELLO names this run (5.1) */
         send_info_snapshot(l);
         if (l->count)
             send_head(l, now); /* resume retransmitting at once */
@@ -127,7 +178,7 @@ static void on_frame(link_t *l, const bg_msg_t *m, uint32_t now)
             l->head = (uint8_t)((l->head + 1) % EVENT_QUEUE_LEN);
             l->count--;
             l->head_sent = 0;
-            if (l->count)
+            if (l->count && l->greeted)
                 send_head(l, now); /* the next event goes out without waiting */
         }
         break;
@@ -160,13 +211,19 @@ void link_poll(link_t *l, uint32_t now)
     }
     if (l->host_seen && now - l->last_rx_ms >= LINK_TIMEOUT_MS)
         l->host_seen = 0;
-    if (l->count && (!l->head_sent || now - l->head_sent_ms >= RETRANSMIT_MS))
+    if (l->greeted && l->count && (!l->head_sent || now - l->head_sent_ms >= RETRANSMIT_MS))
         send_head(l, now);
     if (now - l->last_hb_ms >= HEARTBEAT_MS) {
         bg_msg_t hb;
         memset(&hb, 0, sizeof hb);
-        hb.type = BG_HEARTBEAT;
-        hb.u.heartbeat.uptime_ms = now;
+        if (l->greeted) {
+            hb.type = BG_HEARTBEAT;
+            hb.u.heartbeat.uptime_ms = now;
+        } else {
+            hb.type = BG_INFO; /* not greeted since boot: INFO instead, so a host learns the boot id */
+            app->fill_info(&hb);
+            hb.u.info.session_nonce = 0;
+        }
         send_new(l, &hb);
         l->last_hb_ms = now;
     }

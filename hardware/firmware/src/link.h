@@ -1,6 +1,7 @@
 /* The protocol session on the reader's side (PROTOCOL.md section 5): the receive path,
  * HELLO/INFO/SNAPSHOT, PING, SET_LEDS/SET_ZONE with ACKs, heartbeats, and the in-order
- * reliable event FIFO with stop-and-wait retransmission.  Pure: bytes and time are passed in,
+ * reliable event FIFO with stop-and-wait retransmission, coalescing queued events that a later
+ * one makes redundant.  Pure: bytes and time are passed in,
  * frames go out through link_send_hook (the HAL's UART in the firmware). */
 #ifndef BG_LINK_H
 #define BG_LINK_H
@@ -18,6 +19,8 @@ typedef struct {
     uint8_t dropped;                /* events lost to overflow, not yet reported */
     uint32_t last_rx_ms, last_hb_ms;
     uint8_t host_seen;              /* a valid frame arrived within LINK_TIMEOUT_MS */
+    uint32_t session_nonce;         /* the nonce of the first HELLO since boot (0: none yet) */
+    uint8_t greeted;                /* a HELLO arrived since boot (or since the boot id changed) */
     uint16_t rx_frames, rx_dropped, tx_lost; /* counters for diagnosis */
 } link_t;
 
@@ -38,7 +41,7 @@ void link_rx_byte(link_t *l, uint8_t byte, uint32_t now);
 void link_post(link_t *l, const bg_msg_t *event);
 /* Heartbeats and (re)transmission of the FIFO head; call often. */
 void link_poll(link_t *l, uint32_t now);
-/* Send INFO then SNAPSHOT unasked (after a boot id change). */
+/* Send INFO then SNAPSHOT unasked (at boot, after a boot id change); events then wait for a HELLO. */
 void link_announce(link_t *l, uint32_t now);
 uint8_t link_pending(const link_t *l);
 

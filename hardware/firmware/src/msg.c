@@ -1,7 +1,7 @@
 /* Message layouts (little-endian, fixed per type) and the frame codec. */
 #include "msg.h"
 #include "cobs.h"
-#include "crc16.h"
+#include "crc32.h"
 #include <string.h>
 
 static uint8_t *put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); return p + 2; }
@@ -44,7 +44,11 @@ int bg_pack_payload(const bg_msg_t *m, uint8_t *out)
     switch (m->type) {
     case BG_HEARTBEAT: p = put32(p, m->u.heartbeat.uptime_ms); break;
     case BG_ACK: *p++ = m->u.ack.acked_seq; *p++ = m->u.ack.acked_type; break;
-    case BG_HELLO: case BG_REQUEST_SNAPSHOT: break;
+    case BG_HELLO:
+        if (m->u.hello.nonce == 0) return -1;
+        p = put32(p, m->u.hello.nonce);
+        break;
+    case BG_REQUEST_SNAPSHOT: break;
     case BG_SET_LEDS: *p++ = m->u.set_leds.on; *p++ = m->u.set_leds.blink; break;
     case BG_SET_ZONE:
         if (m->u.set_zone.zone > 3) return -1;
@@ -59,6 +63,7 @@ int bg_pack_payload(const bg_msg_t *m, uint8_t *out)
         *p++ = m->u.info.fw_minor; *p++ = m->u.info.fw_patch;
         p = put16(p, m->u.info.capabilities); p = put32(p, m->u.info.boot_id);
         *p++ = m->u.info.max_dice;
+        p = put32(p, m->u.info.session_nonce);
         break;
     case BG_SNAPSHOT:
         if (m->u.snapshot.state > 3 || m->u.snapshot.n_dice > 2) return -1;
@@ -69,7 +74,7 @@ int bg_pack_payload(const bg_msg_t *m, uint8_t *out)
         *p++ = m->u.snapshot.n_dice;
         p = put_dice(p, m->u.snapshot.dice, m->u.snapshot.n_dice);
         break;
-    case BG_ROLL_SETTLED:
+    case BG_ROLL_SETTLED: case BG_ROLL_DONE:
         if (m->u.settled.roll_id == 0 || m->u.settled.n_dice < 1 || m->u.settled.n_dice > 2) return -1;
         for (uint8_t i = 0; i < m->u.settled.n_dice; i++)
             if (!die_ok(&m->u.settled.dice[i])) return -1;
@@ -96,7 +101,11 @@ int bg_unpack_payload(uint8_t type, const uint8_t *p, size_t n, bg_msg_t *m)
     switch (type) {
     case BG_HEARTBEAT: if (n != 4) return -1; m->u.heartbeat.uptime_ms = get32(p); return 0;
     case BG_ACK: if (n != 2) return -1; m->u.ack.acked_seq = p[0]; m->u.ack.acked_type = p[1]; return 0;
-    case BG_HELLO: case BG_REQUEST_SNAPSHOT: return n == 0 ? 0 : -1;
+    case BG_HELLO:
+        if (n != 4) return -1;
+        m->u.hello.nonce = get32(p);
+        return m->u.hello.nonce ? 0 : -1;
+    case BG_REQUEST_SNAPSHOT: return n == 0 ? 0 : -1;
     case BG_SET_LEDS: if (n != 2) return -1; m->u.set_leds.on = p[0]; m->u.set_leds.blink = p[1]; return 0;
     case BG_SET_ZONE:
         if (n != 9 || p[0] > 3) return -1;
@@ -106,11 +115,12 @@ int bg_unpack_payload(uint8_t type, const uint8_t *p, size_t n, bg_msg_t *m)
         return 0;
     case BG_PING: case BG_PONG: if (n != 2) return -1; m->u.ping.token = get16(p); return 0;
     case BG_INFO:
-        if (n != 11 || p[10] < 1 || p[10] > 2) return -1;
+        if (n != 15 || p[10] < 1 || p[10] > 2) return -1;
         m->u.info.proto_version = p[0]; m->u.info.fw_major = p[1];
         m->u.info.fw_minor = p[2]; m->u.info.fw_patch = p[3];
         m->u.info.capabilities = get16(p + 4); m->u.info.boot_id = get32(p + 6);
         m->u.info.max_dice = p[10];
+        m->u.info.session_nonce = get32(p + 11);
         return 0;
     case BG_SNAPSHOT:
         if (n < 7 || p[0] > 3 || p[6] > 2) return -1;
@@ -118,7 +128,7 @@ int bg_unpack_payload(uint8_t type, const uint8_t *p, size_t n, bg_msg_t *m)
         m->u.snapshot.leds = p[3]; m->u.snapshot.faults = p[4]; m->u.snapshot.pending = p[5];
         m->u.snapshot.n_dice = p[6];
         return get_dice(p + 7, n - 7, p[6], m->u.snapshot.dice);
-    case BG_ROLL_SETTLED:
+    case BG_ROLL_SETTLED: case BG_ROLL_DONE:
         if (n < 3 || p[2] < 1 || p[2] > 2) return -1;
         m->u.settled.roll_id = get16(p); m->u.settled.n_dice = p[2];
         if (m->u.settled.roll_id == 0) return -1;
@@ -140,7 +150,7 @@ static int known_type(uint8_t t)
     switch (t) {
     case BG_HEARTBEAT: case BG_ACK: case BG_HELLO: case BG_REQUEST_SNAPSHOT: case BG_SET_LEDS:
     case BG_SET_ZONE: case BG_PING: case BG_INFO: case BG_PONG: case BG_SNAPSHOT:
-    case BG_ROLL_STARTED: case BG_ROLL_SETTLED: case BG_DICE_LIFTED: case BG_FAULT:
+    case BG_ROLL_STARTED: case BG_ROLL_SETTLED: case BG_DICE_LIFTED: case BG_FAULT: case BG_ROLL_DONE:
         return 1;
     default:
         return 0;
@@ -155,8 +165,8 @@ int bg_encode_frame(const bg_msg_t *m, uint8_t *out)
         return -1;
     body[0] = BG_PROTOCOL_VERSION; body[1] = m->type; body[2] = m->seq;
     n += BG_HEADER_SIZE;
-    uint16_t c = crc16(body, (size_t)n);
-    body[n++] = (uint8_t)c; body[n++] = (uint8_t)(c >> 8);
+    put32(body + n, crc32(body, (size_t)n));
+    n += BG_CRC_SIZE;
     size_t len = cobs_encode(body, (size_t)n, out);
     out[len++] = 0;
     return (int)len;
@@ -172,8 +182,7 @@ enum bg_rx_result bg_decode_frame(const uint8_t *enc, size_t n, bg_msg_t *m)
         return BG_RX_BAD_COBS;
     if (len < BG_HEADER_SIZE + BG_CRC_SIZE)
         return BG_RX_SHORT;
-    uint16_t c = crc16(body, (size_t)len - 2);
-    if (c != (uint16_t)(body[len - 2] | ((uint16_t)body[len - 1] << 8)))
+    if (crc32(body, (size_t)len - BG_CRC_SIZE) != get32(body + len - BG_CRC_SIZE))
         return BG_RX_BAD_CRC;
     if (body[0] != BG_PROTOCOL_VERSION)
         return BG_RX_BAD_VERSION;

@@ -1,17 +1,17 @@
 /* The protocol's messages (firmware_bridge/PROTOCOL.md) as C structs, and the frame codec:
- * COBS(version, type, seq, payload..., crc_lo, crc_hi) 0x00, payload little-endian.
+ * COBS(version, type, seq, payload..., crc32 little-endian) 0x00, payload little-endian.
  * Pure and hardware-independent: the same file builds for the AVR and for the host tests. */
 #ifndef BG_MSG_H
 #define BG_MSG_H
 #include <stdint.h>
 #include <stddef.h>
 
-#define BG_PROTOCOL_VERSION 1
+#define BG_PROTOCOL_VERSION 2
 #define BG_MAX_PAYLOAD 48
 #define BG_HEADER_SIZE 3
-#define BG_CRC_SIZE 2
-#define BG_MAX_FRAME (BG_HEADER_SIZE + BG_MAX_PAYLOAD + BG_CRC_SIZE)  /* decoded bytes: 53 */
-#define BG_MAX_ENCODED (BG_MAX_FRAME + 1)                              /* COBS bytes: 54 */
+#define BG_CRC_SIZE 4
+#define BG_MAX_FRAME (BG_HEADER_SIZE + BG_MAX_PAYLOAD + BG_CRC_SIZE)  /* decoded bytes: 55 */
+#define BG_MAX_ENCODED (BG_MAX_FRAME + 1)                              /* COBS bytes: 56 */
 #define BG_MAX_WIRE (BG_MAX_ENCODED + 1)                               /* with delimiter */
 
 enum bg_type {
@@ -19,6 +19,7 @@ enum bg_type {
     BG_HELLO = 0x10, BG_REQUEST_SNAPSHOT = 0x11, BG_SET_LEDS = 0x12, BG_SET_ZONE = 0x13, BG_PING = 0x14,
     BG_INFO = 0x20, BG_PONG = 0x21, BG_SNAPSHOT = 0x22,
     BG_ROLL_STARTED = 0x30, BG_ROLL_SETTLED = 0x31, BG_DICE_LIFTED = 0x32, BG_FAULT = 0x33,
+    BG_ROLL_DONE = 0x34, /* ROLL_SETTLED + DICE_LIFTED coalesced (PROTOCOL.md 5.4) */
 };
 
 enum bg_zone { BG_ZONE_LEFT = 0, BG_ZONE_RIGHT = 1, BG_ZONE_OUTSIDE = 2, BG_ZONE_TRAY = 3 };
@@ -58,6 +59,7 @@ typedef struct {
     uint8_t seq;
     union {
         struct { uint32_t uptime_ms; } heartbeat;
+        struct { uint32_t nonce; } hello;
         struct { uint8_t acked_seq, acked_type; } ack;
         struct { uint8_t on, blink; } set_leds;
         struct { uint8_t zone; int16_t x0, y0, x1, y1; } set_zone;
@@ -67,12 +69,13 @@ typedef struct {
             uint16_t capabilities;
             uint32_t boot_id;
             uint8_t max_dice;
+            uint32_t session_nonce; /* nonce of the boot's first HELLO, 0 before */
         } info;
         struct {
             uint8_t state; uint16_t roll_id; uint8_t leds, faults, pending, n_dice;
             bg_die_t dice[2];
         } snapshot;
-        struct { uint16_t roll_id; uint8_t n_dice; bg_die_t dice[2]; } settled;
+        struct { uint16_t roll_id; uint8_t n_dice; bg_die_t dice[2]; } settled; /* and ROLL_DONE */
         struct { uint16_t roll_id; } roll; /* ROLL_STARTED and DICE_LIFTED */
         struct { uint16_t fault_id; uint8_t code, arg; } fault;
     } u;

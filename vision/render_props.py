@@ -1,0 +1,428 @@
+"""Props of a real table for the synthetic camera: dice, hinges and fittings on the bar,
+logos on the playing surface, a raised frame lip, a game clock and a score board beside the
+board, and motion blur on a moving arm.
+
+Texture-space props (dice, hinges, logos, lip) are drawn in point widths on the board
+texture (:mod:`vision.render_tex`); the clock and the score board are drawn in the camera
+image beside the board, never over it.  Every function takes its own random generator, so
+a prop looks the same whichever other props are drawn.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Sequence
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .render_tex import BGR, FRAME, TEX, poly, px, shade
+
+Checker = tuple[float, float, float]  # centre x, y and radius (pw) of a checker drawn on the board
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+PIP_STEP = 0.27   # pip offset from the face's centre, share of the edge
+PIP_RADIUS = 0.09  # share of the edge
+
+
+# --------------------------------------------------------------------------- dice
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die to draw: the face up, where it lies (pw on the board as drawn, origin at the
+    playing area's top-left corner; None: at random), its turn about the vertical and its
+    tilt off flat (degrees: a cocked die shows a side face).  ``on_checker``: it rests on
+    the checker nearest (x, y) (a random one when no position is given); ``off_board``: it
+    lies across the playing area's edge, half on the frame."""
+
+    value: int
+    x: Optional[float] = None
+    y: Optional[float] = None
+    angle: Optional[float] = None
+    tilt: float = 0.0
+    on_checker: bool = False
+    off_board: bool = False
+    size: float = 0.4
+    colour: BGR = (235, 235, 238)
+    pips: BGR = (25, 25, 30)
+
+    def __post_init__(self) -> None:
+        if self.value not in PIPS:
+            raise ValueError(f"die value {self.value!r}: a die shows 1..6")
+        if not 0.2 <= self.size <= 0.8:
+            raise ValueError(f"die size {self.size} pw: expected 0.2..0.8 (a die is about 0.4 of a point's width)")
+        if not 0.0 <= self.tilt <= 45.0:
+            raise ValueError(f"die tilt {self.tilt} degrees: expected 0..45")
+        if (self.x is None) != (self.y is None):
+            raise ValueError(f"die at x={self.x}, y={self.y}: give both coordinates or neither")
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """Where a drawn die lies, for scoring a dice finder: its value, centre on the board (pw)
+    and in the image (px), the image box around its top and any side face, the half of the
+    board its centre lies in (``"left"``, ``"right"`` or ``"bar"`` as the playing area's
+    corners are ordered; None off the playing area), and whether it rests on a checker, lies
+    off the playing area (centre outside) or overhangs its edge (part outside)."""
+
+    value: int
+    board: tuple[float, float]
+    centre: tuple[float, float]
+    box: Box
+    half: Optional[str]
+    on_checker: bool
+    off_board: bool
+    overhang: bool
+    tilt: float
+    angle: float
+
+
+def random_dice(rng: np.random.Generator, checkers: Sequence[Checker], shape: L.BoardShape, n: int = 2) -> list[Die]:
+    """``n`` dice as a throw leaves them: mostly in one half, some against or on a checker,
+    now and then cocked or across the edge."""
+    out = []
+    left = bool(rng.random() < 0.5)
+    for _ in range(n):
+        value = int(rng.integers(1, 7))
+        angle = float(rng.uniform(0, 90))
+        tilt = float(rng.uniform(8, 25)) if rng.random() < 0.1 else 0.0
+        size = float(rng.uniform(0.32, 0.45))
+        colour: BGR = (235, 235, 238)
+        pips: BGR = (25, 25, 30)
+        if rng.random() < 0.3:  # coloured tournament dice: red, green or black with white pips
+            colour, pips = [((40, 40, 190), (240, 240, 240)), ((60, 130, 40), (240, 240, 240)),
+                            ((30, 30, 30), (235, 235, 235))][int(rng.integers(3))]
+        mode = rng.choice(["field", "point", "against", "on", "edge"], p=[0.35, 0.2, 0.25, 0.12, 0.08])
+        x0 = 0.3 if left else L.BAR_LEFT + shape.bar + 0.3
+        x1 = L.BAR_LEFT - 0.3 if left else shape.width - 0.3
+        x, y = float(rng.uniform(x0, x1)), float(rng.uniform(0.4, shape.height - 0.4))
+        if mode == "point":
+            col = int(rng.integers(6)) + (0 if left else 6)
+            x = float(L.column_x(col) + (shape.bar - L.BAR_WIDTH) * (col >= 6) + rng.uniform(-0.2, 0.2))
+        elif mode == "against" and checkers:
+            cx, cy, r = checkers[int(rng.integers(len(checkers)))]
+            a = rng.uniform(0, 2 * np.pi)
+            x, y = cx + np.cos(a) * (r + size * 0.62), cy + np.sin(a) * (r + size * 0.62)
+        out.append(Die(value, x, y, angle, tilt, on_checker=bool(mode == "on" and checkers), off_board=bool(mode == "edge"),
+                       size=size, colour=colour, pips=pips))
+    return out
+
+
+def place(die: Die, rng: np.random.Generator, checkers: Sequence[Checker], shape: L.BoardShape) -> Die:
+    """``die`` with its position and turn settled: on a checker, across an edge, or at random in the field."""
+    x, y = die.x, die.y
+    angle = die.angle if die.angle is not None else float(rng.uniform(0, 90))
+    if x is None or y is None:
+        x, y = float(rng.uniform(0.4, shape.width - 0.4)), float(rng.uniform(0.4, shape.height - 0.4))
+        if not die.on_checker and not die.off_board and L.BAR_LEFT - 0.3 < x < L.BAR_LEFT + shape.bar + 0.3:
+            x = L.BAR_LEFT - 0.6
+    if die.on_checker and checkers:
+        cx, cy, r = min(checkers, key=lambda c: (c[0] - x) ** 2 + (c[1] - y) ** 2)  # type: ignore[operator]
+        a = rng.uniform(0, 2 * np.pi)
+        off = rng.uniform(0, max(r - die.size * 0.6, 0.0))
+        x, y = cx + np.cos(a) * off, cy + np.sin(a) * off
+    if die.off_board:
+        edges = [(x, 0.0), (x, shape.height), (0.0, y), (shape.width, y)]
+        x, y = min(edges, key=lambda e: (e[0] - x) ** 2 + (e[1] - y) ** 2)  # type: ignore[operator]
+    return Die(die.value, float(x), float(y), float(angle), die.tilt, die.on_checker, die.off_board, die.size, die.colour, die.pips)
+
+
+def die_outline(die: Die) -> tuple[np.ndarray, np.ndarray]:
+    """The die's top face and its whole outline (top face and any side face showing), pw, 4 points each."""
+    assert die.x is not None and die.y is not None and die.angle is not None  # placed
+    a, t = np.radians(die.angle), np.radians(die.tilt)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    s = die.size
+    c = np.array([die.x, die.y])
+    top = np.array([c + (u * ex * s + v * ey * s * np.cos(t)) / 2 for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    side = s * np.sin(t)
+    whole = top.copy()
+    whole[2:] += ey * side  # the side face shows below the top face's far edge
+    return top, whole
+
+
+def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
+    """Draw a placed die on the texture: its shadow (longer when it rests on a checker), any side face, the top face and pips."""
+    top, whole = die_outline(die)
+    so = np.array([0.1, 0.13]) if raised else np.array([0.05, 0.07])
+    pts = np.array([px(*p) for p in whole + so], np.int32)
+    x0, y0 = (pts.min(axis=0) >> 4) - 3
+    x1, y1 = (pts.max(axis=0) >> 4) + 4
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    if x1 > x0 and y1 > y0:
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
+        mask = cv2.blur(mask, (3, 3))
+        roi = img[y0:y1, x0:x1]
+        roi[:] = (roi * (1.0 - 0.5 * (mask[..., None] / 255.0))).astype(np.uint8)
+    if die.tilt > 0:
+        poly(img, [tuple(p) for p in whole], shade(die.colour, 0.62))
+    poly(img, [tuple(p) for p in top], die.colour)
+    edge = np.array([px(*p) for p in top], np.int32)
+    cv2.polylines(img, [edge], True, shade(die.colour, 0.8), 1, cv2.LINE_AA, shift=4)
+    assert die.x is not None and die.y is not None and die.angle is not None
+    a, t = np.radians(die.angle), np.radians(die.tilt)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)]) * np.cos(t)
+    rad = int(round(PIP_RADIUS * die.size * TEX * 16))
+    for u, v in PIPS[die.value]:
+        p = np.array([die.x, die.y]) + (u * ex + v * ey) * PIP_STEP * die.size
+        cv2.circle(img, px(*p), rad, die.pips, -1, cv2.LINE_AA, shift=4)
+
+
+def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape, to_image: Callable[[np.ndarray], np.ndarray]) -> DieSeen:
+    """What a dice finder should report for a placed ``die`` (``to_image``: board pw to image px)."""
+    assert die.x is not None and die.y is not None and die.angle is not None
+    _, whole = die_outline(die)
+    img_pts = to_image(np.vstack([whole, [[die.x, die.y]]]))
+    inside = (0 <= whole[:, 0]) & (whole[:, 0] <= shape.width) & (0 <= whole[:, 1]) & (whole[:, 1] <= shape.height)
+    off = not (0 <= die.x <= shape.width and 0 <= die.y <= shape.height)
+    half = None if off else "left" if die.x < L.BAR_LEFT else "right" if die.x > L.BAR_LEFT + shape.bar else "bar"
+    on = any((die.x - cx) ** 2 + (die.y - cy) ** 2 < r * r for cx, cy, r in checkers)
+    lo, hi = img_pts[:4].min(axis=0), img_pts[:4].max(axis=0)
+    return DieSeen(die.value, (die.x, die.y), (float(img_pts[4, 0]), float(img_pts[4, 1])),
+                   (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), half, on, off, not bool(inside.all()),
+                   die.tilt, die.angle)
+
+
+# --------------------------------------------------------------------------- bar and surface
+
+METALS: tuple[BGR, ...] = ((190, 192, 198), (70, 165, 205), (222, 222, 228), (90, 120, 150))  # silver, brass, chrome, bronze
+
+
+def draw_hinges(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape) -> list[Box]:
+    """Two hinges across the bar (and now and then a clasp in its middle): metal plates with a
+    knuckle and screws.  Returns each plate's box (pw)."""
+    metal = METALS[int(rng.integers(len(METALS)))]
+    bc = L.BAR_LEFT + shape.bar / 2
+    w = shape.bar * float(rng.uniform(0.55, 1.35))
+    h = float(rng.uniform(0.7, 1.3))
+    yc = float(rng.uniform(0.12, 0.3)) * shape.height
+    centres = [yc, shape.height - yc + float(rng.uniform(-0.3, 0.3))]
+    boxes: list[Box] = []
+    for y in centres:
+        boxes.append((bc - w / 2, y - h / 2, bc + w / 2, y + h / 2))
+    if rng.random() < 0.4:
+        cw, ch = w * float(rng.uniform(0.5, 0.9)), float(rng.uniform(0.3, 0.6))
+        boxes.append((bc - cw / 2, shape.height / 2 - ch / 2, bc + cw / 2, shape.height / 2 + ch / 2))
+    for k, (x0, y0, x1, y1) in enumerate(boxes):
+        poly(img, [(x0, y0), (x1, y0), (x1, y1), (x0, y1)], shade(metal, 0.8))
+        poly(img, [(x0, y0), ((x0 + x1) / 2, y0), ((x0 + x1) / 2, y1), (x0, y1)], shade(metal, 1.05))
+        cv2.rectangle(img, px(x0, y0), px(x1, y1), shade(metal, 0.5), 1, cv2.LINE_AA, shift=4)
+        if k < 2:  # a hinge: the knuckle along the bar's middle, two screws a leaf
+            kw = min(0.12, (x1 - x0) / 5)
+            poly(img, [(bc - kw, y0), (bc + kw, y0), (bc + kw, y1), (bc - kw, y1)], shade(metal, 1.2))
+            cv2.line(img, px(bc, y0), px(bc, y1), shade(metal, 0.55), 1, cv2.LINE_AA, shift=4)
+            for sx in (x0 + (bc - kw - x0) / 2, x1 - (x1 - bc - kw) / 2):
+                for sy in (y0 + (y1 - y0) * 0.22, y1 - (y1 - y0) * 0.22):
+                    r = int(min(0.06, (x1 - x0) / 9) * TEX * 16)
+                    cv2.circle(img, px(sx, sy), r, shade(metal, 0.45), -1, cv2.LINE_AA, shift=4)
+    return boxes
+
+
+LOGOS = ("GAMMON", "BACKGAMMON", "ABT", "USBGF", "CHAMPION", "GAMMON STUFF", "BMAB", "WBIF", "OPEN 2026")
+
+
+def _text_sprite(text: str, height_px: int, thickness: int) -> np.ndarray:
+    """White-on-black text, ``height_px`` tall (uint8 mask)."""
+    font = cv2.FONT_HERSHEY_DUPLEX
+    scale = height_px / 22.0
+    (tw, th), base = cv2.getTextSize(text, font, scale, thickness)
+    m = np.zeros((th + base + 4, tw + 4), np.uint8)
+    cv2.putText(m, text, (2, th + 2), font, scale, 255, thickness, cv2.LINE_AA)
+    return m
+
+
+def _blend(img: np.ndarray, mask: np.ndarray, x0: int, y0: int, colour: BGR, alpha: float) -> None:
+    h, w = img.shape[:2]
+    mh, mw = mask.shape
+    ax0, ay0, ax1, ay1 = max(x0, 0), max(y0, 0), min(x0 + mw, w), min(y0 + mh, h)
+    if ax1 <= ax0 or ay1 <= ay0:
+        return
+    a = mask[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0, None].astype(np.float32) * (alpha / 255.0)
+    roi = img[ay0:ay1, ax0:ax1].astype(np.float32)
+    img[ay0:ay1, ax0:ax1] = (roi * (1 - a) + np.array(colour, np.float32) * a).astype(np.uint8)
+
+
+def draw_logos(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, surface: BGR) -> list[Box]:
+    """Logos printed on the playing surface (across a half's middle, or at a point's base) and
+    now and then along the bar: text, sometimes in an oval.  Returns each logo's box (pw)."""
+    lum = sum(surface) / 3
+    colours: list[BGR] = [(60, 170, 220), (30, 30, 30) if lum > 110 else (235, 235, 235), (40, 40, 160)]
+    boxes: list[Box] = []
+    for k in range(int(rng.integers(1, 3))):
+        text = LOGOS[int(rng.integers(len(LOGOS)))]
+        colour = colours[int(rng.integers(len(colours)))]
+        hpw = float(rng.uniform(0.35, 0.7))
+        m = _text_sprite(text, int(hpw * TEX), max(1, int(hpw * 3)))
+        wpw = m.shape[1] / TEX
+        if wpw > 5.0:  # fit in a half
+            m = cv2.resize(m, (int(5.0 * TEX), max(4, int(m.shape[0] * 5.0 * TEX / m.shape[1]))))
+        if rng.random() < 0.4:  # an oval around it
+            pad = m.shape[0] // 2
+            o = np.zeros((m.shape[0] + 2 * pad, m.shape[1] + 2 * pad), np.uint8)
+            o[pad:pad + m.shape[0], pad:pad + m.shape[1]] = m
+            cv2.ellipse(o, (o.shape[1] // 2, o.shape[0] // 2), (o.shape[1] // 2 - 2, o.shape[0] // 2 - 2), 0, 0, 360, 255, 2, cv2.LINE_AA)
+            m = o
+        where = rng.choice(["middle", "base", "bar"], p=[0.6, 0.25, 0.15])
+        half = k % 2 if rng.random() < 0.8 else int(rng.integers(2))
+        xc = (L.BAR_LEFT / 2) if half == 0 else (L.BAR_LEFT + shape.bar + (shape.width - L.BAR_LEFT - shape.bar) / 2)
+        yc = shape.height / 2
+        if where == "base":  # printed along the points' bases, inside the playing area
+            hm = m.shape[0] / TEX / 2 + 0.05
+            yc = float(rng.choice([hm, shape.height - hm]))
+        elif where == "bar":
+            m = np.ascontiguousarray(np.rot90(m))
+            if m.shape[1] > shape.bar * TEX * 0.9:
+                s = shape.bar * TEX * 0.9 / m.shape[1]
+                m = cv2.resize(m, (max(2, int(m.shape[1] * s)), max(2, int(m.shape[0] * s))))
+            xc = L.BAR_LEFT + shape.bar / 2
+            yc = float(rng.choice([shape.height * 0.32, shape.height * 0.68]))
+        x0 = int(round((xc + FRAME) * TEX - m.shape[1] / 2))
+        y0 = int(round((yc + FRAME) * TEX - m.shape[0] / 2))
+        _blend(img, m, x0, y0, colour, float(rng.uniform(0.6, 0.95)))
+        boxes.append((x0 / TEX - FRAME, y0 / TEX - FRAME, (x0 + m.shape[1]) / TEX - FRAME, (y0 + m.shape[0]) / TEX - FRAME))
+    return boxes
+
+
+def draw_lip(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, frame: BGR) -> tuple[str, float]:
+    """The inner wall of a raised frame seen in perspective along one edge of the playing
+    area: a band ``depth`` pw deep over the surface (and over the base of the checkers
+    there).  Returns (edge, depth)."""
+    edge = str(rng.choice(["top", "bottom", "left", "right"], p=[0.4, 0.4, 0.1, 0.1]))
+    depth = float(rng.uniform(0.15, 0.45))
+    W, H = shape.width, shape.height
+    steps = 4
+    for k in range(steps):  # from the lip's top edge (lit) to the floor (in shadow)
+        a, b = depth * k / steps, depth * (k + 1) / steps
+        c = shade(frame, 1.25 - 0.12 * k)
+        quad = {"top": [(0, a), (W, a), (W, b), (0, b)], "bottom": [(0, H - b), (W, H - b), (W, H - a), (0, H - a)],
+                "left": [(a, 0), (b, 0), (b, H), (a, H)], "right": [(W - b, 0), (W - a, 0), (W - a, H), (W - b, H)]}[edge]
+        poly(img, [(float(x), float(y)) for x, y in quad], c)
+    return edge, depth
+
+
+# --------------------------------------------------------------------------- beside the board
+
+
+def _margin_box(rng: np.random.Generator, size: tuple[float, float], board: Box, image: tuple[int, int],
+                taken: list[Box]) -> Box:
+    """A box ``size`` (w, h px) in a free margin beside ``board`` (px), the widest first, clear of
+    the ``taken`` boxes where it can be; it may run off the image, never onto the board."""
+    W, H = image
+    bx0, by0, bx1, by1 = board
+    w, h = size
+    gap = 8.0
+    margins = sorted([("left", bx0), ("right", W - bx1), ("top", by0 * 0.6), ("bottom", (H - by1) * 0.6)], key=lambda m: -m[1])
+
+    def at(side: str, t: float) -> Box:
+        if side in ("left", "right"):
+            y0 = max(by0, 0) + t * max(min(by1, H) - h - max(by0, 0), 0)
+            x0 = bx0 - gap - w if side == "left" else bx1 + gap
+            return (x0, y0, x0 + w, y0 + h)
+        x0 = max(bx0, 0) + t * max(min(bx1, W) - w - max(bx0, 0), 0)
+        y0 = by0 - gap - h if side == "top" else by1 + gap
+        return (x0, y0, x0 + w, y0 + h)
+
+    def clear(b: Box) -> bool:
+        return all(b[2] + gap <= t[0] or t[2] + gap <= b[0] or b[3] + gap <= t[1] or t[3] + gap <= b[1] for t in taken)
+
+    first = None
+    for side, _ in margins:
+        for t in rng.uniform(0, 1, 8):
+            b = at(side, float(t))
+            first = first or b
+            if clear(b):
+                return b
+    assert first is not None
+    return first
+
+
+def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: Box, taken: list[tuple[str, Box]]) -> Box:
+    """A chess-style game clock beside the board: a dark body, two LCD faces with times, two buttons."""
+    w, h = 3.2 * pw_px, 1.7 * pw_px
+    if rng.random() < 0.5:
+        w, h = h, w
+    box = _margin_box(rng, (w, h), board, (img.shape[1], img.shape[0]), [b for _, b in taken])
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    body = [(30, 30, 35), (50, 40, 110), (25, 25, 25)][int(rng.integers(3))]
+    cv2.rectangle(img, (x0, y0), (x1, y1), body, -1, cv2.LINE_AA)
+    cv2.rectangle(img, (x0, y0), (x1, y1), shade(body, 1.8), 2, cv2.LINE_AA)
+    horiz = (x1 - x0) >= (y1 - y0)
+    lcd = (150, 175, 165)
+    for k in range(2):
+        if horiz:
+            fx0, fx1 = x0 + (x1 - x0) * (0.07 + 0.48 * k), x0 + (x1 - x0) * (0.45 + 0.48 * k)
+            fy0, fy1 = y0 + (y1 - y0) * 0.3, y0 + (y1 - y0) * 0.8
+        else:
+            fx0, fx1 = x0 + (x1 - x0) * 0.15, x1 - (x1 - x0) * 0.15
+            fy0, fy1 = y0 + (y1 - y0) * (0.07 + 0.48 * k), y0 + (y1 - y0) * (0.45 + 0.48 * k)
+        cv2.rectangle(img, (int(fx0), int(fy0)), (int(fx1), int(fy1)), lcd, -1)
+        t = f"{int(rng.integers(0, 3))}:{int(rng.integers(0, 60)):02d}"
+        (tw, th), _ = cv2.getTextSize(t, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
+        scale = max(0.2, min((fy1 - fy0) * 0.6 / th, (fx1 - fx0 - 6) / tw))  # fit the face
+        cv2.putText(img, t, (int(fx0 + 3), int(fy1 - (fy1 - fy0) * 0.25)), cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30),
+                    max(1, int(scale * 2)), cv2.LINE_AA)
+        bx, by = ((fx0 + fx1) / 2, y0 + (y1 - y0) * 0.12) if horiz else (x0 + (x1 - x0) * 0.08, (fy0 + fy1) / 2)
+        cv2.circle(img, (int(bx), int(by)), max(2, int(pw_px * 0.18)), shade(body, 2.5), -1, cv2.LINE_AA)
+    return box
+
+
+def draw_scoreboard(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: Box,
+                    taken: list[tuple[str, Box]]) -> Box:
+    """A flip score board beside the board: three cards (the two scores and the match length)."""
+    w, h = 1.8 * pw_px, 4.2 * pw_px
+    if rng.random() < 0.4:
+        w, h = h, w
+    box = _margin_box(rng, (w, h), board, (img.shape[1], img.shape[0]), [b for _, b in taken])
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (225, 228, 230), -1, cv2.LINE_AA)
+    cv2.rectangle(img, (x0, y0), (x1, y1), (60, 60, 60), 2, cv2.LINE_AA)
+    length = int(rng.choice([5, 7, 9, 11, 13, 17]))
+    cards = [str(int(rng.integers(0, length))), str(length), str(int(rng.integers(0, length)))]
+    vert = (y1 - y0) > (x1 - x0)
+    for k, text in enumerate(cards):
+        cx0, cy0, cx1, cy1 = ((x0 + 4.0, y0 + (y1 - y0) * k / 3 + 4, x1 - 4.0, y0 + (y1 - y0) * (k + 1) / 3 - 4) if vert else
+                              (x0 + (x1 - x0) * k / 3 + 4, y0 + 4.0, x0 + (x1 - x0) * (k + 1) / 3 - 4, y1 - 4.0))
+        cv2.rectangle(img, (int(cx0), int(cy0)), (int(cx1), int(cy1)), (245, 245, 245), -1)
+        cv2.line(img, (int(cx0), int((cy0 + cy1) / 2)), (int(cx1), int((cy0 + cy1) / 2)), (150, 150, 150), 1)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
+        scale = max(0.2, min((cy1 - cy0) * 0.7 / th, (cx1 - cx0) * 0.8 / tw))  # fit the card
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(scale * 2.5)))
+        cv2.putText(img, text, (int((cx0 + cx1 - tw) / 2), int((cy0 + cy1 + th) / 2)), cv2.FONT_HERSHEY_SIMPLEX,
+                    scale, (20, 20, 20), max(1, int(scale * 2.5)), cv2.LINE_AA)
+    return box
+
+
+def motion_blur(after: np.ndarray, before: np.ndarray, direction: np.ndarray, length: int) -> np.ndarray:
+    """``after`` with what was drawn over ``before`` (an arm) smeared ``length`` px along ``direction``."""
+    b_, g_, r_ = cv2.split(cv2.absdiff(after, before))
+    changed = cv2.max(cv2.max(b_, g_), r_) > 0
+    ys, xs = np.nonzero(changed)
+    if len(xs) == 0 or length < 2:
+        return after
+    h, w = after.shape[:2]
+    x0, x1 = max(int(xs.min()) - length, 0), min(int(xs.max()) + length + 1, w)
+    y0, y1 = max(int(ys.min()) - length, 0), min(int(ys.max()) + length + 1, h)
+    k = np.zeros((length | 1, length | 1), np.float32)
+    c = (length | 1) // 2
+    d = direction / (np.linalg.norm(direction) + 1e-9) * c
+    cv2.line(k, (int(round(c - d[0])), int(round(c - d[1]))), (int(round(c + d[0])), int(round(c + d[1]))), 1.0, 1)
+    k /= k.sum()
+    m = changed[y0:y1, x0:x1].astype(np.float32)
+    a = after[y0:y1, x0:x1].astype(np.float32)
+    hb = cv2.filter2D(a * m[..., None], -1, k, borderType=cv2.BORDER_CONSTANT)
+    mb = cv2.filter2D(m, -1, k, borderType=cv2.BORDER_CONSTANT)
+    out = after.copy()
+    b = before[y0:y1, x0:x1].astype(np.float32)
+    out[y0:y1, x0:x1] = np.clip(hb + b * (1 - mb[..., None]), 0, 255).astype(np.uint8)
+    return out
