@@ -8,20 +8,25 @@ counts of each colour).  Every candidate position (each legal successor, the pos
 unchanged, and the reading's own most likely position when it is a real one) is scored by
 the log-probability the reading gives it, location by location.  Then:
 
-* **match** when the best legal successor is clearly more likely than every other candidate
-  (by :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1);
+* **match** when the best legal successor explains the board (the reading's own best guess,
+  location by location, is at most :data:`EXPLAINED` nats more likely: a point or two read
+  a little wrong) and is clearly more likely than every other legal successor (by
+  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1);
 * **illegal** only when the reading's own most likely position is a real position outside
-  the legal set, it beats the best legal successor by :data:`ILLEGAL` nats (a wrong
-  "illegal" costs the mover the choice of their move, so the bar is higher than for a
-  match), and each point where they disagree is read surely; the reason names those points;
-* **ambiguous** when two legal successors are about equally likely and together clearly
-  beat the rest: the players are asked, and the points that tell them apart are named;
+  the legal set (the position before the move included), it beats the best legal successor
+  by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
+  bar is higher than for a match), and each point where they disagree is read surely; the
+  reason names those points;
+* **ambiguous** when the board is explained and two legal successors are about equally
+  likely and together clearly beat the rest: the players are asked, and the points that tell
+  them apart are named;
 * otherwise **uncertain** (wait for a better view), naming the points it cannot tell.
 
-A wrong verdict (another position accepted, or a legal move called illegal) is the outcome
-that must not happen; asking is always allowed.  Errors of the reading on a point that no
-candidate changes hit every candidate alike and cancel in the ratios, which is why the
-likelihood is robust where the exact matching rule of :mod:`referee.matching` is not.
+A wrong verdict (another position accepted, an illegal move accepted, or a legal move called
+illegal) is the outcome that must not happen; asking is always allowed.  A reading a little
+wrong on a point no candidate changes hits every candidate alike and cancels in the ratios,
+which is why the likelihood is robust where the exact matching rule of
+:mod:`referee.matching` is not; a board that no legal move explains is never accepted.
 """
 from __future__ import annotations
 
@@ -35,8 +40,7 @@ ACCEPT = 6.9     # nats the best legal successor must beat every other candidate
 ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one by (~10,000:1)
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
-NO_MOVE = 2.3    # nats of prior against "the board shows the position before the move" (~10:1)
-PLAY_PRIOR = 3.9  # nats of prior against an illegal position (players make legal moves ~50:1)
+EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
 
 
 def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]) -> list[tuple[int, Optional[str]]]:
@@ -120,41 +124,33 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         legal.append((log_likelihood(table, cells)[0], index_of[pos], cells))
     legal.sort(key=lambda s: -s[0])
     best, best_k, best_cells = legal[0]
-    rivals = []  # (score with its prior, cells) of the positions that are not legal
-    if before not in index_of:  # "nothing moved" is a rival unless it is itself the only play
-        cells = cells_of(before)
-        rivals.append((log_likelihood(table, cells)[0] - NO_MOVE, cells))
     own = most_likely_cells(table)
-    own_pos = _cells_position(own)
+    own_raw = log_likelihood(table, own)[0]
+    misfit = own_raw - best  # how far the best legal position is from explaining the board (>= 0)
+    order = tuple(s[1] for s in legal)
+    gap = best - legal[1][0] if len(legal) > 1 else math.inf
+    if misfit <= EXPLAINED and gap >= ACCEPT:
+        return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
+                                              f"{misfit:.1f} nats from the reading)")
     # the reading's own position, when it is a real one outside the legal set (the position
     # before the move included: the mover lifted the dice without moving)
+    own_pos = _cells_position(own)
     own_real = (own_pos is not None and own_pos not in index_of
                 and _totals_problem(_as_evidence(own_pos), layout_of(before), mover) is None)
-    own_raw = log_likelihood(table, own)[0]
-    if own_real:
-        rivals.append((own_raw - PLAY_PRIOR, own))
-    order = tuple(s[1] for s in legal)
-    rival = max(rivals, key=lambda r: r[0]) if rivals else None
-    gap_rival = best - rival[0] if rival else math.inf
-    gap_legal = best - legal[1][0] if len(legal) > 1 else math.inf
-    if gap_legal >= ACCEPT and gap_rival >= ACCEPT:
-        return Verdict("match", order, reason=f"clearly the most likely legal move (by {min(gap_legal, gap_rival):.1f} nats)")
-    if own_real and own_raw - best >= ILLEGAL:
-        off = [k for k in range(26) if own[k] != best_cells[k]]
-        if all(table[k].get(own[k], 0.0) >= SURE for k in off):
-            return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
-                           "differs from the board)", position=own_pos)
-    if len(legal) > 1 and gap_rival >= ACCEPT and gap_legal < ACCEPT:
+    off = [k for k in range(26) if own[k] != best_cells[k]]
+    if own_real and misfit >= ILLEGAL and all(table[k].get(own[k], 0.0) >= SURE for k in off):
+        return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
+                       "differs from the board)", position=own_pos)
+    if misfit <= EXPLAINED and len(legal) > 1:
         third = legal[2][0] if len(legal) > 2 else -math.inf
-        if legal[1][0] - max(third, rival[0] if rival else -math.inf) >= ACCEPT:
+        if legal[1][0] - third >= ACCEPT:
             apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]]
             return Verdict("ambiguous", (best_k, legal[1][1]),
                            reason=f"two legal moves fit the reading about equally well "
                                   f"({_names(apart)} cannot be told apart)")
-    other_cells = legal[1][2] if len(legal) > 1 and (rival is None or legal[1][0] >= rival[0]) else \
-        rival[1] if rival else own
-    apart = [k for k in range(26) if best_cells[k] != other_cells[k]] or \
-        [k for k in range(26) if own[k] != best_cells[k]]
+    if misfit > EXPLAINED:
+        return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
+    apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
 

@@ -148,12 +148,17 @@ class BoardMemory:
         n = len(self.geo.centres)
         self.look = np.zeros((n, 3, PATCH, PATCH, 3), np.float32)  # last patch per slot and state
         self.seen = np.zeros((n, 3), np.int32)                     # frames each look was learned from
-        self.scale = 6.0     # distance scale (a same-state patch's typical distance), learned
+        self.scales = np.full(3, 6.0)  # per state: how far a slot's patch strays from its own look, learned
         self.frames = 0
         self.corners: Optional[np.ndarray] = None
         self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
+
+    @property
+    def scale(self) -> float:
+        """The frame-to-frame scale of the empty board (the smallest of the states')."""
+        return float(self.scales.min())
 
     @property
     def trained(self) -> bool:
@@ -194,7 +199,11 @@ class BoardMemory:
                 idx = np.array([i for i, _ in known])
                 sts = np.array([s for _, s in known])
                 d = _shifted_dist(pt[idx], self.look[idx, sts][:, None])[:, 0]
-                self.scale = float(np.clip(0.7 * self.scale + 0.3 * max(1.5, float(np.percentile(d, 75))), 1.5, 12.0))
+                for state in (EMPTY, DARK, LIGHT):  # checkers are nudged, the empty board is not
+                    ds = d[sts == state]
+                    if len(ds) >= 3:
+                        q = max(1.5, float(np.percentile(ds, 75)))
+                        self.scales[state] = float(np.clip(0.7 * self.scales[state] + 0.3 * q, 1.5, 30.0))
         for i, s in enumerate(st):
             if s < 0:
                 continue
@@ -286,7 +295,7 @@ class BoardMemory:
 
         A patch is compared with each state's look as a Laplace density of the distance: a
         look learned at this slot is expected within the frame-to-frame scale the known
-        frames showed (:attr:`scale`); a borrowed one (another point's empty look, the mean
+        frames showed for that state (:attr:`scales`); a borrowed one (another point's empty look, the mean
         checker of a colour) only within :data:`CONTRAST` of the distance between the slot's
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
@@ -295,7 +304,7 @@ class BoardMemory:
         tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
-        tau = np.where(own, self.scale, np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
+        tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         ll -= ll.max(axis=1, keepdims=True)
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
@@ -304,7 +313,7 @@ class BoardMemory:
         lik[self.foreign(view)] = 1.0
         return lik
 
-    def odds(self, view: View, max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]]]:
+    def odds(self, view: View, max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:
         """Per point (image rows: top 0..11, then bottom 0..11) the likely (count, colour, p),
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
@@ -336,7 +345,8 @@ class BoardMemory:
                 dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
                 dist[0] *= 1 - q
             bar.append([float(x) for x in dist[:7] / dist[:7].sum()])
-        return points, bar
+        empty = float(np.prod(b[:, EMPTY] / b.sum(axis=1)))  # the chance the bar is as it was empty
+        return points, bar, empty
 
     # ------------------------------------------------------------------ keeping
 
@@ -344,7 +354,7 @@ class BoardMemory:
         """Write what was learned to ``path`` (.npz), atomically."""
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
-            np.savez_compressed(f, look=self.look, seen=self.seen, scale=np.float32(self.scale),
+            np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
                                 frames=np.int32(self.frames), side=np.float32(self.geo.side),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32))
         os.replace(tmp, path)
@@ -359,7 +369,7 @@ class BoardMemory:
                     raise ValueError(f"board memory {path!r} was learned with another slot layout")
                 m.look[:] = z["look"]
                 m.seen[:] = z["seen"]
-                m.scale = float(z["scale"])
+                m.scales = np.asarray(z["scales"], np.float64)
                 m.frames = int(z["frames"])
                 m.corners = z["corners"] if len(z["corners"]) else None
         except (OSError, KeyError, EOFError, ValueError) as exc:

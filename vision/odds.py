@@ -23,6 +23,7 @@ from . import layout as L
 
 ABSOLUTE_MAX = 0.9   # the most the absolute reading alone gives one (count, colour)
 MIN_P = 1e-6
+FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
 Alts = list[tuple[int, Optional[str], float]]
 
 
@@ -82,12 +83,14 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
     out: dict = {}
     for key, p in learned.items():
         n, c = key
-        if n == per_point and c is not None:  # a full row: the absolute reading tells how tall
+        if n == per_point and c is not None:  # a full row: the absolute reading tells how tall ...
             tall = {k: v for k, v in absolute.items() if k[1] == c and k[0] >= per_point}
             zt = sum(tall.values())
             if zt > 0:
+                # ... though players line up a whole row, which it may read as a taller stack
+                out[key] = out.get(key, 0.0) + p * FULL_ROW
                 for k, v in tall.items():
-                    out[k] = out.get(k, 0.0) + p * v / zt * min(1.0, zt * 4)
+                    out[k] = out.get(k, 0.0) + p * (1 - FULL_ROW) * v / zt * min(1.0, zt * 4)
                 continue
         out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), 0.02)
     z = sum(out.values())
@@ -101,7 +104,7 @@ def _alts(d: dict, limit: int = 6) -> Alts:
     return [(int(k[0]), k[1], round(float(v), 6)) for k, v in items]
 
 
-def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]]]] = None,
+def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
              per_point: int = 6) -> list[Alts]:
     """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light)."""
     out: list[Alts] = []
@@ -112,10 +115,14 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:
-            lb = learned[1][k]
-            mixed = {n: ab_bar.get(n, 0.02) * (lb[n] if n < len(lb) else 1e-4) for n in set(ab_bar) | set(range(len(lb)))}
-            z = sum(mixed.values())
-            ab_bar = {n: v / z for n, v in mixed.items() if v / z > MIN_P}
+            # the learned look tells well whether the bar changed from its empty look (hinges,
+            # fittings and all), not which colour or how many lie there (bar checkers sit
+            # anywhere along it, across two slots, on a background no checker was learned on):
+            # an empty bar from it, the rest from the absolute reading
+            empty = min(max(learned[2], 0.0), 1.0)
+            ab_bar = {n: (1 - empty) * v for n, v in ab_bar.items()}
+            ab_bar[0] = ab_bar.get(0, 0.0) + empty
+            ab_bar = {n: v for n, v in ab_bar.items() if v > MIN_P}
         out.append([(int(n), colour, round(float(v), 6)) for n, v in sorted(ab_bar.items(), key=lambda kv: -kv[1])[:6]])
     return out
 
