@@ -4,8 +4,8 @@ For benches and tests only (``bench/vision_real.py``): the real images of
 ``../shared/vision/overhead`` show one position each, and verdicts with a reference frame need
 a frame of the position before the move.  :func:`doctored_reference` makes it from the real
 frame: every point whose contents differ is rebuilt from pieces of the same photo, base to
-tip: the first ``n`` checker places from a point that holds at least ``n`` checkers of the
-colour wanted (the same row when one does), the rest of the point from a point of the same
+tip, only where it changes: each checker place that gains a checker from a point that holds
+one there (the same row when one does), each place a checker leaves from a point of the same
 triangle colour that is empty there.  Each piece is warped from its place to the new one
 through the board's own geometry (corners and shape), and the whole frame then gets fresh
 sensor noise and a small change of light, as a second frame of a real camera would.
@@ -69,39 +69,37 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
     shape = config.shape
     now, want = _cells(labels), _cells(before_rows)
     out = img.copy()
-    half = L.HEIGHT / 2
 
     def quad(row: str, col: int, d0: float, d1: float) -> np.ndarray:
         return layout_to_image(_segment(row, col, d0, d1), corners, shape)
 
     for (row, col), (n, colour) in want.items():
-        if now[(row, col)] == (n, colour):
+        m, was = now[(row, col)]
+        if (m, was) == (n, colour):
             continue
-        # the checker places: from points showing at least n of that colour, same row first
-        if n:
-            donors = sorted((k for k, v in now.items() if v[1] == colour and v[0] >= n and k != (row, col)),
-                            key=lambda k: (k[0] != row, abs(k[1] - col)))
-            if donors:
-                dr, dc = donors[0]
-                _paste(out, img, quad(dr, dc, 0, n * checker), quad(row, col, 0, n * checker))
-            else:  # one checker place at a time, from any point holding that many
-                for k in range(n):
-                    ds = [q for q, v in now.items() if v[1] == colour]
-                    if not ds:
-                        break
-                    # a point holding more than k, else the outermost checker of the tallest row
-                    dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
-                    j = min(k, now[(dr, dc)][0] - 1)
-                    _paste(out, img, quad(dr, dc, j * checker, (j + 1) * checker),
-                           quad(row, col, k * checker, (k + 1) * checker))
-        # the rest of the point: empty there, on a point of the same triangle colour
+        # only the stretch that changes: the places a checker leaves or arrives at (the whole
+        # row up to the taller count when the colour changes), as a real second frame shows
+        lo = min(m, n) if (was == colour or not m or not n) else 0
+        hi = max(m, n)
+        # the checker places lo..n: from points showing that many of the colour, same row first
+        for k in range(lo, n):
+            ds = [q for q, v in now.items() if v[1] == colour and q != (row, col)]
+            if not ds:
+                break
+            # a point holding more than k, else the outermost checker of the tallest row
+            dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
+            j = min(k, now[(dr, dc)][0] - 1)
+            _paste(out, img, quad(dr, dc, j * checker, (j + 1) * checker),
+                   quad(row, col, k * checker, (k + 1) * checker))
+        # the places n..hi the checkers left: empty there, on a point of the same triangle colour
         # (triangles alternate along a row, and the other row starts with the other colour)
-        empties = sorted((k for k, v in now.items() if v[0] <= n and (k[1] - col + (k[0] != row)) % 2 == 0
-                          and k != (row, col)),
-                         key=lambda k: (k[0] != row, abs(k[1] - col)))
-        if empties:
-            er, ec = empties[0]
-            _paste(out, img, quad(er, ec, n * checker, half), quad(row, col, n * checker, half))
+        if hi > max(n, lo):
+            a = max(n, lo)
+            empties = sorted((q for q, v in now.items() if v[0] <= a and (q[1] - col + (q[0] != row)) % 2 == 0
+                              and q != (row, col)), key=lambda q: (q[0] != row, abs(q[1] - col)))
+            if empties:
+                er, ec = empties[0]
+                _paste(out, img, quad(er, ec, a * checker, hi * checker), quad(row, col, a * checker, hi * checker))
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
