@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from referee.events import BoardEvidence, PointReading  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.reader import BoardReader, Reading  # noqa: E402
@@ -94,3 +95,150 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+
+
+# --------------------------------------------------------------------------- the still board
+
+
+class _CountingReader(BoardReader):
+    """A real reader that counts its full reads."""
+
+    def __init__(self, corners: Optional[np.ndarray] = None, config: VisionConfig = VisionConfig()) -> None:
+        super().__init__(config, corners=corners)
+        self.reads = 0
+
+    def read(self, frame: np.ndarray, t: float = 0.0) -> Optional[BoardEvidence]:
+        self.reads += 1
+        return super().read(frame, t)
+
+
+def _moved_one(pos: BoardEvidence) -> BoardEvidence:
+    """``pos`` with one checker of its first stack of two or more taken to the bar."""
+    pts = list(pos.points)
+    i = next(k for k, p in enumerate(pts) if p.count >= 2)
+    pts[i] = PointReading(pts[i].count - 1, pts[i].colour)
+    dark = pts[i].colour == "dark"
+    return BoardEvidence(points=tuple(pts), bar=(pos.bar[0] + dark, pos.bar[1] + (not dark)), off=pos.off)
+
+
+def _sequence(k: int) -> list[np.ndarray]:
+    """A still board (fresh sensor noise every frame), then the same board with one checker
+    moved (no hand seen: the worst case for skipping reads), then a hand, then still again."""
+    from vision.render import SCHEMES
+    seed = 600 + k
+    pos = L.random_position(np.random.default_rng(seed))
+    p = RenderParams(scheme=SCHEMES[k % len(SCHEMES)].name)
+    moved = _moved_one(pos)
+    frames = [render_scene(pos, p, seed=seed, frame=f + 1).image for f in range(8)]
+    frames += [render_scene(moved, p, seed=seed, frame=f + 20).image for f in range(8)]
+    frames += [render_scene(moved, p, seed=seed, hand=True, frame=40).image]
+    frames += [render_scene(pos, p, seed=seed, frame=f + 50).image for f in range(8)]
+    return frames
+
+
+def _events(frames: list[np.ndarray], corners: np.ndarray, config: VisionConfig, **kw: int) -> tuple[list[Any], int]:
+    from vision.stability import StabilityFilter
+    reader = _CountingReader(corners, config)
+    sf = StabilityFilter(reader, **kw)
+    out = []
+    for t, f in enumerate(frames):
+        ev = sf.feed(f, t=t)
+        out.append(None if ev is None else (type(ev).__name__, getattr(ev, "points", None), getattr(ev, "bar", None),
+                                            getattr(ev, "off", None), getattr(ev, "confidence", None)))
+    return out, reader.reads
+
+
+def _news(events: list[Any]) -> list[Any]:
+    """The events but re-reports of the same board read more surely (a skipping filter gives
+    those up to ``unsure_every`` frames later): hands, and each new board where it came."""
+    out, last = [], None
+    for e in events:
+        if e is not None and e[0] == "BoardEvidence":
+            if last is not None and _board(last) == _board(e):
+                e = None
+            else:
+                last = e
+        out.append(e)
+    return out
+
+
+def _board(e: Any) -> Any:
+    return None if e is None else (e[0], None if e[1] is None else [(p.count, p.colour) for p in e[1]], e[2], e[3])
+
+
+@pytest.mark.parametrize("k", range(6))
+def test_a_still_board_is_not_read_again_and_reports_what_full_reads_would(k: int) -> None:
+    from vision.render import SCHEMES
+    seed = 600 + k
+    corners = render_scene(L.random_position(np.random.default_rng(seed)),
+                           RenderParams(scheme=SCHEMES[k % len(SCHEMES)].name), seed=seed).corners
+    frames = _sequence(k)
+    # the checkers' size given: a reader that measures it learns every few reads, so fewer reads
+    # learn it later and the confidences differ a little (the boards do not: below)
+    cfg = VisionConfig(checker=L.CHECKER)
+    every, every_reads = _events(frames, corners, cfg, reread_every=1, unsure_every=1)   # a full read every quiet frame
+    skipping, reads = _events(frames, corners, cfg)
+    assert _news(skipping) == _news(every)        # each new board at the same frame, read the same (confidences too)
+    assert any(e is not None and e[0] == "BoardEvidence" for e in _news(every)[8:16])  # the moved checker was reported
+    assert reads < every_reads
+    every, _ = _events(frames, corners, VisionConfig(), reread_every=1, unsure_every=1)
+    skipping, _ = _events(frames, corners, VisionConfig())
+    assert [_board(e) for e in _news(skipping)] == [_board(e) for e in _news(every)]   # measuring the size: the same boards
+
+
+def test_still_frames_are_read_only_every_reread_every_frames() -> None:
+    from vision.stability import StabilityFilter
+    pos = L.start_position()
+    sc = render_scene(pos, RenderParams(scheme="walnut"), seed=3)
+    frames = [render_scene(pos, RenderParams(scheme="walnut"), seed=3, frame=f + 1).image for f in range(40)]
+    reader = _CountingReader(sc.corners)
+    sf = StabilityFilter(reader, reread_every=10, unsure_every=10)
+    reads_at = []
+    for t, f in enumerate(frames):
+        before = reader.reads
+        sf.feed(f, t=t)
+        if reader.reads > before:
+            reads_at.append(t)
+    assert sf.last is not None and L.same_board(sf.last, pos)
+    first_stable = reads_at[1]    # two quiet frames, then two equal readings
+    assert reads_at[:2] == [2, 3] and reads_at[2:] == list(range(first_stable + 10, 40, 10))
+
+
+def test_a_reading_that_could_get_surer_is_read_again_sooner() -> None:
+    from dataclasses import replace
+
+    from vision.stability import can_get_surer
+    pos = replace(L.start_position(), confidence=0.9)
+    sure = replace(pos, points=tuple(replace(p, confidence=0.9) for p in pos.points))
+    assert not can_get_surer(sure)
+    assert can_get_surer(replace(sure, confidence=0.5))
+    assert can_get_surer(replace(sure, off=None))
+    assert can_get_surer(replace(sure, points=(replace(sure.points[0], confidence=0.2),) + sure.points[1:]))
+
+
+def test_a_filter_refuses_a_reread_period_under_one() -> None:
+    from vision.stability import StabilityFilter
+    with pytest.raises(ValueError, match="reread_every 0"):
+        StabilityFilter(BoardReader(VisionConfig()), reread_every=0)
+
+
+# --------------------------------------------------------------------------- read --batch
+
+
+def test_batch_keeps_one_reader_per_camera_and_reads_as_one_off_reads_do(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.cli import read_image
+    jobs = []
+    for k, seed in enumerate((77, 77, 77, 78)):     # three pictures from one camera, one from another
+        sc = render_scene(L.random_position(np.random.default_rng(k)), seed=seed)
+        path = tmp_path / f"{k}.png"
+        cv2.imwrite(str(path), sc.image)
+        jobs.append((str(path), " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
+    readers: dict[tuple, Any] = {}
+    kept = [read_image(p, c, readers=readers) for p, c in jobs]
+    assert len(readers) == 2
+    for (p, c), res in zip(jobs, kept):
+        alone = read_image(p, c)
+        assert {k: res[k] for k in ("top", "bottom", "bar", "off", "corners")} == \
+            {k: alone[k] for k in ("top", "bottom", "bar", "off", "corners")}
