@@ -242,3 +242,55 @@ def test_batch_keeps_one_reader_per_camera_and_reads_as_one_off_reads_do(tmp_pat
         alone = read_image(p, c)
         assert {k: res[k] for k in ("top", "bottom", "bar", "off", "corners")} == \
             {k: alone[k] for k in ("top", "bottom", "bar", "off", "corners")}
+
+
+# --------------------------------------------------------------------------- moves --batch
+
+
+def _bit_by_bit_id(first: list[int], second: list[int]) -> str:
+    """gnubg's Position ID packed one bit at a time (FORMATS.md section 0), for reference."""
+    import base64
+    bits: list[int] = []
+    for side in (first, second):
+        for n in side:
+            bits += [1] * n + [0]
+    bits += [0] * (80 - len(bits))
+    data = bytes(sum(bits[8 * i + j] << j for j in range(8)) for i in range(10))
+    return base64.b64encode(data).decode("ascii")[:14]
+
+
+def test_the_position_id_codec_writes_what_packing_bit_by_bit_writes() -> None:
+    import random
+
+    from referee.position import Position, counts_to_id, key_to_id
+    rng = random.Random(19)
+    for _ in range(3000):
+        sides = [[0] * 25, [0] * 25]
+        for side in sides:
+            for _ in range(rng.randint(0, 15)):
+                side[rng.randrange(25)] += 1
+        want = _bit_by_bit_id(*sides)
+        assert key_to_id(*sides) == want
+        assert counts_to_id(int.from_bytes(bytes(sides[0] + sides[1]), "little")) == want
+        pos = Position(sides[1], sides[0])
+        assert pos.position_id() == want and Position.from_position_id(want) == pos
+
+
+def test_kept_play_texts_are_the_texts_written_afresh() -> None:
+    from referee.movegen import generate
+    from referee.notation import _format_steps, format_steps, path_text
+    from tests.positions import sample
+    for pos, d1, d2 in sample(7, 400):
+        for path in generate(pos.me, pos.opp, max(d1, d2), min(d1, d2))[1]:
+            assert path_text(path) == _format_steps(list(path)) == format_steps(list(path)) == path_text(path)
+
+
+def test_moves_json_written_directly_is_json_dumps_of_the_answer() -> None:
+    from referee.cli_moves import _answer, _answer_json
+    from referee.position import Position
+    from tests.positions import sample
+    closed = Position.from_points({"bar": 1, 13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})   # no legal play
+    cases = [(p, (a, b), p.position_id()) for p, a, b in sample(11, 300)]
+    cases += [(closed, (6, 6), closed.position_id()), (Position.start(), (1, 3), " Position ID: 4HPwATDgc/ABMA\t")]
+    for pos, dice, pid in cases:
+        assert _answer_json(pos, dice, pid) == json.dumps(_answer(pos, dice, pid))
