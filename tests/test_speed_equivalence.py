@@ -294,3 +294,14 @@ def test_moves_json_written_directly_is_json_dumps_of_the_answer() -> None:
     cases += [(closed, (6, 6), closed.position_id()), (Position.start(), (1, 3), " Position ID: 4HPwATDgc/ABMA\t")]
     for pos, dice, pid in cases:
         assert _answer_json(pos, dice, pid) == json.dumps(_answer(pos, dice, pid))
+
+
+def test_the_histogram_median_is_numpys() -> None:
+    from vision.stability import small_median
+    rng = np.random.default_rng(19)
+    for k in range(400):
+        lo = (0, -255)[k % 2]
+        n = (17324, 17325, 1, 2, int(rng.integers(3, 300)))[k % 5]
+        narrow = k % 3 == 0   # most values equal (a still board's differences)
+        a = rng.integers(max(lo, -3) if narrow else lo, 4 if narrow else lo + 511, size=n).astype(np.int16)
+        assert small_median(a, lo) == float(np.median(a))
