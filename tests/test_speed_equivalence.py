@@ -305,3 +305,15 @@ def test_the_histogram_median_is_numpys() -> None:
         narrow = k % 3 == 0   # most values equal (a still board's differences)
         a = rng.integers(max(lo, -3) if narrow else lo, 4 if narrow else lo + 511, size=n).astype(np.int16)
         assert small_median(a, lo) == float(np.median(a))
+
+
+def test_the_one_partition_percentile_is_numpys() -> None:
+    from vision.read import _percentile
+    rng = np.random.default_rng(97)
+    for k in range(2000):
+        n = int(rng.integers(1, 2000)) if k % 10 else 44265
+        a = (rng.random(n, dtype=np.float32) * float(rng.choice([1.0, 100.0, 1e4]))).astype(np.float32)
+        if k % 7 == 0:
+            a = np.round(a)   # ties
+        q = 97.0 if k % 2 else float(rng.uniform(0, 100))
+        assert _percentile(a, q) == float(np.percentile(a, q))

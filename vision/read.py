@@ -96,6 +96,22 @@ def _axes() -> tuple[Axis, ...]:
     return tuple(out)
 
 
+def _percentile(a: np.ndarray, q: float) -> float:
+    """``float(np.percentile(a, q))`` (linear interpolation), the same value from one partition
+    at the two order statistics it interpolates (numpy's also sorts out both ends)."""
+    flat = a.ravel()
+    n = flat.size
+    vi = (n - 1) * np.true_divide(q, 100)
+    prev = int(np.floor(vi))
+    t = float(vi - prev)
+    if prev + 1 >= n:
+        return float(np.partition(flat, n - 1)[n - 1])
+    part = np.partition(flat, (prev, prev + 1))
+    lo, hi = part[prev], part[prev + 1]
+    diff = hi - lo
+    return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
+
+
 def _median(xs: list[float]) -> float:
     """The median of a short list of floats, as ``np.median`` gives it (the mean of the middle
     two when the count is even), without numpy's overhead on a handful of values."""
@@ -216,7 +232,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     px = view.px
     sub = g[::2, ::2]
     mag = np.abs(sub.real) + np.abs(sub.imag)
-    strength = float(np.percentile(mag, 97)) * 0.8 + 8.0
+    strength = _percentile(mag, 97) * 0.8 + 8.0
     dist = np.arange(params.axis_start, params.axis_end, params.step, dtype=np.float32)
     ax = axes(params)
     lat = np.array(params.lateral, np.float32)
