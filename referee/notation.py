@@ -54,7 +54,7 @@ def format_steps(steps: Sequence[Step]) -> str:
 
 
 _PATH_TEXT: dict[tuple[Step, ...], str] = {}
-_PATH_TEXT_KEPT = 1 << 17
+_PATH_TEXT_KEPT = 1 << 15   # about 4 MB at most
 
 
 def path_text(steps: tuple[Step, ...]) -> str:
