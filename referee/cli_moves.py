@@ -13,14 +13,26 @@ from typing import Any, Optional, Sequence
 
 from .cliutil import Parser, fail
 from .errors import RefereeError
-from .moves import legal_plays, parse_dice
-from .position import Position
+from .moves import _raw, legal_plays, parse_dice
+from .notation import path_text
+from .position import Position, counts_to_id
 
 
 def _answer(position: Position, dice: tuple[int, int], pid: str) -> dict[str, Any]:
     plays = legal_plays(position, *dice)
     return {"position": pid, "dice": list(dice),
             "plays": [{"play": str(lp.play), "result": lp.result.position_id()} for lp in plays]}
+
+
+def _answer_json(position: Position, dice: tuple[int, int], pid: str) -> str:
+    """``json.dumps(_answer(...))``, the same bytes, written directly: each play's text kept
+    per step path (:func:`referee.notation.path_text`) and its result's Position ID straight
+    from the generator's result key (:func:`referee.position.counts_to_id`: the key's 50
+    counts are the mover's side then the other's, as the result's ID writes them)."""
+    keys, paths = _raw(position, *dice)
+    plays = ", ".join([f'{{"play": "{path_text(path)}", "result": "{counts_to_id(key)}"}}'
+                       for key, path in zip(keys, paths)])
+    return f'{{"position": {json.dumps(pid)}, "dice": [{dice[0]}, {dice[1]}], "plays": [{plays}]}}'
 
 
 def _read_position(text: str) -> Position:
@@ -51,10 +63,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         dice = parse_dice(args.dice)
     except RefereeError as exc:
         return fail(prog, str(exc))
-    answer = _answer(position, dice, args.position)
     if args.json:
-        print(json.dumps(answer))
+        print(_answer_json(position, dice, args.position))
         return 0
+    answer = _answer(position, dice, args.position)
     if not answer["plays"]:
         print(f"no legal play for {dice[0]}-{dice[1]}: the turn is lost")
         return 0
@@ -80,6 +92,6 @@ def _batch(prog: str) -> int:
             dice = parse_dice(req["dice"])
         except (json.JSONDecodeError, RefereeError) as exc:
             return fail(prog, f"line {lineno}: {exc}")
-        out.write(json.dumps(_answer(position, dice, pid)) + "\n")
+        out.write(_answer_json(position, dice, pid) + "\n")
     out.flush()
     return 0

@@ -37,28 +37,59 @@ def point_text(p: int, as_source: bool) -> str:
     return str(p)
 
 
+_SRC_TEXT = tuple(point_text(p, True) for p in range(BAR_POINT + 1))
+_DST_TEXT = tuple(point_text(p, False) for p in range(BAR_POINT + 1))
+
+
 def format_steps(steps: Sequence[Step]) -> str:
     """gnubg's notation for a sequence of single-die steps (in play order)."""
     if not steps:
         return ""
+    if isinstance(steps, tuple):
+        try:
+            return path_text(steps)
+        except TypeError:  # steps that do not hash: written out below
+            pass
+    return _format_steps(steps)
+
+
+_PATH_TEXT: dict[tuple[Step, ...], str] = {}
+_PATH_TEXT_KEPT = 1 << 15   # about 4 MB at most
+
+
+def path_text(steps: tuple[Step, ...]) -> str:
+    """:func:`format_steps` of a tuple of steps, kept: the plays of a batch of positions repeat
+    many step paths (about half of those of 5,000 random positions and rolls)."""
+    text = _PATH_TEXT.get(steps)
+    if text is None:
+        if len(_PATH_TEXT) >= _PATH_TEXT_KEPT:
+            _PATH_TEXT.clear()
+        text = _PATH_TEXT[steps] = _format_steps(steps)
+    return text
+
+
+def _format_steps(steps: Sequence[Step]) -> str:
     chains: list[list[Step]] = []
     for st in steps:
+        src = st[0]
         for chain in reversed(chains):
-            if chain[-1].dst == st.src and st.src not in (BAR_POINT, OFF_POINT):
+            if chain[-1][1] == src and src != BAR_POINT and src != OFF_POINT:
                 chain.append(st)
                 break
         else:
             chains.append([st])
     parts: list[tuple[int, int, str]] = []
+    dst_text = _DST_TEXT
     for chain in chains:
-        text = point_text(chain[0].src, True)
+        text = _SRC_TEXT[chain[0][0]]
         for st in chain[:-1]:
-            if st.hit:
-                text += f"/{point_text(st.dst, False)}*"
+            if st[2]:
+                text += "/" + dst_text[st[1]] + "*"
         last = chain[-1]
-        text += f"/{point_text(last.dst, False)}" + ("*" if last.hit else "")
-        parts.append((chain[0].src, last.dst, text))
-    parts.sort(key=lambda t: (-t[0], -t[1]))
+        text += "/" + dst_text[last[1]] + ("*" if last[2] else "")
+        parts.append((chain[0][0], last[1], text))
+    if len(parts) > 1:
+        parts.sort(key=lambda t: (-t[0], -t[1]))
     out: list[str] = []
     i = 0
     while i < len(parts):

@@ -296,12 +296,36 @@ class Position(tuple):
 
 def key_to_id(first: Iterable[int], second: Iterable[int]) -> str:
     """Pack two sides (first = player not on roll) into a gnubg Position ID."""
+    a, b = tuple(first), tuple(second)
+    try:
+        counts = bytes(a + b)
+    except (TypeError, ValueError):  # not counts 0..255: packed bit by bit below
+        counts = b""
+    if len(counts) == 50 and len(a) == 25 and max(counts) <= CHECKERS:
+        return counts_to_id(int.from_bytes(counts, "little"))
     bits = 0
     k = 0
-    for side in (first, second):
+    for side in (a, b):
         for n in side:
             bits |= ((1 << n) - 1) << k
             k += n + 1
+    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+
+# The Position ID's bits: each point's n checkers as n one-bits and a zero, least significant
+# first.  _PAIR_BITS[lo | hi << 4] is two consecutive points' bits written most significant
+# first (the later point first), so one join over 25 pairs writes the whole key.
+_UNARY_MSB = tuple("0" + "1" * n for n in range(16))
+_PAIR_BITS = tuple(_UNARY_MSB[i >> 4] + _UNARY_MSB[i & 15] for i in range(256))
+_EVEN_BYTES = int.from_bytes(bytes([255, 0] * 25), "little")
+
+
+def counts_to_id(counts: int) -> str:
+    """The Position ID of 50 point counts packed one a byte, least significant first (the
+    player not on roll's 25, then the other's; each at most 15, as in a move generator's
+    result key): the same text as :func:`key_to_id`, about twice as fast."""
+    pairs = (counts | (counts >> 4)) & _EVEN_BYTES   # byte 2i: point 2i's count | point 2i+1's << 4
+    bits = int("".join([_PAIR_BITS[c] for c in pairs.to_bytes(50, "big")[1::2]]), 2)
     return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
 
 

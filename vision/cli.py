@@ -34,8 +34,14 @@ from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
-               bar_width: float = BAR_WIDTH, board_height: float = HEIGHT) -> dict[str, Any]:
-    """The ``--json`` result for one image file (raises FileNotFoundError / VisionError)."""
+               bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
+               readers: Optional[dict[tuple, Any]] = None) -> dict[str, Any]:
+    """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
+
+    ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
+    settings): pictures of one camera are read as its frames are, what was learned (the
+    checkers' colours and size) carrying over; with no corners given, the markers are looked
+    for in every picture."""
     import os
     from .reader import BoardReader
     if not os.path.isfile(path):
@@ -44,8 +50,15 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     if img is None:
         raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
     cs = parse_corners(corners) if corners else None
-    reader = BoardReader(VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width,
-                                      board_height=board_height), corners=cs)
+    key = (None if cs is None else cs.tobytes(), checker, bar_width, board_height)
+    reader = None if readers is None else readers.get(key)
+    if reader is None:
+        # kept readers look for the markers (or the board) in every picture, never waiting
+        reader = BoardReader(VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width,
+                                          board_height=board_height, relocate_every=int(readers is not None),
+                                          auto_every=1), corners=cs)
+        if readers is not None:
+            readers[key] = reader
     try:
         r = reader.inspect(img, read_occluded=True)
     except BoardNotFound:
@@ -105,6 +118,7 @@ def main_read(argv: Sequence[str]) -> int:
 
 def _batch() -> int:
     rc = 0
+    readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
     for n, line in enumerate(sys.stdin, 1):
         if not line.strip():
             continue
@@ -113,7 +127,7 @@ def _batch() -> int:
             if not isinstance(job, dict) or "image" not in job:
                 raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
             res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT))
+                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers)
         except json.JSONDecodeError as exc:
             res, msg = None, f"line {n}: not JSON ({exc.msg})"
         except (FileNotFoundError, VisionError) as exc:

@@ -81,12 +81,43 @@ class Axis:
 
 
 def axes(params: ReadParams) -> list[Axis]:
+    """The 24 points' axes, top0, bottom0, top1... (the same whatever ``params``: a view is in
+    the layout's coordinates)."""
+    return list(_axes())
+
+
+@functools.lru_cache(maxsize=1)
+def _axes() -> tuple[Axis, ...]:
     out = []
     for i in range(12):
         x = L.column_x(i)
         out.append(Axis(f"top{i}", x, 0.0, +1))
         out.append(Axis(f"bottom{i}", x, L.HEIGHT, -1))
-    return out
+    return tuple(out)
+
+
+def _percentile(a: np.ndarray, q: float) -> float:
+    """``float(np.percentile(a, q))`` (linear interpolation), the same value from one partition
+    at the two order statistics it interpolates (numpy's also sorts out both ends)."""
+    flat = a.ravel()
+    n = flat.size
+    vi = (n - 1) * np.true_divide(q, 100)
+    prev = int(np.floor(vi))
+    t = float(vi - prev)
+    if prev + 1 >= n:
+        return float(np.partition(flat, n - 1)[n - 1])
+    part = np.partition(flat, (prev, prev + 1))
+    lo, hi = part[prev], part[prev + 1]
+    diff = hi - lo
+    return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
+
+
+def _median(xs: list[float]) -> float:
+    """The median of a short list of floats, as ``np.median`` gives it (the mean of the middle
+    two when the count is even), without numpy's overhead on a handful of values."""
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
 
 
 @dataclass
@@ -137,10 +168,12 @@ def _gradients(view: View) -> np.ndarray:
 
 
 _RING_INDEX: dict = {}
-_QUADRANTS = np.kron(np.eye(4, dtype=np.float32), np.full((N_RING // 4, 1), 4.0 / N_RING, np.float32))  # (N_RING, 4)
+_RING_TH = np.roll(np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32), N_RING // 8)
+_RING_C, _RING_S = np.cos(_RING_TH), np.sin(_RING_TH)
+_RING_ROT = np.exp(-1j * _RING_TH).astype(np.complex64)  # g * rot: radial + i tangential
 
 
-def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray, c: np.ndarray, s: np.ndarray,
+def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
                 key: Optional[tuple]) -> list[np.ndarray]:
     """Flat pixel indices of every ring sample, per radius; kept per ``key`` (the same view
     geometry gives the same indices every frame)."""
@@ -150,7 +183,7 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     cxe, cye = cx[..., None], cy[..., None]
     out = []
     for r in radii_px:
-        idx = np.rint(cye + r * s).astype(np.int32) * w + np.rint(cxe + r * c).astype(np.int32)
+        idx = np.rint(cye + r * _RING_S).astype(np.int32) * w + np.rint(cxe + r * _RING_C).astype(np.int32)
         np.clip(idx, 0, h * w - 1, out=idx)
         out.append(idx)
     if full_key is not None:
@@ -160,39 +193,37 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     return out
 
 
-def _ring_scores(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
-                 axis_dir: np.ndarray, key: Optional[tuple] = None) -> np.ndarray:
-    """Quadrant rim scores (base, far, left, right) for centres (cx, cy): ``(..., 4)``.
+def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
+                    key: Optional[tuple] = None) -> list[np.ndarray]:
+    """Quadrant rim scores for centres (cx, cy): four arrays shaped like ``cx``, the
+    quadrants centred on right (+x), down (+y), left and up.
 
     ``g`` is the complex gradient map of :func:`_gradients`.  Per ring angle the best over
     the radii of |radial gradient| minus half the tangential one (noise scores about zero,
-    a rim high); quadrants are taken relative to each axis's direction (``axis_dir`` +1
-    pointing down the image, -1 up) so "base" faces the edge.  Centres must lie at least
-    the largest radius inside the image.
+    a rim high), averaged over each quadrant's angles.  Centres must lie at least the
+    largest radius inside the image.
     """
-    k = N_RING // 4
-    # angle 0 points right (+x), N_RING/4 down (+y); rolled so that each quadrant (centred
-    # on right, down, left, up) is a contiguous run of samples
-    th = np.roll(np.linspace(0, 2 * np.pi, N_RING, endpoint=False).astype(np.float32), k // 2)
-    c, s = np.cos(th), np.sin(th)
-    rot = np.exp(-1j * th).astype(np.complex64)  # g * rot: radial + i tangential
+    # angle 0 points right (+x), N_RING/4 down (+y); rolled so that each quadrant is a
+    # contiguous run of samples
     h, w = g.shape
     flat = g.ravel()
-    best = None
-    for idx in _ring_index(h, w, cx, cy, radii_px, c, s, key):
-        z = flat[idx]
-        z *= rot
+    best: Optional[np.ndarray] = None
+    z: Optional[np.ndarray] = None
+    for idx in _ring_index(h, w, cx, cy, radii_px, key):
+        z = np.take(flat, idx, out=z)
+        z *= _RING_ROT
         v = np.abs(z.real)
         v -= 0.5 * np.abs(z.imag)
         best = v if best is None else np.maximum(best, v, out=best)
     assert best is not None
-    # quadrant means as one matrix product (much faster than a mean over a short last axis)
-    quads = (best.reshape(-1, N_RING) @ _QUADRANTS).reshape(best.shape[:-1] + (4,))
-    right, down, left, up = (quads[..., i] for i in range(4))
-    ad = np.broadcast_to(axis_dir, down.shape)
-    base_q = np.where(ad > 0, up, down)
-    far = np.where(ad > 0, down, up)
-    return np.stack([base_q, far, left, right], axis=-1)
+    # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
+    # it: the same bits, without waking BLAS threads)
+    k = N_RING // 4
+    b = best.reshape(-1, 4, k)
+    acc = b[:, :, 0] * np.float32(4.0 / N_RING)
+    for j in range(1, k):
+        acc += b[:, :, j] * np.float32(4.0 / N_RING)
+    return [acc[:, i].reshape(best.shape[:-1]) for i in range(4)]
 
 
 def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
@@ -201,7 +232,7 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     px = view.px
     sub = g[::2, ::2]
     mag = np.abs(sub.real) + np.abs(sub.imag)
-    strength = float(np.percentile(mag, 97)) * 0.8 + 8.0
+    strength = _percentile(mag, 97) * 0.8 + 8.0
     dist = np.arange(params.axis_start, params.axis_end, params.step, dtype=np.float32)
     ax = axes(params)
     lat = np.array(params.lateral, np.float32)
@@ -211,22 +242,26 @@ def ring_profiles(view: View, params: ReadParams = ReadParams()) -> Profiles:
     X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
     Y = np.broadcast_to(Y, X.shape)
     radii = np.array(params.ring_radii, np.float32) * (params.checker / L.CHECKER) * px
-    q = _ring_scores(g, (X + view.margin) * px, (Y + view.margin) * px, radii, dirs,
-                     ("axes", px, view.margin, params)) / strength
-    full_l = q.min(axis=-1)
-    cap_l = q[..., 1:].min(axis=-1)
+    right, down, left, up = (q / strength for q in _ring_quadrants(g, (X + view.margin) * px, (Y + view.margin) * px,
+                                                                   radii, ("axes", px, view.margin, params)))
+    # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
+    # whole rim scores its weakest quadrant, a cap its weakest but the base's
+    far = np.where(np.broadcast_to(dirs, down.shape) > 0, down, up)
+    cap_l = np.minimum(np.minimum(far, left), right)
+    full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
     li = full_l.argmax(axis=2)
     bar_y = np.arange(0.3, L.HEIGHT - 0.3, params.step, dtype=np.float32)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
     BY = np.broadcast_to(bar_y[:, None], BX.shape)
-    bq = _ring_scores(g, (BX + view.margin) * px, (BY + view.margin) * px, radii, np.array(1.0, np.float32),
-                      ("bar", px, view.margin, params)) / strength
+    bq = [q / strength for q in _ring_quadrants(g, (BX + view.margin) * px, (BY + view.margin) * px, radii,
+                                                ("bar", px, view.margin, params))]
+    bar_full = np.minimum(np.minimum(bq[0], bq[1]), np.minimum(bq[2], bq[3]))
     blur = cv2.blur(view.image, (5, 5))
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
-    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bq.min(axis=-1).max(axis=1), bar_y, strength, colour,
+    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bar_full.max(axis=1), bar_y, strength, colour,
                     _gap_fill(view, ax, blur, params.checker), g, px, view.margin, view.image)
 
 
@@ -267,7 +302,8 @@ def _peaks(profile: np.ndarray, thr: float, nms_steps: int, lead: bool = False) 
     with ``lead`` the first sample counts as a maximum too when it is the highest there (a
     checker pushed against a point's base has its centre before the profile starts)."""
     p = profile
-    cand = np.nonzero((p[1:-1] >= p[:-2]) & (p[1:-1] >= p[2:]) & (p[1:-1] > thr))[0] + 1
+    mid = p[1:-1]
+    cand = np.flatnonzero((mid > thr) & (mid >= p[:-2]) & (mid >= p[2:])) + 1
     if lead and len(p) > 1 and p[0] > p[1] and p[0] > thr:
         cand = np.concatenate([[0], cand])
     if len(cand) < 2:
@@ -367,7 +403,7 @@ def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
         a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
     # a stack that stands out little from its point (red on a red point) scores all its rims
     # low: "a whole rim" is then judged against the stack's own clear rims, not the board's
-    level = min(TALL_LEVEL, TALL_REL * float(np.median(np.sort(a)[-5:])))
+    level = min(TALL_LEVEL, TALL_REL * float(np.sort(a)[-3]))  # the median of the 5 strongest
     agree = np.clip((a - level) / TALL_SOFT, -1.0, 1.0)
     # a 12-pyramid's end checkers lie half under the second layer: their rims score less
     # than the row's middle ones (a row of 5: about the same); measured on rendered boards
@@ -415,7 +451,7 @@ def _even_stack(w_rims: list[float], s_rims: list[float], params: ReadParams) ->
     if min(w_rims) >= params.even * max(w_rims + s_rims):
         return True
     smooth = all(b >= FADE * a for a, b in zip(w_rims, w_rims[1:]))
-    return smooth and min(w_rims) >= params.even * float(np.median(w_rims))
+    return smooth and min(w_rims) >= params.even * _median(w_rims)
 
 
 @functools.lru_cache(maxsize=64)
@@ -485,7 +521,7 @@ def _faint_stranger(j: int, cap: np.ndarray, rims: list[tuple[float, float]], co
     if colour is None or n_below(rims, float(dist[j]), cd) == 0:
         return False
     below = [f for d, f in rims if d < float(dist[j]) - 0.5 * cd]
-    if float(cap[j]) >= params.faint_last * float(np.median(below)):
+    if float(cap[j]) >= params.faint_last * _median(below):
         return False
     return not _same_colour(colour, dist, j, cd, params.stranger_colour)
 
@@ -598,6 +634,8 @@ OUTLINE_FIND = 0.04   # rim score (in strengths) from which a washed-out point's
 OUTLINE = 0.04        # a closed outline: its all-round rim score (10th percentile over angles) above this
 OUTLINE_FACE = 200.0  # ... around a washed-out face: grey at least this all round inside the outline
 OUTLINE_LINE = 6.0    # ... and the outline darker than the face by this many grey levels all round
+OUTLINE_FACE_RADII = (0.2, 0.32)                     # pw out: where the face is sampled ...
+OUTLINE_LINE_RADII = (0.38, 0.42, 0.45, 0.48, 0.52)  # ... and where the outline may lie
 
 
 def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = ReadParams()) -> tuple[float, float, float]:
@@ -618,23 +656,21 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = ReadP
     cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
 
     k = params.checker / L.CHECKER   # the radii below are for the layout's checkers
+    radii = np.array([r * k * prof.px for r in params.ring_radii + OUTLINE_FACE_RADII + OUTLINE_LINE_RADII])[:, None]
+    xi = np.clip(np.rint(cx + radii * c).astype(np.int32), 0, w - 1)   # every ring at once: (radius, angle)
+    yi = np.clip(np.rint(cy + radii * s).astype(np.int32), 0, h - 1)
+    nr, nf = len(params.ring_radii), len(OUTLINE_FACE_RADII)
 
-    def at(r: float) -> tuple[np.ndarray, np.ndarray]:
-        xi = np.clip(np.rint(cx + r * k * prof.px * c).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.rint(cy + r * k * prof.px * s).astype(np.int32), 0, h - 1)
-        return yi, xi
+    def q10(v: np.ndarray) -> np.ndarray:   # per row
+        return np.quantile((np.roll(v, 1, axis=-1) + v + np.roll(v, -1, axis=-1)) / 3, 0.1, axis=-1)
 
-    def q10(v: np.ndarray) -> float:
-        return float(np.quantile((np.roll(v, 1) + v + np.roll(v, -1)) / 3, 0.1))
-
-    best = np.full(N_RING, -np.inf)
-    for r in params.ring_radii:
-        z = g[at(r)] * rot
-        best = np.maximum(best, np.abs(z.real) - 0.5 * np.abs(z.imag))
-    grey = lambda r: img[at(r)].astype(np.float32).mean(axis=1)  # noqa: E731
-    face = np.minimum(grey(0.2), grey(0.32))
-    line = np.min([grey(r) for r in (0.38, 0.42, 0.45, 0.48, 0.52)], axis=0)
-    return q10(best) / prof.strength, q10(face), q10(face - line)
+    z = g[yi[:nr], xi[:nr]] * rot
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=0)
+    grey = img[yi[nr:], xi[nr:]].astype(np.float32).mean(axis=-1)
+    face = np.minimum(grey[0], grey[1])
+    line = grey[nf:].min(axis=0)
+    qf, ql = q10(np.stack([face, face - line]))
+    return float(q10(best)) / prof.strength, float(qf), float(ql)
 
 
 def _outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> None:

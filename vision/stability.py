@@ -12,7 +12,11 @@ reaching STABLE with a reading different from the last one emitted emits that
 STABLE (:func:`surer`: its confidence now reaches 0.6, or more points do), so a
 consumer that held an unsure reading gets a better one without anything moving.  The quiet check is cheap (a small rectified grey
 thumbnail, frame-to-frame difference and the frame-band occlusion test); the full read
-runs only on quiet frames.
+runs only on quiet frames, and while STABLE only when the board may have changed: a frame
+whose thumbnail matches the one of the last full read (:data:`STILL_LEVEL`) is the same
+board and is not read again, except every ``reread_every`` frames (slow drift of the light).
+A reading that could still get surer (:func:`can_get_surer`) is read again sooner: after
+``unsure_every`` frames, then each time twice as late while it gets no surer.
 """
 from __future__ import annotations
 
@@ -38,6 +42,10 @@ CHANGE_LEVEL = 30          # grey levels of change that count
 BLOB_AREA_PW2 = 4.5        # a changed region larger than this (square point widths) is not a move
 NOISE_LEVEL = 4            # grey levels of frame-to-frame change that are sensor noise, not motion
 REBASE_FRAMES = 10         # motionless frames after which a big change is taken as the new board
+STILL_LEVEL = 20           # grey levels: a thumbnail pixel further off the last read frame's has changed
+STILL_PIXELS = 3           # ... and more such pixels than this: the board may have changed (re-read it)
+REREAD_EVERY = 60          # frames: a still board is read again at least this often (2 s at 30 fps)
+UNSURE_EVERY = 2           # ... first after this many while its reading could still get surer (then doubling)
 
 
 class State(str, Enum):
@@ -50,8 +58,15 @@ class State(str, Enum):
 class StabilityFilter:
     """Feed frames; get a :class:`BoardEvidence` when a new still reading is established."""
 
-    def __init__(self, reader: BoardReader) -> None:
+    def __init__(self, reader: BoardReader, reread_every: int = REREAD_EVERY, unsure_every: int = UNSURE_EVERY) -> None:
+        if reread_every < 1 or unsure_every < 1:
+            raise ValueError(f"reread_every {reread_every} and unsure_every {unsure_every} must be at least 1 (frames)")
         self.reader = reader
+        self.reread_every = reread_every
+        self.unsure_every = unsure_every
+        self.skipped = 0                            # still frames not read since the last full read
+        self._period = reread_every                 # frames between full reads of an unchanged board, now
+        self._read_grey: Optional[np.ndarray] = None  # the thumbnail of the last full read that gave ``last``
         self.state = State.MOVING
         self.quiet = 0
         self._prev: Optional[np.ndarray] = None
@@ -63,6 +78,7 @@ class StabilityFilter:
         self._ref: Optional[np.ndarray] = None
         self._last_grey: Optional[np.ndarray] = None
         self._still_changed = 0
+        self._ref_median: Optional[tuple[np.ndarray, float]] = None   # the reference thumbnail's median grey
         self.last_view: Optional[View] = None       # the frame (rectified) of the last reading emitted
         self._known: Optional[BoardEvidence] = None  # a position the referee says the board shows, to learn
         self.learned = 0                             # known positions learned from
@@ -90,7 +106,7 @@ class StabilityFilter:
         if prev is None or prev.shape != grey.shape:
             return False
         diff = grey - prev
-        d = np.abs(diff - int(np.median(diff)))  # a global flicker of the light is not motion
+        d = np.abs(diff - int(small_median(diff, -255)))  # a global flicker of the light is not motion
         cfg = self.reader.config
         if float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
             return False
@@ -110,7 +126,9 @@ class StabilityFilter:
         return False
 
     def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
-        gain = float(np.median(grey)) / max(1.0, float(np.median(ref)))
+        if self._ref_median is None or self._ref_median[0] is not ref:
+            self._ref_median = (ref, small_median(ref, 0))
+        gain = small_median(grey, 0) / max(1.0, self._ref_median[1])
         diff = (np.abs(grey - ref * gain) > CHANGE_LEVEL).astype(np.uint8)
         inner = np.zeros_like(diff)
         m = int(THUMB_MARGIN * THUMB_PX)
@@ -130,6 +148,7 @@ class StabilityFilter:
         if not quiet:
             was = self.state
             self.state, self.quiet, self._candidate, self._repeats = State.MOVING, 0, None, 0
+            self._read_grey = None
             return HandOverBoard(t=t) if was != State.MOVING else None
         self.quiet += 1
         if self.state == State.MOVING:
@@ -138,6 +157,11 @@ class StabilityFilter:
             self.state = State.READING
         if self.state not in (State.READING, State.STABLE):
             return None
+        if self.state == State.STABLE and self._still():
+            self.skipped += 1
+            return None   # the board of the last full read, unchanged: the same reading
+        self.skipped = 0
+        self._read_grey = None
         ev = self.reader.read(frame, t)
         reading = self.reader.last_reading
         if reading is not None and self._known is not None and not self._trained():
@@ -156,15 +180,32 @@ class StabilityFilter:
         if self.state == State.READING and self._repeats >= self.reader.config.repeat:
             self.state = State.STABLE
             self._ref = self._last_grey
+            self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
             if self.last is None or not same_board(self.last, ev):
                 self.last, self.last_view = ev, self.reader.last_view
+                self._read_grey = self._last_grey
                 self._try_learn()
                 return ev
-        if self.state == State.STABLE and self.last is not None and same_board(self.last, ev) and surer(ev, self.last):
-            self.last, self.last_view = ev, self.reader.last_view  # the same board, now read more surely: say so
-            self._try_learn()
-            return ev
+        if self.state == State.STABLE and self.last is not None and same_board(self.last, ev):
+            self._read_grey = self._last_grey
+            if surer(ev, self.last):
+                self.last, self.last_view = ev, self.reader.last_view  # the same board, now read more surely: say so
+                self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
+                self._try_learn()
+                return ev
+            self._period = min(self.reread_every, 2 * self._period)
         return None
+
+    def _still(self) -> bool:
+        """This frame shows the board of the last full read, unchanged, and it is not yet time
+        to read it again: no more than :data:`STILL_PIXELS` thumbnail pixels are more than
+        :data:`STILL_LEVEL` grey levels off (a global flicker of the light taken out)."""
+        ref, grey = self._read_grey, self._last_grey
+        if ref is None or grey is None or ref.shape != grey.shape or self.skipped + 1 >= self._period:
+            return False
+        d = grey - ref
+        d -= int(round(float(d.mean())))
+        return int(np.count_nonzero(np.abs(d) > STILL_LEVEL)) <= STILL_PIXELS
 
     def known(self, ev: BoardEvidence) -> bool:
         """The referee says the board now shows ``ev`` (a game's start, an accepted move):
@@ -203,6 +244,24 @@ class StabilityFilter:
         self._known = None
         self.learned += 1
         return True
+
+
+def small_median(a: np.ndarray, lo: int) -> float:
+    """``np.median`` of an integer array whose values lie in ``lo .. lo + 510`` (a thumbnail's
+    grey levels or their differences), the same value from a histogram: no sort, no copy."""
+    counts = np.bincount((a.ravel() - lo).astype(np.intp), minlength=511).cumsum()
+    n = int(counts[-1])
+    upper = int(np.searchsorted(counts, n // 2 + 1)) + lo      # order statistic n // 2 (0-based)
+    if n % 2:
+        return float(upper)
+    lower = int(np.searchsorted(counts, n // 2)) + lo           # ... and n // 2 - 1
+    return (lower + upper) / 2
+
+
+def can_get_surer(ev: BoardEvidence) -> bool:
+    """A re-read of the same board could be :func:`surer` than ``ev``: the board or a point is
+    below the gate, or the trays are not read."""
+    return ev.confidence < CERTAIN or ev.off is None or any(p.confidence < CERTAIN for p in ev.points)
 
 
 FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
