@@ -22,6 +22,7 @@ from typing import Any, Optional, Sequence
 import hardware
 
 from ..cliutil import Parser, fail
+from ..journal import JournalError, read_journal
 from ..settings import Settings, SettingsError
 from .process import CubeSink, LogSink, ScreenSink, TableCore
 
@@ -99,6 +100,32 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
     return core, table, closers
 
 
+def check_out(out: Path, journal: Path, resume: bool) -> str:
+    """Why ``--out`` cannot be used as asked ("" when it can); creates the directory for a new run."""
+    if out.exists() and not out.is_dir():
+        return f"--out {str(out)!r} is a file; name a directory for the journal and the match files"
+    if resume:
+        if not journal.is_file():
+            return (f"--resume: there is no journal to resume at {str(journal)!r}; "
+                    "check --out, or drop --resume to start a new match")
+        try:
+            read = read_journal(journal)
+        except JournalError as exc:
+            return f"--resume: {exc}"
+        if not read.events:
+            why = f" ({read.damage})" if read.damage else ""
+            return (f"--resume: {str(journal)!r} holds no readable event{why}; see 'bgtable journal check "
+                    f"{journal}', or choose another --out")
+        return ""
+    if journal.exists() and journal.stat().st_size:
+        return f"{journal} already holds a match; add --resume to continue it, or choose another --out"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"--out {str(out)!r} cannot be created: {exc.strerror or exc}; choose another directory"
+    return ""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     prog = "bgtable demo"
@@ -108,14 +135,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         v = getattr(args, f"rate_{k}")
         if not 0.0 <= v <= 1.0:
             return fail(prog, f"--{k.replace('_', '-')}-rate {v}: expected a rate between 0 and 1")
+    if not args.delay >= 0:
+        return fail(prog, f"--delay {args.delay}: expected seconds of 0 or more")
     out = Path(args.out)
     journal = out / "journal.jsonl"
-    if journal.exists() and journal.stat().st_size and not args.resume:
-        return fail(prog, f"{journal} already holds a match; add --resume to continue it, or choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    problem = check_out(out, journal, args.resume)
+    if problem:
+        return fail(prog, problem)
     try:
         core, table, closers = build(args, out)
-    except SettingsError as exc:
+    except (SettingsError, JournalError) as exc:
         return fail(prog, str(exc))
     t0 = time.monotonic()
     try:
