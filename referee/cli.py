@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),
     "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
     "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),
+    "journal": ("referee.cli_journal", "check a table journal's lines, or repair a damaged one"),
 }
 
 
