@@ -17,14 +17,14 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import hardware
 
 from ..cliutil import Parser, fail
-from ..journal import JournalError, read_journal
+from ..journal import Journal, JournalError, read_journal
 from ..settings import Settings, SettingsError
-from .process import CubeSink, LogSink, ScreenSink, TableCore
+from .process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
 
 # vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
 # point below it as uncertain (one checker either way) and a board below it as unreadable
@@ -56,8 +56,10 @@ def _parser() -> Parser:
     return p
 
 
-def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, SimulatedTable, list[Any]]:
-    """The core, the simulated table and the things to close, from parsed arguments."""
+def build(args: Any, out: Path, printer: Any = print,
+          journal_factory: Callable[[Path], Journal] = Journal) -> tuple[TableCore, SimulatedTable, list[Any]]:
+    """The core, the simulated table and the things to close, from parsed arguments
+    (``journal_factory`` opens the journal: tests and fault benches pass their own)."""
     from hardware.config import loads  # noqa: PLC0415
     from hardware.devices import build_cube_display  # noqa: PLC0415
     from hardware.fakes import FakeI2CBus  # noqa: PLC0415
@@ -85,8 +87,16 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
             print(f"bgtable demo: no screen ({exc}); continuing headless (use --headless to skip the screen)",
                   file=sys.stderr)
     journal = out / "journal.jsonl"
-    core = TableCore.open(journal, settings, sinks,
-                          on_warning=lambda w: print(f"bgtable demo: warning: {w}", file=sys.stderr))
+    try:
+        # resuming, the simulated players play again from the start and the journal checks
+        # every event they make, so their own state (the dice and board on the table, their
+        # choices) is the crashed run's at every cut, not just the referee's
+        core = TableCore.open(journal, settings, sinks, journal_factory=journal_factory, resimulate=True,
+                              on_warning=lambda w: print(f"bgtable demo: warning: {w}", file=sys.stderr))
+    except BaseException:
+        for c in reversed(closers):
+            c.close()
+        raise
     closers.append(core)
     dice = PtyDice(seed=args.seed) if args.dice == "pty" else DirectDice()
     closers.append(dice)
@@ -162,6 +172,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SimError as exc:
         print(f"bgtable demo: error: {exc}", file=sys.stderr)
         return 1
+    except ReplayMismatch as exc:
+        return fail(prog, f"--resume: {exc}; resume with the --seed, --match-to and rates of the run that "
+                          "wrote the journal")
     finally:
         try:
             paths = core.export(out)

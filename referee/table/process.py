@@ -81,6 +81,17 @@ def rules_of(settings: Settings) -> RuleSettings:
                         early_roll=settings.early_roll)
 
 
+class ReplayMismatch(RuntimeError):
+    """A resimulated table produced an event other than the journal's (another seed?)."""
+
+
+def _comparable(event: Any) -> dict[str, Any]:
+    """An event's fields without its time (a resimulation's clock differs)."""
+    d = ev.to_dict(event)
+    d.pop("t", None)
+    return d
+
+
 PAUSED = "the journal cannot be written"  # the start of the screen's message while play is paused
 
 
@@ -107,6 +118,7 @@ class TableCore:
         self._held: list[Decision] = []  # decisions not shown until their actions are on disk
         self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
         self._settings_for_match: Optional[Settings] = None  # a new journal's match line, not yet written
+        self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
         self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
 
     # ------------------------------------------------------------------ set-up
@@ -115,23 +127,29 @@ class TableCore:
     def open(cls, path: Union[str, Path], settings: Settings, sinks: Sequence[Sink] = (),
              clock: Callable[[], float] = lambda: 0.0,
              on_warning: Callable[[str], None] = log.warning,
-             journal_factory: Callable[[Path], Journal] = Journal) -> "TableCore":
+             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False) -> "TableCore":
         """Start a new journal at ``path``, or resume the one there: its input events are
         replayed through a fresh referee (nothing is shown while replaying).  A damaged
         journal is trusted up to its damage, the rest kept in a dated backup (the warning
         and the screen say which line and what was kept).  JournalError (locked, not
-        writable) goes up."""
+        writable) goes up.
+
+        ``resimulate`` (the simulated table): the journal's inputs are not replayed now but
+        checked against the events the simulation produces again from its start, and decided
+        as they come, so the simulation's own state is rebuilt too (ReplayMismatch when they
+        differ); the first event past the journal's end is journaled as usual."""
         path = Path(path)
         journal = journal_factory(path)
         try:
-            return cls._resume(journal, settings, sinks, clock, on_warning)
+            return cls._resume(journal, settings, sinks, clock, on_warning, resimulate)
         except BaseException:
             journal.close()
             raise
 
     @classmethod
     def _resume(cls, journal: Journal, settings: Settings, sinks: Sequence[Sink],
-                clock: Callable[[], float], on_warning: Callable[[str], None]) -> "TableCore":
+                clock: Callable[[], float], on_warning: Callable[[str], None],
+                resimulate: bool = False) -> "TableCore":
         path = journal.path
         read = journal.read
         for w in journal.warnings:
@@ -141,26 +159,32 @@ class TableCore:
         core = cls(referee, journal, sinks, clock)
         if journal.repair is not None:
             core.notice = f"the journal was damaged at line {journal.repair.damage.line}; kept {journal.repair.kept}"
-        if read.events:
+        if inputs and resimulate:
+            core._replay = inputs  # checked against, and decided as, the simulation's events
+        else:
             for e in inputs:
                 core.decisions += len(referee.handle(e))
             core.events = len(inputs)
             referee.new_record_actions()  # already in the journal
-            rec = journal.record()
-            core._game_open = len(rec.games)
-            core._ended = sum(1 for g in rec.games if g.result is not None)
-            # an event journaled but not acted on before the crash: its actions are missing
-            replayed = referee.match_record()
-            core._owed = core._missing(rec, replayed)
-        else:
-            core._settings_for_match = settings
-        try:
-            core._write_owed()
-        except JournalWriteError as exc:
-            core._pause(exc)
+            if read.events:
+                core._replayed()
+            else:
+                core._settings_for_match = settings
+            try:
+                core._write_owed()
+            except JournalWriteError as exc:
+                core._pause(exc)
         if core.notice:
             core._show(referee.view().replace(message=core.notice), [])
         return core
+
+    def _replayed(self) -> None:
+        """The journal's inputs are all decided again: take up its record where it ends."""
+        rec = self.journal.record()
+        self._game_open = len(rec.games)
+        self._ended = sum(1 for g in rec.games if g.result is not None)
+        # an event journaled but not acted on before the crash: its actions are missing
+        self._owed = self._missing(rec, self.referee.match_record())
 
     def _write_owed(self) -> None:
         """Journal what is decided but not yet on disk: the match's first line, record actions."""
@@ -196,6 +220,8 @@ class TableCore:
             if self._owed or self._held or self._settings_for_match is not None:
                 self._write_owed()
                 out += self._release()
+            while self.pending and self._replay:
+                out += self._decide_again(self.pending.pop(0))
             while self.pending:
                 event = self.pending[0]
                 self.journal.input(ev.to_dict(event))
@@ -216,6 +242,22 @@ class TableCore:
             if not out:
                 self._show(self.referee.view(), [])
         return out
+
+    def _decide_again(self, event: Any) -> list[Decision]:
+        """One event of a resimulated journal: it must be the journal's next input, which is
+        decided (not journaled again, not shown)."""
+        journaled = self._replay.pop(0)
+        if _comparable(event) != _comparable(journaled):
+            raise ReplayMismatch(f"journal input {self.events + 1} is {ev.to_json(journaled)[:160]}, but the "
+                                 f"table now produces {ev.to_json(event)[:160]}")
+        decisions = self.referee.handle(journaled)
+        self.events += 1
+        self.decisions += len(decisions)
+        self.referee.new_record_actions()  # already in the journal
+        if not self._replay:
+            self._replayed()
+            self._write_owed()
+        return decisions
 
     def _pause(self, exc: JournalWriteError) -> None:
         if self.paused != exc.reason:
