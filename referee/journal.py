@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 from .errors import RecordError, RefereeError
+from .events import from_dict as event_from_dict
 from .record import Action, GameRecord, MatchRecord, Problem, RuleSettings, action_from_dict
 
 CRC_SUFFIX_LEN = len(',"crc":"00000000"}')
@@ -264,6 +265,8 @@ def parse_journal(data: bytes) -> JournalRead:
             if seq != len(out.events) + 1:
                 raise ValueError(f"its sequence number is {seq!r}, expected {len(out.events) + 1}")
             b.apply(ev)
+            if ev.get("event") == "input":  # the table replays it: it must be an event it can take
+                event_from_dict(ev.get("data") or {})
         except (RecordError, ValueError, TypeError, KeyError) as exc:
             reason = str(exc)
         if reason:
