@@ -249,7 +249,7 @@ def full_disk(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng:
                                 out += core.retry()
                         return out
 
-                    table.feed = wait_while_paused  # type: ignore[method-assign]
+                    table.feed = wait_while_paused  # type: ignore[method-assign,assignment]
                     table.run()
                     core.export(out)
                     for c in reversed(closers):
