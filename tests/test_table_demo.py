@@ -365,3 +365,39 @@ def test_a_game_through_the_rendered_camera_and_the_real_vision_pipeline(tmp_pat
     # nearly every move was judged from the camera's own reading, not the director's
     assert stats.director_readings <= kinds.count("board") // 10
     assert camera.count > 100
+
+
+def test_the_run_loop_retries_a_paused_journal_until_it_can_be_written(tmp_path):
+    import queue
+    import threading
+
+    from referee.events import RollSettled
+    from referee.table.run import Devices, loop
+    from referee.table.sdnotify import Notifier
+    from referee.table.simdevices import board_evidence
+    from referee.position import Position
+    from referee.events import DieReading
+
+    disk = FullDisk()
+    log = LogSink(printer=lambda s: None)
+    core = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=1), [log],
+                          journal_factory=lambda p: Journal(p, fsync=lambda fd: None, write=disk))
+    core.handle(board_evidence(Position.start()))
+    disk.full = errno.ENOSPC
+    opening = RollSettled((DieReading(5, zone="right"), DieReading(3, zone="left")), 1, "t")
+    assert core.handle(opening) == [] and core.paused == "disk full" and core.pending == [opening]
+    now = [0.0]
+
+    def clock():  # each look at the clock is half a second later
+        now[0] += 0.5
+        if now[0] >= 3.0:
+            disk.full = None  # space came back
+        return now[0]
+
+    loop(core, queue.Queue(), Devices(), Notifier({}), threading.Event(), max_seconds=6.0, clock=clock)
+    core.close()
+    assert core.paused is None and core.pending == []
+    assert any("opening" in line.lower() for line in log.lines), log.lines
+    read = read_journal(tmp_path / "current.jsonl")
+    assert read.damage is None and [e["data"]["kind"] for e in read.events if e["event"] == "input"] == [
+        "board", "roll_settled"]

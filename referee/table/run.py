@@ -327,6 +327,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 for kept in archive(core, directory):
                     log.info("kept %s", kept)
             else:
+                if core.pending:
+                    log.error("stopping with %d event(s) the journal could not take (%s): they are not recorded",
+                              len(core.pending), core.paused)
                 try:
                     core.export(directory, stem="current")
                 except OSError as exc:  # a full disk: the journal still holds the match
