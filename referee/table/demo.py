@@ -10,7 +10,13 @@ the real dice link, the real button code on mock GPIO, the cube display on a fak
 I2C bus, and the pygame screen in a window (``--headless``: none).  The referee's
 decisions are printed as they happen; the journal, ``match.mat`` and ``match.sgf``
 are written to ``--out``.  The same seed gives the same match; ``--resume``
-continues a killed run from its journal and ends with the same record.
+continues a killed run from its journal and ends with the same record: the
+simulated players play again from the start, every event they make checked against
+the journal and decided without being written again, so the table's physical state
+(dice, board, the players' next choice) is the crashed run's at whatever line it
+stopped.  ``--resume`` on a missing journal, one with no readable event, or a journal
+another process holds is refused (exit 2); a damaged one continues from its last good
+line, the rest kept in a dated backup beside it.
 """
 from __future__ import annotations
 
