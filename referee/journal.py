@@ -208,15 +208,15 @@ def decode_line(raw: bytes, legacy: bool) -> tuple[dict[str, Any], bool]:
         body = raw
     try:
         ev = json.loads(body.decode("utf-8"))
-        if not checked and raw.strip() not in {json.dumps(ev, ensure_ascii=False, separators=sep).encode("utf-8")
-                                               for sep in ((",", ":"), (", ", ": "))}:
-            raise ValueError("it carries no check and is not written as the journal writes lines")
     except UnicodeDecodeError as exc:
         raise ValueError(f"it is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except ValueError as exc:
         raise ValueError(f"it is not JSON ({exc})") from None
     if not isinstance(ev, dict):
         raise ValueError(f"it is not a JSON object but {type(ev).__name__}")
+    if not checked and raw.strip() not in {json.dumps(ev, ensure_ascii=False, separators=sep).encode("utf-8")
+                                           for sep in ((",", ":"), (", ", ": "))}:
+        raise ValueError("it carries no check and is not written as the journal writes lines")
     return ev, checked
 
 
@@ -264,9 +264,9 @@ def parse_journal(data: bytes) -> JournalRead:
             seq = ev.get("seq")
             if seq != len(out.events) + 1:
                 raise ValueError(f"its sequence number is {seq!r}, expected {len(out.events) + 1}")
-            b.apply(ev)
             if ev.get("event") == "input":  # the table replays it: it must be an event it can take
                 event_from_dict(ev.get("data") or {})
+            b.apply(ev)
         except (RecordError, ValueError, TypeError, KeyError) as exc:
             reason = str(exc)
         if reason:

@@ -332,3 +332,12 @@ def test_journal_check_and_repair_commands(tmp_path, record, capsys):
         path.write_bytes(path.read_bytes() + b"torn")
         assert cli.main(["journal", "repair", str(path)]) == 2
         assert "in use" in capsys.readouterr().err
+
+
+def test_a_checked_input_the_table_cannot_replay_ends_the_trusted_part(record):
+    from referee.journal import encode_line
+    lines = _lines(record)[:3]
+    bad = encode_line({"seq": 4, "event": "input", "data": {"kind": "board", "points": [], "t": "now"}})
+    read = parse_journal(b"".join(lines) + bad)
+    assert read.damage is not None and read.damage.line == 4 and "24 point" in read.damage.reason
+    assert len(read.events) == 3
