@@ -339,5 +339,5 @@ def test_a_checked_input_the_table_cannot_replay_ends_the_trusted_part(record):
     lines = _lines(record)[:3]
     bad = encode_line({"seq": 4, "event": "input", "data": {"kind": "board", "points": [], "t": "now"}})
     read = parse_journal(b"".join(lines) + bad)
-    assert read.damage is not None and read.damage.line == 4 and "24 point" in read.damage.reason
+    assert read.damage is not None and read.damage.line == 4 and 't "now"' in read.damage.reason
     assert len(read.events) == 3
