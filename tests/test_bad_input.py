@@ -116,12 +116,13 @@ def test_moves_batch_the_issue_cases() -> None:
 def test_referee_bad_setting(key: str, value: object) -> None:
     from referee.settings import Settings, SettingsError
     text = value if isinstance(value, str) else json.dumps(value)
+    from referee.cli_referee import _parse_set
     try:  # only values the settings refuse (as the command line reads them)
-        from referee.cli_referee import _parse_set
         Settings.from_dict(_parse_set([f"{key}={text}"]))
-        assume(False)
+        valid = True
     except (SettingsError, TypeError, ValueError):
-        pass
+        valid = False
+    assume(not valid)
     assert_refused(["referee", "--script", "/dev/null", "--set", f"{key}={text}"])
 
 
@@ -279,12 +280,13 @@ def test_run_and_screen_config_garbage_names_the_file(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "table.toml"
         path.write_bytes(data)
+        from hardware.config import load
         try:
-            from hardware.config import load
             load(path)
-            assume(False)  # a few bytes can be a valid (empty) config
+            valid = True  # a few bytes can be a valid (empty) config
         except Exception:
-            pass
+            valid = False
+        assume(not valid)
         for cmd in (["run", "--headless", "--config", str(path)], ["screen", "--config", str(path), "--demo"]):
             assert_refused(cmd, names=str(path))
 
