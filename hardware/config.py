@@ -453,10 +453,15 @@ def loads(text: str, source: str = "<string>") -> TableConfig:
 def load(path: str | Path) -> TableConfig:
     """Read and validate a table config file."""
     p = Path(path)
+    if p.is_dir():
+        raise ConfigError("config file", str(p), "is a directory; name the TOML file (e.g. table.toml)")
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError("config file", str(p), f"cannot be read ({exc.strerror}); copy hardware/table.example.toml") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("config file", str(p), f"is not a UTF-8 text file (byte {exc.start} is 0x{exc.object[exc.start]:02x});"
+                          " a config is TOML text: copy hardware/table.example.toml") from None
     return loads(text, str(p))
 
 

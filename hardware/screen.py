@@ -372,10 +372,16 @@ def _draw_score(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
           bold=view.crawford)
 
 
+# the start of the table core's message while the journal cannot be written (referee.table.process.PAUSED)
+JOURNAL_PAUSED = "the journal cannot be written"
+
+
 def state_title(view: TableView) -> str:
     """The banner's headline for the view's state."""
     who = view.name(view.turn) if view.turn else ""
     s = view.state
+    if view.message.startswith(JOURNAL_PAUSED):
+        return "Paused: nothing is recorded"
     if s == "opening_roll":
         return "Opening roll"
     if s == "waiting_for_roll":

@@ -2,14 +2,19 @@
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int``
 (with its own :class:`referee.cliutil.Parser`).  Modules are imported only when
-their subcommand runs, so ``bgtable moves`` never loads OpenCV or pygame.
+their subcommand runs, so ``bgtable moves`` never loads OpenCV or pygame.  Bad input is
+one line on stderr and exit 2 (each command checks its own); an unexpected exception (a
+bug) is one line too, exit 70, and ``BGTABLE_TRACEBACK=1`` shows its traceback.
 """
 from __future__ import annotations
 
 import importlib
 import os
 import sys
+from pathlib import Path
 from typing import Optional, Sequence
+
+EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug (bad input is exit 2)
 
 # name -> (module, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -26,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),
     "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
     "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),
+    "journal": ("referee.cli_journal", "check a table journal's lines, or repair a damaged one"),
 }
 
 
@@ -49,11 +55,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     entry = getattr(module, "main_" + name.replace("-", "_"), None) or getattr(module, "main")
     try:
         return int(entry(rest) or 0)
+    except KeyboardInterrupt:
+        print(f"bgtable {name}: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         # the reader went away (`bgtable moves ... | head`): stop quietly, as Unix tools do;
         # stdout goes to devnull so the interpreter's final flush cannot fail again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except Exception as exc:  # a bug, not bad input: one line, not a traceback (BGTABLE_TRACEBACK=1 shows it)
+        if os.environ.get("BGTABLE_TRACEBACK"):
+            raise
+        where = exc.__traceback__
+        while where is not None and where.tb_next is not None:
+            where = where.tb_next
+        at = f" at {Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}" if where else ""
+        print(f"bgtable {name}: internal error{at}: {type(exc).__name__}: {exc} (please report it with the command; "
+              "BGTABLE_TRACEBACK=1 shows the traceback)", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -43,6 +43,16 @@ def _read_position(text: str) -> Position:
     return position
 
 
+def _dice_field(value: Any) -> Any:
+    """The "dice" of a batch line as :func:`parse_dice` takes it: a string or two integers."""
+    if isinstance(value, str):
+        return value
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(d, int) and not isinstance(d, bool) for d in value)):
+        return value
+    raise RefereeError(f'dice {json.dumps(value)}: expected two dice 1-6, e.g. "dice": [3, 1] or "dice": "31"')
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = Parser(prog="bgtable moves", description="List the legal plays for a position and a roll.")
     parser.add_argument("position", nargs="?", help="gnubg Position ID (14 characters), player NOT on roll first")
@@ -55,7 +65,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.batch:
         if args.position or args.dice:
             return fail(prog, "--batch reads positions from standard input; give no POSITION_ID or DICE")
-        return _batch(prog)
+        try:
+            return _batch(prog)
+        except UnicodeDecodeError as exc:
+            return fail(prog, f"standard input is not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                              'expected JSON lines {"position": ID, "dice": [a, b]}')
     if not args.position or not args.dice:
         return fail(prog, "expected POSITION_ID and DICE, e.g. 'bgtable moves 4HPwATDgc/ABMA 31'")
     try:
@@ -89,7 +103,7 @@ def _batch(prog: str) -> int:
             if not isinstance(pid, str):
                 raise RefereeError(f"position {pid!r} must be a Position ID string")
             position = _read_position(pid)
-            dice = parse_dice(req["dice"])
+            dice = parse_dice(_dice_field(req["dice"]))
         except (json.JSONDecodeError, RefereeError) as exc:
             return fail(prog, f"line {lineno}: {exc}")
         out.write(_answer_json(position, dice, pid) + "\n")

@@ -41,6 +41,11 @@ def _parse_set(items: Sequence[str]) -> dict[str, Any]:
             out[k.strip()] = json.loads(v)
         except json.JSONDecodeError:
             out[k.strip()] = v
+        if k.strip() in ("names", "chouette") and isinstance(out[k.strip()], str):
+            names = [n.strip() for n in out[k.strip()].split(",")]
+            if k.strip() == "names" and len(names) != 2:
+                raise SettingsError(f"--set {item!r}: expected two names, dark then light, e.g. names=Ann,Bob")
+            out[k.strip()] = names
     return out
 
 

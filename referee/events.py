@@ -269,6 +269,91 @@ def to_json(event: Any) -> str:
     return json.dumps(to_dict(event), separators=(",", ":"))
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf")
+
+
+def _need(ok: bool, kind: str, name: str, value: Any, expected: str) -> None:
+    if not ok:
+        raise EventError(f"event {kind!r}: {name} {json.dumps(value) if _jsonable(value) else repr(value)} "
+                         f"must be {expected}")
+
+
+def _jsonable(v: Any) -> bool:
+    try:
+        json.dumps(v)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _check_fields(kind: str, a: dict[str, Any]) -> None:
+    """EventError naming the field, its value and what it must be, for text from outside
+    (scripts, journals); the dataclasses then check the values' meaning."""
+    if "t" in a:
+        _need(_is_num(a["t"]), kind, "t", a["t"], "a time in seconds (a number)")
+    if "roll_id" in a:
+        _need(_is_int(a["roll_id"]) and a["roll_id"] >= 0, kind, "roll_id", a["roll_id"], "a whole number >= 0")
+    for name in ("source", "message"):
+        if name in a:
+            _need(isinstance(a[name], str), kind, name, a[name], "a string")
+    if "confidence" in a:
+        _need(_is_num(a["confidence"]), kind, "confidence", a["confidence"], "a number from 0 to 1")
+    if kind == "roll_settled":
+        dice = a.get("dice", ())
+        _need(isinstance(dice, list) and 1 <= len(dice) <= 2, kind, "dice", dice, "a list of one or two dice")
+        for i, die in enumerate(dice):
+            if not isinstance(die, dict):
+                _need(die is None or _is_int(die), kind, f"dice[{i}]", die, "a die object or a value 1..6")
+                continue
+            v = die.get("value")
+            _need(v is None or _is_int(v), kind, f"dice[{i}].value", v, "a value 1..6 or null (unreadable)")
+            for b in ("flat", "on_checker"):
+                if b in die:
+                    _need(isinstance(die[b], bool), kind, f"dice[{i}].{b}", die[b], "true or false")
+            if "zone" in die:
+                _need(isinstance(die["zone"], str), kind, f"dice[{i}].zone", die["zone"],
+                      f"one of {', '.join(ZONES)}")
+            for f in ("x", "y"):
+                if f in die:
+                    _need(_is_num(die[f]), kind, f"dice[{i}].{f}", die[f], "a number (millimetres)")
+            if "confidence" in die:
+                _need(_is_num(die["confidence"]), kind, f"dice[{i}].confidence", die["confidence"],
+                      "a number from 0 to 1")
+    elif kind == "board":
+        points = a.get("points", ())
+        _need(isinstance(points, list) and len(points) == 24, kind, "points", points if len(str(points)) < 80
+              else f"{type(points).__name__} of {len(points) if hasattr(points, '__len__') else '?'}",
+              "a list of 24 point readings")
+        for i, p in enumerate(points):
+            if isinstance(p, list):
+                p = dict(zip(("count", "colour", "confidence"), p))
+            _need(isinstance(p, dict), kind, f"points[{i}]", p, 'an object {"count": n, "colour": "dark"}')
+            c = p.get("count")
+            _need(_is_int(c) and 0 <= c <= 15, kind, f"points[{i}].count", c, "a whole number 0..15")
+            col = p.get("colour")
+            _need(col is None or col in COLOURS, kind, f"points[{i}].colour", col, '"dark", "light" or null')
+            if "confidence" in p:
+                _need(_is_num(p["confidence"]), kind, f"points[{i}].confidence", p["confidence"],
+                      "a number from 0 to 1")
+        for name in ("bar", "off"):
+            if name not in a or (name == "off" and a[name] is None):
+                continue
+            v = a[name]
+            _need(isinstance(v, list) and len(v) == 2 and all(_is_int(n) and 0 <= n <= 15 for n in v), kind, name, v,
+                  "two checker counts 0..15 [dark, light]" + (" or null (trays not seen)" if name == "off" else ""))
+    elif kind == "player":
+        for name in ("player", "action"):
+            if name in a:
+                _need(isinstance(a[name], str), kind, name, a[name], "a string")
+        if a.get("choice") is not None:
+            _need(_is_int(a["choice"]) and a["choice"] >= 0, kind, "choice", a["choice"], "a whole number >= 0 or null")
+
+
 def from_dict(d: dict[str, Any]) -> Any:
     """Rebuild an event from :func:`to_dict` output (or a hand-written script line)."""
     if not isinstance(d, dict):
@@ -282,6 +367,7 @@ def from_dict(d: dict[str, Any]) -> Any:
     if unknown:
         raise EventError(f"unknown field(s) {', '.join(sorted(unknown))} for event {kind!r}")
     args = {k: v for k, v in d.items() if k != "kind"}
+    _check_fields(kind, args)  # type: ignore[arg-type]
     try:
         if cls is RollSettled:
             args["dice"] = tuple(DieReading(**x) if isinstance(x, dict) else DieReading(x) for x in args.get("dice", ()))

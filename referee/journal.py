@@ -1,42 +1,117 @@
-"""The crash-safe journal of a live match: append-only JSON lines, fsync'ed per event.
+"""The crash-safe journal of a live match: append-only JSON lines, each checked, fsync'ed per event.
 
-Every event is one line ``{"seq": n, "event": ..., ...}`` written with a single
-``write``, flushed and ``fsync``'ed before :meth:`Journal.append` returns, so the
-referee acts only on events that are on disk.  Events:
+Every event is one line ``{"seq": n, "event": ..., ..., "crc": "1a2b3c4d"}``: ``crc`` is the
+CRC-32 (hex) of the line without it (the same JSON with ``,"crc":"..."`` removed), and
+``seq`` counts the lines from 1.  :meth:`Journal.append` writes the line (looping until
+every byte is written), ``fsync``s it and only then returns, so the referee acts only on
+events that are on disk.  A write that fails (a full disk, a read-only filesystem) raises
+:class:`JournalWriteError` and leaves nothing of the line behind.  An open
+:class:`Journal` holds an exclusive ``fcntl.flock``: a second process on the same file is
+refused with :class:`JournalLocked`.  Events:
 
 * ``{"event": "match", "players": [a, b], "match_length": L, "rules": {...}, "meta": [[k, v], ...]}``
 * ``{"event": "game", "game": g, "score_before": [a, b], "crawford": bool}``
 * ``{"event": "action", "game": g, "action": <Action.to_dict()>}``  (see :mod:`referee.record`)
 * anything else (``"input"`` device events, ``"note"``...) is kept but not part of the record.
 
-:func:`read_journal` rebuilds the :class:`~referee.record.MatchRecord` exactly.  A
-torn last line (a power cut mid-write: no final newline, or unreadable) is dropped
-with a warning; reopening a journal with :class:`Journal` truncates only that torn
-tail, so earlier events are never lost or rewritten.  The record can be exported to
-.mat / SGF at any time, also mid-game (:meth:`Journal.export`).
+Reading (:func:`parse_journal`) trusts the journal up to its first line that is torn (no
+final newline), unreadable, fails its check, breaks the sequence or does not fit the
+record: that line and everything after it are not trusted (:attr:`JournalRead.damage`
+says which line and why).  Reopening with :class:`Journal` moves the untrusted rest to a
+dated backup beside the file (``NAME.damaged-YYYYMMDD-HHMMSS``) before cutting it off, so
+nothing is ever silently overwritten; ``bgtable journal check|repair FILE`` shows and
+does the same.  Older journals, whose lines carry no ``crc``, still load: lines without a
+check are accepted until the first line that has one (:attr:`JournalRead.checked` is
+False for them).  The record can be exported to .mat / SGF at any time, also mid-game
+(:meth:`Journal.export`).
 """
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from .errors import RecordError
+from .errors import RecordError, RefereeError
+from .events import from_dict as event_from_dict
 from .record import Action, GameRecord, MatchRecord, Problem, RuleSettings, action_from_dict
+
+CRC_SUFFIX_LEN = len(',"crc":"00000000"}')
+
+
+class JournalError(RefereeError, OSError):
+    """The journal file cannot be opened, locked or written; the message names the file."""
+
+
+class JournalLocked(JournalError):
+    """Another process holds the journal open (its exclusive lock)."""
+
+
+class JournalWriteError(JournalError):
+    """An event could not be written durably; nothing of it is left in the file."""
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        self.path = path
+        self.errno = exc.errno
+        self.reason = write_failure_reason(exc)
+        super().__init__(f"the journal cannot be written: {self.reason} ({path})")
+
+
+def write_failure_reason(exc: OSError) -> str:
+    """A short reason a player reads on the screen ("disk full", "read-only filesystem")."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "disk full"
+    if exc.errno == errno.EROFS:
+        return "read-only filesystem"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return exc.strerror or str(exc)
+
+
+@dataclass(frozen=True)
+class Damage:
+    """Where a journal stops being trusted: the 1-based line, its byte offset, why, and
+    how much follows (lines and bytes, that line included)."""
+
+    line: int
+    byte: int
+    reason: str
+    rest_lines: int
+    rest_bytes: int
+    torn: bool = False  # a last line cut short by an interrupted write
+
+    def __str__(self) -> str:
+        what = "torn by an interrupted write" if self.torn else "damaged"
+        rest = (f"it and {self.rest_lines - 1} later line(s), {self.rest_bytes} bytes"
+                if self.rest_lines > 1 else f"{self.rest_bytes} bytes")
+        return f"line {self.line} (byte {self.byte}) is {what}: {self.reason}; not trusted: {rest}"
 
 
 @dataclass
 class JournalRead:
-    """What a journal holds: the record, problems (corrupt lines), warnings (a torn
-    tail dropped), the events read, and the byte length of the intact part."""
+    """What a journal holds: the record, problems, warnings, the trusted events, the byte
+    length of the trusted part, and where (if anywhere) it stops being trusted."""
 
     record: MatchRecord
     problems: list[Problem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     intact_bytes: int = 0
+    damage: Optional[Damage] = None
+    checked: bool = True  # every trusted line carried a CRC-32 (False: an older journal)
+
+    def kept(self) -> str:
+        """What the trusted part holds, in a few words ("lines 1-50: 2 games, 31 actions")."""
+        n = len(self.events)
+        if not n:
+            return "no event"
+        acts = sum(len(g.actions) for g in self.record.games)
+        return f"lines 1-{n}: {len(self.record.games)} game(s), {acts} record action(s)"
 
 
 class RecordBuilder:
@@ -98,106 +173,269 @@ class RecordBuilder:
                            tuple(GameRecord(n, s, c, tuple(a)) for n, s, c, a in self.games), self.meta)
 
 
+def encode_line(ev: dict[str, Any]) -> bytes:
+    """One journal line: the event's compact JSON with its CRC-32 as the last field."""
+    body = json.dumps(ev, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if not body.endswith(b"}") or body == b"{}":
+        raise RecordError(f"journal event {ev!r} must be a non-empty JSON object")
+    return body[:-1] + b',"crc":"%08x"}\n' % zlib.crc32(body)
+
+
+_TEMPLATE = b',"crc":"00000000"}'
+
+
+def _claims_check(raw: bytes) -> bool:
+    """The line ends with a check field, or with one that a single changed byte damaged
+    (so a damaged check is never mistaken for an older line without one)."""
+    tail = raw[-CRC_SUFFIX_LEN:]
+    if len(tail) < CRC_SUFFIX_LEN:
+        return False
+    diff = 0
+    for i, (c, t) in enumerate(zip(tail, _TEMPLATE)):
+        ok = chr(c) in "0123456789abcdefABCDEF" if 8 <= i < 16 else c == t
+        diff += not ok
+    return diff <= 1
+
+
+def decode_line(raw: bytes, legacy: bool) -> tuple[dict[str, Any], bool]:
+    """The event of one line (without its newline) and whether it carried a check;
+    ValueError saying why when it is unreadable or fails its check.  A line without a
+    check is accepted only while ``legacy`` (no earlier line had one)."""
+    checked = _claims_check(raw)
+    if checked:
+        body = raw[:-CRC_SUFFIX_LEN] + b"}"
+        if raw[-CRC_SUFFIX_LEN:-10] != b',"crc":"' or not raw.endswith(b'"}'):
+            raise ValueError("its check field (crc) is damaged")
+        if raw[-10:-2] != b"%08x" % zlib.crc32(body):
+            raise ValueError("its CRC-32 does not match its content")
+    elif not legacy:
+        raise ValueError("it carries no check (crc) although earlier lines do")
+    else:
+        body = raw
+    try:
+        ev = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"it is not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    except ValueError as exc:
+        raise ValueError(f"it is not JSON ({exc})") from None
+    if not isinstance(ev, dict):
+        raise ValueError(f"it is not a JSON object but {type(ev).__name__}")
+    if not checked and raw.strip() not in {json.dumps(ev, ensure_ascii=False, separators=sep).encode("utf-8")
+                                           for sep in ((",", ":"), (", ", ": "))}:
+        raise ValueError("it carries no check and is not written as the journal writes lines")
+    return ev, checked
+
+
 def read_journal(path: Union[str, Path]) -> JournalRead:
-    """Rebuild the record from a journal file (see the module docstring for torn tails)."""
-    data = Path(path).read_bytes()
+    """Read a journal file (read-only; see the module docstring for what is trusted)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise JournalError(f"journal {str(p)!r} is a directory, not a journal file") from None
+    except FileNotFoundError:
+        raise JournalError(f"journal {str(p)!r} does not exist") from None
+    except OSError as exc:
+        raise JournalError(f"journal {str(p)!r} cannot be read: {exc.strerror or exc}") from None
     return parse_journal(data)
 
 
 def parse_journal(data: bytes) -> JournalRead:
+    """The trusted part of a journal's bytes: every line up to the first one that is torn,
+    unreadable, fails its check, breaks the sequence or does not fit the record."""
     out = JournalRead(MatchRecord())
     b = RecordBuilder()
     pos = 0
-    expect_seq = 1
     n = len(data)
+    legacy = True
+    line = 0
     while pos < n:
+        line += 1
         nl = data.find(b"\n", pos)
-        last = nl == -1 or not data[nl + 1:].strip(b"\0 \r\n\t")
-        raw = data[pos:] if nl == -1 else data[pos:nl]
+        rest = data[pos:]
         if nl == -1:
-            out.warnings.append(f"the last event (byte {pos}, {len(raw)} bytes) was torn by an interrupted "
-                                "write and is dropped")
+            if rest.strip(b"\0 \r\t"):
+                out.damage = Damage(line, pos, f"no end of line ({len(rest)} bytes)", 1, len(rest), torn=True)
+            elif rest:  # only padding (zeros after a power cut): nothing was in it
+                out.damage = Damage(line, pos, "only padding bytes", 1, len(rest), torn=True)
             break
+        raw = data[pos:nl]
+        reason = ""
         try:
-            ev = json.loads(raw.decode("utf-8"))
-            if not isinstance(ev, dict):
-                raise ValueError("not a JSON object")
-        except (ValueError, UnicodeDecodeError) as exc:
-            if last:
-                out.warnings.append(f"the last event (byte {pos}) is unreadable ({exc}) and is dropped")
-                break
-            out.problems.append(Problem(0, 0, raw[:80].decode("utf-8", "replace"),
-                                        f"journal line at byte {pos} is not a JSON object ({exc}); skipped"))
-            pos = nl + 1
-            continue
-        seq = ev.get("seq")
-        if seq != expect_seq:
-            out.problems.append(Problem(0, 0, f"seq {seq}", f"expected event number {expect_seq}: "
-                                                            "events are missing or out of order"))
-        expect_seq = (seq if isinstance(seq, int) else expect_seq) + 1
-        try:
+            ev, checked = decode_line(raw, legacy)
+            if checked:
+                legacy = False
+            else:
+                out.checked = False
+            seq = ev.get("seq")
+            if seq != len(out.events) + 1:
+                raise ValueError(f"its sequence number is {seq!r}, expected {len(out.events) + 1}")
+            if ev.get("event") == "input":  # the table replays it: it must be an event it can take
+                event_from_dict(ev.get("data") or {})
             b.apply(ev)
-        except (RecordError, KeyError, TypeError, ValueError) as exc:
-            out.problems.append(Problem(0, 0, raw[:80].decode("utf-8", "replace"), str(exc)))
+        except (RecordError, ValueError, TypeError, KeyError) as exc:
+            reason = str(exc)
+        if reason:
+            later = data.count(b"\n", pos) + (0 if data.endswith(b"\n") else 1)
+            last = later == 1
+            torn = last and not raw.strip(b"\0 \r\t")  # a line of zeros at the end: never written
+            out.damage = Damage(line, pos, reason, later, n - pos, torn=torn)
+            break
         out.events.append(ev)
         pos = nl + 1
         out.intact_bytes = pos
+    if not out.events:
+        out.checked = out.damage is None
     out.record = b.record()
+    if out.damage is not None:
+        msg = f"{out.damage}; trusted: {out.kept()}"
+        out.warnings.append(msg)
+        if not out.damage.torn:
+            out.problems.append(Problem(0, 0, f"journal line {out.damage.line}", msg))
     return out
 
 
-class Journal:
-    """An open journal, appended to by the referee.  ``fsync`` is injectable for tests."""
+def backup_path(path: Path, now: Optional[datetime] = None) -> Path:
+    """A dated name beside ``path`` for its untrusted rest, never one that exists."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    cand = path.with_name(f"{path.name}.damaged-{stamp}")
+    k = 1
+    while cand.exists():
+        k += 1
+        cand = path.with_name(f"{path.name}.damaged-{stamp}-{k}")
+    return cand
 
-    def __init__(self, path: Union[str, Path], fsync: Callable[[int], None] = os.fsync) -> None:
+
+@dataclass(frozen=True)
+class Repair:
+    """What reopening a journal cut off: the damage, what was kept, and the backup file."""
+
+    damage: Damage
+    kept: str
+    backup: Path
+
+    def __str__(self) -> str:
+        return f"{self.damage}; kept {self.kept}; the rest is saved in {self.backup}"
+
+
+Writer = Callable[[int, Any], int]  # os.write's shape
+
+
+class Journal:
+    """An open, locked journal, appended to by the referee.  ``fsync`` and ``write`` (an
+    ``os.write``-like function) are injectable for tests: a writer raising ``OSError(ENOSPC)``
+    plays a full disk."""
+
+    def __init__(self, path: Union[str, Path], fsync: Callable[[int], None] = os.fsync,
+                 write: Writer = os.write, now: Optional[Callable[[], datetime]] = None) -> None:
         self.path = Path(path)
         self._fsync = fsync
+        self._write = write
         self.warnings: list[str] = []
+        self.repair: Optional[Repair] = None
         self._builder = RecordBuilder()
         self._seq = 0
-        if self.path.exists():
-            read = read_journal(self.path)
-            self.warnings = read.warnings
-            for ev in read.events:
-                try:
-                    self._builder.apply(ev)
-                except (RecordError, KeyError, TypeError, ValueError):
-                    pass
-                if isinstance(ev.get("seq"), int):
-                    self._seq = max(self._seq, ev["seq"])
-            if read.intact_bytes != self.path.stat().st_size:
-                # drop only the torn tail, so the next event starts on a line of its own
-                with open(self.path, "r+b") as f:
-                    f.truncate(read.intact_bytes)
-                    f.flush()
-                    self._fsync(f.fileno())
-        created = not self.path.exists()
-        self._f = open(self.path, "ab", buffering=0)
-        if created:  # make the new directory entry durable too
+        self._dirty = False  # a failed write may have left part of a line: cut it before the next
+        existed = self.path.exists()
+        try:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+        except IsADirectoryError:
+            raise JournalError(f"journal {str(self.path)!r} is a directory; name a file") from None
+        except FileNotFoundError:
+            raise JournalError(f"journal {str(self.path)!r}: its directory {str(self.path.parent)!r} "
+                               "does not exist") from None
+        except OSError as exc:
+            raise JournalError(f"journal {str(self.path)!r} cannot be opened: {exc.strerror or exc}") from None
+        try:
             try:
-                dfd = os.open(self.path.parent, os.O_RDONLY)
-            except OSError:
-                dfd = -1
-            if dfd >= 0:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise JournalLocked(f"journal {str(self.path)!r} is in use by another process (another "
+                                        "'bgtable run' or 'bgtable demo' on it?); stop that one first "
+                                        f"('fuser {self.path}' names it)") from None
+                raise JournalError(f"journal {str(self.path)!r} cannot be locked: {exc.strerror or exc}") from None
+            self.read = self._load(now or datetime.now)
+        except BaseException:
+            os.close(self._fd)
+            raise
+        if not existed:  # make the new directory entry durable too
+            self._fsync_dir()
+
+    def _load(self, now: Callable[[], datetime]) -> JournalRead:
+        size = os.fstat(self._fd).st_size
+        data = os.pread(self._fd, size, 0) if size else b""
+        read = parse_journal(data)
+        self.warnings = list(read.warnings)
+        for e in read.events:
+            self._builder.apply(e)
+        self._seq = len(read.events)
+        if read.intact_bytes != len(data):
+            d = read.damage
+            assert d is not None
+            rest = data[read.intact_bytes:]
+            if rest.strip(b"\0 \r\n\t"):
+                backup = backup_path(self.path, now())
+                bfd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
                 try:
-                    self._fsync(dfd)
+                    self._write_all(bfd, rest)
+                    self._fsync(bfd)
                 finally:
-                    os.close(dfd)
+                    os.close(bfd)
+                self.repair = Repair(d, read.kept(), backup)
+                self.warnings = [str(self.repair)]
+            os.ftruncate(self._fd, read.intact_bytes)
+            self._fsync(self._fd)
+            self._fsync_dir()
+        self._size = read.intact_bytes
+        return read
+
+    def _fsync_dir(self) -> None:
+        try:
+            dfd = os.open(self.path.parent, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            self._fsync(dfd)
+        except OSError:
+            pass
+        finally:
+            os.close(dfd)
+
+    def _write_all(self, fd: int, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = self._write(fd, view)
+            if n <= 0:
+                raise OSError(errno.ENOSPC, "no byte written")
+            view = view[n:]
 
     # ----------------------------------------------------------------- writing
 
     def append(self, event: dict[str, Any]) -> int:
-        """Write one event durably (single write, flush, fsync) and fold it into the record.
-        Returns its sequence number."""
+        """Write one event durably (every byte, then fsync) and fold it into the record.
+        Returns its sequence number; JournalWriteError (nothing kept) when the disk refuses."""
         if "event" not in event:
             raise RecordError(f"journal event {event!r} needs an 'event' field")
-        ev = {"seq": self._seq + 1, **event}
+        ev = {"seq": self._seq + 1, **{k: v for k, v in event.items() if k not in ("seq", "crc")}}
         self._builder.check(ev)  # never write an event the record cannot take
+        line = encode_line(ev)
+        try:
+            if self._dirty:
+                os.ftruncate(self._fd, self._size)
+                self._dirty = False
+            self._write_all(self._fd, line)
+            self._fsync(self._fd)
+        except OSError as exc:
+            self._dirty = True
+            try:  # leave nothing of the line behind (it may fail too: then before the next write)
+                os.ftruncate(self._fd, self._size)
+                self._dirty = False
+            except OSError:
+                pass
+            raise JournalWriteError(self.path, exc) from None
+        self._size += len(line)
         self._seq += 1
-        line = (json.dumps(ev, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
-        self._f.write(line)
-        self._f.flush()
-        self._fsync(self._f.fileno())
         self._builder.apply(ev)
         return self._seq
 
@@ -218,6 +456,11 @@ class Journal:
         return self.append({"event": "input", "data": data})
 
     # ----------------------------------------------------------------- reading
+
+    @property
+    def seq(self) -> int:
+        """The number of events on disk."""
+        return self._seq
 
     def record(self) -> MatchRecord:
         return self._builder.record()
@@ -240,14 +483,16 @@ class Journal:
         p.write_text(text, encoding="utf-8")
 
     def close(self) -> None:
-        self._f.close()
+        """Release the lock and the file (again is harmless)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
 
     def __enter__(self) -> "Journal":
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
 
 def journal_lines(record: MatchRecord) -> list[dict[str, Any]]:
     """The events that rebuild ``record`` (to journal an imported match, and for tests)."""
@@ -261,4 +506,6 @@ def journal_lines(record: MatchRecord) -> list[dict[str, Any]]:
     return evs
 
 
-__all__ = ["Journal", "JournalRead", "RecordBuilder", "read_journal", "parse_journal", "journal_lines"]
+__all__ = ["Journal", "JournalRead", "JournalError", "JournalLocked", "JournalWriteError", "Damage",
+           "RecordBuilder", "read_journal", "parse_journal", "journal_lines", "encode_line", "decode_line",
+           "backup_path"]

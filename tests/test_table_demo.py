@@ -8,26 +8,30 @@ moments, then ``--resume``, ends with the record of an uninterrupted run.
 """
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
 import json
 import os
-import random
+import shutil
 import signal
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from hardware.config import loads
+from referee.journal import Journal, read_journal
 from referee.matfile import write_mat
 from referee.record import Correction, IllegalAccepted, Reroll
 from referee.replay import replay_match
 from referee.settings import Settings
 from referee.sgf import write_sgf
+from referee.table import demo
 from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE
-from referee.table.process import LogSink, TableCore
+from referee.table.process import PAUSED, LogSink, TableCore
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice
 from referee.table.simtable import Rates, SimulatedTable
 from tests.test_mat_gnubg import SCRIPT, _compare, _gnubg
@@ -139,34 +143,199 @@ def test_same_seed_same_match_and_cli_outputs(tmp_path):
     assert replay.returncode == 0, replay.stdout
 
 
-def test_kill_at_random_moments_then_resume_gives_the_same_record(tmp_path):
+def _fast_demo(out: Path, seed: int, match_to: int = 1, resume: bool = False):
+    """The demo's own table (``demo.build``), fast path, without fsync: its record."""
+    args = demo._parser().parse_args(["--headless", "--camera", "perfect", "--dice", "direct", "--quiet",
+                                      "--seed", str(seed), "--match-to", str(match_to), "--out", str(out)]
+                                     + (["--resume"] if resume else []))
+    out.mkdir(parents=True, exist_ok=True)
+    core, table, closers = demo.build(args, out, printer=lambda s: None,
+                                      journal_factory=lambda p: Journal(p, fsync=lambda fd: None))
+    try:
+        table.run()
+        return core.record()
+    finally:
+        for c in reversed(closers):
+            c.close()
+
+
+def test_a_crash_after_any_journal_line_resumes_to_the_same_record(tmp_path):
+    """kill -9 leaves the journal cut after some line (every line is on disk before the table
+    acts on it); resuming from every such cut of a short seeded demo (two early rolls, an
+    illegal move accepted, a correction) ends with the uninterrupted run's record, and the
+    very same journal."""
+    seed = 54
+    expected = _fast_demo(tmp_path / "ref", seed)
+    whole = (tmp_path / "ref" / "journal.jsonl").read_bytes()
+    lines = whole.splitlines(keepends=True)
+    kinds = [json.loads(l)["event"] + ":" + json.loads(l).get("action", {}).get("type", "") for l in lines]
+    assert len(lines) > 300 and "action:illegal_accepted" in kinds and "action:correction" in kinds
+    different = []
+    for k in range(1, len(lines)):
+        out = tmp_path / f"cut{k}"
+        out.mkdir()
+        (out / "journal.jsonl").write_bytes(b"".join(lines[:k]))
+        with contextlib.redirect_stderr(io.StringIO()):
+            if _fast_demo(out, seed, resume=True) != expected or (out / "journal.jsonl").read_bytes() != whole:
+                different.append(k)
+        shutil.rmtree(out)
+    assert different == []
+
+
+def test_kill_9_at_journal_lines_then_resume_gives_the_same_record(tmp_path):
+    """The real process killed (SIGKILL, from inside its journal writer) just after chosen
+    journal lines, then ``demo --resume``: the same .mat as an uninterrupted run."""
     seed = 12
-    t0 = time.monotonic()
     ref = _run_demo(tmp_path / "ref", seed)
-    full = time.monotonic() - t0
     assert ref.returncode == 0, ref.stderr[-2000:]
     expected = (tmp_path / "ref" / "match.mat").read_text()
-    rng = random.Random(2026)
+    n = (tmp_path / "ref" / "journal.jsonl").read_bytes().count(b"\n")
     out = tmp_path / "crashy"
-    kills = 0
     sizes = []
-    for attempt in range(4):  # three kills at random moments, then run to the end
-        cmd = [*DEMO, "--seed", str(seed), "--out", str(out)] + (["--resume"] if attempt else [])
-        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        try:
-            proc.wait(timeout=None if attempt == 3 else rng.uniform(0.3, 1.0) * full)
-        except subprocess.TimeoutExpired:
-            os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            kills += 1
-            journal = out / "journal.jsonl"
-            # complete lines only: a torn last line is dropped (and rewritten) on resume
-            sizes.append(journal.read_bytes().count(b"\n") if journal.exists() else 0)
-            continue
-        assert proc.returncode == 0, proc.stderr.read()[-2000:]
-        break
-    assert kills >= 1 and sizes == sorted(sizes)  # the journal's record only grows
+    for attempt, line in enumerate((3, n // 3, n // 2, 2 * n // 3)):
+        killed = _run_killed_at(out, seed, line, resume=attempt > 0)
+        assert killed.returncode == -signal.SIGKILL, killed.stderr[-2000:]
+        sizes.append((out / "journal.jsonl").read_bytes().count(b"\n"))
+    assert sizes == sorted(sizes) and sizes[0] == 3  # the journal only grows, cut where it was killed
+    last = _run_demo(out, seed, "--resume")
+    assert last.returncode == 0, last.stderr[-2000:]
     assert (out / "match.mat").read_text() == expected
+
+
+KILL_AT = """
+import os, signal, sys
+from referee import journal
+from referee.table import demo
+limit = int(sys.argv[1])
+real = journal.Journal.append
+def append(self, event):
+    seq = real(self, event)
+    if seq >= limit:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return seq
+journal.Journal.append = append
+sys.exit(demo.main(sys.argv[2:]))
+"""
+
+
+def _run_killed_at(out: Path, seed: int, line: int, resume: bool) -> subprocess.CompletedProcess:
+    """The demo, killed with SIGKILL once its journal holds ``line`` lines."""
+    return subprocess.run([sys.executable, "-c", KILL_AT, str(line), *DEMO[4:], "--seed", str(seed), "--out",
+                           str(out)] + (["--resume"] if resume else []), capture_output=True, text=True, timeout=300)
+
+
+def test_resume_refuses_a_missing_or_unreadable_journal(tmp_path, capsys):
+    for out, setup in ((tmp_path / "missing", None), (tmp_path / "garbage", b"\x00\x13not a journal\n"),
+                       (tmp_path / "file", "file")):
+        if setup == "file":
+            out.write_text("x")
+        elif setup is not None:
+            out.mkdir()
+            (out / "journal.jsonl").write_bytes(setup)
+        assert demo.main(["--headless", "--camera", "perfect", "--dice", "direct", "--quiet", "--out", str(out),
+                          "--resume"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and str(out) in err[0], err
+        if setup not in (None, "file"):
+            assert (out / "journal.jsonl").read_bytes() == setup  # left as it was
+        assert not list(tmp_path.glob("missing/*"))
+
+
+def test_a_damaged_journal_resumes_from_its_last_good_line_and_says_so(tmp_path, capsys):
+    seed = 54
+    expected = _fast_demo(tmp_path / "ref", seed)
+    data = (tmp_path / "ref" / "journal.jsonl").read_bytes()
+    lines = data.splitlines(keepends=True)
+    out = tmp_path / "damaged"
+    out.mkdir()
+    bad = bytearray(b"".join(lines[:150]))
+    bad[sum(map(len, lines[:99])) + 30] ^= 0x10  # a flipped bit in line 100
+    (out / "journal.jsonl").write_bytes(bytes(bad))
+    shown = []
+    core = TableCore.open(out / "journal.jsonl", Settings(match_to=1, names=("Dark", "Light")),
+                          [type("S", (), {"show": lambda self, v, d: shown.append(v.message)})()],
+                          on_warning=shown.append)
+    try:
+        assert core.journal.repair is not None and core.journal.repair.damage.line == 100
+        assert core.journal.repair.backup.read_bytes() == bytes(bad[sum(map(len, lines[:99])):])
+        assert any("line 100" in s and "lines 1-99" in s for s in shown)  # the log
+        assert any(s.startswith("the journal was damaged at line 100") for s in shown)  # the screen
+    finally:
+        core.close()
+    with contextlib.redirect_stderr(io.StringIO()):
+        assert _fast_demo(out, seed, resume=True) == expected
+
+
+class FullDisk:
+    """An os.write that fails with ``errno`` while ``full`` is set."""
+
+    def __init__(self) -> None:
+        self.full: int | None = None
+
+    def __call__(self, fd: int, data) -> int:
+        if self.full is not None:
+            raise OSError(self.full, os.strerror(self.full))
+        return os.write(fd, data)
+
+
+@pytest.mark.parametrize("err, reason", [(errno.ENOSPC, "disk full"), (errno.EROFS, "read-only filesystem")])
+def test_a_full_or_read_only_disk_pauses_play_until_writing_works(tmp_path, err, reason):
+    seed = 54
+    expected = _fast_demo(tmp_path / "ref", seed)
+    disk = FullDisk()
+    views: list = []
+
+    class Screen:
+        def show(self, view, decisions):
+            views.append((view.message, list(decisions)))
+
+    core = TableCore.open(tmp_path / "journal.jsonl", Settings(match_to=1, names=("Dark", "Light")), [Screen()],
+                          journal_factory=lambda p: Journal(p, fsync=lambda fd: None, write=disk))
+    buttons = MockButtons(loads(DEFAULT_BUTTONS).buttons)
+    table = SimulatedTable(core, DirectDice(), PerfectCamera(), buttons, seed=seed, rates=Rates())
+    original = core.retry
+    paused_at = {40, 41, 120, 200}
+    pauses = []
+
+    def flaky_retry():  # the disk fills at some events, and empties again a few tries later
+        if core.events in paused_at and disk.full is None and not pauses.count(core.events):
+            disk.full = err
+            pauses.append(core.events)
+            before = (core.events, core.decisions, core.journal.seq, len(views))
+            for _ in range(3):
+                assert original() == []  # nothing decided, nothing but the pause shown
+                assert core.paused == reason and (core.events, core.decisions, core.journal.seq) == before[:3]
+            assert all(m.startswith(f"the journal cannot be written: {reason}") and d == []
+                       for m, d in views[before[3]:])
+            disk.full = None
+        return original()
+
+    core.retry = flaky_retry
+    try:
+        table.run()
+    finally:
+        buttons.close()
+        core.close()
+    assert sorted(pauses) == sorted(paused_at) and core.paused is None
+    assert core.record() == expected == read_journal(tmp_path / "journal.jsonl").record
+    assert read_journal(tmp_path / "journal.jsonl").damage is None
+
+
+def test_the_screen_titles_a_paused_table():
+    from hardware.screen import state_title
+    from referee.view import TableView
+    assert state_title(TableView(message=f"{PAUSED}: disk full. Play is paused")).startswith("Paused")
+    assert not state_title(TableView(message="Dark to roll")).startswith("Paused")
+
+
+def test_a_second_demo_on_the_same_journal_is_refused(tmp_path, capsys):
+    out = tmp_path / "d"
+    out.mkdir()
+    with Journal(out / "journal.jsonl") as j:
+        j.start_match(("Dark", "Light"), 1)
+        code = demo.main(["--headless", "--camera", "perfect", "--dice", "direct", "--quiet", "--out", str(out),
+                          "--resume"])
+    assert code == 2 and "in use by another process" in capsys.readouterr().err
 
 
 def test_a_game_through_the_rendered_camera_and_the_real_vision_pipeline(tmp_path):
@@ -196,3 +365,39 @@ def test_a_game_through_the_rendered_camera_and_the_real_vision_pipeline(tmp_pat
     # nearly every move was judged from the camera's own reading, not the director's
     assert stats.director_readings <= kinds.count("board") // 10
     assert camera.count > 100
+
+
+def test_the_run_loop_retries_a_paused_journal_until_it_can_be_written(tmp_path):
+    import queue
+    import threading
+
+    from referee.events import RollSettled
+    from referee.table.run import Devices, loop
+    from referee.table.sdnotify import Notifier
+    from referee.table.simdevices import board_evidence
+    from referee.position import Position
+    from referee.events import DieReading
+
+    disk = FullDisk()
+    log = LogSink(printer=lambda s: None)
+    core = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=1), [log],
+                          journal_factory=lambda p: Journal(p, fsync=lambda fd: None, write=disk))
+    core.handle(board_evidence(Position.start()))
+    disk.full = errno.ENOSPC
+    opening = RollSettled((DieReading(5, zone="right"), DieReading(3, zone="left")), 1, "t")
+    assert core.handle(opening) == [] and core.paused == "disk full" and core.pending == [opening]
+    now = [0.0]
+
+    def clock():  # each look at the clock is half a second later
+        now[0] += 0.5
+        if now[0] >= 3.0:
+            disk.full = None  # space came back
+        return now[0]
+
+    loop(core, queue.Queue(), Devices(), Notifier({}), threading.Event(), max_seconds=6.0, clock=clock)
+    core.close()
+    assert core.paused is None and core.pending == []
+    assert any("opening" in line.lower() for line in log.lines), log.lines
+    read = read_journal(tmp_path / "current.jsonl")
+    assert read.damage is None and [e["data"]["kind"] for e in read.events if e["event"] == "input"] == [
+        "board", "roll_settled"]

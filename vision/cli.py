@@ -44,12 +44,24 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     for in every picture."""
     import os
     from .reader import BoardReader
+    if os.path.isdir(path):
+        raise VisionError(f"image {path!r} is a directory; name a photo file (JPEG, PNG...)")
     if not os.path.isfile(path):
         raise FileNotFoundError(f"image {path!r} does not exist")
     img = cv2.imread(path, cv2.IMREAD_COLOR)
     if img is None:
         raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    if corners is not None and not isinstance(corners, str):
+        raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
     cs = parse_corners(corners) if corners else None
+    if cs is not None:
+        check_corners(cs, img.shape[1], img.shape[0], corners or "")
+    for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
+                             ("board_height", board_height, 1.0)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not low < value < 100):
+            raise VisionError(f"{name} {value!r}: expected a number above {low:g} (point widths), e.g. "
+                              f"{ {'checker': 0.9, 'bar_width': 1, 'board_height': 11}[name] }")
     key = (None if cs is None else cs.tobytes(), checker, bar_width, board_height)
     reader = None if readers is None else readers.get(key)
     if reader is None:
@@ -72,6 +84,22 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     return out
+
+
+def check_corners(cs: Any, width: int, height: int, text: str) -> None:
+    """VisionError when the given corners lie outside the picture or enclose no area."""
+    import numpy as np
+    margin = 0.05 * max(width, height)  # a corner just off the frame (cropped board edge) is fine
+    for x, y in cs:
+        if not (np.isfinite(x) and np.isfinite(y)) or not (-margin <= x <= width + margin
+                                                            and -margin <= y <= height + margin):
+            raise VisionError(f"corners {text!r}: corner {x:g},{y:g} lies outside the {width}x{height} picture; "
+                              "give pixel positions inside it (top-left, top-right, bottom-right, bottom-left)")
+    xs, ys = cs[:, 0].astype(float), cs[:, 1].astype(float)
+    area = 0.5 * abs(float(np.dot(xs, np.roll(ys, -1)) - np.dot(ys, np.roll(xs, -1))))
+    if area < 0.01 * width * height:
+        raise VisionError(f"corners {text!r} enclose (almost) no area; give the playing area's four corners "
+                          "in order: top-left, top-right, bottom-right, bottom-left")
 
 
 def _text(res: dict[str, Any]) -> str:
@@ -149,7 +177,13 @@ def main_markers(argv: Sequence[str]) -> int:
     a = p.parse_args(list(argv))
     if not 5 <= a.side_mm <= 200 or not 72 <= a.dpi <= 1200:
         return fail(p.prog, f"--side-mm {a.side_mm} must be 5..200 and --dpi {a.dpi} 72..1200")
-    if not cv2.imwrite(a.out, marker_sheet(a.side_mm, a.dpi)):
+    if not a.out.lower().endswith((".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")):
+        return fail(p.prog, f"{a.out!r}: the sheet is an image; name it .png (or .jpg)")
+    try:
+        ok = cv2.imwrite(a.out, marker_sheet(a.side_mm, a.dpi))
+    except cv2.error:
+        ok = False
+    if not ok:
         return fail(p.prog, f"cannot write {a.out!r} (use a .png or .jpg name in a writable folder)")
     print(f"wrote {a.out}: ArUco DICT_4X4_50 ids 0-3 (top-left, top-right, bottom-right, bottom-left), side {a.side_mm:g} mm")
     return 0

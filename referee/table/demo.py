@@ -10,20 +10,27 @@ the real dice link, the real button code on mock GPIO, the cube display on a fak
 I2C bus, and the pygame screen in a window (``--headless``: none).  The referee's
 decisions are printed as they happen; the journal, ``match.mat`` and ``match.sgf``
 are written to ``--out``.  The same seed gives the same match; ``--resume``
-continues a killed run from its journal and ends with the same record.
+continues a killed run from its journal and ends with the same record: the
+simulated players play again from the start, every event they make checked against
+the journal and decided without being written again, so the table's physical state
+(dice, board, the players' next choice) is the crashed run's at whatever line it
+stopped.  ``--resume`` on a missing journal, one with no readable event, or a journal
+another process holds is refused (exit 2); a damaged one continues from its last good
+line, the rest kept in a dated backup beside it.
 """
 from __future__ import annotations
 
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 import hardware
 
 from ..cliutil import Parser, fail
+from ..journal import Journal, JournalError, read_journal
 from ..settings import Settings, SettingsError
-from .process import CubeSink, LogSink, ScreenSink, TableCore
+from .process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
 
 # vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
 # point below it as uncertain (one checker either way) and a board below it as unreadable
@@ -55,8 +62,10 @@ def _parser() -> Parser:
     return p
 
 
-def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, SimulatedTable, list[Any]]:
-    """The core, the simulated table and the things to close, from parsed arguments."""
+def build(args: Any, out: Path, printer: Any = print,
+          journal_factory: Callable[[Path], Journal] = Journal) -> tuple[TableCore, SimulatedTable, list[Any]]:
+    """The core, the simulated table and the things to close, from parsed arguments
+    (``journal_factory`` opens the journal: tests and fault benches pass their own)."""
     from hardware.config import loads  # noqa: PLC0415
     from hardware.devices import build_cube_display  # noqa: PLC0415
     from hardware.fakes import FakeI2CBus  # noqa: PLC0415
@@ -84,8 +93,16 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
             print(f"bgtable demo: no screen ({exc}); continuing headless (use --headless to skip the screen)",
                   file=sys.stderr)
     journal = out / "journal.jsonl"
-    core = TableCore.open(journal, settings, sinks,
-                          on_warning=lambda w: print(f"bgtable demo: warning: {w}", file=sys.stderr))
+    try:
+        # resuming, the simulated players play again from the start and the journal checks
+        # every event they make, so their own state (the dice and board on the table, their
+        # choices) is the crashed run's at every cut, not just the referee's
+        core = TableCore.open(journal, settings, sinks, journal_factory=journal_factory, resimulate=True,
+                              on_warning=lambda w: print(f"bgtable demo: warning: {w}", file=sys.stderr))
+    except BaseException:
+        for c in reversed(closers):
+            c.close()
+        raise
     closers.append(core)
     dice = PtyDice(seed=args.seed) if args.dice == "pty" else DirectDice()
     closers.append(dice)
@@ -99,6 +116,32 @@ def build(args: Any, out: Path, printer: Any = print) -> tuple[TableCore, Simula
     return core, table, closers
 
 
+def check_out(out: Path, journal: Path, resume: bool) -> str:
+    """Why ``--out`` cannot be used as asked ("" when it can); creates the directory for a new run."""
+    if out.exists() and not out.is_dir():
+        return f"--out {str(out)!r} is a file; name a directory for the journal and the match files"
+    if resume:
+        if not journal.is_file():
+            return (f"--resume: there is no journal to resume at {str(journal)!r}; "
+                    "check --out, or drop --resume to start a new match")
+        try:
+            read = read_journal(journal)
+        except JournalError as exc:
+            return f"--resume: {exc}"
+        if not read.events:
+            why = f" ({read.damage})" if read.damage else ""
+            return (f"--resume: {str(journal)!r} holds no readable event{why}; see 'bgtable journal check "
+                    f"{journal}', or choose another --out")
+        return ""
+    if journal.exists() and journal.stat().st_size:
+        return f"{journal} already holds a match; add --resume to continue it, or choose another --out"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"--out {str(out)!r} cannot be created: {exc.strerror or exc}; choose another directory"
+    return ""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     prog = "bgtable demo"
@@ -108,14 +151,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         v = getattr(args, f"rate_{k}")
         if not 0.0 <= v <= 1.0:
             return fail(prog, f"--{k.replace('_', '-')}-rate {v}: expected a rate between 0 and 1")
+    if not args.delay >= 0:
+        return fail(prog, f"--delay {args.delay}: expected seconds of 0 or more")
     out = Path(args.out)
     journal = out / "journal.jsonl"
-    if journal.exists() and journal.stat().st_size and not args.resume:
-        return fail(prog, f"{journal} already holds a match; add --resume to continue it, or choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
+    problem = check_out(out, journal, args.resume)
+    if problem:
+        return fail(prog, problem)
     try:
         core, table, closers = build(args, out)
-    except SettingsError as exc:
+    except (SettingsError, JournalError) as exc:
         return fail(prog, str(exc))
     t0 = time.monotonic()
     try:
@@ -133,6 +178,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SimError as exc:
         print(f"bgtable demo: error: {exc}", file=sys.stderr)
         return 1
+    except ReplayMismatch as exc:
+        return fail(prog, f"--resume: {exc}; resume with the --seed, --match-to and rates of the run that "
+                          "wrote the journal")
     finally:
         try:
             paths = core.export(out)

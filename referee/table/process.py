@@ -10,18 +10,20 @@
 
 After a crash the same journal rebuilds the referee exactly by replaying the
 journaled input events (:meth:`TableCore.open`), and the match record by folding
-the journaled actions; the two agree, and the tests check that they do.
+the journaled actions; the two agree, and the tests check that they do.  A full or
+read-only disk pauses play (:attr:`TableCore.paused`) instead of deciding anything
+that is not on disk.
 """
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol, Sequence, Union
+from typing import Any, Callable, Optional, Protocol, Sequence, Union
 
 from .. import events as ev
 from ..decisions import Decision
-from ..journal import Journal, read_journal
+from ..journal import Journal, JournalWriteError
 from ..protocol import Referee
 from ..record import GameEnd, MatchRecord, RuleSettings
 from ..settings import Settings
@@ -79,8 +81,27 @@ def rules_of(settings: Settings) -> RuleSettings:
                         early_roll=settings.early_roll)
 
 
+class ReplayMismatch(RuntimeError):
+    """A resimulated table produced an event other than the journal's (another seed?)."""
+
+
+def _comparable(event: Any) -> dict[str, Any]:
+    """An event's fields without its time (a resimulation's clock differs)."""
+    d = ev.to_dict(event)
+    d.pop("t", None)
+    return d
+
+
+PAUSED = "the journal cannot be written"  # the start of the screen's message while play is paused
+
+
 class TableCore:
-    """Journal -> referee -> journal -> sinks, for one event at a time (see the module doc)."""
+    """Journal -> referee -> journal -> sinks, for one event at a time (see the module doc).
+
+    When the journal cannot be written (a full disk, a read-only filesystem) play pauses:
+    the event waits in :attr:`pending`, nothing is decided that is not on disk, the sinks
+    show the reason, and :meth:`retry` (or the next :meth:`handle`) goes on once writing
+    works again."""
 
     def __init__(self, referee: Referee, journal: Journal, sinks: Sequence[Sink] = (),
                  clock: Callable[[], float] = lambda: 0.0) -> None:
@@ -92,80 +113,186 @@ class TableCore:
         self.decisions = 0
         self._game_open = 0        # the game number the journal has a "game" event for
         self._ended = 0            # games the journal has a GameEnd for
+        self.pending: list[Any] = []     # input events not yet on disk (play paused)
+        self._owed: list[Any] = []       # record actions decided but not yet on disk
+        self._held: list[Decision] = []  # decisions not shown until their actions are on disk
+        self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
+        self._settings_for_match: Optional[Settings] = None  # a new journal's match line, not yet written
+        self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
+        self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
 
     # ------------------------------------------------------------------ set-up
 
     @classmethod
     def open(cls, path: Union[str, Path], settings: Settings, sinks: Sequence[Sink] = (),
              clock: Callable[[], float] = lambda: 0.0,
-             on_warning: Callable[[str], None] = log.warning) -> "TableCore":
+             on_warning: Callable[[str], None] = log.warning,
+             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False) -> "TableCore":
         """Start a new journal at ``path``, or resume the one there: its input events are
-        replayed through a fresh referee (nothing is shown while replaying)."""
+        replayed through a fresh referee (nothing is shown while replaying).  A damaged
+        journal is trusted up to its damage, the rest kept in a dated backup (the warning
+        and the screen say which line and what was kept).  JournalError (locked, not
+        writable) goes up.
+
+        ``resimulate`` (the simulated table): the journal's inputs are not replayed now but
+        checked against the events the simulation produces again from its start, and decided
+        as they come, so the simulation's own state is rebuilt too (ReplayMismatch when they
+        differ); the first event past the journal's end is journaled as usual."""
         path = Path(path)
-        inputs: list[Any] = []
-        resumed = path.exists() and path.stat().st_size > 0
-        if resumed:
-            read = read_journal(path)
-            for w in read.warnings:
-                on_warning(f"journal {path}: {w}")
-            for p in read.problems:
-                on_warning(f"journal {path}: {p}")
-            for e in read.events:
-                if e.get("event") == "input":
-                    inputs.append(ev.from_dict(e["data"]))
-        journal = Journal(path)
+        journal = journal_factory(path)
+        try:
+            return cls._resume(journal, settings, sinks, clock, on_warning, resimulate)
+        except BaseException:
+            journal.close()
+            raise
+
+    @classmethod
+    def _resume(cls, journal: Journal, settings: Settings, sinks: Sequence[Sink],
+                clock: Callable[[], float], on_warning: Callable[[str], None],
+                resimulate: bool = False) -> "TableCore":
+        path = journal.path
+        read = journal.read
+        for w in journal.warnings:
+            on_warning(f"journal {path}: {w}")
+        inputs = [ev.from_dict(e["data"]) for e in read.events if e.get("event") == "input"]
         referee = Referee(settings, clock)
         core = cls(referee, journal, sinks, clock)
-        if resumed:
+        if journal.repair is not None:
+            core.notice = f"the journal was damaged at line {journal.repair.damage.line}; kept {journal.repair.kept}"
+        if inputs and resimulate:
+            core._replay = inputs  # checked against, and decided as, the simulation's events
+        else:
             for e in inputs:
                 core.decisions += len(referee.handle(e))
             core.events = len(inputs)
             referee.new_record_actions()  # already in the journal
-            rec = journal.record()
-            core._game_open = len(rec.games)
-            core._ended = sum(1 for g in rec.games if g.result is not None)
-            # an event journaled but not acted on before the crash: its actions are missing
-            replayed = referee.match_record()
-            if sum(len(g.actions) for g in replayed.games) != sum(len(g.actions) for g in rec.games):
-                core._catch_up(rec, replayed)
-        else:
-            journal.start_match((settings.names[0], settings.names[1]), settings.match_to, rules_of(settings))
+            if read.events:
+                core._replayed()
+            else:
+                core._settings_for_match = settings
+            try:
+                core._write_owed()
+            except JournalWriteError as exc:
+                core._pause(exc)
+        if core.notice:
+            core._show(referee.view().replace(message=core.notice), [])
         return core
 
-    def _catch_up(self, journaled: MatchRecord, replayed: MatchRecord) -> None:
-        """Journal the actions of the last input event if the crash came between its
-        input line and its action lines (the record must follow the inputs)."""
+    def _replayed(self) -> None:
+        """The journal's inputs are all decided again: take up its record where it ends."""
+        rec = self.journal.record()
+        self._game_open = len(rec.games)
+        self._ended = sum(1 for g in rec.games if g.result is not None)
+        # an event journaled but not acted on before the crash: its actions are missing
+        self._owed = self._missing(rec, self.referee.match_record())
+
+    def _write_owed(self) -> None:
+        """Journal what is decided but not yet on disk: the match's first line, record actions."""
+        s = self._settings_for_match
+        if s is not None:
+            self.journal.start_match((s.names[0], s.names[1]), s.match_to, rules_of(s))
+            self._settings_for_match = None
+        self._flush_owed()
+
+    @staticmethod
+    def _missing(journaled: MatchRecord, replayed: MatchRecord) -> list[Any]:
+        """The actions of the last input event if the crash came between its input line and
+        its action lines (the record must follow the inputs)."""
+        out: list[Any] = []
         for gi, game in enumerate(replayed.games):
             have = journaled.games[gi].actions if gi < len(journaled.games) else ()
-            for action in game.actions[len(have):]:
-                self._journal(game.number, game.score_before, game.crawford, action)
+            out += game.actions[len(have):]
+        return out
 
     # ------------------------------------------------------------------ the loop's step
 
     def handle(self, event: Any) -> list[Decision]:
-        """Journal the event, let the referee decide, journal the record, then show."""
-        self.journal.input(ev.to_dict(event))
-        decisions = self.referee.handle(event)
+        """Journal the event, let the referee decide, journal the record, then show.  While
+        the journal cannot be written the event waits (see the class doc) and [] is returned."""
+        self.pending.append(event)
+        return self.retry()
+
+    def retry(self) -> list[Decision]:
+        """Journal and decide what waits for the disk, in order; the decisions made (and
+        shown).  Nothing is decided or shown that is not on disk."""
+        out: list[Decision] = []
+        try:
+            if self._owed or self._held or self._settings_for_match is not None:
+                self._write_owed()
+                out += self._release()
+            while self.pending and self._replay:
+                out += self._decide_again(self.pending.pop(0))
+            while self.pending:
+                event = self.pending[0]
+                self.journal.input(ev.to_dict(event))
+                self.pending.pop(0)
+                decisions = self.referee.handle(event)
+                self.events += 1
+                self.decisions += len(decisions)
+                self._held = list(decisions)
+                self._owed += self.referee.new_record_actions()
+                self._flush_owed()
+                out += self._release()
+        except JournalWriteError as exc:
+            self._pause(exc)
+            return out
+        if self.paused is not None:
+            log.info("the journal %s can be written again; play goes on", self.journal.path)
+            self.paused = None
+            if not out:
+                self._show(self.referee.view(), [])
+        return out
+
+    def _decide_again(self, event: Any) -> list[Decision]:
+        """One event of a resimulated journal: it must be the journal's next input, which is
+        decided (not journaled again, not shown)."""
+        journaled = self._replay.pop(0)
+        if _comparable(event) != _comparable(journaled):
+            raise ReplayMismatch(f"journal input {self.events + 1} is {ev.to_json(journaled)[:160]}, but the "
+                                 f"table now produces {ev.to_json(event)[:160]}")
+        decisions = self.referee.handle(journaled)
         self.events += 1
         self.decisions += len(decisions)
-        self._journal_actions()
-        view = self.referee.view()
+        self.referee.new_record_actions()  # already in the journal
+        if not self._replay:
+            self._replayed()
+            self._write_owed()
+        return decisions
+
+    def _pause(self, exc: JournalWriteError) -> None:
+        if self.paused != exc.reason:
+            log.error("%s; play is paused until it can be written", exc)
+        self.paused = exc.reason
+        self._show(self.referee.view().replace(
+            message=f"{PAUSED}: {exc.reason}. Play is paused and goes on when it can be written",
+            choices=()), [])
+
+    def _release(self) -> list[Decision]:
+        """Show the held decisions (their actions are on disk now)."""
+        decisions, self._held = self._held, []
+        self.notice = ""
+        self._show(self.referee.view(), decisions)
+        return decisions
+
+    def _show(self, view: TableView, decisions: Sequence[Decision]) -> None:
         for sink in self.sinks:
             try:
                 sink.show(view, decisions)
             except Exception as exc:  # a broken screen must not stop the referee
                 log.error("output %s failed: %s", type(sink).__name__, exc)
-        return decisions
 
-    def _journal_actions(self) -> None:
-        actions = self.referee.new_record_actions()
-        if not actions:
+    def _flush_owed(self) -> None:
+        """Journal the record actions decided so far, oldest first (each leaves the list
+        only once it is on disk)."""
+        if not self._owed:
             return
         record = self.referee.match_record()
-        for action in actions:
+        while self._owed:
+            action = self._owed[0]
             game = record.games[self._ended] if len(record.games) > self._ended else None
             self._journal(self._ended + 1, game.score_before if game else (0, 0),
                           game.crawford if game else False, action)
+            self._owed.pop(0)
 
     def _journal(self, number: int, score_before: tuple[int, int], crawford: bool, action: Any) -> None:
         """Journal one record action, opening its game in the journal first if needed."""

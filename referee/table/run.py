@@ -21,6 +21,7 @@ name and a new match starts.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import signal
 import sys
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from ..cliutil import Parser, fail
+from ..journal import JournalError
 from ..settings import Settings, SettingsError
 from .demo import VISION_MIN_CONFIDENCE
 from .process import CubeSink, LogSink, ScreenSink, TableCore
@@ -254,9 +256,10 @@ def archive(core: TableCore, directory: Path) -> list[Path]:
 
 def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: Notifier,
          stop: threading.Event, *, max_seconds: Optional[float] = None,
-         clock: Callable[[], float] = time.monotonic) -> None:
-    """The main loop: one event at a time, then buttons, cube blink, screen, watchdog."""
-    start = last_ping = clock()
+         clock: Callable[[], float] = time.monotonic, retry_seconds: float = 1.0) -> None:
+    """The main loop: one event at a time, then buttons, cube blink, screen, watchdog; while
+    the journal cannot be written (play paused) it retries every ``retry_seconds``."""
+    start = last_ping = last_retry = clock()
     told = None
     while not stop.is_set():
         try:
@@ -265,6 +268,9 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             event = None
         if event is not None:
             core.handle(event)
+        elif core.paused is not None and clock() - last_retry >= retry_seconds:
+            last_retry = clock()
+            core.retry()  # the journal could not be written: try again now and then
         if dev.buttons is not None:
             for press in dev.buttons.poll():
                 core.handle(press)
@@ -285,6 +291,22 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             return
 
 
+def check_directory(directory: Path) -> str:
+    """Why ``[journal] directory`` cannot hold the journal ("" when it can; it is created)."""
+    if directory.exists() and not directory.is_dir():
+        return (f"[journal] directory {str(directory)!r} is a file, not a directory; "
+                "set [journal] directory to a folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return (f"[journal] directory {str(directory)!r} cannot be created: {exc.strerror or exc}; "
+                "set [journal] directory to a folder this user can write")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return (f"[journal] directory {str(directory)!r} is not writable by this user; "
+                "fix its permissions or choose another folder")
+    return ""
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = Parser(prog="bgtable run", description="Run the table: camera, dice reader, buttons, referee, screen.")
     p.add_argument("--config", required=True, help="the table's TOML config (see hardware/table.example.toml)")
@@ -298,6 +320,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         config = load(args.config)
     except Exception as exc:  # hardware.config's errors name the key and the bad value
         return fail(prog, str(exc))
+    directory = Path(config.journal.directory)
+    problem = check_directory(directory)
+    if problem:
+        return fail(prog, problem)
     events: "queue.Queue[Any]" = queue.Queue()
     try:
         dev = open_devices(config, events, headless=args.headless)
@@ -305,8 +331,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return fail(prog, str(exc))
     for problem in dev.problems:
         log.warning("%s", problem)
-    directory = Path(config.journal.directory)
-    directory.mkdir(parents=True, exist_ok=True)
     try:
         settings = settings_from(config, dice_reader=dev.dice is not None)
     except SettingsError as exc:
@@ -319,11 +343,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         while not stop.is_set():
             path = journal_path(directory)
-            resumed = path.exists() and path.stat().st_size > 0
             sinks: list[Any] = [LogSink(printer=lambda s: print(s, flush=True))]
             sinks += [CubeSink(dev.cube)] if dev.cube is not None else []
             sinks += [ScreenSink(dev.screen)] if dev.screen is not None else []
-            core = TableCore.open(path, settings, sinks)
+            try:
+                core = TableCore.open(path, settings, sinks)
+            except JournalError as exc:  # locked by another process, or not writable at all
+                code = fail(prog, str(exc))
+                break
+            resumed = core.events > 0
             log.info("%s match in %s (%s)", "resumed the" if resumed else "started a new", path,
                      f"{core.events} events replayed" if resumed else "new journal")
             notifier.ready(f"refereeing; journal {path}")
@@ -332,7 +360,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 for kept in archive(core, directory):
                     log.info("kept %s", kept)
             else:
-                core.export(directory, stem="current")
+                if core.pending:
+                    log.error("stopping with %d event(s) the journal could not take (%s): they are not recorded",
+                              len(core.pending), core.paused)
+                try:
+                    core.export(directory, stem="current")
+                except OSError as exc:  # a full disk: the journal still holds the match
+                    log.error("cannot write the .mat/.sgf exports in %s: %s", directory, exc)
                 core.close()
                 break
     except KeyboardInterrupt:

@@ -1,0 +1,337 @@
+"""Fault injection on the table's journal: kill -9, damaged bytes, a full disk, two processes.
+
+    python3 bench/faults.py [--seed 54] [--match-to 1] [--every 1] [--random-kills 20] [--damage 60]
+
+A seeded demo on the fast path (perfect camera, direct dice) is the reference.  Then:
+
+* ``kill -9 at line k``: the demo process SIGKILLs itself from inside its journal writer
+  just after line k is on disk, for every k (``--every``), then ``demo --resume`` finishes it;
+* ``kill -9 at random moments``: the same, killed from outside after a random delay;
+* ``byte flip`` / ``truncation`` / ``line deletion``: a journal cut at a random line, then
+  damaged, then ``demo --resume`` (a damage in line 1 leaves nothing to trust: the demo must
+  refuse with exit 2, counted as ``refused``);
+* ``disk full`` / ``read-only``: the table in process with a journal writer that fails with
+  ENOSPC / EROFS for a while at random events (play must pause and go on);
+* ``two processes``: a second ``demo --resume`` while a first holds the journal.
+
+Per fault it prints runs / resumed / identical (the .mat and the journal of the reference) /
+lost events (lines on disk before the fault found neither in the final journal nor in the
+dated backups) / tracebacks.  Target: 100 % resumed and identical where the damage left the
+event intact, 0 lost, 0 tracebacks.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import io
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.journal import Journal, read_journal  # noqa: E402
+
+FAST = ["--headless", "--camera", "perfect", "--dice", "direct", "--quiet"]
+KILL_AT = """
+import os, signal, sys
+from referee import journal
+from referee.table import demo
+limit = int(sys.argv[1])
+real = journal.Journal.append
+def append(self, event):
+    seq = real(self, event)
+    if seq >= limit:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return seq
+journal.Journal.append = append
+sys.exit(demo.main(sys.argv[2:]))
+"""
+
+
+@dataclass
+class Tally:
+    """The figures of one kind of fault."""
+
+    name: str
+    runs: int = 0
+    resumed: int = 0
+    identical: int = 0
+    refused: int = 0  # nothing left to trust: the demo said so (exit 2) instead of starting afresh
+    lost: int = 0
+    tracebacks: int = 0
+
+    def row(self) -> str:
+        return (f"{self.name:<24} {self.runs:>5} {self.resumed:>8} {self.identical:>10} {self.refused:>8} "
+                f"{self.lost:>5} {self.tracebacks:>10}")
+
+
+def demo_cmd(out: Path, seed: int, match_to: int, resume: bool) -> list[str]:
+    return [*FAST, "--seed", str(seed), "--match-to", str(match_to), "--out", str(out)] + (
+        ["--resume"] if resume else [])
+
+
+def run_demo(out: Path, seed: int, match_to: int, resume: bool) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "referee.cli", "demo", *demo_cmd(out, seed, match_to, resume)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+def lost_lines(before: bytes, out: Path) -> int:
+    """Lines on disk before the fault found neither in the final journal nor in a backup."""
+    final = (out / "journal.jsonl").read_bytes() if (out / "journal.jsonl").exists() else b""
+    kept = set(final.splitlines())
+    for b in out.glob("journal.jsonl.damaged-*"):
+        kept |= set(b.read_bytes().splitlines())
+    return sum(1 for line in before.splitlines() if line.strip(b"\0 \r\t") and line not in kept)
+
+
+def finish(t: Tally, out: Path, before: bytes, ref: tuple[bytes, str], seed: int, match_to: int,
+           expect_refusal: bool = False) -> None:
+    """Resume the demo in ``out`` and count what came of it."""
+    t.runs += 1
+    r = run_demo(out, seed, match_to, resume=True)
+    t.tracebacks += "Traceback" in r.stderr
+    if r.returncode == 0:
+        t.resumed += 1
+        mat = (out / "match.mat").read_text()
+        t.identical += (out / "journal.jsonl").read_bytes() == ref[0] and mat == ref[1]
+    elif expect_refusal and r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1:
+        t.refused += 1
+    else:
+        print(f"  {t.name}: exit {r.returncode}: {r.stderr.strip()[-300:]}", file=sys.stderr)
+    t.lost += lost_lines(before, out)
+
+
+def kill_at_lines(ref: tuple[bytes, str], seed: int, match_to: int, every: int, tmp: Path) -> Tally:
+    t = Tally("kill -9 at line k")
+    n = ref[0].count(b"\n")
+    for k in range(1, n, every):
+        out = tmp / f"k{k}"
+        r = subprocess.run([sys.executable, "-c", KILL_AT, str(k), *demo_cmd(out, seed, match_to, False)],
+                           capture_output=True, text=True, cwd=ROOT, timeout=600)
+        t.tracebacks += "Traceback" in r.stderr
+        before = (out / "journal.jsonl").read_bytes()
+        assert r.returncode == -signal.SIGKILL and before.count(b"\n") == k, (k, r.returncode, r.stderr[-500:])
+        finish(t, out, before, ref, seed, match_to)
+        shutil.rmtree(out)
+    return t
+
+
+def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int, full: float, rng: random.Random,
+                   tmp: Path) -> Tally:
+    t = Tally("kill -9 at random time")
+    for i in range(count):
+        out = tmp / f"r{i}"
+        p = subprocess.Popen([sys.executable, "-m", "referee.cli", "demo", *demo_cmd(out, seed, match_to, False)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+        try:
+            p.wait(timeout=rng.uniform(0.2, 1.0) * full)
+        except subprocess.TimeoutExpired:
+            p.send_signal(signal.SIGKILL)
+            p.wait()
+        err = p.stderr.read().decode() if p.stderr else ""
+        t.tracebacks += "Traceback" in err
+        journal = out / "journal.jsonl"
+        before = journal.read_bytes() if journal.exists() else b""
+        if not before:  # killed before the first line: nothing to resume, a fresh start is right
+            t.runs += 1
+            r = run_demo(out, seed, match_to, resume=False)
+            t.resumed += r.returncode == 0
+            t.identical += r.returncode == 0 and journal.read_bytes() == ref[0]
+        elif p.returncode == 0:  # finished before the kill
+            t.runs += 1
+            t.resumed += 1
+            t.identical += before == ref[0]
+        else:
+            finish(t, out, before, ref, seed, match_to)
+        shutil.rmtree(out, ignore_errors=True)
+    return t
+
+
+def damaged(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng: random.Random, tmp: Path) -> list[Tally]:
+    lines = ref[0].splitlines(keepends=True)
+    out_tallies = []
+    for kind in ("byte flip", "truncation", "line deletion"):
+        t = Tally(kind)
+        for i in range(count):
+            k = rng.randrange(2, len(lines))
+            data = bytearray(b"".join(lines[:k]))
+            starts = [0]
+            for line in lines[:k]:
+                starts.append(starts[-1] + len(line))
+            if kind == "byte flip":
+                pos = rng.randrange(len(data))
+                data[pos] ^= 1 << rng.randrange(8)
+                first_bad = max(j for j, s in enumerate(starts) if s <= pos)
+            elif kind == "truncation":
+                pos = rng.randrange(starts[1] // 2, len(data))  # sometimes inside line 1 too
+                del data[pos:]
+                first_bad = max(j for j, s in enumerate(starts) if s <= pos)
+            else:
+                d = rng.randrange(k)
+                del data[starts[d]:starts[d + 1]]
+                first_bad = d
+            out = tmp / f"d{i}"
+            out.mkdir()
+            (out / "journal.jsonl").write_bytes(bytes(data))
+            finish(t, out, bytes(data), ref, seed, match_to, expect_refusal=first_bad == 0)
+            shutil.rmtree(out)
+        out_tallies.append(t)
+    return out_tallies
+
+
+class FailingDisk:
+    """An os.write that fails with ``err`` while ``fail`` is set."""
+
+    def __init__(self, err: int) -> None:
+        self.err = err
+        self.fail = False
+
+    def __call__(self, fd: int, data: object) -> int:
+        if self.fail:
+            raise OSError(self.err, os.strerror(self.err))
+        return os.write(fd, data)  # type: ignore[arg-type]
+
+
+def full_disk(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng: random.Random,
+              tmp: Path) -> list[Tally]:
+    """The demo's table in process, its journal's writer failing for a while at random events."""
+    from referee.table import demo  # noqa: PLC0415
+    tallies = []
+    for name, err in (("disk full (ENOSPC)", errno.ENOSPC), ("read-only (EROFS)", errno.EROFS)):
+        t = Tally(name)
+        for i in range(count):
+            out = tmp / f"f{i}"
+            out.mkdir()
+            disk = FailingDisk(err)
+            args = demo._parser().parse_args(demo_cmd(out, seed, match_to, False))
+            try:
+                with contextlib.redirect_stderr(io.StringIO()) as errs:
+                    core, table, closers = demo.build(args, out, printer=lambda s: None,
+                                                      journal_factory=lambda p: Journal(p, write=disk))
+                    original = core.retry
+                    at = set(rng.sample(range(5, 150), 3))
+                    state = {"tries": 0, "bad": 0}
+
+                    def retry() -> list:
+                        if core.events in at and not disk.fail:
+                            at.discard(core.events)
+                            disk.fail = True
+                            state["tries"] = rng.randrange(1, 6)
+                        if disk.fail:
+                            seq = core.journal.seq
+                            got = original()
+                            state["bad"] += bool(got) or core.journal.seq != seq or core.paused is None
+                            state["tries"] -= 1
+                            if state["tries"] <= 0:
+                                disk.fail = False
+                            return got
+                        return original()
+
+                    core.retry = retry  # type: ignore[method-assign]
+                    feed = table.feed
+
+                    def wait_while_paused(events: list) -> list:  # the players wait while the screen says paused
+                        out = []
+                        for e in events:
+                            out += feed([e])
+                            while core.paused is not None:
+                                out += core.retry()
+                        return out
+
+                    table.feed = wait_while_paused  # type: ignore[method-assign,assignment]
+                    table.run()
+                    core.export(out)
+                    for c in reversed(closers):
+                        c.close()
+                t.runs += 1
+                t.resumed += state["bad"] == 0 and core.paused is None
+                t.identical += (out / "journal.jsonl").read_bytes() == ref[0]
+                t.tracebacks += "Traceback" in errs.getvalue()
+            except Exception as exc:  # noqa: BLE001 (a figure, not a crash of the bench)
+                t.runs += 1
+                t.tracebacks += 1
+                print(f"  {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            shutil.rmtree(out)
+        tallies.append(t)
+    return tallies
+
+
+def two_processes(ref: tuple[bytes, str], seed: int, match_to: int, count: int, tmp: Path) -> Tally:
+    """A second ``demo --resume`` while the journal is held: refused; then the first's resume finishes."""
+    t = Tally("two processes")
+    lines = ref[0].splitlines(keepends=True)
+    for i in range(count):
+        out = tmp / f"t{i}"
+        out.mkdir()
+        before = b"".join(lines[:len(lines) * (i + 1) // (count + 1)])
+        (out / "journal.jsonl").write_bytes(before)
+        with Journal(out / "journal.jsonl"):  # the first process, holding it
+            second = run_demo(out, seed, match_to, resume=True)
+        t.tracebacks += "Traceback" in second.stderr
+        ok = second.returncode == 2 and "in use by another process" in second.stderr
+        if not ok:
+            print(f"  two processes: the second got exit {second.returncode}: {second.stderr[-300:]}",
+                  file=sys.stderr)
+        if ok and (out / "journal.jsonl").read_bytes() == before:
+            finish(t, out, before, ref, seed, match_to)
+        else:
+            t.runs += 1
+        shutil.rmtree(out)
+    return t
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=54)
+    ap.add_argument("--match-to", type=int, default=1)
+    ap.add_argument("--every", type=int, default=1, help="kill at every N-th journal line (default every line)")
+    ap.add_argument("--random-kills", type=int, default=20)
+    ap.add_argument("--damage", type=int, default=60, help="runs per kind of damage")
+    ap.add_argument("--disk", type=int, default=10, help="runs per kind of disk failure")
+    ap.add_argument("--two", type=int, default=5, help="runs with two processes")
+    a = ap.parse_args(argv)
+    rng = random.Random(a.seed)
+    with tempfile.TemporaryDirectory(prefix="bgtable-faults-") as d:
+        tmp = Path(d)
+        t0 = time.monotonic()
+        r = run_demo(tmp / "ref", a.seed, a.match_to, resume=False)
+        full = time.monotonic() - t0
+        if r.returncode != 0:
+            print(r.stderr, file=sys.stderr)
+            return 1
+        ref = ((tmp / "ref" / "journal.jsonl").read_bytes(), (tmp / "ref" / "match.mat").read_text())
+        n = ref[0].count(b"\n")
+        print(f"# reference: seed {a.seed}, match to {a.match_to}, {n} journal lines, {full:.1f} s")
+        print(f"{'fault':<24} {'runs':>5} {'resumed':>8} {'identical':>10} {'refused':>8} {'lost':>5} "
+              f"{'tracebacks':>10}")
+        tallies = [kill_at_lines(ref, a.seed, a.match_to, a.every, tmp)]
+        print(tallies[-1].row(), flush=True)
+        tallies.append(kill_at_random(ref, a.seed, a.match_to, a.random_kills, full, rng, tmp))
+        print(tallies[-1].row(), flush=True)
+        for t in damaged(ref, a.seed, a.match_to, a.damage, rng, tmp):
+            tallies.append(t)
+            print(t.row(), flush=True)
+        for t in full_disk(ref, a.seed, a.match_to, a.disk, rng, tmp):
+            tallies.append(t)
+            print(t.row(), flush=True)
+        tallies.append(two_processes(ref, a.seed, a.match_to, a.two, tmp))
+        print(tallies[-1].row(), flush=True)
+    bad = sum(t.runs - t.identical - t.refused + t.lost + t.tracebacks for t in tallies)
+    print(f"# {'all targets met' if bad == 0 else f'{bad} run(s) off target'} "
+          f"({time.monotonic() - t0:.0f} s)")
+    return 0 if bad == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
