@@ -36,7 +36,7 @@ STATES = ("empty", "dark", "light")
 PATCH = 8            # a slot's patch, samples a side (after resampling)
 SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
 WIDE = PATCH + 2 * SHIFT
-BAR_SLOTS = 12       # slots along the bar, top to bottom
+BAR_SPREAD = 0.4     # checkers: the spread of a bar count measured from the changed places
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
 MAX_COUNT = 15
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
@@ -74,9 +74,10 @@ def slot_geometry(cd: float = L.CHECKER) -> SlotGeometry:
             for k in range(per):
                 d = (k + 0.5) * cd
                 cs.append((x, d if row == "top" else L.HEIGHT - d))
-    step = L.HEIGHT / BAR_SLOTS
-    for k in range(BAR_SLOTS):
-        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, (k + 0.5) * step))
+    # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it)
+    step = cd / 2
+    for k in range(int((L.HEIGHT - cd) / step) + 1):
+        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
     return SlotGeometry(np.array(cs, np.float32), cd, per)
 
 
@@ -334,18 +335,16 @@ class BoardMemory:
             z = sum(math.exp(h[2] - top) for h in hyp)
             probs = sorted(((n, c, math.exp(v - top) / z) for n, c, v in hyp), key=lambda h: -h[2])
             points.append([h for h in probs[:max_alts] if h[2] > 1e-7])
-        # the bar: each slot is empty, dark or light; the count of a colour is the number of its slots
+        # the bar: places half a checker apart, so a checker there changes about two of them
+        # (one fully and two by half, or two mostly): a colour's count is its changed places / 2
         b = lik[self.geo.bar_start:]
+        post = b / b.sum(axis=1, keepdims=True)
         bar = []
         for s in (DARK, LIGHT):
-            pr = b[:, s] / b.sum(axis=1)       # chance each slot holds this colour
-            dist = np.zeros(BAR_SLOTS + 1)
-            dist[0] = 1.0
-            for q in pr:                       # Poisson-binomial: the count's distribution
-                dist[1:] = dist[1:] * (1 - q) + dist[:-1] * q
-                dist[0] *= 1 - q
-            bar.append([float(x) for x in dist[:7] / dist[:7].sum()])
-        empty = float(np.prod(b[:, EMPTY] / b.sum(axis=1)))  # the chance the bar is as it was empty
+            m = float(post[:, s].sum()) / 2
+            w = np.exp(-0.5 * ((np.arange(7) - m) / BAR_SPREAD) ** 2) + 1e-6
+            bar.append([float(x) for x in w / w.sum()])
+        empty = float(np.exp(np.log(np.maximum(post[:, EMPTY], 1e-12)).sum()))  # as it was empty
         return points, bar, empty
 
     # ------------------------------------------------------------------ keeping

@@ -115,14 +115,13 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:
-            # the learned look tells well whether the bar changed from its empty look (hinges,
-            # fittings and all), not which colour or how many lie there (bar checkers sit
-            # anywhere along it, across two slots, on a background no checker was learned on):
-            # an empty bar from it, the rest from the absolute reading
-            empty = min(max(learned[2], 0.0), 1.0)
-            ab_bar = {n: (1 - empty) * v for n, v in ab_bar.items()}
-            ab_bar[0] = ab_bar.get(0, 0.0) + empty
-            ab_bar = {n: v for n, v in ab_bar.items() if v > MIN_P}
+            # the learned look tells whether the bar changed from its empty look (hinges and
+            # fittings included) and how much of it a colour covers; the reader adds a little
+            lb = learned[1][k]
+            mixed = {n: 0.85 * lb[n] + 0.15 * ab_bar.get(n, 0.0) for n in range(len(lb))}
+            mixed.update({n: 0.15 * v for n, v in ab_bar.items() if n >= len(lb)})
+            z = sum(mixed.values())
+            ab_bar = {n: v / z for n, v in mixed.items() if v / z > MIN_P}
         out.append([(int(n), colour, round(float(v), 6)) for n, v in sorted(ab_bar.items(), key=lambda kv: -kv[1])[:6]])
     return out
 
