@@ -274,10 +274,11 @@ def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
     alone errs on a point or two of a real board; a frame of another position differs more)."""
     if not reading.odds:
         return same_board(reading, known)
-    from referee.likelihood import _odds_table  # noqa: PLC0415
-    table = _odds_table(reading)
-    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], "dark"), (known.bar[1], "light")]
-    misfits = sum(1 for t, c in zip(table, cells) if t.get(c, 0.0) < 0.02)
+    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
+    misfits = 0
+    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
+        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
+        misfits += p < 0.02
     return misfits <= LEARN_MISFITS
 
 
