@@ -40,6 +40,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 from referee.cli_judge import position_rows, rows_evidence  # noqa: E402
+from referee.likelihood import cells_of  # noqa: E402
 from referee.matching import evidence_position, match_reading  # noqa: E402
 from referee.moves import legal_plays  # noqa: E402
 from referee.position import BAR, Position  # noqa: E402
@@ -61,6 +62,14 @@ def load_labels() -> dict[str, Any]:
 
 def image_path(name: str) -> str:
     return os.path.join(IMAGES, f"{name}.jpg")
+
+
+def load_image(name: str) -> np.ndarray:
+    """The labelled image ``name`` (BGR)."""
+    img = load_image(name)
+    if img is None:
+        raise FileNotFoundError(f"image {image_path(name)!r} cannot be read")
+    return img
 
 
 def config_for(lab: dict[str, Any], dark_home: str = "bottom-right") -> VisionConfig:
@@ -86,7 +95,7 @@ def reading_accuracy(names: list[str], labels: dict[str, Any]) -> dict[str, Any]
         if not lab["board"]:
             continue
         reader = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))
-        r = reader.inspect(cv2.imread(image_path(name)), read_occluded=True)
+        r = reader.inspect(load_image(name), read_occluded=True)
         assert r.rows is not None
         hid = hidden_cells(lab)
         ok = n = 0
@@ -179,13 +188,13 @@ def cases_for(after: Position, mover: str, rng: random.Random, per: int) -> list
 def judge_cases(names: list[str], labels: dict[str, Any], per: int, reference: bool, seed: int = 1) -> dict[str, Any]:
     """Parts 2 and 3: right plays, questions, wrong verdicts."""
     rng = random.Random(seed)
-    tally = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": []}
+    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0}
     detail = []
     for name in names:
         lab = labels[name]
         if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15}:
             continue
-        img = cv2.imread(image_path(name))
+        img = load_image(name)
         size = checker_size(img, lab)
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))
@@ -213,6 +222,12 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, reference: b
                     cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
                     v = match_reading(ev, before, cands, mover) if ev is not None else None
                     tally["ms"].append(1000 * (time.process_time() - t0))
+                    if ev is not None:  # the reading itself, point by point and the bar
+                        truth = cells_of(after)
+                        got = [(p.count, p.colour if p.count else None) for p in ev.points] + \
+                            [(ev.bar[0], "dark"), (ev.bar[1], "light")]
+                        tally["cells"] += 26
+                        tally["cells_right"] += sum(a == b for a, b in zip(got, truth))
                     tally["cases"] += 1
                     if v is not None and v.kind == "match":
                         good = cands[v.indices[0]] == after
@@ -257,6 +272,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{t['cases']} cases, true play {t['right']} ({100 * t['right'] / n:.1f} %), "
                   f"asked {t['asked']} ({100 * t['asked'] / n:.1f} %), WRONG {t['wrong']}   "
                   f"(CPU {ms:.0f} ms a case, median)")
+            if t["cells"]:
+                print(f"    its readings: points and bar right {t['cells_right']}/{t['cells']} = "
+                      f"{100 * t['cells_right'] / t['cells']:.2f} %")
             if a.verbose:
                 for line in t["detail"]:
                     print("     ", line)

@@ -63,7 +63,7 @@ def test_the_first_position_is_learned_from_a_real_frame_whose_band_looks_covere
     lab = VR.load_labels()["images"]["test6"]
     home = "bottom-right"
     cfg = VR.config_for(lab, home)
-    img = cv2.imread(VR.image_path("test6"))
+    img = VR.load_image("test6")
     rng = np.random.default_rng(1)
     known = rows_evidence(lab, home)
     sf = StabilityFilter(BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32)))
@@ -85,7 +85,7 @@ def test_a_move_on_a_real_board_after_the_table_learned_it() -> None:
     lab = VR.load_labels()["images"]["test1"]
     home = "bottom-right"
     cfg = VR.config_for(lab, home)
-    img = cv2.imread(VR.image_path("test1"))
+    img = VR.load_image("test1")
     size = VR.checker_size(img, lab)
     before = evidence_position(rows_evidence(lab, home))
     reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
