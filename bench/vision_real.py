@@ -66,7 +66,7 @@ def image_path(name: str) -> str:
 
 def load_image(name: str) -> np.ndarray:
     """The labelled image ``name`` (BGR)."""
-    img = load_image(name)
+    img = cv2.imread(image_path(name))
     if img is None:
         raise FileNotFoundError(f"image {image_path(name)!r} cannot be read")
     return img

@@ -28,7 +28,7 @@ def _frame(tmp: Path, pos: Position, seed: int, name: str, frame: int = 0) -> tu
     r = render_scene(layout_to_evidence(layout_of(pos)), RenderParams(flip_prob=0.0), seed=seed, frame=frame)
     path = tmp / name
     cv2.imwrite(str(path), r.image)
-    return str(path), format_corners(r.corners)
+    return str(path), format_corners(r.corners.tolist())
 
 
 def _judge(capsys, argv: list[str]) -> tuple[int, str, str]:
