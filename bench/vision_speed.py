@@ -110,6 +110,8 @@ def batch_ms(n: int, kept: bool) -> tuple[float, float]:
 
 
 def main() -> None:
+    from referee.matching import evidence_position, match_reading
+    from referee.moves import legal_plays
     global PASSES
     cv2.setNumThreads(1)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
@@ -134,6 +136,32 @@ def main() -> None:
             times.append(best)
         line(f"full read (corners known{label}; median {np.median(times) * 1000:.1f}, {n} boards)", float(np.mean(times)) * 1000,
              10.0 if not label else None)
+        if not label:
+            plain = times
+    # the same read once the table has learned its board (vision.memory: the learned look and
+    # the odds), and the likelihood verdict over a roll's legal successors, same boards, same run
+    learned, verdict = [], []
+    for sc in scenes:
+        r = BoardReader(VisionConfig(), corners=sc.corners)
+        r.read(sc.image)
+        r.learn(sc.truth)
+        r.read(sc.image)
+        best = float("inf")
+        for _ in range(PASSES):
+            t = time.process_time()
+            ev = r.read(sc.image)
+            best = min(best, time.process_time() - t)
+        learned.append(best)
+        if ev is not None:
+            pos = evidence_position(sc.truth)
+            cands = [lp.result.swap() for lp in legal_plays(pos, 6, 5)] or [pos]
+            t = time.process_time()
+            match_reading(ev, pos, cands, "dark")
+            verdict.append(time.process_time() - t)
+    line(f"full read with the board learned (odds from its look; median {np.median(learned) * 1000:.1f})",
+         float(np.mean(learned)) * 1000, 15.0, ("the plain read above, same boards", float(np.mean(plain)) * 1000))
+    if verdict:
+        line("likelihood verdict over a 6-5's legal successors (median)", float(np.median(verdict)) * 1000)
     cold = []
     for sc in scenes[:20]:
         t = time.process_time()

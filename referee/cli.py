@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dice-sim": ("firmware_bridge.cli", "start a simulated dice reader on a pseudo-terminal"),
     "dice": ("firmware_bridge.cli", "print the events of a dice reader as they arrive"),
     "read": ("vision.cli", "read the checkers from a photo of a board"),
+    "judge": ("referee.cli_judge", "say what a camera frame shows was played, given the position before and the roll"),
     "markers": ("vision.cli", "write a printable sheet of the board's ArUco corner markers"),
     "firmware-sim": ("hardware.firmware.cli", "run the real dice-reader firmware in simavr on a pseudo-terminal"),
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),

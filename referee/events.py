@@ -143,6 +143,13 @@ class BoardEvidence:
     ``points[i]`` is table point ``i + 1``.  ``bar`` and ``off`` are counts per
     colour; ``off`` is ``None`` when the trays are not visible.  ``confidence``
     is the reading's overall confidence in 0..1.
+
+    ``odds`` (optional, empty for a reading without them) gives what the camera thinks may
+    lie at each location: 26 entries, the 24 points then the bar's dark and light checkers,
+    each a tuple of ``(count, colour, probability)`` alternatives (colour ``None`` for an
+    empty point; for the bar entries the colour is that entry's).  The referee scores the
+    positions a roll allows by them (:mod:`referee.likelihood`); ``points`` and ``bar`` are
+    then the most likely reading.
     """
 
     points: tuple[PointReading, ...]
@@ -150,6 +157,7 @@ class BoardEvidence:
     off: Optional[tuple[int, int]] = None  # (dark, light) or unknown
     confidence: float = 1.0
     t: float = 0.0
+    odds: tuple[tuple[tuple[int, Optional[str], float], ...], ...] = ()
     kind: str = field(default="board", init=False)
 
     def __post_init__(self) -> None:
@@ -161,6 +169,23 @@ class BoardEvidence:
         object.__setattr__(self, "bar", tuple(self.bar))
         if self.off is not None:
             object.__setattr__(self, "off", tuple(self.off))
+        if self.odds:
+            if len(self.odds) != 26:
+                raise EventError(f"board odds need 26 locations (24 points, bar dark, bar light), got {len(self.odds)}")
+            odds = []
+            for k, alts in enumerate(self.odds):
+                row = []
+                for alt in alts:
+                    if not isinstance(alt, (list, tuple)) or len(alt) != 3:
+                        raise EventError(f"board odds at location {k + 1}: {alt!r} is not [count, colour, probability]")
+                    n, c, p = alt
+                    if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 15 \
+                            or not isinstance(p, (int, float)) or not 0 <= p <= 1:
+                        raise EventError(f"board odds at location {k + 1}: {alt!r} needs a count 0..15 and a "
+                                         "probability 0..1")
+                    row.append((n, c, float(p)))
+                odds.append(tuple(row))
+            object.__setattr__(self, "odds", tuple(odds))
 
     def counts(self, colour: str) -> list[int]:
         """Checkers of ``colour`` on table points 1..24 (index 0 = point 1)."""
@@ -234,6 +259,8 @@ def _plain(v: Any) -> Any:
 def to_dict(event: Any) -> dict[str, Any]:
     """The event as a plain dict (JSON-ready) with its ``kind`` first."""
     d = _plain(asdict(event))
+    if "odds" in d and not d["odds"]:
+        del d["odds"]  # a reading without odds keeps the text form it always had
     return {"kind": d.pop("kind"), **d}
 
 

@@ -21,6 +21,10 @@ referee does not compare for equality alone.  The rule, in order:
 5. None fits: if every location is certain the reading is a clear position outside the
    legal set -> **illegal**; otherwise -> **uncertain**, wait for a better reading.
 
+A camera reading with per-location odds is judged by likelihood instead
+(:mod:`referee.likelihood`): the best legal successor must be clearly more likely than every
+other candidate, and "illegal" needs a surely read position outside the legal set.
+
 Positions are :class:`~referee.position.Position` values with Dark on roll
 ("dark perspective"); layouts are in table numbering (``referee.events``).
 """
@@ -137,7 +141,15 @@ def _distance(ev: BoardEvidence, lay: Layout, uncertain: set[int]) -> Optional[i
 
 def match_reading(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str,
                   min_confidence: float = 0.6) -> Verdict:
-    """Apply the matching rule (module docstring) to a reading; positions Dark on roll."""
+    """Apply the matching rule (module docstring) to a reading; positions Dark on roll.
+
+    A reading that carries odds (every camera reading does) is judged by likelihood over
+    the candidates instead (:func:`referee.likelihood.judge`); the rule above is for
+    readings given as plain counts (scripts, old journals, the perfect simulated camera).
+    """
+    if ev.odds:
+        from .likelihood import judge
+        return judge(ev, before, candidates, mover)
     if ev.confidence < min_confidence:
         return Verdict("unreadable", reason=f"the board reading's confidence {ev.confidence:.2f} is too low")
     problem = _totals_problem(ev, layout_of(before), mover)

@@ -9,7 +9,8 @@ picture: ``top`` is the right-hand row read downwards, ``bottom`` the left-hand 
 picture with no board gives ``{"board_found": false}`` and exit 0.  Beyond the issue's
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
-``"occluded"``, ``"checker"`` (the checkers' diameter in point widths it counted with:
+``"occluded"``, ``"p"`` (the probability of each reported count and colour: ``top`` and
+``bottom`` lists, ``bar`` per colour), ``"checker"`` (the checkers' diameter in point widths it counted with:
 ``--checker``, or measured on the board, else the layout's 0.9);
 ``--bar-width`` and ``--board-height`` (point widths) read boards built otherwise than the
 layout (bar 1, height 11) with the corners given or from the markers;
@@ -83,7 +84,18 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["checker"] = round(reader.checker_size, 3)
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
+    out["p"] = reported_odds(r.rows)
     return out
+
+
+def reported_odds(rows: Any) -> dict[str, Any]:
+    """``"p"``: the probability of each reported (count, colour), per point by row and for the
+    bar's two counts (vision.odds: the reading's confidence spread over its neighbours)."""
+    from .odds import bar_odds, point_odds
+    p = lambda pt: round(point_odds(pt).get((pt.count, pt.colour if pt.count else None), 0.0), 3)  # noqa: E731
+    return {"top": [p(pt) for pt in rows.top], "bottom": [p(pt) for pt in rows.bottom],
+            "bar": {c: round(bar_odds(rows.bar[k], rows.confidence).get(rows.bar[k], 0.0), 3)
+                    for k, c in enumerate(("dark", "light"))}}
 
 
 def check_corners(cs: Any, width: int, height: int, text: str) -> None:

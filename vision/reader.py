@@ -5,7 +5,10 @@ detection), rectifies it, refuses frames with something over the board, reads th
 points, and maps them to table numbering.  With the trays read surely, each colour must
 come to 15 (points, bar, trays): a row of 5 that leaves its colour exactly 7 short is
 read as the 12-pyramid it looks like (:func:`vision.read.settle_with_off`).  It keeps what it learned between frames: the
-corners, the two checker colours and (with ``dark_home = "auto"``) the set-up.
+corners, the two checker colours and (with ``dark_home = "auto"``) the set-up, and, once told
+a position it shows (:meth:`BoardReader.learn`), the look of this board's checker slots
+(:mod:`vision.memory`).  Every reading carries odds per location (:mod:`vision.odds`) for
+the referee's likelihood verdicts.
 """
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ from . import layout as L
 from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
+from .memory import BoardMemory
+from .odds import most_likely, row_odds, to_table
 from .occlusion import occlusion_score
 from .read import ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
@@ -89,6 +94,9 @@ class BoardReader:
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
+        self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
+        self.last_view: Optional[View] = None            # the last frame read, rectified
+        self.last_reading: Optional[Reading] = None      # the last frame's working (read())
 
     @property
     def checker_size(self) -> float:
@@ -146,7 +154,13 @@ class BoardReader:
         self._frames += 1
         corners = self.locate(frame)
         view = rectify(frame, corners, self.config.px, shape=self.config.shape)
-        if occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION:
+        self.last_view = view
+        memory = self.memory if self.memory is not None and self.memory.trained else None
+        # with the board's look learned, something over it is what looks like nothing it showed
+        # (fittings and logos on the frame then count for nothing); before, the frame band
+        covered = memory.covered(view) if memory is not None else \
+            occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
+        if covered:
             if not read_occluded:
                 return Reading(None, None, True, corners, view)
             assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False)[0])
@@ -154,7 +168,11 @@ class BoardReader:
             return Reading(rows, None, True, corners, view)
         assembled, model = read_view(view, self.colours, *self._read_params(view))
         if not assembled.plausible:
-            return Reading(assembled.rows, None, False, corners, view)
+            # impossible totals (a hinge read as a checker...): the odds may still tell which of
+            # the positions a roll allows it is (the wrong point counts against each alike)
+            if self.setup is None:
+                return Reading(assembled.rows, None, False, corners, view)
+            return Reading(assembled.rows, self._with_odds(assembled.rows, view, t, None), False, corners, view)
         if model is not None and self.colours is None:
             self.colours = model
         rows = assembled.rows
@@ -170,10 +188,40 @@ class BoardReader:
                 if off is not None:  # the trays and a stack's next likeliest count add up to 15 a colour
                     rows = settled.rows
                     self._trays = (assembled.totals, np.array(corners, copy=True), trays)
-        ev = None
+        ev: Optional[BoardEvidence] = None
         if self.setup is not None and rows.confidence >= self.config.min_confidence:
-            ev = self.setup.to_evidence(rows, t, off)
+            ev = self._with_odds(rows, view, t, off)
         return Reading(rows, ev, False, corners, view, trays)
+
+    def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]]) -> BoardEvidence:
+        """The evidence for a reading, with its odds (the absolute reading's, times the learned
+        look of this board's slots once the table has seen a known position)."""
+        assert self.setup is not None
+        memory = self.memory if self.memory is not None and self.memory.trained else None
+        learned = memory.odds(view) if memory is not None else None
+        per = memory.geo.per_point if memory is not None else 6
+        by_rows = row_odds(rows, learned, per)
+        if memory is None:  # the absolute reading as it is, with its odds
+            return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup))
+        pts, bar = most_likely(by_rows)
+        conf = min(a[0][2] for a in by_rows)
+        fused = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), bar, conf)
+        return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup))
+
+    def learn(self, ev: BoardEvidence, view: Optional[View] = None) -> bool:
+        """Learn this board's look from a frame whose position is known (``ev``, table
+        numbering; ``view``: that frame rectified, by default the last frame inspected).
+        False when there is nothing to learn from (no frame yet, no set-up)."""
+        view = view if view is not None else self.last_view
+        if view is None or self.setup is None:
+            return False
+        if self.memory is None:
+            if self.checker is None:  # a known position is the best frame to measure the checkers on
+                self._spacings += rim_spacings(ring_profiles(view, self.config.read), self.config.read)
+            self.memory = BoardMemory(self.checker_size)
+        top, bottom = self.setup.to_rows(ev)
+        self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
+        return True
 
     def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:
         """The trays, looked at only when the board's totals say something may have changed.
@@ -197,8 +245,11 @@ class BoardReader:
         return trays
 
     def read(self, frame: np.ndarray, t: float = 0.0) -> Optional[BoardEvidence]:
-        """Board evidence for one frame, or None when occluded, implausible or not yet set up."""
+        """Board evidence for one frame, or None when occluded, implausible or not yet set up
+        (the working stays in :attr:`last_reading`, the rows of a covered frame too)."""
+        self.last_reading = None
         try:
-            return self.inspect(frame, t).evidence
+            self.last_reading = self.inspect(frame, t, read_occluded=True)
         except BoardNotFound:
             return None
+        return None if self.last_reading.occluded else self.last_reading.evidence

@@ -32,7 +32,7 @@ from .errors import BoardNotFound
 from .layout import same_board
 from .occlusion import occlusion_score
 from .read import CERTAIN
-from .reader import BoardReader
+from .reader import BoardReader, Reading
 from .rectify import View, homography
 from . import layout as L
 
@@ -79,6 +79,9 @@ class StabilityFilter:
         self._last_grey: Optional[np.ndarray] = None
         self._still_changed = 0
         self._ref_median: Optional[tuple[np.ndarray, float]] = None   # the reference thumbnail's median grey
+        self.last_view: Optional[View] = None       # the frame (rectified) of the last reading emitted
+        self._known: Optional[BoardEvidence] = None  # a position the referee says the board shows, to learn
+        self.learned = 0                             # known positions learned from
 
     def _thumb(self, frame: np.ndarray) -> View:
         corners = self.reader.locate(frame)
@@ -94,7 +97,7 @@ class StabilityFilter:
 
         "Over the board" is judged against the thumbnail of the last stable board when
         there is one (a changed region larger than a few checkers, or any change on the
-        frame band, is a hand or an arm); before that, by the single-frame band check.
+        frame band, is a hand or an arm); before that the reader judges each frame.
         """
         view = self._thumb(frame)
         grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
@@ -108,7 +111,9 @@ class StabilityFilter:
         if float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
             return False
         if self._ref is None:
-            return occlusion_score(view, cfg.occlusion) <= 1.5
+            # no still board seen yet: stillness is enough here (the reader refuses a frame whose
+            # band looks covered until it has learned the board; real boards have fittings there)
+            return True
         if not self._changed_a_lot(grey, self._ref):
             self._still_changed = 0
             return True
@@ -158,6 +163,9 @@ class StabilityFilter:
         self.skipped = 0
         self._read_grey = None
         ev = self.reader.read(frame, t)
+        reading = self.reader.last_reading
+        if reading is not None and self._known is not None and not self._trained():
+            self._first_lesson(reading)
         if ev is None:
             self._candidate, self._repeats = None, 0
             if self.state == State.STABLE:
@@ -174,14 +182,16 @@ class StabilityFilter:
             self._ref = self._last_grey
             self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
             if self.last is None or not same_board(self.last, ev):
-                self.last = ev
+                self.last, self.last_view = ev, self.reader.last_view
                 self._read_grey = self._last_grey
+                self._try_learn()
                 return ev
         if self.state == State.STABLE and self.last is not None and same_board(self.last, ev):
             self._read_grey = self._last_grey
             if surer(ev, self.last):
-                self.last = ev  # the same board, now read more surely: say so (a gate may have held the last)
+                self.last, self.last_view = ev, self.reader.last_view  # the same board, now read more surely: say so
                 self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
+                self._try_learn()
                 return ev
             self._period = min(self.reread_every, 2 * self._period)
         return None
@@ -196,6 +206,44 @@ class StabilityFilter:
         d = grey - ref
         d -= int(round(float(d.mean())))
         return int(np.count_nonzero(np.abs(d) > STILL_LEVEL)) <= STILL_PIXELS
+
+    def known(self, ev: BoardEvidence) -> bool:
+        """The referee says the board now shows ``ev`` (a game's start, an accepted move):
+        learn the board's look from the last still frame if it shows that position, else from
+        the next still frame that does.  True when learned now."""
+        self._known = ev
+        return self._try_learn()
+
+    def _trained(self) -> bool:
+        return self.reader.memory is not None and self.reader.memory.trained
+
+    def _first_lesson(self, reading: Reading) -> None:
+        """The board's first known position (a game's start): learned from a still frame whose
+        plain reading is within :data:`FIRST_MISFITS` points of it, even when the frame band
+        looks covered (real boards have hinges, clocks and trays there; only what the table
+        learns of its own board tells them from a hand).  Players set the board up; a frame of
+        another position differs in many more points."""
+        assert self._known is not None
+        if reading.rows is None or self.reader.setup is None or self.quiet < self.reader.config.stable_frames + 1:
+            return
+        top, bottom = self.reader.setup.to_rows(self._known)
+        misfits = sum(1 for a, b in zip(list(reading.rows.top) + list(reading.rows.bottom), top + bottom)
+                      if a.count != b.count or (a.count and a.colour != b.colour))
+        misfits += reading.rows.bar != self._known.bar
+        if misfits <= FIRST_MISFITS:
+            self.reader.learn(self._known, reading.view)
+            self._known = None
+            self.learned += 1
+
+    def _try_learn(self) -> bool:
+        if self._known is None or self.last is None or self.last_view is None:
+            return False
+        if not shows(self.last, self._known):
+            return False
+        self.reader.learn(self._known, self.last_view)
+        self._known = None
+        self.learned += 1
+        return True
 
 
 def small_median(a: np.ndarray, lo: int) -> float:
@@ -214,6 +262,24 @@ def can_get_surer(ev: BoardEvidence) -> bool:
     """A re-read of the same board could be :func:`surer` than ``ev``: the board or a point is
     below the gate, or the trays are not read."""
     return ev.confidence < CERTAIN or ev.off is None or any(p.confidence < CERTAIN for p in ev.points)
+
+
+FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
+LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
+
+
+def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
+    """Whether a reading may be a frame of the known position: at most :data:`LEARN_MISFITS`
+    locations where the reading gives the known contents less than a 2 % chance (the reader
+    alone errs on a point or two of a real board; a frame of another position differs more)."""
+    if not reading.odds:
+        return same_board(reading, known)
+    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
+    misfits = 0
+    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
+        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
+        misfits += p < 0.02
+    return misfits <= LEARN_MISFITS
 
 
 def surer(new: BoardEvidence, old: BoardEvidence) -> bool:

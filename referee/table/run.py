@@ -77,7 +77,7 @@ def settings_from(config: Any, dice_reader: bool) -> Settings:
 # --------------------------------------------------------------------------- devices
 
 
-def open_camera(config: Any, events: "queue.Queue[Any]") -> Any:
+def open_camera(config: Any, events: "queue.Queue[Any]", memory_path: Optional[Path] = None) -> Any:
     """A thread reading frames into the vision pipeline, putting stable readings on ``events``."""
     try:
         from vision.sources import open_source  # noqa: PLC0415
@@ -93,14 +93,16 @@ def open_camera(config: Any, events: "queue.Queue[Any]") -> Any:
             f"camera: cannot open {config.camera.source!r} (device {config.camera.device}): {exc}. "
             "List the cameras with 'v4l2-ctl --list-devices' (or 'libcamera-hello --list-cameras' on a "
             "Raspberry Pi camera) and set [camera] source/device in the config") from None
-    return CameraThread(source, config, events)
+    return CameraThread(source, config, events, memory_path)
 
 
 class CameraThread:
     """Frames -> :class:`vision.stability.StabilityFilter` -> events, on its own thread."""
 
-    def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]") -> None:
+    def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]",
+                 memory_path: Optional[Path] = None) -> None:
         from vision.config import VisionConfig  # noqa: PLC0415
+        from ..events import ReaderFault  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
@@ -108,6 +110,15 @@ class CameraThread:
         self.filter = StabilityFilter(BoardReader(VisionConfig(corners=corners)))
         self.source = source
         self.events = events
+        self.told: "queue.Queue[Any]" = queue.Queue()  # positions the referee says the board shows
+        self._saved = 0
+        self.memory_path = memory_path
+        if memory_path is not None and memory_path.exists():
+            from vision.memory import BoardMemory  # noqa: PLC0415
+            try:
+                self.filter.reader.memory = BoardMemory.load(str(memory_path))
+            except ValueError as exc:  # a damaged file: learn afresh, and say so
+                events.put(ReaderFault(f"camera: {exc}; learning the board afresh", t=time.monotonic()))
         self.stop_flag = threading.Event()
         self.failures = 0
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -131,6 +142,22 @@ class CameraThread:
             result = self.filter.feed(frame, time.monotonic())
             if result is not None:
                 self.events.put(result)
+            self._learn_told()
+
+    def known(self, board: Any) -> None:
+        """The referee says the board shows ``board`` (Dark on roll); learned on the camera thread."""
+        self.told.put(board)
+
+    def _learn_told(self) -> None:
+        from ..matching import layout_of, layout_to_evidence  # noqa: PLC0415
+        learned = False
+        while not self.told.empty():
+            board = self.told.get_nowait()
+            learned = self.filter.known(layout_to_evidence(layout_of(board))) or learned
+        if (learned or self.filter.learned != self._saved) and self.memory_path is not None \
+                and self.filter.reader.memory is not None:
+            self._saved = self.filter.learned
+            self.filter.reader.memory.save(str(self.memory_path))
 
     def close(self) -> None:
         self.stop_flag.set()
@@ -171,7 +198,9 @@ def open_devices(config: Any, events: "queue.Queue[Any]", *, headless: bool = Fa
     """Every device the config names; problems are collected, not raised (except the camera)."""
     dev = Devices()
     if camera:
-        dev.camera = open_camera(config, events)  # no camera: DeviceProblem goes up
+        # what the camera learned of this board is kept beside the journal (vision.memory)
+        memory = Path(config.journal.directory) / "board-memory.npz"
+        dev.camera = open_camera(config, events, memory)  # no camera: DeviceProblem goes up
         dev.closers.append(dev.camera)
     try:
         dev.dice = open_dice(config, events)
@@ -231,6 +260,7 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
     """The main loop: one event at a time, then buttons, cube blink, screen, watchdog; while
     the journal cannot be written (play paused) it retries every ``retry_seconds``."""
     start = last_ping = last_retry = clock()
+    told = None
     while not stop.is_set():
         try:
             event = events.get(timeout=0.02)
@@ -244,6 +274,9 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
         if dev.buttons is not None:
             for press in dev.buttons.poll():
                 core.handle(press)
+        if dev.camera is not None and told != core.referee.pos:
+            told = core.referee.pos  # the board shows the referee's position: the camera learns its look
+            dev.camera.known(told)
         if dev.cube is not None:
             dev.cube.tick()
         if dev.screen is not None and not dev.screen.pump():

@@ -182,6 +182,10 @@ class RenderedCamera:
                     break
         return out
 
+    def known(self, board: Position) -> bool:
+        """The referee says the board shows ``board``: the camera learns the board's look from it."""
+        return self.filter.known(board_evidence(board))
+
     def close(self) -> None:
         pass
 

@@ -80,6 +80,7 @@ class SimulatedTable:
         self.board: Position = ref.pos
         self._stall = 0
         self._last_games = -1
+        self._told: Optional[Position] = None  # the last position the camera was told the board shows
 
     # ------------------------------------------------------------------ plumbing
 
@@ -93,7 +94,16 @@ class SimulatedTable:
             ds = self.core.handle(e)
             self.stats.count(ds)
             out += ds
+            self._tell_camera()
         return out
+
+    def _tell_camera(self) -> None:
+        """When the referee's position changed, tell the camera the board shows it (the camera
+        learns the board's look from known positions: vision.memory)."""
+        known = getattr(self.camera, "known", None)
+        if known is not None and self._told != self.referee.pos:
+            self._told = self.referee.pos
+            known(self._told)
 
     def rng(self) -> random.Random:
         return random.Random(f"{self.seed}/{self.core.decisions}/{self._stall}")

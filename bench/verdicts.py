@@ -1,0 +1,152 @@
+"""Verdicts on rendered real-looking tables: right plays, questions, wrong verdicts.
+
+A simulated table per seed: a board drawn with :meth:`vision.render.RenderParams.real_table`
+(hinges, logos, dice lying on points, six in a row, pearl/carved/marbled faces, a narrow bar
+on every other board, a frame lip, a clock and a score board), the camera fixed.  The table
+learns the board from the starting position, then the players alternate: a random roll, a
+random legal play (or, at ``--illegal`` rate, an illegal one: a legal play of another roll),
+a frame of the new board read by the real reader (:class:`vision.reader.BoardReader`, with
+what it learned) and judged by the referee's own rule (:func:`referee.matching.match_reading`
+over the roll's legal successors).  After each move the table is told the position (as the
+referee does when it accepts a move, or when the opponent accepts or corrects an illegal one)
+and learns from the frame.
+
+Counted against the simulated truth:
+* **right**: the true legal play accepted, or an illegal move called illegal;
+* **asked**: the referee waits or asks (ambiguous, uncertain);
+* **WRONG**: another play accepted, a legal move called illegal, or an illegal one accepted.
+
+``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--plain]`` (``--plain``:
+default rendering, for comparison).  Target (issue 14): 0 wrong in 1,000 moves, at most 5 %
+questions.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee.matching import layout_of, layout_to_evidence, match_reading  # noqa: E402
+from referee.moves import legal_plays  # noqa: E402
+from referee.position import Position  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.render import RenderParams, render_scene  # noqa: E402
+
+MOVES_PER_BOARD = 20
+
+
+def _ev(pos: Position):
+    return layout_to_evidence(layout_of(pos))
+
+
+def params_for(seed: int, plain: bool) -> RenderParams:
+    """Every other board a narrow bar (the reader is told, as a club sets its table up)."""
+    if plain:
+        return RenderParams()
+    return RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
+
+
+def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str]) -> None:
+    """One board: learn the start, then ``moves`` moves judged and counted."""
+    rng = random.Random(seed)
+    params = params_for(seed, plain)
+    pos = Position.start()
+    r0 = render_scene(_ev(pos), params, seed=seed)
+    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
+                         corners=r0.corners)
+    reader.setup = r0.setup
+    reader.inspect(r0.image, read_occluded=True)
+    reader.learn(_ev(pos))
+    mover = "dark"
+    for k in range(moves):
+        before_m = pos if mover == "dark" else pos.swap()
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(before_m, *dice)
+        cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays] or [pos]
+        bad = rng.random() < illegal
+        after: Optional[Position] = None
+        if bad:  # a legal play of another roll that this roll does not allow
+            for _ in range(20):
+                other = (rng.randint(1, 6), rng.randint(1, 6))
+                alt = [lp.result.swap() if mover == "dark" else lp.result for lp in legal_plays(before_m, *other)]
+                alt = [a for a in alt if a not in cands and a != pos]
+                if alt:
+                    after = rng.choice(alt)
+                    break
+            bad = after is not None
+        if after is None:
+            after = rng.choice(cands)
+        if after.is_game_over():
+            break
+        t0 = time.process_time()
+        rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
+        t1 = time.process_time()
+        reading = reader.inspect(rr.image)
+        ev = reading.evidence
+        v = match_reading(ev, pos, cands, mover) if ev is not None else None
+        tally["read_ms"].append(1000 * (time.process_time() - t1))
+        tally["render_ms"].append(1000 * (t1 - t0))
+        tally["moves"] += 1
+        tally["illegal_moves"] += bad
+        if v is None or v.kind in ("uncertain", "ambiguous", "misread", "unreadable"):
+            tally["asked"] += 1
+            detail.append(f"seed {seed} move {k} {mover} {dice}{' (illegal)' if bad else ''}: asked "
+                          f"({'no reading' if v is None else v.kind + ': ' + v.reason})")
+        elif v.kind == "illegal":
+            tally["right" if bad else "wrong"] += 1
+            if not bad:
+                detail.append(f"seed {seed} move {k} {mover} {dice}: WRONG, a legal move called illegal: {v.reason}")
+        else:
+            good = not bad and cands[v.indices[0]] == after
+            tally["right" if good else "wrong"] += 1
+            if not good:
+                detail.append(f"seed {seed} move {k} {mover} {dice}: WRONG, accepted "
+                              f"{plays[v.indices[0]].play if plays else 'no move'}{' for an illegal move' if bad else ''}")
+        # the referee's position is now the board's (accepted, or the opponent accepted it)
+        reader.learn(_ev(after), reading.view)
+        pos = after
+        mover = "light" if mover == "dark" else "dark"
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("moves", nargs="?", type=int, default=1000, help="moves to judge (default 1000)")
+    p.add_argument("--seed-base", type=int, default=910000, help="first board's seed (default 910000)")
+    p.add_argument("--illegal", type=float, default=0.05, help="share of illegal moves (default 0.05)")
+    p.add_argument("--plain", action="store_true", help="the default renderer instead of real tables")
+    p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
+    a = p.parse_args(argv)
+    tally: dict = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
+    detail: list[str] = []
+    seed = a.seed_base
+    t0 = time.monotonic()
+    while tally["moves"] < a.moves:
+        play_board(seed, min(MOVES_PER_BOARD, a.moves - tally["moves"]), a.illegal, a.plain, tally, detail)
+        seed += 1
+        print(f"\r{tally['moves']}/{a.moves} moves, {seed - a.seed_base} boards, {time.monotonic() - t0:.0f} s",
+              end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    n = max(1, tally["moves"])
+    print(f"{'default' if a.plain else 'real-table'} rendering, {tally['moves']} moves on {seed - a.seed_base} boards "
+          f"({tally['illegal_moves']} illegal):")
+    print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %), asked {tally['asked']} "
+          f"({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
+          f"{np.median(tally['render_ms']):.1f} ms, not counted)")
+    if a.verbose:
+        for line in detail:
+            print("   ", line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,285 @@
+"""Real boards nobody here made: per-point reading accuracy and verdicts, by split.
+
+The images are ``../shared/vision/overhead`` (11 real overhead frames and photos); their
+labels (two independent labellings, merged) are ``tests/data/vision_real/labels.json``,
+which also fixes the split chosen before any tuning: ``dev`` (looked at while tuning) and
+``held_out`` (never looked at while tuning).  Prints, for each half:
+
+1. **Reading**: points (and the bar) right per image, with the corners and board shape from
+   the labels (the hidden points of an image with an arm over it are left out), whole boards
+   exact, and how many wrong points were reported sure (p >= 0.6).
+2. **Verdicts without a reference**: the labelled board is the position *after* a move.
+   Every position *before* it that a roll could have led there from (un-moving two of the
+   mover's checkers, each of the four quadrants as Dark's home, either colour the mover) is
+   a case: ``bgtable judge``'s own code must return the true play, or ask; a wrong play or a
+   false "illegal" is a wrong verdict.
+3. **Verdicts with a reference frame**: the same cases, the table having learned the board
+   from a frame of the position before the move.  No second real frame of these tables
+   exists, so the reference frame is made from the real one: at each slot the move changed,
+   the look is copied from the same real image (an empty slot of the same triangle colour,
+   a checker of that colour from another point), and the whole frame gets fresh noise and a
+   2 % change of light.  This is said in every report of these figures.
+
+``python3 bench/vision_real.py [--cases N] [--split dev|held_out|all]``
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from typing import Any, Optional
+
+import cv2
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+from referee.cli_judge import position_rows, rows_evidence  # noqa: E402
+from referee.likelihood import cells_of  # noqa: E402
+from referee.matching import evidence_position, match_reading  # noqa: E402
+from referee.moves import legal_plays  # noqa: E402
+from referee.position import BAR, Position  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision.config import VisionConfig  # noqa: E402
+from vision.odds import point_odds  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.photo_edit import doctored_reference  # noqa: E402
+
+LABELS = os.path.join(ROOT, "tests", "data", "vision_real", "labels.json")
+IMAGES = os.path.join(ROOT, "tests", "data", "vision_real", "images")
+HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+
+def load_labels() -> dict[str, Any]:
+    with open(LABELS, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def image_path(name: str) -> str:
+    return os.path.join(IMAGES, f"{name}.jpg")
+
+
+def load_image(name: str) -> np.ndarray:
+    """The labelled image ``name`` (BGR)."""
+    img = cv2.imread(image_path(name))
+    if img is None:
+        raise FileNotFoundError(f"image {image_path(name)!r} cannot be read")
+    return img
+
+
+def config_for(lab: dict[str, Any], dark_home: str = "bottom-right") -> VisionConfig:
+    return VisionConfig(markers=False, corners=L.format_corners(lab["corners"]), dark_home=dark_home,
+                        bar_width=lab["bar_width"], board_height=lab["board_height"])
+
+
+def hidden_cells(lab: dict[str, Any]) -> set[tuple[str, int]]:
+    out = set()
+    for h in lab.get("hidden", []):
+        parts = h.split()
+        if len(parts) >= 2 and parts[0] in ("top", "bottom") and parts[1].rstrip(":").isdigit():
+            out.add((parts[0], int(parts[1].rstrip(":")) - 1))
+    return out
+
+
+def reading_accuracy(names: list[str], labels: dict[str, Any]) -> dict[str, Any]:
+    """Part 1: points and bar right, boards exact, sure-but-wrong points."""
+    pts = right = sure_wrong = boards = exact = bars = bar_right = 0
+    rows_out = []
+    for name in names:
+        lab = labels[name]
+        if not lab["board"]:
+            continue
+        reader = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))
+        r = reader.inspect(load_image(name), read_occluded=True)
+        assert r.rows is not None
+        hid = hidden_cells(lab)
+        ok = n = 0
+        wrong = []
+        for row in ("top", "bottom"):
+            got = r.rows.top if row == "top" else r.rows.bottom
+            for i, (p, t) in enumerate(zip(got, lab[row])):
+                if (row, i) in hid:
+                    continue
+                n += 1
+                good = p.count == t[0] and (p.colour == t[1] or not t[0])
+                ok += good
+                if not good:
+                    wrong.append(f"{row} {i + 1}: {p.count}{(p.colour or ' ')[0]} not {t[0]}{(t[1] or ' ')[0]}")
+                    if point_odds(p).get((p.count, p.colour if p.count else None), 0) >= 0.6 and p.confidence >= 0.6:
+                        sure_wrong += 1
+        bar_ok = "bar" in lab.get("hidden", []) or tuple(r.rows.bar) == (lab["bar"]["dark"], lab["bar"]["light"])
+        if "bar" not in lab.get("hidden", []):
+            bars += 1
+            bar_right += bar_ok
+            if not bar_ok:
+                wrong.append(f"bar: {r.rows.bar} not {(lab['bar']['dark'], lab['bar']['light'])}")
+        pts += n
+        right += ok
+        boards += 1
+        exact += ok == n and bar_ok
+        rows_out.append((name, ok, n, bar_ok, r.occluded, wrong))
+    return {"points": pts, "right": right, "bars": bars, "bar_right": bar_right, "boards": boards, "exact": exact,
+            "sure_wrong": sure_wrong, "rows": rows_out}
+
+
+def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
+    """The checkers' diameter (pw) as the reader measures it on this board."""
+    from vision.read import ring_profiles
+    from vision.rectify import rectify
+    from vision.size import measure_checker, rim_spacings
+    cfg = config_for(lab)
+    view = rectify(img, np.asarray(lab["corners"], np.float32), cfg.px, shape=cfg.shape)
+    return measure_checker(rim_spacings(ring_profiles(view, cfg.read), cfg.read)) or L.CHECKER
+
+
+def unmoves(after_m: Position, dice: tuple[int, int]) -> list[Position]:
+    """Positions (mover on roll) from which ``dice`` can lead to ``after_m`` (mover's view, not
+    yet swapped) by two plain steps (no hits undone, no bear-offs undone)."""
+    a, b = dice
+    out = []
+    me, opp = list(after_m.me), list(after_m.opp)
+    for first, second in ((a, b), (b, a)):
+        for p1 in range(24):
+            if not me[p1]:
+                continue
+            s1 = p1 + first
+            if s1 > 23 or opp[23 - s1]:
+                continue
+            m1 = me.copy()
+            m1[p1] -= 1
+            m1[s1] += 1
+            for p2 in range(24):
+                if not m1[p2]:
+                    continue
+                s2 = p2 + second
+                if s2 > 23 or opp[23 - s2]:
+                    continue
+                m2 = m1.copy()
+                m2[p2] -= 1
+                m2[s2] += 1
+                out.append(Position(m2, opp))
+    return list(dict.fromkeys(out))
+
+
+def cases_for(after: Position, mover: str, rng: random.Random, per: int) -> list[tuple[Position, tuple[int, int]]]:
+    """(position before, Dark on roll; dice) pairs whose legal plays include ``after``."""
+    after_m = after if mover == "dark" else after.swap()
+    found = []
+    rolls = [(a, b) for a in range(1, 7) for b in range(a + 1, 7)]
+    rng.shuffle(rolls)
+    for dice in rolls:
+        for before_m in unmoves(after_m, dice):
+            if before_m.me[BAR]:
+                continue
+            results = {lp.result for lp in legal_plays(before_m, *dice)}
+            if after_m.swap() in results:
+                found.append((before_m if mover == "dark" else before_m.swap(), dice))
+        if len(found) >= 4 * per:
+            break
+    rng.shuffle(found)
+    return found[:per]
+
+
+def judge_cases(names: list[str], labels: dict[str, Any], per: int, reference: bool, seed: int = 1) -> dict[str, Any]:
+    """Parts 2 and 3: right plays, questions, wrong verdicts."""
+    rng = random.Random(seed)
+    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0}
+    detail = []
+    for name in names:
+        lab = labels[name]
+        if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15}:
+            continue
+        img = load_image(name)
+        size = checker_size(img, lab)
+        for home in HOMES:
+            after = evidence_position(rows_evidence(lab, home))
+            cfg = config_for(lab, home)
+            corners = L.parse_corners(cfg.corners or "")
+            plain = None
+            for mover in ("dark", "light"):
+                for before, dice in cases_for(after, mover, rng, per):
+                    t0 = time.process_time()
+                    reader = BoardReader(cfg, corners=corners)
+                    if reference:
+                        ref_img = doctored_reference(img, lab, position_rows(before, home), home, cfg,
+                                                     seed=rng.randrange(1 << 30), checker=size)
+                        ref_reader = BoardReader(cfg, corners=corners)
+                        ref_reader.inspect(ref_img, read_occluded=True)
+                        ref_reader.learn(rows_evidence(position_rows(before, home), home))
+                        reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+                        ev = reader.inspect(img).evidence
+                    else:
+                        if plain is None:
+                            plain = reader.inspect(img).evidence
+                        ev = plain
+                    before_m = before if mover == "dark" else before.swap()
+                    plays = legal_plays(before_m, *dice)
+                    cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
+                    v = match_reading(ev, before, cands, mover) if ev is not None else None
+                    tally["ms"].append(1000 * (time.process_time() - t0))
+                    if ev is not None:  # the reading itself, point by point and the bar
+                        truth = cells_of(after)
+                        got = [(p.count, p.colour if p.count else None) for p in ev.points] + \
+                            [(ev.bar[0], "dark"), (ev.bar[1], "light")]
+                        tally["cells"] += 26
+                        tally["cells_right"] += sum(a == b for a, b in zip(got, truth))
+                    tally["cases"] += 1
+                    if v is not None and v.kind == "match":
+                        good = cands[v.indices[0]] == after
+                        tally["right" if good else "wrong"] += 1
+                        if not good:
+                            detail.append(f"{name} {home} {mover} {dice}: WRONG {plays[v.indices[0]].play}")
+                    elif v is not None and v.kind == "illegal":
+                        tally["wrong"] += 1
+                        detail.append(f"{name} {home} {mover} {dice}: WRONG illegal ({v.reason})")
+                    else:
+                        tally["asked"] += 1
+                        detail.append(f"{name} {home} {mover} {dice}: asked ({v.kind + ': ' + v.reason if v else 'no reading'})")
+    tally["detail"] = detail
+    return tally
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cases", type=int, default=3, help="cases per image, quadrant and mover (default 3)")
+    p.add_argument("--split", choices=("dev", "held_out", "all"), default="all")
+    p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
+    a = p.parse_args(argv)
+    data = load_labels()
+    labels = data["images"]
+    halves = ["dev", "held_out"] if a.split == "all" else [a.split]
+    for half in halves:
+        names = data["split"][half]
+        print(f"== {half}: {', '.join(names)}")
+        acc = reading_accuracy(names, labels)
+        for name, ok, n, bar_ok, occ, wrong in acc["rows"]:
+            print(f"  {name:10s} points {ok}/{n}  bar {'right' if bar_ok else 'WRONG'}"
+                  + ("  (flagged: something over the board)" if occ else "")
+                  + (f"  {'; '.join(wrong)}" if a.verbose and wrong else ""))
+        print(f"  reading: points {acc['right']}/{acc['points']} = {100 * acc['right'] / max(1, acc['points']):.1f} %, "
+              f"bar {acc['bar_right']}/{acc['bars']}, boards exact {acc['exact']}/{acc['boards']}, "
+              f"wrong points reported sure {acc['sure_wrong']}")
+        for ref in (False, True):
+            t = judge_cases(names, labels, a.cases, ref)
+            n = max(1, t["cases"])
+            ms = np.percentile(t["ms"], 50) if t["ms"] else 0.0
+            print(f"  verdicts {'with a (made) reference frame' if ref else 'without a reference'}: "
+                  f"{t['cases']} cases, true play {t['right']} ({100 * t['right'] / n:.1f} %), "
+                  f"asked {t['asked']} ({100 * t['asked'] / n:.1f} %), WRONG {t['wrong']}   "
+                  f"(CPU {ms:.0f} ms a case, median)")
+            if t["cells"]:
+                print(f"    its readings: points and bar right {t['cells_right']}/{t['cells']} = "
+                      f"{100 * t['cells_right'] / t['cells']:.2f} %")
+            if a.verbose:
+                for line in t["detail"]:
+                    print("     ", line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

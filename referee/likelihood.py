@@ -1,0 +1,159 @@
+"""Verdicts by likelihood: which of the positions the roll allows does the camera show?
+
+A human referee knows the position before the move and the dice, and looks only at what
+changed.  This module does the same with a camera reading that carries, per location, a
+probability distribution over what lies there (:class:`referee.events.BoardEvidence`
+``odds``: for each of the 24 points the likely (count, colour) pairs, for the bar the likely
+counts of each colour).  Every candidate position (each legal successor, the position
+unchanged, and the reading's own most likely position when it is a real one) is scored by
+the log-probability the reading gives it, location by location.  Then:
+
+* **match** when the best legal successor explains the board (the reading's own best guess,
+  location by location, is at most :data:`EXPLAINED` nats more likely: a point or two read
+  a little wrong) and is clearly more likely than every other legal successor (by
+  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1);
+* **illegal** only when the reading's own most likely position is a real position outside
+  the legal set (the position before the move included), it beats the best legal successor
+  by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
+  bar is higher than for a match), and each point where they disagree is read surely; the
+  reason names those points;
+* **ambiguous** when the board is explained and two legal successors are about equally
+  likely and together clearly beat the rest: the players are asked, and the points that tell
+  them apart are named;
+* otherwise **uncertain** (wait for a better view), naming the points it cannot tell.
+
+A wrong verdict (another position accepted, an illegal move accepted, or a legal move called
+illegal) is the outcome that must not happen; asking is always allowed.  A reading a little
+wrong on a point no candidate changes hits every candidate alike and cancels in the ratios,
+which is why the likelihood is robust where the exact matching rule of
+:mod:`referee.matching` is not; a board that no legal move explains is never accepted.
+"""
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+from .events import BoardEvidence
+from .position import Position
+
+ACCEPT = 6.9     # nats the best legal successor must beat every other candidate by (~1000:1)
+ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one by (~10,000:1)
+SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
+FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
+EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
+
+
+def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]) -> list[tuple[int, Optional[str]]]:
+    """A layout as 26 cells: 24 (count, colour) points, then the bar's dark and light counts."""
+    out: list[tuple[int, Optional[str]]] = []
+    for d, l_ in zip(lay_dark, lay_light):
+        out.append((d, "dark") if d else (l_, "light") if l_ else (0, None))
+    out.append((int(bar[0]), "dark"))
+    out.append((int(bar[1]), "light"))
+    return out
+
+
+def cells_of(pos: Position) -> list[tuple[int, Optional[str]]]:
+    """A position (Dark on roll) as the 26 cells the odds are given for."""
+    from .matching import layout_of
+    lay = layout_of(pos)
+    return _cells(lay.dark, lay.light, lay.bar)
+
+
+def _odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float]]:
+    """The reading's odds as 26 dicts (count, colour) -> probability."""
+    table: list[dict[tuple[int, Optional[str]], float]] = []
+    for k, alts in enumerate(ev.odds):
+        d: dict[tuple[int, Optional[str]], float] = {}
+        for n, c, p in alts:
+            key = (int(n), (c if n else None) if k < 24 else ("dark" if k == 24 else "light"))
+            d[key] = d.get(key, 0.0) + float(p)
+        table.append(d)
+    return table
+
+
+def log_likelihood(table: Sequence[dict[tuple[int, Optional[str]], float]],
+                   cells: Sequence[tuple[int, Optional[str]]]) -> tuple[float, tuple[float, ...]]:
+    """Sum of log-probabilities the reading gives these cells, and the per-cell terms."""
+    terms = tuple(math.log(max(t.get(c, 0.0), FLOOR)) for t, c in zip(table, cells))
+    return sum(terms), terms
+
+
+def most_likely_cells(table: Sequence[dict[tuple[int, Optional[str]], float]]) -> list[tuple[int, Optional[str]]]:
+    """The reading's own best guess at every location."""
+    return [max(t.items(), key=lambda kv: kv[1])[0] if t else (0, None) for t in table]
+
+
+def location_name(k: int) -> str:
+    """A player's name for location ``k`` of the 26 cells."""
+    return f"point {k + 1}" if k < 24 else "the bar (dark)" if k == 24 else "the bar (light)"
+
+
+def _names(locs: Sequence[int]) -> str:
+    pts = [k + 1 for k in locs if k < 24]
+    words = []
+    if pts:
+        words.append(("point " if len(pts) == 1 else "points ") + ", ".join(str(p) for p in pts))
+    if any(k >= 24 for k in locs):
+        words.append("the bar")
+    return " and ".join(words) or "no point"
+
+
+def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Position]:
+    """The position (Dark on roll) these cells describe, or None if none can stand so (totals)."""
+    from .matching import position_of
+    dark = [n if c == "dark" else 0 for n, c in cells[:24]]
+    light = [n if c == "light" else 0 for n, c in cells[:24]]
+    bar = (cells[24][0], cells[25][0])
+    if sum(dark) + bar[0] > 15 or sum(light) + bar[1] > 15:
+        return None
+    try:
+        return position_of(dark, light, bar)
+    except ValueError:
+        return None
+
+
+def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str):  # -> matching.Verdict
+    """The verdict for a reading with odds (module docstring); positions Dark on roll."""
+    from .matching import Verdict, _totals_problem, layout_of
+    table = _odds_table(ev)
+    index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
+    legal = []  # (score, candidate index, cells), distinct results, best first
+    for pos in dict.fromkeys(candidates):
+        cells = cells_of(pos)
+        legal.append((log_likelihood(table, cells)[0], index_of[pos], cells))
+    legal.sort(key=lambda s: -s[0])
+    best, best_k, best_cells = legal[0]
+    own = most_likely_cells(table)
+    own_raw = log_likelihood(table, own)[0]
+    misfit = own_raw - best  # how far the best legal position is from explaining the board (>= 0)
+    order = tuple(s[1] for s in legal)
+    gap = best - legal[1][0] if len(legal) > 1 else math.inf
+    if misfit <= EXPLAINED and gap >= ACCEPT:
+        return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
+                                              f"{misfit:.1f} nats from the reading)")
+    # the reading's own position, when it is a real one outside the legal set (the position
+    # before the move included: the mover lifted the dice without moving)
+    own_pos = _cells_position(own)
+    own_real = (own_pos is not None and own_pos not in index_of
+                and _totals_problem(_as_evidence(own_pos), layout_of(before), mover) is None)
+    off = [k for k in range(26) if own[k] != best_cells[k]]
+    if own_real and misfit >= ILLEGAL and all(table[k].get(own[k], 0.0) >= SURE for k in off):
+        return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
+                       "differs from the board)", position=own_pos)
+    if misfit <= EXPLAINED and len(legal) > 1:
+        third = legal[2][0] if len(legal) > 2 else -math.inf
+        if legal[1][0] - third >= ACCEPT:
+            apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]]
+            return Verdict("ambiguous", (best_k, legal[1][1]),
+                           reason=f"two legal moves fit the reading about equally well "
+                                  f"({_names(apart)} cannot be told apart)")
+    if misfit > EXPLAINED:
+        return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
+    apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
+    return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
+
+
+def _as_evidence(pos: Position) -> BoardEvidence:
+    from .matching import layout_of, layout_to_evidence
+    return layout_to_evidence(layout_of(pos), show_off=False)

@@ -1,0 +1,104 @@
+"""``bgtable judge``: a frame, the position before and the roll -> what was played."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from referee.cli import main
+from referee.cli_judge import position_rows
+from referee.matching import layout_of, layout_to_evidence
+from referee.moves import legal_plays
+from referee.position import Position
+from vision.layout import format_corners
+from vision.render import RenderParams, render_scene
+
+START = Position.start()
+
+
+def _write(tmp: Path, name: str, obj: object) -> str:
+    p = tmp / name
+    p.write_text(json.dumps(obj))
+    return str(p)
+
+
+def _frame(tmp: Path, pos: Position, seed: int, name: str, frame: int = 0) -> tuple[str, str]:
+    r = render_scene(layout_to_evidence(layout_of(pos)), RenderParams(flip_prob=0.0), seed=seed, frame=frame)
+    path = tmp / name
+    cv2.imwrite(str(path), r.image)
+    return str(path), format_corners(r.corners.tolist())
+
+
+def _judge(capsys, argv: list[str]) -> tuple[int, str, str]:
+    rc = main(["judge", *argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_judge_names_the_play_on_a_rendered_frame(tmp_path, capsys, reference: bool) -> None:
+    plays = legal_plays(START, 6, 4)
+    k = len(plays) // 3
+    after = plays[k].result.swap()
+    image, corners = _frame(tmp_path, after, 21, "after.png", frame=1)
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    argv = [image, "--before", before, "--mover", "dark", "--dice", "6-4", "--corners", corners, "--json"]
+    if reference:
+        ref, _ = _frame(tmp_path, START, 21, "start.png")
+        argv += ["--reference", ref, "--reference-position", before]
+    rc, out, err = _judge(capsys, argv)
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["verdict"] == "legal"
+    assert Position.start() != after and res["after"] == position_rows(after, "bottom-right")
+    got = [lp for lp in plays if str(lp.play) == res["play"]]
+    assert got and got[0].result == plays[k].result
+    assert res["candidates"][0]["play"] == res["play"] and res["candidates"][0]["p"] > 0.9
+
+
+def test_judge_says_illegal_with_a_reference(tmp_path, capsys) -> None:
+    # Dark plays 13/8 13/9 (9 pips) with a 3-1: illegal, read from a frame the table learned
+    bad = Position([0, 0, 0, 0, 0, 5, 0, 4, 1, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], START.opp)
+    image, corners = _frame(tmp_path, bad, 22, "after.png", frame=1)
+    ref, _ = _frame(tmp_path, START, 22, "start.png")
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    rc, out, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "3-1", "--corners", corners,
+                                   "--reference", ref, "--reference-position", before, "--json"])
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["verdict"] == "illegal" and res["play"] is None
+    assert res["after"] == position_rows(bad, "bottom-right")
+
+
+@pytest.mark.parametrize("argv_fix, needle", [
+    (["--dice", "7-1"], "dice '7-1'"),
+    (["--dice", "six"], "dice 'six'"),
+    (["--before", "missing.json"], "missing.json"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, argv_fix: list[str], needle: str) -> None:
+    image, corners = _frame(tmp_path, START, 23, "a.png")
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    argv = [image, "--before", before, "--mover", "dark", "--dice", "3-1", "--corners", corners]
+    for i in range(0, len(argv_fix), 2):
+        argv[argv.index(argv_fix[i]) + 1] = argv_fix[i + 1] if argv_fix[i] != "--before" else str(tmp_path / argv_fix[i + 1])
+    rc, out, err = _judge(capsys, argv)
+    assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1 and needle in err
+
+
+def test_a_position_with_sixteen_checkers_is_refused(tmp_path, capsys) -> None:
+    rows = position_rows(START, "bottom-right")
+    rows["bottom"][0] = [1, "dark"] if rows["bottom"][0][0] == 0 else rows["bottom"][0]
+    rows["top"][3] = [1, "dark"]
+    image, corners = _frame(tmp_path, START, 24, "a.png")
+    before = _write(tmp_path, "before.json", rows)
+    rc, _, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "3-1", "--corners", corners])
+    assert rc == 2 and "16 dark checkers" in err and len(err.strip().splitlines()) == 1
+
+
+def test_reference_needs_its_position(tmp_path, capsys) -> None:
+    image, corners = _frame(tmp_path, START, 25, "a.png")
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    rc, _, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "3-1", "--reference", image])
+    assert rc == 2 and "--reference-position" in err

@@ -1,0 +1,378 @@
+"""The table learns its own board: what each checker slot looks like empty and taken.
+
+Every game starts from the known starting position and every accepted move gives another
+known position, so the table keeps seeing frames whose truth it knows.  From them it learns
+the board's own look: at each *slot* (the place of the k-th checker from a point's base, or
+along the bar) the last image patch seen there empty, with a dark checker and with a light
+one, under this table's light, hinges, logos and textures included.  A new frame is then
+read slot by slot: each patch is compared with what that slot looked like in each state
+(a slot never yet seen empty borrows the empty look of the same slot on the next point of
+the same triangle colour; a slot never seen taken, the mean look of that colour's
+checkers).  Distances become likelihoods on the scale the known frames themselves showed,
+with a floor, so a die, a cup or a hand over one slot leaves that slot uninformative instead
+of deciding the point.  The result is, per point, a probability for each (count, colour)
+and, for the bar, for each count of each colour: the ``odds`` of
+:class:`referee.events.BoardEvidence`.
+
+Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
+was learned in one ``.npz`` file per table (beside the journal), tied to the corners it was
+learned at: a camera that moved starts afresh.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .rectify import View
+
+EMPTY, DARK, LIGHT = 0, 1, 2
+STATES = ("empty", "dark", "light")
+PATCH = 8            # a slot's patch, samples a side (after resampling)
+SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
+WIDE = PATCH + 2 * SHIFT
+BAR_SPREAD = 0.4     # checkers: the spread of a bar count measured from the changed places
+FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
+MAX_COUNT = 15
+FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
+CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
+BORROWED = 12.0      # ... and at least this (Lab units)
+SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
+COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
+
+
+def point_slots(cd: float) -> int:
+    """Checkers that fit in a row from a point's base to the middle of the board."""
+    return max(5, min(7, int((L.HEIGHT / 2) // cd)))
+
+
+@dataclass(frozen=True)
+class SlotGeometry:
+    """Where the slots lie in layout coordinates (pw): centres, and their side."""
+
+    centres: np.ndarray  # (n, 2) x, y
+    side: float
+    per_point: int       # slots per point; points are rows top 0..11 then bottom 0..11
+
+    @property
+    def bar_start(self) -> int:
+        return 24 * self.per_point
+
+
+def slot_geometry(cd: float = L.CHECKER) -> SlotGeometry:
+    """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar."""
+    per = point_slots(cd)
+    cs = []
+    for row in ("top", "bottom"):
+        for col in range(12):
+            x = L.column_x(col)
+            for k in range(per):
+                d = (k + 0.5) * cd
+                cs.append((x, d if row == "top" else L.HEIGHT - d))
+    # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it)
+    step = cd / 2
+    for k in range(int((L.HEIGHT - cd) / step) + 1):
+        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
+    return SlotGeometry(np.array(cs, np.float32), cd, per)
+
+
+_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
+
+
+def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
+    """Pixel rows and columns (slots, WIDE, WIDE) of every slot's sample points (the patch and a
+    margin of :data:`SHIFT` samples round it), and the box size."""
+    h, w = view.image.shape[:2]
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres))
+    hit = _GRIDS.get(key)
+    if hit is None:
+        cell = geo.side / PATCH
+        offs = (np.arange(WIDE) - SHIFT + 0.5) * cell - geo.side / 2
+        xs = (geo.centres[:, 0, None] + offs[None, :] - view.x0) * view.px       # (slots, W)
+        ys = (geo.centres[:, 1, None] + offs[None, :] - view.y0) * view.px
+        cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
+        rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
+        hit = (rows, cols, max(1, int(round(cell * view.px))))
+        if len(_GRIDS) > 8:
+            _GRIDS.clear()
+        _GRIDS[key] = hit
+    return hit
+
+
+def patches(view: View, geo: SlotGeometry) -> np.ndarray:
+    """Every slot's patch with its margin, (slots, WIDE, WIDE, 3) float32 in Lab, from a rectified
+    view: the view box-filtered to one sample's size, sampled on each slot's grid."""
+    rows, cols, box = _grid(view, geo)
+    samples = cv2.blur(view.image, (box, box))[rows, cols]          # (slots, W, W, 3) BGR
+    flat = samples.reshape(-1, 1, 3)
+    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(samples.shape)
+
+
+def _dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Mean absolute Lab difference of patches (last three axes), lightness weighted half."""
+    d = np.abs(a - b)
+    return (0.5 * d[..., 0] + d[..., 1] + d[..., 2]).mean(axis=(-1, -2))
+
+
+def _core(p: np.ndarray) -> np.ndarray:
+    """The patch itself, without its margin."""
+    return p[..., SHIFT:SHIFT + PATCH, SHIFT:SHIFT + PATCH, :]
+
+
+def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """(slots, states): the smallest distance of each template (slots, states, P, P, 3) to the
+    new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
+    best = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            win = wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :]
+            d = _dist(win, tpl)
+            best = d if best is None else np.minimum(best, d)
+    assert best is not None
+    return best
+
+
+def _row_cells(cells_top: Sequence[tuple[int, Optional[str]]], cells_bottom: Sequence[tuple[int, Optional[str]]]):
+    return list(cells_top) + list(cells_bottom)
+
+
+class BoardMemory:
+    """What one table's slots look like in each state, learned from frames of known positions."""
+
+    def __init__(self, checker: float = L.CHECKER) -> None:
+        self.geo = slot_geometry(checker)
+        n = len(self.geo.centres)
+        self.look = np.zeros((n, 3, PATCH, PATCH, 3), np.float32)  # last patch per slot and state
+        self.seen = np.zeros((n, 3), np.int32)                     # frames each look was learned from
+        self.scales = np.full(3, 6.0)  # per state: how far a slot's patch strays from its own look, learned
+        self.frames = 0
+        self.corners: Optional[np.ndarray] = None
+        self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
+        self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
+        self._spread_kept: Optional[np.ndarray] = None
+
+    @property
+    def scale(self) -> float:
+        """The frame-to-frame scale of the empty board (the smallest of the states')."""
+        return float(self.scales.min())
+
+    @property
+    def trained(self) -> bool:
+        return self.frames > 0
+
+    # ------------------------------------------------------------------ learning
+
+    def states_of(self, rows: L.RowReading) -> np.ndarray:
+        """Each slot's state in a known position given by image rows."""
+        per = self.geo.per_point
+        st = np.zeros(len(self.geo.centres), np.int8)
+        for r, row in enumerate((rows.top, rows.bottom)):
+            for col, p in enumerate(row):
+                n = min(p.count, per)
+                base = (r * 12 + col) * per
+                st[base:base + n] = DARK if p.colour == "dark" else LIGHT
+        b = self.geo.bar_start
+        dark, light = rows.bar
+        # on the bar Dark's checkers lie in the half nearer Dark's home... either half, so
+        # keep the bar's slots unlabelled unless the bar is empty: its empty look is what
+        # the hinges and fittings show
+        if dark or light:
+            st[b:] = -1
+        return st
+
+    def learn(self, view: View, rows: L.RowReading, corners: Optional[np.ndarray] = None) -> None:
+        """Learn from a frame whose position is known (image rows)."""
+        if corners is not None:
+            c = np.asarray(corners, np.float32)
+            if self.corners is not None and float(np.abs(self.corners - c).max()) > 4.0:
+                self.reset()
+            self.corners = c.copy()
+        pt = patches(view, self.geo)
+        st = self.states_of(rows)
+        if self.frames:  # the scale: how far a slot in the same state moved since it was learned
+            known = [(i, s) for i, s in enumerate(st) if s >= 0 and self.seen[i, s]]
+            if known:
+                idx = np.array([i for i, _ in known])
+                sts = np.array([s for _, s in known])
+                d = _shifted_dist(pt[idx], self.look[idx, sts][:, None])[:, 0]
+                for state in (EMPTY, DARK, LIGHT):  # checkers are nudged, the empty board is not
+                    ds = d[sts == state]
+                    if len(ds) >= 3:
+                        q = max(1.5, float(np.percentile(ds, 75)))
+                        self.scales[state] = float(np.clip(0.7 * self.scales[state] + 0.3 * q, 1.5, 30.0))
+        for i, s in enumerate(st):
+            if s < 0:
+                continue
+            self.look[i, s] = _core(pt[i])
+            self.seen[i, s] += 1
+        self.frames += 1
+        self._last = self._tpl = self._spread_kept = None
+
+    def reset(self) -> None:
+        """Forget everything (the camera or the board moved)."""
+        self.look[:] = 0
+        self.seen[:] = 0
+        self.frames = 0
+        self._last = self._tpl = self._spread_kept = None
+
+    # ------------------------------------------------------------------ reading
+
+    def _templates(self) -> np.ndarray:
+        """Per slot and state the look to compare with: learned, or borrowed (kept until the next lesson)."""
+        if self._tpl is None:
+            self._tpl = self._make_templates()
+            self._spread_kept = None
+        return self._tpl
+
+    def _make_templates(self) -> np.ndarray:
+        per = self.geo.per_point
+        n = len(self.geo.centres)
+        tpl = self.look.copy()
+        have = self.seen > 0
+        for s in (DARK, LIGHT):
+            if have[:, s].any():
+                mean = self.look[have[:, s], s].mean(axis=0)
+                tpl[~have[:, s], s] = mean
+        for slot in np.flatnonzero(~have[:, EMPTY]).tolist():
+            i = int(slot)
+            donors: list[int]
+            if i >= self.geo.bar_start:
+                donors = [j for j in range(self.geo.bar_start, n) if have[j, EMPTY]]
+            else:
+                p, k = divmod(i, per)
+                r, col = divmod(p, 12)
+                # the same slot on points of the same triangle colour (every second point), nearest first
+                cols = sorted((c for c in range(12) if (c - col) % 2 == 0 and c != col), key=lambda c: abs(c - col))
+                donors = [(r * 12 + c) * per + k for c in cols if have[(r * 12 + c) * per + k, EMPTY]]
+                if not donors:  # the other row: its triangles alternate the other way round
+                    donors = [((1 - r) * 12 + c) * per + k for c in sorted(range(12), key=lambda c: abs(c - col))
+                              if (c - col) % 2 == 1 and have[((1 - r) * 12 + c) * per + k, EMPTY]]
+            if donors:
+                tpl[i, EMPTY] = self.look[donors[0], EMPTY]
+        return tpl
+
+    def _distances(self, view: View) -> np.ndarray:
+        """(slots, 3) distance of each slot's patch to its look in each state (kept for the view)."""
+        if self._last is not None and self._last[0] is view:
+            return self._last[1]
+        d = _shifted_dist(patches(view, self.geo), self._templates())
+        self._last = (view, d)
+        return d
+
+    def _spread(self) -> np.ndarray:
+        """Per slot, how different its looks in the states seen are (median pairwise distance)."""
+        tpl = self._templates()
+        if self._spread_kept is not None:
+            return self._spread_kept
+        self._spread_kept = self._make_spread(tpl)
+        return self._spread_kept
+
+    def _make_spread(self, tpl: np.ndarray) -> np.ndarray:
+        seen = np.flatnonzero((self.seen > 0).any(axis=0))
+        pairs = [_dist(tpl[:, a], tpl[:, b]) for i, a in enumerate(seen) for b in seen[i + 1:]]
+        if not pairs:
+            return np.full(len(tpl), 8 * self.scale, np.float32)
+        return np.median(np.stack(pairs, axis=1), axis=1)
+
+    def foreign(self, view: View) -> np.ndarray:
+        """The slots that look like nothing this board showed there (a hand, an arm, a cup, a die):
+        further from every look they had than :data:`FOREIGN` of the way between those looks."""
+        d = self._distances(view)
+        seen = (self.seen > 0).any(axis=0)
+        dmin = d[:, seen].min(axis=1)
+        return dmin > np.maximum(FOREIGN * self._spread(), 4 * self.scale)
+
+    def covered(self, view: View) -> bool:
+        """Something lies over the board: :data:`COVERED` or more slots look foreign."""
+        return int(self.foreign(view).sum()) >= COVERED
+
+    def slot_likelihoods(self, view: View) -> np.ndarray:
+        """(slots, 3) likelihood of each state at each slot.
+
+        A patch is compared with each state's look as a Laplace density of the distance: a
+        look learned at this slot is expected within the frame-to-frame scale the known
+        frames showed for that state (:attr:`scales`); a borrowed one (another point's empty look, the mean
+        checker of a colour) only within :data:`CONTRAST` of the distance between the slot's
+        looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
+        a patch that matches this slot's own empty look within noise is strong evidence of an
+        empty slot, and one far from it is strong evidence of a change; both terms count
+        :data:`SHARPNESS` times (a patch is several independent looks).  A foreign slot
+        tells nothing."""
+        d = self._distances(view)
+        own = self.seen > 0                               # looks learned at this very slot
+        tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
+        ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
+        ll -= ll.max(axis=1, keepdims=True)
+        lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
+        missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
+        lik[:, missing] = 1.0
+        lik[self.foreign(view)] = 1.0
+        return lik
+
+    def odds(self, view: View, max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:
+        """Per point (image rows: top 0..11, then bottom 0..11) the likely (count, colour, p),
+        and per bar colour the probability of each count 0..6 (slots in either half)."""
+        lik = self.slot_likelihoods(view)
+        per = self.geo.per_point
+        points: list[list[tuple[int, Optional[str], float]]] = []
+        for p in range(24):
+            lk = lik[p * per:(p + 1) * per]
+            logs = np.log(lk)
+            hyp: list[tuple[int, Optional[str], float]] = []
+            base_empty = np.cumsum(logs[::-1, EMPTY])[::-1]  # sum of empty logs from slot k on
+            for colour, s in (("dark", DARK), ("light", LIGHT)):
+                taken = np.cumsum(logs[:, s])
+                for n in range(1, per + 1):
+                    rest = base_empty[n] if n < per else 0.0
+                    hyp.append((n, colour, float(taken[n - 1] + rest)))
+            hyp.append((0, None, float(base_empty[0])))
+            top = max(h[2] for h in hyp)
+            z = sum(math.exp(h[2] - top) for h in hyp)
+            probs = sorted(((n, c, math.exp(v - top) / z) for n, c, v in hyp), key=lambda h: -h[2])
+            points.append([h for h in probs[:max_alts] if h[2] > 1e-7])
+        # the bar: places half a checker apart, so a checker there changes about two of them
+        # (one fully and two by half, or two mostly): a colour's count is its changed places / 2
+        b = lik[self.geo.bar_start:]
+        post = b / b.sum(axis=1, keepdims=True)
+        bar = []
+        for s in (DARK, LIGHT):
+            m = float(post[:, s].sum()) / 2
+            w = np.exp(-0.5 * ((np.arange(7) - m) / BAR_SPREAD) ** 2) + 1e-6
+            bar.append([float(x) for x in w / w.sum()])
+        empty = float(np.exp(np.log(np.maximum(post[:, EMPTY], 1e-12)).sum()))  # as it was empty
+        return points, bar, empty
+
+    # ------------------------------------------------------------------ keeping
+
+    def save(self, path: str) -> None:
+        """Write what was learned to ``path`` (.npz), atomically."""
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as f:
+            np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
+                                frames=np.int32(self.frames), side=np.float32(self.geo.side),
+                                corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: str) -> "BoardMemory":
+        """Read a memory written by :meth:`save` (a damaged file raises ValueError naming it)."""
+        try:
+            with np.load(path) as z:
+                m = cls(float(z["side"]))
+                if z["look"].shape != m.look.shape:
+                    raise ValueError(f"board memory {path!r} was learned with another slot layout")
+                m.look[:] = z["look"]
+                m.seen[:] = z["seen"]
+                m.scales = np.asarray(z["scales"], np.float64)
+                m.frames = int(z["frames"])
+                m.corners = z["corners"] if len(z["corners"]) else None
+        except (OSError, KeyError, EOFError, ValueError) as exc:
+            if str(exc).startswith(f"board memory {path!r}"):
+                raise
+            raise ValueError(f"board memory {path!r} cannot be read ({exc}); delete it to learn the board afresh") from None
+        return m

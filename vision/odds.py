@@ -1,0 +1,144 @@
+"""A reading's odds: what may lie at each location, with a probability each.
+
+Two sources, combined by multiplying (they look at the board in different ways):
+
+* the absolute reading (:mod:`vision.read`: counts, colours and a confidence per point):
+  :func:`reading_odds` spreads each point's confidence over the neighbouring counts and the
+  other colour.  Its probabilities are capped at :data:`ABSOLUTE_MAX`: on real boards the
+  reader reports wrong points as sure (hinges, logos, pearl faces), so alone it never makes
+  a point certain;
+* the table's learned look of its own board (:mod:`vision.memory`), once it has seen a known
+  position.
+
+The odds are given by image rows (``top`` 0..11, ``bottom`` 0..11, then the bar's dark and
+light counts) and mapped to table numbering by :func:`to_table`.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+from referee.events import PointReading
+
+from . import layout as L
+
+ABSOLUTE_MAX = 0.9   # the most the absolute reading alone gives one (count, colour)
+MIN_P = 1e-6
+FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
+Alts = list[tuple[int, Optional[str], float]]
+
+
+def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX) -> dict[tuple[int, Optional[str]], float]:
+    """One point's (count, colour) -> probability from its reading and confidence."""
+    sure = min(cap, 0.35 + 0.6 * max(0.0, min(1.0, p.confidence)))
+    rest = 1.0 - sure
+    colour = p.colour
+    out: dict[tuple[int, Optional[str]], float] = {}
+
+    def add(n: int, c: Optional[str], w: float) -> None:
+        if n < 0 or n > L.MAX_STACK:
+            return
+        key = (n, c if n else None)
+        out[key] = out.get(key, 0.0) + w
+
+    add(p.count, colour, sure)
+    n = p.count
+    if n:
+        other = "light" if colour == "dark" else "dark"
+        add(n - 1, colour, rest * 0.3)
+        add(n + 1, colour, rest * 0.25)
+        add(n, other, rest * 0.15)
+        add(n - 2, colour, rest * 0.08)
+        add(n + 2, colour, rest * 0.07)
+        add(0, None, rest * 0.05)
+        add(n - 1, other, rest * 0.05)
+        add(n + 1, other, rest * 0.05)
+    else:
+        for c in ("dark", "light"):
+            add(1, c, rest * 0.35)
+            add(2, c, rest * 0.1)
+            add(3, c, rest * 0.05)
+    z = sum(out.values())
+    return {k: v / z for k, v in out.items()}
+
+
+def bar_odds(count: int, confidence: float, cap: float = ABSOLUTE_MAX) -> dict[int, float]:
+    """One bar colour's count -> probability from the absolute reading."""
+    sure = min(cap, 0.35 + 0.6 * max(0.0, min(1.0, confidence)))
+    rest = 1.0 - sure
+    out = {count: sure}
+    for n, w in ((count - 1, 0.45), (count + 1, 0.4), (count - 2, 0.08), (count + 2, 0.07)):
+        if 0 <= n <= L.PER_SIDE:
+            out[n] = out.get(n, 0.0) + rest * w
+    z = sum(out.values())
+    return {k: v / z for k, v in out.items()}
+
+
+def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
+    """Multiply a point's absolute odds by the learned ones (normalised).
+
+    The learned look sees at most ``per_point`` checkers in a row: its mass on a full row is
+    shared out over the taller stacks by the absolute reading."""
+    if learned is None:
+        return absolute
+    out: dict = {}
+    for key, p in learned.items():
+        n, c = key
+        if n == per_point and c is not None:  # a full row: the absolute reading tells how tall ...
+            tall = {k: v for k, v in absolute.items() if k[1] == c and k[0] >= per_point}
+            zt = sum(tall.values())
+            if zt > 0:
+                # ... though players line up a whole row, which it may read as a taller stack
+                out[key] = out.get(key, 0.0) + p * FULL_ROW
+                for k, v in tall.items():
+                    out[k] = out.get(k, 0.0) + p * (1 - FULL_ROW) * v / zt * min(1.0, zt * 4)
+                continue
+        out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), 0.02)
+    z = sum(out.values())
+    if z <= 0:
+        return absolute
+    return {k: v / z for k, v in out.items() if v / z > MIN_P}
+
+
+def _alts(d: dict, limit: int = 6) -> Alts:
+    items = sorted(d.items(), key=lambda kv: -kv[1])[:limit]
+    return [(int(k[0]), k[1], round(float(v), 6)) for k, v in items]
+
+
+def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
+             per_point: int = 6) -> list[Alts]:
+    """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light)."""
+    out: list[Alts] = []
+    for i, p in enumerate(list(rows.top) + list(rows.bottom)):
+        ab = point_odds(p)
+        le = None if learned is None else {(n, c): pr for n, c, pr in learned[0][i]}
+        out.append(_alts(combine(ab, le, per_point)))
+    for k, colour in enumerate(("dark", "light")):
+        ab_bar = bar_odds(rows.bar[k], rows.confidence)
+        if learned is not None:
+            # the learned look tells whether the bar changed from its empty look (hinges and
+            # fittings included) and how much of it a colour covers; the reader adds a little
+            lb = learned[1][k]
+            mixed = {n: 0.85 * lb[n] + 0.15 * ab_bar.get(n, 0.0) for n in range(len(lb))}
+            mixed.update({n: 0.15 * v for n, v in ab_bar.items() if n >= len(lb)})
+            z = sum(mixed.values())
+            ab_bar = {n: v / z for n, v in mixed.items() if v / z > MIN_P}
+        out.append([(int(n), colour, round(float(v), 6)) for n, v in sorted(ab_bar.items(), key=lambda kv: -kv[1])[:6]])
+    return out
+
+
+def to_table(odds: Sequence[Alts], setup: L.SetUp) -> tuple[tuple[tuple[int, Optional[str], float], ...], ...]:
+    """Odds by image rows to table numbering (points 1..24, bar dark, bar light)."""
+    pts = []
+    for point in range(1, 25):
+        row, col = setup.slot(point)
+        pts.append(tuple(odds[(0 if row == "top" else 12) + col]))
+    return tuple(pts) + (tuple(odds[24]), tuple(odds[25]))
+
+
+def most_likely(odds: Sequence[Alts]) -> tuple[list[PointReading], tuple[int, int]]:
+    """The most likely reading of row odds: 24 points (rows) and the bar."""
+    pts = []
+    for alts in odds[:24]:
+        n, c, p = alts[0]
+        pts.append(PointReading(n, c, p))
+    return pts, (odds[24][0][0], odds[25][0][0])

@@ -1,0 +1,105 @@
+"""Moving checkers in a real photo: another position's frame made from a real one.
+
+For benches and tests only (``bench/vision_real.py``): the real images of
+``../shared/vision/overhead`` show one position each, and verdicts with a reference frame need
+a frame of the position before the move.  :func:`doctored_reference` makes it from the real
+frame: every point whose contents differ is rebuilt from pieces of the same photo, base to
+tip, only where it changes: each checker place that gains a checker from a point that holds
+one there (the same row when one does), each place a checker leaves from a point of the same
+triangle colour that is empty there.  Each piece is warped from its place to the new one
+through the board's own geometry (corners and shape), and the whole frame then gets fresh
+sensor noise and a small change of light, as a second frame of a real camera would.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .config import VisionConfig
+
+
+def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
+    """Layout coordinates (pw) to image pixels for a board of ``shape`` with these corners."""
+    xr, yr = shape.to_real(pts[:, 0], pts[:, 1])
+    H = cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
+    p = np.stack([xr, yr, np.ones_like(xr)], axis=1) @ H.T
+    return (p[:, :2] / p[:, 2:3]).astype(np.float32)
+
+
+def _segment(row: str, col: int, d0: float, d1: float) -> np.ndarray:
+    """The quad (layout pw) of a point's stretch from ``d0`` to ``d1`` pw from its base:
+    base-left, base-right, far-right, far-left (so pieces of the other row turn round)."""
+    x = L.column_x(col)
+    if row == "top":
+        return np.array([[x - 0.5, d0], [x + 0.5, d0], [x + 0.5, d1], [x - 0.5, d1]], np.float32)
+    return np.array([[x + 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d1],
+                     [x + 0.5, L.HEIGHT - d1]], np.float32)
+
+
+def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray) -> None:
+    H = cv2.getPerspectiveTransform(src_quad.astype(np.float32), dst_quad.astype(np.float32))
+    x0, y0 = np.floor(dst_quad.min(axis=0)).astype(int) - 2
+    x1, y1 = np.ceil(dst_quad.max(axis=0)).astype(int) + 2
+    h, w = out.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H
+    piece = cv2.warpPerspective(src, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillConvexPoly(mask, np.round(dst_quad - [x0, y0]).astype(np.int32), 1.0)
+    mask = cv2.GaussianBlur(mask, (5, 5), 1.0)[..., None]
+    region = out[y0:y1, x0:x1].astype(np.float32)
+    out[y0:y1, x0:x1] = (region * (1 - mask) + piece.astype(np.float32) * mask).astype(np.uint8)
+
+
+def _cells(rows: dict[str, Any]) -> dict[tuple[str, int], tuple[int, Optional[str]]]:
+    return {(r, i): (int(p[0]), p[1] if p[0] else None) for r in ("top", "bottom") for i, p in enumerate(rows[r])}
+
+
+def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], dark_home: str,
+                       config: VisionConfig, seed: int = 0, checker: float = L.CHECKER) -> np.ndarray:
+    """A frame of ``before_rows`` (the ``read --json`` rows form) made from the real frame
+    ``img`` that shows ``labels`` (its rows, corners and shape)."""
+    rng = np.random.default_rng(seed)
+    corners = np.asarray(labels["corners"], np.float32)
+    shape = config.shape
+    now, want = _cells(labels), _cells(before_rows)
+    out = img.copy()
+
+    def quad(row: str, col: int, d0: float, d1: float) -> np.ndarray:
+        return layout_to_image(_segment(row, col, d0, d1), corners, shape)
+
+    for (row, col), (n, colour) in want.items():
+        m, was = now[(row, col)]
+        if (m, was) == (n, colour):
+            continue
+        # only the stretch that changes: the places a checker leaves or arrives at (the whole
+        # row up to the taller count when the colour changes), as a real second frame shows
+        lo = min(m, n) if (was == colour or not m or not n) else 0
+        hi = max(m, n)
+        # the checker places lo..n: from points showing that many of the colour, same row first
+        for k in range(lo, n):
+            ds = [q for q, v in now.items() if v[1] == colour and q != (row, col)]
+            if not ds:
+                break
+            # a point holding more than k, else the outermost checker of the tallest row
+            dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
+            j = min(k, now[(dr, dc)][0] - 1)
+            _paste(out, img, quad(dr, dc, j * checker, (j + 1) * checker),
+                   quad(row, col, k * checker, (k + 1) * checker))
+        # the places n..hi the checkers left: empty there, on a point of the same triangle colour
+        # (triangles alternate along a row, and the other row starts with the other colour)
+        if hi > max(n, lo):
+            a = max(n, lo)
+            empties = sorted((q for q, v in now.items() if v[0] <= a and (q[1] - col + (q[0] != row)) % 2 == 0
+                              and q != (row, col)), key=lambda q: (q[0] != row, abs(q[1] - col)))
+            if empties:
+                er, ec = empties[0]
+                _paste(out, img, quad(er, ec, a * checker, hi * checker), quad(row, col, a * checker, hi * checker))
+    gain = 1.0 + rng.uniform(-0.02, 0.02)
+    noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
