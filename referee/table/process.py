@@ -310,7 +310,8 @@ class TableCore:
         return self.journal.record()
 
     def export(self, directory: Union[str, Path], stem: str = "match") -> list[Path]:
-        """Write the match so far as .mat and .sgf into ``directory``; the paths written."""
+        """Write the match so far as .mat and .sgf into ``directory`` (and, for a chouette
+        session, its scoresheet as ``STEM-scoresheet.csv`` and ``.json``); the paths written."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         out = []
@@ -318,6 +319,14 @@ class TableCore:
             p = directory / f"{stem}{ext}"
             self.journal.export(p)
             out.append(p)
+        settings = self.referee.settings
+        if settings.chouette:  # a chouette session: its scoresheet beside the records
+            from ..scoresheet import scoresheet_from_journal  # noqa: PLC0415
+            sheet = scoresheet_from_journal(self.journal.path, settings)
+            for ext in (".csv", ".json"):
+                p = directory / f"{stem}-scoresheet{ext}"
+                sheet.save(p)
+                out.append(p)
         return out
 
     @property
