@@ -1,0 +1,350 @@
+"""The dice on the board: found as small cubes with pips, never as checkers.
+
+A pure stage on a rectified view (:mod:`vision.rectify`): dice are squares of about 0.25-0.45
+point widths whose colour stands out from what lies around them (a checker is twice as wide and
+round), with 1..6 pips of another colour in a die's layout.  :func:`find_dice` returns one
+:class:`DieSeen` per die: where it lies (layout pw and, given the corners, image px), which half
+of the playing area it rests in, whether it lies on a checker or off the playing area, and its
+value with a confidence.  :func:`to_readings` gives the referee's
+:class:`referee.events.DieReading` (zones as seen from Dark's seat).
+
+How: (1) at a coarse scale (``DiceParams.detect_px``) a white top-hat and a black-hat (the
+image minus its opening, its closing minus it) with a square about a die and a half wide, per
+colour channel, keep what is smaller than a checker and contrasts with its surround; compact,
+square-ish blobs of a die's size are the candidates.  (2) At the view's own scale each
+candidate's face is cut out square (its minimum-area rectangle), the pips are the blobs that
+differ from the face's colour, counted and fitted to the six layouts (either way round): the
+value, and a confidence from the fit, the count and the contrast.  (3) A die on a checker lies
+inside a circle of a checker's size (the checker's rim, found by a Hough transform around it).
+
+Values need at least about 48 px per point width (:func:`find_dice_in_frame` rectifies at 64);
+on the reader's 32 px view pips are one or two pixels and values come with low confidence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import cv2
+import numpy as np
+
+from referee.events import DieReading
+
+from . import layout as L
+from .rectify import View, rectify
+
+HALVES = ("left", "right", "bar", "off")
+
+# pip centres of each face in units of the half side (the face spans -1..1), one orientation;
+# the other (turned a quarter) is the same with x and y swapped
+_S = 0.54
+LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-_S, -_S), (_S, _S)),
+    3: ((-_S, -_S), (0, 0), (_S, _S)),
+    4: ((-_S, -_S), (_S, -_S), (-_S, _S), (_S, _S)),
+    5: ((-_S, -_S), (_S, -_S), (0, 0), (-_S, _S), (_S, _S)),
+    6: ((-_S, -_S), (-_S, 0), (-_S, _S), (_S, -_S), (_S, 0), (_S, _S)),
+}
+
+
+@dataclass(frozen=True)
+class DiceParams:
+    """The finder's thresholds (sizes in point widths)."""
+
+    detect_px: int = 32            # px per pw of the coarse search
+    max_candidates: int = 40       # strongest peaks looked at closely
+    ring: float = 0.42             # the surround a die stands out from: this far from its centre
+    contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
+    side: tuple[float, float] = (0.2, 0.55)  # a die's side
+    max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
+    fill: float = 0.55             # blob area / its minimum-area rectangle
+    aspect: float = 1.9            # longest / shortest side of that rectangle
+    face_px: int = 40              # the face cut out square at this size to read its pips
+    pip_area: tuple[float, float] = (0.006, 0.07)  # a pip's area, share of the face
+    sure: float = 0.7              # confidence at which a value counts as read
+    checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
+
+    def __post_init__(self) -> None:
+        if not 8 <= self.detect_px <= 64:
+            raise ValueError(f"detect_px {self.detect_px}: expected 8..64 px per point width")
+        if not 0.0 < self.sure <= 1.0:
+            raise ValueError(f"sure {self.sure}: a confidence threshold is in 0..1")
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """One die as the camera sees it: centre in layout pw (``board``) and in image px (``image``,
+    None when the finder was given no corners), the half it rests in (``"left"``/``"right"`` of
+    the playing area as seen, ``"bar"``, or ``"off"`` off the playing area), whether it rests on a
+    checker or lies off the board, its value 1..6 (None: unreadable) and the value's confidence."""
+
+    board: tuple[float, float]
+    image: Optional[tuple[float, float]]
+    half: str
+    on_checker: bool
+    off_board: bool
+    value: Optional[int]
+    confidence: float
+    side: float = 0.0  # the die's side, pw (as measured)
+
+    def __post_init__(self) -> None:
+        if self.half not in HALVES:
+            raise ValueError(f"die half {self.half!r} is not one of {', '.join(HALVES)}")
+        if self.value is not None and self.value not in LAYOUTS:
+            raise ValueError(f"die value {self.value!r} is not 1..6 or None")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"die confidence {self.confidence} is not in 0..1")
+
+    def sure(self, params: DiceParams = DiceParams()) -> bool:
+        """True when the value is read with at least ``params.sure`` confidence."""
+        return self.value is not None and self.confidence >= params.sure
+
+
+def half_of(x: float, y: float) -> str:
+    """The half of the playing area holding layout point (x, y) (pw): left, right, bar or off."""
+    if not (0.0 <= x <= L.WIDTH and 0.0 <= y <= L.HEIGHT):
+        return "off"
+    return "left" if x < L.BAR_LEFT else "right" if x > L.BAR_RIGHT else "bar"
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def _shifts(f: np.ndarray, r: int, n: int) -> list[np.ndarray]:
+    """``f`` shifted by ``r`` px in 4 or 8 directions, edges replicated."""
+    H, W = f.shape[:2]
+    pad = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
+    d = int(round(r * 0.7071))
+    dirs = ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d))[:n]
+    return [pad[r + dy: r + dy + H, r + dx: r + dx + W] for dx, dy in dirs]
+
+
+def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
+    """Per pixel, how much its neighbourhood (``c`` px box) stands out, in the channel that differs most,
+    from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
+    a point has its own colour up and down it), less twice how much it differs ``inner`` px away
+    (a die is uniform at its centre; a tip, a line or a letter is not)."""
+    f = cv2.blur(img, (c, c)).astype(np.int16)
+    outer = np.sort(np.stack([np.abs(sh - f).max(axis=2) for sh in _shifts(f, r, 8)]), axis=0)[1]
+    near = np.max(np.stack([np.abs(sh - f).max(axis=2) for sh in _shifts(f, inner, 4)]), axis=0)
+    return np.clip(outer - near, 0, 255).astype(np.uint8)
+
+
+def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
+    """Centres (layout pw) of die-sized blobs standing out all round from their surround."""
+    s = p.detect_px / view.px
+    img = view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    dp = float(p.detect_px)
+    m = _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
+    k = int(round(0.45 * dp)) | 1
+    peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-m[ys, xs].astype(np.int32))[: p.max_candidates]
+    return [(float(xs[i]) / dp + view.x0, float(ys[i]) / dp + view.y0) for i in order]
+
+
+# --------------------------------------------------------------------------- one die
+
+
+def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
+    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
+    contrast with the surround; None when no die-shaped blob is there (a region of the centre's
+    colour that runs out of the window is a point, a checker or the frame)."""
+    P = view.px
+    r = int(round(p.max_extent * 0.62 * P))
+    u, v = view.to_px(cx, cy)
+    u, v = int(round(u)), int(round(v))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
+    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+        return None
+    crop = view.image[y0:y1, x0:x1].astype(np.float32)
+    c0 = max(2, int(round(0.1 * P)))
+    colour = np.median(crop[r - c0: r + c0 + 1, r - c0: r + c0 + 1].reshape(-1, 3), axis=0)
+    dist = np.abs(crop - colour).max(axis=2)
+    ring = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
+    contrast = float(np.percentile(ring, 25))
+    if contrast < p.contrast:
+        return None
+    mask = (dist < contrast * 0.5).astype(np.uint8)
+    kk = max(3, int(round(0.12 * P)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    best = int(lab[r, r])
+    if best == 0:
+        near = lab[r - c0: r + c0 + 1, r - c0: r + c0 + 1]
+        vals = near[near > 0]
+        if not vals.size:
+            return None
+        best = int(np.bincount(vals).argmax())
+    x, y, w, h, _a = (int(q) for q in stats[best])
+    if x == 0 or y == 0 or x + w >= 2 * r + 1 or y + h >= 2 * r + 1:
+        return None
+    blob = (lab == best).astype(np.uint8)
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    rect = cv2.minAreaRect(hull)
+    (rx, ry), (rw, rh), ang = rect
+    lo, hi = p.side
+    if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
+        return None
+    area = float(cv2.contourArea(hull))
+    if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
+        return None
+    box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
+    n_ = p.face_px
+    dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
+    M = cv2.getPerspectiveTransform(box, dst)
+    face = cv2.warpPerspective(view.image[y0:y1, x0:x1], M, (n_, n_), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
+
+
+def _fit(pts: np.ndarray, value: int) -> float:
+    """Mean distance (half sides) from pips found to the nearest layout of ``value`` (either way round)."""
+    best = 9.0
+    lay = np.array(LAYOUTS[value], np.float64)
+    for t in (lay, lay[:, ::-1]):
+        d = np.sqrt(((pts[:, None, :] - t[None, :, :]) ** 2).sum(-1))
+        # each pip to its nearest layout place and each place to its nearest pip
+        best = min(best, float(max(d.min(axis=1).mean(), d.min(axis=0).mean())))
+    return best
+
+
+def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
+    """The value on a die's face cut out square (BGR), and the confidence of it."""
+    n = face.shape[0]
+    f = face.astype(np.float32)
+    inner = f[n // 5: n - n // 5, n // 5: n - n // 5].reshape(-1, 3)
+    ring = np.concatenate([f[:n // 8].reshape(-1, 3), f[-n // 8:].reshape(-1, 3),
+                           f[:, :n // 8].reshape(-1, 3), f[:, -n // 8:].reshape(-1, 3)])
+    colour = np.median(np.concatenate([inner, ring]), axis=0)
+    dist = np.sqrt(((f - colour) ** 2).sum(-1))
+    dist8 = np.clip(dist, 0, 255).astype(np.uint8)
+    otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    thr = max(float(otsu), 45.0)
+    mask = (dist >= thr).astype(np.uint8)
+    mask[: n // 14] = 0
+    mask[-(n // 14):] = 0
+    mask[:, : n // 14] = 0
+    mask[:, -(n // 14):] = 0
+    k, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    a_lo, a_hi = p.pip_area[0] * n * n, p.pip_area[1] * n * n
+    pips = []
+    for i in range(1, k):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if a_lo <= a <= a_hi and max(w, h) <= 2.2 * min(w, h) + 1:
+            pips.append((i, a))
+    if not pips:
+        return None, 0.0
+    areas = np.array([a for _, a in pips], np.float64)
+    # keep the pips of one size (a big blob is an edge or a shadow, a small one noise)
+    med = float(np.median(areas))
+    keep = [i for i, a in pips if 0.4 * med <= a <= 2.2 * med]
+    if not 1 <= len(keep) <= 6:
+        return None, 0.0
+    pts = (np.array([cents[i] for i in keep], np.float64) - (n - 1) / 2) / ((n - 1) / 2 / 0.94)
+    value = len(keep)
+    fit = _fit(pts, value)
+    contrast = float(np.median([dist[lab == i].mean() for i in keep]))
+    spread = float(np.std([stats[i][4] for i in keep]) / med) if len(keep) > 1 else 0.0
+    conf = float(np.clip(1.0 - fit / 0.45, 0, 1)) * float(np.clip((contrast - 30) / 60, 0, 1)) \
+        * float(np.clip(1.2 - spread, 0, 1))
+    if value == 1:  # one pip: it must sit in the middle and be round
+        conf *= float(np.clip(1.0 - np.hypot(*pts[0]) / 0.35, 0, 1))
+    return value, round(min(conf, 1.0), 3)
+
+
+# --------------------------------------------------------------------------- on a checker
+
+
+def _on_checker(view: View, cx: float, cy: float, side: float, p: DiceParams) -> bool:
+    """True when a checker's rim circles the die (its centre within a checker's radius of the die's)."""
+    dp = p.detect_px
+    s = dp / view.px
+    R = p.checker_radius[1] + 0.15
+    u, v = view.to_px(cx, cy)
+    r = int(round(R * view.px))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = max(int(u) - r, 0), max(int(v) - r, 0), min(int(u) + r + 1, W), min(int(v) + r + 1, H)
+    crop = view.image[y0:y1, x0:x1]
+    if crop.size == 0:
+        return False
+    g = cv2.cvtColor(cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(g, (3, 3), 0)
+    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT, dp=1, minDist=2, param1=80, param2=14,
+                               minRadius=int(p.checker_radius[0] * dp), maxRadius=int(round(p.checker_radius[1] * dp)))
+    if circles is None:
+        return False
+    du, dv = (u - x0) * s, (v - y0) * s
+    for x, y, rad in circles[0][:6]:
+        if np.hypot(x - du, y - dv) + side * dp * 0.45 < rad:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the finder
+
+
+def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
+    return cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
+
+
+def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
+              shape: L.BoardShape = L.BoardShape(), max_dice: int = 4) -> list[DieSeen]:
+    """The dice on a rectified view (image centres too when the playing area's ``corners`` and
+    ``shape`` are given), most confident first, at most ``max_dice``."""
+    found: list[DieSeen] = []
+    to_img = _to_image(corners, shape) if corners is not None else None
+    for cx, cy in _candidates(view, params):
+        got = _face(view, cx, cy, params)
+        if got is None:
+            continue
+        face, ((rx, ry), (rw, rh), _), contrast = got
+        value, conf = read_face(face, params)
+        side = float(np.sqrt(rw * rh)) / view.px
+        if value is None and (contrast < params.contrast * 1.5 or max(rw, rh) > 1.25 * min(rw, rh)):
+            continue  # no pips and no clear square: not a die
+        bx, by = rx / view.px + view.x0, ry / view.px + view.y0
+        if any(np.hypot(bx - d.board[0], by - d.board[1]) < 0.2 for d in found):
+            continue
+        img: Optional[tuple[float, float]] = None
+        if to_img is not None:
+            rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
+            q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
+            img = (float(q[0]), float(q[1]))
+        half = half_of(bx, by)
+        found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, _on_checker(view, bx, by, side, params),
+                             half == "off", value, conf, round(side, 3)))
+    found.sort(key=lambda d: (d.value is None, -d.confidence))
+    return found[:max_dice]
+
+
+def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
+                       params: DiceParams = DiceParams(), px: int = 64) -> list[DieSeen]:
+    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more)."""
+    return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+
+
+def zone(die: DieSeen, setup: L.SetUp = L.SetUp()) -> str:
+    """The referee's landing zone of a die: ``"left"``/``"right"`` as seen from Dark's seat, else ``"outside"``."""
+    if die.half not in ("left", "right"):
+        return "outside"
+    if setup.dark_home.startswith("bottom"):  # Dark sits at the image's bottom edge: its right is the image's
+        return die.half
+    return "left" if die.half == "right" else "right"
+
+
+def to_readings(dice: Sequence[DieSeen], setup: L.SetUp = L.SetUp(), params: DiceParams = DiceParams(),
+                pw_mm: float = 40.0) -> tuple[DieReading, ...]:
+    """The referee's :class:`DieReading` per die: zone from Dark's seat, value only when sure (else None),
+    position in mm from the board's centre (x to Dark's right, y away from Dark; ``pw_mm``: a point's width)."""
+    out = []
+    for d in dice:
+        x, y = (d.board[0] - L.WIDTH / 2) * pw_mm, (L.HEIGHT / 2 - d.board[1]) * pw_mm
+        if not setup.dark_home.startswith("bottom"):
+            x, y = -x, -y
+        out.append(DieReading(d.value if d.sure(params) else None, True, zone(d, setup), d.on_checker,
+                              round(x, 1), round(y, 1), d.confidence))
+    return tuple(out)
