@@ -36,7 +36,7 @@ from .rectify import View, rectify
 HALVES = ("left", "right", "bar", "off")
 
 # pip centres of each face in units of the half side (the face spans -1..1), one orientation;
-# the other (turned a quarter) is the same with x and y swapped
+# the other is the same turned a quarter, (x, y) -> (-y, x)
 _S = 0.54
 LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
     1: ((0, 0),),
@@ -62,6 +62,7 @@ class DiceParams:
     aspect: float = 1.9            # longest / shortest side of that rectangle
     face_px: int = 40              # the face cut out square at this size to read its pips
     pip_area: tuple[float, float] = (0.006, 0.07)  # a pip's area, share of the face
+    keep: float = 0.2              # a blob is a die only when its pips fit a face this well
     sure: float = 0.7              # confidence at which a value counts as read
     checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
 
@@ -120,15 +121,32 @@ def _shifts(f: np.ndarray, r: int, n: int) -> list[np.ndarray]:
     return [pad[r + dy: r + dy + H, r + dx: r + dx + W] for dx, dy in dirs]
 
 
+def _chan_max(a: np.ndarray) -> np.ndarray:
+    """The largest of a 3-channel image's channels, per pixel."""
+    b, g, r = cv2.split(a)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
     """Per pixel, how much its neighbourhood (``c`` px box) stands out, in the channel that differs most,
     from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
-    a point has its own colour up and down it), less twice how much it differs ``inner`` px away
+    a point has its own colour up and down it), less how much it differs ``inner`` px away
     (a die is uniform at its centre; a tip, a line or a letter is not)."""
-    f = cv2.blur(img, (c, c)).astype(np.int16)
-    outer = np.sort(np.stack([np.abs(sh - f).max(axis=2) for sh in _shifts(f, r, 8)]), axis=0)[1]
-    near = np.max(np.stack([np.abs(sh - f).max(axis=2) for sh in _shifts(f, inner, 4)]), axis=0)
-    return np.clip(outer - near, 0, 255).astype(np.uint8)
+    f = cv2.blur(img, (c, c))
+    m1 = m2 = None
+    for sh in _shifts(f, r, 8):
+        d = _chan_max(cv2.absdiff(sh, f))
+        if m1 is None:
+            m1, m2 = d, np.full_like(d, 255)
+        else:
+            m2 = cv2.min(m2, cv2.max(m1, d))
+            m1 = cv2.min(m1, d)
+    near = None
+    for sh in _shifts(f, inner, 4):
+        d = _chan_max(cv2.absdiff(sh, f))
+        near = d if near is None else cv2.max(near, d)
+    assert m2 is not None and near is not None
+    return cv2.subtract(m2, near)
 
 
 def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
@@ -159,17 +177,16 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
     if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
         return None
-    crop = view.image[y0:y1, x0:x1].astype(np.float32)
+    crop = view.image[y0:y1, x0:x1]
     c0 = max(2, int(round(0.1 * P)))
     colour = np.median(crop[r - c0: r + c0 + 1, r - c0: r + c0 + 1].reshape(-1, 3), axis=0)
-    dist = np.abs(crop - colour).max(axis=2)
+    dist = _chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
     ring = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
     contrast = float(np.percentile(ring, 25))
     if contrast < p.contrast:
         return None
-    mask = (dist < contrast * 0.5).astype(np.uint8)
-    kk = max(3, int(round(0.12 * P)) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
+    mask = (dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # the pips stay holes
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     best = int(lab[r, r])
     if best == 0:
@@ -196,7 +213,7 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     n_ = p.face_px
     dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
     M = cv2.getPerspectiveTransform(box, dst)
-    face = cv2.warpPerspective(view.image[y0:y1, x0:x1], M, (n_, n_), flags=cv2.INTER_LINEAR,
+    face = cv2.warpPerspective(crop, M, (n_, n_), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
     return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
 
@@ -205,7 +222,7 @@ def _fit(pts: np.ndarray, value: int) -> float:
     """Mean distance (half sides) from pips found to the nearest layout of ``value`` (either way round)."""
     best = 9.0
     lay = np.array(LAYOUTS[value], np.float64)
-    for t in (lay, lay[:, ::-1]):
+    for t in (lay, np.stack([-lay[:, 1], lay[:, 0]], axis=1)):
         d = np.sqrt(((pts[:, None, :] - t[None, :, :]) ** 2).sum(-1))
         # each pip to its nearest layout place and each place to its nearest pip
         best = min(best, float(max(d.min(axis=1).mean(), d.min(axis=0).mean())))
@@ -304,8 +321,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         face, ((rx, ry), (rw, rh), _), contrast = got
         value, conf = read_face(face, params)
         side = float(np.sqrt(rw * rh)) / view.px
-        if value is None and (contrast < params.contrast * 1.5 or max(rw, rh) > 1.25 * min(rw, rh)):
-            continue  # no pips and no clear square: not a die
+        if conf < params.keep:
+            continue  # no die's pips: a letter, a screw, a checker's emblem
         bx, by = rx / view.px + view.x0, ry / view.px + view.y0
         if any(np.hypot(bx - d.board[0], by - d.board[1]) < 0.2 for d in found):
             continue
