@@ -133,19 +133,18 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
     a point has its own colour up and down it), less how much it differs ``inner`` px away
     (a die is uniform at its centre; a tip, a line or a letter is not)."""
     f = cv2.blur(img, (c, c))
-    m1 = m2 = None
-    for sh in _shifts(f, r, 8):
+    shifted = _shifts(f, r, 8)
+    m1 = _chan_max(cv2.absdiff(shifted[0], f))
+    m2 = np.full_like(m1, 255)
+    for sh in shifted[1:]:
         d = _chan_max(cv2.absdiff(sh, f))
-        if m1 is None:
-            m1, m2 = d, np.full_like(d, 255)
-        else:
-            m2 = cv2.min(m2, cv2.max(m1, d))
-            m1 = cv2.min(m1, d)
+        m2 = cv2.min(m2, cv2.max(m1, d))
+        m1 = cv2.min(m1, d)
     near = None
     for sh in _shifts(f, inner, 4):
         d = _chan_max(cv2.absdiff(sh, f))
         near = d if near is None else cv2.max(near, d)
-    assert m2 is not None and near is not None
+    assert near is not None
     return cv2.subtract(m2, near)
 
 
@@ -185,8 +184,8 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     contrast = float(np.percentile(ring, 25))
     if contrast < p.contrast:
         return None
-    mask = (dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # the pips stay holes
+    kk = max(3, int(round(0.07 * P)) | 1)  # bridges between pips close; a die's edge line stays
+    mask = cv2.morphologyEx((dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     best = int(lab[r, r])
     if best == 0:
@@ -233,10 +232,10 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     """The value on a die's face cut out square (BGR), and the confidence of it."""
     n = face.shape[0]
     f = face.astype(np.float32)
-    inner = f[n // 5: n - n // 5, n // 5: n - n // 5].reshape(-1, 3)
-    ring = np.concatenate([f[:n // 8].reshape(-1, 3), f[-n // 8:].reshape(-1, 3),
-                           f[:, :n // 8].reshape(-1, 3), f[:, -n // 8:].reshape(-1, 3)])
-    colour = np.median(np.concatenate([inner, ring]), axis=0)
+    a, b = max(1, n // 20), max(2, n // 8)  # a band along the edges, clear of the pips
+    ring = np.concatenate([f[a:b].reshape(-1, 3), f[n - b:n - a].reshape(-1, 3),
+                           f[:, a:b].reshape(-1, 3), f[:, n - b:n - a].reshape(-1, 3)])
+    colour = np.median(ring, axis=0)
     dist = np.sqrt(((f - colour) ** 2).sum(-1))
     dist8 = np.clip(dist, 0, 255).astype(np.uint8)
     otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
@@ -309,7 +308,7 @@ def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
 
 
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
-              shape: L.BoardShape = L.BoardShape(), max_dice: int = 4) -> list[DieSeen]:
+              shape: L.BoardShape = L.BoardShape(), max_dice: int = 6) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``."""
     found: list[DieSeen] = []
