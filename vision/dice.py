@@ -56,12 +56,13 @@ class DiceParams:
     max_candidates: int = 40       # strongest peaks looked at closely
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
-    side: tuple[float, float] = (0.2, 0.55)  # a die's side
+    side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
     max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
     fill: float = 0.55             # blob area / its minimum-area rectangle
     aspect: float = 1.9            # longest / shortest side of that rectangle
     face_px: int = 40              # the face cut out square at this size to read its pips
-    pip_area: tuple[float, float] = (0.006, 0.07)  # a pip's area, share of the face
+    spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
+    pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
     sure: float = 0.7              # confidence at which a value counts as read
     checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
@@ -145,7 +146,7 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
         d = _chan_max(cv2.absdiff(sh, f))
         near = d if near is None else cv2.max(near, d)
     assert near is not None
-    return cv2.subtract(m2, near)
+    return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), cv2.multiply(near, 0.5))
 
 
 def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
@@ -157,8 +158,16 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     k = int(round(0.45 * dp)) | 1
     peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-m[ys, xs].astype(np.int32))[: p.max_candidates]
-    return [(float(xs[i]) / dp + view.x0, float(ys[i]) / dp + view.y0) for i in order]
+    bx, by = xs / dp + view.x0, ys / dp + view.y0
+    score = m[ys, xs].astype(np.float64)
+    # a point's tip stands out all round but one side: looked at last
+    col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
+    tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \
+        (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
+         | ((by > L.HEIGHT - L.POINT_LEN - 0.1) & (by < L.HEIGHT - L.POINT_LEN + 0.8)))
+    score[tip] -= 1000.0
+    order = np.argsort(-score)[: p.max_candidates]
+    return [(float(bx[i]), float(by[i])) for i in order]
 
 
 # --------------------------------------------------------------------------- one die
@@ -217,58 +226,60 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
 
 
-def _fit(pts: np.ndarray, value: int) -> float:
-    """Mean distance (half sides) from pips found to the nearest layout of ``value`` (either way round)."""
-    best = 9.0
-    lay = np.array(LAYOUTS[value], np.float64)
-    for t in (lay, np.stack([-lay[:, 1], lay[:, 0]], axis=1)):
-        d = np.sqrt(((pts[:, None, :] - t[None, :, :]) ** 2).sum(-1))
-        # each pip to its nearest layout place and each place to its nearest pip
-        best = min(best, float(max(d.min(axis=1).mean(), d.min(axis=0).mean())))
-    return best
+def _templates(n: int, spread: float, radius: float) -> dict[int, list[np.ndarray]]:
+    """Zero-mean, unit-norm pip maps of each face (both ways round) on an ``n`` px square."""
+    ys, xs = (np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2) / ((n - 1) / 2)
+    out: dict[int, list[np.ndarray]] = {}
+    for v, lay in LAYOUTS.items():
+        maps = []
+        for quarter in (False, True):
+            t = np.zeros((n, n), np.float32)
+            for u, w in lay:
+                if quarter:
+                    u, w = -w, u
+                t += np.exp(-((xs - u * spread / _S) ** 2 + (ys - w * spread / _S) ** 2) / (2 * radius ** 2))
+            t -= t.mean()
+            maps.append(t / float(np.linalg.norm(t)))
+        out[v] = maps
+    return out
+
+
+_TEMPLATES: dict[tuple[int, float], dict[int, list[np.ndarray]]] = {}
 
 
 def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
-    """The value on a die's face cut out square (BGR), and the confidence of it."""
+    """The value on a die's face cut out square (BGR), and the confidence of it: the pips (what differs
+    from the face's colour) matched against the six faces' pip maps, either way round."""
     n = face.shape[0]
     f = face.astype(np.float32)
-    a, b = max(1, n // 20), max(2, n // 8)  # a band along the edges, clear of the pips
-    ring = np.concatenate([f[a:b].reshape(-1, 3), f[n - b:n - a].reshape(-1, 3),
-                           f[:, a:b].reshape(-1, 3), f[:, n - b:n - a].reshape(-1, 3)])
-    colour = np.median(ring, axis=0)
-    dist = np.sqrt(((f - colour) ** 2).sum(-1))
-    dist8 = np.clip(dist, 0, 255).astype(np.uint8)
-    otsu, _ = cv2.threshold(dist8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    thr = max(float(otsu), 45.0)
-    mask = (dist >= thr).astype(np.uint8)
-    mask[: n // 14] = 0
-    mask[-(n // 14):] = 0
-    mask[:, : n // 14] = 0
-    mask[:, -(n // 14):] = 0
-    k, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    a_lo, a_hi = p.pip_area[0] * n * n, p.pip_area[1] * n * n
-    pips = []
-    for i in range(1, k):
-        x, y, w, h, a = (int(v) for v in stats[i])
-        if a_lo <= a <= a_hi and max(w, h) <= 2.2 * min(w, h) + 1:
-            pips.append((i, a))
-    if not pips:
+    colour = np.median(f.reshape(-1, 3), axis=0)  # the face covers most of its square; pips a sixth at most
+    dist = np.abs(f - colour).max(axis=2)
+    plain = float((dist < 25).mean())  # a die's face is one colour but for its pips
+    e = max(1, n // 12)
+    dist[:e] = 0
+    dist[n - e:] = 0
+    dist[:, :e] = 0
+    dist[:, n - e:] = 0
+    contrast = float(np.percentile(dist, 98))
+    if contrast < 35.0:
         return None, 0.0
-    areas = np.array([a for _, a in pips], np.float64)
-    # keep the pips of one size (a big blob is an edge or a shadow, a small one noise)
-    med = float(np.median(areas))
-    keep = [i for i, a in pips if 0.4 * med <= a <= 2.2 * med]
-    if not 1 <= len(keep) <= 6:
+    d = np.minimum(dist, contrast)
+    d -= d.mean()
+    norm = float(np.linalg.norm(d))
+    if norm < 1e-6:
         return None, 0.0
-    pts = (np.array([cents[i] for i in keep], np.float64) - (n - 1) / 2) / ((n - 1) / 2 / 0.94)
-    value = len(keep)
-    fit = _fit(pts, value)
-    contrast = float(np.median([dist[lab == i].mean() for i in keep]))
-    spread = float(np.std([stats[i][4] for i in keep]) / med) if len(keep) > 1 else 0.0
-    conf = float(np.clip(1.0 - fit / 0.45, 0, 1)) * float(np.clip((contrast - 30) / 60, 0, 1)) \
-        * float(np.clip(1.2 - spread, 0, 1))
-    if value == 1:  # one pip: it must sit in the middle and be round
-        conf *= float(np.clip(1.0 - np.hypot(*pts[0]) / 0.35, 0, 1))
+    d /= norm
+    scores: dict[int, float] = {}
+    for spread in p.spreads:
+        key = (n, spread)
+        if key not in _TEMPLATES:
+            _TEMPLATES[key] = _templates(n, spread, p.pip_radius)
+        for v, maps in _TEMPLATES[key].items():
+            scores[v] = max(scores.get(v, -1.0), max(float((d * t).sum()) for t in maps))
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (value, best), (_, second) = ranked[0], ranked[1]
+    conf = float(np.clip((best - second) / 0.2, 0, 1)) * float(np.clip((best - 0.35) / 0.35, 0, 1)) \
+        * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     return value, round(min(conf, 1.0), 3)
 
 
@@ -320,6 +331,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         face, ((rx, ry), (rw, rh), _), contrast = got
         value, conf = read_face(face, params)
         side = float(np.sqrt(rw * rh)) / view.px
+        # a cocked die's top face is foreshortened a little; a longer blob is no die's face
+        conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
         if conf < params.keep:
             continue  # no die's pips: a letter, a screw, a checker's emblem
         bx, by = rx / view.px + view.x0, ry / view.px + view.y0
