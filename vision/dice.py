@@ -146,7 +146,7 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
         d = _chan_max(cv2.absdiff(sh, f))
         near = d if near is None else cv2.max(near, d)
     assert near is not None
-    return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), cv2.multiply(near, 0.5))
+    return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
 
 
 def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
@@ -226,35 +226,14 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
 
 
-def _templates(n: int, spread: float, radius: float) -> dict[int, list[np.ndarray]]:
-    """Zero-mean, unit-norm pip maps of each face (both ways round) on an ``n`` px square."""
-    ys, xs = (np.mgrid[0:n, 0:n].astype(np.float32) - (n - 1) / 2) / ((n - 1) / 2)
-    out: dict[int, list[np.ndarray]] = {}
-    for v, lay in LAYOUTS.items():
-        maps = []
-        for quarter in (False, True):
-            t = np.zeros((n, n), np.float32)
-            for u, w in lay:
-                if quarter:
-                    u, w = -w, u
-                t += np.exp(-((xs - u * spread / _S) ** 2 + (ys - w * spread / _S) ** 2) / (2 * radius ** 2))
-            t -= t.mean()
-            maps.append(t / float(np.linalg.norm(t)))
-        out[v] = maps
-    return out
-
-
-_TEMPLATES: dict[tuple[int, float], dict[int, list[np.ndarray]]] = {}
-
-
 def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
-    """The value on a die's face cut out square (BGR), and the confidence of it: the pips (what differs
-    from the face's colour) matched against the six faces' pip maps, either way round."""
+    """The value on a die's face cut out square (BGR), and the confidence of it: how pip-like (unlike the
+    face's colour) each of the 3 x 3 places a pip can be is, and the face whose pips are all darker
+    than its empty places by the widest margin (either way round)."""
     n = face.shape[0]
     f = face.astype(np.float32)
     colour = np.median(f.reshape(-1, 3), axis=0)  # the face covers most of its square; pips a sixth at most
     dist = np.abs(f - colour).max(axis=2)
-    plain = float((dist < 25).mean())  # a die's face is one colour but for its pips
     e = max(1, n // 12)
     dist[:e] = 0
     dist[n - e:] = 0
@@ -263,22 +242,28 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     contrast = float(np.percentile(dist, 98))
     if contrast < 35.0:
         return None, 0.0
-    d = np.minimum(dist, contrast)
-    d -= d.mean()
-    norm = float(np.linalg.norm(d))
-    if norm < 1e-6:
-        return None, 0.0
-    d /= norm
+    d = np.minimum(dist, contrast) / contrast
+    h = (n - 1) / 2
+    w = max(1, int(round(p.pip_radius * h * 0.7)))
     scores: dict[int, float] = {}
     for spread in p.spreads:
-        key = (n, spread)
-        if key not in _TEMPLATES:
-            _TEMPLATES[key] = _templates(n, spread, p.pip_radius)
-        for v, maps in _TEMPLATES[key].items():
-            scores[v] = max(scores.get(v, -1.0), max(float((d * t).sum()) for t in maps))
+        # how pip-like each of the 3 x 3 places a pip can be is (0: the face's colour, 1: the pips')
+        grid = {}
+        for gy in (-1, 0, 1):
+            for gx in (-1, 0, 1):
+                cx, cy = int(round(h + gx * spread * h)), int(round(h + gy * spread * h))
+                grid[(gx, gy)] = float(d[cy - w: cy + w + 1, cx - w: cx + w + 1].mean())
+        for v, lay in LAYOUTS.items():
+            for quarter in (False, True):
+                on = {(int(np.sign(-y)), int(np.sign(x))) if quarter else (int(np.sign(x)), int(np.sign(y)))
+                      for x, y in lay}
+                off = [g for k, g in grid.items() if k not in on]
+                margin = min(grid[k] for k in on) - max(off)
+                scores[v] = max(scores.get(v, -1.0), margin)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
-    conf = float(np.clip((best - second) / 0.2, 0, 1)) * float(np.clip((best - 0.35) / 0.35, 0, 1)) \
+    plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     return value, round(min(conf, 1.0), 3)
 
