@@ -173,40 +173,27 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
 # --------------------------------------------------------------------------- one die
 
 
-def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
-    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
-    contrast with the surround; None when no die-shaped blob is there (a region of the centre's
-    colour that runs out of the window is a point, a checker or the frame)."""
-    P = view.px
-    r = int(round(p.max_extent * 0.62 * P))
-    u, v = view.to_px(cx, cy)
-    u, v = int(round(u)), int(round(v))
-    H, W = view.image.shape[:2]
-    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
-    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
-        return None
-    crop = view.image[y0:y1, x0:x1]
-    c0 = max(2, int(round(0.1 * P)))
-    colour = np.median(crop[r - c0: r + c0 + 1, r - c0: r + c0 + 1].reshape(-1, 3), axis=0)
-    dist = _chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> Optional[tuple[tuple, float]]:
+    """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
+    the window's edge; None when there is none (a region that runs out of the window is a point, a
+    checker or the frame)."""
+    sx, sy = seed
+    c0 = max(2, int(round(0.06 * P)))
+    colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
+    dist = cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))).max(axis=2)
     ring = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
-    contrast = float(np.percentile(ring, 25))
+    contrast = float(np.percentile(ring, 40))
     if contrast < p.contrast:
         return None
     kk = max(3, int(round(0.07 * P)) | 1)  # bridges between pips close; a die's edge line stays
-    mask = cv2.morphologyEx((dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8), cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
-    best = int(lab[r, r])
-    if best == 0:
-        near = lab[r - c0: r + c0 + 1, r - c0: r + c0 + 1]
-        vals = near[near > 0]
-        if not vals.size:
-            return None
-        best = int(np.bincount(vals).argmax())
-    x, y, w, h, _a = (int(q) for q in stats[best])
+    mask = cv2.morphologyEx((dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8), cv2.MORPH_CLOSE,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
+    if not mask[sy, sx]:
+        return None
+    _n, _img, _m, (x, y, w, h) = cv2.floodFill(mask, None, (sx, sy), 2, flags=4)
     if x == 0 or y == 0 or x + w >= 2 * r + 1 or y + h >= 2 * r + 1:
         return None
-    blob = (lab == best).astype(np.uint8)
+    blob = (mask == 2).astype(np.uint8)
     cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
     rect = cv2.minAreaRect(hull)
@@ -217,6 +204,31 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
     area = float(cv2.contourArea(hull))
     if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
         return None
+    return rect, contrast
+
+
+def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
+    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
+    contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
+    the centre, else a little to each side (the centre may be a pip)."""
+    P = view.px
+    r = int(round(p.max_extent * 0.62 * P))
+    u, v = view.to_px(cx, cy)
+    u, v = int(round(u)), int(round(v))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
+    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+        return None
+    crop = view.image[y0:y1, x0:x1]
+    o = max(2, int(round(0.08 * P)))
+    got = None
+    for sx, sy in ((r, r), (r + o, r), (r - o, r), (r, r + o), (r, r - o)):
+        got = _blob(crop, r, (sx, sy), P, p)
+        if got is not None:
+            break
+    if got is None:
+        return None
+    ((rx, ry), (rw, rh), ang), contrast = got
     box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
     n_ = p.face_px
     dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
