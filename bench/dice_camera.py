@@ -1,7 +1,7 @@
 """How well the camera reads the dice: rendered frames with dice, and the real overhead images.
 
     python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels /tmp/labels_merged.json]
-                                 [--images /work/shared/vision/overhead] [--speed 20]
+                                 [--images /work/shared/vision/overhead] [--speed 20] [--px 64]
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
 on a checker, half off the board as the renderer's :class:`vision.render_props.DieSeen` says).
@@ -9,7 +9,7 @@ A found die is matched to a drawn one within 0.3 pw of its centre.  Printed: dic
 right, values WRONG while the finder was sure (the figure that must be 0), values withheld
 (unsure), halves, on-checker and off-board right, false dice (nothing drawn there).  Real: the
 labelled dice (image px) of test1 and test6 (tuned on) and test2, template3, dices6 (held out),
-each reported apart.  Speed: CPU time of :func:`vision.dice.find_dice` on a 64 px view, best of N.
+each reported apart.  Speed: CPU time of :func:`vision.dice.find_dice` on the view (``--px``, default 64), best of N.
 """
 from __future__ import annotations
 
@@ -158,16 +158,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--labels", type=Path, default=Path("/tmp/labels_merged.json"))
     ap.add_argument("--images", type=Path, default=Path("/work/shared/vision/overhead"))
     ap.add_argument("--speed", type=int, default=20)
+    ap.add_argument("--px", type=int, default=64, help="pixels per point width of the rectified view")
     a = ap.parse_args(argv)
     if a.frames:
-        _show(f"rendered (seed {a.seed})", rendered(a.frames, a.seed))
+        _show(f"rendered (seed {a.seed}, {a.px} px/pw)", rendered(a.frames, a.seed, a.px))
     if a.labels.exists() and a.images.exists():
         print("real, tuned on:")
-        _show("real tuned (test1, test6)", real(a.labels, a.images, TUNED))
+        _show("real tuned (test1, test6)", real(a.labels, a.images, TUNED, a.px))
         print("real, held out:")
-        _show("real held out (test2, template3, dices6)", real(a.labels, a.images, HELD_OUT))
+        _show("real held out (test2, template3, dices6)", real(a.labels, a.images, HELD_OUT, a.px))
     if a.speed:
-        print(f"find_dice on a 64 px view: {speed(a.speed, a.seed):.2f} ms CPU (best of {a.speed})")
+        print(f"find_dice on a {a.px} px view: {speed(a.speed, a.seed, a.px):.2f} ms CPU (best of {a.speed})")
 
 
 if __name__ == "__main__":
