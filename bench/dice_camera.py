@@ -35,7 +35,18 @@ def _pw_px(corners: np.ndarray, shape: L.BoardShape) -> float:
     return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2 / shape.width)
 
 
-def rendered(frames: int, seed: int, px: int = 64) -> dict[str, int]:
+def _match(truth: list[tuple[float, float]], got: list[D.DieSeen], tol: float) -> dict[int, int]:
+    """Drawn (or labelled) die -> found die, the closest pairs first, each within ``tol`` px."""
+    pairs = sorted((float(np.hypot(g.image[0] - x, g.image[1] - y)), i, k) for i, (x, y) in enumerate(truth)
+                   for k, g in enumerate(got) if g.image is not None)
+    out: dict[int, int] = {}
+    for d, i, k in pairs:
+        if d < tol and i not in out and k not in out.values():
+            out[i] = k
+    return out
+
+
+def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True) -> dict[str, int]:
     """Score the finder on ``frames`` rendered frames with two dice each."""
     c = dict(drawn=0, found=0, right=0, wrong_sure=0, wrong_unsure=0, withheld=0, none=0, half=0, on=0,
              on_drawn=0, on_found=0, off=0, off_drawn=0, off_found=0, false=0, false_sure=0)
@@ -47,19 +58,15 @@ def rendered(frames: int, seed: int, px: int = 64) -> dict[str, int]:
         r = R.render_scene(pos, params, seed=seed * 100_000 + i)
         got = D.find_dice(rectify(r.image, r.corners, px, shape=shape), corners=r.corners, shape=shape)
         tol = 0.3 * _pw_px(r.corners, shape)
-        used: set[int] = set()
-        for t in r.dice:
+        match = _match([t.centre for t in r.dice], got, tol)
+        used = set(match.values())
+        for j, t in enumerate(r.dice):
             c["drawn"] += 1
             c["on_drawn"] += t.on_checker
             c["off_drawn"] += t.off_board
-            near = [(np.hypot(g.image[0] - t.centre[0], g.image[1] - t.centre[1]), k) for k, g in enumerate(got)
-                    if g.image is not None and k not in used]
-            near = [(d, k) for d, k in near if d < tol]
-            if not near:
+            if j not in match:
                 continue
-            k = min(near)[1]
-            used.add(k)
-            g = got[k]
+            g = got[match[j]]
             c["found"] += 1
             want_half = "off" if t.off_board else t.half
             c["half"] += g.half == want_half
@@ -74,10 +81,14 @@ def rendered(frames: int, seed: int, px: int = 64) -> dict[str, int]:
                 c["withheld"] += not g.sure()
             else:
                 c["wrong_sure" if g.sure() else "wrong_unsure"] += 1
+                if g.sure() and verbose:
+                    print(f"  frame {i}: a {t.value} read as a sure {g}")
         for k, g in enumerate(got):
             if k not in used:
                 c["false"] += 1
                 c["false_sure"] += g.sure()
+                if g.sure() and verbose:
+                    print(f"  frame {i}: a sure false die {g}")
     return c
 
 
@@ -94,19 +105,15 @@ def real(labels: Path, images: Path, names: tuple[str, ...], px: int = 64) -> di
         corners = np.array(lab["corners"], np.float32)
         got = D.find_dice_in_frame(frame, corners, shape, px=px)
         tol = 0.3 * _pw_px(corners, shape)
-        used: set[int] = set()
+        match = _match([(t["x"], t["y"]) for t in lab["dice"]], got, tol)
+        used = set(match.values())
         line = []
-        for t in lab["dice"]:
+        for j, t in enumerate(lab["dice"]):
             c["drawn"] += 1
-            near = [(np.hypot(g.image[0] - t["x"], g.image[1] - t["y"]), k) for k, g in enumerate(got)
-                    if g.image is not None and k not in used]
-            near = [(d, k) for d, k in near if d < tol]
-            if not near:
+            if j not in match:
                 line.append(f"{t['value']}:missed")
                 continue
-            k = min(near)[1]
-            used.add(k)
-            g = got[k]
+            g = got[match[j]]
             c["found"] += 1
             line.append(f"{t['value']}:{g.value}@{g.confidence:.2f}")
             if g.value is None:

@@ -28,8 +28,8 @@ def _near(got: list[D.DieSeen], x: float, y: float) -> D.DieSeen:
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_rendered_faces_read_with_their_values(seed: int) -> None:
-    xs = (1.0, 1.9, 2.8, 7.6, 9.2)
-    dice = [Die(v, x, 5.5, angle=10.0 * v, size=0.38) for v, x in zip(range(1, 6), xs)]
+    xs = (1.0, 1.9, 2.8, 7.6, 9.2, 10.8)
+    dice = [Die(v, x, 5.5, angle=10.0 * v, size=0.38) for v, x in zip(range(1, 7), xs)]
     r = R.render_scene(EMPTY, CLEAN, seed=seed, dice=dice)
     got = D.find_dice_in_frame(r.image, r.corners)
     for d, t in zip(dice, r.dice):

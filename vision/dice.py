@@ -185,17 +185,26 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     contrast = float(np.partition(ring, len(ring) * 2 // 5)[len(ring) * 2 // 5])  # its 40th percentile
     if contrast < p.contrast:
         return None
-    kk = max(3, int(round(0.07 * P)) | 1)  # bridges between pips close; a die's edge line stays
-    mask = cv2.morphologyEx((dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8), cv2.MORPH_CLOSE,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kk, kk)))
-    if not mask[sy, sx]:
+    # the face: the seed's region of its colour and the pieces of that colour a pip's width from it (rows
+    # of pips cut a face into bands); none may run out of the window (a point, a checker, the frame)
+    like = (dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8)
+    n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+    seed_label = int(lab[sy, sx])
+    if seed_label == 0:
         return "pip"
-    _n, _img, _m, (x, y, w, h) = cv2.floodFill(mask, None, (sx, sy), 2, flags=4)
-    if x == 0 or y == 0 or x + w >= 2 * r + 1 or y + h >= 2 * r + 1:
+    out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= 2 * r + 1) \
+        | (stats[:, 1] + stats[:, 3] >= 2 * r + 1)
+    if out[seed_label]:
         return None
-    blob = (mask == 2).astype(np.uint8)
+    blob = (lab == seed_label).astype(np.uint8)
+    k = max(3, int(round(0.24 * P)) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    for _ in range(2):
+        near = np.unique(lab[cv2.dilate(blob, se) > 0])
+        near = near[(near > 0) & ~out[near]]
+        blob = np.isin(lab, near).astype(np.uint8)
     cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(max(cnts, key=cv2.contourArea))
+    hull = cv2.convexHull(np.vstack(cnts))
     rect = cv2.minAreaRect(hull)
     (rx, ry), (rw, rh), ang = rect
     lo, hi = p.side
@@ -275,6 +284,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
     plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
+    ink = float((d > 0.5).mean())
+    plain *= float(np.clip(1.0 - (ink - (0.05 + 0.035 * value)) / 0.05, 0, 1))
     conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     return value, round(min(conf, 1.0), 3)
