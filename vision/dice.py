@@ -53,6 +53,7 @@ class DiceParams:
     """The finder's thresholds (sizes in point widths)."""
 
     detect_px: int = 32            # px per pw of the coarse search
+    pip_weight: float = 4.0        # how much pip-like spots near a peak raise its rank
     max_candidates: int = 40       # strongest peaks looked at closely
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
@@ -160,12 +161,17 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     ys, xs = np.nonzero(peaks)
     bx, by = xs / dp + view.x0, ys / dp + view.y0
     score = m[ys, xs].astype(np.float64)
-    # a point's tip stands out all round but one side: looked at last
+    # pips: small spots of another shade within a die's half side of the peak
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    kp = int(round(0.3 * dp)) | 1
+    score += p.pip_weight * cv2.dilate(dog, np.ones((kp, kp), np.uint8))[ys, xs]
+    # a point's tip stands out all round but one side: looked at later
     col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
     tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \
         (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
          | ((by > L.HEIGHT - L.POINT_LEN - 0.1) & (by < L.HEIGHT - L.POINT_LEN + 0.8)))
-    score[tip] -= 1000.0
+    score[tip] *= 0.6
     order = np.argsort(-score)[: p.max_candidates]
     return [(float(bx[i]), float(by[i])) for i in order]
 
