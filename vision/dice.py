@@ -63,8 +63,10 @@ class DiceParams:
     aspect: float = 1.9            # longest / shortest side of that rectangle
     face_px: int = 40              # the face cut out square at this size to read its pips
     spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
+    offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
+    bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
     sure: float = 0.7              # confidence at which a value counts as read
     checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
 
@@ -273,12 +275,15 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     h = (n - 1) / 2
     w = max(1, int(round(p.pip_radius * h * 0.7)))
     scores: dict[int, float] = {}
-    for spread in p.spreads:
+    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    shifts = [(ox * h, oy * h) for ox in p.offsets for oy in p.offsets]
+    for spread, (ox, oy) in ((s_, o_) for s_ in p.spreads for o_ in shifts):
         # how pip-like each of the 3 x 3 places a pip can be is (0: the face's colour, 1: the pips')
         grid = {}
         for gy in (-1, 0, 1):
             for gx in (-1, 0, 1):
-                cx, cy = int(round(h + gx * spread * h)), int(round(h + gy * spread * h))
+                cx = int(np.clip(round(h + ox + gx * spread * h), w, n - 1 - w))
+                cy = int(np.clip(round(h + oy + gy * spread * h), w, n - 1 - w))
                 grid[(gx, gy)] = float(d[cy - w: cy + w + 1, cx - w: cx + w + 1].mean())
         for v, lay in LAYOUTS.items():
             for quarter in (False, True):
@@ -359,6 +364,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
             q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
             img = (float(q[0]), float(q[1]))
         half = half_of(bx, by)
+        if half == "bar":  # hinges and fittings there show screws like pips: never sure
+            conf = min(conf, params.bar_confidence)
         found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, _on_checker(view, bx, by, side, params),
                              half == "off", value, conf, round(side, 3)))
     found.sort(key=lambda d: (d.value is None, -d.confidence))
