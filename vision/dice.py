@@ -46,6 +46,14 @@ LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
     5: ((-_S, -_S), (_S, -_S), (0, 0), (-_S, _S), (_S, _S)),
     6: ((-_S, -_S), (-_S, 0), (-_S, _S), (_S, -_S), (_S, 0), (_S, _S)),
 }
+_GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], np.float64)  # the 3 x 3 places
+_ON_ROWS, _ON_VALUES = [], []
+for _v, _lay in LAYOUTS.items():
+    for _quarter in (False, True):
+        _on = {(int(np.sign(-y)), int(np.sign(x))) if _quarter else (int(np.sign(x)), int(np.sign(y))) for x, y in _lay}
+        _ON_ROWS.append([(int(gx), int(gy)) in _on for gx, gy in _GRID])
+        _ON_VALUES.append(_v)
+_ON = np.array(_ON_ROWS, bool)  # (12, 9): which places hold a pip, per face and way round
 
 
 @dataclass(frozen=True)
@@ -54,7 +62,7 @@ class DiceParams:
 
     detect_px: int = 32            # px per pw of the coarse search
     pip_weight: float = 4.0        # how much pip-like spots near a peak raise its rank
-    max_candidates: int = 40       # strongest peaks looked at closely
+    max_candidates: int = 32       # strongest peaks looked at closely
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
     side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
@@ -274,24 +282,23 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     d = np.minimum(dist, contrast) / contrast
     h = (n - 1) / 2
     w = max(1, int(round(p.pip_radius * h * 0.7)))
-    scores: dict[int, float] = {}
     # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
-    shifts = [(ox * h, oy * h) for ox in p.offsets for oy in p.offsets]
-    for spread, (ox, oy) in ((s_, o_) for s_ in p.spreads for o_ in shifts):
-        # how pip-like each of the 3 x 3 places a pip can be is (0: the face's colour, 1: the pips')
-        grid = {}
-        for gy in (-1, 0, 1):
-            for gx in (-1, 0, 1):
-                cx = int(np.clip(round(h + ox + gx * spread * h), w, n - 1 - w))
-                cy = int(np.clip(round(h + oy + gy * spread * h), w, n - 1 - w))
-                grid[(gx, gy)] = float(d[cy - w: cy + w + 1, cx - w: cx + w + 1].mean())
-        for v, lay in LAYOUTS.items():
-            for quarter in (False, True):
-                on = {(int(np.sign(-y)), int(np.sign(x))) if quarter else (int(np.sign(x)), int(np.sign(y)))
-                      for x, y in lay}
-                off = [g for k, g in grid.items() if k not in on]
-                margin = min(grid[k] for k in on) - max(off)
-                scores[v] = max(scores.get(v, -1.0), margin)
+    ii = cv2.integral(d)
+    offs = np.array([(ox, oy) for ox in p.offsets for oy in p.offsets], np.float64) * h
+    sp = np.asarray(p.spreads, np.float64)
+    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
+    cx = h + offs[None, :, 0, None] + _GRID[None, None, :, 0] * sp[:, None, None] * h
+    cy = h + offs[None, :, 1, None] + _GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
+        / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
+    on_min = np.where(_ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
+    off_max = np.where(~_ON[None], box[:, None, :], -np.inf).max(axis=2)
+    margin = (on_min - off_max).max(axis=0)
+    scores: dict[int, float] = {}
+    for v, m_ in zip(_ON_VALUES, margin):
+        scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
     plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
