@@ -4,7 +4,7 @@
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64]
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
-on a checker, half off the board as the renderer's :class:`vision.render_props.DieSeen` says).
+on a checker, over the board's edge (any part: its ``overhang``) as the renderer's :class:`vision.render_props.DieSeen` says).
 A found die is matched to a drawn one within 0.3 pw of its centre.  Printed: dice found, values
 right, values WRONG while the finder was sure (the figure that must be 0), values withheld
 (unsure), halves, on-checker and off-board right, false dice (nothing drawn there).  Real: the
@@ -63,17 +63,18 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True) -> dict
         for j, t in enumerate(r.dice):
             c["drawn"] += 1
             c["on_drawn"] += t.on_checker
-            c["off_drawn"] += t.off_board
+            c["off_drawn"] += t.overhang
             if j not in match:
                 continue
             g = got[match[j]]
             c["found"] += 1
             want_half = "off" if t.off_board else t.half
+            t_off = t.overhang  # any of it over the edge
             c["half"] += g.half == want_half
             c["on"] += g.on_checker == t.on_checker
             c["on_found"] += g.on_checker and t.on_checker
-            c["off"] += g.off_board == t.off_board
-            c["off_found"] += g.off_board and t.off_board
+            c["off"] += g.off_board == t_off
+            c["off_found"] += g.off_board and t_off
             if g.value is None:
                 c["none"] += 1
             elif g.value == t.value:

@@ -49,6 +49,16 @@ def test_a_die_on_a_checker_is_flagged() -> None:
     assert not _near(got, *field.board).on_checker
 
 
+@pytest.mark.parametrize("seed, x, y", [(0, 3.0, 0.0), (2, 0.0, 3.0), (3, 13.0, 8.0)])
+def test_a_die_across_the_edge_is_off_the_board(seed: int, x: float, y: float) -> None:
+    r = R.render_scene(L.start_position(), CLEAN, seed=seed, dice=[Die(5, x, y, off_board=True, size=0.38)])
+    (t,) = r.dice
+    assert t.overhang
+    g = _near(D.find_dice_in_frame(r.image, r.corners), *t.board)
+    assert g.off_board and D.zone(g) == "outside"
+    assert g.value == 5
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_checkers_are_never_dice(seed: int) -> None:
     params = R.RenderParams.real_table(dice_prob=0.0)

@@ -74,6 +74,7 @@ class DiceParams:
     offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
+    edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
     bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
     sure: float = 0.7              # confidence at which a value counts as read
     checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
@@ -88,9 +89,10 @@ class DiceParams:
 @dataclass(frozen=True)
 class DieSeen:
     """One die as the camera sees it: centre in layout pw (``board``) and in image px (``image``,
-    None when the finder was given no corners), the half it rests in (``"left"``/``"right"`` of
-    the playing area as seen, ``"bar"``, or ``"off"`` off the playing area), whether it rests on a
-    checker or lies off the board, its value 1..6 (None: unreadable) and the value's confidence."""
+    None when the finder was given no corners), the half its centre lies in (``"left"``/``"right"``
+    of the playing area as seen, ``"bar"``, or ``"off"`` off the playing area), whether it rests on a
+    checker, whether it lies off the board (any of its face over the playing area's edge: across it
+    or beyond), its value 1..6 (None: unreadable) and the value's confidence."""
 
     board: tuple[float, float]
     image: Optional[tuple[float, float]]
@@ -355,7 +357,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         got = _face(view, cx, cy, params)
         if got is None:
             continue
-        face, ((rx, ry), (rw, rh), _), contrast = got
+        face, rect, contrast = got
+        (rx, ry), (rw, rh), _ang = rect
         value, conf = read_face(face, params)
         side = float(np.sqrt(rw * rh)) / view.px
         # a cocked die's top face is foreshortened a little; a longer blob is no die's face
@@ -373,8 +376,13 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         half = half_of(bx, by)
         if half == "bar":  # hinges and fittings there show screws like pips: never sure
             conf = min(conf, params.bar_confidence)
+        # off the board: any of the face over the playing area's edge (a die across it, or beyond)
+        pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
+        t = params.edge
+        off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
+                   or (pts[:, 1] > L.HEIGHT + t).any())
         found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, _on_checker(view, bx, by, side, params),
-                             half == "off", value, conf, round(side, 3)))
+                             off, value, conf, round(side, 3)))
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:max_dice]
 
@@ -386,8 +394,9 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
 
 
 def zone(die: DieSeen, setup: L.SetUp = L.SetUp()) -> str:
-    """The referee's landing zone of a die: ``"left"``/``"right"`` as seen from Dark's seat, else ``"outside"``."""
-    if die.half not in ("left", "right"):
+    """The referee's landing zone of a die: ``"left"``/``"right"`` as seen from Dark's seat, else (on the
+    bar, over the edge or beyond it) ``"outside"``."""
+    if die.half not in ("left", "right") or die.off_board:
         return "outside"
     if setup.dark_home.startswith("bottom"):  # Dark sits at the image's bottom edge: its right is the image's
         return die.half
