@@ -8,17 +8,21 @@ of the playing area it rests in, whether it lies on a checker or off the playing
 value with a confidence.  :func:`to_readings` gives the referee's
 :class:`referee.events.DieReading` (zones as seen from Dark's seat).
 
-How: (1) at a coarse scale (``DiceParams.detect_px``) a white top-hat and a black-hat (the
-image minus its opening, its closing minus it) with a square about a die and a half wide, per
-colour channel, keep what is smaller than a checker and contrasts with its surround; compact,
-square-ish blobs of a die's size are the candidates.  (2) At the view's own scale each
-candidate's face is cut out square (its minimum-area rectangle), the pips are the blobs that
-differ from the face's colour, counted and fitted to the six layouts (either way round): the
-value, and a confidence from the fit, the count and the contrast.  (3) A die on a checker lies
-inside a circle of a checker's size (the checker's rim, found by a Hough transform around it).
+How: (1) at a coarse scale (``DiceParams.detect_px``) each pixel's neighbourhood is compared with
+8 points a die's half diagonal and more away: a die stands out from (nearly) all of them and is
+uniform at its centre; a point's tip, a stripe or a letter is not.  The strongest local peaks are
+the candidates, ranked up by pip-like spots near them and down at the points' tips.  (2) At the
+view's own scale the face is the candidate's region of its colour (with the pieces of that colour
+a pip away: rows of pips cut a face into bands), none of it running out of a window a little
+larger than a die; it must be die-sized and square.  Its minimum-area rectangle is cut out square
+and the 3 x 3 places a pip can be are scored: the value is the face whose pips are all clearly
+more pip-coloured than its empty places (either way round), its confidence from that margin, the
+next face's, the contrast and how plain the rest of the face is.  A blob whose pips fit no face
+is dropped.  (3) A die on a checker lies inside a checker-sized circle (a Hough transform around
+it); a die whose face reaches over the playing area's edge is off the board.
 
-Values need at least about 48 px per point width (:func:`find_dice_in_frame` rectifies at 64);
-on the reader's 32 px view pips are one or two pixels and values come with low confidence.
+Measured (``bench/dice_camera.py``): on rendered frames about the same at 32 and 64 px per point
+width; on the real frames 64 px reads more values sure (:func:`find_dice_in_frame` rectifies at 64).
 """
 from __future__ import annotations
 
