@@ -1,0 +1,421 @@
+"""The dice on the board: found as small cubes with pips, never as checkers.
+
+A pure stage on a rectified view (:mod:`vision.rectify`): dice are squares of about 0.25-0.45
+point widths whose colour stands out from what lies around them (a checker is twice as wide and
+round), with 1..6 pips of another colour in a die's layout.  :func:`find_dice` returns one
+:class:`DieSeen` per die: where it lies (layout pw and, given the corners, image px), which half
+of the playing area it rests in, whether it lies on a checker or off the playing area, and its
+value with a confidence.  :func:`to_readings` gives the referee's
+:class:`referee.events.DieReading` (zones as seen from Dark's seat).
+
+How: (1) at a coarse scale (``DiceParams.detect_px``) each pixel's neighbourhood is compared with
+8 points a die's half diagonal and more away: a die stands out from (nearly) all of them and is
+uniform at its centre; a point's tip, a stripe or a letter is not.  The strongest local peaks are
+the candidates, ranked up by pip-like spots near them and down at the points' tips.  (2) At the
+view's own scale the face is the candidate's region of its colour (with the pieces of that colour
+a pip away: rows of pips cut a face into bands), none of it running out of a window a little
+larger than a die; it must be die-sized and square.  Its minimum-area rectangle is cut out square
+and the 3 x 3 places a pip can be are scored: the value is the face whose pips are all clearly
+more pip-coloured than its empty places (either way round), its confidence from that margin, the
+next face's, the contrast and how plain the rest of the face is.  A blob whose pips fit no face
+is dropped.  (3) A die on a checker lies inside a checker-sized circle (a Hough transform around
+it); a die whose face reaches over the playing area's edge is off the board.
+
+Measured (``bench/dice_camera.py``): on rendered frames about the same at 32 and 64 px per point
+width; on the real frames 64 px reads more values sure (:func:`find_dice_in_frame` rectifies at 64).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+import cv2
+import numpy as np
+
+from referee.events import DieReading
+
+from . import layout as L
+from .rectify import View, rectify
+
+HALVES = ("left", "right", "bar", "off")
+
+# pip centres of each face in units of the half side (the face spans -1..1), one orientation;
+# the other is the same turned a quarter, (x, y) -> (-y, x)
+_S = 0.54
+LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0, 0),),
+    2: ((-_S, -_S), (_S, _S)),
+    3: ((-_S, -_S), (0, 0), (_S, _S)),
+    4: ((-_S, -_S), (_S, -_S), (-_S, _S), (_S, _S)),
+    5: ((-_S, -_S), (_S, -_S), (0, 0), (-_S, _S), (_S, _S)),
+    6: ((-_S, -_S), (-_S, 0), (-_S, _S), (_S, -_S), (_S, 0), (_S, _S)),
+}
+_GRID = np.array([(gx, gy) for gy in (-1, 0, 1) for gx in (-1, 0, 1)], np.float64)  # the 3 x 3 places
+_ON_ROWS, _ON_VALUES = [], []
+for _v, _lay in LAYOUTS.items():
+    for _quarter in (False, True):
+        _on = {(int(np.sign(-y)), int(np.sign(x))) if _quarter else (int(np.sign(x)), int(np.sign(y))) for x, y in _lay}
+        _ON_ROWS.append([(int(gx), int(gy)) in _on for gx, gy in _GRID])
+        _ON_VALUES.append(_v)
+_ON = np.array(_ON_ROWS, bool)  # (12, 9): which places hold a pip, per face and way round
+
+
+@dataclass(frozen=True)
+class DiceParams:
+    """The finder's thresholds (sizes in point widths)."""
+
+    detect_px: int = 32            # px per pw of the coarse search
+    pip_weight: float = 4.0        # how much pip-like spots near a peak raise its rank
+    max_candidates: int = 32       # strongest peaks looked at closely
+    ring: float = 0.42             # the surround a die stands out from: this far from its centre
+    contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
+    side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
+    max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
+    fill: float = 0.55             # blob area / its minimum-area rectangle
+    aspect: float = 1.9            # longest / shortest side of that rectangle
+    face_px: int = 40              # the face cut out square at this size to read its pips
+    spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
+    offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
+    pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
+    keep: float = 0.2              # a blob is a die only when its pips fit a face this well
+    edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
+    bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
+    sure: float = 0.7              # confidence at which a value counts as read
+    checker_radius: tuple[float, float] = (0.33, 0.52)  # a checker's radius (on_checker)
+
+    def __post_init__(self) -> None:
+        if not 8 <= self.detect_px <= 64:
+            raise ValueError(f"detect_px {self.detect_px}: expected 8..64 px per point width")
+        if not 0.0 < self.sure <= 1.0:
+            raise ValueError(f"sure {self.sure}: a confidence threshold is in 0..1")
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """One die as the camera sees it: centre in layout pw (``board``) and in image px (``image``,
+    None when the finder was given no corners), the half its centre lies in (``"left"``/``"right"``
+    of the playing area as seen, ``"bar"``, or ``"off"`` off the playing area), whether it rests on a
+    checker, whether it lies off the board (any of its face over the playing area's edge: across it
+    or beyond), its value 1..6 (None: unreadable) and the value's confidence."""
+
+    board: tuple[float, float]
+    image: Optional[tuple[float, float]]
+    half: str
+    on_checker: bool
+    off_board: bool
+    value: Optional[int]
+    confidence: float
+    side: float = 0.0  # the die's side, pw (as measured)
+
+    def __post_init__(self) -> None:
+        if self.half not in HALVES:
+            raise ValueError(f"die half {self.half!r} is not one of {', '.join(HALVES)}")
+        if self.value is not None and self.value not in LAYOUTS:
+            raise ValueError(f"die value {self.value!r} is not 1..6 or None")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"die confidence {self.confidence} is not in 0..1")
+
+    def sure(self, params: DiceParams = DiceParams()) -> bool:
+        """True when the value is read with at least ``params.sure`` confidence."""
+        return self.value is not None and self.confidence >= params.sure
+
+
+def half_of(x: float, y: float) -> str:
+    """The half of the playing area holding layout point (x, y) (pw): left, right, bar or off."""
+    if not (0.0 <= x <= L.WIDTH and 0.0 <= y <= L.HEIGHT):
+        return "off"
+    return "left" if x < L.BAR_LEFT else "right" if x > L.BAR_RIGHT else "bar"
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def _shifts(f: np.ndarray, r: int, n: int) -> list[np.ndarray]:
+    """``f`` shifted by ``r`` px in 4 or 8 directions, edges replicated."""
+    H, W = f.shape[:2]
+    pad = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
+    d = int(round(r * 0.7071))
+    dirs = ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d))[:n]
+    return [pad[r + dy: r + dy + H, r + dx: r + dx + W] for dx, dy in dirs]
+
+
+def _chan_max(a: np.ndarray) -> np.ndarray:
+    """The largest of a 3-channel image's channels, per pixel."""
+    b, g, r = cv2.split(a)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
+    """Per pixel, how much its neighbourhood (``c`` px box) stands out, in the channel that differs most,
+    from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
+    a point has its own colour up and down it), less how much it differs ``inner`` px away
+    (a die is uniform at its centre; a tip, a line or a letter is not)."""
+    f = cv2.blur(img, (c, c))
+    shifted = _shifts(f, r, 8)
+    m1 = _chan_max(cv2.absdiff(shifted[0], f))
+    m2 = np.full_like(m1, 255)
+    for sh in shifted[1:]:
+        d = _chan_max(cv2.absdiff(sh, f))
+        m2 = cv2.min(m2, cv2.max(m1, d))
+        m1 = cv2.min(m1, d)
+    near = None
+    for sh in _shifts(f, inner, 4):
+        d = _chan_max(cv2.absdiff(sh, f))
+        near = d if near is None else cv2.max(near, d)
+    assert near is not None
+    return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
+
+
+def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
+    """Centres (layout pw) of die-sized blobs standing out all round from their surround."""
+    s = p.detect_px / view.px
+    img = view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    dp = float(p.detect_px)
+    m = _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
+    k = int(round(0.45 * dp)) | 1
+    peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    bx, by = xs / dp + view.x0, ys / dp + view.y0
+    score = m[ys, xs].astype(np.float64)
+    # pips: small spots of another shade within a die's half side of the peak
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    kp = int(round(0.3 * dp)) | 1
+    score += p.pip_weight * cv2.dilate(dog, np.ones((kp, kp), np.uint8))[ys, xs]
+    # a point's tip stands out all round but one side: looked at later
+    col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
+    tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \
+        (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
+         | ((by > L.HEIGHT - L.POINT_LEN - 0.1) & (by < L.HEIGHT - L.POINT_LEN + 0.8)))
+    score[tip] *= 0.6
+    order = np.argsort(-score)[: p.max_candidates]
+    return [(float(bx[i]), float(by[i])) for i in order]
+
+
+# --------------------------------------------------------------------------- one die
+
+
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> "tuple[tuple, float] | str | None":
+    """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
+    the window's edge; ``"pip"`` when the seed is not of the colour around it; None when there is none (a region that runs out of the window is a point, a
+    checker or the frame)."""
+    sx, sy = seed
+    c0 = max(2, int(round(0.06 * P)))
+    colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
+    dist = _chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
+    ring = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
+    contrast = float(np.partition(ring, len(ring) * 2 // 5)[len(ring) * 2 // 5])  # its 40th percentile
+    if contrast < p.contrast:
+        return None
+    # the face: the seed's region of its colour and the pieces of that colour a pip's width from it (rows
+    # of pips cut a face into bands); none may run out of the window (a point, a checker, the frame)
+    like = (dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8)
+    n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+    seed_label = int(lab[sy, sx])
+    if seed_label == 0:
+        return "pip"
+    out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= 2 * r + 1) \
+        | (stats[:, 1] + stats[:, 3] >= 2 * r + 1)
+    if out[seed_label]:
+        return None
+    blob = (lab == seed_label).astype(np.uint8)
+    k = max(3, int(round(0.24 * P)) | 1)
+    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    for _ in range(2):
+        near = np.unique(lab[cv2.dilate(blob, se) > 0])
+        near = near[(near > 0) & ~out[near]]
+        blob = np.isin(lab, near).astype(np.uint8)
+    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    hull = cv2.convexHull(np.vstack(cnts))
+    rect = cv2.minAreaRect(hull)
+    (rx, ry), (rw, rh), ang = rect
+    lo, hi = p.side
+    if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
+        return None
+    area = float(cv2.contourArea(hull))
+    if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
+        return None
+    return rect, contrast
+
+
+def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
+    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
+    contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
+    the centre, else a little to each side (the centre may be a pip)."""
+    P = view.px
+    r = int(round(p.max_extent * 0.62 * P))
+    u, v = view.to_px(cx, cy)
+    u, v = int(round(u)), int(round(v))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
+    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+        return None
+    crop = view.image[y0:y1, x0:x1]
+    o = max(2, int(round(0.08 * P)))
+    got: "tuple[tuple, float] | str | None" = "pip"
+    for sx, sy in ((r, r), (r + o, r), (r - o, r), (r, r + o), (r, r - o)):
+        got = _blob(crop, r, (sx, sy), P, p)
+        if got != "pip":
+            break
+    if got is None or isinstance(got, str):
+        return None
+    ((rx, ry), (rw, rh), ang), contrast = got
+    box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
+    n_ = p.face_px
+    dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
+    M = cv2.getPerspectiveTransform(box, dst)
+    face = cv2.warpPerspective(crop, M, (n_, n_), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
+
+
+def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
+    """The value on a die's face cut out square (BGR), and the confidence of it: how pip-like (unlike the
+    face's colour) each of the 3 x 3 places a pip can be is, and the face whose pips are all darker
+    than its empty places by the widest margin (either way round)."""
+    n = face.shape[0]
+    colour = np.median(face.reshape(-1, 3), axis=0)  # the face covers most of its square; pips a sixth at most
+    dist = _chan_max(cv2.absdiff(face, np.full_like(face, colour.astype(np.uint8)))).astype(np.float32)
+    e = max(1, n // 12)
+    dist[:e] = 0
+    dist[n - e:] = 0
+    dist[:, :e] = 0
+    dist[:, n - e:] = 0
+    k98 = dist.size * 49 // 50
+    contrast = float(np.partition(dist.ravel(), k98)[k98])  # its 98th percentile
+    if contrast < 35.0:
+        return None, 0.0
+    d = np.minimum(dist, contrast) / contrast
+    h = (n - 1) / 2
+    w = max(1, int(round(p.pip_radius * h * 0.7)))
+    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    ii = cv2.integral(d)
+    offs = np.array([(ox, oy) for ox in p.offsets for oy in p.offsets], np.float64) * h
+    sp = np.asarray(p.spreads, np.float64)
+    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
+    cx = h + offs[None, :, 0, None] + _GRID[None, None, :, 0] * sp[:, None, None] * h
+    cy = h + offs[None, :, 1, None] + _GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
+        / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
+    on_min = np.where(_ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
+    off_max = np.where(~_ON[None], box[:, None, :], -np.inf).max(axis=2)
+    margin = (on_min - off_max).max(axis=0)
+    scores: dict[int, float] = {}
+    for v, m_ in zip(_ON_VALUES, margin):
+        scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (value, best), (_, second) = ranked[0], ranked[1]
+    plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
+    ink = float((d > 0.5).mean())
+    plain *= float(np.clip(1.0 - (ink - (0.05 + 0.035 * value)) / 0.05, 0, 1))
+    conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
+        * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
+    return value, round(min(conf, 1.0), 3)
+
+
+# --------------------------------------------------------------------------- on a checker
+
+
+def _on_checker(view: View, cx: float, cy: float, side: float, p: DiceParams) -> bool:
+    """True when a checker's rim circles the die (its centre within a checker's radius of the die's)."""
+    dp = p.detect_px
+    s = dp / view.px
+    R = p.checker_radius[1] + 0.15
+    u, v = view.to_px(cx, cy)
+    r = int(round(R * view.px))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = max(int(u) - r, 0), max(int(v) - r, 0), min(int(u) + r + 1, W), min(int(v) + r + 1, H)
+    crop = view.image[y0:y1, x0:x1]
+    if crop.size == 0:
+        return False
+    g = cv2.cvtColor(cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(g, (3, 3), 0)
+    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT, dp=1, minDist=2, param1=80, param2=14,
+                               minRadius=int(p.checker_radius[0] * dp), maxRadius=int(round(p.checker_radius[1] * dp)))
+    if circles is None:
+        return False
+    du, dv = (u - x0) * s, (v - y0) * s
+    for x, y, rad in circles[0][:6]:
+        if np.hypot(x - du, y - dv) + side * dp * 0.45 < rad:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the finder
+
+
+def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
+    return cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
+
+
+def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
+              shape: L.BoardShape = L.BoardShape(), max_dice: int = 6) -> list[DieSeen]:
+    """The dice on a rectified view (image centres too when the playing area's ``corners`` and
+    ``shape`` are given), most confident first, at most ``max_dice``."""
+    found: list[DieSeen] = []
+    to_img = _to_image(corners, shape) if corners is not None else None
+    for cx, cy in _candidates(view, params):
+        got = _face(view, cx, cy, params)
+        if got is None:
+            continue
+        face, rect, contrast = got
+        (rx, ry), (rw, rh), _ang = rect
+        value, conf = read_face(face, params)
+        side = float(np.sqrt(rw * rh)) / view.px
+        # a cocked die's top face is foreshortened a little; a longer blob is no die's face
+        conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
+        if conf < params.keep:
+            continue  # no die's pips: a letter, a screw, a checker's emblem
+        bx, by = rx / view.px + view.x0, ry / view.px + view.y0
+        if any(np.hypot(bx - d.board[0], by - d.board[1]) < 0.2 for d in found):
+            continue
+        img: Optional[tuple[float, float]] = None
+        if to_img is not None:
+            rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
+            q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
+            img = (float(q[0]), float(q[1]))
+        half = half_of(bx, by)
+        if half == "bar":  # hinges and fittings there show screws like pips: never sure
+            conf = min(conf, params.bar_confidence)
+        # off the board: any of the face over the playing area's edge (a die across it, or beyond)
+        pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
+        t = params.edge
+        off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
+                   or (pts[:, 1] > L.HEIGHT + t).any())
+        found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, _on_checker(view, bx, by, side, params),
+                             off, value, conf, round(side, 3)))
+    found.sort(key=lambda d: (d.value is None, -d.confidence))
+    return found[:max_dice]
+
+
+def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
+                       params: DiceParams = DiceParams(), px: int = 64) -> list[DieSeen]:
+    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more)."""
+    return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+
+
+def zone(die: DieSeen, setup: L.SetUp = L.SetUp()) -> str:
+    """The referee's landing zone of a die: ``"left"``/``"right"`` as seen from Dark's seat, else (on the
+    bar, over the edge or beyond it) ``"outside"``."""
+    if die.half not in ("left", "right") or die.off_board:
+        return "outside"
+    if setup.dark_home.startswith("bottom"):  # Dark sits at the image's bottom edge: its right is the image's
+        return die.half
+    return "left" if die.half == "right" else "right"
+
+
+def to_readings(dice: Sequence[DieSeen], setup: L.SetUp = L.SetUp(), params: DiceParams = DiceParams(),
+                pw_mm: float = 40.0) -> tuple[DieReading, ...]:
+    """The referee's :class:`DieReading` per die: zone from Dark's seat, value only when sure (else None),
+    position in mm from the board's centre (x to Dark's right, y away from Dark; ``pw_mm``: a point's width)."""
+    out = []
+    for d in dice:
+        x, y = (d.board[0] - L.WIDTH / 2) * pw_mm, (L.HEIGHT / 2 - d.board[1]) * pw_mm
+        if not setup.dark_home.startswith("bottom"):
+            x, y = -x, -y
+        out.append(DieReading(d.value if d.sure(params) else None, True, zone(d, setup), d.on_checker,
+                              round(x, 1), round(y, 1), d.confidence))
+    return tuple(out)
