@@ -102,3 +102,26 @@ def test_reference_needs_its_position(tmp_path, capsys) -> None:
     before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
     rc, _, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "3-1", "--reference", image])
     assert rc == 2 and "--reference-position" in err
+
+
+def test_read_json_reports_dice_as_dice_and_p(tmp_path, capsys) -> None:
+    from vision.render_props import Die
+    from vision.layout import start_position
+    r = render_scene(start_position(), RenderParams(flip_prob=0.0, glare_prob=0.0, shadow_prob=0.0, noise_max=2.0,
+                                                    blur_max=0.3, jpeg=(0, 0)),
+                     seed=31, dice=[Die(5, 3.0, 5.5, size=0.38), Die(2, 9.5, 5.5, size=0.38)])
+    path = tmp_path / "dice.png"
+    cv2.imwrite(str(path), r.image)
+    assert main(["read", str(path), "--corners", format_corners(r.corners.tolist()), "--json"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert len(res["p"]["top"]) == len(res["p"]["bottom"]) == 12
+    assert all(0.0 <= p <= 1.0 for p in res["p"]["top"] + res["p"]["bottom"])
+    # the dice are reported as dice, where they lie (the finder sees about 40 % of dice; every
+    # die it reports is a real one, with its value when sure)
+    drawn = {(round(d.board[0], 1), round(d.board[1], 1)): d.value for d in r.dice}
+    assert res["dice"]
+    for d in res["dice"]:
+        near = [v for (x, y), v in drawn.items() if abs(x - d["board"][0]) < 0.3 and abs(y - d["board"][1]) < 0.3]
+        assert near and d["value"] in (near[0], None), (d, drawn)
+    # and not read as checkers: every checker on the points and bar is the start position's
+    assert sum(c for c, _ in res["top"] + res["bottom"]) + res["bar"]["dark"] + res["bar"]["light"] == 30

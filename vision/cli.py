@@ -10,7 +10,9 @@ picture with no board gives ``{"board_found": false}`` and exit 0.  Beyond the i
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
 ``"occluded"``, ``"p"`` (the probability of each reported count and colour: ``top`` and
-``bottom`` lists, ``bar`` per colour), ``"checker"`` (the checkers' diameter in point widths it counted with:
+``bottom`` lists, ``bar`` per colour), ``"dice"`` (the dice found on the board, as dice:
+``image``, ``board``, ``half``, ``on_checker``, ``off_board``, ``value`` when sure,
+``confidence``), ``"checker"`` (the checkers' diameter in point widths it counted with:
 ``--checker``, or measured on the board, else the layout's 0.9);
 ``--bar-width`` and ``--board-height`` (point widths) read boards built otherwise than the
 layout (bar 1, height 11) with the corners given or from the markers;
@@ -85,6 +87,20 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     out["p"] = reported_odds(r.rows)
+    out["dice"] = dice_found(img, r.corners, reader.config.shape)
+    return out
+
+
+def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:
+    """``"dice"``: the dice found on the board (vision.dice), as dice, not checkers: where each
+    lies (image px and board pw), which half, on a checker or off the board, its value when sure."""
+    from .dice import find_dice_in_frame
+    out = []
+    for d in find_dice_in_frame(img, corners, shape):
+        out.append({"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
+                    "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
+                    "on_checker": d.on_checker, "off_board": d.off_board,
+                    "value": d.value if d.sure() else None, "confidence": round(d.confidence, 3)})
     return out
 
 
