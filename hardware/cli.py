@@ -46,7 +46,12 @@ def _parser() -> Parser:
 
 
 def _read_views(path: str) -> list[TableView]:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ViewError(f"{path}: not a text file of table views (one JSON object per line, UTF-8)") from None
+    except OSError as exc:
+        raise ViewError(f"{path}: cannot be read ({exc.strerror or exc}); give a file of table views") from None
     views = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip() and not line.lstrip().startswith("#"):

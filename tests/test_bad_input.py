@@ -320,3 +320,13 @@ def test_journal_bad_arguments(tmp_path) -> None:
     assert_refused(["journal", "check", str(tmp_path / "none")], names="does not exist")
     assert_refused(["journal", "mend", str(tmp_path / "none")], names="mend")
     assert_refused(["journal"])
+
+
+def test_screen_views_from_a_binary_or_missing_file_is_one_line(tmp_path, capsys) -> None:
+    from referee.cli import main
+    binary = tmp_path / "views.json"
+    binary.write_bytes(bytes(range(256)) * 2)
+    for path in (str(binary), str(tmp_path / "missing.json")):
+        assert main(["screen", "--views", path]) == 2
+        out, err = capsys.readouterr()
+        assert len(err.strip().splitlines()) == 1 and path in err and "Traceback" not in err
