@@ -100,7 +100,7 @@ class CameraThread:
     """Frames -> :class:`vision.stability.StabilityFilter` -> events, on its own thread."""
 
     def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]",
-                 memory_path: Optional[Path] = None) -> None:
+                 memory_path: Optional[Path] = None, *, start: bool = True) -> None:
         from vision.config import VisionConfig  # noqa: PLC0415
         from ..events import ReaderFault  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
@@ -122,7 +122,8 @@ class CameraThread:
         self.stop_flag = threading.Event()
         self.failures = 0
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
-        self.thread.start()
+        if start:  # (tests drive step() themselves)
+            self.thread.start()
 
     def _run(self) -> None:
         from ..events import ReaderFault  # noqa: PLC0415
@@ -139,10 +140,15 @@ class CameraThread:
                 time.sleep(0.01)
                 continue
             self.failures = 0
-            result = self.filter.feed(frame, time.monotonic())
-            if result is not None:
-                self.events.put(result)
-            self._learn_told()
+            self.step(frame, time.monotonic())
+
+    def step(self, frame: Any, t: float) -> None:
+        """One frame: through the stability filter (news onto the queue), then learn what the
+        referee said the board shows, and keep what was learned beside the journal."""
+        result = self.filter.feed(frame, t)
+        if result is not None:
+            self.events.put(result)
+        self._learn_told()
 
     def known(self, board: Any) -> None:
         """The referee says the board shows ``board`` (Dark on roll); learned on the camera thread."""
@@ -161,7 +167,8 @@ class CameraThread:
 
     def close(self) -> None:
         self.stop_flag.set()
-        self.thread.join(timeout=2)
+        if self.thread.is_alive():
+            self.thread.join(timeout=2)
         close = getattr(self.source, "close", None) or getattr(self.source, "release", None)
         if close:
             close()

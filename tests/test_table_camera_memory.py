@@ -1,0 +1,65 @@
+"""The real table's camera thread learns the board from what the referee says it shows, and
+keeps it beside the journal (a restart remembers it)."""
+from __future__ import annotations
+
+import queue
+from dataclasses import replace
+
+from hardware.config import CameraConfig, TableConfig
+from referee.events import BoardEvidence
+from referee.moves import legal_plays
+from referee.position import Position
+from referee.table.run import CameraThread
+from referee.table.simdevices import board_evidence
+from vision.render import RenderParams, render_scene
+
+SEED = 41
+
+
+def _frames(pos: Position, n: int, start: int = 0):
+    return [render_scene(board_evidence(pos), RenderParams(flip_prob=0.0), seed=SEED, frame=start + k)
+            for k in range(n)]
+
+
+def _drain(q: "queue.Queue") -> list:
+    out = []
+    while not q.empty():
+        out.append(q.get_nowait())
+    return out
+
+
+def _camera(tmp_path, corners) -> tuple[CameraThread, "queue.Queue"]:
+    config = replace(TableConfig(), camera=replace(CameraConfig(), corners=tuple(tuple(float(v) for v in c)
+                                                                                  for c in corners)))
+    events: "queue.Queue" = queue.Queue()
+    return CameraThread(None, config, events, tmp_path / "board-memory.npz", start=False), events
+
+
+def test_the_camera_learns_the_start_and_a_restart_remembers_it(tmp_path) -> None:
+    start = Position.start()
+    frames = _frames(start, 6)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(start)
+    for k, f in enumerate(frames):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
+    got = [e for e in _drain(events) if isinstance(e, BoardEvidence)]
+    assert got and got[-1].odds  # readings carry their odds
+    # a restart: the same table, a fresh camera thread, the board's look loaded from the file
+    again, events2 = _camera(tmp_path, frames[0].corners)
+    assert again.filter.reader.memory is not None and again.filter.reader.memory.trained
+    after = legal_plays(start, 6, 1)[0].result.swap()
+    for k, f in enumerate(_frames(after, 6, start=10)):
+        again.step(f.image, float(k))
+    boards = [e for e in _drain(events2) if isinstance(e, BoardEvidence)]
+    assert boards and [(p.count, p.colour) for p in boards[-1].points] == \
+        [(p.count, p.colour) for p in board_evidence(after).points]
+
+
+def test_a_damaged_memory_file_is_said_and_learned_afresh(tmp_path) -> None:
+    (tmp_path / "board-memory.npz").write_bytes(b"garbage")
+    frames = _frames(Position.start(), 1)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    assert cam.filter.reader.memory is None
+    fault = events.get_nowait()
+    assert "board-memory.npz" in fault.message and "afresh" in fault.message
