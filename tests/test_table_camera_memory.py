@@ -29,8 +29,8 @@ def _drain(q: "queue.Queue") -> list:
 
 
 def _camera(tmp_path, corners) -> tuple[CameraThread, "queue.Queue"]:
-    config = replace(TableConfig(), camera=replace(CameraConfig(), corners=tuple(tuple(float(v) for v in c)
-                                                                                  for c in corners)))
+    pts = tuple((float(x), float(y)) for x, y in corners)
+    config = replace(TableConfig(), camera=replace(CameraConfig(), corners=pts))
     events: "queue.Queue" = queue.Queue()
     return CameraThread(None, config, events, tmp_path / "board-memory.npz", start=False), events
 
