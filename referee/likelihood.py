@@ -4,9 +4,9 @@ A human referee knows the position before the move and the dice, and looks only 
 changed.  This module does the same with a camera reading that carries, per location, a
 probability distribution over what lies there (:class:`referee.events.BoardEvidence`
 ``odds``: for each of the 24 points the likely (count, colour) pairs, for the bar the likely
-counts of each colour).  Every candidate position (each legal successor, the position
-unchanged, and the reading's own most likely position when it is a real one) is scored by
-the log-probability the reading gives it, location by location.  Then:
+counts of each colour).  Every legal successor is scored by the log-probability the reading
+gives it, location by location, and so is the reading's own best guess (location by
+location, whatever position it makes).  Then:
 
 * **match** when the best legal successor explains the board (the reading's own best guess,
   location by location, is at most :data:`EXPLAINED` nats more likely: a point or two read
@@ -36,7 +36,7 @@ from typing import Optional, Sequence
 from .events import BoardEvidence
 from .position import Position
 
-ACCEPT = 6.9     # nats the best legal successor must beat every other candidate by (~1000:1)
+ACCEPT = 6.9     # nats the best legal successor must beat every other legal successor by (~1000:1)
 ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one by (~10,000:1)
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
