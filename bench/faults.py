@@ -25,6 +25,7 @@ import argparse
 import contextlib
 import errno
 import io
+import json
 import os
 import random
 import shutil
@@ -35,14 +36,15 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.journal import Journal, read_journal  # noqa: E402
 
-FAST = ["--headless", "--camera", "perfect", "--dice", "direct", "--quiet"]
+FAST = ("--headless", "--camera", "perfect", "--dice", "direct", "--quiet")
+RENDERED = ("--headless", "--camera", "render", "--quiet")  # the vision pipeline, the dice over a pty
 KILL_AT = """
 import os, signal, sys
 from referee import journal
@@ -70,19 +72,24 @@ class Tally:
     refused: int = 0  # nothing left to trust: the demo said so (exit 2) instead of starting afresh
     lost: int = 0
     tracebacks: int = 0
+    same_mat: int = 0  # the final match.mat is the uninterrupted run's (whatever the journal)
 
     def row(self) -> str:
         return (f"{self.name:<24} {self.runs:>5} {self.resumed:>8} {self.identical:>10} {self.refused:>8} "
-                f"{self.lost:>5} {self.tracebacks:>10}")
+                f"{self.lost:>5} {self.tracebacks:>10} {self.same_mat:>9}")
 
 
-def demo_cmd(out: Path, seed: int, match_to: int, resume: bool) -> list[str]:
-    return [*FAST, "--seed", str(seed), "--match-to", str(match_to), "--out", str(out)] + (
+def demo_cmd(out: Path, seed: int, match_to: int, resume: bool, flags: Sequence[str] = FAST) -> list[str]:
+    """The demo's arguments for a run in ``out``."""
+    return [*flags, "--seed", str(seed), "--match-to", str(match_to), "--out", str(out)] + (
         ["--resume"] if resume else [])
 
 
-def run_demo(out: Path, seed: int, match_to: int, resume: bool) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "referee.cli", "demo", *demo_cmd(out, seed, match_to, resume)],
+def run_demo(out: Path, seed: int, match_to: int, resume: bool,
+             flags: Sequence[str] = FAST) -> subprocess.CompletedProcess:
+    """Run the demo to its end (or its refusal)."""
+    return subprocess.run([sys.executable, "-m", "referee.cli", "demo",
+                           *demo_cmd(out, seed, match_to, resume, flags)],
                           capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 
@@ -95,16 +102,46 @@ def lost_lines(before: bytes, out: Path) -> int:
     return sum(1 for line in before.splitlines() if line.strip(b"\0 \r\t") and line not in kept)
 
 
+def same_mat(out: Path, ref: tuple[bytes, str]) -> bool:
+    """The .mat in ``out`` is the reference's."""
+    mat = out / "match.mat"
+    return mat.exists() and mat.read_text() == ref[1]
+
+
+def untimed(journal: bytes) -> list[object]:
+    """A journal's events without their device times (and so without their checks): a
+    rendered demo's pty dice stamp each event with the reader's clock, different every run."""
+    out: list[object] = []
+    for line in journal.splitlines():
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            out.append(line)
+            continue
+        ev.pop("crc", None)
+        if isinstance(ev.get("data"), dict):
+            ev["data"].pop("t", None)
+        out.append(ev)
+    return out
+
+
+def same(out: Path, ref: tuple[bytes, str], times: bool = True) -> bool:
+    """The journal and the .mat in ``out`` are the reference's, byte for byte (``times``
+    False: the journal's events but for their device times)."""
+    got = (out / "journal.jsonl").read_bytes()
+    return (got == ref[0] if times else untimed(got) == untimed(ref[0])) and same_mat(out, ref)
+
+
 def finish(t: Tally, out: Path, before: bytes, ref: tuple[bytes, str], seed: int, match_to: int,
-           expect_refusal: bool = False) -> None:
+           expect_refusal: bool = False, flags: Sequence[str] = FAST, times: bool = True) -> None:
     """Resume the demo in ``out`` and count what came of it."""
     t.runs += 1
-    r = run_demo(out, seed, match_to, resume=True)
+    r = run_demo(out, seed, match_to, resume=True, flags=flags)
     t.tracebacks += "Traceback" in r.stderr
     if r.returncode == 0:
         t.resumed += 1
-        mat = (out / "match.mat").read_text()
-        t.identical += (out / "journal.jsonl").read_bytes() == ref[0] and mat == ref[1]
+        t.identical += same(out, ref, times)
+        t.same_mat += same_mat(out, ref)
     elif expect_refusal and r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1:
         t.refused += 1
     else:
@@ -128,14 +165,23 @@ def kill_at_lines(ref: tuple[bytes, str], seed: int, match_to: int, every: int, 
 
 
 def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int, full: float, rng: random.Random,
-                   tmp: Path) -> Tally:
-    t = Tally("kill -9 at random time")
+                   tmp: Path, flags: Sequence[str] = FAST, name: str = "kill -9 at random time",
+                   budget: Optional[float] = None, times: bool = True) -> Tally:
+    """Kill the demo (run with ``flags``) from outside after a random delay, then resume it;
+    ``budget`` (seconds): start no new run after that long (the tally says how many ran);
+    ``times`` False: the journal is compared but for its device times."""
+    t = Tally(name)
+    t0 = time.monotonic()
     for i in range(count):
+        if budget is not None and time.monotonic() - t0 >= budget:
+            print(f"  {name}: time budget of {budget:.0f} s spent after {i} of {count} run(s)", file=sys.stderr)
+            break
         out = tmp / f"r{i}"
-        p = subprocess.Popen([sys.executable, "-m", "referee.cli", "demo", *demo_cmd(out, seed, match_to, False)],
+        p = subprocess.Popen([sys.executable, "-m", "referee.cli", "demo",
+                              *demo_cmd(out, seed, match_to, False, flags)],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
         try:
-            p.wait(timeout=rng.uniform(0.2, 1.0) * full)
+            p.wait(timeout=rng.uniform(0.05, 1.0) * full)
         except subprocess.TimeoutExpired:
             p.send_signal(signal.SIGKILL)
             p.wait()
@@ -145,15 +191,17 @@ def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int,
         before = journal.read_bytes() if journal.exists() else b""
         if not before:  # killed before the first line: nothing to resume, a fresh start is right
             t.runs += 1
-            r = run_demo(out, seed, match_to, resume=False)
+            r = run_demo(out, seed, match_to, resume=False, flags=flags)
             t.resumed += r.returncode == 0
-            t.identical += r.returncode == 0 and journal.read_bytes() == ref[0]
+            t.identical += r.returncode == 0 and same(out, ref, times)
+            t.same_mat += r.returncode == 0 and same_mat(out, ref)
         elif p.returncode == 0:  # finished before the kill
             t.runs += 1
             t.resumed += 1
-            t.identical += before == ref[0]
+            t.identical += same(out, ref, times)
+            t.same_mat += same_mat(out, ref)
         else:
-            finish(t, out, before, ref, seed, match_to)
+            finish(t, out, before, ref, seed, match_to, flags=flags, times=times)
         shutil.rmtree(out, ignore_errors=True)
     return t
 
@@ -256,7 +304,8 @@ def full_disk(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng:
                         c.close()
                 t.runs += 1
                 t.resumed += state["bad"] == 0 and core.paused is None
-                t.identical += (out / "journal.jsonl").read_bytes() == ref[0]
+                t.identical += same(out, ref)
+                t.same_mat += same_mat(out, ref)
                 t.tracebacks += "Traceback" in errs.getvalue()
             except Exception as exc:  # noqa: BLE001 (a figure, not a crash of the bench)
                 t.runs += 1
@@ -291,17 +340,37 @@ def two_processes(ref: tuple[bytes, str], seed: int, match_to: int, count: int, 
     return t
 
 
+FAULTS = ("lines", "random", "rendered", "damage", "disk", "tmpfs", "readonly", "two")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seed", type=int, default=54)
     ap.add_argument("--match-to", type=int, default=1)
     ap.add_argument("--every", type=int, default=1, help="kill at every N-th journal line (default every line)")
-    ap.add_argument("--random-kills", type=int, default=20)
+    ap.add_argument("--random-kills", type=int, default=20, help="kills at random moments of the fast demo")
+    ap.add_argument("--rendered-kills", type=int, default=100,
+                    help="kills at random moments of a rendered demo (--camera render, pty dice; default 100)")
+    ap.add_argument("--rendered-budget", type=float, default=None, metavar="SECONDS",
+                    help="start no rendered kill after this many seconds (the row says how many ran)")
     ap.add_argument("--damage", type=int, default=60, help="runs per kind of damage")
-    ap.add_argument("--disk", type=int, default=10, help="runs per kind of disk failure")
+    ap.add_argument("--disk", type=int, default=10, help="runs per kind of disk failure (in process, and on a tmpfs)")
     ap.add_argument("--two", type=int, default=5, help="runs with two processes")
+    ap.add_argument("--only", default=",".join(FAULTS),
+                    help=f"comma-separated faults to run, of {', '.join(FAULTS)} (default all)")
     a = ap.parse_args(argv)
+    only = set(a.only.split(","))
+    if not only <= set(FAULTS):
+        ap.error(f"--only {a.only!r}: unknown fault(s) {', '.join(sorted(only - set(FAULTS)))}; "
+                 f"choose from {', '.join(FAULTS)}")
     rng = random.Random(a.seed)
+    tallies: list[Tally] = []
+
+    def show(t: Optional[Tally]) -> None:
+        if t is not None:
+            tallies.append(t)
+            print(t.row(), flush=True)
+
     with tempfile.TemporaryDirectory(prefix="bgtable-faults-") as d:
         tmp = Path(d)
         t0 = time.monotonic()
@@ -314,19 +383,37 @@ def main(argv: Optional[list[str]] = None) -> int:
         n = ref[0].count(b"\n")
         print(f"# reference: seed {a.seed}, match to {a.match_to}, {n} journal lines, {full:.1f} s")
         print(f"{'fault':<24} {'runs':>5} {'resumed':>8} {'identical':>10} {'refused':>8} {'lost':>5} "
-              f"{'tracebacks':>10}")
-        tallies = [kill_at_lines(ref, a.seed, a.match_to, a.every, tmp)]
-        print(tallies[-1].row(), flush=True)
-        tallies.append(kill_at_random(ref, a.seed, a.match_to, a.random_kills, full, rng, tmp))
-        print(tallies[-1].row(), flush=True)
-        for t in damaged(ref, a.seed, a.match_to, a.damage, rng, tmp):
-            tallies.append(t)
-            print(t.row(), flush=True)
-        for t in full_disk(ref, a.seed, a.match_to, a.disk, rng, tmp):
-            tallies.append(t)
-            print(t.row(), flush=True)
-        tallies.append(two_processes(ref, a.seed, a.match_to, a.two, tmp))
-        print(tallies[-1].row(), flush=True)
+              f"{'tracebacks':>10} {'same .mat':>9}")
+        if "lines" in only:
+            show(kill_at_lines(ref, a.seed, a.match_to, a.every, tmp))
+        if "random" in only:
+            show(kill_at_random(ref, a.seed, a.match_to, a.random_kills, full, rng, tmp))
+        if "rendered" in only and a.rendered_kills:
+            t1 = time.monotonic()
+            r = run_demo(tmp / "ref-rendered", a.seed, a.match_to, resume=False, flags=RENDERED)
+            rfull = time.monotonic() - t1
+            if r.returncode != 0:
+                print(r.stderr, file=sys.stderr)
+                return 1
+            rref = ((tmp / "ref-rendered" / "journal.jsonl").read_bytes(),
+                    (tmp / "ref-rendered" / "match.mat").read_text())
+            rn = rref[0].count(b"\n")
+            print(f"# rendered reference: {rn} journal lines, {rfull:.1f} s", flush=True)
+            show(kill_at_random(rref, a.seed, a.match_to, a.rendered_kills, rfull, rng, tmp, flags=RENDERED,
+                                name="kill -9 rendered", budget=a.rendered_budget, times=False))
+        if "damage" in only:
+            for t in damaged(ref, a.seed, a.match_to, a.damage, rng, tmp):
+                show(t)
+        if "disk" in only:
+            for t in full_disk(ref, a.seed, a.match_to, a.disk, rng, tmp):
+                show(t)
+        if "tmpfs" in only:
+            show(tmpfs_full(ref, a.seed, a.match_to, a.disk, rng, tmp))
+        if "readonly" in only:
+            for t in tmpfs_readonly(ref, a.seed, a.match_to, a.disk, rng, tmp):
+                show(t)
+        if "two" in only:
+            show(two_processes(ref, a.seed, a.match_to, a.two, tmp))
     bad = sum(t.runs - t.identical - t.refused + t.lost + t.tracebacks for t in tallies)
     print(f"# {'all targets met' if bad == 0 else f'{bad} run(s) off target'} "
           f"({time.monotonic() - t0:.0f} s)")
