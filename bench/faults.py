@@ -33,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -314,6 +315,260 @@ def full_disk(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng:
             shutil.rmtree(out)
         tallies.append(t)
     return tallies
+
+
+WAIT_WHILE_PAUSED = """
+import sys, time
+from referee.table import demo, simtable
+from referee.table.process import PAUSED
+real_feed = simtable.SimulatedTable.feed
+def feed(self, events):
+    out = []
+    for e in events:
+        out += real_feed(self, [e])
+        while self.core.paused is not None:  # the players wait while the screen says paused
+            time.sleep(0.05)
+            ds = self.core.retry()
+            self.stats.count(ds)
+            out += ds
+            self._tell_camera()
+    return out
+simtable.SimulatedTable.feed = feed
+class Screen:  # the screen's message, on stderr, when play pauses and when it goes on
+    last = ""
+    def show(self, view, decisions):
+        m = view.message or ""
+        if m != self.last and (m.startswith(PAUSED) or self.last.startswith(PAUSED)):
+            print("screen: " + m, file=sys.stderr, flush=True)
+        self.last = m
+real_build = demo.build
+def build(*a, **k):
+    core, table, closers = real_build(*a, **k)
+    core.sinks.append(Screen())
+    return core, table, closers
+demo.build = build
+sys.exit(demo.main(sys.argv[1:]))
+"""
+PAUSE_LINE = "screen: the journal cannot be written"
+
+
+def sh(*cmd: str) -> str:
+    """Run a mount-like command: "" when it worked, else its first line of complaint."""
+    r = subprocess.run(list(cmd), capture_output=True, text=True)
+    if r.returncode == 0:
+        return ""
+    return ((r.stderr.strip() or r.stdout.strip()).splitlines() or [f"exit {r.returncode}"])[0]
+
+
+class Watched:
+    """The demo (players who wait while play is paused) in a subprocess, its stderr read as it comes."""
+
+    def __init__(self, out: Path, seed: int, match_to: int, resume: bool = False) -> None:
+        self.lines: list[str] = []
+        self.paused = threading.Event()
+        self.p = subprocess.Popen([sys.executable, "-c", WAIT_WHILE_PAUSED,
+                                   *demo_cmd(out, seed, match_to, resume)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.p.stderr is not None
+        for line in self.p.stderr:
+            self.lines.append(line)
+            if line.startswith(PAUSE_LINE):
+                self.paused.set()
+
+    def wait_paused(self, timeout: float) -> bool:
+        """True once the screen says play is paused (False: the demo ended or the time ran out)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.paused.wait(0.05):
+                return True
+            if self.p.poll() is not None:
+                self._reader.join(5)
+                return self.paused.is_set()
+        return False
+
+    def wait(self, timeout: float = 300) -> int:
+        try:
+            rc = self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rc = self.p.wait()
+        self._reader.join(5)
+        return rc
+
+    @property
+    def stderr(self) -> str:
+        return "".join(self.lines)
+
+
+def journal_lines(out: Path) -> int:
+    j = out / "journal.jsonl"
+    try:
+        return j.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
+def tmpfs_full(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng: random.Random,
+               tmp: Path) -> Optional[Tally]:
+    """A real full disk: ``--out`` on a small tmpfs that a filler file leaves a few pages of;
+    the demo must pause with the message, then, once space is freed (the filler deleted or
+    the tmpfs remounted bigger), finish with the reference's journal and .mat."""
+    t = Tally("disk full (tmpfs)")
+    size = 256  # KiB, more than the journal, the .mat and the .sgf need
+    for i in range(count):
+        mnt = tmp / f"tmpfs{i}"
+        mnt.mkdir()
+        err = sh("mount", "-t", "tmpfs", "-o", f"size={size}k", "tmpfs", str(mnt))
+        if err:
+            print(f"# {t.name}: SKIPPED, the tmpfs could not be mounted: {err}", flush=True)
+            return None
+        try:
+            free = rng.randrange(2, len(ref[0]) // 4096 - 1) * 4096  # runs out mid-journal
+            filler = mnt / "filler"
+            filler.write_bytes(b"\0" * (size * 1024 - free))
+            out = mnt / "out"
+            w = Watched(out, seed, match_to)
+            paused = w.wait_paused(120)
+            before = (out / "journal.jsonl").read_bytes() if (out / "journal.jsonl").exists() else b""
+            if paused:
+                time.sleep(0.3)  # a few failed retries while the players wait
+                if i % 2 == 0:
+                    filler.unlink()
+                else:
+                    problem = sh("mount", "-o", f"remount,size={4 * size}k", str(mnt))
+                    if problem:
+                        print(f"  {t.name}: the tmpfs could not be made bigger: {problem}", file=sys.stderr)
+            rc = w.wait()
+            t.runs += 1
+            t.tracebacks += "Traceback" in w.stderr
+            said = any(line.startswith(PAUSE_LINE) and "disk full" in line for line in w.lines)
+            if paused and said and rc == 0:
+                t.resumed += 1
+                t.identical += same(out, ref)
+                t.same_mat += same_mat(out, ref)
+            else:
+                print(f"  {t.name}: paused {paused}, said disk full {said}, exit {rc}: {w.stderr[-300:]}",
+                      file=sys.stderr)
+            t.lost += lost_lines(before, out)
+        finally:
+            problem = sh("umount", str(mnt))
+            if problem:
+                print(f"  {t.name}: umount {mnt}: {problem}", file=sys.stderr)
+    return t
+
+
+def tmpfs_readonly(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng: random.Random,
+                   tmp: Path) -> list[Tally]:
+    """A real read-only filesystem under the running demo.
+
+    First as asked, ``mount -o remount,ro`` of a tmpfs mid-run (Linux refuses it while a file
+    is open for writing, as the journal always is: the row then says so).  Then as a card that
+    fails does it: ext4 on a loop device mounted ``errors=remount-ro``, an error triggered
+    mid-run (``/sys/fs/ext4/DEV/trigger_fs_error``) makes the kernel remount it read-only under
+    the table.  The demo must pause with the message; ext4 will not go back to rw after an
+    error, so the operator stops the table (SIGTERM, as systemd does), unmounts, runs e2fsck,
+    mounts again and ``demo --resume`` must finish with the reference's journal and .mat."""
+    n = ref[0].count(b"\n")
+    live = Tally("read-only remount (tmpfs)")
+    refused: list[str] = []
+    for i in range(count):
+        mnt = tmp / f"ro{i}"
+        mnt.mkdir()
+        err = sh("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt))
+        if err:
+            print(f"# {live.name}: SKIPPED, the tmpfs could not be mounted: {err}", flush=True)
+            return []
+        try:
+            out = mnt / "out"
+            k = rng.randrange(5, n - 5)
+            w = Watched(out, seed, match_to)
+            while journal_lines(out) < k and w.p.poll() is None:
+                time.sleep(0.005)
+            problem = sh("mount", "-o", "remount,ro", str(mnt))
+            before = (out / "journal.jsonl").read_bytes()
+            if problem:
+                refused.append(problem)
+                w.wait()
+                continue
+            paused = w.wait_paused(60)
+            time.sleep(0.3)
+            back = sh("mount", "-o", "remount,rw", str(mnt))
+            rc = w.wait()
+            live.runs += 1
+            live.tracebacks += "Traceback" in w.stderr
+            if paused and not back and rc == 0:
+                live.resumed += 1
+                live.identical += same(out, ref)
+                live.same_mat += same_mat(out, ref)
+            live.lost += lost_lines(before, out)
+        finally:
+            sh("umount", str(mnt))
+    if refused:
+        print(f"# {live.name}: the kernel refused {len(refused)} of {count} remount(s) mid-run: {refused[0]} "
+              "(Linux refuses remount,ro while a file is open for writing, and the journal always is)",
+              flush=True)
+    forced = Tally("read-only (ext4 error)")
+    for i in range(count):
+        img, mnt = tmp / f"ext4-{i}.img", tmp / f"ext4-{i}"
+        mnt.mkdir()
+        with open(img, "wb") as fh:
+            fh.truncate(16 << 20)
+        err = sh("mkfs.ext4", "-q", "-F", str(img)) or sh("mount", "-o", "loop,errors=remount-ro", str(img), str(mnt))
+        if err:
+            print(f"# {forced.name}: SKIPPED, no ext4 on a loop device: {err}", flush=True)
+            break
+        try:
+            dev = subprocess.run(["findmnt", "-n", "-o", "SOURCE", str(mnt)], capture_output=True,
+                                 text=True).stdout.strip()
+            trigger = Path("/sys/fs/ext4") / Path(dev).name / "trigger_fs_error"
+            if not trigger.exists():
+                print(f"# {forced.name}: SKIPPED, this kernel has no {trigger}", flush=True)
+                break
+            out = mnt / "out"
+            k = rng.randrange(5, n - 5)
+            w = Watched(out, seed, match_to)
+            while journal_lines(out) < k and w.p.poll() is None:
+                time.sleep(0.005)
+            trigger.write_text("bgtable bench: a failing card\n")
+            paused = w.wait_paused(60)
+            time.sleep(1.0)  # the players wait; the table retries (the line in flight got EIO, then EROFS)
+            says = [line.strip() for line in w.lines if line.startswith(PAUSE_LINE)]
+            if i == 0:
+                print(f"# {forced.name}: the screen said, in turn: " + " / ".join(s[len("screen: "):] for s in says),
+                      flush=True)
+            said = any("read-only" in line for line in says)
+            before = (out / "journal.jsonl").read_bytes()  # what the table had (page cache)
+            w.p.terminate()  # the operator stops the table, as systemd does
+            w.wait(60)
+            forced.runs += 1
+            forced.tracebacks += "Traceback" in w.stderr
+            problem = sh("umount", str(mnt))
+            if not problem:
+                sh("e2fsck", "-f", "-y", str(img))  # exit 1: errors corrected, as expected after the error
+                problem = sh("mount", "-o", "loop", str(img), str(mnt))
+            if problem:
+                print(f"  {forced.name}: could not bring the card back: {problem}", file=sys.stderr)
+                continue
+            r = run_demo(out, seed, match_to, resume=True)
+            forced.tracebacks += "Traceback" in r.stderr
+            if paused and said and r.returncode == 0:
+                forced.resumed += 1
+                forced.identical += same(out, ref)
+                forced.same_mat += same_mat(out, ref)
+            else:
+                print(f"  {forced.name}: paused {paused}, the screen said {says[:1]}, resume exit "
+                      f"{r.returncode}: {r.stderr[-300:]}", file=sys.stderr)
+            forced.lost += lost_lines(before, out)
+        finally:
+            if os.path.ismount(mnt):
+                problem = sh("umount", str(mnt))
+                if problem:
+                    print(f"  {forced.name}: umount {mnt}: {problem}", file=sys.stderr)
+    return [live, forced]
 
 
 def two_processes(ref: tuple[bytes, str], seed: int, match_to: int, count: int, tmp: Path) -> Tally:
