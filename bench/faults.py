@@ -375,7 +375,10 @@ PAUSE_LINE = "screen: the journal cannot be written"
 
 def sh(*cmd: str) -> str:
     """Run a mount-like command: "" when it worked, else its first line of complaint."""
-    r = subprocess.run(list(cmd), capture_output=True, text=True)
+    try:
+        r = subprocess.run(list(cmd), capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{cmd[0]}: {exc}"
     if r.returncode == 0:
         return ""
     return ((r.stderr.strip() or r.stdout.strip()).splitlines() or [f"exit {r.returncode}"])[0]
@@ -439,6 +442,7 @@ def tmpfs_full(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng
     the demo must pause with the message, then, once space is freed (the filler deleted or
     the tmpfs remounted bigger), finish with the reference's journal and .mat."""
     t = Tally("disk full (tmpfs)")
+    at: list[int] = []  # the journal's lines when play paused
     size = 256  # KiB, more than the journal, the .mat and the .sgf need
     for i in range(count):
         mnt = tmp / f"tmpfs{i}"
@@ -456,6 +460,7 @@ def tmpfs_full(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng
             paused = w.wait_paused(120)
             before = (out / "journal.jsonl").read_bytes() if (out / "journal.jsonl").exists() else b""
             if paused:
+                at.append(before.count(b"\n"))
                 time.sleep(0.3)  # a few failed retries while the players wait
                 if i % 2 == 0:
                     filler.unlink()
@@ -479,6 +484,9 @@ def tmpfs_full(ref: tuple[bytes, str], seed: int, match_to: int, count: int, rng
             problem = sh("umount", str(mnt))
             if problem:
                 print(f"  {t.name}: umount {mnt}: {problem}", file=sys.stderr)
+    if at:
+        print(f"# {t.name}: play paused at journal line(s) {', '.join(map(str, sorted(at)))} of "
+              f"{len(ref[0].splitlines())}", flush=True)
     return t
 
 
