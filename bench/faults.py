@@ -194,6 +194,7 @@ def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int,
     ``times`` False: the journal is compared but for its device times."""
     t = Tally(name)
     t0 = time.monotonic()
+    finished_first = 0
     for i in range(count):
         if budget is not None and time.monotonic() - t0 >= budget:
             print(f"  {name}: time budget of {budget:.0f} s spent after {i} of {count} run(s)", file=sys.stderr)
@@ -218,6 +219,7 @@ def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int,
             t.identical += r.returncode == 0 and same(out, ref, times)
             t.same_mat += r.returncode == 0 and same_mat(out, ref)
         elif p.returncode == 0:  # finished before the kill
+            finished_first += 1
             t.runs += 1
             t.resumed += 1
             t.identical += same(out, ref, times)
@@ -225,6 +227,8 @@ def kill_at_random(ref: tuple[bytes, str], seed: int, match_to: int, count: int,
         else:
             finish(t, out, before, ref, seed, match_to, flags=flags, times=times)
         shutil.rmtree(out, ignore_errors=True)
+    if finished_first:
+        print(f"# {name}: {finished_first} of {t.runs} run(s) finished before their kill", flush=True)
     return t
 
 
