@@ -401,3 +401,37 @@ def test_the_run_loop_retries_a_paused_journal_until_it_can_be_written(tmp_path)
     read = read_journal(tmp_path / "current.jsonl")
     assert read.damage is None and [e["data"]["kind"] for e in read.events if e["event"] == "input"] == [
         "board", "roll_settled"]
+
+
+def test_the_simulated_players_wait_while_the_disk_is_full(tmp_path):
+    # the disk fills mid-match and stays full for three retries: the players wait (the
+    # injected wait counts them), nothing is decided meanwhile, and the match ends as without it
+    seed = 54
+    expected = _fast_demo(tmp_path / "ref", seed)
+    disk = FullDisk()
+    core = TableCore.open(tmp_path / "journal.jsonl", Settings(match_to=1, names=("Dark", "Light")), [],
+                          journal_factory=lambda p: Journal(p, fsync=lambda fd: None, write=disk))
+    buttons = MockButtons(loads(DEFAULT_BUTTONS).buttons)
+    waits = []
+
+    def wait():
+        waits.append(core.events)
+        if len(waits) >= 3:
+            disk.full = None  # space came back
+
+    table = SimulatedTable(core, DirectDice(), PerfectCamera(), buttons, seed=seed, rates=Rates(), pause_wait=wait)
+    real_handle = core.handle
+
+    def handle(event):
+        if core.events == 60 and not waits:
+            disk.full = errno.ENOSPC
+        return real_handle(event)
+
+    core.handle = handle  # type: ignore[method-assign]
+    try:
+        table.run()
+    finally:
+        buttons.close()
+        core.close()
+    assert len(waits) == 3 and core.paused is None
+    assert core.record() == expected == read_journal(tmp_path / "journal.jsonl").record

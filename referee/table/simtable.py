@@ -14,6 +14,7 @@ the same choices from the same point and ends with the same record.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
@@ -64,7 +65,8 @@ class SimulatedTable:
 
     def __init__(self, core: TableCore, dice: Any, camera: Any, buttons: Any, *, seed: int = 0,
                  rates: Rates = Rates(), progress: Optional[Callable[[str], None]] = None,
-                 max_steps: int = 20000, director_camera: Any = None) -> None:
+                 max_steps: int = 20000, director_camera: Any = None,
+                 pause_wait: Callable[[], None] = lambda: time.sleep(0.05)) -> None:
         self.core = core
         self.dice = dice
         self.camera = camera
@@ -74,6 +76,7 @@ class SimulatedTable:
         self.progress = progress
         self.max_steps = max_steps
         self.director_camera = director_camera  # board readings the director enters by hand
+        self.pause_wait = pause_wait  # while play is paused (a full disk): how the players wait before a retry
         self.stats = Stats()
         ref = core.referee
         # the physical board starts as the referee believes it (a resumed journal included)
@@ -94,6 +97,11 @@ class SimulatedTable:
             ds = self.core.handle(e)
             self.stats.count(ds)
             out += ds
+            while self.core.paused is not None:  # the journal cannot be written: the players wait
+                self.pause_wait()
+                ds = self.core.retry()
+                self.stats.count(ds)
+                out += ds
             self._tell_camera()
         return out
 
