@@ -4,9 +4,12 @@
 checking each single-die step with the rules (bar first, open points, bearing off
 only with every checker home, an oversized die only from the highest point).  When
 the written play uses every die of the roll it is legal (maximum usage is then
-satisfied) and the result is returned without generating all legal plays.  In
-every other case -- fewer dice used, a step it cannot place, an empty play -- it
-returns ``None`` and the caller asks the full generator
+satisfied) and the result is returned without generating all legal plays; an
+empty play ("Cannot Move") is legal when no checker can move one die.  When every
+written segment is one die (``24/18 13/11``, not ``24/13`` or a bear-off) each
+segment's die is forced, so the segments are played in order without a search.  In
+every other case -- fewer dice used, a step it cannot place, an empty play with a
+legal move -- it returns ``None`` and the caller asks the full generator
 (:func:`referee.moves.match_play`), which stays the authority.  The test suite
 cross-checks the two on every play of the real match files.
 """
@@ -31,9 +34,10 @@ def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
 
 
 def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
-    """The legal play ``written`` describes when it provably uses the whole roll, else None."""
+    """The legal play ``written`` describes when it provably uses the whole roll (or,
+    written empty, when no checker can move), else None."""
     if not written.moves:
-        return None
+        return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
     segs = _segments(written)
     if not segs:
         return None
@@ -41,9 +45,50 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     me = list(position.me)
     opp = list(position.opp)
     steps: list[Step] = []
+    if len(segs) == len(dice):
+        direct = _one_die_each(me, opp, segs, dice, steps)
+        if direct is not None:
+            return direct
+        me, opp, steps = list(position.me), list(position.opp), []
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
     if _place(me, opp, segs, 0, dice, steps) and not dice:
         return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
     return None
+
+
+_NO_PLAY = Play(())
+
+
+def _cannot_move(position: Position, d1: int, d2: int) -> bool:
+    """Whether no checker can move by either die (then the only legal play is none)."""
+    me = list(position.me)
+    opp = list(position.opp)
+    sources = [24] if me[24] else [s for s in range(24) if me[s]]
+    for d in {d1, d2}:
+        for s in sources:
+            r = _step(me, opp, s, d)
+            if r is not None:
+                return False
+    return True
+
+
+def _one_die_each(me: list[int], opp: list[int], segs: list[tuple[int, int]], dice: list[int],
+                  steps: list[Step]) -> Optional[LegalPlay]:
+    """Play segments that each move one die's distance, in order, each with its die (the
+    only one that can make it: no search).  None when a segment is not one die or its
+    step is illegal (``me``, ``opp``, ``dice`` and ``steps`` are then spoilt)."""
+    for cur, dst in segs:
+        if dst == OFF_POINT:
+            return None  # an oversized die may bear off: the search decides
+        d = cur - dst
+        if d not in dice:
+            return None
+        r = _step(me, opp, 24 if cur == 25 else cur - 1, d)
+        if r is None:
+            return None
+        dice.remove(d)
+        steps.append(Step(cur, dst, r[1]))
+    return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
 
 
 def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, bool]]:
