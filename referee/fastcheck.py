@@ -15,6 +15,7 @@ cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from .moves import LegalPlay
@@ -22,7 +23,8 @@ from .notation import OFF_POINT, Play, Step, WrittenPlay
 from .position import Position
 
 
-def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
+@lru_cache(maxsize=16384)  # a WrittenPlay is immutable, and the same plays come back
+def _segments(written: WrittenPlay) -> tuple[tuple[int, int], ...]:
     """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off)."""
     segs: list[tuple[int, int]] = []
     for mv in written.moves:
@@ -30,7 +32,7 @@ def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
         for _ in range(mv.count):
             for a, b in zip(pts, pts[1:]):
                 segs.append((a, b))
-    return segs
+    return tuple(segs)
 
 
 def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
@@ -72,7 +74,7 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
     return True
 
 
-def _one_die_each(me: list[int], opp: list[int], segs: list[tuple[int, int]], dice: list[int],
+def _one_die_each(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], dice: list[int],
                   steps: list[Step]) -> Optional[LegalPlay]:
     """Play segments that each move one die's distance, in order, each with its die (the
     only one that can make it: no search).  None when a segment is not one die or its
@@ -127,7 +129,7 @@ def _undo(me: list[int], opp: list[int], s: int, t: int, hit: bool) -> None:
             opp[24] -= 1
 
 
-def _place(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int,
+def _place(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int,
            dice: list[int], steps: list[Step]) -> bool:
     """Place segments ``i..`` using dice from ``dice`` (consumed in place); True when all fit."""
     if i == len(segs):
@@ -136,7 +138,7 @@ def _place(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int,
     return _walk(me, opp, segs, i, src, dst, dice, steps)
 
 
-def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cur: int, dst: int,
+def _walk(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int, cur: int, dst: int,
           dice: list[int], steps: list[Step]) -> bool:
     """Move one checker from ``cur`` to ``dst`` with one or more dice, then the rest."""
     if cur == dst:

@@ -174,6 +174,12 @@ class _Reader:
         s = line.strip()
         if not s:
             return
+        g = self.g
+        if g is not None:  # inside a game a move line is the common case (no other pattern matches it)
+            m = _MOVELINE.match(line)
+            if m:
+                self.move_line(g, line, m)
+                return
         m = _HEADER.match(s)
         if m:
             self.meta.append((m.group(1), m.group(2)))
@@ -204,10 +210,7 @@ class _Reader:
             return
         m = _MOVELINE.match(line)
         if m:
-            move = int(m.group(1))
-            g.last_move = move
-            self.lines.setdefault((g.number, move), self.lineno)
-            self.cells(line, m.start(2), m.group(2), move)
+            self.move_line(g, line, m)
             return
         if g.score is None:
             m = _SCORE.match(line)
@@ -225,6 +228,12 @@ class _Reader:
             self.cells(line, 0, line, g.last_move)
             return
         self.unreadable(Problem(g.number, g.last_move, s, "unreadable line"))
+
+    def move_line(self, g: _GameBuilder, line: str, m: re.Match[str]) -> None:
+        move = int(m.group(1))
+        g.last_move = move
+        self.lines.setdefault((g.number, move), self.lineno)
+        self.cells(line, m.start(2), m.group(2), move)
 
     def unreadable(self, p: Problem) -> None:
         """Report the first unreadable lines; past 20 only count them (not a match file?)."""

@@ -97,6 +97,6 @@ def test_a_known_replay_that_does_not_fit_is_replayed_and_its_problems_found():
 def test_the_copy_handed_out_is_fresh():
     g, rules, length, k = _real_game()
     a = k.copy()
-    a.problems.append(None)  # type: ignore[arg-type]
+    a.problems.append(None)
     a.resolved.clear()
     assert k.copy().problems == [] and k.copy().resolved == k.replay.resolved != {}
