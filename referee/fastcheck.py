@@ -5,9 +5,11 @@ checking each single-die step with the rules (bar first, open points, bearing of
 only with every checker home, an oversized die only from the highest point).  When
 the written play uses every die of the roll it is legal (maximum usage is then
 satisfied) and the result is returned without generating all legal plays; an
-empty play ("Cannot Move") is legal when no checker can move one die.  When every
-written segment is one die (``24/18 13/11``, not ``24/13`` or a bear-off) each
-segment's die is forced, so the segments are played in order without a search.  In
+empty play ("Cannot Move") is legal when no checker can move one die.  When there
+are as many written segments as dice (``24/18 13/11``, ``6/off 5/off``; not ``24/13``)
+every way to play them gives each segment one die, so the same steps and position:
+the segments are first played in order each with the die of its exact distance, and
+only when that fails does the search look for another assignment.  In
 every other case -- fewer dice used, a step it cannot place, an empty play with a
 legal move -- it returns ``None`` and the caller asks the full generator
 (:func:`referee.moves.match_play`), which stays the authority.  The test suite
@@ -76,12 +78,11 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
 
 def _one_die_each(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], dice: list[int],
                   steps: list[Step]) -> Optional[LegalPlay]:
-    """Play segments that each move one die's distance, in order, each with its die (the
-    only one that can make it: no search).  None when a segment is not one die or its
-    step is illegal (``me``, ``opp``, ``dice`` and ``steps`` are then spoilt)."""
+    """Play as many segments as dice in order, each with the die of its exact distance
+    (a bear-off from the 4 point with a 4).  With one die per segment every legal way
+    gives these steps, so no search is needed.  None when a segment has no such die or
+    its step is illegal (``me``, ``opp``, ``dice`` and ``steps`` are then spoilt)."""
     for cur, dst in segs:
-        if dst == OFF_POINT:
-            return None  # an oversized die may bear off: the search decides
         d = cur - dst
         if d not in dice:
             return None

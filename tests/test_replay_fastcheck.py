@@ -102,6 +102,16 @@ def test_one_die_segments_agree_with_the_search_with_hits_and_the_bar():
     assert fast_play(pos, 4, 1, parse_play("8/7* bar/21")) is None  # the bar first
 
 
+@pytest.mark.parametrize("text, dice", [("6/off 5/off", (6, 5)), ("5/off 4/off", (6, 5)), ("4/off 4/2", (4, 2))])
+def test_bear_offs_one_die_each_agree_with_the_matcher(text, dice):
+    pos = Position.from_points({6: 1, 5: 2, 4: 3, 2: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+    if text.startswith("5/off"):
+        pos = Position.from_points({5: 1, 4: 3, 2: 2}, {24: 2, 13: 5, 8: 3, 6: 5})  # 4/off needs the 6 or the 5
+    lp = fast_play(pos, dice[0], dice[1], parse_play(text))
+    slow = match_play(pos, dice[0], dice[1], parse_play(text))
+    assert lp is not None and lp.result == slow.result and sorted(lp.play.steps) == sorted(slow.play.steps)
+
+
 def test_intermediate_hit_is_left_to_the_matcher():
     # 6-5 from 24 with an opposing blot on the 18 point: '24/13' must not silently hit
     pos = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {7: 1, 6: 4, 8: 3, 13: 5, 24: 2})
