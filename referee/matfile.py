@@ -9,7 +9,8 @@
 problems it met, each with its game and move number.  Because the format does not
 say whether a game that stops early was resigned, the reader replays each game
 (:class:`referee.replay.GameReplayer`) to tell a bear-off, a pass and a resignation
-apart, and records an accepted resignation where gnubg would.
+apart, and records an accepted resignation where gnubg would; those replays come back
+in :attr:`MatRead.known`, so that :func:`referee.replay.replay_match` walks each game once.
 
 :func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
 one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells,
