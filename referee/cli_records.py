@@ -21,42 +21,60 @@ import json
 import sys
 from pathlib import Path
 from dataclasses import replace
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 from .cliutil import Parser, fail
 from .errors import RecordError
 from .record import MatchRecord, Problem
+from .replay import KnownReplay
 
 READ_EXTS = (".mat", ".txt", ".sgf", ".jsonl", ".json")
 WRITE_EXTS = (".mat", ".txt", ".sgf", ".json")
 
 
-def read_file(path: Path) -> tuple[MatchRecord, list[Problem], dict[tuple[int, int], int]]:
-    """Read a record from any supported file: the record, the problems met reading it and,
-    where the format has lines, ``(game, move number) -> line``.  Raises OSError when the
-    file cannot be read and ValueError for an unknown extension or an unreadable record."""
+class FileRead(NamedTuple):
+    """A file read: the record, the problems met reading it, ``(game, move number) -> line``
+    where the format has lines, and the games the reader already replayed (for
+    :func:`referee.replay.replay_match`, so that each game is walked once)."""
+
+    record: MatchRecord
+    problems: list[Problem]
+    lines: dict[tuple[int, int], int]
+    known: tuple[Optional[KnownReplay], ...] = ()
+
+
+def read_any(path: Path) -> FileRead:
+    """Read a record from any supported file (see :func:`read_file`), with the readers' replays."""
     ext = path.suffix.lower()
     if ext == ".sgf":
         from .sgf import load_sgf
         s = load_sgf(path)
-        return s.record, s.problems, s.lines
+        return FileRead(s.record, s.problems, s.lines, s.known)
     if ext == ".jsonl":
         from .journal import read_journal
         j = read_journal(path)
         problems = list(j.problems)
         if not j.events:
             problems.append(Problem(0, 0, "", "an empty journal", 1))
-        return j.record, problems, {}
+        return FileRead(j.record, problems, {})
     if ext == ".json":
         try:
-            return MatchRecord.from_json(path.read_text(encoding="utf-8")), [], {}
+            return FileRead(MatchRecord.from_json(path.read_text(encoding="utf-8")), [], {})
         except (RecordError, UnicodeDecodeError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: not a bgtable record (JSON): {exc}") from None
     if ext in (".mat", ".txt") or not ext:
         from .matfile import load_mat
         m = load_mat(path)
-        return m.record, m.problems, m.lines
+        return FileRead(m.record, m.problems, m.lines, m.known)
     raise ValueError(f"{path}: unknown extension {ext!r}; expected one of {', '.join(READ_EXTS)}")
+
+
+def read_file(path: Path) -> tuple[MatchRecord, list[Problem], dict[tuple[int, int], int]]:
+    """Read a record from any supported file: the record, the problems met reading it and,
+    where the format has lines, ``(game, move number) -> line``.  Raises OSError when the
+    file cannot be read and ValueError for an unknown extension or an unreadable record."""
+    record, problems, lines, _ = read_any(path)
+    return record, problems, lines
 
 
 def load_record(path: Path) -> tuple[MatchRecord, list[Problem]]:
@@ -95,11 +113,11 @@ def check_file(path: Path) -> dict:
     file, an empty one and an unfinished match are problems too."""
     from .replay import replay_match
     try:
-        record, problems, lines = read_file(path)
+        record, problems, lines, known = read_any(path)
     except (OSError, ValueError) as exc:
         return {"file": str(path), "games": 0, "plays": 0, "score": [0, 0],
                 "problems": [Problem(0, 0, "", f"cannot read the file: {exc}").to_dict()]}
-    rep = replay_match(record)
+    rep = replay_match(record, known)
     found = with_lines(problems + rep.problems, lines)
     if not problems or record.games:
         found += completeness(record)
@@ -157,13 +175,13 @@ def main_convert(argv: Optional[Sequence[str]] = None) -> int:
         return fail(ap.prog, f"output {str(dst)!r} is the input file; choose another name (the input is "
                              "never overwritten)")
     try:
-        record, problems, lines = read_file(src)
+        record, problems, lines, known = read_any(src)
     except OSError as exc:
         return fail(ap.prog, f"cannot read {str(src)!r}: {exc.strerror or exc}")
     except ValueError as exc:
         return fail(ap.prog, str(exc))
     from .replay import replay_match
-    bad = with_lines(problems or replay_match(record).problems, lines)
+    bad = with_lines(problems or replay_match(record, known).problems, lines)
     if not bad and not record.games:
         bad = [Problem(0, 0, "", "no games to convert", 1)]
     if bad:

@@ -4,14 +4,20 @@
 checking each single-die step with the rules (bar first, open points, bearing off
 only with every checker home, an oversized die only from the highest point).  When
 the written play uses every die of the roll it is legal (maximum usage is then
-satisfied) and the result is returned without generating all legal plays.  In
-every other case -- fewer dice used, a step it cannot place, an empty play -- it
-returns ``None`` and the caller asks the full generator
+satisfied) and the result is returned without generating all legal plays; an
+empty play ("Cannot Move") is legal when no checker can move one die.  When there
+are as many written segments as dice (``24/18 13/11``, ``6/off 5/off``; not ``24/13``)
+every way to play them gives each segment one die, so the same steps and position:
+the segments are first played in order each with the die of its exact distance, and
+only when that fails does the search look for another assignment.  In
+every other case -- fewer dice used, a step it cannot place, an empty play with a
+legal move -- it returns ``None`` and the caller asks the full generator
 (:func:`referee.moves.match_play`), which stays the authority.  The test suite
 cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from .moves import LegalPlay
@@ -19,7 +25,8 @@ from .notation import OFF_POINT, Play, Step, WrittenPlay
 from .position import Position
 
 
-def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
+@lru_cache(maxsize=16384)  # a WrittenPlay is immutable, and the same plays come back
+def _segments(written: WrittenPlay) -> tuple[tuple[int, int], ...]:
     """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off)."""
     segs: list[tuple[int, int]] = []
     for mv in written.moves:
@@ -27,13 +34,14 @@ def _segments(written: WrittenPlay) -> Optional[list[tuple[int, int]]]:
         for _ in range(mv.count):
             for a, b in zip(pts, pts[1:]):
                 segs.append((a, b))
-    return segs
+    return tuple(segs)
 
 
 def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
-    """The legal play ``written`` describes when it provably uses the whole roll, else None."""
+    """The legal play ``written`` describes when it provably uses the whole roll (or,
+    written empty, when no checker can move), else None."""
     if not written.moves:
-        return None
+        return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
     segs = _segments(written)
     if not segs:
         return None
@@ -41,9 +49,49 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     me = list(position.me)
     opp = list(position.opp)
     steps: list[Step] = []
+    if len(segs) == len(dice):
+        direct = _one_die_each(me, opp, segs, dice, steps)
+        if direct is not None:
+            return direct
+        me, opp, steps = list(position.me), list(position.opp), []
+        dice = [d1] * 4 if d1 == d2 else [d1, d2]
     if _place(me, opp, segs, 0, dice, steps) and not dice:
         return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
     return None
+
+
+_NO_PLAY = Play(())
+
+
+def _cannot_move(position: Position, d1: int, d2: int) -> bool:
+    """Whether no checker can move by either die (then the only legal play is none)."""
+    me = list(position.me)
+    opp = list(position.opp)
+    sources = [24] if me[24] else [s for s in range(24) if me[s]]
+    for d in {d1, d2}:
+        for s in sources:
+            r = _step(me, opp, s, d)
+            if r is not None:
+                return False
+    return True
+
+
+def _one_die_each(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], dice: list[int],
+                  steps: list[Step]) -> Optional[LegalPlay]:
+    """Play as many segments as dice in order, each with the die of its exact distance
+    (a bear-off from the 4 point with a 4).  With one die per segment every legal way
+    gives these steps, so no search is needed.  None when a segment has no such die or
+    its step is illegal (``me``, ``opp``, ``dice`` and ``steps`` are then spoilt)."""
+    for cur, dst in segs:
+        d = cur - dst
+        if d not in dice:
+            return None
+        r = _step(me, opp, 24 if cur == 25 else cur - 1, d)
+        if r is None:
+            return None
+        dice.remove(d)
+        steps.append(Step(cur, dst, r[1]))
+    return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
 
 
 def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, bool]]:
@@ -82,7 +130,7 @@ def _undo(me: list[int], opp: list[int], s: int, t: int, hit: bool) -> None:
             opp[24] -= 1
 
 
-def _place(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int,
+def _place(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int,
            dice: list[int], steps: list[Step]) -> bool:
     """Place segments ``i..`` using dice from ``dice`` (consumed in place); True when all fit."""
     if i == len(segs):
@@ -91,7 +139,7 @@ def _place(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int,
     return _walk(me, opp, segs, i, src, dst, dice, steps)
 
 
-def _walk(me: list[int], opp: list[int], segs: list[tuple[int, int]], i: int, cur: int, dst: int,
+def _walk(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int, cur: int, dst: int,
           dice: list[int], steps: list[Step]) -> bool:
     """Move one checker from ``cur`` to ``dst`` with one or more dice, then the rest."""
     if cur == dst:

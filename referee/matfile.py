@@ -9,7 +9,8 @@
 problems it met, each with its game and move number.  Because the format does not
 say whether a game that stops early was resigned, the reader replays each game
 (:class:`referee.replay.GameReplayer`) to tell a bear-off, a pass and a resignation
-apart, and records an accepted resignation where gnubg would.
+apart, and records an accepted resignation where gnubg would; those replays come back
+in :attr:`MatRead.known`, so that :func:`referee.replay.replay_match` walks each game once.
 
 :func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
 one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells,
@@ -30,24 +31,26 @@ from pathlib import Path
 from typing import Iterable, Optional, Union
 
 from .errors import NotationError, RecordError
-from .notation import parse_play
+from .notation import parse_play_cached
 from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
                      Roll, RuleSettings, Take, crawford_flags, layout)
 from .moves import legal_plays
 from .notation import Play
 from .position import Position
-from .replay import GameReplayer, replay_game
+from .replay import GameReplayer, KnownReplay, replay_game
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _MOVELINE = re.compile(r"^\s*(\d+)\)(.*)$")
+# the look-ahead only lets the scan skip, fast, the columns where no action can start
 _ACTION = re.compile(
-    r"(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
+    r"(?=[\dbcdprtw])(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
     r"Wins\s+\d+\s+points?(?:\s+and\s+the\s+match)?)", re.IGNORECASE)
 _WINS = re.compile(r"Wins\s+(\d+)\s+points?", re.IGNORECASE)
 _VALUE = re.compile(r"=>\s*(\d+)")
+_ROLL = re.compile(r"\d\d:")
 
 
 @dataclass
@@ -59,6 +62,9 @@ class MatRead:
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
+    #: per game, its replay while reading (None when it found a problem), for
+    #: :func:`referee.replay.replay_match` to use instead of replaying the game again
+    known: tuple[Optional[KnownReplay], ...] = ()
 
 
 def decode(data: bytes) -> str:
@@ -158,8 +164,10 @@ class _Reader:
         flags = crawford_flags(length, scores, self.rules.crawford)
         games = tuple(GameRecord(g.number, g.score or (0, 0), f, tuple(g.actions))
                       for g, f in zip(self.games, flags))
+        known = tuple(None if g.replayer is None or g.replayer.out.problems else g.replayer.known(rec.actions)
+                      for g, rec in zip(self.games, games))
         return MatRead(MatchRecord(players, length, self.rules, games, tuple(self.meta)), self.problems, self.notes,
-                       self.lines)
+                       self.lines, known)
 
     # --------------------------------------------------------------- lines
 
@@ -167,6 +175,12 @@ class _Reader:
         s = line.strip()
         if not s:
             return
+        g = self.g
+        if g is not None:  # inside a game a move line is the common case (no other pattern matches it)
+            m = _MOVELINE.match(line)
+            if m:
+                self.move_line(g, line, m)
+                return
         m = _HEADER.match(s)
         if m:
             self.meta.append((m.group(1), m.group(2)))
@@ -197,10 +211,7 @@ class _Reader:
             return
         m = _MOVELINE.match(line)
         if m:
-            move = int(m.group(1))
-            g.last_move = move
-            self.lines.setdefault((g.number, move), self.lineno)
-            self.cells(line, m.start(2), m.group(2), move)
+            self.move_line(g, line, m)
             return
         if g.score is None:
             m = _SCORE.match(line)
@@ -209,11 +220,21 @@ class _Reader:
                 g.names = (re.sub(r",\d+$", "", m.group(1)), re.sub(r",\d+$", "", m.group(3)))
                 g.score = (int(m.group(2)), int(m.group(4)))
                 g.right_offset = m.start(3)
+                if not g.actions:  # replay it as the Crawford game it is (or not), to share the replay
+                    flags = crawford_flags(self.length or 0, [b.score or (0, 0) for b in self.games],
+                                           self.rules.crawford)
+                    g.replayer = GameReplayer(g.number, self.length or 0, self.rules, flags[-1])
                 return
         if _WINS.search(s):
             self.cells(line, 0, line, g.last_move)
             return
         self.unreadable(Problem(g.number, g.last_move, s, "unreadable line"))
+
+    def move_line(self, g: _GameBuilder, line: str, m: re.Match[str]) -> None:
+        move = int(m.group(1))
+        g.last_move = move
+        self.lines.setdefault((g.number, move), self.lineno)
+        self.cells(line, m.start(2), m.group(2), move)
 
     def unreadable(self, p: Problem) -> None:
         """Report the first unreadable lines; past 20 only count them (not a match file?)."""
@@ -254,7 +275,7 @@ class _Reader:
             self.problem(move, text, "an action after the game's result")
             return
         low = text.lower()
-        if re.match(r"\d\d:", text):
+        if _ROLL.match(text):
             d1, d2 = int(text[0]), int(text[1])
             rest = text[3:].strip()
             rl = rest.lower()
@@ -275,7 +296,7 @@ class _Reader:
                 g.held = (Move(p, (d1, d2), ""), move)
             else:
                 try:
-                    parse_play(rest)
+                    parse_play_cached(rest)
                 except NotationError as exc:
                     self.problem(move, text, f"unreadable move: {exc}")
                 self.add(Move(p, (d1, d2), rest), move)

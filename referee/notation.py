@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import NotationError
@@ -199,6 +200,11 @@ def parse_play(text: str) -> WrittenPlay:
     if sum(m.count for m in moves) > 4 * 4:
         raise NotationError(f"play {text!r} has too many moves")
     return WrittenPlay(text, tuple(moves))
+
+
+#: :func:`parse_play` memoised: written plays repeat a lot ("24/18 13/11") and a
+#: :class:`WrittenPlay` is immutable, so readers and the replay parse each text once
+parse_play_cached = lru_cache(maxsize=16384)(parse_play)
 
 
 def steps_from_pairs(pairs: Iterable[Sequence[int]]) -> WrittenPlay:

@@ -102,6 +102,10 @@ def _check_player(p: object, what: str = "player") -> None:
 
 
 def _check_dice(dice: object) -> tuple[int, int]:
+    if type(dice) is tuple and len(dice) == 2:  # the common case, checked fast
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            return dice
     if (not isinstance(dice, (tuple, list)) or len(dice) != 2
             or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
         raise RecordError(f"dice {dice!r} must be two integers 1-6")

@@ -17,14 +17,13 @@ position, the cube and the Jacoby rule; scores and the Crawford flag consistent.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Optional
+from dataclasses import dataclass, field, replace
+from typing import Optional, Sequence
 
 from .errors import IllegalPlay, NotationError
 from .fastcheck import fast_play
 from .moves import legal_plays, match_play
-from .notation import OFF_POINT, Play, parse_play
+from .notation import OFF_POINT, Play, parse_play, parse_play_cached
 from .position import Position
 from .record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
                      MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
@@ -32,8 +31,7 @@ from .record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, 
 from .scoring import loser_kind
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
-# written plays repeat a lot ("24/18 13/11"); WrittenPlay is immutable, so parse each text once
-_parse = lru_cache(maxsize=16384)(parse_play)
+_parse = parse_play_cached
 
 
 def _pname(p: int) -> str:
@@ -68,6 +66,32 @@ class MatchReplay:
     @property
     def clean(self) -> bool:
         return not self.problems
+
+
+@dataclass(frozen=True)
+class KnownReplay:
+    """A game a reader already replayed while reading it, with what it was replayed under.
+
+    :func:`replay_match` takes it instead of replaying the game again when it
+    :meth:`fits` the game: the same actions, match length, rules and Crawford flag,
+    and no problem found (a reader feeds its file's move numbers, which problems
+    name; the validator numbers moves by :func:`~referee.record.layout`)."""
+
+    actions: tuple[Action, ...]
+    match_length: int
+    rules: RuleSettings
+    crawford: bool
+    replay: "GameReplay"
+
+    def fits(self, game: GameRecord, match_length: int, rules: RuleSettings, crawford: bool) -> bool:
+        """Whether this replay is what replaying ``game`` under these settings gives."""
+        return (not self.replay.problems and self.match_length == match_length and self.crawford == crawford
+                and self.replay.number == game.number and self.rules == rules
+                and (self.actions is game.actions or self.actions == game.actions))
+
+    def copy(self) -> "GameReplay":
+        """A fresh copy of the replay (the caller may add problems to it)."""
+        return replace(self.replay, problems=[], resolved=dict(self.replay.resolved))
 
 
 class GameReplayer:
@@ -414,9 +438,14 @@ class GameReplayer:
         return acts, note
 
     def finish(self) -> GameReplay:
+        """What the game's replay found, with its final position and cube."""
         self.out.final = self.pos0
         self.out.cube = self.cube
         return self.out
+
+    def known(self, actions: tuple[Action, ...]) -> KnownReplay:
+        """This replay, once ``actions`` (everything fed, in order) are all in, for :func:`replay_match`."""
+        return KnownReplay(actions, self.match_length, self.rules, self.crawford, self.finish())
 
 
 def _reason(exc: Exception) -> str:
@@ -433,8 +462,10 @@ def replay_game(game: GameRecord, match_length: int = 0, rules: RuleSettings = R
     return r.finish()
 
 
-def replay_match(record: MatchRecord) -> MatchReplay:
-    """Replay every game of a record; never stops at the first problem."""
+def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = ()) -> MatchReplay:
+    """Replay every game of a record; never stops at the first problem.  ``known[i]``,
+    when given, is game ``i`` as a reader already replayed it: it is used instead of
+    replaying the game again whenever it :meth:`~KnownReplay.fits`."""
     out = MatchReplay()
     score = (0, 0)
     L = record.match_length
@@ -463,7 +494,8 @@ def replay_match(record: MatchRecord) -> MatchReplay:
         if g.crawford != craw and L > 0:
             gp.append(Problem(g.number, 0, "", "this is the Crawford game" if craw else
                               "this is not the Crawford game"))
-        rep = replay_game(g, L, record.rules, craw)
+        k = known[idx] if idx < len(known) else None
+        rep = k.copy() if k is not None and k.fits(g, L, record.rules, craw) else replay_game(g, L, record.rules, craw)
         rep.problems[:0] = gp
         if not g.finished and idx != len(record.games) - 1:
             rep.problems.append(Problem(g.number, 0, "", "the game has no result but another game follows"))

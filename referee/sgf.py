@@ -31,7 +31,7 @@ from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchR
                      Roll, RuleSettings, Take, crawford_flags, layout)
 from .matfile import gnubg_steps, ordered_meta
 from .position import Position
-from .replay import GameReplayer
+from .replay import GameReplayer, KnownReplay
 
 APP = "bgtable:0.1"
 
@@ -195,6 +195,9 @@ class SgfRead:
     problems: list[Problem] = field(default_factory=list)
     notes: list[Problem] = field(default_factory=list)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
+    #: per game, its replay while reading (None when it found a problem), for
+    #: :func:`referee.replay.replay_match` to use instead of replaying the game again
+    known: tuple[Optional[KnownReplay], ...] = ()
 
 
 def _unesc(v: str) -> str:
@@ -301,6 +304,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                                     data[:exc.start].count(b"\n") + 1))
             text = data.decode("utf-8", errors="replace")
     games: list[tuple[int, tuple[int, int], list[Action]]] = []
+    replayers: list[GameReplayer] = []
     players = ("Player 1", "Player 2")
     length = 0
     meta: list[tuple[str, str]] = []
@@ -359,7 +363,8 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
             problems.append(Problem(number, 0, f"CV[{cv}]", "the cube value must be a power of two", root_line))
         autodoubles = max(autodoubles, auto)
         rules = RuleSettings(crawford=crawford_rule, jacoby=jacoby, automatic_doubles=autodoubles)
-        r = GameReplayer(number, length, rules)
+        r = GameReplayer(number, length, rules, crawford_flags(length, [s for _, s, _ in games], crawford_rule)[-1])
+        replayers.append(r)
 
         def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number) -> None:
             acts.append(a)
@@ -449,7 +454,8 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
     flags = crawford_flags(length, [s for _, s, _ in games], rules.crawford)
     record = MatchRecord(players, length, rules,
                          tuple(GameRecord(n, s, f, tuple(a)) for (n, s, a), f in zip(games, flags)), tuple(meta))
-    return SgfRead(record, problems, notes, lines)
+    known = tuple(None if r.out.problems else r.known(g.actions) for r, g in zip(replayers, record.games))
+    return SgfRead(record, problems, notes, lines, known)
 
 
 def load_sgf(path: Union[str, Path]) -> SgfRead:

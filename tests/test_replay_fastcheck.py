@@ -34,8 +34,11 @@ def test_fast_path_agrees_with_match_play_on_all_real_plays(real_plays):
         if lp is not None:
             fast += 1
             assert lp.result == slow.result, d
-            # the steps it returns are a legal sequence for this roll
-            assert len(lp.play.steps) == (4 if d1 == d2 else 2)
+            # the steps it returns use the whole roll, or none when no checker can move
+            if d["played"]:
+                assert len(lp.play.steps) == (4 if d1 == d2 else 2)
+            else:
+                assert not legal_plays(pos, d1, d2) and lp.play == slow.play
     assert fast > 0.8 * len(real_plays)  # most plays never need the generator
 
 
@@ -82,6 +85,31 @@ def test_notation_variants(text, dice, pid):
         return
     lp = fast_play(pos, dice[0], dice[1], written)
     assert lp is None or lp.result == slow.result
+
+
+def test_an_empty_play_is_settled_only_when_no_checker_can_move():
+    closed = Position.from_points({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    lp = fast_play(closed, 6, 5, parse_play("Cannot Move"))
+    assert lp is not None and lp.play.steps == () and lp.result == closed.swap()
+    assert fast_play(Position.start(), 6, 5, parse_play("Cannot Move")) is None
+
+
+def test_one_die_segments_agree_with_the_search_with_hits_and_the_bar():
+    pos = Position.from_points({25: 1, 13: 5, 8: 3, 6: 5, 24: 1}, {18: 1, 6: 4, 8: 3, 13: 5, 23: 2})
+    lp = fast_play(pos, 4, 1, parse_play("bar/21 8/7*"))
+    assert lp is not None and [tuple(s) for s in lp.play.steps] == [(25, 21, False), (8, 7, True)]
+    assert lp.result == match_play(pos, 4, 1, parse_play("bar/21 8/7*")).result
+    assert fast_play(pos, 4, 1, parse_play("8/7* bar/21")) is None  # the bar first
+
+
+@pytest.mark.parametrize("text, dice", [("6/off 5/off", (6, 5)), ("5/off 4/off", (6, 5)), ("4/off 4/2", (4, 2))])
+def test_bear_offs_one_die_each_agree_with_the_matcher(text, dice):
+    pos = Position.from_points({6: 1, 5: 2, 4: 3, 2: 2}, {24: 2, 13: 5, 8: 3, 6: 5})
+    if text.startswith("5/off"):
+        pos = Position.from_points({5: 1, 4: 3, 2: 2}, {24: 2, 13: 5, 8: 3, 6: 5})  # 4/off needs the 6 or the 5
+    lp = fast_play(pos, dice[0], dice[1], parse_play(text))
+    slow = match_play(pos, dice[0], dice[1], parse_play(text))
+    assert lp is not None and lp.result == slow.result and sorted(lp.play.steps) == sorted(slow.play.steps)
 
 
 def test_intermediate_hit_is_left_to_the_matcher():

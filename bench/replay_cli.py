@@ -1,0 +1,137 @@
+"""Benchmark: ``bgtable replay`` of the real match files as a whole command, before and after.
+
+Runs ``python3 -m referee.cli replay FILE...`` (every file of the directory at once,
+as a user would) in fresh processes, for this tree and for a base commit unpacked with
+``git archive`` (each side imports its own ``referee``), alternating the two, and
+prints plays per second of CPU time (user + sys of the child), best of N.  It then
+checks that both sides print the same bytes: ``replay`` text and ``--json``, and every
+``bgtable convert`` output (.mat, .sgf, .json, with its exit code and stderr).
+
+    python3 bench/replay_cli.py [--base REV] [--repeat N] [--dir DIR]
+    python3 bench/replay_cli.py --manifest OUT   # record the base's output digests (tests use them)
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the commit before issue 19's replay work (the reader replayed each game, then the validator again)
+BASE = "46db290"
+EXTS = (".mat", ".sgf", ".json")
+
+#: run with the working directory at a source root, so that it imports that root's ``referee``
+CONVERT_ALL = r"""
+import contextlib, io, json, sys
+from pathlib import Path
+from referee.cli_records import main_convert
+files, out = json.loads(sys.argv[1]), Path(sys.argv[2])
+for f in files:
+    for ext in %r:
+        dst = out / (Path(f).name + ext)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = main_convert([f, str(dst)])
+        (out / (dst.name + ".rc")).write_text(f"{rc}\n" + err.getvalue(), encoding="utf-8")
+""" % (EXTS,)
+
+
+def match_files(directory: Path) -> list[Path]:
+    """The match files of a directory (the same selection as bench/replay.py)."""
+    return sorted(p for p in directory.iterdir()
+                  if p.suffix in (".txt", ".sgf", ".mat") and p.name != "SOURCES.txt")
+
+
+def unpack(rev: str, dest: Path) -> None:
+    """The tree of commit ``rev`` under ``dest`` (``git archive``: no worktree, nothing registered)."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
+
+
+def run_cli(root: Path, args: list[str]) -> tuple[bytes, float]:
+    """Run ``python3 -m referee.cli ARGS`` from ``root``: its stdout and the CPU seconds it took."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-m", "referee.cli", *args], cwd=root, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{root}: replay failed ({proc.returncode}): {proc.stderr.decode()[-500:]}")
+    return proc.stdout, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def convert_all(root: Path, files: list[str], out: Path) -> dict[str, bytes]:
+    """Every convert output of ``files`` made by ``root``'s code: name -> bytes."""
+    out.mkdir()
+    subprocess.run([sys.executable, "-c", CONVERT_ALL, json.dumps(files), str(out)], cwd=root, check=True)
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+
+
+def plays_of(json_out: bytes) -> int:
+    return sum(f["plays"] for f in json.loads(json_out)["files"])
+
+
+def manifest(root: Path, files: list[str]) -> dict[str, dict[str, str]]:
+    """SHA-256 of every output ``root``'s code gives per file: replay text and --json, converts."""
+    out: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        conv = convert_all(root, files, Path(tmp) / "conv")
+        for f in files:
+            name = Path(f).name
+            d = {"replay": run_cli(root, ["replay", f])[0], "replay_json": run_cli(root, ["replay", "--json", f])[0]}
+            for ext in EXTS:
+                d[ext] = conv[name + ext]
+                d[ext + ".rc"] = conv[name + ext + ".rc"]
+            out[name] = {k: hashlib.sha256(v).hexdigest() for k, v in d.items()}
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default=BASE, help="the commit to compare with (default: before the replay work)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs per side (the best is reported)")
+    ap.add_argument("--dir", default="tests/data/matches", help="the match files (relative to the roots)")
+    ap.add_argument("--manifest", metavar="OUT", help="write the base's output digests to OUT and stop")
+    args = ap.parse_args()
+    files = [str(p.relative_to(ROOT)) for p in match_files(ROOT / args.dir)]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        base.mkdir()
+        unpack(args.base, base)
+        if args.manifest:
+            Path(args.manifest).write_text(json.dumps({"base": args.base, "files": manifest(base, files)},
+                                                      indent=1, sort_keys=True) + "\n")
+            return 0
+        best = {"base": float("inf"), "this": float("inf")}
+        outs: dict[str, bytes] = {}
+        for _ in range(args.repeat):
+            for side, root in (("base", base), ("this", ROOT)):
+                out, cpu = run_cli(root, ["replay", *files])
+                best[side] = min(best[side], cpu)
+                outs.setdefault(side, out)
+                if outs[side] != out:
+                    raise RuntimeError(f"{side}: two runs printed different output")
+        json_b, json_t = run_cli(base, ["replay", "--json", *files])[0], run_cli(ROOT, ["replay", "--json", *files])[0]
+        plays = plays_of(json_t)
+        conv_b = convert_all(base, files, Path(tmp) / "conv_base")
+        conv_t = convert_all(ROOT, files, Path(tmp) / "conv_this")
+    same_text, same_json = outs["base"] == outs["this"], json_b == json_t
+    diff = sorted(k for k in conv_b.keys() | conv_t.keys() if conv_b.get(k) != conv_t.get(k))
+    print(f"files: {len(files)}  plays: {plays}  (base {args.base}; CPU time of the whole command, "
+          f"best of {args.repeat})")
+    for side in ("base", "this"):
+        print(f"{side:5s}: {best[side]:.2f} s  = {plays / best[side]:,.0f} plays/s")
+    print(f"speed-up: {best['base'] / best['this']:.2f}x")
+    print(f"replay text identical: {same_text}; --json identical: {same_json}; "
+          f"convert outputs identical: {not diff} ({len(conv_t)} files compared)" + (f"; differ: {diff[:5]}" if diff else ""))
+    return 0 if same_text and same_json and not diff else 1
+
+
+if __name__ == "__main__":
+    os.environ.pop("PYTHONPATH", None)
+    sys.exit(main())
