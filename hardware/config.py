@@ -26,6 +26,7 @@ from .errors import ConfigError
 T = TypeVar("T")
 COLOURS = ("dark", "light")
 CAMERA_SOURCES = ("opencv", "picamera2", "replay", "render")
+HOMES = ("bottom-right", "bottom-left", "top-right", "top-left", "auto")  # where Dark's home board is seen
 CUBE_DISPLAY_TYPES = ("ht16k33", "max7219", "leds", "none")
 HT16K33_LAYOUTS = ("adafruit", "linear")
 SCREEN_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "dummy")
@@ -62,6 +63,12 @@ class CameraConfig:
     resolution: tuple[int, int] = (1280, 720)
     fps: int = 15
     corners: tuple[tuple[float, float], ...] = ()  # 4 board corners in pixels, or () to find markers
+    # the board as built, in widths of a point at its base (vision.layout.BoardShape): real boards'
+    # bars are often narrower than a checker, their playing areas taller than the layout's 11
+    bar_width: float = 1.0
+    board_height: float = 11.0
+    checker: float = 0.0          # the checkers' diameter in point widths; 0: measured on the board
+    dark_home: str = "bottom-right"  # the corner of the picture holding Dark's home board, or "auto"
 
 
 @dataclass(frozen=True)
@@ -200,6 +207,16 @@ def _int(lo: int, hi: Optional[int] = None) -> Callable[[str, Any], int]:
     return check
 
 
+def _number(lo: float, hi: float, what: str) -> Callable[[str, Any], float]:
+    def check(key: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ConfigError(key, v, f"must be a number ({what})")
+        if not lo <= v <= hi:
+            raise ConfigError(key, v, f"must be {lo:g}..{hi:g} ({what})")
+        return float(v)
+    return check
+
+
 def _bool(key: str, v: Any) -> bool:
     if not isinstance(v, bool):
         raise ConfigError(key, v, "must be true or false")
@@ -303,8 +320,16 @@ def _camera(s: _Section) -> CameraConfig:
     c = CameraConfig(
         source=s.get("source", d.source, _choice(CAMERA_SOURCES)), device=s.get("device", d.device, _int(0, 63)),
         path=s.get("path", d.path, _str), resolution=s.get("resolution", d.resolution, _pair(16, 8192)),
-        fps=s.get("fps", d.fps, _int(1, 240)), corners=s.get("corners", d.corners, _corners))
-    s.finish(("source", "device", "path", "resolution", "fps", "corners"))
+        fps=s.get("fps", d.fps, _int(1, 240)), corners=s.get("corners", d.corners, _corners),
+        bar_width=s.get("bar_width", d.bar_width, _number(0.5, 3.0, "point widths: the bar's width / a point's at its base")),
+        board_height=s.get("board_height", d.board_height,
+                           _number(10.2, 14.0, "point widths: the playing area's height, edge to edge / a point's width")),
+        checker=s.get("checker", d.checker, _number(0.0, 1.0, "the checkers' diameter / a point's width (0: measured)")),
+        dark_home=s.get("dark_home", d.dark_home, _choice(HOMES)))
+    s.finish(("source", "device", "path", "resolution", "fps", "corners", "bar_width", "board_height", "checker",
+              "dark_home"))
+    if c.checker and c.checker < 0.7:
+        raise ConfigError(s.key("checker"), c.checker, "must be 0 (measured) or 0.7..1.0 (most sets: 0.85-0.95)")
     if c.source == "replay" and not c.path:
         raise ConfigError(s.key("path"), c.path, 'camera.source = "replay" needs a path to the recorded frames')
     return c

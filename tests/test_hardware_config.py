@@ -88,3 +88,13 @@ def test_config_values_are_frozen() -> None:
     cfg = C.loads("")
     with pytest.raises(AttributeError):
         cfg.screen.fullscreen = True  # type: ignore[misc]
+
+
+def test_the_camera_is_told_the_board_as_built() -> None:
+    cfg = C.loads('[camera]\nbar_width = 0.75\nboard_height = 12.0\nchecker = 0.95\ndark_home = "top-left"')
+    cam = cfg.camera
+    assert (cam.bar_width, cam.board_height, cam.checker, cam.dark_home) == (0.75, 12.0, 0.95, "top-left")
+    for text, key in (('[camera]\nbar_width = 5', "camera.bar_width"), ('[camera]\nboard_height = "tall"', "camera.board_height"),
+                      ('[camera]\nchecker = 0.5', "camera.checker"), ('[camera]\ndark_home = "left"', "camera.dark_home")):
+        with pytest.raises(C.ConfigError, match=key.replace(".", r"\.")):
+            C.loads(text)

@@ -63,3 +63,11 @@ def test_a_damaged_memory_file_is_said_and_learned_afresh(tmp_path) -> None:
     assert cam.filter.reader.memory is None
     fault = events.get_nowait()
     assert "board-memory.npz" in fault.message and "afresh" in fault.message
+
+
+def test_the_camera_thread_reads_the_board_as_the_config_says_it_is_built(tmp_path) -> None:
+    config = replace(TableConfig(), camera=replace(CameraConfig(), bar_width=0.75, board_height=12.0, checker=0.95,
+                                                   dark_home="top-left"))
+    cam = CameraThread(None, config, queue.Queue(), None, start=False)
+    vc = cam.filter.reader.config
+    assert (vc.bar_width, vc.board_height, vc.checker, vc.dark_home) == (0.75, 12.0, 0.95, "top-left")

@@ -106,8 +106,11 @@ class CameraThread:
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
-        corners = " ".join(f"{x:g},{y:g}" for x, y in config.camera.corners) or None
-        self.filter = StabilityFilter(BoardReader(VisionConfig(corners=corners)))
+        cam = config.camera
+        corners = " ".join(f"{x:g},{y:g}" for x, y in cam.corners) or None
+        self.filter = StabilityFilter(BoardReader(VisionConfig(
+            corners=corners, bar_width=cam.bar_width, board_height=cam.board_height, checker=cam.checker or None,
+            dark_home=cam.dark_home)))
         self.source = source
         self.events = events
         self.told: "queue.Queue[Any]" = queue.Queue()  # positions the referee says the board shows
