@@ -140,29 +140,21 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
 def unmoves(after_m: Position, dice: tuple[int, int]) -> list[Position]:
     """Positions (mover on roll) from which ``dice`` can lead to ``after_m`` (mover's view, not
     yet swapped) by two plain steps (no hits undone, no bear-offs undone)."""
-    a, b = dice
-    out = []
     me, opp = list(after_m.me), list(after_m.opp)
-    for first, second in ((a, b), (b, a)):
-        for p1 in range(24):
-            if not me[p1]:
-                continue
-            s1 = p1 + first
-            if s1 > 23 or opp[23 - s1]:
-                continue
-            m1 = me.copy()
-            m1[p1] -= 1
-            m1[s1] += 1
-            for p2 in range(24):
-                if not m1[p2]:
-                    continue
-                s2 = p2 + second
-                if s2 > 23 or opp[23 - s2]:
-                    continue
-                m2 = m1.copy()
-                m2[p2] -= 1
-                m2[s2] += 1
-                out.append(Position(m2, opp))
+
+    def back(side: list[int], die: int) -> list[list[int]]:
+        """The side with one checker taken back ``die`` pips to a point the opponent does not hold."""
+        out = []
+        for p in range(24 - die):
+            if side[p] and not opp[23 - (p + die)]:
+                moved = side.copy()
+                moved[p] -= 1
+                moved[p + die] += 1
+                out.append(moved)
+        return out
+
+    a, b = dice
+    out = [Position(m2, opp) for first, second in ((a, b), (b, a)) for m1 in back(me, first) for m2 in back(m1, second)]
     return list(dict.fromkeys(out))
 
 

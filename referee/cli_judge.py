@@ -99,7 +99,7 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     """The ``--json`` result (raises JudgeInputError / vision errors for bad input)."""
     import cv2
 
-    from referee.likelihood import cells_of, log_likelihood, _odds_table
+    from referee.likelihood import cells_of, log_likelihood, odds_table
     from referee.matching import evidence_position, match_reading
     from referee.moves import legal_plays
     from vision.config import VisionConfig
@@ -145,11 +145,11 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
                          "the reading is not a possible position (too many checkers of a colour)")
         return out
     v = match_reading(ev, pos, cands, mover)
-    table = _odds_table(ev)
+    table = odds_table(ev)
     scores: dict[Any, tuple[float, str]] = {}
     for c, t in zip(cands, texts):
         if c not in scores:
-            scores[c] = (log_likelihood(table, cells_of(c))[0], t)
+            scores[c] = (log_likelihood(table, cells_of(c)), t)
     top = max(s for s, _ in scores.values())
     z = sum(math.exp(s - top) for s, _ in scores.values())
     ranked = sorted(scores.items(), key=lambda kv: -kv[1][0])

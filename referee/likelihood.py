@@ -60,7 +60,7 @@ def cells_of(pos: Position) -> list[tuple[int, Optional[str]]]:
     return _cells(lay.dark, lay.light, lay.bar)
 
 
-def _odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float]]:
+def odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float]]:
     """The reading's odds as 26 dicts (count, colour) -> probability."""
     table: list[dict[tuple[int, Optional[str]], float]] = []
     for k, alts in enumerate(ev.odds):
@@ -73,20 +73,14 @@ def _odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float
 
 
 def log_likelihood(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                   cells: Sequence[tuple[int, Optional[str]]]) -> tuple[float, tuple[float, ...]]:
-    """Sum of log-probabilities the reading gives these cells, and the per-cell terms."""
-    terms = tuple(math.log(max(t.get(c, 0.0), FLOOR)) for t, c in zip(table, cells))
-    return sum(terms), terms
+                   cells: Sequence[tuple[int, Optional[str]]]) -> float:
+    """Sum of log-probabilities the reading gives these cells."""
+    return sum(math.log(max(t.get(c, 0.0), FLOOR)) for t, c in zip(table, cells))
 
 
 def most_likely_cells(table: Sequence[dict[tuple[int, Optional[str]], float]]) -> list[tuple[int, Optional[str]]]:
     """The reading's own best guess at every location."""
     return [max(t.items(), key=lambda kv: kv[1])[0] if t else (0, None) for t in table]
-
-
-def location_name(k: int) -> str:
-    """A player's name for location ``k`` of the 26 cells."""
-    return f"point {k + 1}" if k < 24 else "the bar (dark)" if k == 24 else "the bar (light)"
 
 
 def _names(locs: Sequence[int]) -> str:
@@ -116,16 +110,16 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
 def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str):  # -> matching.Verdict
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
     from .matching import Verdict, _totals_problem, layout_of
-    table = _odds_table(ev)
+    table = odds_table(ev)
     index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
     legal = []  # (score, candidate index, cells), distinct results, best first
     for pos in dict.fromkeys(candidates):
         cells = cells_of(pos)
-        legal.append((log_likelihood(table, cells)[0], index_of[pos], cells))
+        legal.append((log_likelihood(table, cells), index_of[pos], cells))
     legal.sort(key=lambda s: -s[0])
     best, best_k, best_cells = legal[0]
     own = most_likely_cells(table)
-    own_raw = log_likelihood(table, own)[0]
+    own_raw = log_likelihood(table, own)
     misfit = own_raw - best  # how far the best legal position is from explaining the board (>= 0)
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -32,13 +32,11 @@ from . import layout as L
 from .rectify import View
 
 EMPTY, DARK, LIGHT = 0, 1, 2
-STATES = ("empty", "dark", "light")
 PATCH = 8            # a slot's patch, samples a side (after resampling)
 SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
 WIDE = PATCH + 2 * SHIFT
 BAR_SPREAD = 0.4     # checkers: the spread of a bar count measured from the changed places
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
-MAX_COUNT = 15
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
 CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
 BORROWED = 12.0      # ... and at least this (Lab units)
@@ -135,10 +133,6 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
             best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best
-
-
-def _row_cells(cells_top: Sequence[tuple[int, Optional[str]]], cells_bottom: Sequence[tuple[int, Optional[str]]]):
-    return list(cells_top) + list(cells_bottom)
 
 
 class BoardMemory:

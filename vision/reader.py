@@ -244,12 +244,13 @@ class BoardReader:
             self._trays = (totals, np.array(corners, copy=True), trays)
         return trays
 
-    def read(self, frame: np.ndarray, t: float = 0.0) -> Optional[BoardEvidence]:
+    def read(self, frame: np.ndarray, t: float = 0.0, covered_rows: bool = False) -> Optional[BoardEvidence]:
         """Board evidence for one frame, or None when occluded, implausible or not yet set up
-        (the working stays in :attr:`last_reading`, the rows of a covered frame too)."""
+        (the working stays in :attr:`last_reading`; with ``covered_rows`` a covered frame is
+        read too, its rows kept there)."""
         self.last_reading = None
         try:
-            self.last_reading = self.inspect(frame, t, read_occluded=True)
+            self.last_reading = self.inspect(frame, t, read_occluded=covered_rows)
         except BoardNotFound:
             return None
         return None if self.last_reading.occluded else self.last_reading.evidence

@@ -162,9 +162,11 @@ class StabilityFilter:
             return None   # the board of the last full read, unchanged: the same reading
         self.skipped = 0
         self._read_grey = None
-        ev = self.reader.read(frame, t)
+        first_lesson = self._known is not None and not self._trained()
+        # a covered frame is read through only for the first lesson
+        ev = self.reader.read(frame, t, covered_rows=True) if first_lesson else self.reader.read(frame, t)
         reading = self.reader.last_reading
-        if reading is not None and self._known is not None and not self._trained():
+        if reading is not None and first_lesson:
             self._first_lesson(reading)
         if ev is None:
             self._candidate, self._repeats = None, 0
