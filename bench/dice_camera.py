@@ -18,13 +18,17 @@ import json
 import time
 from pathlib import Path
 
+import sys
+
 import cv2
 import numpy as np
 
-from vision import dice as D
-from vision import layout as L
-from vision import render as R
-from vision.rectify import rectify
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the project, not bench/referee.py
+
+from vision import dice as D  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision import render as R  # noqa: E402
+from vision.rectify import rectify  # noqa: E402
 
 TUNED = ("test1", "test6")
 HELD_OUT = ("test2", "template3", "dices6")

@@ -63,13 +63,13 @@ from typing import Optional, Sequence
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.journal import Journal, read_journal  # noqa: E402
+from referee.records.journal import Journal, read_journal  # noqa: E402
 
 FAST = ("--headless", "--camera", "perfect", "--dice", "direct", "--quiet")
 RENDERED = ("--headless", "--camera", "render", "--quiet")  # the vision pipeline, the dice over a pty
 KILL_AT = """
 import os, signal, sys
-from referee import journal
+from referee.records import journal
 from referee.table import demo
 limit = int(sys.argv[1])
 real = journal.Journal.append

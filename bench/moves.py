@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from referee.moves import _cached, legal_plays  # noqa: E402
-from referee.position import Position  # noqa: E402
+from referee.rules.moves import _cached, legal_plays  # noqa: E402
+from referee.rules.position import Position  # noqa: E402
 from tests.positions import sample  # noqa: E402
 
 

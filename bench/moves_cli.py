@@ -11,7 +11,7 @@ keeps its least CPU time, user + system, of the child process):
 * the peer: this file with ``--peer``, the same contract (one JSON line per request,
   ``{"position", "dice", "plays": [{"play", "result"}]}``) from GNU Backgammon's C move
   generator and Position ID codec (``gnubg_nn``); its notation is written by
-  :func:`referee.notation.format_steps` from gnubg's steps, with the hits found by replaying
+  :func:`referee.rules.notation.format_steps` from gnubg's steps, with the hits found by replaying
   them (gnubg gives none);
 * with ``--base COMMIT``: ``bgtable moves --batch`` of that commit (``git archive`` into a
   temporary folder), whose output must be the same bytes as this tree's (checked with cmp).
@@ -38,7 +38,7 @@ def peer() -> int:
     """The gnubg-backed ``moves --batch``: JSON lines in, one answer per line out."""
     import gnubg_nn
     sys.path.insert(0, str(ROOT))
-    from referee.notation import Step, path_text
+    from referee.rules.notation import Step, path_text
 
     moves, from_id, from_key, to_id = (gnubg_nn.moves, gnubg_nn.board_from_position_id,
                                        gnubg_nn.boardfromkey, gnubg_nn.position_id)

@@ -27,11 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.cli_records import read_file  # noqa: E402
-from referee.matfile import read_mat, writable_actions, write_mat  # noqa: E402
-from referee.record import Correction, IllegalAccepted, Move  # noqa: E402
-from referee.replay import replay_match  # noqa: E402
-from referee.sgf import read_sgf, write_sgf  # noqa: E402
+from referee.cli.records import read_file  # noqa: E402
+from referee.records.matfile import read_mat, writable_actions, write_mat  # noqa: E402
+from referee.records.record import Correction, IllegalAccepted, Move  # noqa: E402
+from referee.records.replay import replay_match  # noqa: E402
+from referee.records.sgf import read_sgf, write_sgf  # noqa: E402
 from referee.table.simtable import Rates  # noqa: E402
 from tests.gnubg_check import compare, run_gnubg  # noqa: E402
 from tests.test_records_trust import _signature  # noqa: E402

@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.protocol import Referee  # noqa: E402
+from referee.turn.protocol import Referee  # noqa: E402
 from referee.settings import Settings  # noqa: E402
-from referee.streams import real_match_streams  # noqa: E402
+from referee.table.streams import real_match_streams  # noqa: E402
 
 
 def main() -> None:

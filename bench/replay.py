@@ -16,9 +16,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee import fastcheck  # noqa: E402
-from referee.cli_records import load_record  # noqa: E402
-from referee.replay import replay_match  # noqa: E402
+from referee.rules import fastcheck  # noqa: E402
+from referee.cli.records import load_record  # noqa: E402
+from referee.records.replay import replay_match  # noqa: E402
 
 
 def main() -> int:
@@ -40,12 +40,12 @@ def main() -> int:
         calls["fast" if r is not None else "fallback"] += 1
         return r
 
-    import referee.replay as rp
+    import referee.records.replay as rp
     rp.fast_play = counting  # type: ignore[assignment]
     plays = sum(replay_match(r).plays for r in records)
     rp.fast_play = orig  # type: ignore[assignment]
 
-    import referee.moves as mv
+    import referee.rules.moves as mv
     for name in dir(mv):  # drop every cache the engine keeps, for an honest cold figure
         f = getattr(mv, name)
         if hasattr(f, "cache_clear"):

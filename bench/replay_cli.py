@@ -31,7 +31,7 @@ EXTS = (".mat", ".sgf", ".json")
 CONVERT_ALL = r"""
 import contextlib, io, json, sys
 from pathlib import Path
-from referee.cli_records import main_convert
+from referee.cli.records import main_convert
 files, out = json.loads(sys.argv[1]), Path(sys.argv[2])
 for f in files:
     for ext in %r:

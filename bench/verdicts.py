@@ -6,7 +6,7 @@ on every other board, a frame lip, a clock and a score board), the camera fixed.
 learns the board from the starting position, then the players alternate: a random roll, a
 random legal play (or, at ``--illegal`` rate, an illegal one: a legal play of another roll),
 a frame of the new board read by the real reader (:class:`vision.reader.BoardReader`, with
-what it learned) and judged by the referee's own rule (:func:`referee.matching.match_reading`
+what it learned) and judged by the referee's own rule (:func:`referee.turn.matching.match_reading`
 over the roll's legal successors).  After each move the table is told the position (as the
 referee does when it accepts a move, or when the opponent accepts or corrects an illegal one)
 and learns from the frame.
@@ -33,9 +33,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.matching import layout_of, layout_to_evidence, match_reading  # noqa: E402
-from referee.moves import legal_plays  # noqa: E402
-from referee.position import Position  # noqa: E402
+from referee.turn.matching import layout_of, layout_to_evidence, match_reading  # noqa: E402
+from referee.rules.moves import legal_plays  # noqa: E402
+from referee.rules.position import Position  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402

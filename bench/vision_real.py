@@ -39,11 +39,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
-from referee.cli_judge import position_rows, rows_evidence  # noqa: E402
-from referee.likelihood import cells_of  # noqa: E402
-from referee.matching import evidence_position, match_reading  # noqa: E402
-from referee.moves import legal_plays  # noqa: E402
-from referee.position import BAR, Position  # noqa: E402
+from referee.cli.judge import position_rows, rows_evidence  # noqa: E402
+from referee.turn.likelihood import cells_of  # noqa: E402
+from referee.turn.matching import evidence_position, match_reading  # noqa: E402
+from referee.rules.moves import legal_plays  # noqa: E402
+from referee.rules.position import BAR, Position  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.odds import point_odds  # noqa: E402

@@ -110,8 +110,8 @@ def batch_ms(n: int, kept: bool) -> tuple[float, float]:
 
 
 def main() -> None:
-    from referee.matching import evidence_position, match_reading
-    from referee.moves import legal_plays
+    from referee.turn.matching import evidence_position, match_reading
+    from referee.rules.moves import legal_plays
     global PASSES
     cv2.setNumThreads(1)
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 60

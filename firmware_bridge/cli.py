@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Any, Optional, Sequence
 
-from referee.cliutil import Parser, fail
+from referee.cli.parsing import Parser, fail
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted, to_json
 
 from firmware_bridge.errors import BadPortUrl, BridgeError

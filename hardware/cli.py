@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Optional, Sequence
 
-from referee.cliutil import Parser, fail
+from referee.cli.parsing import Parser, fail
 from referee.view import TableView, ViewError
 
 PROG = "bgtable screen"

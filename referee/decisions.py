@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .errors import RefereeError
+from referee.errors import RefereeError
 
 #: Every decision kind, with what it means.
 KINDS: dict[str, str] = {

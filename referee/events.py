@@ -148,7 +148,7 @@ class BoardEvidence:
     lie at each location: 26 entries, the 24 points then the bar's dark and light checkers,
     each a tuple of ``(count, colour, probability)`` alternatives (colour ``None`` for an
     empty point; for the bar entries the colour is that entry's).  The referee scores the
-    positions a roll allows by them (:mod:`referee.likelihood`); ``points`` and ``bar`` are
+    positions a roll allows by them (:mod:`referee.turn.likelihood`); ``points`` and ``bar`` are
     then the most likely reading.
     """
 

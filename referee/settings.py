@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from .errors import RefereeError
+from referee.errors import RefereeError
 
 EARLY_ROLL = ("stands", "void")
 DIE_ON_CHECKER = ("reroll", "stands")

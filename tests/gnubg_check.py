@@ -17,10 +17,10 @@ import subprocess
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.matfile import writable_actions
-from referee.position import Position
-from referee.record import (Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Roll, Take, layout)
-from referee.replay import GameReplayer
+from referee.records.matfile import writable_actions
+from referee.rules.position import Position
+from referee.records.record import (Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Roll, Take, layout)
+from referee.records.replay import GameReplayer
 
 SCRIPT = r'''
 import gnubg, json

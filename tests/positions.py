@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from referee.position import Position
+from referee.rules.position import Position
 
 KINDS = ("contact", "race", "bar", "closed_board", "bearoff_contact", "bearoff_race")
 

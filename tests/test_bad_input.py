@@ -116,7 +116,7 @@ def test_moves_batch_the_issue_cases() -> None:
 def test_referee_bad_setting(key: str, value: object) -> None:
     from referee.settings import Settings, SettingsError
     text = value if isinstance(value, str) else json.dumps(value)
-    from referee.cli_referee import _parse_set
+    from referee.cli.referee import _parse_set
     try:  # only values the settings refuse (as the command line reads them)
         Settings.from_dict(_parse_set([f"{key}={text}"]))
         valid = True

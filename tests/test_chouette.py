@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.position import Position
-from referee.protocol import Referee
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
 from referee.settings import Settings
-from referee.streams import Table
+from referee.table.streams import Table
 
 
 def chouette(rotation: str = "standard", **kw) -> Table:

@@ -8,10 +8,10 @@ import cv2
 import pytest
 
 from referee.cli import main
-from referee.cli_judge import position_rows
-from referee.matching import layout_of, layout_to_evidence
-from referee.moves import legal_plays
-from referee.position import Position
+from referee.cli.judge import position_rows
+from referee.turn.matching import layout_of, layout_to_evidence
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
 from vision.layout import format_corners
 from vision.render import RenderParams, render_scene
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from referee.cube import Cube, double_refusal
-from referee.match import Score
-from referee.position import Position
-from referee.protocol import Referee
+from referee.rules.cube import Cube, double_refusal
+from referee.rules.match import Score
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
 from referee.settings import Settings
-from referee.streams import Table
+from referee.table.streams import Table
 
 
 def started(**kw) -> Table:

@@ -12,12 +12,12 @@ import pytest
 
 from referee import cli
 from referee.errors import RecordError
-from referee.journal import (Journal, JournalLocked, JournalWriteError, journal_lines, parse_journal,
+from referee.records.journal import (Journal, JournalLocked, JournalWriteError, journal_lines, parse_journal,
                              read_journal)
-from referee.matfile import load_mat, read_mat
-from referee.record import Move, Roll
-from referee.replay import replay_match
-from referee.sgf import read_sgf
+from referee.records.matfile import load_mat, read_mat
+from referee.records.record import Move, Roll
+from referee.records.replay import replay_match
+from referee.records.sgf import read_sgf
 
 LHM = "lhm_match1486073.txt"
 
@@ -140,7 +140,7 @@ def _short(record, n=6):
 
 
 def _lines(record):
-    from referee.journal import encode_line
+    from referee.records.journal import encode_line
     return [encode_line({"seq": i, **e}) for i, e in enumerate(journal_lines(record), 1)]
 
 
@@ -300,7 +300,7 @@ def test_a_second_process_on_the_journal_is_refused(tmp_path, record):
         with pytest.raises(JournalLocked, match="in use by another process"):
             Journal(path)
         # flock is per open file: another process is refused the same way
-        proc = subprocess.run([sys.executable, "-c", "import sys; from referee.journal import Journal; "
+        proc = subprocess.run([sys.executable, "-c", "import sys; from referee.records.journal import Journal; "
                                f"Journal({str(path)!r})"], capture_output=True, text=True)
         assert proc.returncode != 0 and "JournalLocked" in proc.stderr
     with Journal(path, fsync=lambda fd: None) as again:  # released on close
@@ -335,7 +335,7 @@ def test_journal_check_and_repair_commands(tmp_path, record, capsys):
 
 
 def test_a_checked_input_the_table_cannot_replay_ends_the_trusted_part(record):
-    from referee.journal import encode_line
+    from referee.records.journal import encode_line
     lines = _lines(record)[:3]
     bad = encode_line({"seq": 4, "event": "input", "data": {"kind": "board", "points": [], "t": "now"}})
     read = parse_journal(b"".join(lines) + bad)

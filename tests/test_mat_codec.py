@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from referee.matfile import load_mat, read_mat, write_mat
-from referee.record import (AcceptResign, Double, GameEnd, GameRecord, MatchRecord, Move, Pass, Resign, Roll,
+from referee.records.matfile import load_mat, read_mat, write_mat
+from referee.records.record import (AcceptResign, Double, GameEnd, GameRecord, MatchRecord, Move, Pass, Resign, Roll,
                             RuleSettings, Take)
-from referee.replay import replay_match
+from referee.records.replay import replay_match
 
 IPE = "bgc_01_ipe-sam_11p_2022-07-10_1659882266.txt"
 
@@ -114,7 +114,7 @@ def test_single_cell_column_comes_from_its_offset(line, player):
 
 
 def test_cli_convert_round_trip(matches_dir, tmp_path, capsys):
-    from referee.cli_records import main_convert
+    from referee.cli.records import main_convert
     src = matches_dir / IPE
     sgf, mat, js = tmp_path / "a.sgf", tmp_path / "b.mat", tmp_path / "c.json"
     assert main_convert([str(src), str(sgf)]) == 0
@@ -123,7 +123,7 @@ def test_cli_convert_round_trip(matches_dir, tmp_path, capsys):
     direct = write_mat(load_mat(src).record)
     # SGF carries no Round/Site headers beyond its own properties; the games are identical
     assert mat.read_text().split(" Game 1", 1)[1] == direct.split(" Game 1", 1)[1]
-    from referee.record import MatchRecord
+    from referee.records.record import MatchRecord
     assert MatchRecord.from_json(js.read_text()).games == load_mat(mat).record.games
     with pytest.raises(SystemExit) as e:
         main_convert([str(src)])

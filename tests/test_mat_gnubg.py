@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.matfile import GNUBG_TAGS, load_mat, write_mat
-from referee.record import Double, IllegalAccepted, Move, Pass, Resign, Roll, Take, layout
-from referee.replay import GameReplayer
-from referee.sgf import write_sgf
+from referee.records.matfile import GNUBG_TAGS, load_mat, write_mat
+from referee.records.record import Double, IllegalAccepted, Move, Pass, Resign, Roll, Take, layout
+from referee.records.replay import GameReplayer
+from referee.records.sgf import write_sgf
 
 FILES = [
     "bgc_01_ipe-sam_11p_2022-07-10_1659882266.txt",  # drops, a Crawford game, "51: ????" then resigns

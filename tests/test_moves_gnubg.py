@@ -4,7 +4,7 @@ from __future__ import annotations
 import gnubg_nn
 import pytest
 
-from referee.moves import legal_plays
+from referee.rules.moves import legal_plays
 from tests.positions import KINDS, sample
 
 CASES = sample(seed=20261129, n=2400)
@@ -70,8 +70,8 @@ def test_sample_covers_every_kind_and_roll():
 def test_result_keys_round_trip_and_find_the_same_plays_as_the_values() -> None:
     """The generator's packed result keys unpack to the positions legal_plays
     returns, and plays_to finds each play from either side on roll."""
-    from referee.movegen import generate, key_of, sides_of
-    from referee.moves import plays_to, results
+    from referee.rules.movegen import generate, key_of, sides_of
+    from referee.rules.moves import plays_to, results
 
     checked = 0
     for position, d1, d2 in sample(424242, 300):

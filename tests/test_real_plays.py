@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from referee.moves import legal_plays, match_play, plays_to
-from referee.notation import steps_from_pairs
-from referee.position import Position
+from referee.rules.moves import legal_plays, match_play, plays_to
+from referee.rules.notation import steps_from_pairs
+from referee.rules.position import Position
 from tests.conftest import MATCHES
 
 

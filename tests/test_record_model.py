@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RecordError
-from referee.record import (AcceptResign, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
+from referee.records.record import (AcceptResign, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
                             MatchRecord, Move, Pass, RejectResign, Resign, Reroll, Roll, RuleSettings, Take,
                             action_from_dict, action_from_json, layout)
 

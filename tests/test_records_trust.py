@@ -15,19 +15,20 @@ from typing import Any
 
 import pytest
 
-from referee.cli_records import check_file, main_convert, main_replay
-from referee.cli_referee import main as main_referee
-from referee.journal import Journal, journal_lines, parse_journal, read_journal
-from referee.matfile import gnubg_steps, load_mat, read_mat, writable_actions, write_mat
-from referee.position import Position
-from referee.protocol import Referee
-from referee.record import (AcceptResign, Correction, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord, Move,
+from referee.cli.records import check_file, main_convert, main_replay
+from referee.cli.referee import main as main_referee
+from referee.records.journal import Journal, journal_lines, parse_journal, read_journal
+from referee.records.matfile import gnubg_steps, load_mat, read_mat, writable_actions, write_mat
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
+from referee.records.record import (AcceptResign, Correction, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord, Move,
                             Resign, Reroll, Roll, RuleSettings, Take, layout)
-from referee.replay import GameReplayer, replay_match
-from referee.scoresheet import scoresheet, scoresheet_from_journal
+from referee.records.replay import GameReplayer, replay_match
+from referee.records.scoresheet import scoresheet
+from referee.table.process import scoresheet_from_journal
 from referee.settings import Settings
-from referee.sgf import read_sgf, write_sgf
-from referee.streams import Table
+from referee.records.sgf import read_sgf, write_sgf
+from referee.table.streams import Table
 from referee.table.simtable import Rates
 from tests.gnubg_check import compare, run_gnubg
 
@@ -62,7 +63,7 @@ def autodouble_record() -> MatchRecord:
 def opponents_checkers_record() -> MatchRecord:
     """Dark opens 3-1; Light throws 4-2 and moves one of Dark's checkers (13 to 11), which
     Dark accepts: no play text can say that, so the record holds the board as it stood."""
-    from referee.moves import match_play
+    from referee.rules.moves import match_play
     opened = match_play(Position.start(), 3, 1, "8/5 6/5").result  # Light on roll
     dark = list(opened.opp)
     dark[12] -= 1  # Dark's 13 point
@@ -338,7 +339,7 @@ def test_replay_reports_unfinished_and_unreadable_files(matches_dir, tmp_path, c
 
 
 class _Clocked:
-    """Feeds a table core as :class:`referee.streams.Table` feeds a referee, stamping each
+    """Feeds a table core as :class:`referee.table.streams.Table` feeds a referee, stamping each
     event with the next tick of an injected clock."""
 
     def __init__(self, core: Any) -> None:
@@ -424,7 +425,7 @@ def _real_files(folder: Path) -> list[Path]:
 
 @pytest.mark.slow
 def test_round_trips_keep_everything_on_every_real_file(matches_dir):
-    from referee.cli_records import read_file
+    from referee.cli.records import read_file
     files = _real_files(matches_dir)
     assert len(files) >= 114
     for path in files:

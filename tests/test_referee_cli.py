@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli import main as bgtable
-from referee.cli_referee import main
+from referee.cli.referee import main
 from referee.decisions import Decision
 
 SCRIPTS = Path(__file__).parent / "scripts"

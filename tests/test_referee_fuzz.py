@@ -8,10 +8,10 @@ import pytest
 
 from referee.events import (PLAYER_ACTIONS, DiceLifted, DieReading, HandOverBoard, PlayerInput, ReaderFault,
                             RollSettled, RollStarted)
-from referee.moves import legal_plays
-from referee.protocol import STATES, Referee
+from referee.rules.moves import legal_plays
+from referee.turn.protocol import STATES, Referee
 from referee.settings import Settings
-from referee.streams import as_dark, other, reading
+from referee.table.streams import as_dark, other, reading
 
 
 def random_event(rng: random.Random, ref: Referee):

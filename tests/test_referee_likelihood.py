@@ -1,15 +1,15 @@
-"""Verdicts by likelihood over the legal successors (referee.likelihood), rule by rule."""
+"""Verdicts by likelihood over the legal successors (referee.turn.likelihood), rule by rule."""
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import Optional
 
 from referee.events import BoardEvidence, from_json, to_json
-from referee.likelihood import cells_of, judge
-from referee.matching import match_reading
-from referee.moves import legal_plays
-from referee.position import Position
-from referee.streams import reading
+from referee.turn.likelihood import cells_of, judge
+from referee.turn.matching import match_reading
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
+from referee.table.streams import reading
 
 START = Position.start()  # Dark on roll
 Cell = tuple[int, Optional[str]]

@@ -1,11 +1,11 @@
-"""The matching rule for board readings (referee.matching), edge by edge."""
+"""The matching rule for board readings (referee.turn.matching), edge by edge."""
 from __future__ import annotations
 
 from referee.events import BoardEvidence, PointReading
-from referee.matching import layout_of, match_reading, position_of
-from referee.moves import legal_plays
-from referee.position import Position
-from referee.streams import reading
+from referee.turn.matching import layout_of, match_reading, position_of
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
+from referee.table.streams import reading
 
 START = Position.start()  # Dark on roll
 

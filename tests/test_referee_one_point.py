@@ -3,9 +3,9 @@ and its record replays clean."""
 from __future__ import annotations
 
 from referee.events import PlayerInput
-from referee.protocol import Referee
+from referee.turn.protocol import Referee
 from referee.settings import Settings
-from referee.streams import opening_throw
+from referee.table.streams import opening_throw
 
 
 def test_one_point_match_first_game_is_the_crawford_game():
@@ -19,7 +19,7 @@ def test_one_point_match_first_game_is_the_crawford_game():
 def test_no_double_in_the_crawford_game_of_a_one_point_match():
     ref = Referee(Settings(match_to=1))
     ref.handle(opening_throw(5, 3))
-    from referee.position import Position
+    from referee.rules.position import Position
     ref.setup(Position.start(), "light")
     out = ref.handle(PlayerInput("light", "double"))
     assert out[0].kind == "refused" and "Crawford" in out[0].reason

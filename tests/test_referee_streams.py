@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 
 from referee.events import BoardEvidence, DiceLifted, HandOverBoard, PointReading
-from referee.moves import legal_plays, results
-from referee.position import Position
-from referee.protocol import Referee
-from referee.replay import replay_match
+from referee.rules.moves import legal_plays, results
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
+from referee.records.replay import replay_match
 from referee.settings import Settings
-from referee.streams import Table, as_dark, other, random_game, reading, real_match_streams
+from referee.table.streams import Table, as_dark, other, random_game, reading, real_match_streams
 
 SAMPLE = int(os.environ.get("BGTABLE_MATCH_SAMPLE", "0") or 0)
 

@@ -9,10 +9,10 @@ import random
 import pytest
 
 from referee.errors import IllegalPlay, NotationError
-from referee.fastcheck import fast_play
-from referee.moves import legal_plays, match_play
-from referee.notation import parse_play, steps_from_pairs
-from referee.position import Position
+from referee.rules.fastcheck import fast_play
+from referee.rules.moves import legal_plays, match_play
+from referee.rules.notation import parse_play, steps_from_pairs
+from referee.rules.position import Position
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from referee.cli_records import load_record, main_replay
-from referee.record import Move, Roll, layout
-from referee.replay import GameReplayer, replay_match
+from referee.cli.records import load_record, main_replay
+from referee.records.record import Move, Roll, layout
+from referee.records.replay import GameReplayer, replay_match
 
 
 def _match_files(matches_dir):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli_records import main_convert, main_replay, read_any
-from referee.record import Double, GameRecord, RuleSettings
-from referee.replay import KnownReplay, replay_game, replay_match
+from referee.cli.records import main_convert, main_replay, read_any
+from referee.records.record import Double, GameRecord, RuleSettings
+from referee.records.replay import KnownReplay, replay_game, replay_match
 
 from .conftest import DATA, MATCHES, ROOT
 

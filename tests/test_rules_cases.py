@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from referee import IllegalPlay, Position, legal_plays, match_play, plays_to
-from referee.scoring import GameKind, game_result, points_won
+from referee.rules.scoring import GameKind, game_result, points_won
 
 
 def plays(position, d1, d2):

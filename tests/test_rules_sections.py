@@ -9,12 +9,12 @@ from dataclasses import replace
 
 from referee.decisions import Decision
 from referee.events import DieReading, HandOverBoard, RollSettled
-from referee.moves import match_play
-from referee.position import Position
-from referee.protocol import Referee
-from referee.record import Action, IllegalAccepted, MatchRecord, Reroll, action_from_json
+from referee.rules.moves import match_play
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
+from referee.records.record import Action, IllegalAccepted, MatchRecord, Reroll, action_from_json
 from referee.settings import Settings
-from referee.streams import Table, as_dark, reading
+from referee.table.streams import Table, as_dark, reading
 
 
 def kinds(ds: list[Decision]) -> list[str]:

@@ -1,10 +1,10 @@
 """gnubg SGF: the real gnubg files read as their .mat twins; write/read round trips."""
 from __future__ import annotations
 
-from referee.matfile import load_mat
-from referee.record import GameRecord, MatchRecord, Move, RuleSettings
-from referee.replay import replay_match
-from referee.sgf import load_sgf, read_sgf, write_sgf
+from referee.records.matfile import load_mat
+from referee.records.record import GameRecord, MatchRecord, Move, RuleSettings
+from referee.records.replay import replay_match
+from referee.records.sgf import load_sgf, read_sgf, write_sgf
 
 
 def _shape(rec: MatchRecord):

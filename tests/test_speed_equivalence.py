@@ -262,7 +262,7 @@ def _bit_by_bit_id(first: list[int], second: list[int]) -> str:
 def test_the_position_id_codec_writes_what_packing_bit_by_bit_writes() -> None:
     import random
 
-    from referee.position import Position, counts_to_id, key_to_id
+    from referee.rules.position import Position, counts_to_id, key_to_id
     rng = random.Random(19)
     for _ in range(3000):
         sides = [[0] * 25, [0] * 25]
@@ -277,8 +277,8 @@ def test_the_position_id_codec_writes_what_packing_bit_by_bit_writes() -> None:
 
 
 def test_kept_play_texts_are_the_texts_written_afresh() -> None:
-    from referee.movegen import generate
-    from referee.notation import _format_steps, format_steps, path_text
+    from referee.rules.movegen import generate
+    from referee.rules.notation import _format_steps, format_steps, path_text
     from tests.positions import sample
     for pos, d1, d2 in sample(7, 400):
         for path in generate(pos.me, pos.opp, max(d1, d2), min(d1, d2))[1]:
@@ -286,8 +286,8 @@ def test_kept_play_texts_are_the_texts_written_afresh() -> None:
 
 
 def test_moves_json_written_directly_is_json_dumps_of_the_answer() -> None:
-    from referee.cli_moves import _answer, _answer_json
-    from referee.position import Position
+    from referee.cli.moves import _answer, _answer_json
+    from referee.rules.position import Position
     from tests.positions import sample
     closed = Position.from_points({"bar": 1, 13: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2})   # no legal play
     cases = [(p, (a, b), p.position_id()) for p, a, b in sample(11, 300)]

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from hardware.config import CameraConfig, TableConfig
 from referee.events import BoardEvidence
-from referee.moves import legal_plays
-from referee.position import Position
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
 from referee.table.run import CameraThread
 from referee.table.simdevices import board_evidence
 from vision.render import RenderParams, render_scene

@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 
 from hardware.config import loads
-from referee.journal import Journal, read_journal
-from referee.matfile import write_mat
-from referee.record import Correction, IllegalAccepted, Reroll
-from referee.replay import replay_match
+from referee.records.journal import Journal, read_journal
+from referee.records.matfile import write_mat
+from referee.records.record import Correction, IllegalAccepted, Reroll
+from referee.records.replay import replay_match
 from referee.settings import Settings
-from referee.sgf import write_sgf
+from referee.records.sgf import write_sgf
 from referee.table import demo
 from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE
 from referee.table.process import PAUSED, LogSink, TableCore
@@ -204,7 +204,7 @@ def test_kill_9_at_journal_lines_then_resume_gives_the_same_record(tmp_path):
 
 KILL_AT = """
 import os, signal, sys
-from referee import journal
+from referee.records import journal
 from referee.table import demo
 limit = int(sys.argv[1])
 real = journal.Journal.append
@@ -375,7 +375,7 @@ def test_the_run_loop_retries_a_paused_journal_until_it_can_be_written(tmp_path)
     from referee.table.run import Devices, loop
     from referee.table.sdnotify import Notifier
     from referee.table.simdevices import board_evidence
-    from referee.position import Position
+    from referee.rules.position import Position
     from referee.events import DieReading
 
     disk = FullDisk()

@@ -6,11 +6,11 @@ import pytest
 
 from referee.decisions import Decision
 from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PointReading, RollSettled
-from referee.moves import match_play
-from referee.position import Position
-from referee.protocol import STATES, TRANSITIONS, VIEW_STATE, Referee
+from referee.rules.moves import match_play
+from referee.rules.position import Position
+from referee.turn.protocol import STATES, TRANSITIONS, VIEW_STATE, Referee
 from referee.settings import Settings
-from referee.streams import Table, as_dark, opening_throw, reading
+from referee.table.streams import Table, as_dark, opening_throw, reading
 from referee.view import STATES as VIEW_STATES
 
 
@@ -44,7 +44,7 @@ def test_transition_table_is_complete_and_reachable() -> None:
                 assert hasattr(Referee, f"_g_{g}"), (state, trig, g)
     # every state but the first is entered by some handler: check by name in the source
     import inspect
-    import referee.protocol as proto
+    import referee.turn.protocol as proto
     src = inspect.getsource(proto)
     for state in STATES:
         assert f'"{state}"' in src.split("TRANSITIONS: dict")[1], state

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from referee.matching import layout_of, layout_to_evidence, match_reading
-from referee.moves import legal_plays
-from referee.position import Position
+from referee.turn.matching import layout_of, layout_to_evidence, match_reading
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
 from vision import layout as L
 from vision.config import VisionConfig
 from vision.memory import BoardMemory

@@ -19,9 +19,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import vision_real as VR  # noqa: E402
 
-from referee.cli_judge import position_rows, rows_evidence  # noqa: E402
-from referee.matching import evidence_position, layout_of, layout_to_evidence, match_reading  # noqa: E402
-from referee.moves import legal_plays  # noqa: E402
+from referee.cli.judge import position_rows, rows_evidence  # noqa: E402
+from referee.turn.matching import evidence_position, layout_of, layout_to_evidence, match_reading  # noqa: E402
+from referee.rules.moves import legal_plays  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402

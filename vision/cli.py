@@ -29,7 +29,7 @@ from typing import Any, Optional, Sequence
 
 import cv2
 
-from referee.cliutil import Parser, fail
+from referee.cli.parsing import Parser, fail
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Optional, Sequence
 
-from referee.cliutil import Parser, fail
+from referee.cli.parsing import Parser, fail
 
 from hardware.firmware.errors import FirmwareError
 from hardware.firmware.tools import SimavrReader, build, default_build_dir

@@ -27,16 +27,16 @@ from typing import Any, Callable, Optional, Sequence
 
 import hardware
 
-from ..cliutil import Parser, fail
-from ..journal import Journal, JournalError, read_journal
-from ..settings import Settings, SettingsError
-from .process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
+from referee.cli.parsing import Parser, fail
+from referee.records.journal import Journal, JournalError, read_journal
+from referee.settings import Settings, SettingsError
+from referee.table.process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
 
 # vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
 # point below it as uncertain (one checker either way) and a board below it as unreadable
 VISION_MIN_CONFIDENCE = 0.6
-from .simdevices import SimError
-from .simtable import Rates, SimulatedTable
+from referee.table.simdevices import SimError
+from referee.table.simtable import Rates, SimulatedTable
 
 # the simulated buttons and cube display are wired as in the shipped example config
 DEFAULT_BUTTONS = (Path(hardware.__file__).parent / "table.example.toml").read_text()
@@ -71,7 +71,7 @@ def build(args: Any, out: Path, printer: Any = print,
     from hardware.fakes import FakeI2CBus  # noqa: PLC0415
     from gpiozero.pins.mock import MockFactory  # noqa: PLC0415
 
-    from .simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
+    from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
 
     config = loads(DEFAULT_BUTTONS, "<demo>")
     settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"),

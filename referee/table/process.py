@@ -19,15 +19,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
 
-from .. import events as ev
-from ..decisions import Decision
-from ..journal import Journal, JournalWriteError
-from ..protocol import Referee
-from ..record import GameEnd, MatchRecord, RuleSettings
-from ..settings import Settings
-from ..view import TableView
+from referee import events as ev
+from referee.decisions import Decision
+from referee.records.journal import Journal, JournalWriteError
+from referee.turn.protocol import Referee
+from referee.records.record import GameEnd, MatchRecord, RuleSettings
+from referee.settings import Settings
+from referee.view import TableView
+
+if TYPE_CHECKING:
+    from referee.records.scoresheet import Scoresheet
 
 log = logging.getLogger("bgtable.table")
 
@@ -321,7 +324,6 @@ class TableCore:
             out.append(p)
         settings = self.referee.settings
         if settings.chouette:  # a chouette session: its scoresheet beside the records
-            from ..scoresheet import scoresheet_from_journal  # noqa: PLC0415
             sheet = scoresheet_from_journal(self.journal.path, settings)
             for ext in (".csv", ".json"):
                 p = directory / f"{stem}-scoresheet{ext}"
@@ -335,3 +337,18 @@ class TableCore:
 
     def close(self) -> None:
         self.journal.close()
+
+
+def scoresheet_from_journal(path: Union[str, Path], settings: Settings) -> Scoresheet:
+    """The scoresheet of the session a table journal holds (its inputs replayed through a
+    fresh referee with ``settings``, the session's)."""
+    from referee.records.journal import read_journal  # noqa: PLC0415
+    from referee.records.scoresheet import scoresheet  # noqa: PLC0415
+
+    read = read_journal(path)
+    ref = Referee(settings)
+    decisions: list[Decision] = []
+    for e in read.events:
+        if e.get("event") == "input":
+            decisions += ref.handle(ev.from_dict(e["data"]))
+    return scoresheet(decisions, settings)

@@ -32,12 +32,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
-from ..cliutil import Parser, fail
-from ..journal import JournalError
-from ..settings import Settings, SettingsError
-from .demo import VISION_MIN_CONFIDENCE
-from .process import CubeSink, LogSink, ScreenSink, TableCore
-from .sdnotify import Notifier
+from referee.cli.parsing import Parser, fail
+from referee.records.journal import JournalError
+from referee.settings import Settings, SettingsError
+from referee.table.demo import VISION_MIN_CONFIDENCE
+from referee.table.process import CubeSink, LogSink, ScreenSink, TableCore
+from referee.table.sdnotify import Notifier
 
 log = logging.getLogger("bgtable.run")
 
@@ -102,7 +102,7 @@ class CameraThread:
     def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]",
                  memory_path: Optional[Path] = None, *, start: bool = True) -> None:
         from vision.config import VisionConfig  # noqa: PLC0415
-        from ..events import ReaderFault  # noqa: PLC0415
+        from referee.events import ReaderFault  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
@@ -129,7 +129,7 @@ class CameraThread:
             self.thread.start()
 
     def _run(self) -> None:
-        from ..events import ReaderFault  # noqa: PLC0415
+        from referee.events import ReaderFault  # noqa: PLC0415
         while not self.stop_flag.is_set():
             try:
                 frame = self.source.read()
@@ -158,7 +158,7 @@ class CameraThread:
         self.told.put(board)
 
     def _learn_told(self) -> None:
-        from ..matching import layout_of, layout_to_evidence  # noqa: PLC0415
+        from referee.turn.matching import layout_of, layout_to_evidence  # noqa: PLC0415
         learned = False
         while not self.told.empty():
             board = self.told.get_nowait()

@@ -21,9 +21,9 @@ import queue
 import time
 from typing import Any, Optional, Sequence
 
-from ..events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, RollSettled, RollStarted
-from ..matching import layout_of, layout_to_evidence
-from ..position import Position
+from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, RollSettled, RollStarted
+from referee.turn.matching import layout_of, layout_to_evidence
+from referee.rules.position import Position
 
 
 class SimError(RuntimeError):

@@ -18,14 +18,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from ..cube import double_refusal
-from ..decisions import Decision
-from ..events import PlayerInput
-from ..moves import legal_plays
-from ..position import Position
-from ..protocol import Referee
-from .process import TableCore
-from .simdevices import SimError
+from referee.rules.cube import double_refusal
+from referee.decisions import Decision
+from referee.events import PlayerInput
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
+from referee.turn.protocol import Referee
+from referee.table.process import TableCore
+from referee.table.simdevices import SimError
 
 ZONE = {"dark": "right", "light": "left"}
 

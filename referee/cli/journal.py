@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-from .cliutil import Parser, fail
-from .journal import Journal, JournalError, read_journal
+from referee.cli.parsing import Parser, fail
+from referee.records.journal import Journal, JournalError, read_journal
 
 PROG = "bgtable journal"
 

@@ -9,8 +9,8 @@ FILE holds the position before the move in the ``bgtable read --json`` form (``t
 ``off`` optional).  ``--dark-home`` is the quadrant of the image holding Dark's home board.
 ``--reference`` is a frame of the same table with its known position (FILE in the same form):
 the table learns its board's look from it, as it does from the starting position.  The
-verdict is the referee's own (:func:`referee.matching.match_reading`, by likelihood:
-:mod:`referee.likelihood`).  ``--json`` prints one line: ``{"verdict": "legal" | "illegal" |
+verdict is the referee's own (:func:`referee.turn.matching.match_reading`, by likelihood:
+:mod:`referee.turn.likelihood`).  ``--json`` prints one line: ``{"verdict": "legal" | "illegal" |
 "wait" | "ambiguous", "play": "24/18 13/9" or null, "after": {"top", "bottom", "bar"} or null,
 "candidates": [{"play", "p"}...], "reason": "..."}``.  Bad input: one line naming it, exit 2.
 """
@@ -21,7 +21,7 @@ import math
 import os
 from typing import Any, Optional, Sequence
 
-from .cliutil import Parser, fail
+from referee.cli.parsing import Parser, fail
 
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
 
@@ -82,7 +82,7 @@ def rows_evidence(d: dict[str, Any], dark_home: str):
 
 def position_rows(pos: Any, dark_home: str) -> dict[str, Any]:
     """A position (Dark on roll) in the ``read --json`` rows form."""
-    from referee.matching import layout_of, layout_to_evidence
+    from referee.turn.matching import layout_of, layout_to_evidence
     from vision.layout import SetUp
     lay = layout_of(pos)
     top, bottom = SetUp(dark_home).to_rows(layout_to_evidence(lay))
@@ -99,9 +99,9 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     """The ``--json`` result (raises JudgeInputError / vision errors for bad input)."""
     import cv2
 
-    from referee.likelihood import cells_of, log_likelihood, odds_table
-    from referee.matching import evidence_position, match_reading
-    from referee.moves import legal_plays
+    from referee.turn.likelihood import cells_of, log_likelihood, odds_table
+    from referee.turn.matching import evidence_position, match_reading
+    from referee.rules.moves import legal_plays
     from vision.config import VisionConfig
     from vision.errors import BoardNotFound
     from vision.layout import parse_corners

@@ -2,9 +2,9 @@
 
 A record holds only what happened at the table -- dice, plays, cube and resignation
 actions, re-rolls, corrections and results -- never positions: positions are
-recomputed by replaying (:mod:`referee.replay`).  It is what the .mat and SGF codecs
-(:mod:`referee.matfile`, :mod:`referee.sgf`) read and write and what the live
-journal (:mod:`referee.journal`) rebuilds.  Everything here is a frozen value with a
+recomputed by replaying (:mod:`referee.records.replay`).  It is what the .mat and SGF codecs
+(:mod:`referee.records.matfile`, :mod:`referee.records.sgf`) read and write and what the live
+journal (:mod:`referee.records.journal`) rebuilds.  Everything here is a frozen value with a
 JSON form that round-trips (``action.to_json()`` / :func:`action_from_json`,
 ``MatchRecord.to_json()`` / ``MatchRecord.from_json``).
 
@@ -54,7 +54,7 @@ equality, so a record compares equal with or without its times.
 An accepted illegal play (``IllegalAccepted``) is what the table really did: the JSON
 form and the journal keep it as played; SGF writes its roll and then the position as it
 stood (a set-board node naming the play); .mat, which cannot hold it, stops the game at
-that roll and writes its result (see :mod:`referee.matfile`).
+that roll and writes its result (see :mod:`referee.records.matfile`).
 
 A :class:`GameRecord` is ``(number, score_before, crawford, actions)``; its result is
 its last action when that is a ``GameEnd`` (``None`` while the game is unfinished).
@@ -71,7 +71,7 @@ once the play is accepted -- or ``Correction`` then the corrected ``Move``, or
 ``IllegalAccepted``; ``Reroll`` for every void roll (an opening tie's ``player`` is
 the one whose die was read first, by convention 0); cube and resignation actions as
 they happen; and ``GameEnd`` last.  The record is checked with
-:func:`referee.replay.replay_match`.
+:func:`referee.records.replay.replay_match`.
 """
 from __future__ import annotations
 
@@ -79,8 +79,8 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Iterable, Optional, Union
 
-from .errors import RecordError
-from .position import Position
+from referee.errors import RecordError
+from referee.rules.position import Position
 
 PLAYER_COLOURS: tuple[str, str] = ("dark", "light")
 REROLL_CAUSES: tuple[str, ...] = (

@@ -11,11 +11,11 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from .cliutil import Parser, fail
-from .errors import RefereeError
-from .moves import _raw, legal_plays, parse_dice
-from .notation import path_text
-from .position import Position, counts_to_id
+from referee.cli.parsing import Parser, fail
+from referee.errors import RefereeError
+from referee.rules.moves import _raw, legal_plays, parse_dice
+from referee.rules.notation import path_text
+from referee.rules.position import Position, counts_to_id
 
 
 def _answer(position: Position, dice: tuple[int, int], pid: str) -> dict[str, Any]:
@@ -26,8 +26,8 @@ def _answer(position: Position, dice: tuple[int, int], pid: str) -> dict[str, An
 
 def _answer_json(position: Position, dice: tuple[int, int], pid: str) -> str:
     """``json.dumps(_answer(...))``, the same bytes, written directly: each play's text kept
-    per step path (:func:`referee.notation.path_text`) and its result's Position ID straight
-    from the generator's result key (:func:`referee.position.counts_to_id`: the key's 50
+    per step path (:func:`referee.rules.notation.path_text`) and its result's Position ID straight
+    from the generator's result key (:func:`referee.rules.position.counts_to_id`: the key's 50
     counts are the mover's side then the other's, as the result's ID writes them)."""
     keys, paths = _raw(position, *dice)
     plays = ", ".join([f'{{"play": "{path_text(path)}", "result": "{counts_to_id(key)}"}}'

@@ -8,7 +8,7 @@ Used by the simulated table, the tests and ``bench/referee.py``:
 * :func:`random_game` -- a random legal game (the rules engine picks the plays) as
   input events with the actions a faithful record must contain.
 
-Conventions are those of :mod:`referee.protocol`: Dark's throws land in zone
+Conventions are those of :mod:`referee.turn.protocol`: Dark's throws land in zone
 ``"right"``, Light's in ``"left"``; table numbering is Dark's.
 """
 from __future__ import annotations
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
-from .events import DiceLifted, DieReading, PlayerInput, RollSettled
-from .matching import layout_of, layout_to_evidence
-from .moves import legal_plays
-from .position import Position
-from .scoring import game_result
+from referee.events import DiceLifted, DieReading, PlayerInput, RollSettled
+from referee.turn.matching import layout_of, layout_to_evidence
+from referee.rules.moves import legal_plays
+from referee.rules.position import Position
+from referee.rules.scoring import game_result
 
 ZONE = {"dark": "right", "light": "left"}
 
@@ -230,12 +230,12 @@ class Table:
 
     def board(self, pos_dark: Position, **kw: Any) -> list[Any]:
         """Hands over the board, then a stable reading of ``pos_dark``."""
-        from .events import HandOverBoard
+        from referee.events import HandOverBoard
         return self.send(HandOverBoard(), reading(pos_dark, **kw))
 
     def move(self, text: str) -> list[Any]:
         """The mover plays ``text`` (a legal play of the current dice) on the board."""
-        from .moves import match_play
+        from referee.rules.moves import match_play
         mover = self.ref.turn
         assert self.ref.t.dice is not None, "move() needs a roll that counts first"
         d1, d2 = self.ref.t.dice

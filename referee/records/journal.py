@@ -11,7 +11,7 @@ refused with :class:`JournalLocked`.  Events:
 
 * ``{"event": "match", "players": [a, b], "match_length": L, "rules": {...}, "meta": [[k, v], ...]}``
 * ``{"event": "game", "game": g, "score_before": [a, b], "crawford": bool}``
-* ``{"event": "action", "game": g, "action": <Action.to_dict()>}``  (see :mod:`referee.record`)
+* ``{"event": "action", "game": g, "action": <Action.to_dict()>}``  (see :mod:`referee.records.record`)
 * anything else (``"input"`` device events, ``"note"``...) is kept but not part of the record.
 
 Reading (:func:`parse_journal`) trusts the journal up to its first line that is torn (no
@@ -37,9 +37,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from .errors import RecordError, RefereeError
-from .events import from_dict as event_from_dict
-from .record import Action, GameRecord, MatchRecord, Problem, RuleSettings, action_from_dict
+from referee.errors import RecordError, RefereeError
+from referee.events import from_dict as event_from_dict
+from referee.records.record import Action, GameRecord, MatchRecord, Problem, RuleSettings, action_from_dict
 
 CRC_SUFFIX_LEN = len(',"crc":"00000000"}')
 
@@ -471,12 +471,12 @@ class Journal:
         ext = p.suffix.lower()
         rec = self.record()
         if ext == ".sgf":
-            from .sgf import write_sgf
+            from referee.records.sgf import write_sgf
             text = write_sgf(rec)
         elif ext == ".json":
             text = rec.to_json() + "\n"
         elif ext in (".mat", ".txt"):
-            from .matfile import write_mat
+            from referee.records.matfile import write_mat
             text = write_mat(rec)
         else:
             raise RecordError(f"cannot export to {str(p)!r}: extension must be .mat, .txt, .sgf or .json")

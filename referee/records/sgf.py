@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
-from .notation import BAR_POINT, OFF_POINT
-from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Reroll,
+from referee.rules.notation import BAR_POINT, OFF_POINT
+from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Reroll,
                      Roll, RuleSettings, Take, crawford_flags, layout)
-from .matfile import gnubg_steps, ordered_meta
-from .position import Position
-from .replay import GameReplayer, KnownReplay
+from referee.records.matfile import gnubg_steps, ordered_meta
+from referee.rules.position import Position
+from referee.records.replay import GameReplayer, KnownReplay
 
 APP = "bgtable:0.1"
 
@@ -165,7 +165,7 @@ def write_sgf(record: MatchRecord) -> str:
 
 
 def _written_steps(text: str) -> list[tuple[int, int]]:
-    from .notation import parse_play
+    from referee.rules.notation import parse_play
     try:
         w = parse_play(text)
     except ValueError:
@@ -196,7 +196,7 @@ class SgfRead:
     notes: list[Problem] = field(default_factory=list)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
     #: per game, its replay while reading (None when it found a problem), for
-    #: :func:`referee.replay.replay_match` to use instead of replaying the game again
+    #: :func:`referee.records.replay.replay_match` to use instead of replaying the game again
     known: tuple[Optional[KnownReplay], ...] = ()
 
 

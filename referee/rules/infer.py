@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from .moves import legal_plays, results
-from .position import BAR, Position
+from referee.rules.moves import legal_plays, results
+from referee.rules.position import BAR, Position
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for b, a in combinations_with_replacement(range(1, 7), 2))
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import base64
 from typing import Iterable, Mapping, Optional, Sequence
 
-from .errors import PositionError
+from referee.errors import PositionError
 
 CHECKERS = 15
 BAR = 24  # index of the bar in a side tuple

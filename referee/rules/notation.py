@@ -7,7 +7,7 @@ numbering, 25 = bar, 0 = off).  A :class:`Play` is the steps of a turn.
 real match files (``Bar/22``, ``25/22``, ``6/0``, ``3/Off``, ``(2)`` repeats, ``*`` hits,
 moves written as one long step or as single steps, ``Cannot Move``).  A parsed
 play is a :class:`WrittenPlay`: what the text says, to be checked against the
-legal plays by :func:`referee.moves.match_play`.
+legal plays by :func:`referee.rules.moves.match_play`.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, NamedTuple, Sequence
 
-from .errors import NotationError
+from referee.errors import NotationError
 
 BAR_POINT = 25
 OFF_POINT = 0

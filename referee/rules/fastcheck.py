@@ -12,7 +12,7 @@ the segments are first played in order each with the die of its exact distance, 
 only when that fails does the search look for another assignment.  In
 every other case -- fewer dice used, a step it cannot place, an empty play with a
 legal move -- it returns ``None`` and the caller asks the full generator
-(:func:`referee.moves.match_play`), which stays the authority.  The test suite
+(:func:`referee.rules.moves.match_play`), which stays the authority.  The test suite
 cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
@@ -20,9 +20,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Optional
 
-from .moves import LegalPlay
-from .notation import OFF_POINT, Play, Step, WrittenPlay
-from .position import Position
+from referee.rules.moves import LegalPlay
+from referee.rules.notation import OFF_POINT, Play, Step, WrittenPlay
+from referee.rules.position import Position
 
 
 @lru_cache(maxsize=16384)  # a WrittenPlay is immutable, and the same plays come back

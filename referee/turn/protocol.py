@@ -18,16 +18,16 @@ Interface
   crawford_game=False)`` -- ``score`` etc. resume a match under way.
 * ``handle(event) -> list[Decision]`` (:mod:`referee.decisions`); ``view() -> TableView``
   (:mod:`referee.view`) for the screen and the cube display; ``new_record_actions()`` -> the
-  :mod:`referee.record` actions since the last call (for the journal); ``match_record()`` ->
-  the :class:`~referee.record.MatchRecord` so far (``referee.replay.replay_match`` checks it).
+  :mod:`referee.records.record` actions since the last call (for the journal); ``match_record()`` ->
+  the :class:`~referee.records.record.MatchRecord` so far (``referee.records.replay.replay_match`` checks it).
 * ``Referee.replay(settings, events, clock, **kw)`` rebuilds a referee from its ``inputs``;
   ``setup(position, turn)`` starts from a director's position (kept in ``inputs``).
 * ``state`` (a key of :data:`STATES`), ``turn``, ``pos`` (Dark on roll), ``cube``
-  (:class:`referee.cube.Cube`), ``score`` (:class:`referee.match.Score`), ``chouette``.
+  (:class:`referee.rules.cube.Cube`), ``score`` (:class:`referee.rules.match.Score`), ``chouette``.
 * Settings: :class:`referee.settings.Settings`; the matching rule for board readings:
-  :mod:`referee.matching`; camera-only roll inference and illegal-move reasons:
-  :mod:`referee.infer`; chouette: :mod:`referee.chouette`; event streams for simulations
-  and tests: :mod:`referee.streams`.
+  :mod:`referee.turn.matching`; camera-only roll inference and illegal-move reasons:
+  :mod:`referee.rules.infer`; chouette: :mod:`referee.turn.chouette`; event streams for simulations
+  and tests: :mod:`referee.table.streams`.
 
 Conventions (documented for the device packages)
 ------------------------------------------------
@@ -66,21 +66,21 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from . import record as rec
-from .cube import Cube, beaver_refusal, double_refusal, other
-from .decisions import Decision
-from .events import (BoardEvidence, DiceLifted, DieReading, EventError, HandOverBoard, PlayerInput, ReaderFault,
+from referee.records import record as rec
+from referee.rules.cube import Cube, beaver_refusal, double_refusal, other
+from referee.decisions import Decision
+from referee.events import (BoardEvidence, DiceLifted, DieReading, EventError, HandOverBoard, PlayerInput, ReaderFault,
                      RollSettled)
-from .events import from_dict as events_from_dict
-from .events import to_json as events_to_json
-from .infer import ROLLS, describe_change, explain_illegal, opponent_change
-from .match import Score
-from .matching import evidence_position, layout_of, match_reading
-from .moves import LegalPlay, legal_plays
-from .position import Position
-from .scoring import GameKind, game_result, points_won
-from .settings import Settings
-from .view import TableView
+from referee.events import from_dict as events_from_dict
+from referee.events import to_json as events_to_json
+from referee.rules.infer import ROLLS, describe_change, explain_illegal, opponent_change
+from referee.rules.match import Score
+from referee.turn.matching import evidence_position, layout_of, match_reading
+from referee.rules.moves import LegalPlay, legal_plays
+from referee.rules.position import Position
+from referee.rules.scoring import GameKind, game_result, points_won
+from referee.settings import Settings
+from referee.view import TableView
 
 COLOURS = ("dark", "light")
 
@@ -260,7 +260,7 @@ class Referee:
         self._out: list[Decision] = []
         self.chouette = None
         if self.settings.chouette:
-            from .chouette import Chouette
+            from referee.turn.chouette import Chouette
             self.chouette = Chouette(self.settings)
             self.names = self.chouette.colour_names()
 
@@ -344,7 +344,7 @@ class Referee:
         return out
 
     def match_record(self) -> rec.MatchRecord:
-        """The match so far as a :class:`referee.record.MatchRecord`."""
+        """The match so far as a :class:`referee.records.record.MatchRecord`."""
         games = list(self.games)
         if self.actions and not (games and games[-1].number == self.game):
             games.append(self._game_record())

@@ -1,6 +1,6 @@
 """Replaying a match record through the rules: every play, cube action and result checked.
 
-:func:`replay_match` walks a :class:`~referee.record.MatchRecord` game by game and
+:func:`replay_match` walks a :class:`~referee.records.record.MatchRecord` game by game and
 returns a :class:`MatchReplay`: the problems found (each with game, .mat move
 number, the recorded text and why), the number of plays checked, the final score,
 and per game the resolved plays (gnubg steps) and final position the writers use.
@@ -8,7 +8,7 @@ and per game the resolved plays (gnubg steps) and final position the writers use
 .mat reader does, to tell a bear-off from a resignation).
 
 Checks: each play legal for its dice (a fast die-by-die path,
-:mod:`referee.fastcheck`, falling back to :func:`referee.moves.match_play`, with
+:mod:`referee.rules.fastcheck`, falling back to :func:`referee.rules.moves.match_play`, with
 the legal alternatives named when it is illegal); players alternating; cube actions
 legal (turn, owner, value, no double in the Crawford game, cube limit, beavers only
 in money play with beavers on, the right player answering, the game ending after a
@@ -20,15 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
-from .errors import IllegalPlay, NotationError
-from .fastcheck import fast_play
-from .moves import legal_plays, match_play
-from .notation import OFF_POINT, Play, parse_play, parse_play_cached
-from .position import Position
-from .record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
+from referee.errors import IllegalPlay, NotationError
+from referee.rules.fastcheck import fast_play
+from referee.rules.moves import legal_plays, match_play
+from referee.rules.notation import OFF_POINT, Play, parse_play, parse_play_cached
+from referee.rules.position import Position
+from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
                      MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
                      action_text, crawford_flags, layout)
-from .scoring import loser_kind
+from referee.rules.scoring import loser_kind
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 _parse = parse_play_cached
@@ -75,7 +75,7 @@ class KnownReplay:
     :func:`replay_match` takes it instead of replaying the game again when it
     :meth:`fits` the game: the same actions, match length, rules and Crawford flag,
     and no problem found (a reader feeds its file's move numbers, which problems
-    name; the validator numbers moves by :func:`~referee.record.layout`)."""
+    name; the validator numbers moves by :func:`~referee.records.record.layout`)."""
 
     actions: tuple[Action, ...]
     match_length: int

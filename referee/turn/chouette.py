@@ -27,13 +27,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from .cube import Cube, other
-from .events import PlayerInput
-from .scoring import GameKind, points_won
-from .settings import Settings
+from referee.rules.cube import Cube, other
+from referee.events import PlayerInput
+from referee.rules.scoring import GameKind, points_won
+from referee.settings import Settings
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .protocol import Referee
+    from referee.turn.protocol import Referee
 
 
 @dataclass
@@ -178,7 +178,7 @@ class Chouette:
         self.offer = None
         live = self._live()
         if not live:
-            from .record import GameEnd
+            from referee.records.record import GameEnd
             box_won = self.offer_winner_is_box(ev)
             winner = self.box_colour if box_won else self.team_colour
             ref._act(GameEnd(ref._pi(winner), 1, 1, "pass"))

@@ -22,10 +22,10 @@ referee does not compare for equality alone.  The rule, in order:
    legal set -> **illegal**; otherwise -> **uncertain**, wait for a better reading.
 
 A camera reading with per-location odds is judged by likelihood instead
-(:mod:`referee.likelihood`): the best legal successor must be clearly more likely than every
+(:mod:`referee.turn.likelihood`): the best legal successor must be clearly more likely than every
 other candidate, and "illegal" needs a surely read position outside the legal set.
 
-Positions are :class:`~referee.position.Position` values with Dark on roll
+Positions are :class:`~referee.rules.position.Position` values with Dark on roll
 ("dark perspective"); layouts are in table numbering (``referee.events``).
 """
 from __future__ import annotations
@@ -33,8 +33,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from .events import BoardEvidence
-from .position import BAR, Position
+from referee.events import BoardEvidence
+from referee.rules.position import BAR, Position
 
 CHECKERS = 15
 TOLERANCE = 1
@@ -71,7 +71,7 @@ def evidence_position(ev: BoardEvidence) -> Position:
 
 def layout_to_evidence(lay: Layout, *, show_off: bool = True, t: float = 0.0) -> BoardEvidence:
     """A perfect reading of a layout (for simulations and tests)."""
-    from .events import PointReading
+    from referee.events import PointReading
     pts = []
     for d, l_ in zip(lay.dark, lay.light):
         pts.append(PointReading(d, "dark") if d else PointReading(l_, "light") if l_ else PointReading(0))
@@ -144,11 +144,11 @@ def match_reading(ev: BoardEvidence, before: Position, candidates: Sequence[Posi
     """Apply the matching rule (module docstring) to a reading; positions Dark on roll.
 
     A reading that carries odds (every camera reading does) is judged by likelihood over
-    the candidates instead (:func:`referee.likelihood.judge`); the rule above is for
+    the candidates instead (:func:`referee.turn.likelihood.judge`); the rule above is for
     readings given as plain counts (scripts, old journals, the perfect simulated camera).
     """
     if ev.odds:
-        from .likelihood import judge
+        from referee.turn.likelihood import judge
         return judge(ev, before, candidates, mover)
     if ev.confidence < min_confidence:
         return Verdict("unreadable", reason=f"the board reading's confidence {ev.confidence:.2f} is too low")

@@ -6,7 +6,7 @@ maximum-usage rule (RULES.md sections 3-5).  A result key is the position after
 the play packed in one int, a byte per count (:func:`key_of`: the mover's 25
 counts, then the opponent's; :func:`sides_of` unpacks it): a step changes it by
 one precomputed addition, so a result costs an add and two appends, and nothing
-is built until asked.  :mod:`referee.moves` turns them into ``LegalPlay`` values
+is built until asked.  :mod:`referee.rules.moves` turns them into ``LegalPlay`` values
 (and compares keys where it only needs to find a result); nothing here is public.
 Which step sequence stands for a result (and so its notation) is the first one
 a search of the larger die first, sources highest first, meets.
@@ -33,7 +33,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Sequence, Union
 
-from .notation import OFF_POINT, Step
+from referee.rules.notation import OFF_POINT, Step
 
 _W = tuple(1 << (8 * i) for i in range(25))            # my side's key fields (a byte each)
 _WO = tuple(1 << (200 + 8 * i) for i in range(25))     # the opponent's key fields

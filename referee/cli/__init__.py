@@ -1,7 +1,7 @@
 """The ``bgtable`` console command: a thin dispatcher to one module per subcommand.
 
 Each subcommand lives in its own module exposing ``main(argv: list[str]) -> int``
-(with its own :class:`referee.cliutil.Parser`).  Modules are imported only when
+(with its own :class:`referee.cli.parsing.Parser`).  Modules are imported only when
 their subcommand runs, so ``bgtable moves`` never loads OpenCV or pygame.  Bad input is
 one line on stderr and exit 2 (each command checks its own); an unexpected exception (a
 bug) is one line too, exit 70, and ``BGTABLE_TRACEBACK=1`` shows its traceback.
@@ -18,20 +18,20 @@ EXIT_INTERNAL = 70  # EX_SOFTWARE: a bug (bad input is exit 2)
 
 # name -> (module, one-line description)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "moves": ("referee.cli_moves", "list the legal plays for a position and a roll"),
-    "replay": ("referee.cli_records", "replay match files through the rules and report problems"),
-    "convert": ("referee.cli_records", "convert a match between .mat and .sgf"),
-    "referee": ("referee.cli_referee", "run a JSON-lines event script through the referee"),
+    "moves": ("referee.cli.moves", "list the legal plays for a position and a roll"),
+    "replay": ("referee.cli.records", "replay match files through the rules and report problems"),
+    "convert": ("referee.cli.records", "convert a match between .mat and .sgf"),
+    "referee": ("referee.cli.referee", "run a JSON-lines event script through the referee"),
     "dice-sim": ("firmware_bridge.cli", "start a simulated dice reader on a pseudo-terminal"),
     "dice": ("firmware_bridge.cli", "print the events of a dice reader as they arrive"),
     "read": ("vision.cli", "read the checkers from a photo of a board"),
-    "judge": ("referee.cli_judge", "say what a camera frame shows was played, given the position before and the roll"),
+    "judge": ("referee.cli.judge", "say what a camera frame shows was played, given the position before and the roll"),
     "markers": ("vision.cli", "write a printable sheet of the board's ArUco corner markers"),
     "firmware-sim": ("hardware.firmware.cli", "run the real dice-reader firmware in simavr on a pseudo-terminal"),
     "screen": ("hardware.cli", "show the table screen (--demo cycles sample states)"),
     "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
     "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),
-    "journal": ("referee.cli_journal", "check a table journal's lines, or repair a damaged one"),
+    "journal": ("referee.cli.journal", "check a table journal's lines, or repair a damaged one"),
 }
 
 

@@ -8,9 +8,9 @@
 (``0 point match``).  It never stops at a bad line: it returns the record and the
 problems it met, each with its game and move number.  Because the format does not
 say whether a game that stops early was resigned, the reader replays each game
-(:class:`referee.replay.GameReplayer`) to tell a bear-off, a pass and a resignation
+(:class:`referee.records.replay.GameReplayer`) to tell a bear-off, a pass and a resignation
 apart, and records an accepted resignation where gnubg would; those replays come back
-in :attr:`MatRead.known`, so that :func:`referee.replay.replay_match` walks each game once.
+in :attr:`MatRead.known`, so that :func:`referee.records.replay.replay_match` walks each game once.
 
 :func:`write_mat` writes the form GNU Backgammon 1.07 exports (``export match mat``):
 one checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells,
@@ -30,14 +30,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
-from .errors import NotationError, RecordError
-from .notation import parse_play_cached
-from .record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
+from referee.errors import NotationError, RecordError
+from referee.rules.notation import parse_play_cached
+from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
                      Roll, RuleSettings, Take, crawford_flags, layout)
-from .moves import legal_plays
-from .notation import Play
-from .position import Position
-from .replay import GameReplayer, KnownReplay, replay_game
+from referee.rules.moves import legal_plays
+from referee.rules.notation import Play
+from referee.rules.position import Position
+from referee.records.replay import GameReplayer, KnownReplay, replay_game
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -63,7 +63,7 @@ class MatRead:
     notes: list[Problem] = field(default_factory=list)
     lines: dict[tuple[int, int], int] = field(default_factory=dict)  # (game, move number) -> file line
     #: per game, its replay while reading (None when it found a problem), for
-    #: :func:`referee.replay.replay_match` to use instead of replaying the game again
+    #: :func:`referee.records.replay.replay_match` to use instead of replaying the game again
     known: tuple[Optional[KnownReplay], ...] = ()
 
 

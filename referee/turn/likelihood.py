@@ -26,15 +26,15 @@ A wrong verdict (another position accepted, an illegal move accepted, or a legal
 illegal) is the outcome that must not happen; asking is always allowed.  A reading a little
 wrong on a point no candidate changes hits every candidate alike and cancels in the ratios,
 which is why the likelihood is robust where the exact matching rule of
-:mod:`referee.matching` is not; a board that no legal move explains is never accepted.
+:mod:`referee.turn.matching` is not; a board that no legal move explains is never accepted.
 """
 from __future__ import annotations
 
 import math
 from typing import Optional, Sequence
 
-from .events import BoardEvidence
-from .position import Position
+from referee.events import BoardEvidence
+from referee.rules.position import Position
 
 ACCEPT = 6.9     # nats the best legal successor must beat every other legal successor by (~1000:1)
 ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one by (~10,000:1)
@@ -55,7 +55,7 @@ def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]
 
 def cells_of(pos: Position) -> list[tuple[int, Optional[str]]]:
     """A position (Dark on roll) as the 26 cells the odds are given for."""
-    from .matching import layout_of
+    from referee.turn.matching import layout_of
     lay = layout_of(pos)
     return _cells(lay.dark, lay.light, lay.bar)
 
@@ -95,7 +95,7 @@ def _names(locs: Sequence[int]) -> str:
 
 def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Position]:
     """The position (Dark on roll) these cells describe, or None if none can stand so (totals)."""
-    from .matching import position_of
+    from referee.turn.matching import position_of
     dark = [n if c == "dark" else 0 for n, c in cells[:24]]
     light = [n if c == "light" else 0 for n, c in cells[:24]]
     bar = (cells[24][0], cells[25][0])
@@ -109,7 +109,7 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
 
 def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str):  # -> matching.Verdict
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
-    from .matching import Verdict, _totals_problem, layout_of
+    from referee.turn.matching import Verdict, _totals_problem, layout_of
     table = odds_table(ev)
     index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
     legal = []  # (score, candidate index, cells), distinct results, best first
@@ -149,5 +149,5 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
 
 
 def _as_evidence(pos: Position) -> BoardEvidence:
-    from .matching import layout_of, layout_to_evidence
+    from referee.turn.matching import layout_of, layout_to_evidence
     return layout_to_evidence(layout_of(pos), show_off=False)

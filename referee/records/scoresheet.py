@@ -2,7 +2,7 @@
 actions, and each player's points per game and running total (CSV and JSON).
 
 The two-player match record of a chouette holds only the board plays and the result
-against the captain (:mod:`referee.chouette`); the per-member cubes and scores live in the
+against the captain (:mod:`referee.turn.chouette`); the per-member cubes and scores live in the
 referee's decisions.  :func:`scoresheet` folds those decisions into a
 :class:`Scoresheet`; :func:`scoresheet_from_journal` gets them by replaying a table
 journal's input events through a fresh referee with the session's settings (the journal
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Union
 
-from .decisions import Decision
-from .settings import Settings
+from referee.decisions import Decision
+from referee.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -156,20 +156,4 @@ def scoresheet(decisions: Iterable[Decision], settings: Settings) -> Scoresheet:
     return Scoresheet(players, tuple(lines))
 
 
-def scoresheet_from_journal(path: Union[str, Path], settings: Settings) -> Scoresheet:
-    """The scoresheet of the session a table journal holds (its inputs replayed through a
-    fresh referee with ``settings``, the session's)."""
-    from . import events as ev
-    from .journal import read_journal
-    from .protocol import Referee
-
-    read = read_journal(path)
-    ref = Referee(settings)
-    decisions: list[Decision] = []
-    for e in read.events:
-        if e.get("event") == "input":
-            decisions += ref.handle(ev.from_dict(e["data"]))
-    return scoresheet(decisions, settings)
-
-
-__all__ = ["CubeAction", "GameLine", "Scoresheet", "scoresheet", "scoresheet_from_journal"]
+__all__ = ["CubeAction", "GameLine", "Scoresheet", "scoresheet"]

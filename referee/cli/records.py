@@ -23,10 +23,10 @@ from pathlib import Path
 from dataclasses import replace
 from typing import NamedTuple, Optional, Sequence
 
-from .cliutil import Parser, fail
-from .errors import RecordError
-from .record import MatchRecord, Problem
-from .replay import KnownReplay
+from referee.cli.parsing import Parser, fail
+from referee.errors import RecordError
+from referee.records.record import MatchRecord, Problem
+from referee.records.replay import KnownReplay
 
 READ_EXTS = (".mat", ".txt", ".sgf", ".jsonl", ".json")
 WRITE_EXTS = (".mat", ".txt", ".sgf", ".json")
@@ -35,7 +35,7 @@ WRITE_EXTS = (".mat", ".txt", ".sgf", ".json")
 class FileRead(NamedTuple):
     """A file read: the record, the problems met reading it, ``(game, move number) -> line``
     where the format has lines, and the games the reader already replayed (for
-    :func:`referee.replay.replay_match`, so that each game is walked once)."""
+    :func:`referee.records.replay.replay_match`, so that each game is walked once)."""
 
     record: MatchRecord
     problems: list[Problem]
@@ -47,11 +47,11 @@ def read_any(path: Path) -> FileRead:
     """Read a record from any supported file (see :func:`read_file`), with the readers' replays."""
     ext = path.suffix.lower()
     if ext == ".sgf":
-        from .sgf import load_sgf
+        from referee.records.sgf import load_sgf
         s = load_sgf(path)
         return FileRead(s.record, s.problems, s.lines, s.known)
     if ext == ".jsonl":
-        from .journal import read_journal
+        from referee.records.journal import read_journal
         j = read_journal(path)
         problems = list(j.problems)
         if not j.events:
@@ -63,7 +63,7 @@ def read_any(path: Path) -> FileRead:
         except (RecordError, UnicodeDecodeError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: not a bgtable record (JSON): {exc}") from None
     if ext in (".mat", ".txt") or not ext:
-        from .matfile import load_mat
+        from referee.records.matfile import load_mat
         m = load_mat(path)
         return FileRead(m.record, m.problems, m.lines, m.known)
     raise ValueError(f"{path}: unknown extension {ext!r}; expected one of {', '.join(READ_EXTS)}")
@@ -111,7 +111,7 @@ def completeness(record: MatchRecord) -> list[Problem]:
 def check_file(path: Path) -> dict:
     """Replay one file: ``{"file", "games", "plays", "problems", "score"}``; an unreadable
     file, an empty one and an unfinished match are problems too."""
-    from .replay import replay_match
+    from referee.records.replay import replay_match
     try:
         record, problems, lines, known = read_any(path)
     except (OSError, ValueError) as exc:
@@ -180,7 +180,7 @@ def main_convert(argv: Optional[Sequence[str]] = None) -> int:
         return fail(ap.prog, f"cannot read {str(src)!r}: {exc.strerror or exc}")
     except ValueError as exc:
         return fail(ap.prog, str(exc))
-    from .replay import replay_match
+    from referee.records.replay import replay_match
     bad = with_lines(problems or replay_match(record, known).problems, lines)
     if not bad and not record.games:
         bad = [Problem(0, 0, "", "no games to convert", 1)]
@@ -193,12 +193,12 @@ def main_convert(argv: Optional[Sequence[str]] = None) -> int:
         return fail(ap.prog, f"{src}:{p.line or 1}: {_where(p.to_dict(), False)}: {p.text + ': ' if p.text else ''}"
                              f"{p.reason}{more}; nothing written")
     if out_ext == ".sgf":
-        from .sgf import write_sgf
+        from referee.records.sgf import write_sgf
         text = write_sgf(record)
     elif out_ext == ".json":
         text = record.to_json() + "\n"
     else:
-        from .matfile import write_mat
+        from referee.records.matfile import write_mat
         text = write_mat(record)
     try:
         dst.write_text(text, encoding="utf-8")

@@ -2,7 +2,7 @@
 
 :func:`legal_plays` returns one :class:`LegalPlay` per distinct resulting position,
 each with its play in GNU Backgammon's notation and the resulting position with
-the opponent on roll.  The generator (:mod:`referee.movegen`) is an unchecked inner
+the opponent on roll.  The generator (:mod:`referee.rules.movegen`) is an unchecked inner
 loop over gnubg-style lists; :func:`match_play` and :func:`plays_to` are the checked entry points the
 match records and the referee use.
 """
@@ -13,10 +13,10 @@ from functools import lru_cache
 from collections.abc import Sequence as SequenceABC
 from typing import Iterator, NamedTuple, Optional, Sequence, Union
 
-from .errors import DiceError, IllegalPlay
-from .notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
-from .movegen import generate, key_of, sides_of
-from .position import Position
+from referee.errors import DiceError, IllegalPlay
+from referee.rules.notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
+from referee.rules.movegen import generate, key_of, sides_of
+from referee.rules.position import Position
 
 
 class LegalPlay(NamedTuple):
@@ -53,7 +53,7 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
 
 @lru_cache(maxsize=4096)
 def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[tuple[int, ...], tuple]:
-    """The raw legal plays: result keys (:func:`referee.movegen.key_of`) and step paths."""
+    """The raw legal plays: result keys (:func:`referee.rules.movegen.key_of`) and step paths."""
     # a burst of small tuples: the collector would only walk them (they hold no
     # cycles), and its full passes were the slowest cases' outliers (4-10 ms).
     # The pause is process-wide but under a millisecond, and is undone on any

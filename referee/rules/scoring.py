@@ -4,7 +4,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Optional
 
-from .position import BAR, CHECKERS, Position
+from referee.rules.position import BAR, CHECKERS, Position
 
 
 class GameKind(IntEnum):

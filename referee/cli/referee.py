@@ -23,10 +23,10 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from .cliutil import Parser, fail
-from .events import EventError, from_dict
-from .protocol import Referee
-from .settings import Settings, SettingsError
+from referee.cli.parsing import Parser, fail
+from referee.events import EventError, from_dict
+from referee.turn.protocol import Referee
+from referee.settings import Settings, SettingsError
 
 PROG = "bgtable referee"
 
@@ -65,7 +65,7 @@ def _is_journal(text: str) -> bool:
 def _journal_lines(text: str) -> tuple[list[tuple[int, str]], list[str], Optional[dict[str, Any]]]:
     """A journal's input events as ``(line, event JSON)`` (the line is the event's ``seq``),
     the journal's own problems, and the settings its ``match`` event gives."""
-    from .journal import parse_journal
+    from referee.records.journal import parse_journal
     read = parse_journal(text.encode("utf-8"))
     problems = [f"journal: {w}" for w in read.warnings] + [f"journal: {p}" for p in read.problems]
     out: list[tuple[int, str]] = []
