@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 EDGES = ("vision", "firmware_bridge", "hardware")
 # the referee's domain types the edges may use
 DOMAIN = {"referee.events", "referee.decisions", "referee.view", "referee.settings", "referee.errors",
-          "referee.rules.position"}
+          "referee.rules.position", "referee.sections"}
 # known, to be removed by the architecture issue: the edges' command lines use the CLI plumbing
 KNOWN = {"referee.cli.parsing"}
 

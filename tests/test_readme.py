@@ -62,7 +62,7 @@ def test_readme_example(cmd: str, expected: str, shell_env: dict[str, str]) -> N
 
 
 def test_the_minimal_table_config_in_the_readme_loads() -> None:
-    from hardware.config import loads
+    from referee.table.config import loads
 
     minimal = [b for b in _blocks("toml") if "[players]" in b]
     assert minimal, "the README lost its minimal table config"
