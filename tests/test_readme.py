@@ -68,5 +68,5 @@ def test_the_minimal_table_config_in_the_readme_loads() -> None:
     assert minimal, "the README lost its minimal table config"
     config = loads(minimal[0])
     assert (config.players.dark, config.players.light) == ("Ann", "Bob")
-    assert config.rules.match_to == 7
+    assert config.rules.match_to == 7 and config.rules.landing == "tray"
     assert len(config.buttons.dark) == len(config.buttons.light) == 3
