@@ -164,7 +164,8 @@ def _corners(key: str, v: Any) -> tuple[tuple[float, float], ...]:
 
 def vision_section(s: Section) -> VisionConfig:
     """The ``[vision]`` table, checked: the board's corners, proportions and checkers, and the gate."""
-    corners = s.get("corners", (), _corners)
+    none: tuple[tuple[float, float], ...] = ()
+    corners = s.get("corners", none, _corners)
     bar_width = s.get("bar_width", BAR_WIDTH, number(0.5, 3.0, "point widths: the bar's width / a point's at its base"))
     board_height = s.get("board_height", HEIGHT,
                          number(10.2, 14.0, "point widths: the playing area's height, edge to edge / a point's width"))

@@ -74,23 +74,23 @@ class TableConfig(HardwareConfig):
 def rules_section(s: Section, names: tuple[str, str], sure: float) -> Settings:
     """The ``[rules]`` table as the referee's :class:`~referee.settings.Settings`."""
     d = Settings()
-    values = dict(
-        match_to=s.get("match_to", d.match_to, integer(0, 99)), crawford=s.get("crawford", d.crawford, boolean),
-        jacoby=s.get("jacoby", d.jacoby, boolean), beavers=s.get("beavers", d.beavers, boolean),
-        automatic_doubles=s.get("automatic_doubles", d.automatic_doubles, integer(0, 10)),
-        cube_limit=s.get("cube_limit", d.cube_limit, integer(0)),
-        early_roll=s.get("early_roll", d.early_roll, choice(EARLY_ROLL)),
-        die_on_checker=s.get("die_on_checker", d.die_on_checker, choice(DIE_ON_CHECKER)),
-        landing=s.get("landing", d.landing, choice(LANDING)))
+    match_to = s.get("match_to", d.match_to, integer(0, 99))
+    money = dict(jacoby=s.get("jacoby", d.jacoby, boolean), beavers=s.get("beavers", d.beavers, boolean),
+                 automatic_doubles=s.get("automatic_doubles", d.automatic_doubles, integer(0, 10)))
+    cube_limit = s.get("cube_limit", d.cube_limit, integer(0))
+    rest = dict(crawford=s.get("crawford", d.crawford, boolean),
+                early_roll=s.get("early_roll", d.early_roll, choice(EARLY_ROLL)),
+                die_on_checker=s.get("die_on_checker", d.die_on_checker, choice(DIE_ON_CHECKER)),
+                landing=s.get("landing", d.landing, choice(LANDING)))
     s.finish(RULES)
-    limit = values["cube_limit"]
-    if limit and (limit < 2 or limit & (limit - 1)):
-        raise ConfigError(s.key("cube_limit"), limit, "must be 0 (no limit) or a power of two >= 2")
-    if values["match_to"]:
-        for k in ("jacoby", "beavers", "automatic_doubles"):
-            if values[k]:
-                raise ConfigError(s.key(k), values[k], "is a money-play rule; turn it off or set rules.match_to = 0")
-    return Settings(**values, names=names, min_confidence=sure)  # type: ignore[arg-type]
+    if cube_limit and (cube_limit < 2 or cube_limit & (cube_limit - 1)):
+        raise ConfigError(s.key("cube_limit"), cube_limit, "must be 0 (no limit) or a power of two >= 2")
+    if match_to:
+        for k, v in money.items():
+            if v:
+                raise ConfigError(s.key(k), v, "is a money-play rule; turn it off or set rules.match_to = 0")
+    return Settings(match_to=match_to, cube_limit=cube_limit, names=names, min_confidence=sure,
+                    **money, **rest)  # type: ignore[arg-type]
 
 
 def _journal(s: Section) -> JournalConfig:
