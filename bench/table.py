@@ -24,10 +24,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-from hardware.config import ScreenConfig, loads  # noqa: E402
+from hardware.config import ScreenConfig  # noqa: E402
+from referee.table.config import loads  # noqa: E402
 from hardware.runner import ScreenRunner  # noqa: E402
 from referee.settings import Settings  # noqa: E402
-from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE  # noqa: E402
+from referee.table.demo import DEFAULT_BUTTONS  # noqa: E402
+from vision.config import SURE as VISION_MIN_CONFIDENCE  # noqa: E402
 from referee.table.process import LogSink, ScreenSink, TableCore  # noqa: E402
 from referee.table.simdevices import MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: E402
 from referee.table.simtable import Rates, SimulatedTable  # noqa: E402

@@ -1,13 +1,17 @@
-"""``bgtable dice-sim`` (a simulated reader on a pty) and ``bgtable dice`` (watch a reader's events)."""
+"""``bgtable dice-sim`` (a simulated reader on a pty) and ``bgtable dice`` (watch a reader's events).
+
+The ``bgtable`` dispatcher builds each command's parser, fills it with ``add_*_arguments``
+and calls ``run_*(args, parser)``; bad input is ``parser.error`` (one line, exit 2).
+"""
 from __future__ import annotations
 
+import argparse
 import os
 import queue
 import sys
 import time
-from typing import Any, Optional, Sequence
+from typing import Any
 
-from referee.cli.parsing import Parser, fail
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted, to_json
 
 from firmware_bridge.errors import BadPortUrl, BridgeError
@@ -16,27 +20,30 @@ from firmware_bridge.script import parse_script, run_action
 from firmware_bridge.sim import SimulatedReader
 
 
-def main_dice_sim(argv: Optional[Sequence[str]] = None) -> int:
-    p = Parser(prog="bgtable dice-sim",
-               description="Start a simulated dice reader on a pseudo-terminal and print its port path. "
-                           "It runs until Ctrl-C (or an \"exit\" action in the script).")
+def add_dice_sim_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable dice-sim``'s options."""
+    p.description = ("Start a simulated dice reader on a pseudo-terminal and print its port path. "
+                     "It runs until Ctrl-C (or an \"exit\" action in the script).")
     p.add_argument("--script", metavar="FILE", help="JSON-lines actions to run (see firmware_bridge/script.py)")
     p.add_argument("--seed", type=int, default=None, help="seed for boot ids, positions and noise")
     p.add_argument("--link-dir", metavar="DIR", help="directory for the stable port symlink (default: a new /tmp dir)")
-    args = p.parse_args(argv)
+
+
+def run_dice_sim(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``bgtable dice-sim``: the simulated reader until Ctrl-C or the script's ``exit``."""
     if args.link_dir is not None:
         problem = _link_dir_problem(args.link_dir)
         if problem:
-            return fail(p.prog, problem)
+            p.error(problem)
     actions = []
     if args.script:
         try:
             with open(args.script, encoding="utf-8") as fh:
                 actions = parse_script(fh)
         except OSError as exc:
-            return fail(p.prog, f"cannot read script {args.script!r}: {exc.strerror}")
+            p.error(f"cannot read script {args.script!r}: {exc.strerror}")
         except BridgeError as exc:
-            return fail(p.prog, f"{args.script}: {exc}")
+            p.error(f"{args.script}: {exc}")
     sim = SimulatedReader(seed=args.seed, link_dir=args.link_dir).start()
     try:
         print(sim.port_path, flush=True)
@@ -81,27 +88,31 @@ def describe(ev: Any) -> str:
     return repr(ev)
 
 
-def main_dice(argv: Optional[Sequence[str]] = None) -> int:
-    p = Parser(prog="bgtable dice", description="Connect to a dice reader and print its events as they arrive.")
+def add_dice_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable dice``'s options."""
+    p.description = "Connect to a dice reader and print its events as they arrive."
     p.add_argument("--port", required=True, metavar="URL",
                    help="/dev/ttyACM0, a pty path, loop://, or usb:VID:PID[:SERIAL] (hex)")
     p.add_argument("--json", action="store_true", help="print each event as its JSON line (referee.events)")
     p.add_argument("--count", type=int, default=None, help="exit after this many events")
     p.add_argument("--timeout", type=float, default=None, help="exit after this many seconds")
-    args = p.parse_args(argv)
+
+
+def run_dice(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``bgtable dice``: print the reader's events (exit 1 when no reader answered)."""
     if args.count is not None and args.count < 1:
-        return fail(p.prog, f"--count {args.count} must be at least 1")
+        p.error(f"--count {args.count} must be at least 1")
 
     def status(text: str) -> None:
         print(f"# {text}", file=sys.stderr, flush=True)
 
     if args.timeout is not None and not args.timeout > 0:
-        return fail(p.prog, f"--timeout {args.timeout:g} must be a positive number of seconds")
+        p.error(f"--timeout {args.timeout:g} must be a positive number of seconds")
     events: "queue.Queue[Any]" = queue.Queue()
     try:
         link = DiceLink(args.port, events, on_status=status)
     except BadPortUrl as exc:
-        return fail(p.prog, f"--port: {exc}")
+        p.error(f"--port: {exc}")
     deadline = None if args.timeout is None else time.monotonic() + args.timeout
     n = 0
     try:

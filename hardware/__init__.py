@@ -7,10 +7,11 @@ SDL's dummy video driver).
 
 Interface
 ---------
-* ``hardware.config``: :func:`~hardware.config.load` / ``loads`` the whole-table
-  TOML into a frozen :class:`~hardware.config.TableConfig` (sections ``players``,
-  ``camera``, ``dice``, ``rules``, ``cube_display``, ``buttons``, ``screen``,
-  ``journal``); errors are :class:`~hardware.errors.ConfigError` naming key and value.
+* ``hardware.config``: the hardware's sections of the table's TOML (``players``,
+  ``cube_display``, ``buttons``, ``screen``) as frozen values, gathered in
+  :class:`~hardware.config.HardwareConfig`; the table process
+  (:mod:`referee.table.config`) reads the file and calls their readers; errors are
+  :class:`referee.sections.ConfigError` naming key and value.
 * ``hardware.devices``: ``build_cube_display(config, pin_factory=, i2c_bus=, spi=, clock=)``
   and ``build_buttons(config, pin_factory=, clock=)``.
 * ``hardware.cube``: :class:`~hardware.cube.CubeDisplay` (``show(view)``, ``tick()``),
@@ -21,7 +22,7 @@ Interface
   ``render(view, size)``; ``hardware.runner.ScreenRunner`` opens the window / KMS screen.
 * ``hardware.ht16k33`` / ``hardware.max7219``: segment drivers on an injected bus;
   ``hardware.fakes``: ``FakeI2CBus``, ``FakeSPI``.
-* ``bgtable screen`` (``hardware.cli.main_screen``): ``--demo``, ``--views``, ``--screenshot``.
+* ``bgtable screen`` (``hardware.cli.add_screen_arguments`` / ``run_screen``): ``--demo``, ``--views``, ``--screenshot``.
 
 Wiring, the button schemes and the screenshots: ``hardware/DEVICES.md``.
 """

@@ -4,17 +4,23 @@
 * ``--views FILE`` cycles through TableView JSON lines from a file (``-`` = stdin);
 * ``--screenshot DIR`` writes one PNG per sample state, headless (SDL dummy driver);
 * ``--frames N`` / ``--seconds S`` bound the run (for tests and kiosks that restart).
+
+The ``bgtable`` dispatcher builds the parser (:func:`add_screen_arguments`), reads
+``--config`` with the table's loader and calls :func:`run_screen` with it; bad input is
+``parser.error`` (one line, exit 2).
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Optional
 
-from referee.cli.parsing import Parser, fail
 from referee.view import TableView, ViewError
+
+from .config import HardwareConfig
 
 PROG = "bgtable screen"
 
@@ -29,8 +35,9 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def _parser() -> Parser:
-    p = Parser(prog=PROG, description="Show the table screen (the board as the referee believes it).")
+def add_screen_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable screen``'s options."""
+    p.description = "Show the table screen (the board as the referee believes it)."
     p.add_argument("--config", metavar="FILE", help="table config (TOML): names, colours, screen size, driver")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--demo", action="store_true", help="cycle through sample states")
@@ -42,7 +49,6 @@ def _parser() -> Parser:
     p.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
     p.add_argument("--windowed", action="store_true", help="a window even if the config says full screen")
-    return p
 
 
 def _read_views(path: str) -> list[TableView]:
@@ -64,19 +70,18 @@ def _read_views(path: str) -> list[TableView]:
     return views
 
 
-def main_screen(argv: Optional[Sequence[str]] = None) -> int:
-    args = _parser().parse_args(list(argv or []))
-    from hardware import config as C  # noqa: PLC0415 (keep --help fast)
-    from hardware.errors import HardwareError  # noqa: PLC0415
+def run_screen(args: argparse.Namespace, p: argparse.ArgumentParser, config: Optional[HardwareConfig] = None) -> int:
+    """``bgtable screen``; ``config``: the table's config read from ``--config`` (None: the defaults)."""
+    from hardware.errors import HardwareError  # noqa: PLC0415 (keep --help fast)
 
     try:
-        cfg = C.load(args.config) if args.config else C.TableConfig()
         size = _size(args.size) if args.size else None
-    except (HardwareError, ValueError) as exc:
-        return fail(PROG, str(exc))
+    except ValueError as exc:
+        p.error(str(exc))
+    cfg = config or HardwareConfig()
     screen_cfg = cfg.screen
     bottom = args.bottom or screen_cfg.bottom
-    names = (cfg.players.dark, cfg.players.light) if args.config else ("Ann", "Bob")
+    names = (cfg.players.dark, cfg.players.light) if config is not None else ("Ann", "Bob")
 
     from hardware.samples import sample_views  # noqa: PLC0415
     from hardware.screen import Theme  # noqa: PLC0415
@@ -95,11 +100,11 @@ def main_screen(argv: Optional[Sequence[str]] = None) -> int:
         return 0
 
     if not (args.demo or args.views):
-        return fail(PROG, "say what to show: --demo, --views FILE or --screenshot DIR")
+        p.error("say what to show: --demo, --views FILE or --screenshot DIR")
     try:
         views = _read_views(args.views) if args.views else [v for _, v in sample_views(names)]
     except (OSError, ViewError) as exc:
-        return fail(PROG, str(exc))
+        p.error(str(exc))
 
     from dataclasses import replace  # noqa: PLC0415
     from hardware.runner import ScreenRunner  # noqa: PLC0415
@@ -108,7 +113,7 @@ def main_screen(argv: Optional[Sequence[str]] = None) -> int:
     try:
         runner = ScreenRunner(replace(screen_cfg, bottom=bottom), theme=theme, size=size)
     except HardwareError as exc:
-        return fail(PROG, str(exc))
+        p.error(str(exc))
     start, frames, shown = time.monotonic(), 0, -1
     try:
         while runner.pump():
@@ -128,6 +133,3 @@ def main_screen(argv: Optional[Sequence[str]] = None) -> int:
         runner.close()
     print(f"{PROG}: {frames} frames, {len(views)} views, driver {runner.driver}, {w}x{h}")
     return 0
-
-
-main = main_screen

@@ -11,11 +11,11 @@ import time
 from typing import Any, Optional
 
 from .buttons import ButtonPanel, Clock
-from .config import TableConfig
+from .config import HardwareConfig
 from .cube import CubeDisplay, LedRowOutput, SegmentOutput, ValueOutput
 
 
-def build_cube_display(config: TableConfig, *, pin_factory: Any = None, i2c_bus: Any = None, spi: Any = None,
+def build_cube_display(config: HardwareConfig, *, pin_factory: Any = None, i2c_bus: Any = None, spi: Any = None,
                        clock: Clock = time.monotonic) -> CubeDisplay:
     """The cube display described by ``[cube_display]`` (seated by ``[players].left``)."""
     from gpiozero import LED  # noqa: PLC0415
@@ -37,6 +37,6 @@ def build_cube_display(config: TableConfig, *, pin_factory: Any = None, i2c_bus:
                        digits=c.digits)
 
 
-def build_buttons(config: TableConfig, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> ButtonPanel:
+def build_buttons(config: HardwareConfig, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> ButtonPanel:
     """The players' buttons described by ``[buttons]``."""
     return ButtonPanel(config.buttons, pin_factory=pin_factory, clock=clock)

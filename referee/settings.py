@@ -1,8 +1,10 @@
 """The referee's settings: the optional rules and club customs, one frozen value.
 
 Validated on construction; a bad value raises :class:`SettingsError` naming the key,
-the value and what is allowed.  ``Settings.from_dict`` reads the ``[referee]`` table
-of the table's TOML configuration (unknown keys are an error, not silently ignored).
+the value and what is allowed.  The table's TOML sets them in its ``[rules]`` table
+(:mod:`referee.table.config`; the names from ``[players]``, ``min_confidence`` from
+``[vision] sure``); ``Settings.from_dict`` reads a plain dict (a script's settings line,
+``bgtable referee --set``; unknown keys are an error, not silently ignored).
 """
 from __future__ import annotations
 
@@ -34,7 +36,8 @@ class Settings:
     * ``early_roll``: ``"stands"`` (the mover may still change the move, then the
       early roll is played) or ``"void"`` (the early roll is thrown again).
     * ``die_on_checker``: ``"reroll"`` or ``"stands"`` for a die resting flat on a checker.
-    * ``landing``: ``"board"`` (each thrower's right-hand half) or ``"tray"`` (a dice tower).
+    * ``landing``: ``"board"`` (each thrower's right-hand half) or ``"tray"`` (a dice tower or
+      tray: the reference dice reader reports its dice in zone ``"tray"``).
     * ``dice_reader``: False for a camera-only table: the roll is inferred from the move.
     * ``min_confidence``: below it a point of a board reading counts as uncertain.
     * ``names``: (dark player, light player).

@@ -280,7 +280,7 @@ def test_run_and_screen_config_garbage_names_the_file(data: bytes) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "table.toml"
         path.write_bytes(data)
-        from hardware.config import load
+        from referee.table.config import load
         try:
             load(path)
             valid = True  # a few bytes can be a valid (empty) config

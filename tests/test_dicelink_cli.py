@@ -13,7 +13,7 @@ import pytest
 
 from referee.events import from_json
 
-from firmware_bridge.cli import main_dice, main_dice_sim
+from referee.cli import main as bgtable
 from firmware_bridge.errors import ScriptError
 from firmware_bridge.script import parse_script
 
@@ -41,7 +41,7 @@ def test_dice_sim_script_and_dice_json(tmp_path: Path, capsys: Any) -> None:
         assert proc.stdout is not None
         port = proc.stdout.readline().strip()
         assert port.endswith("/tty")
-        assert main_dice(["--port", port, "--json", "--count", "5", "--timeout", "20"]) == 0
+        assert bgtable(["dice", "--port", port, "--json", "--count", "5", "--timeout", "20"]) == 0
         assert proc.wait(timeout=20) == 0
     finally:
         proc.kill()
@@ -70,28 +70,26 @@ def test_dice_human_output(capsys: Any) -> None:
     from firmware_bridge.sim import SimulatedReader
     with SimulatedReader(seed=3) as sim:
         sim.roll([2, 0], cocked=[False, True])
-        assert main_dice(["--port", sim.port_path, "--count", "2", "--timeout", "20"]) == 0
+        assert bgtable(["dice", "--port", sim.port_path, "--count", "2", "--timeout", "20"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "roll 1 started" in out[0]
     assert f"roll 1 settled [{sim.source}]: 2 (right" in out[1] and "? COCKED" in out[1]
 
 
 def test_dice_reports_a_port_with_no_reader(tmp_path: Path, capsys: Any) -> None:
-    assert main_dice(["--port", str(tmp_path / "nothing"), "--timeout", "0.5"]) == 1
+    assert bgtable(["dice", "--port", str(tmp_path / "nothing"), "--timeout", "0.5"]) == 1
     assert "no dice reader answered on" in capsys.readouterr().err
 
 
 def test_bad_arguments_exit_2(tmp_path: Path, capsys: Any) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main_dice([])
-    assert exc.value.code == 2
-    assert main_dice(["--port", "loop://", "--count", "0"]) == 2
+    assert bgtable(["dice"]) == 2
+    assert bgtable(["dice", "--port", "loop://", "--count", "0"]) == 2
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"action": "roll", "values": [7, 1]}\n')
-    assert main_dice_sim(["--script", str(bad)]) == 2
+    assert bgtable(["dice-sim", "--script", str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("bgtable dice-sim: error:") and "line 1" in err[-1]
-    assert main_dice_sim(["--script", str(tmp_path / "missing.jsonl")]) == 2
+    assert bgtable(["dice-sim", "--script", str(tmp_path / "missing.jsonl")]) == 2
 
 
 @pytest.mark.parametrize("line, message", [
@@ -119,13 +117,13 @@ def test_script_parses_every_action() -> None:
 ])
 def test_dice_refuses_a_malformed_port_url_at_once(url: str, words: str, capsys: Any) -> None:
     # no --timeout: a URL that retried would hang this test rather than fail it
-    assert main_dice(["--port", url]) == 2
+    assert bgtable(["dice", "--port", url]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("bgtable dice: error: --port") and words in err[0]
 
 
 def test_dice_refuses_a_timeout_that_is_not_positive(capsys: Any) -> None:
-    assert main_dice(["--port", "loop://", "--timeout", "-1"]) == 2
+    assert bgtable(["dice", "--port", "loop://", "--timeout", "-1"]) == 2
     assert "--timeout -1" in capsys.readouterr().err
 
 
@@ -134,14 +132,13 @@ def test_dice_sim_link_dir_that_cannot_hold_the_symlink(tmp_path: Path, capsys: 
     afile = tmp_path / "f"
     afile.write_text("x")
     for value, words in ((missing, "does not exist; create it"), (afile, "is not a directory")):
-        assert main_dice_sim(["--link-dir", str(value)]) == 2
+        assert bgtable(["dice-sim", "--link-dir", str(value)]) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and str(value) in err[0] and words in err[0]
     assert not missing.exists()
 
 
 def test_firmware_sim_build_dir_and_eeprom_that_cannot_be_written(tmp_path: Path, capsys: Any) -> None:
-    from hardware.firmware.cli import main_firmware_sim
     afile = tmp_path / "f"
     afile.write_text("x")
     cases = [(["--build-dir", str(afile)], "is a file"),
@@ -150,7 +147,7 @@ def test_firmware_sim_build_dir_and_eeprom_that_cannot_be_written(tmp_path: Path
              (["--build-dir", str(tmp_path / "b"), "--eeprom", str(tmp_path / "no" / "e.bin")], "--eeprom"),
              (["--build-dir", str(tmp_path / "b"), "--eeprom", str(tmp_path)], "Is a directory")]
     for argv, words in cases:
-        assert main_firmware_sim(argv) == 2, argv
+        assert bgtable(["firmware-sim", *argv]) == 2, argv
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("bgtable firmware-sim: error:") and words in err[0], err
     assert not (tmp_path / "no").exists() and list((tmp_path / "b").iterdir()) == []

@@ -209,7 +209,7 @@ def test_reset_gives_a_new_boot_id_and_its_roll_1_is_delivered(fw: Build, reader
 
 
 def test_firmware_sim_command_prints_the_pty_and_applies_scene_commands(fw: Build, tmp_path: Path) -> None:
-    code = "import sys; from hardware.firmware.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from referee.cli import main; sys.exit(main(['firmware-sim', *sys.argv[1:]]))"
     proc = subprocess.run([sys.executable, "-c", code, "--build-dir", str(fw.dir), "--eeprom", str(tmp_path / "e.bin")],
                           input="die 0 top 3\nnonsense 1\nquit\n", capture_output=True, text=True, timeout=60)
     lines = proc.stdout.splitlines()

@@ -7,6 +7,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from hardware import config as C
+from referee.table.config import EXAMPLE, load, loads
 from hardware.buttons import ButtonPanel, Debouncer, Gesture
 from hardware.devices import build_buttons
 
@@ -38,7 +39,7 @@ class Clock:
 def rig() -> Any:
     factory = MockFactory()
     clock = Clock()
-    panel = ButtonPanel(C.loads(CONFIG).buttons, pin_factory=factory, clock=clock)
+    panel = ButtonPanel(loads(CONFIG).buttons, pin_factory=factory, clock=clock)
     yield factory, clock, panel
     panel.close()
     factory.reset()
@@ -171,7 +172,7 @@ def test_both_players_at_once(rig: Any) -> None:
 def test_active_high_wiring(rig: Any) -> None:
     factory = MockFactory()
     clock = Clock()
-    cfg = C.loads(CONFIG.replace("long_press_ms = 1000", "long_press_ms = 1000\nactive_low = false"))
+    cfg = loads(CONFIG.replace("long_press_ms = 1000", "long_press_ms = 1000\nactive_low = false"))
     panel = build_buttons(cfg, pin_factory=factory, clock=clock)
     at(clock, 0.0)
     factory.pin(6).drive_high()
@@ -194,7 +195,7 @@ def test_debouncer_pure_state_machine() -> None:
 def test_example_config_buttons_all_work() -> None:
     factory = MockFactory()
     clock = Clock()
-    cfg = C.load(C.EXAMPLE)
+    cfg = load(EXAMPLE)
     panel = build_buttons(cfg, pin_factory=factory, clock=clock)
     t = 0.0
     for colour in ("dark", "light"):

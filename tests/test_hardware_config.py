@@ -5,8 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from hardware import config as C
-from hardware.errors import ConfigError, HardwareError
+from hardware import config as HC
+from referee.errors import RefereeError
+from referee.sections import ConfigError
+from referee.settings import Settings
+from referee.table import config as C
+from vision.config import SURE, VisionConfig
 
 
 def test_example_config_loads_with_its_values() -> None:
@@ -16,7 +20,7 @@ def test_example_config_loads_with_its_values() -> None:
     assert cfg.cube_display.owner_pins == (16, 20, 21)
     assert cfg.rules.match_to == 7 and cfg.rules.early_roll == "stands"
     assert [b.press for b in cfg.buttons.dark][:3] == ["double", "take", "pass"]
-    assert cfg.buttons.light[0] == C.ButtonSpec(17, "take", "pass")
+    assert cfg.buttons.light[0] == HC.ButtonSpec(17, "take", "pass")
     assert cfg.screen.size == (1280, 720) and cfg.players.dark_colour == (0x2A, 0x26, 0x24)
     assert cfg.source.endswith("table.example.toml")
 
@@ -36,6 +40,12 @@ def test_empty_config_gives_defaults() -> None:
     ('[camera]\nsource = "webcam"', "camera.source", "webcam"),
     ('[camera]\nsource = "replay"', "camera.path", ""),
     ('[camera]\nresolution = [640]', "camera.resolution", [640]),
+    ('[camera]\ncorners = []', "camera.corners", []),
+    ('[vision]\ncorners = [[1, 2]]', "vision.corners", [[1, 2]]),
+    ('[vision]\nsure = 1.5', "vision.sure", 1.5),
+    ('[vision]\nmarker = true', "vision.marker", True),
+    ('[rules]\nlanding = "floor"', "rules.landing", "floor"),
+    ('[rules]\nlandng = "tray"', "rules.landng", "tray"),
     ('[rules]\nearly_roll = "maybe"', "rules.early_roll", "maybe"),
     ('[rules]\ndie_on_checker = "ignore"', "rules.die_on_checker", "ignore"),
     ('[rules]\ncube_limit = 48', "rules.cube_limit", 48),
@@ -63,7 +73,7 @@ def test_errors_name_the_key_and_the_value(text: str, key: str, value: object) -
     assert info.value.key == key
     assert info.value.value == value
     assert str(info.value).startswith(f"{key} = {value!r}")
-    assert isinstance(info.value, ValueError) and isinstance(info.value, HardwareError)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, RefereeError)
 
 
 def test_unknown_key_suggests_the_close_one() -> None:
@@ -90,11 +100,45 @@ def test_config_values_are_frozen() -> None:
         cfg.screen.fullscreen = True  # type: ignore[misc]
 
 
-def test_the_camera_is_told_the_board_as_built() -> None:
-    cfg = C.loads('[camera]\nbar_width = 0.75\nboard_height = 12.0\nchecker = 0.95\ndark_home = "top-left"')
-    cam = cfg.camera
-    assert (cam.bar_width, cam.board_height, cam.checker, cam.dark_home) == (0.75, 12.0, 0.95, "top-left")
-    for text, key in (('[camera]\nbar_width = 5', "camera.bar_width"), ('[camera]\nboard_height = "tall"', "camera.board_height"),
-                      ('[camera]\nchecker = 0.5', "camera.checker"), ('[camera]\ndark_home = "left"', "camera.dark_home")):
-        with pytest.raises(C.ConfigError, match=key.replace(".", r"\.")):
+def test_the_board_as_built_is_visions_section_and_reaches_the_reader_as_values() -> None:
+    cfg = C.loads('[vision]\nbar_width = 0.75\nboard_height = 12.0\nchecker = 0.95\ndark_home = "top-left"\n'
+                  'corners = [[10, 20], [600, 22], [610, 400], [8, 398]]')
+    v = cfg.vision
+    assert isinstance(v, VisionConfig)
+    assert (v.bar_width, v.board_height, v.checker, v.dark_home) == (0.75, 12.0, 0.95, "top-left")
+    assert v.corners == ((10.0, 20.0), (600.0, 22.0), (610.0, 400.0), (8.0, 398.0))
+    assert v.corner_array.tolist() == [[10, 20], [600, 22], [610, 400], [8, 398]]
+    assert v.read.checker == 0.95  # the reader counts stacks by it
+    assert C.loads("").vision.checker is None and C.loads("").vision.corners is None  # measured; markers found
+    for text, key in (('[vision]\nbar_width = 5', "vision.bar_width"), ('[vision]\nboard_height = "tall"', "vision.board_height"),
+                      ('[vision]\nchecker = 0.5', "vision.checker"), ('[vision]\ndark_home = "left"', "vision.dark_home")):
+        with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
             C.loads(text)
+
+
+def test_a_camera_key_that_moved_to_vision_says_where() -> None:
+    with pytest.raises(ConfigError, match=r"camera\.bar_width = 0\.75: .*move it to \[vision\] as bar_width"):
+        C.loads("[camera]\nbar_width = 0.75")
+
+
+def test_the_rules_section_is_the_referees_settings() -> None:
+    cfg = C.loads('[players]\ndark = "Ann"\nlight = "Bob"\n[rules]\nmatch_to = 5\nlanding = "tray"\n'
+                  'die_on_checker = "stands"\n[vision]\nsure = 0.7')
+    assert isinstance(cfg.rules, Settings)
+    assert cfg.rules == Settings(match_to=5, landing="tray", die_on_checker="stands", names=("Ann", "Bob"),
+                                 min_confidence=0.7)
+    assert C.loads("").rules == Settings(min_confidence=SURE)
+    assert C.loads("").rules.landing == "board"
+
+
+def test_the_example_config_documents_every_rules_key() -> None:
+    text = C.EXAMPLE.read_text()
+    for key in C.RULES:
+        assert f"\n{key} = " in text, key
+    assert "\n[vision]" in text and 'landing = "board"' in text and '"tray"' in text
+
+
+def test_the_dice_section_gives_the_readers_url() -> None:
+    assert C.loads('[dice]\nport = "loop://"').dice.url == "loop://"
+    assert C.loads('[dice]\nusb_vid = "0x2341"\nusb_pid = 67\nusb_serial = "A1"').dice.url == "usb:2341:0043:A1"
+    assert C.loads("").dice.url is None

@@ -8,6 +8,7 @@ from gpiozero import LED
 from gpiozero.pins.mock import MockFactory
 
 from hardware import config as C
+from referee.table.config import EXAMPLE, load, loads
 from hardware import segments
 from hardware.cube import CubeDisplay, CubeState, LedRowOutput, SegmentOutput, cube_frame
 from hardware.devices import build_cube_display
@@ -174,7 +175,7 @@ def test_led_row_alternative(factory: MockFactory) -> None:
 
 
 def test_build_from_config_with_fakes(factory: MockFactory) -> None:
-    cfg = C.load(C.EXAMPLE)
+    cfg = load(EXAMPLE)
     bus = FakeI2CBus()
     cube = build_cube_display(cfg, pin_factory=factory, i2c_bus=bus, clock=Clock())
     cube.show(TableView(cube_value=16, cube_owner="light"))
@@ -186,11 +187,11 @@ def test_build_from_config_with_fakes(factory: MockFactory) -> None:
 
 
 def test_build_max7219_and_leds_types(factory: MockFactory) -> None:
-    cfg = C.loads('[cube_display]\ntype = "max7219"\ndigits = 8\n')
+    cfg = loads('[cube_display]\ntype = "max7219"\ndigits = 8\n')
     spi = FakeSPI()
     build_cube_display(cfg, pin_factory=factory, spi=spi, clock=Clock()).show(TableView(cube_value=128, cube_owner="dark"))
     assert spi.text(8) == "128"
-    cfg = C.loads('[cube_display]\ntype = "leds"\nvalue_pins = [2, 3, 4]\nowner_pins = [5, 6, 7]\n')
+    cfg = loads('[cube_display]\ntype = "leds"\nvalue_pins = [2, 3, 4]\nowner_pins = [5, 6, 7]\n')
     cube = build_cube_display(cfg, pin_factory=factory, clock=Clock())  # kept: a closed LED releases its pin
     cube.show(TableView(cube_value=4, cube_owner="light"))
     assert owner_states(factory, (2, 3, 4, 5, 6, 7)) == [False, True, False, False, False, True]

@@ -62,11 +62,11 @@ def test_readme_example(cmd: str, expected: str, shell_env: dict[str, str]) -> N
 
 
 def test_the_minimal_table_config_in_the_readme_loads() -> None:
-    from hardware.config import loads
+    from referee.table.config import loads
 
     minimal = [b for b in _blocks("toml") if "[players]" in b]
     assert minimal, "the README lost its minimal table config"
     config = loads(minimal[0])
     assert (config.players.dark, config.players.light) == ("Ann", "Bob")
-    assert config.rules.match_to == 7
+    assert config.rules.match_to == 7 and config.rules.landing == "tray"
     assert len(config.buttons.dark) == len(config.buttons.light) == 3

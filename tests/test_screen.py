@@ -8,7 +8,7 @@ import numpy as np
 import pygame
 import pytest
 
-from hardware.cli import main_screen
+from referee.cli import main as bgtable
 from hardware.config import ScreenConfig
 from hardware.runner import ScreenRunner, choose_driver
 from hardware.samples import sample_views
@@ -189,7 +189,7 @@ def test_runner_draws_on_the_dummy_display() -> None:
 
 
 def test_cli_screenshot_writes_one_png_per_state(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main_screen(["--screenshot", str(tmp_path), "--size", "640x360"]) == 0
+    assert bgtable(["screen", "--screenshot", str(tmp_path), "--size", "640x360"]) == 0
     files = sorted(p.stem for p in tmp_path.glob("*.png"))
     assert files == sorted(SAMPLES)
     img = pygame.image.load(str(tmp_path / "illegal_move.png"))
@@ -198,29 +198,29 @@ def test_cli_screenshot_writes_one_png_per_state(tmp_path: Path, capsys: pytest.
 
 
 def test_cli_demo_and_views(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main_screen(["--demo", "--frames", "3", "--size", "480x320"]) == 0
+    assert bgtable(["screen", "--demo", "--frames", "3", "--size", "480x320"]) == 0
     assert "3 frames, 13 views" in capsys.readouterr().out
     f = tmp_path / "views.jsonl"
     f.write_text(SAMPLES["moving"].to_json() + "\n# a comment\n" + SAMPLES["reroll"].to_json() + "\n")
-    assert main_screen(["--views", str(f), "--frames", "2", "--size", "480x320"]) == 0
+    assert bgtable(["screen", "--views", str(f), "--frames", "2", "--size", "480x320"]) == 0
     assert "2 views" in capsys.readouterr().out
     f.write_text(json.dumps({"state": "sleeping"}) + "\n")
-    assert main_screen(["--views", str(f), "--frames", "1"]) == 2
+    assert bgtable(["screen", "--views", str(f), "--frames", "1"]) == 2
     assert "sleeping" in capsys.readouterr().err
-    assert main_screen([]) == 2
+    assert bgtable(["screen"]) == 2
     assert "--demo" in capsys.readouterr().err
 
 
 def test_cli_uses_the_config(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     cfg = tmp_path / "t.toml"
     cfg.write_text('[players]\ndark = "Zed"\ndark_colour = "#102030"\n[screen]\nsize = [400, 240]\n')
-    assert main_screen(["--config", str(cfg), "--screenshot", str(tmp_path / "s")]) == 0
+    assert bgtable(["screen", "--config", str(cfg), "--screenshot", str(tmp_path / "s")]) == 0
     img = pygame.image.load(str(tmp_path / "s" / "moving.png"))
     assert img.get_size() == (400, 240)
     arr = pygame.surfarray.array3d(img)
     assert np.all(arr == np.array((0x10, 0x20, 0x30)), axis=-1).any()
     cfg.write_text('[screen]\nsize = [10, 10]\n')
-    assert main_screen(["--config", str(cfg), "--demo"]) == 2
+    assert bgtable(["screen", "--config", str(cfg), "--demo"]) == 2
     assert "screen.size" in capsys.readouterr().err
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import queue
 from dataclasses import replace
 
-from hardware.config import CameraConfig, TableConfig
+from referee.table.config import TableConfig
+from vision.config import VisionConfig
 from referee.events import BoardEvidence
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
@@ -30,7 +31,7 @@ def _drain(q: "queue.Queue") -> list:
 
 def _camera(tmp_path, corners) -> tuple[CameraThread, "queue.Queue"]:
     pts = tuple((float(x), float(y)) for x, y in corners)
-    config = replace(TableConfig(), camera=replace(CameraConfig(), corners=pts))
+    config = replace(TableConfig(), vision=VisionConfig(corners=pts))
     events: "queue.Queue" = queue.Queue()
     return CameraThread(None, config, events, tmp_path / "board-memory.npz", start=False), events
 
@@ -66,8 +67,8 @@ def test_a_damaged_memory_file_is_said_and_learned_afresh(tmp_path) -> None:
 
 
 def test_the_camera_thread_reads_the_board_as_the_config_says_it_is_built(tmp_path) -> None:
-    config = replace(TableConfig(), camera=replace(CameraConfig(), bar_width=0.75, board_height=12.0, checker=0.95,
-                                                   dark_home="top-left"))
+    config = replace(TableConfig(), vision=VisionConfig(bar_width=0.75, board_height=12.0, checker=0.95,
+                                                      dark_home="top-left"))
     cam = CameraThread(None, config, queue.Queue(), None, start=False)
     vc = cam.filter.reader.config
     assert (vc.bar_width, vc.board_height, vc.checker, vc.dark_home) == (0.75, 12.0, 0.95, "top-left")

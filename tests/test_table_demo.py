@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.config import loads
+from referee.table.config import loads
 from referee.records.journal import Journal, read_journal
 from referee.records.matfile import write_mat
 from referee.records.record import Correction, IllegalAccepted, Reroll
@@ -30,7 +30,8 @@ from referee.records.replay import replay_match
 from referee.settings import Settings
 from referee.records.sgf import write_sgf
 from referee.table import demo
-from referee.table.demo import DEFAULT_BUTTONS, VISION_MIN_CONFIDENCE
+from referee.table.demo import DEFAULT_BUTTONS
+from vision.config import SURE as VISION_MIN_CONFIDENCE
 from referee.table.process import PAUSED, LogSink, TableCore
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice
 from referee.table.simtable import Rates, SimulatedTable

@@ -26,7 +26,7 @@ def frames(tmp_path):
     return d
 
 
-def config(tmp_path: Path, camera: str, dice: str) -> Path:
+def config(tmp_path: Path, camera: str, dice: str, rules: str = "") -> Path:
     p = tmp_path / "table.toml"
     p.write_text(f"""
 [players]
@@ -38,6 +38,7 @@ light = "Bob"
 port = "{dice}"
 [rules]
 match_to = 3
+{rules}
 [journal]
 directory = "{tmp_path / 'journal'}"
 """)
@@ -105,5 +106,41 @@ def test_dice_from_the_simulated_reader_reach_the_referee_and_the_journal(tmp_pa
         assert [d["value"] for d in settled[0]["data"]["dice"]] == [5, 3]
         assert any(e["event"] == "action" and e["action"]["type"] == "roll" for e in events) or \
             any(e["event"] == "game" for e in events)
+    finally:
+        sim.stop()
+
+
+@pytest.mark.parametrize("landing, first", [("tray", "opening_won"), ("board", "reroll")])
+def test_a_tray_table_takes_the_reference_readers_tray_throws(tmp_path, frames, landing, first):
+    """The reference dice reader reports zone "tray": a table configured ``landing = "tray"`` takes the
+    throw; left on "board" (the default), the same throw is thrown again (issue 15)."""
+    sim = SimulatedReader(seed=5).start()
+    try:
+        cfg = config(tmp_path, f'source = "replay"\npath = "{frames}"', sim.port_path, f'landing = "{landing}"')
+        proc = subprocess.Popen([*RUN, "--config", str(cfg), "--max-seconds", "6"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        lines: list[str] = []
+        started = threading.Event()
+        decided = threading.Event()
+
+        def pump() -> None:
+            for line in proc.stdout:  # type: ignore[union-attr]
+                lines.append(line)
+                if "started a new match" in line:
+                    started.set()
+                if line.startswith(("opening_won", "reroll")):
+                    decided.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        assert started.wait(20), "".join(lines)
+        sim.roll([5, 3], zone="tray")
+        assert decided.wait(10), "".join(lines)
+        proc.wait(timeout=30)
+        assert proc.returncode == 0, "".join(lines)
+        decisions = [l for l in lines if l.startswith(("opening_won", "reroll"))]
+        assert decisions[0].startswith(first), "".join(lines)
+        events = [json.loads(l) for l in (tmp_path / "journal" / "current.jsonl").read_text().splitlines()]
+        settled = [e for e in events if e["event"] == "input" and e["data"]["kind"] == "roll_settled"]
+        assert [d["zone"] for d in settled[0]["data"]["dice"]] == ["tray", "tray"]
     finally:
         sim.stop()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision import layout as L
-from vision.cli import main_read
+from referee.cli import main as bgtable
 from vision.config import VisionConfig
 from vision import locate
 from vision.locate import MIN_EVIDENCE, auto_corners, corners_as_seen, find_board, order_corners
@@ -133,14 +133,14 @@ def test_cli_reads_a_board_found_automatically_and_says_when_there_is_none(tmp_p
     board, blank = tmp_path / "board.png", tmp_path / "blank.png"
     cv2.imwrite(str(board), r.image)
     cv2.imwrite(str(blank), np.full((300, 400, 3), 80, np.uint8))
-    assert main_read([str(board), "--json"]) == 0
+    assert bgtable(["read", str(board), "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert res["board_found"] and res["corner_source"] == "auto"
     assert len(res["top"]) == 12 and len(res["bottom"]) == 12
     top, bottom = L.SetUp().to_rows(L.start_position())  # left to right as seen
     assert [p[0] for p in res["top"]] == [p.count for p in top]
     assert [p[0] for p in res["bottom"]] == [p.count for p in bottom]
-    assert main_read([str(blank), "--json"]) == 0
+    assert bgtable(["read", str(blank), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"board_found": False}
 
 

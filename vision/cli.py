@@ -19,17 +19,17 @@ layout (bar 1, height 11) with the corners given or from the markers;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D,
 "bar_width": W, "board_height": H}`` (all but the image optional) on stdin
 and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
-marker sheet.  Errors are one line on stderr and exit 2.
+marker sheet.  Errors are one line on stderr and exit 2 (``parser.error``; the ``bgtable``
+dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fill and run it).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, Optional
 
 import cv2
-
-from referee.cli.parsing import Parser, fail
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
@@ -147,8 +147,9 @@ def _text(res: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main_read(argv: Sequence[str]) -> int:
-    p = Parser(prog="bgtable read", description="read the checkers from a photo of a board")
+def add_read_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable read``'s options."""
+    p.description = "read the checkers from a photo of a board"
     p.add_argument("image", nargs="?", help="photo of the board (JPEG, PNG...)")
     p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--checker", type=float, help="the checkers' diameter as a share of a point's width at its base"
@@ -159,15 +160,18 @@ def main_read(argv: Sequence[str]) -> int:
                    help="the playing area's height, edge to edge, in widths of a point at its base (default 11)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
-    a = p.parse_args(list(argv))
+
+
+def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``bgtable read``: one photo (or ``--batch`` from stdin); bad input is ``p.error`` (one line, exit 2)."""
     if a.batch:
         return _batch()
     if not a.image:
-        return fail(p.prog, "give an IMAGE to read, or --batch")
+        p.error("give an IMAGE to read, or --batch")
     try:
         res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height)
     except (FileNotFoundError, VisionError) as exc:
-        return fail(p.prog, str(exc))
+        p.error(str(exc))
     print(json.dumps(res) if a.json else _text(res))
     return 0
 
@@ -196,22 +200,26 @@ def _batch() -> int:
     return rc
 
 
-def main_markers(argv: Sequence[str]) -> int:
-    from .markers import marker_sheet
-    p = Parser(prog="bgtable markers", description="write a printable sheet of the board's ArUco corner markers")
+def add_markers_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable markers``'s options."""
+    p.description = "write a printable sheet of the board's ArUco corner markers"
     p.add_argument("out", help="output image file (PNG)")
     p.add_argument("--side-mm", type=float, default=30.0, help="printed marker side in millimetres (default 30)")
     p.add_argument("--dpi", type=int, default=300, help="print resolution (default 300)")
-    a = p.parse_args(list(argv))
+
+
+def run_markers(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``bgtable markers``: write the sheet; bad input is ``p.error`` (one line, exit 2)."""
+    from .markers import marker_sheet
     if not 5 <= a.side_mm <= 200 or not 72 <= a.dpi <= 1200:
-        return fail(p.prog, f"--side-mm {a.side_mm} must be 5..200 and --dpi {a.dpi} 72..1200")
+        p.error(f"--side-mm {a.side_mm} must be 5..200 and --dpi {a.dpi} 72..1200")
     if not a.out.lower().endswith((".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff")):
-        return fail(p.prog, f"{a.out!r}: the sheet is an image; name it .png (or .jpg)")
+        p.error(f"{a.out!r}: the sheet is an image; name it .png (or .jpg)")
     try:
         ok = cv2.imwrite(a.out, marker_sheet(a.side_mm, a.dpi))
     except cv2.error:
         ok = False
     if not ok:
-        return fail(p.prog, f"cannot write {a.out!r} (use a .png or .jpg name in a writable folder)")
+        p.error(f"cannot write {a.out!r} (use a .png or .jpg name in a writable folder)")
     print(f"wrote {a.out}: ArUco DICT_4X4_50 ids 0-3 (top-left, top-right, bottom-right, bottom-left), side {a.side_mm:g} mm")
     return 0

@@ -1,10 +1,21 @@
-"""The vision settings: one immutable value, built from the ``[vision]`` table of the config."""
+"""The vision settings: immutable values built from the ``[camera]`` and ``[vision]`` tables of the config.
+
+:class:`CameraConfig` says where frames come from (the frame source: device, resolution,
+fps); :class:`VisionConfig` how the board is found and read (its corners, which corner holds
+Dark's home, the board's proportions and checkers) and ``sure``, the confidence gate the
+referee judges readings by.  :func:`camera_section` and :func:`vision_section` read them
+from the table's TOML (:mod:`referee.table.config` reads the file), with errors naming the
+dotted key and the bad value.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
+
+from referee.sections import ConfigError as SectionError
+from referee.sections import Section, choice, integer, number, pair, string
 
 from .errors import ConfigError
 from .layout import BAR_WIDTH, CHECKER_RANGE, HEIGHT, BoardShape, SetUp, parse_corners
@@ -12,11 +23,34 @@ from .occlusion import OcclusionParams
 from .read import ReadParams
 
 
+SURE = 0.6  # vision's confidences: 0.6 or more means "sure" (vision/__init__.py)
+CAMERA_SOURCES = ("opencv", "picamera2", "replay", "render")
+HOMES = ("bottom-right", "bottom-left", "top-right", "top-left", "auto")  # where Dark's home board is seen
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """Where board images come from: the frame source (:func:`vision.sources.open_source`)."""
+
+    source: str = "opencv"
+    device: int = 0
+    path: str = ""  # replay: a directory or video of frames
+    resolution: tuple[int, int] = (1280, 720)
+    fps: int = 15
+
+    @property
+    def spec(self) -> str:
+        """The source's text form for :func:`vision.sources.open_source`."""
+        return {"opencv": f"camera:{self.device}", "picamera2": f"picamera2:{self.device}",
+                "replay": self.path, "render": f"render:{self.device}"}.get(self.source, self.source)
+
+
 @dataclass(frozen=True)
 class VisionConfig:
     """How to find and read the board.
 
-    ``corners``: fixed playing-area corners "x,y x,y x,y x,y" (TL, TR, BR, BL) used when
+    ``corners``: fixed playing-area corners, four (x, y) pixel pairs or the text
+    "x,y x,y x,y x,y" (TL, TR, BR, BL), used when
     the markers are not seen; ``markers``: look for the ArUco corner markers first;
     ``auto``: fall back to finding the board by itself; ``dark_home``: the corner holding
     Dark's home board as the camera sees it, or ``"auto"`` to learn it from the starting
@@ -27,10 +61,13 @@ class VisionConfig:
     differ from about 0.8 to 0.95; the reader counts stacks by it); None (the default):
     measured on the board (:mod:`vision.size`); ``bar_width`` and ``board_height``: the
     playing area's bar width and height (edge to edge) in widths of a point at its base,
-    for boards built otherwise than the layout's 1 and 11 (:class:`vision.layout.BoardShape`).
+    for boards built otherwise than the layout's 1 and 11 (:class:`vision.layout.BoardShape`);
+    ``sure``: vision's confidence gate: a point read with this confidence or more is sure; the
+    referee treats a point below it as uncertain (one checker either way) and a board below it
+    as unreadable (``referee.settings.Settings.min_confidence``).
     """
 
-    corners: Optional[str] = None
+    corners: Union[None, str, tuple[tuple[float, float], ...]] = None
     markers: bool = True
     auto: bool = True
     dark_home: str = "bottom-right"
@@ -47,10 +84,11 @@ class VisionConfig:
     board_height: float = HEIGHT  # the playing area's height (edge to edge) / a point's width
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
+    sure: float = SURE
 
     def __post_init__(self) -> None:
         if self.corners is not None:
-            parse_corners(self.corners)
+            self.corner_array
         if self.dark_home != "auto":
             SetUp(self.dark_home)
         if self.auto_every < 1:
@@ -72,7 +110,16 @@ class VisionConfig:
 
     @property
     def corner_array(self) -> Optional[np.ndarray]:
-        return parse_corners(self.corners) if self.corners else None
+        """The fixed corners as a 4x2 array, or None to find the board."""
+        if not self.corners:
+            return None
+        if isinstance(self.corners, str):
+            return parse_corners(self.corners)
+        a = np.asarray(self.corners, np.float32)
+        if a.shape != (4, 2):
+            raise ConfigError(f"corners {self.corners!r}: expected four (x, y) pairs (top-left, top-right, "
+                              "bottom-right, bottom-left)")
+        return a
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "VisionConfig":
@@ -82,3 +129,51 @@ class VisionConfig:
         if unknown:
             raise ConfigError(f"unknown vision setting(s) {', '.join(sorted(unknown))}; expected some of {', '.join(sorted(names))}")
         return replace(cls(), **d)
+
+
+# --------------------------------------------------------------------------- the config's sections
+
+# keys that were [camera]'s before the board's reading got its own [vision] section
+MOVED_TO_VISION = ("corners", "bar_width", "board_height", "checker", "dark_home")
+
+
+def camera_section(s: Section) -> CameraConfig:
+    """The ``[camera]`` table, checked."""
+    for k in MOVED_TO_VISION:
+        if k in s.table:
+            raise SectionError(s.key(k), s.table[k], f"belongs to the board's reading now: move it to [vision] as {k}")
+    d = CameraConfig()
+    c = CameraConfig(
+        source=s.get("source", d.source, choice(CAMERA_SOURCES)), device=s.get("device", d.device, integer(0, 63)),
+        path=s.get("path", d.path, string), resolution=s.get("resolution", d.resolution, pair(16, 8192)),
+        fps=s.get("fps", d.fps, integer(1, 240)))
+    s.finish(("source", "device", "path", "resolution", "fps"))
+    if c.source == "replay" and not c.path:
+        raise SectionError(s.key("path"), c.path, 'camera.source = "replay" needs a path to the recorded frames')
+    return c
+
+
+def _corners(key: str, v: Any) -> tuple[tuple[float, float], ...]:
+    ok = isinstance(v, list) and len(v) in (0, 4) and all(
+        isinstance(c, list) and len(c) == 2 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in c)
+        for c in v)
+    if not ok:
+        raise SectionError(key, v, "must be [] or four [x, y] pixel positions")
+    return tuple((float(c[0]), float(c[1])) for c in v)
+
+
+def vision_section(s: Section) -> VisionConfig:
+    """The ``[vision]`` table, checked: the board's corners, proportions and checkers, and the gate."""
+    none: tuple[tuple[float, float], ...] = ()
+    corners = s.get("corners", none, _corners)
+    bar_width = s.get("bar_width", BAR_WIDTH, number(0.5, 3.0, "point widths: the bar's width / a point's at its base"))
+    board_height = s.get("board_height", HEIGHT,
+                         number(10.2, 14.0, "point widths: the playing area's height, edge to edge / a point's width"))
+    checker = s.get("checker", 0.0, number(0.0, 1.0, "the checkers' diameter / a point's width (0: measured)"))
+    dark_home = s.get("dark_home", VisionConfig.dark_home, choice(HOMES))
+    sure = s.get("sure", SURE, number(0.0, 1.0, "a point read with this confidence or more is sure"))
+    s.finish(("corners", "bar_width", "board_height", "checker", "dark_home", "sure"))
+    if checker and checker < CHECKER_RANGE[0]:
+        raise SectionError(s.key("checker"), checker, "must be 0 (measured) or 0.7..1.0 (most sets: 0.85-0.95)")
+    return VisionConfig(corners=corners or None, bar_width=bar_width, board_height=board_height,
+                        checker=checker or None, dark_home=dark_home, sure=sure)

@@ -17,6 +17,6 @@ Interface (:mod:`hardware.firmware.tools`)
   ``.run(ms) -> [(ms, frame_bytes)]``, ``.rx(bytes)``, ``.command(line)``; deterministic.
 * ``ProtoTool(build)``: the firmware's frame codec compiled for the host (``.encode``,
   ``.decode``, ``.stream``) for checking against ``firmware_bridge/vectors.json``.
-* ``bgtable firmware-sim`` (:func:`hardware.firmware.cli.main_firmware_sim`): build and start
+* ``bgtable firmware-sim`` (:func:`hardware.firmware.cli.run`): build and start
   the simulated reader; prints ``PTY <path>`` and passes stdin scene commands to it.
 """

@@ -2,42 +2,44 @@
 
 Prints ``PTY <path>`` (give it to ``bgtable dice`` or to the table config as the dice port),
 then passes scene commands from stdin to the simulated sensors (``die 0 top 3``,
-``tumble 300``, ``die 0 empty`` ...; see hardware/design/simulation.md) until EOF or ``quit``.
+``tumble 300``, ``die 0 empty`` ...; see hardware/design/simulation.md) until EOF or ``quit``.  The ``bgtable`` dispatcher builds the parser (:func:`add_arguments`)
+and calls :func:`run`; bad input is ``parser.error`` (one line, exit 2).
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Optional, Sequence
-
-from referee.cli.parsing import Parser, fail
 
 from hardware.firmware.errors import FirmwareError
 from hardware.firmware.tools import SimavrReader, build, default_build_dir
 
 
-def main_firmware_sim(argv: Optional[Sequence[str]] = None) -> int:
-    p = Parser(prog="bgtable firmware-sim",
-               description="Run the real dice-reader firmware in simavr, its serial port on a pseudo-terminal.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``bgtable firmware-sim``'s options."""
+    p.description = "Run the real dice-reader firmware in simavr, its serial port on a pseudo-terminal."
     p.add_argument("--build-dir", type=Path, default=None, help="where to build (default: ~/.cache/bgtable/firmware)")
     p.add_argument("--eeprom", type=Path, default=None,
                    help="EEPROM image file kept between runs (boot counter); default: in the build dir")
     p.add_argument("--link", type=Path, default=None, help="also make this symlink to the pty (a stable name)")
     p.add_argument("--speed", type=float, default=1.0, help="simulated time per wall-clock time (default 1)")
     p.add_argument("--seed", type=int, default=None, help="sensor-noise seed (default: random)")
-    args = p.parse_args(list(sys.argv[1:] if argv is None else argv))
+
+
+def run(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
+    """``bgtable firmware-sim``: build, run in simavr, pass scene commands from stdin."""
     if not args.speed > 0:
-        return fail(p.prog, f"--speed {args.speed:g} must be positive")
+        p.error(f"--speed {args.speed:g} must be positive")
     build_dir = args.build_dir or default_build_dir()
     problem = writable_dir_problem(build_dir, "--build-dir" if args.build_dir else "the build directory")
     if problem:
-        return fail(p.prog, problem)
+        p.error(problem)
     if args.eeprom is not None:
         problem = writable_file_problem(args.eeprom)
         if problem:
-            return fail(p.prog, problem)
+            p.error(problem)
     try:
         fw = build(build_dir, targets=("firmware", "sim"))
         print(fw.size_report.splitlines()[-1] if fw.size_report else "", file=sys.stderr)
@@ -62,7 +64,7 @@ def main_firmware_sim(argv: Optional[Sequence[str]] = None) -> int:
             threading.Thread(target=pump, daemon=True).start()
             done.wait()
     except FirmwareError as exc:
-        return fail(p.prog, str(exc))
+        p.error(str(exc))
     except KeyboardInterrupt:
         pass
     return 0
@@ -97,10 +99,3 @@ def writable_file_problem(path: Path) -> str:
         why = exc.strerror or type(exc).__name__
         return f"--eeprom {str(path)!r} cannot be written ({why}); give a file in a directory you can write to"
     return ""
-
-
-main = main_firmware_sim
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main_firmware_sim())

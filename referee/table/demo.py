@@ -31,10 +31,6 @@ from referee.cli.parsing import Parser, fail
 from referee.records.journal import Journal, JournalError, read_journal
 from referee.settings import Settings, SettingsError
 from referee.table.process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
-
-# vision's confidences: 0.6 or more means "sure" (vision/__init__.py); the referee treats a
-# point below it as uncertain (one checker either way) and a board below it as unreadable
-VISION_MIN_CONFIDENCE = 0.6
 from referee.table.simdevices import SimError
 from referee.table.simtable import Rates, SimulatedTable
 
@@ -66,7 +62,7 @@ def build(args: Any, out: Path, printer: Any = print,
           journal_factory: Callable[[Path], Journal] = Journal) -> tuple[TableCore, SimulatedTable, list[Any]]:
     """The core, the simulated table and the things to close, from parsed arguments
     (``journal_factory`` opens the journal: tests and fault benches pass their own)."""
-    from hardware.config import loads  # noqa: PLC0415
+    from referee.table.config import loads  # noqa: PLC0415
     from hardware.devices import build_cube_display  # noqa: PLC0415
     from hardware.fakes import FakeI2CBus  # noqa: PLC0415
     from gpiozero.pins.mock import MockFactory  # noqa: PLC0415
@@ -74,8 +70,9 @@ def build(args: Any, out: Path, printer: Any = print,
     from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
 
     config = loads(DEFAULT_BUTTONS, "<demo>")
+    # vision's confidence gate, as the shipped config gives it ([vision] sure)
     settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"),
-                        min_confidence=VISION_MIN_CONFIDENCE)
+                        min_confidence=config.vision.sure)
     closers: list[Any] = []
     sinks: list[Any] = [LogSink(printer=(lambda s: None) if args.quiet else printer)]
     cube_factory = MockFactory()

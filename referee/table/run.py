@@ -27,7 +27,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
@@ -35,7 +35,6 @@ from typing import Any, Callable, Optional, Sequence
 from referee.cli.parsing import Parser, fail
 from referee.records.journal import JournalError
 from referee.settings import Settings, SettingsError
-from referee.table.demo import VISION_MIN_CONFIDENCE
 from referee.table.process import CubeSink, LogSink, ScreenSink, TableCore
 from referee.table.sdnotify import Notifier
 
@@ -67,11 +66,9 @@ class Devices:
 
 
 def settings_from(config: Any, dice_reader: bool) -> Settings:
-    r, p = config.rules, config.players
-    return Settings(match_to=r.match_to, crawford=r.crawford, jacoby=r.jacoby, beavers=r.beavers,
-                    automatic_doubles=r.automatic_doubles, cube_limit=r.cube_limit,
-                    early_roll=r.early_roll, die_on_checker=r.die_on_checker, names=(p.dark, p.light),
-                    dice_reader=dice_reader, min_confidence=VISION_MIN_CONFIDENCE)
+    """The referee's settings: the config's ``[rules]`` (names from ``[players]``, the confidence
+    gate from ``[vision] sure``), judging the roll from the move when there is no dice reader."""
+    return replace(config.rules, dice_reader=dice_reader)
 
 
 # --------------------------------------------------------------------------- devices
@@ -84,10 +81,8 @@ def open_camera(config: Any, events: "queue.Queue[Any]", memory_path: Optional[P
     except ImportError as exc:
         raise DeviceProblem(f"camera: the vision package cannot load ({exc})") from None
     cam = config.camera
-    spec = {"opencv": f"camera:{cam.device}", "picamera2": f"picamera2:{cam.device}",
-            "replay": cam.path, "render": f"render:{cam.device}"}.get(cam.source, cam.source)
     try:
-        source = open_source(spec, *cam.resolution)
+        source = open_source(cam.spec, *cam.resolution)
     except Exception as exc:
         raise DeviceProblem(
             f"camera: cannot open {config.camera.source!r} (device {config.camera.device}): {exc}. "
@@ -101,16 +96,11 @@ class CameraThread:
 
     def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]",
                  memory_path: Optional[Path] = None, *, start: bool = True) -> None:
-        from vision.config import VisionConfig  # noqa: PLC0415
         from referee.events import ReaderFault  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
-        cam = config.camera
-        corners = " ".join(f"{x:g},{y:g}" for x, y in cam.corners) or None
-        self.filter = StabilityFilter(BoardReader(VisionConfig(
-            corners=corners, bar_width=cam.bar_width, board_height=cam.board_height, checker=cam.checker or None,
-            dark_home=cam.dark_home)))
+        self.filter = StabilityFilter(BoardReader(config.vision))
         self.source = source
         self.events = events
         self.told: "queue.Queue[Any]" = queue.Queue()  # positions the referee says the board shows
@@ -178,12 +168,9 @@ class CameraThread:
 
 
 def open_dice(config: Any, events: "queue.Queue[Any]") -> Any:
-    d = config.dice
-    if d.port:
-        url = d.port
-    elif d.usb_vid is not None and d.usb_pid is not None:
-        url = f"usb:{d.usb_vid:04x}:{d.usb_pid:04x}" + (f":{d.usb_serial}" if d.usb_serial else "")
-    else:
+    """The dice link the ``[dice]`` section names, connected (DeviceProblem when it cannot be)."""
+    url = config.dice.url
+    if url is None:
         raise DeviceProblem("dice reader: no [dice] port or usb_vid/usb_pid in the config")
     if url.startswith("/") and not Path(url).exists():
         raise DeviceProblem(f"dice reader: port {url!r} does not exist; is the reader plugged in? "
@@ -326,9 +313,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     prog = p.prog
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stdout)
     try:
-        from hardware.config import load  # noqa: PLC0415
+        from referee.table.config import load  # noqa: PLC0415
         config = load(args.config)
-    except Exception as exc:  # hardware.config's errors name the key and the bad value
+    except Exception as exc:  # the config's errors name the key and the bad value
         return fail(prog, str(exc))
     directory = Path(config.journal.directory)
     problem = check_directory(directory)

@@ -1,0 +1,148 @@
+"""The whole table's configuration: one TOML file, read and validated here only.
+
+:func:`load` (a path) and :func:`loads` (TOML text) return a frozen :class:`TableConfig`;
+each package owns the dataclass of its own section and takes it as a value, never
+re-reading the file:
+
+=================  ==============================================  ===================
+section            dataclass                                       read by
+=================  ==============================================  ===================
+``[players]``      :class:`hardware.config.PlayersConfig`          seats, screen, names
+``[camera]``       :class:`vision.config.CameraConfig`             the frame source
+``[vision]``       :class:`vision.config.VisionConfig`             the board reader
+``[dice]``         :class:`firmware_bridge.config.DiceConfig`      the dice link
+``[rules]``        :class:`referee.settings.Settings`              the referee
+``[cube_display]`` :class:`hardware.config.CubeDisplayConfig`      the cube display
+``[buttons]``      :class:`hardware.config.ButtonsConfig`          the buttons
+``[screen]``       :class:`hardware.config.ScreenConfig`           the table screen
+``[journal]``      :class:`JournalConfig`                          the table process
+=================  ==============================================  ===================
+
+Every error is a :class:`referee.sections.ConfigError` naming the dotted key and the bad
+value (``cube_display.i2c_address = 300: ...``).  Unknown keys and sections are errors too,
+with a "did you mean" hint, so a typo is never silently ignored.  Every section is optional
+and has the defaults shown in ``hardware/table.example.toml``.
+"""
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from firmware_bridge.config import DiceConfig, dice_section
+from hardware.config import (HardwareConfig, buttons_section, check_pins, cube_display_section, players_section,
+                             screen_section)
+from referee.sections import ConfigError, Section, boolean, choice, integer, string
+from referee.settings import DIE_ON_CHECKER, EARLY_ROLL, LANDING, Settings
+from vision.config import CameraConfig, VisionConfig, camera_section, vision_section
+
+import hardware
+
+EXAMPLE = Path(hardware.__file__).with_name("table.example.toml")
+"""The shipped example config, every key documented."""
+
+__all__ = ["ConfigError", "JournalConfig", "TableConfig", "EXAMPLE", "load", "loads", "from_dict"]
+
+# the [rules] keys: the Settings fields a table's file sets (names come from [players],
+# min_confidence from [vision] sure, dice_reader from whether the reader answers)
+RULES = ("match_to", "crawford", "jacoby", "beavers", "automatic_doubles", "cube_limit", "early_roll",
+         "die_on_checker", "landing")
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    """Where the table keeps its journal (and the match files)."""
+
+    directory: str = "journal"
+
+
+@dataclass(frozen=True)
+class TableConfig(HardwareConfig):
+    """The whole table: one value per section (players, cube_display, buttons, screen from
+    :class:`hardware.config.HardwareConfig`)."""
+
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    dice: DiceConfig = field(default_factory=DiceConfig)
+    rules: Settings = field(default_factory=Settings)
+    journal: JournalConfig = field(default_factory=JournalConfig)
+    source: str = ""  # the file it came from, for messages
+
+
+def rules_section(s: Section, names: tuple[str, str], sure: float) -> Settings:
+    """The ``[rules]`` table as the referee's :class:`~referee.settings.Settings`."""
+    d = Settings()
+    match_to = s.get("match_to", d.match_to, integer(0, 99))
+    money = dict(jacoby=s.get("jacoby", d.jacoby, boolean), beavers=s.get("beavers", d.beavers, boolean),
+                 automatic_doubles=s.get("automatic_doubles", d.automatic_doubles, integer(0, 10)))
+    cube_limit = s.get("cube_limit", d.cube_limit, integer(0))
+    rest = dict(crawford=s.get("crawford", d.crawford, boolean),
+                early_roll=s.get("early_roll", d.early_roll, choice(EARLY_ROLL)),
+                die_on_checker=s.get("die_on_checker", d.die_on_checker, choice(DIE_ON_CHECKER)),
+                landing=s.get("landing", d.landing, choice(LANDING)))
+    s.finish(RULES)
+    if cube_limit and (cube_limit < 2 or cube_limit & (cube_limit - 1)):
+        raise ConfigError(s.key("cube_limit"), cube_limit, "must be 0 (no limit) or a power of two >= 2")
+    if match_to:
+        for k, v in money.items():
+            if v:
+                raise ConfigError(s.key(k), v, "is a money-play rule; turn it off or set rules.match_to = 0")
+    return Settings(match_to=match_to, cube_limit=cube_limit, names=names, min_confidence=sure,
+                    **money, **rest)  # type: ignore[arg-type]
+
+
+def _journal(s: Section) -> JournalConfig:
+    c = JournalConfig(directory=s.get("directory", JournalConfig().directory, string))
+    s.finish(("directory",))
+    if not c.directory:
+        raise ConfigError(s.key("directory"), c.directory, "must name a directory for the journal")
+    return c
+
+
+# section name -> its reader, in the example file's order ([rules] is read after [players] and [vision])
+_SECTIONS: dict[str, Callable[[Section], Any]] = {
+    "players": players_section, "camera": camera_section, "vision": vision_section, "dice": dice_section,
+    "rules": lambda s: s, "cube_display": cube_display_section, "buttons": buttons_section,
+    "screen": screen_section, "journal": _journal,
+}
+
+
+def from_dict(data: dict[str, Any], source: str = "") -> TableConfig:
+    """Validate parsed TOML data into a :class:`TableConfig`."""
+    for k in data:
+        if k not in _SECTIONS:
+            close = difflib.get_close_matches(k, list(_SECTIONS), n=1)
+            hint = f"; did you mean [{close[0]}]?" if close else f"; sections: {', '.join(_SECTIONS)}"
+            raise ConfigError(k, data[k] if not isinstance(data[k], dict) else "[...]", "unknown section" + hint)
+    parts = {name: read(Section(name, data.get(name, {}))) for name, read in _SECTIONS.items()}
+    players, vision = parts["players"], parts["vision"]
+    parts["rules"] = rules_section(parts["rules"], (players.dark, players.light), vision.sure)
+    config = TableConfig(**parts, source=source)
+    check_pins(config)
+    return config
+
+
+def loads(text: str, source: str = "<string>") -> TableConfig:
+    """Parse and validate TOML text."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, "<toml>", f"not valid TOML: {exc}") from None
+    return from_dict(data, source)
+
+
+def load(path: str | Path) -> TableConfig:
+    """Read and validate a table config file."""
+    p = Path(path)
+    if p.is_dir():
+        raise ConfigError("config file", str(p), "is a directory; name the TOML file (e.g. table.toml)")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("config file", str(p), f"cannot be read ({exc.strerror}); copy hardware/table.example.toml") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError("config file", str(p), f"is not a UTF-8 text file (byte {exc.start} is 0x{exc.object[exc.start]:02x});"
+                          " a config is TOML text: copy hardware/table.example.toml") from None
+    return loads(text, str(p))
