@@ -37,6 +37,7 @@ from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, PATCH, SHARPNESS, SHIFT
 from .rectify import View
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
+MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
 MIN_DONORS = 3     # checker looks: the same row's when it has this many slots of the colour, else both rows'
 COVERED_SELF = 16  # foreign slots that mean a hand or an arm lies over the board (logos make a few)
 
@@ -100,16 +101,23 @@ class SelfReference(BoardMemory):
                 self.scales[s] = float(np.clip(np.percentile(own, 75), 1.5, 30.0))
 
     def _empty_look(self, core: np.ndarray, st: np.ndarray, p: int, k: int) -> np.ndarray:
+        """Slot ``k`` of point ``p`` empty: the median look of up to :data:`NEAREST` points of the
+        same triangle colour that were empty there, this row's first; the other row's triangles
+        (of the other parity: they alternate the other way round) are turned upside down to
+        stand as this row's do."""
         per = self.geo.per_point
         r, col = divmod(p, 12)
-        cols = sorted((c for c in range(12) if (c - col) % 2 == 0 and c != col), key=lambda c: abs(c - col))
-        donors = [(r * 12 + c) * per + k for c in cols if st[(r * 12 + c) * per + k] == EMPTY][:NEAREST]
-        if not donors:  # the other row: its triangles alternate the other way round
-            donors = [((1 - r) * 12 + c) * per + k for c in sorted(range(12), key=lambda c: abs(c - col))
-                      if (c - col) % 2 == 1 and st[((1 - r) * 12 + c) * per + k] == EMPTY][:NEAREST]
+        same = [(abs(c - col), (r * 12 + c) * per + k, False) for c in range(12)
+                if (c - col) % 2 == 0 and c != col and st[(r * 12 + c) * per + k] == EMPTY]
+        other = [(abs(c - col), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
+                 if (c - col) % 2 == 1 and st[((1 - r) * 12 + c) * per + k] == EMPTY]
+        donors = sorted(same)[:NEAREST]
+        if len(donors) < MIN_EMPTY:
+            donors += sorted(other)[:NEAREST - len(donors)]
         if not donors:
             return np.zeros(core.shape[1:], np.float32)
-        return np.median(core[donors], axis=0)
+        looks = np.stack([core[j][::-1] if flip else core[j] for _, j, flip in donors])
+        return np.median(looks, axis=0)
 
     # ------------------------------------------------------------------ reading (this frame only)
 
