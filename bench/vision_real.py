@@ -177,8 +177,12 @@ def cases_for(after: Position, mover: str, rng: random.Random, per: int) -> list
     return found[:per]
 
 
-def judge_cases(names: list[str], labels: dict[str, Any], per: int, reference: bool, seed: int = 1) -> dict[str, Any]:
-    """Parts 2 and 3: right plays, questions, wrong verdicts."""
+MODES = {"plain": "the absolute reading alone", "self": "without a reference (the frame teaches itself)",
+         "made": "with a (made) reference frame"}
+
+
+def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, seed: int = 1) -> dict[str, Any]:
+    """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
     rng = random.Random(seed)
     tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0}
     detail = []
@@ -197,13 +201,17 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, reference: b
                 for before, dice in cases_for(after, mover, rng, per):
                     t0 = time.process_time()
                     reader = BoardReader(cfg, corners=corners)
-                    if reference:
+                    if mode == "made":
                         ref_img = doctored_reference(img, lab, position_rows(before, home), home, cfg,
                                                      seed=rng.randrange(1 << 30), checker=size)
                         ref_reader = BoardReader(cfg, corners=corners)
                         ref_reader.inspect(ref_img, read_occluded=True)
                         ref_reader.learn(rows_evidence(position_rows(before, home), home))
                         reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+                        ev = reader.inspect(img).evidence
+                    elif mode == "self":
+                        reader.inspect(img, read_occluded=True)
+                        reader.assume(rows_evidence(position_rows(before, home), home))
                         ev = reader.inspect(img).evidence
                     else:
                         if plain is None:
@@ -240,6 +248,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", type=int, default=3, help="cases per image, quadrant and mover (default 3)")
     p.add_argument("--split", choices=("dev", "held_out", "all"), default="all")
+    p.add_argument("--modes", default="plain,self,made", help="verdict modes, comma-separated: " + ", ".join(
+        f"{k} ({v})" for k, v in MODES.items()))
     p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
     a = p.parse_args(argv)
     data = load_labels()
@@ -256,11 +266,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"  reading: points {acc['right']}/{acc['points']} = {100 * acc['right'] / max(1, acc['points']):.1f} %, "
               f"bar {acc['bar_right']}/{acc['bars']}, boards exact {acc['exact']}/{acc['boards']}, "
               f"wrong points reported sure {acc['sure_wrong']}")
-        for ref in (False, True):
-            t = judge_cases(names, labels, a.cases, ref)
+        for mode in a.modes.split(","):
+            t = judge_cases(names, labels, a.cases, mode)
             n = max(1, t["cases"])
             ms = np.percentile(t["ms"], 50) if t["ms"] else 0.0
-            print(f"  verdicts {'with a (made) reference frame' if ref else 'without a reference'}: "
+            print(f"  verdicts {MODES[mode]}: "
                   f"{t['cases']} cases, true play {t['right']} ({100 * t['right'] / n:.1f} %), "
                   f"asked {t['asked']} ({100 * t['asked'] / n:.1f} %), WRONG {t['wrong']}   "
                   f"(CPU {ms:.0f} ms a case, median)")

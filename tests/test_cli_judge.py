@@ -125,3 +125,38 @@ def test_read_json_reports_dice_as_dice_and_p(tmp_path, capsys) -> None:
         assert near and d["value"] in (near[0], None), (d, drawn)
     # and not read as checkers: every checker on the points and bar is the start position's
     assert sum(c for c, _ in res["top"] + res["bottom"]) + res["bar"]["dark"] + res["bar"]["light"] == 30
+
+
+def test_judge_on_a_real_frame_without_a_reference(tmp_path, capsys) -> None:
+    # a real tournament board nobody here made (test1, dev half): the labelled board is the
+    # position after Dark's 6-2; the position before is one of the un-moves of that roll
+    import random
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "bench"))
+    import vision_real as VR
+    from referee.cli.judge import rows_evidence
+    from referee.turn.matching import evidence_position
+    lab = VR.load_labels()["images"]["test1"]
+    home = "bottom-right"
+    after = evidence_position(rows_evidence(lab, home))
+    cases = VR.cases_for(after, "dark", random.Random(11), 3)
+    assert cases
+    answered = 0
+    for before, dice in cases:
+        b = _write(tmp_path, "before.json", position_rows(before, home))
+        corners = " ".join(f"{x:g},{y:g}" for x, y in lab["corners"])
+        rc, out, _ = _judge(capsys, [VR.image_path("test1"), "--before", b, "--mover", "dark",
+                                     "--dice", f"{dice[0]}-{dice[1]}", "--corners", corners,
+                                     "--bar-width", str(lab["bar_width"]), "--board-height", str(lab["board_height"]),
+                                     "--json"])
+        assert rc == 0
+        res = json.loads(out)
+        assert res["verdict"] != "illegal", res
+        if res["verdict"] == "legal":
+            answered += 1
+            got = res["after"]
+            want = position_rows(after, home)
+            assert [tuple(p) for p in got["top"]] == [tuple(p) for p in want["top"]]
+            assert [tuple(p) for p in got["bottom"]] == [tuple(p) for p in want["bottom"]]
+    assert answered >= 2

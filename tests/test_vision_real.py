@@ -51,10 +51,56 @@ def test_the_two_labellings_agree_and_the_merge_adds_up() -> None:
 @pytest.mark.parametrize("name", ["test1", "test6"])
 def test_verdicts_with_a_made_reference_are_right_or_asked_never_wrong(name: str) -> None:
     labels = VR.load_labels()["images"]
-    t = VR.judge_cases([name], labels, per=1, reference=True, seed=7)
+    t = VR.judge_cases([name], labels, per=1, mode="made", seed=7)
     assert t["cases"] >= 6
     assert t["wrong"] == 0, t["detail"]
     assert t["right"] >= 0.75 * t["cases"], t["detail"]
+
+
+@pytest.mark.parametrize("name", ["test1", "test6"])
+def test_verdicts_without_a_reference_learn_from_the_frame_itself(name: str) -> None:
+    # no frame of this board before: each point is read with the looks the other points show
+    # under the position before the move; right or asked, never wrong
+    labels = VR.load_labels()["images"]
+    t = VR.judge_cases([name], labels, per=2, mode="self", seed=7)
+    assert t["cases"] >= 12
+    assert t["wrong"] == 0, t["detail"]
+    assert t["right"] >= 0.6 * t["cases"], t["detail"]
+
+
+def test_the_absolute_reading_alone_asks_where_the_frame_teaching_itself_answers() -> None:
+    # the same cases: without the frame's own look, the reading (a hinge, a die, a logo read
+    # as checkers) explains no legal move, so it asks; with it, most are answered
+    labels = VR.load_labels()["images"]
+    plain = VR.judge_cases(["test1"], labels, per=2, mode="plain", seed=7)
+    self_ = VR.judge_cases(["test1"], labels, per=2, mode="self", seed=7)
+    assert plain["cases"] == self_["cases"]
+    assert plain["wrong"] == self_["wrong"] == 0
+    assert self_["right"] > plain["right"] + plain["cases"] // 2
+
+
+def test_a_self_reference_leaves_each_point_out_of_its_own_look() -> None:
+    # a checker added on an empty point is seen as a change: the frame's own patch there is
+    # not its look (the looks come from the other points)
+    from vision.self_reference import SelfReference
+    lab = VR.load_labels()["images"]["test1"]
+    home = "bottom-right"
+    cfg = VR.config_for(lab, home)
+    img = VR.load_image("test1")
+    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(img, read_occluded=True)
+    truth = rows_evidence(lab, home)
+    # say the position before had one checker fewer on a point with two or more
+    k = next(i for i, p in enumerate(truth.points) if p.count >= 2)
+    pts = list(truth.points)
+    pts[k] = type(pts[k])(pts[k].count - 1, pts[k].colour)
+    from dataclasses import replace
+    before = replace(truth, points=tuple(pts))
+    assert reader.assume(before) and isinstance(reader.memory, SelfReference)
+    ev = reader.inspect(img).evidence
+    assert ev is not None
+    best = max(ev.odds[k], key=lambda a: a[2])
+    assert (best[0], best[1]) == (truth.points[k].count, truth.points[k].colour)
 
 
 def test_the_first_position_is_learned_from_a_real_frame_whose_band_looks_covered() -> None:

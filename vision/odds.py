@@ -24,6 +24,7 @@ from . import layout as L
 ABSOLUTE_MAX = 0.9   # the most the absolute reading alone gives one (count, colour)
 MIN_P = 1e-6
 FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
+TILT = 0.2           # with a learned look, the absolute reading only tilts it: its least weight for any (count, colour)
 Alts = list[tuple[int, Optional[str], float]]
 
 
@@ -76,8 +77,11 @@ def bar_odds(count: int, confidence: float, cap: float = ABSOLUTE_MAX) -> dict[i
 def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
     """Multiply a point's absolute odds by the learned ones (normalised).
 
-    The learned look sees at most ``per_point`` checkers in a row: its mass on a full row is
-    shared out over the taller stacks by the absolute reading."""
+    The absolute reading only tilts the learned odds: each (count, colour) keeps at least
+    :data:`TILT` of its weight, since on real boards the absolute reading is often sure and
+    wrong (a die read as a checker, a logo as a stack) while the learned look is this
+    board's.  The learned look sees at most ``per_point`` checkers in a row: its mass on a
+    full row is shared out over the taller stacks by the absolute reading."""
     if learned is None:
         return absolute
     out: dict = {}
@@ -92,7 +96,7 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
                 for k, v in tall.items():
                     out[k] = out.get(k, 0.0) + p * (1 - FULL_ROW) * v / zt * min(1.0, zt * 4)
                 continue
-        out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), 0.02)
+        out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), TILT)
     z = sum(out.values())
     if z <= 0:
         return absolute

@@ -24,6 +24,7 @@ from .config import VisionConfig
 from .errors import BoardNotFound
 from .markers import find_marker_corners
 from .memory import BoardMemory
+from .self_reference import SelfReference
 from .odds import most_likely, row_odds, to_table
 from .occlusion import occlusion_score
 from .read import ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
@@ -221,6 +222,19 @@ class BoardReader:
             self.memory = BoardMemory(self.checker_size)
         top, bottom = self.setup.to_rows(ev)
         self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
+        return True
+
+    def assume(self, before: BoardEvidence, view: Optional[View] = None) -> bool:
+        """With no reference frame: learn the board's look from the frame itself (``view``, by
+        default the last inspected), under ``before``, the position before the move, leaving each
+        point out of its own look (:mod:`vision.self_reference`).  The next :meth:`inspect` of
+        that frame then carries odds the referee's likelihood verdict can use.  False when there
+        is no frame or no set-up yet."""
+        view = view if view is not None else self.last_view
+        if view is None or self.setup is None:
+            return False
+        top, bottom = self.setup.to_rows(before)
+        self.memory = SelfReference(view, L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0), self.checker_size)
         return True
 
     def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:

@@ -8,7 +8,9 @@ FILE holds the position before the move in the ``bgtable read --json`` form (``t
 ``bottom``: 12 ``[count, colour]`` each as seen in the image, ``bar``: ``{"dark", "light"}``;
 ``off`` optional).  ``--dark-home`` is the quadrant of the image holding Dark's home board.
 ``--reference`` is a frame of the same table with its known position (FILE in the same form):
-the table learns its board's look from it, as it does from the starting position.  The
+the table learns its board's look from it, as it does from the starting position.  Without
+one, the frame teaches itself: each point is read with the looks the other points show under
+the position before the move (:mod:`vision.self_reference`).  The
 verdict is the referee's own (:func:`referee.turn.matching.match_reading`, by likelihood:
 :mod:`referee.turn.likelihood`).  ``--json`` prints one line: ``{"verdict": "legal" | "illegal" |
 "wait" | "ambiguous", "play": "24/18 13/9" or null, "after": {"top", "bottom", "bar"} or null,
@@ -135,7 +137,12 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             ref_reader.learn(rows_evidence(reference_position, dark_home))
             reader.memory = ref_reader.memory
             reader.colours = ref_reader.colours
-        reading = reader.inspect(frame(image))
+            reading = reader.inspect(frame(image))
+        else:  # no reference: the frame teaches itself, under the position before the move
+            img = frame(image)
+            reader.inspect(img, read_occluded=True)
+            reader.assume(rows_evidence(before, dark_home))
+            reading = reader.inspect(img)
     except BoardNotFound as exc:
         out["reason"] = f"no board found in the picture ({exc})"
         return out

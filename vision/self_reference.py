@@ -1,0 +1,168 @@
+"""Without a reference frame: the frame teaches itself, under the position before the move.
+
+A referee who has never seen this board still knows the position before the move, and a
+move changes few points (at most eight of the 24; most moves four or fewer).  So the frame
+after the move shows, on most of its slots, exactly what the position before says, and those
+slots teach what this board looks like: a dark checker, a light one, an empty slot of each
+triangle colour, under this light, on this wood.  Each point is then read with looks learned
+from *the other points only* (leave one point out), so a point never explains itself:
+
+* a taken slot is compared with the median look of the slots of other points (same row
+  first: the light falls on the two rows differently) that held a checker of that colour;
+* an empty slot with the median look of up to three nearest points of its triangle colour,
+  at the same distance from the base, that were empty;
+* patches are compared by colour and by their lightness pattern (a light checker on a light
+  triangle differs in its rim and shading more than in colour);
+* the medians shrug off the few slots the move changed, since those are a minority;
+* the distances become likelihoods on the scale the frame itself shows (how far the slots
+  stray from the looks of the state they held before), as :class:`~vision.memory.BoardMemory`
+  does with the scale of its known frames;
+* a slot like none of the looks (a die, a logo, a finger) tells nothing.
+
+The bar is not read this way (an empty bar's look is only the bar's own, which may now hold
+a checker): its odds are flat, so the points decide (a hit always changes a point too), and
+the absolute reading adds its little.
+
+The result is a :class:`SelfReference`, which a :class:`~vision.reader.BoardReader` uses in
+place of a learned memory (``reader.assume(before)``): the referee's likelihood verdict then
+works on a frame of a board nobody has seen, with no reference.  Pure: arrays in, arrays out.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import layout as L
+from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, PATCH, SHARPNESS, SHIFT, BoardMemory, _core, _dist,
+                     patches)
+from .rectify import View
+
+NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
+MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
+MIN_DONORS = 3     # checker looks: the same row's when it has this many slots of the colour, else both rows'
+COVERED_SELF = 16  # foreign slots that mean a hand or an arm lies over the board (logos make a few)
+
+
+def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The colour distance of :func:`vision.memory._dist` plus the lightness pattern's (each
+    patch less its mean): another point's look matches in colour only roughly (its wood, its
+    light), so a checker's rim and shading on a triangle of its own colour must tell too."""
+    la = a[..., 0] - a[..., 0].mean(axis=(-1, -2), keepdims=True)
+    lb = b[..., 0] - b[..., 0].mean(axis=(-1, -2), keepdims=True)
+    return _dist(a, b) + np.abs(la - lb).mean(axis=(-1, -2))
+
+
+def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """(slots, states): the smallest :func:`_structure` distance of each template to the patch
+    shifted by up to :data:`~vision.memory.SHIFT` samples either way."""
+    best = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            d = _structure(wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :], tpl)
+            best = d if best is None else np.minimum(best, d)
+    assert best is not None
+    return best
+
+
+class SelfReference(BoardMemory):
+    """A board memory learned from one frame under the position it showed before a move."""
+
+    def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER) -> None:
+        super().__init__(checker)
+        self.view = view
+        per = self.geo.per_point
+        n_points = 24 * per
+        wide = patches(view, self.geo)
+        core = _core(wide)
+        st = self.states_of(before)
+        tpl = np.zeros((len(st), 3, *core.shape[1:]), np.float32)
+        point_of = np.arange(n_points) // per
+        for p in range(24):
+            mine = slice(p * per, (p + 1) * per)
+            r = p // 12
+            for s in (DARK, LIGHT):
+                donors = np.flatnonzero((st[:n_points] == s) & (point_of != p))
+                same = donors[point_of[donors] // 12 == r]
+                use = same if len(same) >= MIN_DONORS else donors
+                if len(use):
+                    tpl[mine, s] = np.median(core[use], axis=0)
+            for k in range(per):
+                tpl[p * per + k, EMPTY] = self._empty_look(core, st, p, k)
+        self._tpl = tpl
+        self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
+        self.seen[:n_points] = self._have[None, :]   # every point slot has a look of each state seen
+        self.frames = 1
+        # the scale: how far slots stray from the look of the state they held before (most
+        # still hold it), per state, robustly
+        d = _shifted_dist(wide[:n_points], tpl[:n_points])
+        self._d = d
+        for s in (EMPTY, DARK, LIGHT):
+            own = d[st[:n_points] == s, s]
+            if len(own) >= 3:
+                self.scales[s] = float(np.clip(np.percentile(own, 75), 1.5, 30.0))
+
+    def _empty_look(self, core: np.ndarray, st: np.ndarray, p: int, k: int) -> np.ndarray:
+        """Slot ``k`` of point ``p`` empty: the median look of up to :data:`NEAREST` points of the
+        same triangle colour that were empty there, this row's first; the other row's triangles
+        (of the other parity: they alternate the other way round) are turned upside down to
+        stand as this row's do."""
+        per = self.geo.per_point
+        r, col = divmod(p, 12)
+        same = [(abs(c - col), (r * 12 + c) * per + k, False) for c in range(12)
+                if (c - col) % 2 == 0 and c != col and st[(r * 12 + c) * per + k] == EMPTY]
+        other = [(abs(c - col), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
+                 if (c - col) % 2 == 1 and st[((1 - r) * 12 + c) * per + k] == EMPTY]
+        donors = sorted(same)[:NEAREST]
+        if len(donors) < MIN_EMPTY:
+            donors += sorted(other)[:NEAREST - len(donors)]
+        if not donors:
+            return np.zeros(core.shape[1:], np.float32)
+        looks = np.stack([core[j][::-1] if flip else core[j] for _, j, flip in donors])
+        return np.median(looks, axis=0)
+
+    # ------------------------------------------------------------------ reading (this frame only)
+
+    def _distances(self, view: View) -> np.ndarray:
+        n_points = 24 * self.geo.per_point
+        d = np.zeros((len(self.geo.centres), 3), np.float32)
+        d[:n_points] = self._d if view is self.view else _shifted_dist(patches(view, self.geo)[:n_points],
+                                                                       self._tpl[:n_points])
+        return d
+
+    def foreign(self, view: View) -> np.ndarray:
+        """Point slots further from every look than :data:`~vision.memory.FOREIGN` of the way
+        between those looks (a die, a logo, a finger); the bar's slots are never read here."""
+        n_points = 24 * self.geo.per_point
+        d = self._distances(view)[:n_points]
+        dmin = d[:, self._have].min(axis=1)
+        out = np.zeros(len(self.geo.centres), bool)
+        out[:n_points] = dmin > np.maximum(FOREIGN * self._spread()[:n_points], 4 * self.scale)
+        return out
+
+    def covered(self, view: View) -> bool:
+        """A hand or an arm over the board: :data:`COVERED_SELF` or more point slots look foreign."""
+        return int(self.foreign(view).sum()) >= COVERED_SELF
+
+    def slot_likelihoods(self, view: View) -> np.ndarray:
+        """(slots, 3) likelihood of each state at each point slot, on the frame's own scale;
+        the bar's slots tell nothing."""
+        d = self._distances(view)
+        tau = self.scales[None, :]
+        ll = -SHARPNESS * (d / tau + np.log(tau))
+        ll -= ll.max(axis=1, keepdims=True)
+        lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
+        lik[:, ~self._have] = 1.0
+        lik[self.foreign(view)] = 1.0
+        lik[self.geo.bar_start:] = 1.0
+        return lik
+
+    def odds(self, view: View, max_alts: int = 6):
+        """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame)."""
+        points, _, empty = super().odds(view, max_alts)
+        flat = [1.0 / 7] * 7
+        return points, [flat, list(flat)], empty
+
+    def save(self, path: str) -> None:  # pragma: no cover - a frame's own look is not kept
+        raise TypeError("a frame's self-reference is not a table's memory: it is not saved")
+
+
+__all__ = ["SelfReference"]
