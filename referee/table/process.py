@@ -2,11 +2,17 @@
 
 :class:`TableCore` takes input events (``referee.events``) one at a time:
 
-1. the event is appended to the journal and fsync'ed (``Journal.input``),
+1. the event is appended to the journal (``Journal.input``),
 2. the referee handles it (pure) and returns its decisions,
-3. the new record actions are journaled (``game`` / ``action`` events, fsync'ed),
-4. only then are the decisions shown: the sinks (log, screen, cube display) get
+3. the new record actions are journaled (``game`` / ``action`` events),
+4. the journal is made durable: one fsync for the event's lines, run on the journal's
+   sync thread while the referee decides (``Journal.durable``; ``sync="each"`` fsyncs
+   every line before the next instead),
+5. only then are the decisions shown: the sinks (log, screen, cube display) get
    them with the new :class:`~referee.view.TableView`.
+
+When that fsync fails the journal is cut back to its last durable line, the referee is
+rebuilt from it and the event waits to be decided again, as after a crash.
 
 After a crash the same journal rebuilds the referee exactly by replaying the
 journaled input events (:meth:`TableCore.open`), and the match record by folding
@@ -122,6 +128,8 @@ class TableCore:
         self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
         self._settings_for_match: Optional[Settings] = None  # a new journal's match line, not yet written
         self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
+        self._unsynced: list[Any] = []   # input events written but not yet known to be on disk
+        self._counts = (0, 0)            # (events, decisions) at the journal's last durable line
         self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
 
     # ------------------------------------------------------------------ set-up
@@ -130,7 +138,8 @@ class TableCore:
     def open(cls, path: Union[str, Path], settings: Settings, sinks: Sequence[Sink] = (),
              clock: Callable[[], float] = lambda: 0.0,
              on_warning: Callable[[str], None] = log.warning,
-             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False) -> "TableCore":
+             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False,
+             sync: str = "thread") -> "TableCore":
         """Start a new journal at ``path``, or resume the one there: its input events are
         replayed through a fresh referee (nothing is shown while replaying).  A damaged
         journal is trusted up to its damage, the rest kept in a dated backup (the warning
@@ -140,10 +149,14 @@ class TableCore:
         ``resimulate`` (the simulated table): the journal's inputs are not replayed now but
         checked against the events the simulation produces again from its start, and decided
         as they come, so the simulation's own state is rebuilt too (ReplayMismatch when they
-        differ); the first event past the journal's end is journaled as usual."""
+        differ); the first event past the journal's end is journaled as usual.
+
+        ``sync`` is the journal's (see :class:`~referee.records.journal.Journal`): "thread"
+        fsyncs each event's lines once, on the journal's thread, before its decisions show."""
         path = Path(path)
         journal = journal_factory(path)
         try:
+            journal.set_sync(sync)
             return cls._resume(journal, settings, sinks, clock, on_warning, resimulate)
         except BaseException:
             journal.close()
@@ -168,6 +181,7 @@ class TableCore:
             for e in inputs:
                 core.decisions += len(referee.handle(e))
             core.events = len(inputs)
+            core._counts = (core.events, core.decisions)
             referee.new_record_actions()  # already in the journal
             if read.events:
                 core._replayed()
@@ -175,6 +189,7 @@ class TableCore:
                 core._settings_for_match = settings
             try:
                 core._write_owed()
+                core._sync()
             except JournalWriteError as exc:
                 core._pause(exc)
         if core.notice:
@@ -228,7 +243,7 @@ class TableCore:
             while self.pending:
                 event = self.pending[0]
                 self.journal.input(ev.to_dict(event))
-                self.pending.pop(0)
+                self._unsynced.append(self.pending.pop(0))
                 decisions = self.referee.handle(event)
                 self.events += 1
                 self.decisions += len(decisions)
@@ -260,6 +275,7 @@ class TableCore:
         if not self._replay:
             self._replayed()
             self._write_owed()
+            self._sync()
         return decisions
 
     def _pause(self, exc: JournalWriteError) -> None:
@@ -270,8 +286,38 @@ class TableCore:
             message=f"{PAUSED}: {exc.reason}. Play is paused and goes on when it can be written",
             choices=()), [])
 
+    def _sync(self) -> None:
+        """Wait until the journal has every line written on disk; when it cannot, rewind
+        to what is on disk (JournalWriteError goes up)."""
+        try:
+            self.journal.durable()
+        except JournalWriteError:
+            self._rewind()
+            raise
+        self._unsynced.clear()
+        self._counts = (self.events, self.decisions)
+
+    def _rewind(self) -> None:
+        """The journal lost its lines since its last durable one: decide their input events
+        again later, from a referee rebuilt from the journal (as after a crash)."""
+        if self._unsynced:
+            self.pending[:0] = self._unsynced
+            self._unsynced = []
+            self._held = []
+            referee = Referee(self.referee.settings, self.clock)
+            for e in self.journal.events():
+                if e.get("event") == "input":
+                    referee.handle(ev.from_dict(e["data"]))
+            referee.new_record_actions()  # already in the journal
+            self.referee = referee
+            self.events, self.decisions = self._counts
+        if self.journal.seq == 0:
+            self._settings_for_match = self.referee.settings
+        self._replayed()
+
     def _release(self) -> list[Decision]:
         """Show the held decisions (their actions are on disk now)."""
+        self._sync()
         decisions, self._held = self._held, []
         self.notice = ""
         self._show(self.referee.view(), decisions)
