@@ -62,15 +62,34 @@ class LogSink:
 
 
 class ScreenSink:
-    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output."""
+    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output.
+
+    :meth:`prepare` draws the next frame off-screen while the journal syncs; :meth:`show`
+    then only flips it onto the screen (nothing is visible before the flip)."""
 
     def __init__(self, runner: Any) -> None:
         self.runner = runner
         self.open = True
+        self._drawn: Optional[TableView] = None  # the view drawn but not yet flipped
+
+    def prepare(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Draw ``view`` into the screen's back buffer, not shown yet."""
+        r = self.runner
+        self._drawn = None
+        if self.open and hasattr(r, "surface") and hasattr(r, "theme"):
+            from hardware.screen import draw  # noqa: PLC0415 (only a real ScreenRunner has a surface)
+            r.view = view
+            r.layout = draw(r.surface, view, theme=r.theme, bottom=getattr(r, "bottom", "dark"))
+            self._drawn = view
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
         if self.open:
-            self.runner.show(view)
+            if self._drawn is view:
+                import pygame  # noqa: PLC0415
+                pygame.display.flip()
+            else:
+                self.runner.show(view)
+            self._drawn = None
             self.open = self.runner.pump()
 
 
@@ -316,11 +335,20 @@ class TableCore:
         self._replayed()
 
     def _release(self) -> list[Decision]:
-        """Show the held decisions (their actions are on disk now)."""
+        """Show the held decisions once their lines are on disk (the screen draws its frame
+        while the journal syncs, and shows it after)."""
+        view = self.referee.view()
+        for sink in self.sinks:
+            prepare = getattr(sink, "prepare", None)
+            if prepare is not None:
+                try:
+                    prepare(view, self._held)
+                except Exception as exc:  # a broken screen must not stop the referee
+                    log.error("output %s failed: %s", type(sink).__name__, exc)
         self._sync()
         decisions, self._held = self._held, []
         self.notice = ""
-        self._show(self.referee.view(), decisions)
+        self._show(view, decisions)
         return decisions
 
     def _show(self, view: TableView, decisions: Sequence[Decision]) -> None:
