@@ -335,8 +335,8 @@ class Journal:
     ``sync`` says when the lines reach the disk: ``"each"`` (the default) fsyncs every line
     before :meth:`append` returns; ``"group"`` and ``"thread"`` only write the line, and
     :meth:`durable` (called before anything decided from it is shown) fsyncs all lines
-    written so far once, ``"thread"`` on a sync thread that starts as soon as a line is
-    written, so the disk works while the referee decides."""
+    written so far once, ``"thread"`` on a sync thread started by :meth:`begin_sync`, so
+    the disk works while the screen draws."""
 
     def __init__(self, path: Union[str, Path], fsync: Callable[[int], None] = os.fsync,
                  write: Writer = os.write, now: Optional[Callable[[], datetime]] = None,
@@ -471,8 +471,6 @@ class Journal:
         self._builder.apply(ev)
         if self.sync == "each":
             self._durable = self._size
-        elif self.sync == "thread":
-            self._request_sync()
         return self._seq
 
     # ----------------------------------------------------------------- group sync
@@ -490,7 +488,7 @@ class Journal:
             return
         target = self._size
         try:
-            if self.sync == "thread" and self._syncer is not None:
+            if self.sync == "thread":
                 with self._cv:
                     self._request_sync()
                     self._cv.wait_for(lambda: self._synced >= target or self._sync_error is not None)
@@ -503,6 +501,12 @@ class Journal:
             self._rewind()
             raise JournalWriteError(self.path, exc) from None
         self._durable = target
+
+    def begin_sync(self) -> None:
+        """Start making the lines written so far durable, on the sync thread (sync "thread";
+        otherwise nothing): :meth:`durable` then only waits for it."""
+        if self.sync == "thread" and self.unsynced:
+            self._request_sync()
 
     def _request_sync(self) -> None:
         with self._cv:

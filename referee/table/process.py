@@ -6,8 +6,9 @@
 2. the referee handles it (pure) and returns its decisions,
 3. the new record actions are journaled (``game`` / ``action`` events),
 4. the journal is made durable: one fsync for the event's lines, run on the journal's
-   sync thread while the referee decides (``Journal.durable``; ``sync="each"`` fsyncs
-   every line before the next instead),
+   sync thread while the screen draws the next frame off-screen (``Journal.begin_sync``,
+   ``ScreenSink.prepare``, ``Journal.durable``; ``sync="each"`` fsyncs every line before
+   the next instead),
 5. only then are the decisions shown: the sinks (log, screen, cube display) get
    them with the new :class:`~referee.view.TableView`.
 
@@ -337,6 +338,7 @@ class TableCore:
     def _release(self) -> list[Decision]:
         """Show the held decisions once their lines are on disk (the screen draws its frame
         while the journal syncs, and shows it after)."""
+        self.journal.begin_sync()
         view = self.referee.view()
         for sink in self.sinks:
             prepare = getattr(sink, "prepare", None)
