@@ -240,11 +240,15 @@ class SimulatedReader:
             self._send(self.core.tick(now))
             self._flush(now)  # what the actions sent goes out before the thread sleeps
             master = self._master
-            watch = [self._wake_r] if master is None else [master, self._wake_r]
+            watch = [] if master is None else [master]
+            if self.poll is None:  # woken by an action; the old poll waited out its timeout
+                watch.append(self._wake_r)
             try:
-                ready, _, _ = select.select(watch, [], [], self._timeout(now))
+                ready = select.select(watch, [], [], self._timeout(now))[0] if watch else []
             except (OSError, ValueError):
                 ready = []
+            if not watch:
+                self._stop.wait(self._timeout(now))
             if self._wake_r in ready:
                 try:
                     os.read(self._wake_r, 4096)
