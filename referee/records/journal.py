@@ -352,6 +352,8 @@ class Journal:
         self._sync_error: Optional[OSError] = None
         self._syncer: Optional[threading.Thread] = None
         self._closing = False
+        self._written: list[dict[str, Any]] = []  # events written since the last durable line
+        self._lost: list[dict[str, Any]] = []     # events a failed fsync cut off: written again first
         self.warnings: list[str] = []
         self.repair: Optional[Repair] = None
         self._builder = RecordBuilder()
@@ -445,7 +447,12 @@ class Journal:
 
     def append(self, event: dict[str, Any]) -> int:
         """Write one event durably (every byte, then fsync) and fold it into the record.
-        Returns its sequence number; JournalWriteError (nothing kept) when the disk refuses."""
+        Returns its sequence number; JournalWriteError (nothing kept) when the disk refuses.
+        (Sync "group" / "thread": written only, durable at the next :meth:`durable`.)"""
+        self._rewrite()
+        return self._append(event)
+
+    def _append(self, event: dict[str, Any]) -> int:
         if "event" not in event:
             raise RecordError(f"journal event {event!r} needs an 'event' field")
         ev = {"seq": self._seq + 1, **{k: v for k, v in event.items() if k not in ("seq", "crc")}}
@@ -471,19 +478,23 @@ class Journal:
         self._builder.apply(ev)
         if self.sync == "each":
             self._durable = self._size
+        else:
+            self._written.append(event)
         return self._seq
 
     # ----------------------------------------------------------------- group sync
 
     @property
     def unsynced(self) -> bool:
-        """Lines written but not yet known to be on disk (sync "group" / "thread")."""
-        return self._durable < self._size
+        """Events appended but not yet known to be on disk (sync "group" / "thread")."""
+        return self._durable < self._size or bool(self._lost)
 
     def durable(self) -> None:
-        """Return once every line written is on disk (one fsync for them all).  When the
-        fsync fails the journal is cut back to its last durable line (its record and
-        ``seq`` too) and JournalWriteError is raised: the caller decides those events again."""
+        """Return once every event appended is on disk (one fsync for them all).  When the
+        fsync fails the file is cut back to its last durable line and JournalWriteError is
+        raised; the events cut off are written again, in order, by the next :meth:`durable`
+        or :meth:`append` (so nothing decided from them may be shown until one succeeds)."""
+        self._rewrite()
         if not self.unsynced:
             return
         target = self._size
@@ -498,9 +509,18 @@ class Journal:
             else:
                 self._fsync(self._fd)
         except OSError as exc:
+            lost = self._written
             self._rewind()
+            self._lost = lost
             raise JournalWriteError(self.path, exc) from None
         self._durable = target
+        self._written = []
+
+    def _rewrite(self) -> None:
+        """Write again the events a failed fsync cut off (JournalWriteError: the rest wait)."""
+        while self._lost:
+            self._append(self._lost[0])
+            self._lost.pop(0)
 
     def begin_sync(self) -> None:
         """Start making the lines written so far durable, on the sync thread (sync "thread";
@@ -550,6 +570,7 @@ class Journal:
             self._builder.apply(e)
         self._seq = len(read.events)
         self._size = self._requested = self._synced = self._durable
+        self._written = []
 
     def events(self) -> list[dict[str, Any]]:
         """Every event the journal holds now (read back from the file)."""

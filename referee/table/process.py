@@ -12,8 +12,9 @@
 5. only then are the decisions shown: the sinks (log, screen, cube display) get
    them with the new :class:`~referee.view.TableView`.
 
-When that fsync fails the journal is cut back to its last durable line, the referee is
-rebuilt from it and the event waits to be decided again, as after a crash.
+When that fsync fails the journal file is cut back to its last durable line and play
+pauses as for a full disk: the decisions are held, and the lines cut off are written and
+fsync'ed again before they are shown.
 
 After a crash the same journal rebuilds the referee exactly by replaying the
 journaled input events (:meth:`TableCore.open`), and the match record by folding
@@ -148,8 +149,6 @@ class TableCore:
         self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
         self._settings_for_match: Optional[Settings] = None  # a new journal's match line, not yet written
         self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
-        self._unsynced: list[Any] = []   # input events written but not yet known to be on disk
-        self._counts = (0, 0)            # (events, decisions) at the journal's last durable line
         self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
 
     # ------------------------------------------------------------------ set-up
@@ -201,7 +200,6 @@ class TableCore:
             for e in inputs:
                 core.decisions += len(referee.handle(e))
             core.events = len(inputs)
-            core._counts = (core.events, core.decisions)
             referee.new_record_actions()  # already in the journal
             if read.events:
                 core._replayed()
@@ -255,7 +253,7 @@ class TableCore:
         shown).  Nothing is decided or shown that is not on disk."""
         out: list[Decision] = []
         try:
-            if self._owed or self._held or self._settings_for_match is not None:
+            if self._owed or self._held or self._settings_for_match is not None or self.journal.unsynced:
                 self._write_owed()
                 out += self._release()
             while self.pending and self._replay:
@@ -263,7 +261,7 @@ class TableCore:
             while self.pending:
                 event = self.pending[0]
                 self.journal.input(ev.to_dict(event))
-                self._unsynced.append(self.pending.pop(0))
+                self.pending.pop(0)
                 decisions = self.referee.handle(event)
                 self.events += 1
                 self.decisions += len(decisions)
@@ -307,33 +305,9 @@ class TableCore:
             choices=()), [])
 
     def _sync(self) -> None:
-        """Wait until the journal has every line written on disk; when it cannot, rewind
-        to what is on disk (JournalWriteError goes up)."""
-        try:
-            self.journal.durable()
-        except JournalWriteError:
-            self._rewind()
-            raise
-        self._unsynced.clear()
-        self._counts = (self.events, self.decisions)
-
-    def _rewind(self) -> None:
-        """The journal lost its lines since its last durable one: decide their input events
-        again later, from a referee rebuilt from the journal (as after a crash)."""
-        if self._unsynced:
-            self.pending[:0] = self._unsynced
-            self._unsynced = []
-            self._held = []
-            referee = Referee(self.referee.settings, self.clock)
-            for e in self.journal.events():
-                if e.get("event") == "input":
-                    referee.handle(ev.from_dict(e["data"]))
-            referee.new_record_actions()  # already in the journal
-            self.referee = referee
-            self.events, self.decisions = self._counts
-        if self.journal.seq == 0:
-            self._settings_for_match = self.referee.settings
-        self._replayed()
+        """Wait until the journal has every line written on disk (JournalWriteError when it
+        cannot: the lines are written again at the next try)."""
+        self.journal.durable()
 
     def _release(self) -> list[Decision]:
         """Show the held decisions once their lines are on disk (the screen draws its frame
