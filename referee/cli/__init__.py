@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("referee.table.run", "run the table: camera, dice reader, buttons, referee, screen"),
     "demo": ("referee.table.demo", "run a whole simulated table (the main job without hardware)"),
     "journal": ("referee.cli.journal", "check a table journal's lines, or repair a damaged one"),
+    "club": ("referee.table.club.cli", "the club: the director's page, the broker's files, a table's publisher"),
 }
 
 

@@ -165,8 +165,8 @@ class Club:
         club = cls(**kw, tables=tuple(tables))
         _names(f"{where} [club]", club=club.name)
         _port(f"{where} [club]", club.port)
-        host, _, port = club.http.rpartition(":")
-        if not port.isdigit():
+        host, colon, port = club.http.rpartition(":")
+        if not colon or not port.isdigit():
             raise ClubConfigError(f"{where} [club] http = {club.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8080")
         return club
 

@@ -199,8 +199,7 @@ class ClubServer:
                 if who is None:
                     log.warning("director action refused: no or wrong director login (from %s)",
                                 self.client_address[0])
-                    return self._send(401, b'{"error": "the director\'s login is needed"}', extra={
-                        "WWW-Authenticate": 'Basic realm="bgtable club director"'})
+                    return self._json(401, {"error": "the director's login is needed (spectators only read)"})
                 try:
                     n = int(self.headers.get("Content-Length") or 0)
                     body = json.loads(self.rfile.read(min(n, 65536)) or b"{}")
