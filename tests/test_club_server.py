@@ -141,3 +141,30 @@ def test_a_table_without_a_broker_works_alone() -> None:
     with pytest.raises(ClubConfigError, match="table"):
         ClubLink.from_toml({"broker": "club.local", "table": "t/1"})
     assert CLUB.link("t2").password == "p2"
+
+
+def test_the_club_sink_is_one_more_output_of_the_table_core(tmp_path: Path) -> None:
+    from referee.records.journal import Journal
+    from referee.settings import Settings
+    from referee.table.club.link import ClubSink, open_link
+    from referee.table.club.messages import director_action
+    from referee.table.process import TableCore
+    from referee import events as ev
+
+    assert open_link({}, None) is None  # no broker: the table works alone
+    hub = MemoryBroker()
+    state = ClubState("rv")
+    subscribe(state, hub.client("club-server"))
+    core = TableCore.open(tmp_path / "j.jsonl", Settings(match_to=3),
+                          journal_factory=lambda p: Journal(p, fsync=lambda fd: None))
+    got: list[dict] = []
+    sink = ClubSink(core.journal, hub.client("t1"), ClubLink("h", club="rv", table="t1"), on_director=got.append)
+    core.sinks.append(sink)
+    core.handle(ev.RollSettled(dice=(ev.DieReading(5, zone="right"), ev.DieReading(2, zone="left")), t=1.0))
+    hub.client("dir").publish(director_action("rv", "t1", "pause", "dir", "a1"))
+    core.handle(ev.HandOverBoard(t=2.0))
+    assert [g["action"] for g in got] == ["pause"]
+    snap = state.snapshot()["tables"][0]
+    assert snap["view"]["state"] == "moving" and snap["directors"][0]["by"] == "dir"
+    assert sink.publisher.lag == 0
+    core.close()
