@@ -61,7 +61,7 @@ class ClubState:
         if t is None:
             t = self.tables[name] = {"name": name, "view": None, "clock": None, "health": None, "decisions": [],
                                      "waiting": None, "games": [], "match": None, "result": None,
-                                     "directors": [], "seq": 0}
+                                     "directors": [], "seq": 0, "analysis": None}
         return t
 
     def _refuse(self, why: str) -> bool:
@@ -123,6 +123,8 @@ class ClubState:
             tab["result"] = {"players": body.get("players"), "score": body.get("score"),
                              "match_length": body.get("match_length")}
             self.standings.append({"table": tab["name"], **tab["result"]})
+        elif typ == "analysis":
+            tab["analysis"] = {k: body.get(k) for k in ("summary", "players", "biggest")}
         elif typ == "director":
             tab["directors"].append({k: body.get(k) for k in ("action", "by", "id", "seq")})
 

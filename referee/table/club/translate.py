@@ -10,7 +10,8 @@ lets the publisher start again from its own offset without losing or changing an
   ``state`` (the table view, the clock) when it changed;
 * ``action`` with a ``game_end`` -> ``game_end`` (winner, points, the score after); the
   referee's ``match_over`` -> ``match_end`` (the final score);
-* ``director`` (a director action the table journaled) -> ``director`` (who sent what).
+* ``director`` (a director action the table journaled) -> ``director`` (who sent what);
+* ``analysis`` (GNU Backgammon's verdict after the match, :mod:`.analysis`) -> ``analysis``.
 """
 from __future__ import annotations
 
@@ -105,6 +106,9 @@ class Translator:
             out.append(self._msg("event", 0, {"type": "game_end", "game": line.get("game"),
                                               "winner": a.get("player"), "points": a.get("points"),
                                               "reason": a.get("reason"), "score": score}))
+        elif kind == "analysis":
+            out.append(self._msg("event", 0, {"type": "analysis", "summary": line.get("summary", ""),
+                                              "players": line.get("players", []), "biggest": line.get("biggest", [])}))
         elif kind == "director":
             out.append(self._msg("event", 0, {"type": "director", "action": line.get("action"),
                                               "by": line.get("by"), "id": line.get("id")}))
