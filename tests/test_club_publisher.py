@@ -190,3 +190,18 @@ def test_parse_checks_a_good_state_message() -> None:
     assert (club, table, kind, body["seq"]) == ("c", "t-1", "state", 3)
     with pytest.raises(MessageError, match="table name"):
         topic("c", "t/1", "state")
+
+
+def test_a_journal_cut_short_is_read_again_from_its_start(tmp_path: Path, demo_journal: list[bytes]) -> None:
+    hub = MemoryBroker()
+    path, state = setup(tmp_path, hub)
+    grow(path, demo_journal, 60)
+    pub = Publisher(path, hub.client("t1"), Translator("club", "t1"))
+    pub.pump()
+    grow(path, demo_journal, 50)  # a repair cut the last lines
+    pub.pump()
+    assert pub.offset == 50 and pub.errors == []
+    grow(path, demo_journal, len(demo_journal))
+    pub.pump()
+    assert pub.offset == len(demo_journal)
+    assert len(state._seen) == len(every_message(demo_journal))

@@ -90,6 +90,9 @@ class Publisher:
     def _read(self) -> None:
         try:
             with self.journal.open("rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                if size < self._pos:  # cut short (a repair, or a new match in the same file)
+                    self._restart(size)
                 f.seek(self._pos)
                 data = f.read()
         except FileNotFoundError:
@@ -122,6 +125,18 @@ class Publisher:
                 self._todo.append((self._read_seq, msgs))
             start = nl + 1
         self._pos += start
+
+    def _restart(self, size: int) -> None:
+        log.warning("club: journal %s is shorter (%d bytes) than what was read (%d); reading it again "
+                    "from its start (the server drops what it already has)", self.journal, size, self._pos)
+        t = self.translator
+        self.translator = Translator(t.club, t.table, t.base, t.clock_config)
+        self._pos = self._read_seq = 0
+        self._legacy = True
+        self._todo.clear()
+        self._flight.clear()
+        self.offset = 0
+        self._first = ""
 
     def pump(self) -> int:
         """Read new journal lines, send what the window allows, advance the offset past what

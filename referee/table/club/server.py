@@ -230,7 +230,8 @@ class ClubServer:
     @property
     def url(self) -> str:
         host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}/"
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name}:{port}/"
 
     def start(self) -> None:
         """Serve in a background thread."""
@@ -244,7 +245,9 @@ class ClubServer:
 
 def subscribe(state: ClubState, broker: Broker) -> None:
     """Feed every message of the club's tables to ``state``."""
-    broker.subscribe(f"bgtable/{state.club}/#", state.apply)
+    def take(t: str, payload: bytes) -> None:
+        state.apply(t, payload)
+    broker.subscribe(f"bgtable/{state.club}/#", take)
 
 
 __all__ = ["ClubState", "ClubServer", "subscribe"]
