@@ -96,3 +96,72 @@ def test_the_text_forms() -> None:
     c = clock(reserve=600).switch("dark", 0.0)
     assert str(c) == "Dark 10:00 Light 10:00, dark to act"
     assert c.to_dict(70.0)["remaining"] == [540.0, 600.0]
+
+
+
+class FakeJournal:
+    def __init__(self) -> None:
+        self.lines: list[dict] = []
+
+    def append(self, e: dict) -> int:
+        self.lines.append(e)
+        return len(self.lines)
+
+
+def test_the_clock_sink_journals_each_turns_time_and_a_time_out() -> None:
+    from referee.table.clock_sink import ClockSink
+
+    now = [0.0]
+    j = FakeJournal()
+    outs: list = []
+    sink = ClockSink(j, ClockConfig(reserve=30, delay=5), lambda: now[0], on_timeout=outs.append)
+    sink.show(TableView(state="waiting_for_roll", turn="dark"), [])
+    now[0] = 12.0
+    sink.show(TableView(state="waiting_for_roll", turn="light"), [])
+    assert j.lines == [{"event": "clock", "player": "dark", "seconds": 12.0, "remaining": [23.0, 30.0]}]
+    now[0] = 100.0
+    sink.show(TableView(state="moving", turn="light"), [])
+    assert j.lines[-1]["timeout"] == {"player": "light", "at": 47.0, "outcome": "lose_match", "points": 0}
+    assert outs[0].player == "light"
+    sink.show(TableView(state="moving", turn="dark"), [])  # reported once
+    assert sum("timeout" in x for x in j.lines) == 1
+
+
+def test_the_clock_sink_takes_up_the_reserves_from_the_journal() -> None:
+    from referee.table.clock_sink import ClockSink
+
+    class Read:
+        events = [{"event": "clock", "player": "dark", "seconds": 50.0, "remaining": [550.0, 600.0]}]
+
+    j = FakeJournal()
+    j.read = Read()  # type: ignore[attr-defined]
+    sink = ClockSink(j, ClockConfig(reserve=600), lambda: 0.0)
+    assert sink.clock.reserve == (550.0, 600.0)
+    off = ClockSink(FakeJournal(), ClockConfig(), lambda: 0.0)
+    off.show(TableView(state="moving", turn="dark"), [])
+    assert off.journal.lines == []
+
+
+def test_clock_lines_in_a_table_journal_keep_it_resumable(tmp_path) -> None:
+    from referee import events as ev
+    from referee.records.journal import Journal, read_journal
+    from referee.settings import Settings
+    from referee.table.clock_sink import ClockSink
+    from referee.table.process import TableCore
+
+    t = [0.0]
+    fast = lambda p: Journal(p, fsync=lambda fd: None)  # noqa: E731
+    core = TableCore.open(tmp_path / "j.jsonl", Settings(match_to=3), journal_factory=fast)
+    core.sinks.append(ClockSink(core.journal, ClockConfig(reserve=600, delay=10), lambda: t[0]))
+    t[0] = 1.0
+    core.handle(ev.RollSettled(dice=(ev.DieReading(5, zone="right"), ev.DieReading(2, zone="left")), t=1.0))
+    t[0] = 31.0
+    core.handle(ev.PlayerInput("dark", "call_director", t=31.0))
+    t[0] = 40.0
+    core.handle(ev.PlayerInput("dark", "call_director", t=40.0))
+    core.close()
+    read = read_journal(tmp_path / "j.jsonl")
+    assert read.damage is None
+    again = TableCore.open(tmp_path / "j.jsonl", Settings(match_to=3), journal_factory=fast)
+    assert again.referee.state == core.referee.state
+    again.close()
