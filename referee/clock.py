@@ -144,10 +144,14 @@ class Clock:
                                                               "outcome": self.flagged.outcome,
                                                               "points": self.flagged.points}}
 
+    def texts(self, now: float) -> tuple[str, str]:
+        """(dark, light) reserves left as the table screen shows them ("9:45"; "paused" added)."""
+        tail = " paused" if self.paused_at is not None else ""
+        return (_mmss(self.remaining("dark", now)) + (tail if self.running == "dark" else ""),
+                _mmss(self.remaining("light", now)) + (tail if self.running == "light" else ""))
+
     def __str__(self) -> str:
-        def mmss(s: float) -> str:
-            s = int(s + 0.999)
-            return f"{s // 60}:{s % 60:02d}"
+        mmss = _mmss
         run = f", {self.running} to act" if self.running else ""
         pause = ", paused" if self.paused_at is not None else ""
         return f"Dark {mmss(self.reserve[0])} Light {mmss(self.reserve[1])}{run}{pause}"
@@ -232,6 +236,11 @@ class Clock:
         if state in ("game_over", "match_over"):
             return c.switch(None, now)
         return c
+
+
+def _mmss(seconds: float) -> str:
+    s = int(seconds + 0.999)
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def _index(colour: str) -> int:

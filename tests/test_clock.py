@@ -96,6 +96,8 @@ def test_the_text_forms() -> None:
     c = clock(reserve=600).switch("dark", 0.0)
     assert str(c) == "Dark 10:00 Light 10:00, dark to act"
     assert c.to_dict(70.0)["remaining"] == [540.0, 600.0]
+    assert c.texts(70.0) == ("9:00", "10:00")
+    assert c.pause(70.0).texts(99.0) == ("9:00 paused", "10:00")
 
 
 
