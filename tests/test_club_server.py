@@ -168,3 +168,28 @@ def test_the_club_sink_is_one_more_output_of_the_table_core(tmp_path: Path) -> N
     assert snap["view"]["state"] == "moving" and snap["directors"][0]["by"] == "dir"
     assert sink.publisher.lag == 0
     core.close()
+
+
+def test_a_pause_from_the_director_pauses_the_table_and_a_resume_resumes_it(tmp_path: Path) -> None:
+    hub = MemoryBroker()
+    state = ClubState("rv")
+    subscribe(state, hub.client("club-server"))
+    t = ClubTable("rv", "t1", tmp_path / "t1", hub.client("t1"), seed=1, fsync=False)
+    from referee.table.club.messages import director_action
+    t.table.look()
+    for _ in range(5):
+        t.table.step()
+    t.pump()
+    before = t.core.referee.state
+    hub.client("dir").publish(director_action("rv", "t1", "pause", "dir", "p1"))
+    t.pump()
+    assert t.core.referee.state == "director"
+    assert state.snapshot()["tables"][0]["view"]["state"] == "director"
+    assert state.snapshot()["tables"][0]["waiting"]["what"] == "director called"
+    hub.client("dir").publish(director_action("rv", "t1", "resume", "dir", "r1"))
+    t.pump()
+    assert t.core.referee.state == before
+    assert state.snapshot()["tables"][0]["waiting"] is None
+    t.play()
+    assert t.core.match_over
+    t.close()

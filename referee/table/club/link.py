@@ -21,6 +21,19 @@ from referee.table.club.translate import Translator
 log = logging.getLogger("bgtable.club")
 
 
+def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional[Any]:
+    """The referee's input for a journaled director action, or None when it needs none now:
+    ``pause`` calls the director (play stops, the clock pauses), ``resume`` lets play go on;
+    ``undo``, ``set_position`` and ``note`` are journaled for the director's powers to come."""
+    from referee.events import PlayerInput  # noqa: PLC0415
+
+    paused = getattr(view, "state", "") == "director"
+    who = getattr(view, "turn", None) or "dark"
+    if entry.get("action") == "pause" and not paused or entry.get("action") == "resume" and paused:
+        return PlayerInput(who, "call_director", t=t)
+    return None
+
+
 class ClubSink:
     """Publishes the journal after each view the table shows; journals director actions."""
 
@@ -65,4 +78,4 @@ def open_link(section: Optional[dict[str, Any]], journal: Any, clock: ClockConfi
     return ClubSink(journal, broker, link, clock, on_director)
 
 
-__all__ = ["ClubSink", "open_link"]
+__all__ = ["ClubSink", "open_link", "director_input"]

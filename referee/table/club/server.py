@@ -34,7 +34,8 @@ log = logging.getLogger("bgtable.club")
 PAGE = Path(__file__).with_name("page.html")
 # decisions after which nothing waits any more
 CLEARS = frozenset({"move_accepted", "illegal_accepted", "board_in_place", "roll_accepted", "game_over",
-                    "match_over", "take", "pass"})
+                    "match_over", "take", "pass", "director"})  # (a director decision with no
+# "waiting" is play resuming)
 KEEP_DECISIONS = 200
 
 

@@ -49,8 +49,15 @@ class ClubTable:
         self.director_lines: list[dict[str, Any]] = []
 
     def pump(self) -> None:
-        """Journal what the director sent, publish what the journal gained."""
-        self.director_lines += self.inbox.journal(self.core.journal)
+        """Journal what the director sent (a pause or resume goes to the referee, as the table
+        process does), publish what the journal gained."""
+        from referee.table.club.link import director_input  # noqa: PLC0415
+
+        for entry in self.inbox.journal(self.core.journal):
+            self.director_lines.append(entry)
+            event = director_input(entry, self.core.referee.view())
+            if event is not None:
+                self.core.handle(event)
         self.publisher.pump()
 
     def play(self, max_steps: int = 20000) -> None:

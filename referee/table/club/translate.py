@@ -88,7 +88,8 @@ class Translator:
             self.now = float(getattr(event, "t", self.now) or self.now)
             for d in self.referee.handle(event):
                 body = {"type": "decision", "decision": d.to_dict(), "t": self.now}
-                if d.kind in WAITING:
+                resumed = d.kind == "director" and self.referee.state != "director"
+                if d.kind in WAITING and not resumed:
                     body["waiting"] = WAITING[d.kind]
                 self.recent = (self.recent + [body])[-12:]
                 if d.kind in ("illegal_move", "ambiguous"):
