@@ -32,10 +32,9 @@ from referee.table.club.messages import DIRECTOR_ACTIONS, MessageError, director
 
 log = logging.getLogger("bgtable.club")
 PAGE = Path(__file__).with_name("page.html")
-# decisions after which nothing waits any more
+# decisions after which nothing waits any more (a "director" decision without "waiting" is play resuming)
 CLEARS = frozenset({"move_accepted", "illegal_accepted", "board_in_place", "roll_accepted", "game_over",
-                    "match_over", "take", "pass", "director"})  # (a director decision with no
-# "waiting" is play resuming)
+                    "match_over", "take", "pass", "director"})
 KEEP_DECISIONS = 200
 
 
