@@ -103,7 +103,7 @@ def test_eight_tables_through_a_broker_restart_lose_and_repeat_nothing(broker: L
         assert wait(lambda t=t: (t.publisher.pump() or True) and t.publisher.lag == 0, 60), \
             f"{t.name}: {t.publisher.lag} journal line(s) not acknowledged"
     want = {t.name: expected_keys(t.core.journal.path, t.name) for t in tables}
-    assert wait(lambda: all(want[n] <= {k for k in state._seen if k[0] == n} for n in want), 60)
+    assert wait(lambda: all(want[n] <= {k for k in state.keys() if k[0] == n} for n in want), 60)
     snap = state.snapshot()
     by = {t["name"]: t for t in snap["tables"]}
     assert set(by) == {t.name for t in tables}

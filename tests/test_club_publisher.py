@@ -80,7 +80,7 @@ def test_a_broker_outage_mid_match_loses_and_repeats_nothing(tmp_path: Path, dem
     assert state.duplicates == 0
     got = sorted(k for t in state.tables.values() for k in [(t["name"],)])  # one table
     assert got == [("t1",)]
-    assert len(state._seen) == len(every_message(demo_journal))
+    assert len(state.keys()) == len(every_message(demo_journal))
 
 
 def test_a_publisher_restart_goes_on_from_its_offset(tmp_path: Path, demo_journal: list[bytes]) -> None:
@@ -103,14 +103,14 @@ def test_a_publisher_restart_goes_on_from_its_offset(tmp_path: Path, demo_journa
     assert again.offset == stopped_at
     again.pump()
     assert again.offset == n
-    assert len(state._seen) == len(every_message(demo_journal))
+    assert len(state.keys()) == len(every_message(demo_journal))
     assert state.duplicates == 0  # nothing acknowledged was sent again
     # the offset file lost (a new SD card): everything again, the server keeps each once
     offset_path(path).unlink()
     third = Publisher(path, hub.client("t1"), Translator("club", "t1"))
     third.pump()
     assert state.duplicates == len(every_message(demo_journal))
-    assert len(state._seen) == len(every_message(demo_journal))
+    assert len(state.keys()) == len(every_message(demo_journal))
 
 
 def test_a_torn_last_line_waits_for_its_end(tmp_path: Path, demo_journal: list[bytes]) -> None:
@@ -204,4 +204,18 @@ def test_a_journal_cut_short_is_read_again_from_its_start(tmp_path: Path, demo_j
     grow(path, demo_journal, len(demo_journal))
     pub.pump()
     assert pub.offset == len(demo_journal)
-    assert len(state._seen) == len(every_message(demo_journal))
+    assert len(state.keys()) == len(every_message(demo_journal))
+
+
+def test_the_server_forgets_only_lines_far_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.table.club import server
+    monkeypatch.setattr(server, "KEEP_SEEN", 10)
+    state = ClubState("club")
+    msg = lambda seq: json.dumps({"table": "t1", "seq": seq, "n": 0, "type": "decision",  # noqa: E731
+                                  "decision": {"kind": "roll_accepted"}}).encode()
+    for seq in range(1, 30):
+        assert state.apply("bgtable/club/t1/event", msg(seq))
+    assert len(state.keys()) <= 21 and state.counted["t1"] == 29
+    assert not state.apply("bgtable/club/t1/event", msg(2))  # forgotten, still a repeat
+    assert not state.apply("bgtable/club/t1/event", msg(29))
+    assert state.apply("bgtable/club/t1/event", msg(30))

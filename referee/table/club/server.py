@@ -36,6 +36,7 @@ PAGE = Path(__file__).with_name("page.html")
 CLEARS = frozenset({"move_accepted", "illegal_accepted", "board_in_place", "roll_accepted", "game_over",
                     "match_over", "take", "pass", "director"})
 KEEP_DECISIONS = 200
+KEEP_SEEN = 20000  # journal lines per table whose messages are remembered for deduplication
 
 
 class ClubState:
@@ -53,7 +54,9 @@ class ClubState:
         self.received = 0
         self.arrivals: list[tuple[str, int, int, float]] = []  # (table, seq, n, when) for the bench
         self.keep_arrivals = False
-        self._seen: set[tuple[str, int, int]] = set()
+        self._seen: dict[str, set[tuple[int, int]]] = {}  # per table: the (seq, n) kept
+        self._floor: dict[str, int] = {}  # per table: every line at or below it counts as seen
+        self.counted: dict[str, int] = {}  # per table: messages kept (each once)
         self._lock = threading.Lock()
 
     def _table(self, name: str) -> dict[str, Any]:
@@ -88,11 +91,17 @@ class ClubState:
             if kind == "health":
                 tab["health"] = body
                 return True
-            key = (table, body["seq"], body["n"])
-            if key in self._seen:
+            key = (body["seq"], body["n"])
+            seen = self._seen.setdefault(table, set())
+            if key in seen or body["seq"] <= self._floor.get(table, -1):
                 self.duplicates += 1
                 return False
-            self._seen.add(key)
+            seen.add(key)
+            self.counted[table] = self.counted.get(table, 0) + 1
+            if len(seen) > 2 * KEEP_SEEN:  # a long day: forget the oldest, far behind any publisher's window
+                floor = max(s for s, _ in seen) - KEEP_SEEN
+                self._floor[table] = floor
+                seen.difference_update({k for k in seen if k[0] <= floor})
             if self.keep_arrivals:
                 self.arrivals.append((table, body["seq"], body["n"], self.clock()))
             tab["seq"] = max(tab["seq"], body["seq"])
@@ -127,6 +136,11 @@ class ClubState:
             tab["analysis"] = {k: body.get(k) for k in ("summary", "players", "biggest")}
         elif typ == "director":
             tab["directors"].append({k: body.get(k) for k in ("action", "by", "id", "seq")})
+
+    def keys(self) -> set[tuple[str, int, int]]:
+        """Every (table, seq, n) the server remembers having kept."""
+        with self._lock:
+            return {(t, s, n) for t, seen in self._seen.items() for s, n in seen}
 
     def decisions(self, table: str) -> list[dict[str, Any]]:
         """Every decision of ``table`` the server kept, oldest first."""
