@@ -151,12 +151,12 @@ class MemoryClient:
         self.waiting.clear()
 
 
+@dataclass
 class _PahoAck:
-    def __init__(self, info: Any) -> None:
-        self.info = info
+    ok: bool = False
 
     def done(self) -> bool:
-        return bool(self.info.is_published())
+        return self.ok
 
 
 class PahoBroker:
@@ -173,6 +173,8 @@ class PahoBroker:
         self._subs: list[tuple[str, Callback]] = []
         self._lock = threading.Lock()
         self._connected = threading.Event()
+        self._pending: dict[int, _PahoAck] = {}  # message id -> its ack, until the broker's PUBACK
+        self._early: set[int] = set()            # PUBACKs that came before publish() returned
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or "",
                                   clean_session=not client_id)
         self.client.max_queued_messages_set(0)  # queue while the broker is away (the offset bounds it)
@@ -184,6 +186,7 @@ class PahoBroker:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.connect_async(host, port, keepalive)
         self.client.loop_start()
@@ -210,6 +213,14 @@ class PahoBroker:
                 except Exception as exc:  # a bad message must never stop the loop
                     log.error("club message on %s not handled: %s", msg.topic, exc)
 
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any = None, props: Any = None) -> None:
+        with self._lock:
+            ack = self._pending.pop(mid, None)
+            if ack is None:
+                self._early.add(mid)
+            else:
+                ack.ok = True
+
     @property
     def connected(self) -> bool:
         return self._connected.is_set()
@@ -219,7 +230,17 @@ class PahoBroker:
         return self._connected.wait(timeout)
 
     def publish(self, message: Message) -> Ack:
-        return _PahoAck(self.client.publish(message.topic, message.payload, qos=1, retain=message.retain))
+        """Send with QoS 1; done once the broker acknowledged it.  Sent while the connection is
+        down, paho keeps it and sends it after the reconnect (so it is acknowledged then)."""
+        info = self.client.publish(message.topic, message.payload, qos=1, retain=message.retain)
+        ack = _PahoAck()
+        with self._lock:
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+                ack.ok = True
+            else:
+                self._pending[info.mid] = ack
+        return ack
 
     def subscribe(self, pattern: str, callback: Callback) -> None:
         with self._lock:
