@@ -164,3 +164,104 @@ def test_the_ci_broker_carries_a_table_to_the_server(tmp_path: Path) -> None:
     t.close()
     server.close()
     t.broker.close()
+
+
+class CuttableLink:
+    """A TCP relay between one table and the broker whose cable can be pulled and put back."""
+
+    def __init__(self, port: int) -> None:
+        import socket
+        self.target = port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(8)
+        self.port = self.listener.getsockname()[1]
+        self.up = True
+        self.conns: list = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.up:
+                client.close()
+                continue
+            server = socket.create_connection(("127.0.0.1", self.target))
+            self.conns += [client, server]
+            for a, b in ((client, server), (server, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a, b) -> None:
+        try:
+            while True:
+                data = a.recv(65536)
+                if not data:
+                    break
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        """Pull the cable: every connection drops, new ones are refused."""
+        import socket
+        self.up = False
+        for c in self.conns:
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+                c.close()
+            except OSError:
+                pass
+        self.conns = []
+
+    def mend(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def test_a_tables_network_cut_mid_match_loses_and_repeats_nothing(broker: LocalBroker, tmp_path: Path) -> None:
+    club = broker.club
+    state = ClubState("rv", tuple(t.name for t in club.tables))
+    server = connect(broker, SERVER_USER, "spw", "rv-server-cut")
+    subscribe(state, server)
+    link = CuttableLink(club.port)
+    entry = club.tables[0]
+    conn = PahoBroker("127.0.0.1", link.port, entry.name, entry.password, client_id="rv-cut-t1")
+    assert conn.wait_connected(10)
+    t = ClubTable("rv", entry.name, tmp_path / "t1", conn, seed=1, fsync=False)
+    cut_at, mended = 60, [False]
+
+    def network(tab: ClubTable) -> None:
+        if tab.steps == cut_at:
+            link.cut()
+            assert wait(lambda: not conn.connected, 5)
+        if tab.steps == cut_at + 40:  # (a minute at the table; 40 steps here)
+            assert tab.publisher.lag > 0  # the lines wait while the network is away
+            link.mend()
+            mended[0] = True
+    t.after_step = network
+    t.play()
+    assert mended[0]
+    assert wait(lambda: (t.publisher.pump() or True) and t.publisher.lag == 0, 30)
+    want = expected_keys(t.core.journal.path, "t1")
+    assert wait(lambda: want <= {k for k in state.keys() if k[0] == "t1"}, 30)
+    got = [(d["seq"], d["n"]) for d in state.decisions("t1")]
+    assert len(got) == len(set(got))
+    assert state.tables["t1"]["result"]["score"] == list(t.core.referee.view().score)
+    t.close()
+    conn.close()
+    server.close()
+    link.close()
