@@ -265,3 +265,29 @@ def test_a_tables_network_cut_mid_match_loses_and_repeats_nothing(broker: LocalB
     conn.close()
     server.close()
     link.close()
+
+
+def test_bgtable_club_publish_sends_a_finished_journal_with_the_tables_login(broker: LocalBroker,
+                                                                             tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from referee.table import demo
+    club = broker.club
+    out = tmp_path / "t2"
+    assert demo.main(["--headless", "--camera", "perfect", "--dice", "direct", "--quiet", "--seed", "1",
+                      "--out", str(out)]) == 0
+    cfg = tmp_path / "club.toml"
+    cfg.write_text(f'[club]\nname = "rv"\nbroker = "127.0.0.1"\nport = {club.port}\nserver_password = "spw"\n'
+                   + "".join(f'[[tables]]\nname = "{t.name}"\npassword = "{t.password}"\n' for t in club.tables))
+    state = ClubState("rv")
+    server = connect(broker, SERVER_USER, "spw", "rv-server-cli")
+    subscribe(state, server)
+    run = subprocess.run([sys.executable, "-m", "referee.cli", "club", "publish", "--config", str(cfg), "--table",
+                          "t2", "--journal", str(out / "journal.jsonl"), "--until-match-over"],
+                         capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 0, run.stderr
+    assert "published" in run.stderr
+    assert wait(lambda: bool(state.standings), 10)
+    assert state.standings[0]["table"] == "t2"
+    server.close()

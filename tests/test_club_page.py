@@ -30,7 +30,6 @@ from selenium import webdriver  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
-from referee.table.club.broker import PahoBroker  # noqa: E402
 from referee.table.club.config import SERVER_USER  # noqa: E402
 from referee.table.club.messages import Message, topic  # noqa: E402
 from referee.table.club.mosquitto import LocalBroker  # noqa: E402

@@ -16,7 +16,6 @@ import logging
 import signal
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -93,7 +92,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _publish(club: Club, args: object) -> int:
     from referee.table.club.broker import connect  # noqa: PLC0415
-    from referee.table.club.publisher import Publisher  # noqa: PLC0415
+    from referee.table.club.publisher import Publisher, run_forever  # noqa: PLC0415
     from referee.table.club.translate import Translator  # noqa: PLC0415
 
     try:
@@ -106,15 +105,11 @@ def _publish(club: Club, args: object) -> int:
     pub = Publisher(journal, broker, Translator(link.club, link.table))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
+    until = bool(getattr(args, "until_match_over"))
     try:
-        while not stop.is_set():
-            pub.pump()
-            if getattr(args, "until_match_over") and pub.translator.match_ended and pub.lag == 0:
-                break
-            time.sleep(0.05)
+        run_forever(pub, lambda: stop.is_set() or (until and pub.translator.match_ended and pub.lag == 0))
     except KeyboardInterrupt:
-        pass
-    pub.pump()
+        pub.pump()
     broker.close()
     print(f"{PROG}: published {journal} up to line {pub.offset}", file=sys.stderr)
     return 0
