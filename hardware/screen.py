@@ -331,7 +331,8 @@ def _draw_cube(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
         _text(surf, "double?", rect.h * 30 // 100, theme.offer_accent, lay.dice, align="centre", bold=True)
 
 
-def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
+def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme,
+                  clock: Optional[tuple[str, str]] = None) -> None:
     pips = view.pips
     assert pips is not None  # TableView computes them when not given
     for i, colour in enumerate(("dark", "light")):
@@ -347,6 +348,11 @@ def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: The
         _text(surf, view.names[i], inner.h * 30 // 100, theme.text, name_r, bold=True)
         pips_r = pygame.Rect(inner.x, inner.y + inner.h // 2, inner.w // 2, inner.h // 2)
         _text(surf, f"pips {pips[i]}", inner.h * 26 // 100, theme.dim_text, pips_r)
+        if clock is not None:  # the tournament clock: this player's reserve left
+            clock_r = pygame.Rect(inner.x + inner.w * 30 // 100, inner.y + inner.h // 2, inner.w * 30 // 100,
+                                  inner.h // 2)
+            _text(surf, clock[i], inner.h * 30 // 100, theme.turn_accent if on_turn else theme.dim_text, clock_r,
+                  bold=on_turn)
         if not view.money:
             cube = lay.cube_rect(colour)
             score_r = pygame.Rect(inner.x, inner.y, cube.x - inner.x - inner.h // 6, inner.h)
@@ -442,13 +448,14 @@ def _draw_plays(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
 
 
 def draw(surface: pygame.Surface, view: TableView, *, theme: Theme = DEFAULT_THEME,
-         bottom: str = "dark") -> Layout:
-    """Draw ``view`` over the whole ``surface``; returns the layout used."""
+         bottom: str = "dark", clock: Optional[tuple[str, str]] = None) -> Layout:
+    """Draw ``view`` over the whole ``surface``; returns the layout used.  ``clock``: the
+    tournament clock's (dark, light) reserves as text ("9:45"), shown beside each player's pips."""
     lay = layout(surface.get_size(), bottom)
     surface.fill(theme.background)
     _draw_score(surface, lay, view, theme)
     _draw_board(surface, lay, view, theme)
-    _draw_players(surface, lay, view, theme)
+    _draw_players(surface, lay, view, theme, clock)
     _draw_dice(surface, lay, view, theme)
     _draw_cube(surface, lay, view, theme)
     _draw_plays(surface, lay, view, theme)
