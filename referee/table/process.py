@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, U
 from referee import events as ev
 from referee.decisions import Decision
 from referee.records.journal import Journal, JournalWriteError
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.records.record import GameEnd, MatchRecord, RuleSettings
 from referee.settings import Settings
 from referee.view import TableView
