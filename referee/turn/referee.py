@@ -88,7 +88,7 @@ class Referee(TableState):
         self.names = self.cube_policy.colour_names()
         self.follow_on = self._follow_on
 
-    @TableState.state.setter  # type: ignore[attr-defined, misc]
+    @TableState.state.setter  # type: ignore[attr-defined]
     def state(self, value: str) -> None:
         """A test's or director's override of the state (through :meth:`enter`)."""
         self.enter(value)
