@@ -10,9 +10,8 @@ twice for a state) and a test feeds it broken ones.
 """
 from __future__ import annotations
 
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Optional, Protocol
+from typing import Any, Callable, Iterable, Optional, Protocol
 
 from referee.errors import ProtocolError
 from referee.events import PlayerInput
@@ -136,13 +135,3 @@ def fire(t: Machinery, table: Table, event: Any, inner: bool = False) -> None:
     with t.running(tr):
         tr.handler(t, event)
 
-
-@contextmanager
-def allowing(holder: Any, tr: Transition) -> Iterator[None]:
-    """While ``tr``'s handler runs, ``holder.allowed`` is its targets (restored after)."""
-    before = holder.allowed
-    holder.allowed = tr
-    try:
-        yield
-    finally:
-        holder.allowed = before
