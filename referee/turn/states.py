@@ -1,7 +1,7 @@
 """The referee's states: a ``State`` enum, what each means, and how the screen shows it.
 
 ``State`` is a ``StrEnum``: ``State.MOVING == "moving"``, so callers that compare
-``referee.state`` with today's strings keep working.
+``referee.state`` with today's strings keep working (``repr`` too reads as the string).
 """
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ class State(StrEnum):
     GAME_OVER = "game_over"
     MATCH_OVER = "match_over"
     DIRECTOR = "director"
+
+    def __repr__(self) -> str:
+        """As the plain string it equals (messages that quote ``referee.state!r`` read as before)."""
+        return repr(self.value)
 
 
 #: The referee's states and what each means (the ``not_accepted`` decisions quote these).
