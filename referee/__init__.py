@@ -19,7 +19,8 @@ The rules engine depends on nothing else of ours:
 Input types shared with the device packages live in :mod:`referee.events`; the
 exception tree in :mod:`referee.errors`.
 
-The referee (its interface and conventions are in :mod:`referee.turn.protocol`'s docstring):
+The referee (its interface and conventions are in :mod:`referee.turn.referee`'s docstring, its
+declared state machine in :mod:`referee.turn.transitions`):
 ``Referee(settings, clock).handle(event) -> [Decision]``, ``view() -> TableView``
 (:mod:`referee.view`), ``new_record_actions()``, ``match_record()``; settings in
 :mod:`referee.settings`, decisions in :mod:`referee.decisions`.

@@ -23,7 +23,7 @@ from referee.decisions import Decision
 from referee.events import PlayerInput
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.table.process import TableCore
 from referee.table.simdevices import SimError
 

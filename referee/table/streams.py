@@ -8,7 +8,7 @@ Used by the simulated table, the tests and ``bench/referee.py``:
 * :func:`random_game` -- a random legal game (the rules engine picks the plays) as
   input events with the actions a faithful record must contain.
 
-Conventions are those of :mod:`referee.turn.protocol`: Dark's throws land in zone
+Conventions are those of :mod:`referee.turn.referee`: Dark's throws land in zone
 ``"right"``, Light's in ``"left"``; table numbering is Dark's.
 """
 from __future__ import annotations
