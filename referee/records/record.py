@@ -372,17 +372,24 @@ class RuleSettings:
     automatic_doubles: int = 0
     cube_limit: int = 0
     early_roll: str = "stands"
+    landing: str = "board"  # where the dice must land: "board" (the right-hand half) or "tray"
 
     def __post_init__(self) -> None:
         if self.early_roll not in EARLY_ROLL_RULES:
             raise RecordError(f"early_roll {self.early_roll!r} must be 'stands' or 'void'")
+        if self.landing not in ("board", "tray"):
+            raise RecordError(f"landing {self.landing!r} must be 'board' or 'tray'")
         if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
             raise RecordError(f"automatic_doubles {self.automatic_doubles!r} must be a count >= 0")
         if not isinstance(self.cube_limit, int) or self.cube_limit < 0:
             raise RecordError(f"cube_limit {self.cube_limit!r} must be 0 (none) or a cube value")
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The JSON form; ``landing`` only when it is a tray (older records have no such key)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if d["landing"] == "board":
+            del d["landing"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RuleSettings":

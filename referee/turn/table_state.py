@@ -45,7 +45,7 @@ def rule_settings(settings: Settings) -> rec.RuleSettings:
     s = settings
     return rec.RuleSettings(crawford=s.crawford, jacoby=s.jacoby, beavers=s.beavers,
                             automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
-                            early_roll=s.early_roll)
+                            early_roll=s.early_roll, landing=s.landing)
 
 
 @dataclass(frozen=True)

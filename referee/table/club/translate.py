@@ -22,7 +22,7 @@ from referee.clock import Clock, ClockConfig
 from referee.records.record import RuleSettings
 from referee.settings import Settings
 from referee.table.club.messages import Message, topic
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 
 # decisions that put something at the top of the director's page, with the words it shows
 WAITING: dict[str, str] = {
@@ -44,7 +44,7 @@ def settings_from_match(line: dict[str, Any], base: Optional[Settings] = None) -
     kw: dict[str, Any] = dict(match_to=int(line.get("match_length", 0)), names=(str(players[0]), str(players[1])),
                               crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers,
                               automatic_doubles=rules.automatic_doubles, cube_limit=rules.cube_limit,
-                              early_roll=rules.early_roll)
+                              early_roll=rules.early_roll, landing=rules.landing)
     if base is None:
         return Settings(**kw)
     from dataclasses import replace  # noqa: PLC0415
