@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
+from referee.colour import COLOURS
 from referee.events import PLAYER_ACTIONS
 
 from .errors import ConfigError
 
 T = TypeVar("T")
-COLOURS = ("dark", "light")
 CAMERA_SOURCES = ("opencv", "picamera2", "replay", "render")
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left", "auto")  # where Dark's home board is seen
 CUBE_DISPLAY_TYPES = ("ht16k33", "max7219", "leds", "none")

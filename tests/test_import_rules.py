@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EDGES = ("vision", "firmware_bridge", "hardware")
 # the referee's domain types the edges may use
-DOMAIN = {"referee.events", "referee.decisions", "referee.view", "referee.settings", "referee.errors",
+DOMAIN = {"referee.colour", "referee.events", "referee.decisions", "referee.view", "referee.settings", "referee.errors",
           "referee.rules.position"}
 # known, to be removed by the architecture issue: the edges' command lines use the CLI plumbing
 KNOWN = {"referee.cli.parsing"}

@@ -79,10 +79,12 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Iterable, Optional, Union
 
+from referee.colour import COLOURS
 from referee.errors import RecordError
+from referee.rules.match import crawford_flags  # noqa: F401 (the records' name for it)
 from referee.rules.position import Position
 
-PLAYER_COLOURS: tuple[str, str] = ("dark", "light")
+PLAYER_COLOURS = COLOURS  # player 0 = Dark, player 1 = Light (referee.colour)
 REROLL_CAUSES: tuple[str, ...] = (
     "cocked",        # a die came to rest tilted
     "outside",       # a die left the landing area / the board
@@ -613,13 +615,3 @@ def action_text(a: Action) -> str:
     return a.TYPE.replace("_", " ")
 
 
-def crawford_flags(match_length: int, scores: Iterable[tuple[int, int]], rule: bool = True) -> list[bool]:
-    """For games with these scores before them: is each the Crawford game?  (The first
-    game in which a player needs exactly one point, when the Crawford rule is on.)"""
-    out: list[bool] = []
-    seen = False
-    for a, b in scores:
-        at = match_length > 0 and rule and (a == match_length - 1 or b == match_length - 1)
-        out.append(at and not seen)
-        seen = seen or at
-    return out
