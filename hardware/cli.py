@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
+from referee.colour import COLOURS
 from referee.view import TableView, ViewError
 
 PROG = "bgtable screen"
@@ -37,7 +38,7 @@ def _parser() -> Parser:
     what.add_argument("--views", metavar="FILE", help="cycle through TableView JSON lines from FILE ('-' = stdin)")
     what.add_argument("--screenshot", metavar="DIR", help="write a PNG of every sample state to DIR and exit")
     p.add_argument("--size", metavar="WxH", help="screen or screenshot size (default: the config's, 1280x720)")
-    p.add_argument("--bottom", choices=("dark", "light"), help="whose home board is drawn at the bottom")
+    p.add_argument("--bottom", choices=COLOURS, help="whose home board is drawn at the bottom")
     p.add_argument("--interval", type=float, default=3.0, metavar="S", help="seconds per state (default 3)")
     p.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional, Sequence, TypeVar
 
-from referee.colour import COLOURS
+from referee.colour import COLOURS, other
 from referee.events import PLAYER_ACTIONS
 
 from .errors import ConfigError
@@ -50,7 +50,7 @@ class PlayersConfig:
 
     @property
     def right(self) -> str:
-        return "light" if self.left == "dark" else "dark"
+        return other(self.left)
 
 
 @dataclass(frozen=True)
