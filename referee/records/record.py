@@ -81,7 +81,7 @@ from typing import Any, ClassVar, Iterable, Optional, Union
 
 from referee.colour import COLOURS
 from referee.errors import RecordError
-from referee.rules.match import crawford_flags  # noqa: F401 (the records' name for it)
+from referee.rules.match import add_points, crawford_flags  # noqa: F401 (crawford_flags: the records' name for it)
 from referee.rules.position import Position
 
 PLAYER_COLOURS = COLOURS  # player 0 = Dark, player 1 = Light (referee.colour)
@@ -427,7 +427,7 @@ class GameRecord:
         a, b = self.score_before
         if r is None:
             return (a, b)
-        return (a + r.points, b) if r.winner == 0 else (a, b + r.points)
+        return add_points((a, b), r.winner, r.points)
 
     def with_actions(self, actions: Iterable[Action]) -> "GameRecord":
         return GameRecord(self.number, self.score_before, self.crawford, tuple(actions))

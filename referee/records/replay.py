@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
-from referee.colour import Colour
+from referee.board import for_side
+from referee.colour import COLOURS, Colour
 from referee.errors import IllegalPlay, NotationError
 from referee.rules.cube import Cube
 from referee.rules.fastcheck import fast_play
@@ -135,14 +136,14 @@ class GameReplayer:
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
     def mover_position(self, p: int) -> Position:
-        return self.pos0 if p == 0 else self.pos0.swap()
+        return for_side(self.pos0, COLOURS[p])
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:
         """Whether ``p`` has a legal play for ``dice`` now (False once positions are unknown)."""
         return not self.broken and bool(legal_plays(self.mover_position(p), dice[0], dice[1]))
 
     def _set_after(self, p: int, result: Position) -> None:
-        self.pos0 = result.swap() if p == 0 else result
+        self.pos0 = for_side(result, COLOURS[1 - p])  # ``result`` has the opponent on roll
         self.over = result.is_game_over()
 
     def _check_turn(self, move: int, a: Action) -> None:
