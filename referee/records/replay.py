@@ -31,8 +31,7 @@ from referee.rules.position import Position
 from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
                      MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
                      action_text, layout)
-from referee.rules.match import crawford_flags
-from referee.rules.match import add_points
+from referee.rules.match import add_points, crawford_flags
 from referee.rules.scoring import loser_kind, points_won
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
