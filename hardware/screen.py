@@ -307,7 +307,7 @@ def _draw_dice(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
     y = lay.dice.centery - size // 2
     for i, value in enumerate(view.dice):
         if view.state == "opening_roll":
-            colour = Colour.from_index(i)
+            colour: str = Colour.from_number(i)
             if value is None:
                 continue
         else:

@@ -3,8 +3,8 @@
 Live play names a colour (``"dark"``/``"light"``: journals, scripts, JSON and screens keep
 that text); a match record numbers its players 0/1 (player 0 = the left column of a .mat
 file = SGF ``W`` = **dark**, player 1 = **light**).  :class:`Colour` is both: a ``str``
-(``Colour.DARK == "dark"``, so text forms are unchanged) with :attr:`~Colour.index` and
-:meth:`~Colour.from_index` for the record's numbering.
+(``Colour.DARK == "dark"``, so text forms are unchanged) with :attr:`~Colour.number` and
+:meth:`~Colour.from_number` for the record's numbering.
 """
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ class Colour(str, Enum):
         # that quote a colour read as they always have
         return repr(self.value)
 
-    __format__ = str.__format__
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
 
     @property
     def other(self) -> "Colour":
@@ -39,18 +40,18 @@ class Colour(str, Enum):
         return Colour.LIGHT if self is Colour.DARK else Colour.DARK
 
     @property
-    def index(self) -> int:
+    def number(self) -> int:
         """The record's player number: 0 for Dark, 1 for Light."""
         return 0 if self is Colour.DARK else 1
 
     @classmethod
-    def from_index(cls, index: int) -> "Colour":
-        """The colour of record player ``index`` (0 = Dark, 1 = Light)."""
-        if index == 0 and not isinstance(index, bool):
+    def from_number(cls, number: int) -> "Colour":
+        """The colour of record player ``number`` (0 = Dark, 1 = Light)."""
+        if number == 0 and not isinstance(number, bool):
             return cls.DARK
-        if index == 1 and not isinstance(index, bool):
+        if number == 1 and not isinstance(number, bool):
             return cls.LIGHT
-        raise ColourError(f"player {index!r} must be 0 (dark) or 1 (light)")
+        raise ColourError(f"player {number!r} must be 0 (dark) or 1 (light)")
 
     @classmethod
     def parse(cls, text: object) -> "Colour":
@@ -71,6 +72,6 @@ def other(colour: str) -> Colour:
     return Colour.parse(colour).other
 
 
-def index_of(colour: str) -> int:
+def number_of(colour: str) -> int:
     """The record's player number of ``colour`` (a :class:`Colour` or its text): 0 or 1."""
-    return Colour.parse(colour).index
+    return Colour.parse(colour).number

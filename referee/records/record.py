@@ -13,7 +13,7 @@ Players
 ``player`` is ``0`` or ``1`` everywhere:
 
 * player 0 = the LEFT column of a .mat file = SGF ``W`` = gnubg's player 0 = **dark**
-  checkers at the table (``referee.colour.Colour.DARK``, ``Colour.from_index(0)``);
+  checkers at the table (``referee.colour.Colour.DARK``, ``Colour.from_number(0)``);
 * player 1 = the RIGHT column = SGF ``B`` = gnubg's player 1 = **light** checkers.
 
 Actions (``type`` is the JSON tag)

@@ -163,7 +163,7 @@ class GameReplayer:
     def owner(self) -> Optional[int]:
         """The cube's owner now (record player 0/1), None when centred."""
         owner = self._stake.owner
-        return None if owner is None else Colour(owner).index
+        return None if owner is None else Colour(owner).number
 
     @property
     def pending(self) -> Optional[tuple[int, int, bool]]:
@@ -172,7 +172,7 @@ class GameReplayer:
         if not c.pending:
             return None
         assert c.offered_by is not None and c.offered_value is not None
-        return Colour(c.offered_by).index, c.offered_value, c.beavered
+        return Colour(c.offered_by).number, c.offered_value, c.beavered
 
     def _drop_offer(self) -> None:
         """Forget an unanswered offer: the cube stands as it was before it."""
@@ -339,7 +339,7 @@ class GameReplayer:
         if self.rules.cube_limit and a.value > self.rules.cube_limit:
             self.problem(move, a, f"the cube limit is {self.rules.cube_limit}")
         self.standing = self.cube_state
-        self.cube_state = self.cube_state.offer(Colour.from_index(p))
+        self.cube_state = self.cube_state.offer(Colour.from_number(p))
 
     def _answer(self, a: Action, move: int) -> bool:
         if self.pending is None:

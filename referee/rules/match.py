@@ -43,11 +43,11 @@ class Score:
     games: int = 0
 
     def get(self, colour: str) -> int:
-        return self.points[Colour.parse(colour).index]
+        return self.points[Colour.parse(colour).number]
 
     def after_game(self, winner: str, points: int) -> "Score":
         """The score after ``winner`` won ``points``; the next game's Crawford flag set."""
-        pts = list(add_points(self.points, Colour.parse(winner).index, points))
+        pts = list(add_points(self.points, Colour.parse(winner).number, points))
         done = self.crawford_done or self.crawford_game
         nxt = False
         if self.match_to and self.crawford and not done:

@@ -216,7 +216,7 @@ class SimulatedTable:
             return False
         n = ref.settings.match_to
         if n:
-            needs = n - ref.score.points[Colour.parse(colour).index]
+            needs = n - ref.score.points[Colour.parse(colour).number]
             return ref.cube.value < needs
         return ref.cube.value < 16
 

@@ -70,7 +70,7 @@ def _totals_problem(ev: BoardEvidence, before: Layout, mover: str) -> Optional[s
     elif on[mover] < was[mover]:
         counts = ev.counts(mover)
         outside = sum(counts[6:]) if mover == "dark" else sum(counts[:18])
-        outside += ev.bar[Colour.parse(mover).index]
+        outside += ev.bar[Colour.parse(mover).number]
         if outside:
             return (f"{was[mover] - on[mover]} {mover} checker(s) are missing from the board while "
                     f"{outside} are outside the home board (a checker in a hand?)")
