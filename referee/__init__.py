@@ -17,7 +17,9 @@ The rules engine depends on nothing else of ours:
 * :func:`referee.rules.scoring.game_result(pos)` -> (``"on_roll"``/``"opponent"``, GameKind).
 
 Input types shared with the device packages live in :mod:`referee.events`; the
-exception tree in :mod:`referee.errors`.
+exception tree in :mod:`referee.errors`; the two colours in :mod:`referee.colour`
+(:class:`Colour`: ``"dark"``/``"light"`` as text, record players 0/1); a board reading to and
+from a position, from either colour's side, in :mod:`referee.board`.
 
 The referee (its interface and conventions are in :mod:`referee.turn.referee`'s docstring, its
 declared state machine in :mod:`referee.turn.transitions`):
