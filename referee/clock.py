@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
+from referee.colour import COLOURS
 from referee.errors import RefereeError
 
-COLOURS: tuple[str, str] = ("dark", "light")
 TIMEOUTS: tuple[str, str] = ("lose_match", "penalty")
 
 # the view's states in which the player on turn acts (their clock runs)

@@ -22,12 +22,12 @@ from referee.rules.moves import LegalPlay
 from referee.rules.position import Position
 from referee.settings import Settings
 from referee.turn.machine import DeclarationError, Transition, trigger_of
+from referee.colour import COLOURS
 from referee.turn.states import State
 
 if TYPE_CHECKING:  # pragma: no cover
     from referee.turn.cube import CubePolicy
 
-COLOURS = ("dark", "light")
 
 
 def to_dark(pos: Position, on_roll: str) -> Position:
