@@ -460,12 +460,14 @@ def test_a_colour_over_15_gives_its_least_sure_point_or_bar_checker_to_the_other
 
 
 def test_no_colour_is_flipped_without_a_clear_culprit() -> None:
-    from vision.read import _flip_one_colour
+    from vision.read import flip_one_colour
     rows = {"top": [PointReading(3, "dark", 0.9), PointReading(2, "dark", 0.9)] + [PointReading(0, None, 1.0)] * 10,
             "bottom": [PointReading(0, None, 1.0)] * 12}
     margins = {("top", 0): 0.20, ("top", 1): 0.22}
-    assert _flip_one_colour(rows, margins, [], [17, 10]) is None            # two alike: no culprit
+    assert flip_one_colour(rows, margins, [], [17, 10])[0] is None            # two alike: no culprit
     margins[("top", 0)] = 0.05
-    assert _flip_one_colour(rows, margins, [], [17, 10]) == "point"
-    assert rows["top"][0].colour == "light" and rows["top"][0].confidence < 0.6
-    assert _flip_one_colour(rows, margins, [], [16, 16]) is None            # both over: nothing to give
+    kind, flipped, _ = flip_one_colour(rows, margins, [], [17, 10])
+    assert kind == "point"
+    assert flipped["top"][0].colour == "light" and flipped["top"][0].confidence < 0.6
+    assert rows["top"][0].colour == "dark"                                   # the rows given are left as they were
+    assert flip_one_colour(rows, margins, [], [16, 16])[0] is None            # both over: nothing to give
