@@ -165,12 +165,15 @@ def test_cli_read_no_board_missing_file_and_batch(tmp_path) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((200, 300, 3), 90, np.uint8))
     p = _cli("read", str(blank), "--json")
-    assert p.returncode == 0 and json.loads(p.stdout) == {"board_found": False}
+    res = json.loads(p.stdout)
+    assert p.returncode == 0 and res["board_found"] is False and res["reason"]["kind"] == "no_board"
+    p = _cli("read", str(blank))
+    assert p.returncode == 0 and p.stdout.strip().splitlines() == [res["reason"]["text"]]   # one line
     p = _cli("read", str(tmp_path / "missing.jpg"))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "missing.jpg" in p.stderr
     p = _cli("read", "--batch", stdin=json.dumps({"image": str(blank)}) + "\n" + json.dumps({"image": "nope.png"}) + "\n")
     lines = p.stdout.strip().splitlines()
-    assert p.returncode == 2 and len(lines) == 2 and json.loads(lines[0]) == {"board_found": False}
+    assert p.returncode == 2 and len(lines) == 2 and json.loads(lines[0]) == {"board_found": False, "reason": res["reason"]}
     assert "nope.png" in json.loads(lines[1])["error"]
 
 
