@@ -41,7 +41,7 @@ def test_the_other_reasons_and_their_order() -> None:
     assert "top edge" in str(reading_reason(_rows(3), occluded_where=["top"]))
     assert reading_reason(_rows(3), set_up=False).kind == "not_set_up"
     unsure = reading_reason(_rows(3, conf=0.4), min_confidence=0.6)
-    assert unsure is not None and unsure.kind == "unsure" and "0.40 below 0.6" in unsure.text and "top0" in unsure.text
+    assert unsure is not None and unsure.kind == "unsure" and "0.40 below 0.6" in unsure.text and "(unsure: top 1)" in unsure.text
     assert reading_reason(_rows(3, conf=0.4), min_confidence=0.0) is None
     try:
         NoReading("gone", "x")

@@ -57,7 +57,8 @@ def impossible(totals: tuple[int, int]) -> NoReading:
 
 
 def unsure(confidence: float, minimum: float, points: list[str]) -> NoReading:
-    """The reading is less sure than the referee takes; ``points``: the unsure ones by name."""
+    """The reading is less sure than the referee takes; ``points``: the unsure ones by row and
+    place as ``bgtable read`` shows them (``"top 1"``: the top row's first, from the first corner)."""
     which = f" (unsure: {', '.join(points)})" if points else ""
     return NoReading("unsure", f"unsure reading: confidence {confidence:.2f} below {minimum:g}{which}",
                      (("confidence", confidence), ("minimum", minimum), ("points", tuple(points))))
@@ -93,7 +94,7 @@ def reading_reason(rows: Optional[L.RowReading], occluded_where: Optional[list[s
     if not set_up:
         return not_set_up()
     if rows.confidence < min_confidence:
-        points = [f"{r}{i}" for r, ps in (("top", rows.top), ("bottom", rows.bottom))
+        points = [f"{r} {i + 1}" for r, ps in (("top", rows.top), ("bottom", rows.bottom))
                   for i, p in enumerate(ps) if p.confidence < certain]
         return unsure(rows.confidence, min_confidence, points)
     return None
