@@ -39,10 +39,7 @@ import cv2
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
-from .params import DEFAULT
-from .reasons import NoReading, no_board, reading_reason
-
-CERTAIN = DEFAULT.certain
+from .reasons import NoReading, no_board
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -103,12 +100,9 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
 
 
 def why_no_reading(r: Any, reader: Any) -> Optional[NoReading]:
-    """Why this reading would give the referee nothing (occluded: where; impossible totals;
-    not set up; less sure than ``min_confidence``), or None when it would give a reading."""
-    from .occlusion import occluded_edges
-    from .reader import SINGLE_FRAME_OCCLUSION
-    where = occluded_edges(r.view, reader.config.occlusion, SINGLE_FRAME_OCCLUSION) if r.occluded else None
-    return reading_reason(r.rows, where, reader.setup is not None, reader.config.min_confidence, CERTAIN)
+    """Why this reading would give the referee nothing (the reader's own reason:
+    :attr:`vision.reader.Reading.reason`), or None when it would give a reading."""
+    return r.reason
 
 
 def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:

@@ -151,8 +151,7 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
         return out
     ev = reading.evidence
     if ev is None:
-        out["reason"] = ("something lies over the board: a hand or an arm" if reading.occluded else
-                         "the reading is not a possible position (too many checkers of a colour)")
+        out["reason"] = reading.reason.text if reading.reason is not None else "no reading"
         return out
     v = match_reading(ev, pos, cands, mover)
     table = odds_table(ev)
