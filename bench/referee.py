@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.turn.protocol import Referee  # noqa: E402
+from referee.turn.referee import Referee  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from referee.table.streams import real_match_streams  # noqa: E402
 

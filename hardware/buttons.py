@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional
 
+from referee.colour import COLOURS
 from referee.events import PlayerInput
 
 from .config import ButtonsConfig, ButtonSpec
@@ -92,7 +93,7 @@ class ButtonPanel:
         self._lock = threading.Lock()
         self._edges: list[tuple[int, bool, float]] = []
         self.buttons: list[tuple[str, ButtonSpec, Any, Debouncer]] = []
-        for colour in ("dark", "light"):
+        for colour in COLOURS:
             for spec in config.of(colour):
                 device = DigitalInputDevice(spec.pin, pull_up=config.active_low, bounce_time=None, pin_factory=pin_factory)
                 deb = Debouncer(config.debounce_ms / 1000,

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from referee.colour import COLOURS
 from referee.view import TableView, ViewError
 
 from .config import HardwareConfig
@@ -44,7 +45,7 @@ def add_screen_arguments(p: argparse.ArgumentParser) -> None:
     what.add_argument("--views", metavar="FILE", help="cycle through TableView JSON lines from FILE ('-' = stdin)")
     what.add_argument("--screenshot", metavar="DIR", help="write a PNG of every sample state to DIR and exit")
     p.add_argument("--size", metavar="WxH", help="screen or screenshot size (default: the config's, 1280x720)")
-    p.add_argument("--bottom", choices=("dark", "light"), help="whose home board is drawn at the bottom")
+    p.add_argument("--bottom", choices=COLOURS, help="whose home board is drawn at the bottom")
     p.add_argument("--interval", type=float, default=3.0, metavar="S", help="seconds per state (default 3)")
     p.add_argument("--frames", type=int, metavar="N", help="stop after N frames")
     p.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")

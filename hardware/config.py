@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from referee.colour import COLOURS, other
 from referee.events import PLAYER_ACTIONS
 from referee.sections import ConfigError, Section, boolean, choice, integer, pair, string
 
-COLOURS = ("dark", "light")
 CUBE_DISPLAY_TYPES = ("ht16k33", "max7219", "leds", "none")
 HT16K33_LAYOUTS = ("adafruit", "linear")
 SCREEN_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "dummy")
@@ -38,7 +38,7 @@ class PlayersConfig:
 
     @property
     def right(self) -> str:
-        return "light" if self.left == "dark" else "dark"
+        return other(self.left)
 
 
 @dataclass(frozen=True)

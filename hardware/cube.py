@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol, Sequence
 
+from referee.colour import other
 from referee.view import TableView
 
 from .segments import crawford_text, cube_text
@@ -63,7 +64,7 @@ def cube_frame(state: CubeState, *, left: str = "dark", digits: int = 4, blink_o
     leds[_position(state.owner, left)] = True
     if state.offered_by is not None:
         offered = state.offered_value or 2 * state.value
-        taker = "light" if state.offered_by == "dark" else "dark"
+        taker = other(state.offered_by)
         if blink_on:
             leds[_position(taker, left)] = True
             return CubeFrame(cube_text(offered, digits), offered, (leds[0], leds[1], leds[2]))

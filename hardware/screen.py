@@ -30,6 +30,7 @@ from typing import Optional
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
+from referee.colour import COLOURS, Colour, other  # noqa: E402
 from referee.view import TableView  # noqa: E402
 
 RGB = tuple[int, int, int]
@@ -139,17 +140,17 @@ def layout(size: tuple[int, int], bottom: str = "dark") -> Layout:
     tray_x = board.x + 13 * point_w
     top_tray = pygame.Rect(tray_x, board.y, point_w, board.h // 2)
     bottom_tray = pygame.Rect(tray_x, board.centery, point_w, board.h - board.h // 2)
-    other = "light" if bottom == "dark" else "dark"
-    trays = {bottom: bottom_tray, other: top_tray}
+    top_player = other(bottom)
+    trays = {bottom: bottom_tray, top_player: top_tray}
     top_bar = pygame.Rect(bar.x, bar.y, bar.w, bar.h // 2)
     bottom_bar = pygame.Rect(bar.x, bar.centery, bar.w, bar.h - bar.h // 2)
-    bar_halves = {bottom: top_bar, other: bottom_bar}  # a checker on the bar faces the home it enters
+    bar_halves = {bottom: top_bar, top_player: bottom_bar}  # a checker on the bar faces the home it enters
     panel = pygame.Rect(board.right + 2 * pad, mid_y, w - board.right - 3 * pad, mid_h)
     box_h = mid_h * 20 // 100
-    players = {other: pygame.Rect(panel.x, panel.y, panel.w, box_h),
+    players = {top_player: pygame.Rect(panel.x, panel.y, panel.w, box_h),
                bottom: pygame.Rect(panel.x, panel.y + mid_h * 50 // 100, panel.w, box_h)}
-    mid_zone = pygame.Rect(panel.x, players[other].bottom + pad, panel.w,
-                           players[bottom].y - players[other].bottom - 2 * pad)
+    mid_zone = pygame.Rect(panel.x, players[top_player].bottom + pad, panel.w,
+                           players[bottom].y - players[top_player].bottom - 2 * pad)
     dice = pygame.Rect(mid_zone.x, mid_zone.y, mid_zone.w * 62 // 100, mid_zone.h)
     m = max(3, box_h // 12)
     cube_size = min(box_h - 2 * m, mid_zone.h)
@@ -157,7 +158,7 @@ def layout(size: tuple[int, int], bottom: str = "dark") -> Layout:
     cube_slots: dict[Optional[str], pygame.Rect] = {
         None: pygame.Rect(mid_zone.right - cube_size - m, mid_zone.centery - cube_size // 2, cube_size, cube_size),
         **{c: pygame.Rect(players[c].right - cube_size - m, players[c].y + m, cube_size, cube_size)
-           for c in (other, bottom)},
+           for c in (top_player, bottom)},
     }
     plays = pygame.Rect(panel.x, players[bottom].bottom + pad, panel.w, panel.bottom - players[bottom].bottom - pad)
     return Layout((w, h), bottom, score_bar, board, panel, banner, point_w, row_h, checker_d, bar, trays,
@@ -255,7 +256,7 @@ def _draw_board(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
     pygame.draw.rect(surf, theme.frame, lay.bar)
     for tray in lay.trays.values():
         pygame.draw.rect(surf, theme.tray, tray.inflate(-2, -2))
-    for i, colour in enumerate(("dark", "light")):
+    for i, colour in enumerate(COLOURS):
         n = view.bar[i]
         if n:
             half = lay.bar_halves[colour]
@@ -306,7 +307,7 @@ def _draw_dice(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
     y = lay.dice.centery - size // 2
     for i, value in enumerate(view.dice):
         if view.state == "opening_roll":
-            colour = ("dark", "light")[i]
+            colour: str = Colour.from_number(i)
             if value is None:
                 continue
         else:
@@ -331,10 +332,11 @@ def _draw_cube(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
         _text(surf, "double?", rect.h * 30 // 100, theme.offer_accent, lay.dice, align="centre", bold=True)
 
 
-def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
+def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme,
+                  clock: Optional[tuple[str, str]] = None) -> None:
     pips = view.pips
     assert pips is not None  # TableView computes them when not given
-    for i, colour in enumerate(("dark", "light")):
+    for i, colour in enumerate(COLOURS):
         box = lay.players[colour]
         on_turn = view.turn == colour
         pygame.draw.rect(surf, theme.panel, box, border_radius=8)
@@ -347,6 +349,11 @@ def _draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: The
         _text(surf, view.names[i], inner.h * 30 // 100, theme.text, name_r, bold=True)
         pips_r = pygame.Rect(inner.x, inner.y + inner.h // 2, inner.w // 2, inner.h // 2)
         _text(surf, f"pips {pips[i]}", inner.h * 26 // 100, theme.dim_text, pips_r)
+        if clock is not None:  # the tournament clock: this player's reserve left
+            clock_r = pygame.Rect(inner.x + inner.w * 30 // 100, inner.y + inner.h // 2, inner.w * 30 // 100,
+                                  inner.h // 2)
+            _text(surf, clock[i], inner.h * 30 // 100, theme.turn_accent if on_turn else theme.dim_text, clock_r,
+                  bold=on_turn)
         if not view.money:
             cube = lay.cube_rect(colour)
             score_r = pygame.Rect(inner.x, inner.y, cube.x - inner.x - inner.h // 6, inner.h)
@@ -442,13 +449,14 @@ def _draw_plays(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
 
 
 def draw(surface: pygame.Surface, view: TableView, *, theme: Theme = DEFAULT_THEME,
-         bottom: str = "dark") -> Layout:
-    """Draw ``view`` over the whole ``surface``; returns the layout used."""
+         bottom: str = "dark", clock: Optional[tuple[str, str]] = None) -> Layout:
+    """Draw ``view`` over the whole ``surface``; returns the layout used.  ``clock``: the
+    tournament clock's (dark, light) reserves as text ("9:45"), shown beside each player's pips."""
     lay = layout(surface.get_size(), bottom)
     surface.fill(theme.background)
     _draw_score(surface, lay, view, theme)
     _draw_board(surface, lay, view, theme)
-    _draw_players(surface, lay, view, theme)
+    _draw_players(surface, lay, view, theme, clock)
     _draw_dice(surface, lay, view, theme)
     _draw_cube(surface, lay, view, theme)
     _draw_plays(surface, lay, view, theme)

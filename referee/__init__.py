@@ -17,9 +17,12 @@ The rules engine depends on nothing else of ours:
 * :func:`referee.rules.scoring.game_result(pos)` -> (``"on_roll"``/``"opponent"``, GameKind).
 
 Input types shared with the device packages live in :mod:`referee.events`; the
-exception tree in :mod:`referee.errors`.
+exception tree in :mod:`referee.errors`; the two colours in :mod:`referee.colour`
+(:class:`Colour`: ``"dark"``/``"light"`` as text, record players 0/1); a board reading to and
+from a position, from either colour's side, in :mod:`referee.board`.
 
-The referee (its interface and conventions are in :mod:`referee.turn.protocol`'s docstring):
+The referee (its interface and conventions are in :mod:`referee.turn.referee`'s docstring, its
+declared state machine in :mod:`referee.turn.transitions`):
 ``Referee(settings, clock).handle(event) -> [Decision]``, ``view() -> TableView``
 (:mod:`referee.view`), ``new_record_actions()``, ``match_record()``; settings in
 :mod:`referee.settings`, decisions in :mod:`referee.decisions`.

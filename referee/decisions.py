@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from referee.colour import COLOURS
 from referee.errors import RefereeError
 
 #: Every decision kind, with what it means.
@@ -82,7 +83,7 @@ class Decision:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise DecisionError(f"decision kind {self.kind!r} is not one of {', '.join(KINDS)}")
-        if self.player not in (None, "dark", "light"):
+        if self.player is not None and self.player not in COLOURS:
             raise DecisionError(f"decision player {self.player!r} must be 'dark', 'light' or None")
         object.__setattr__(self, "choices", tuple(self.choices))
         items = self.data.items() if isinstance(self.data, dict) else self.data

@@ -26,8 +26,8 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, Optional, Union
 
-Colour = Literal["dark", "light"]
-COLOURS: tuple[str, str] = ("dark", "light")
+from referee.colour import COLOURS, Colour
+
 Zone = Literal["left", "right", "outside", "tray"]
 ZONES: tuple[str, ...] = ("left", "right", "outside", "tray")
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from referee.colour import COLOURS
 from referee.errors import RefereeError
 
 EARLY_ROLL = ("stands", "void")
 DIE_ON_CHECKER = ("reroll", "stands")
 LANDING = ("board", "tray")
 ROTATIONS = ("standard", "box_rotates")
-COLOURS = ("dark", "light")
 
 
 class SettingsError(RefereeError, ValueError):

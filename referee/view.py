@@ -31,7 +31,7 @@ import json
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Optional
 
-COLOURS: tuple[str, str] = ("dark", "light")
+from referee.colour import COLOURS
 
 #: The protocol states the screen knows how to show, with what each means.
 STATES: dict[str, str] = {

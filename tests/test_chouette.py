@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.settings import Settings
 from referee.table.streams import Table
 

@@ -7,7 +7,7 @@ import pytest
 from referee.rules.cube import Cube, double_refusal
 from referee.rules.match import Score
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.settings import Settings
 from referee.table.streams import Table
 

@@ -20,7 +20,7 @@ from referee.cli.referee import main as main_referee
 from referee.records.journal import Journal, journal_lines, parse_journal, read_journal
 from referee.records.matfile import gnubg_steps, load_mat, read_mat, writable_actions, write_mat
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.records.record import (AcceptResign, Correction, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord, Move,
                             Resign, Reroll, Roll, RuleSettings, Take, layout)
 from referee.records.replay import GameReplayer, replay_match

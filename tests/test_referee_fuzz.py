@@ -9,7 +9,7 @@ import pytest
 from referee.events import (PLAYER_ACTIONS, DiceLifted, DieReading, HandOverBoard, PlayerInput, ReaderFault,
                             RollSettled, RollStarted)
 from referee.rules.moves import legal_plays
-from referee.turn.protocol import STATES, Referee
+from referee.turn.referee import STATES, Referee
 from referee.settings import Settings
 from referee.table.streams import as_dark, other, reading
 

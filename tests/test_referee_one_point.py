@@ -3,7 +3,7 @@ and its record replays clean."""
 from __future__ import annotations
 
 from referee.events import PlayerInput
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.settings import Settings
 from referee.table.streams import opening_throw
 

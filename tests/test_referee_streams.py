@@ -16,7 +16,7 @@ import pytest
 from referee.events import BoardEvidence, DiceLifted, HandOverBoard, PointReading
 from referee.rules.moves import legal_plays, results
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.records.replay import replay_match
 from referee.settings import Settings
 from referee.table.streams import Table, as_dark, other, random_game, reading, real_match_streams

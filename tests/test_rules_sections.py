@@ -11,7 +11,7 @@ from referee.decisions import Decision
 from referee.events import DieReading, HandOverBoard, RollSettled
 from referee.rules.moves import match_play
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.records.record import Action, IllegalAccepted, MatchRecord, Reroll, action_from_json
 from referee.settings import Settings
 from referee.table.streams import Table, as_dark, reading

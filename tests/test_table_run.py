@@ -142,5 +142,13 @@ def test_a_tray_table_takes_the_reference_readers_tray_throws(tmp_path, frames, 
         events = [json.loads(l) for l in (tmp_path / "journal" / "current.jsonl").read_text().splitlines()]
         settled = [e for e in events if e["event"] == "input" and e["data"]["kind"] == "roll_settled"]
         assert [d["zone"] for d in settled[0]["data"]["dice"]] == ["tray", "tray"]
+        # the journal keeps the landing rule, so replaying the dispute judges the throw alike
+        match = next(e for e in events if e["event"] == "match")
+        assert match["rules"].get("landing", "board") == landing
+        out = subprocess.run([*RUN[:3], "referee", "--script", str(tmp_path / "journal" / "current.jsonl")],
+                             capture_output=True, text=True, timeout=60)
+        replayed = [l.split(": ", 1)[-1] for l in out.stdout.splitlines()
+                    if l.split(": ", 1)[-1].startswith(("opening_won", "reroll"))]
+        assert replayed and replayed[0].startswith(first), out.stdout + out.stderr
     finally:
         sim.stop()

@@ -8,7 +8,11 @@ from referee.decisions import Decision
 from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, PointReading, RollSettled
 from referee.rules.moves import match_play
 from referee.rules.position import Position
-from referee.turn.protocol import STATES, TRANSITIONS, VIEW_STATE, Referee
+from referee.turn import quiet
+from referee.turn.machine import DeclarationError, check, index, transition
+from referee.turn.referee import STATES, TRANSITIONS, VIEW_STATE, Referee
+from referee.turn.states import State
+from referee.turn.transitions import INITIAL, TABLE
 from referee.settings import Settings
 from referee.table.streams import Table, as_dark, opening_throw, reading
 from referee.view import STATES as VIEW_STATES
@@ -35,19 +39,38 @@ def started(**kw) -> Table:
 
 
 def test_transition_table_is_complete_and_reachable() -> None:
-    assert set(TRANSITIONS) == set(STATES) == set(VIEW_STATE)
+    assert set(STATES) == set(VIEW_STATE) == {s.value for s in State}
     assert set(VIEW_STATE.values()) <= set(VIEW_STATES)
-    for state, entries in TRANSITIONS.items():
-        for trig, (handler, guards) in entries.items():
-            assert hasattr(Referee, f"_h_{handler}"), (state, trig)
-            for g in guards:
-                assert hasattr(Referee, f"_g_{g}"), (state, trig, g)
-    # every state but the first is entered by some handler: check by name in the source
-    import inspect
-    import referee.turn.protocol as proto
-    src = inspect.getsource(proto)
-    for state in STATES:
-        assert f'"{state}"' in src.split("TRANSITIONS: dict")[1], state
+    for tr in TRANSITIONS:
+        assert callable(tr.handler) and all(callable(g) for g in tr.guards), tr
+        assert tr.sources <= set(State) and tr.targets <= set(State), tr
+    assert check(TRANSITIONS, INITIAL) == []
+    assert {s for s, entries in TABLE.items() if entries} == set(State)
+
+
+def test_the_check_fails_on_a_broken_declaration() -> None:
+    """Each kind of breakage is found: a state nothing leads to, a state nothing leaves, a
+    trigger declared twice for one state."""
+    no_director = [tr for tr in TRANSITIONS if tr.handler is not quiet.call_director]
+    assert "state 'director' cannot be reached from 'opening_roll'" in check(no_director, INITIAL)
+    stuck = [tr for tr in TRANSITIONS if not (State.GAME_OVER in tr.sources and tr.targets - {State.GAME_OVER})]
+    assert "state 'game_over' is a dead end: no transition leaves it" in check(stuck, INITIAL)
+    twice = list(TRANSITIONS) + [transition("dice_lifted", {State.MOVING}, quiet.ignore)]
+    [problem] = check(twice, INITIAL)
+    assert "'dice_lifted' is declared twice for state 'moving'" in problem
+    with pytest.raises(DeclarationError, match="declared twice"):
+        index(twice)
+    assert check(TRANSITIONS, INITIAL, final=()) == ["state 'match_over' is a dead end: no transition leaves it"]
+
+
+def test_a_handler_entering_an_undeclared_state_is_an_error() -> None:
+    ref = Referee()
+    tr = transition("dice_lifted", {State.OPENING_ROLL}, quiet.ignore, {State.MOVING})
+    with ref.running(tr):
+        ref.enter(State.MOVING)
+        with pytest.raises(DeclarationError, match="'director', which its transition does not declare"):
+            ref.enter(State.DIRECTOR)
+    assert ref.state == "moving" and ref.state is State.MOVING
 
 
 def test_event_a_state_cannot_accept_names_event_and_state() -> None:

@@ -141,7 +141,9 @@ def test_cli_reads_a_board_found_automatically_and_says_when_there_is_none(tmp_p
     assert [p[0] for p in res["top"]] == [p.count for p in top]
     assert [p[0] for p in res["bottom"]] == [p.count for p in bottom]
     assert bgtable(["read", str(blank), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"board_found": False}
+    res = json.loads(capsys.readouterr().out)
+    assert res["board_found"] is False and res["reason"]["kind"] == "no_board"
+    assert res["reason"]["text"].startswith("board not found: ")
 
 
 def _working_field(img: np.ndarray) -> tuple[locate._Field, float]:

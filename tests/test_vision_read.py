@@ -165,12 +165,15 @@ def test_cli_read_no_board_missing_file_and_batch(tmp_path) -> None:
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((200, 300, 3), 90, np.uint8))
     p = _cli("read", str(blank), "--json")
-    assert p.returncode == 0 and json.loads(p.stdout) == {"board_found": False}
+    res = json.loads(p.stdout)
+    assert p.returncode == 0 and res["board_found"] is False and res["reason"]["kind"] == "no_board"
+    p = _cli("read", str(blank))
+    assert p.returncode == 0 and p.stdout.strip().splitlines() == [res["reason"]["text"]]   # one line
     p = _cli("read", str(tmp_path / "missing.jpg"))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "missing.jpg" in p.stderr
     p = _cli("read", "--batch", stdin=json.dumps({"image": str(blank)}) + "\n" + json.dumps({"image": "nope.png"}) + "\n")
     lines = p.stdout.strip().splitlines()
-    assert p.returncode == 2 and len(lines) == 2 and json.loads(lines[0]) == {"board_found": False}
+    assert p.returncode == 2 and len(lines) == 2 and json.loads(lines[0]) == {"board_found": False, "reason": res["reason"]}
     assert "nope.png" in json.loads(lines[1])["error"]
 
 
@@ -460,12 +463,14 @@ def test_a_colour_over_15_gives_its_least_sure_point_or_bar_checker_to_the_other
 
 
 def test_no_colour_is_flipped_without_a_clear_culprit() -> None:
-    from vision.read import _flip_one_colour
+    from vision.read import flip_one_colour
     rows = {"top": [PointReading(3, "dark", 0.9), PointReading(2, "dark", 0.9)] + [PointReading(0, None, 1.0)] * 10,
             "bottom": [PointReading(0, None, 1.0)] * 12}
     margins = {("top", 0): 0.20, ("top", 1): 0.22}
-    assert _flip_one_colour(rows, margins, [], [17, 10]) is None            # two alike: no culprit
+    assert flip_one_colour(rows, margins, [], [17, 10])[0] is None            # two alike: no culprit
     margins[("top", 0)] = 0.05
-    assert _flip_one_colour(rows, margins, [], [17, 10]) == "point"
-    assert rows["top"][0].colour == "light" and rows["top"][0].confidence < 0.6
-    assert _flip_one_colour(rows, margins, [], [16, 16]) is None            # both over: nothing to give
+    kind, flipped, _ = flip_one_colour(rows, margins, [], [17, 10])
+    assert kind == "point"
+    assert flipped["top"][0].colour == "light" and flipped["top"][0].confidence < 0.6
+    assert rows["top"][0].colour == "dark"                                   # the rows given are left as they were
+    assert flip_one_colour(rows, margins, [], [16, 16])[0] is None            # both over: nothing to give

@@ -16,7 +16,7 @@ Public interface (what the table process and tools use)::
                                                     # detect_checkers(image, params, trace) -> [Detection]
     from vision.size import measure_checker, rim_spacings  # the checkers' size from a board's stacks
 
-Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadParams`,
+Pipeline (each stage a pure function; thresholds in :class:`vision.params.ReadParams`,
 :class:`vision.occlusion.OcclusionParams` and :class:`VisionConfig`):
 
 1. **Find the board** (:func:`vision.reader.find_corners`): the four ArUco markers
@@ -33,7 +33,9 @@ Pipeline (each stage a pure function; thresholds in :class:`vision.read.ReadPara
 2. **Rectify** (:mod:`vision.rectify`): a top-down view, 32 px per point width; the
    pixel maps are kept per camera geometry, so each frame is one fixed-point remap.
 3. **Occlusion** (:mod:`vision.occlusion`): something across the frame band = a hand.
-4. **Read** (:mod:`vision.read`): checker rims found by a ring filter along every point
+4. **Read** (:mod:`vision.read`, one module per stage: ``rims``, ``checkers`` with ``stacks``,
+   ``looks`` and ``bar``, ``colours``, ``assemble``; a missing reading's reason in ``reasons``):
+   checker rims found by a ring filter along every point
    and the bar; a stack's extent from its last rim (a last rim much fainter than the
    stack's and not its colour is a point's tip, not a checker), second-layer checkers from
    whole rims half a checker off a full first row; bar checkers side by side (a fainter
@@ -66,7 +68,7 @@ Conventions and limits:
   colour is exactly 7 short of 15, it is read as the 12 (just sure, confidence 0.6).
   A colour over 15 (an impossible board, no reading) gives one point or bar checker to the
   other colour when that makes both possible and its colour was clearly the least sure of
-  those that would (:func:`vision.read._flip_one_colour`); that point is then unsure.
+  those that would (:func:`vision.assemble.flip_one_colour`); that point is then unsure.
   The checkers' thickness lying down is measured from the ladder (two lines or more: the
   profile's self-similarity, 0.17-0.42 pw; the renderer draws 0.2-0.35 pw); a lone line
   beside a colour that runs on past any checker's thickness is a surface's edge (frame, tray
@@ -77,7 +79,7 @@ Conventions and limits:
 * Stacking (:func:`vision.layout.stack_slots`): a row of 5 from a point's base, then each
   further layer from the base outwards, every checker across two of the layer below
   (5 + 4 + 3 + 2 + 1 = 15).  The reader counts rims, and from a full row on also fits
-  the measured rim patterns of 5..15 (:func:`vision.read.tall_stack`); a clear pattern
+  the measured rim patterns of 5..15 (:func:`vision.stacks.tall_stack`); a clear pattern
   wins, an unclear disagreement is reported unsure.  A row of 5 and a 12-pyramid look
   much alike: told apart by their end rims; a colour over 15 checkers falls back to the
   next likeliest count, unsure.  The pattern pass assumes points 5 point widths deep;

@@ -6,7 +6,12 @@ corners from ``--corners``, else the ArUco markers, else found automatically
 first corner to the second, ``bottom`` from the fourth to the third; with the board found
 automatically the rows read left to right as seen (a board whose rows run up and down the
 picture: ``top`` is the right-hand row read downwards, ``bottom`` the left-hand one).  A
-picture with no board gives ``{"board_found": false}`` and exit 0.  Beyond the issue's
+picture with no board gives ``{"board_found": false, "reason": {...}}`` and exit 0.
+``"reason"`` (:mod:`vision.reasons`): why the table would take no reading from this picture,
+``{"kind", "text", ...facts}`` (``no_board``; ``occluded`` with ``where``, the frame's edges
+crossed; ``impossible`` with ``over`` and ``totals``, the colours over 15 and by how much;
+``not_set_up``; ``unsure`` with ``confidence``, ``minimum`` and ``points``), else null; the
+text form prints it as one ``no reading:`` line.  Beyond the issue's
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
 ``"occluded"``, ``"p"`` (the probability of each reported count and colour: ``top`` and
@@ -34,6 +39,7 @@ import cv2
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
+from .reasons import NoReading, no_board
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -76,10 +82,12 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
             readers[key] = reader
     try:
         r = reader.inspect(img, read_occluded=True)
-    except BoardNotFound:
-        return {"board_found": False}
+    except BoardNotFound as exc:
+        return {"board_found": False, "reason": no_board(str(exc)).to_json_dict()}
     assert r.rows is not None
     out = r.rows.to_json_dict()
+    why = why_no_reading(r, reader)
+    out["reason"] = None if why is None else why.to_json_dict()  # why the table would get no reading, else null
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
@@ -89,6 +97,12 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["p"] = reported_odds(r.rows)
     out["dice"] = dice_found(img, r.corners, reader.config.shape)
     return out
+
+
+def why_no_reading(r: Any, reader: Any) -> Optional[NoReading]:
+    """Why this reading would give the referee nothing (the reader's own reason:
+    :attr:`vision.reader.Reading.reason`), or None when it would give a reading."""
+    return r.reason
 
 
 def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:
@@ -132,7 +146,8 @@ def check_corners(cs: Any, width: int, height: int, text: str) -> None:
 
 def _text(res: dict[str, Any]) -> str:
     if not res.get("board_found"):
-        return "no board found"
+        reason = res.get("reason")
+        return reason["text"] if reason else "no board found"
     cell = lambda p: "." if not p[0] else f"{p[0]}{'D' if p[1] == 'dark' else 'L'}"  # noqa: E731
     lines = ["top:    " + " ".join(cell(p).rjust(3) for p in res["top"]),
              "bottom: " + " ".join(cell(p).rjust(3) for p in res["bottom"]),
@@ -144,6 +159,8 @@ def _text(res: dict[str, Any]) -> str:
     off = res.get("off")
     lines.append("off:    not in view" if off is None else
                  f"off:    dark {off['dark']}, light {off['light']}" + ("" if off["sure"] else "   (unsure)"))
+    if res.get("reason"):
+        lines.append(f"no reading: {res['reason']['text']}")
     return "\n".join(lines)
 
 

@@ -56,10 +56,27 @@ def occluded(view: View, params: OcclusionParams = OcclusionParams()) -> bool:
     return occlusion_score(view, params) > 1.0
 
 
+EDGES = ("top", "bottom", "left", "right")   # the bands of :func:`band_segments`, in order (the view's sides)
+
+
 def occlusion_score(view: View, params: OcclusionParams = OcclusionParams()) -> float:
     """Worst segment's deviation as a share of the allowed one (above 1: occluded)."""
-    worst = 0.0
+    return max([0.0] + band_scores(view, params))
+
+
+def occluded_edges(view: View, params: OcclusionParams = OcclusionParams(), limit: float = 1.0) -> list[str]:
+    """The frame's edges (:data:`EDGES`: the view's top, bottom, left, right) that something
+    lies across: those whose band scores above ``limit`` (:func:`occlusion_score`'s unit)."""
+    return [e for e, sc in zip(EDGES, band_scores(view, params)) if sc > limit]
+
+
+def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list[float]:
+    """Per band (:data:`EDGES` order) its worst segment's deviation as a share of the allowed
+    one; 0 for a band too short to judge."""
+    out = []
     for segs in band_segments(view, params):
+        worst = 0.0
+        out.append(worst)
         n = len(segs)
         if n < 3:
             continue
@@ -74,5 +91,5 @@ def occlusion_score(view: View, params: OcclusionParams = OcclusionParams()) -> 
             fit = cm + (t - tm)[:, None] * slope
             res = np.abs(col - fit).max(axis=1)
             keep = res <= np.quantile(res, 0.67)
-        worst = max(worst, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread)
-    return worst
+        out[-1] = max(worst, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread)
+    return out

@@ -1,8 +1,8 @@
 """The two checker colours of a photo, learned from the checkers' faces (for :mod:`vision.photos`).
 
-The idea of :func:`vision.read.learn_colours` with its own settings, so the photo path does
+The idea of :func:`vision.colours.learn_colours` with its own settings, so the photo path does
 not move when the reader's tuning does: face samples (Lab medians) split in two along
-their main axis (the reader's :func:`~vision.read.axis_split`), refined by 2-means,
+their main axis (the reader's :func:`~vision.colours.axis_split`), refined by 2-means,
 lightness weighed half (light and shadow move it most).  Unlike the reader's it always splits: a photo of a backgammon board shows both
 colours, and a washed-out photo whose two colours are close must still be told apart.
 """

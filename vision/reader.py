@@ -26,8 +26,9 @@ from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
 from .odds import most_likely, row_odds, to_table
-from .occlusion import occlusion_score
-from .read import ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
+from .occlusion import occluded_edges, occlusion_score
+from .reasons import NoReading, not_set_up, occluded, reading_reason
+from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
 from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
@@ -76,6 +77,7 @@ class Reading:
     corners: np.ndarray
     view: View
     trays: Optional[TrayReading] = None
+    reason: Optional[NoReading] = None  # why there is no evidence (None when there is)
 
 
 class BoardReader:
@@ -163,16 +165,16 @@ class BoardReader:
             occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
         if covered:
             if not read_occluded:
-                return Reading(None, None, True, corners, view)
+                return Reading(None, None, True, corners, view, reason=self._occluded(view, memory))
             assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False)[0])
             rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
-            return Reading(rows, None, True, corners, view)
+            return Reading(rows, None, True, corners, view, reason=self._occluded(view, memory))
         assembled, model = read_view(view, self.colours, *self._read_params(view))
         if not assembled.plausible:
             # impossible totals (a hinge read as a checker...): the odds may still tell which of
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
-                return Reading(assembled.rows, None, False, corners, view)
+                return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
             return Reading(assembled.rows, self._with_odds(assembled.rows, view, t, None), False, corners, view)
         if model is not None and self.colours is None:
             self.colours = model
@@ -192,7 +194,16 @@ class BoardReader:
         ev: Optional[BoardEvidence] = None
         if self.setup is not None and rows.confidence >= self.config.min_confidence:
             ev = self._with_odds(rows, view, t, off)
-        return Reading(rows, ev, False, corners, view, trays)
+        why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
+                                                          self.config.min_confidence, CERTAIN)
+        return Reading(rows, ev, False, corners, view, trays, why)
+
+    def _occluded(self, view: View, memory: Optional[BoardMemory]) -> NoReading:
+        """The reason of a covered frame: the frame band's edges crossed (none named once the
+        board's look is learned: then it is the places that look like nothing the board showed)."""
+        if memory is not None:
+            return occluded([])
+        return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
     def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]]) -> BoardEvidence:
         """The evidence for a reading, with its odds (the absolute reading's, times the learned

@@ -124,8 +124,9 @@ class SelfReference(BoardMemory):
     def _distances(self, view: View) -> np.ndarray:
         n_points = 24 * self.geo.per_point
         d = np.zeros((len(self.geo.centres), 3), np.float32)
+        tpl = self._templates()
         d[:n_points] = self._d if view is self.view else _shifted_dist(patches(view, self.geo)[:n_points],
-                                                                       self._tpl[:n_points])
+                                                                       tpl[:n_points])
         return d
 
     def foreign(self, view: View) -> np.ndarray:

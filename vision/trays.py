@@ -3,7 +3,7 @@
 :func:`tray_views` rectifies the strips beside the playing area's left and right edges
 (only those wholly inside the frame); :func:`read_trays` counts the ladder of lines
 between side-on checkers in each half-tray and takes the colour from the board's
-:class:`~vision.read.ColourModel`.  :class:`vision.reader.BoardReader` reports the
+:class:`~vision.colours.ColourModel`.  :class:`vision.reader.BoardReader` reports the
 counts as ``BoardEvidence.off`` only when sure and adding up to 15 with the board.
 """
 from __future__ import annotations

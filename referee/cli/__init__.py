@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "run": "run the table: camera, dice reader, buttons, referee, screen",
     "demo": "run a whole simulated table (the main job without hardware)",
     "journal": "check a table journal's lines, or repair a damaged one",
+    "club": "the club: the director's page, the broker's files, a table's publisher",
 }
 
 Add = Callable[[argparse.ArgumentParser], None]
@@ -120,6 +121,9 @@ def run_command(name: str, argv: Sequence[str]) -> int:
         return _edge(name, firmware.add_arguments, firmware.run, argv)
     if name == "screen":
         return _screen(argv)
+    if name == "club":
+        from referee.table.club import cli as club  # noqa: PLC0415
+        return club.main(argv)
     raise KeyError(f"bgtable: no module runs the command {name!r}")  # a COMMANDS entry without its import
 
 

@@ -24,6 +24,7 @@ import os
 from typing import Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
+from referee.colour import COLOURS
 
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
 
@@ -57,15 +58,15 @@ def load_rows(path: str, what: str) -> dict[str, Any]:
             raise JudgeInputError(f"{what} file {path!r}: {row!r} must be a list of 12 [count, colour] points")
         for k, p in enumerate(pts):
             ok = isinstance(p, list) and len(p) >= 2 and isinstance(p[0], int) and not isinstance(p[0], bool) \
-                and 0 <= p[0] <= 15 and (p[1] in ("dark", "light") if p[0] else p[1] in (None, "dark", "light"))
+                and 0 <= p[0] <= 15 and (p[1] in COLOURS if p[0] else p[1] is None or p[1] in COLOURS)
             if not ok:
                 raise JudgeInputError(f"{what} file {path!r}: {row} point {k + 1} is {p!r}; expected [count 0-15, "
                                       f"\"dark\" or \"light\"] or [0, null]")
     bar = d.get("bar", {"dark": 0, "light": 0})
     if not isinstance(bar, dict) or not all(isinstance(bar.get(c, 0), int) and 0 <= bar.get(c, 0) <= 15
-                                            for c in ("dark", "light")):
+                                            for c in COLOURS):
         raise JudgeInputError(f"{what} file {path!r}: bar {bar!r} must be {{\"dark\": n, \"light\": n}}")
-    for c in ("dark", "light"):
+    for c in COLOURS:
         total = sum(p[0] for r in ("top", "bottom") for p in d[r] if p[0] and p[1] == c) + bar.get(c, 0)
         if total > 15:
             raise JudgeInputError(f"{what} file {path!r}: {total} {c} checkers on the board; a side has 15")
@@ -84,13 +85,13 @@ def rows_evidence(d: dict[str, Any], dark_home: str):
 
 def position_rows(pos: Any, dark_home: str) -> dict[str, Any]:
     """A position (Dark on roll) in the ``read --json`` rows form."""
-    from referee.turn.matching import layout_of, layout_to_evidence
+    from referee.board import reading_of
     from vision.layout import SetUp
-    lay = layout_of(pos)
-    top, bottom = SetUp(dark_home).to_rows(layout_to_evidence(lay))
+    ev = reading_of(pos)
+    top, bottom = SetUp(dark_home).to_rows(ev)
     cell = lambda p: [p.count, p.colour]  # noqa: E731
     return {"top": [cell(p) for p in top], "bottom": [cell(p) for p in bottom],
-            "bar": {"dark": lay.bar[0], "light": lay.bar[1]}}
+            "bar": {"dark": ev.bar[0], "light": ev.bar[1]}}
 
 
 def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int, int], *,
@@ -102,7 +103,9 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     import cv2
 
     from referee.turn.likelihood import cells_of, log_likelihood, odds_table
-    from referee.turn.matching import evidence_position, match_reading
+    from referee.board import for_side, position_of_reading
+    from referee.colour import other
+    from referee.turn.matching import match_reading
     from referee.rules.moves import legal_plays
     from vision.config import VisionConfig
     from vision.errors import BoardNotFound
@@ -117,10 +120,10 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             raise JudgeInputError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
         return img
 
-    pos = evidence_position(rows_evidence(before, dark_home))
-    before_m = pos if mover == "dark" else pos.swap()
+    pos = position_of_reading(rows_evidence(before, dark_home))
+    before_m = for_side(pos, mover)
     plays = legal_plays(before_m, *dice)
-    cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays] or [pos]
+    cands = [for_side(lp.result, other(mover)) for lp in plays] or [pos]
     texts = [str(lp.play) for lp in plays] or [""]
 
     cs = parse_corners(corners) if corners else None
@@ -148,8 +151,7 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
         return out
     ev = reading.evidence
     if ev is None:
-        out["reason"] = ("something lies over the board: a hand or an arm" if reading.occluded else
-                         "the reading is not a possible position (too many checkers of a colour)")
+        out["reason"] = reading.reason.text if reading.reason is not None else "no reading"
         return out
     v = match_reading(ev, pos, cands, mover)
     table = odds_table(ev)
@@ -188,7 +190,7 @@ def main(argv: Sequence[str]) -> int:
                "before the move and the roll")
     p.add_argument("image", help="the frame after the move (JPEG, PNG...)")
     p.add_argument("--before", required=True, help="the position before the move (the 'bgtable read --json' form)")
-    p.add_argument("--mover", required=True, choices=("dark", "light"), help="the colour that moved")
+    p.add_argument("--mover", required=True, choices=COLOURS, help="the colour that moved")
     p.add_argument("--dice", required=True, help="the roll, e.g. 6-4")
     p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--dark-home", default="bottom-right", choices=HOMES,

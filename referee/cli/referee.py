@@ -25,7 +25,7 @@ from typing import Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.events import EventError, from_dict
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.settings import Settings, SettingsError
 
 PROG = "bgtable referee"

@@ -13,7 +13,7 @@ Players
 ``player`` is ``0`` or ``1`` everywhere:
 
 * player 0 = the LEFT column of a .mat file = SGF ``W`` = gnubg's player 0 = **dark**
-  checkers at the table (``referee.events.COLOURS[0]``);
+  checkers at the table (``referee.colour.Colour.DARK``, ``Colour.from_number(0)``);
 * player 1 = the RIGHT column = SGF ``B`` = gnubg's player 1 = **light** checkers.
 
 Actions (``type`` is the JSON tag)
@@ -79,10 +79,12 @@ import json
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar, Iterable, Optional, Union
 
+from referee.colour import COLOURS
 from referee.errors import RecordError
+from referee.rules.match import add_points, crawford_flags  # noqa: F401 (crawford_flags: the records' name for it)
 from referee.rules.position import Position
 
-PLAYER_COLOURS: tuple[str, str] = ("dark", "light")
+PLAYER_COLOURS = COLOURS  # player 0 = Dark, player 1 = Light (referee.colour)
 REROLL_CAUSES: tuple[str, ...] = (
     "cocked",        # a die came to rest tilted
     "outside",       # a die left the landing area / the board
@@ -372,17 +374,24 @@ class RuleSettings:
     automatic_doubles: int = 0
     cube_limit: int = 0
     early_roll: str = "stands"
+    landing: str = "board"  # where the dice must land: "board" (the right-hand half) or "tray"
 
     def __post_init__(self) -> None:
         if self.early_roll not in EARLY_ROLL_RULES:
             raise RecordError(f"early_roll {self.early_roll!r} must be 'stands' or 'void'")
+        if self.landing not in ("board", "tray"):
+            raise RecordError(f"landing {self.landing!r} must be 'board' or 'tray'")
         if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
             raise RecordError(f"automatic_doubles {self.automatic_doubles!r} must be a count >= 0")
         if not isinstance(self.cube_limit, int) or self.cube_limit < 0:
             raise RecordError(f"cube_limit {self.cube_limit!r} must be 0 (none) or a cube value")
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        """The JSON form; ``landing`` only when it is a tray (older records have no such key)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        if d["landing"] == "board":
+            del d["landing"]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RuleSettings":
@@ -425,7 +434,7 @@ class GameRecord:
         a, b = self.score_before
         if r is None:
             return (a, b)
-        return (a + r.points, b) if r.winner == 0 else (a, b + r.points)
+        return add_points((a, b), r.winner, r.points)
 
     def with_actions(self, actions: Iterable[Action]) -> "GameRecord":
         return GameRecord(self.number, self.score_before, self.crawford, tuple(actions))
@@ -611,15 +620,3 @@ def action_text(a: Action) -> str:
     if isinstance(a, Reroll):
         return f"re-roll ({a.cause})"
     return a.TYPE.replace("_", " ")
-
-
-def crawford_flags(match_length: int, scores: Iterable[tuple[int, int]], rule: bool = True) -> list[bool]:
-    """For games with these scores before them: is each the Crawford game?  (The first
-    game in which a player needs exactly one point, when the Crawford rule is on.)"""
-    out: list[bool] = []
-    seen = False
-    for a, b in scores:
-        at = match_length > 0 and rule and (a == match_length - 1 or b == match_length - 1)
-        out.append(at and not seen)
-        seen = seen or at
-    return out

@@ -20,15 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence
 
+from referee.board import for_side
+from referee.colour import COLOURS, Colour
 from referee.errors import IllegalPlay, NotationError
+from referee.rules.cube import Cube
 from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
 from referee.rules.notation import OFF_POINT, Play, parse_play, parse_play_cached
 from referee.rules.position import Position
 from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
                      MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
-                     action_text, crawford_flags, layout)
-from referee.rules.scoring import loser_kind
+                     action_text, layout)
+from referee.rules.match import add_points, crawford_flags
+from referee.rules.scoring import loser_kind, points_won
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 _parse = parse_play_cached
@@ -107,10 +111,11 @@ class GameReplayer:
         self.rules = rules
         self.crawford = crawford
         self.pos0 = Position.start()
-        self.cube = 1
-        self.owner: Optional[int] = None
-        self.turned = False
-        self.pending: Optional[tuple[int, int, bool]] = None  # (offered by, value, is beaver)
+        # the cube (referee.rules.cube); while a double (or a beaver) is pending, ``standing``
+        # is the cube as it was before the offer: what the game is played for if the offer
+        # is never answered (a record that goes on, or ends, without the answer)
+        self.cube_state = Cube()
+        self.standing: Optional[Cube] = None
         self.resign: Optional[tuple[int, int]] = None  # (player, kind)
         self.resign_accepted = False
         self.to_act: Optional[int] = None  # None before the opening roll
@@ -130,23 +135,53 @@ class GameReplayer:
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
     def mover_position(self, p: int) -> Position:
-        return self.pos0 if p == 0 else self.pos0.swap()
+        return for_side(self.pos0, COLOURS[p])
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:
         """Whether ``p`` has a legal play for ``dice`` now (False once positions are unknown)."""
         return not self.broken and bool(legal_plays(self.mover_position(p), dice[0], dice[1]))
 
     def _set_after(self, p: int, result: Position) -> None:
-        self.pos0 = result.swap() if p == 0 else result
+        self.pos0 = for_side(result, COLOURS[1 - p])  # ``result`` has the opponent on roll
         self.over = result.is_game_over()
 
     def _check_turn(self, move: int, a: Action) -> None:
         if self.to_act is not None and a.player != self.to_act:
             self.problem(move, a, f"it is {_pname(self.to_act)}'s turn, not {_pname(a.player)}'s")
 
+    @property
+    def _stake(self) -> Cube:
+        """The cube the game is played for now: an unanswered offer counts for nothing."""
+        return self.standing if self.standing is not None else self.cube_state
+
+    @property
+    def cube(self) -> int:
+        """The cube's value now (an unanswered offer not counted)."""
+        return self._stake.value
+
+    @property
+    def owner(self) -> Optional[int]:
+        """The cube's owner now (record player 0/1), None when centred."""
+        owner = self._stake.owner
+        return None if owner is None else Colour(owner).number
+
+    @property
+    def pending(self) -> Optional[tuple[int, int, bool]]:
+        """The unanswered offer: (offered by, the value if taken, whether it is a beaver)."""
+        c = self.cube_state
+        if not c.pending:
+            return None
+        assert c.offered_by is not None and c.offered_value is not None
+        return Colour(c.offered_by).number, c.offered_value, c.beavered
+
+    def _drop_offer(self) -> None:
+        """Forget an unanswered offer: the cube stands as it was before it."""
+        if self.standing is not None:
+            self.cube_state, self.standing = self.standing, None
+
     def _kind_points(self, kind: int) -> int:
-        money_jacoby = self.match_length == 0 and self.rules.jacoby and not self.turned
-        return self.cube * (1 if money_jacoby else kind)
+        return points_won(kind, self.cube, jacoby=self.match_length == 0 and self.rules.jacoby,  # type: ignore[arg-type]
+                          cube_turned=self._stake.turned)
 
     # ----------------------------------------------------------------- feeding
 
@@ -168,7 +203,7 @@ class GameReplayer:
             self.resign = None
         if self.pending is not None and not isinstance(a, (Take, Pass, Beaver, GameEnd)):
             self.problem(move, a, f"the double to {self.pending[1]} by {_pname(self.pending[0])} was never answered")
-            self.pending = None
+            self._drop_offer()
         handler = getattr(self, "_on_" + a.TYPE)
         handler(a, move, index)
 
@@ -283,7 +318,7 @@ class GameReplayer:
                 self.problem(move, a, "an opening tie can only happen before the first play")
             elif self.match_length == 0 and self.autodoubles < self.rules.automatic_doubles:
                 if not self.rules.cube_limit or self.cube * 2 <= self.rules.cube_limit:
-                    self.cube *= 2
+                    self.cube_state = self.cube_state.automatic()
                     self.autodoubles += 1
 
     def _on_double(self, a: Double, move: int, index: int) -> None:
@@ -303,7 +338,8 @@ class GameReplayer:
             self.problem(move, a, f"the cube is at {self.cube}, so a double offers {self.cube * 2}, not {a.value}")
         if self.rules.cube_limit and a.value > self.rules.cube_limit:
             self.problem(move, a, f"the cube limit is {self.rules.cube_limit}")
-        self.pending = (p, self.cube * 2, False)
+        self.standing = self.cube_state
+        self.cube_state = self.cube_state.offer(Colour.from_number(p))
 
     def _answer(self, a: Action, move: int) -> bool:
         if self.pending is None:
@@ -318,17 +354,13 @@ class GameReplayer:
     def _on_take(self, a: Take, move: int, index: int) -> None:
         if not self._answer(a, move):
             return
-        offered_by, value, beaver = self.pending  # type: ignore[misc]
-        self.cube = value
-        self.owner = offered_by if beaver else a.player
-        self.turned = True
-        self.pending = None
+        self.cube_state, self.standing = self.cube_state.take(), None
 
     def _on_pass(self, a: Pass, move: int, index: int) -> None:
         if not self._answer(a, move):
             return
-        self.passed = (a.player, self.pending[1] // 2)  # type: ignore[index]
-        self.pending = None
+        self.passed = (a.player, self.cube_state.pass_value())
+        self._drop_offer()
 
     def _on_beaver(self, a: Beaver, move: int, index: int) -> None:
         if self.match_length != 0 or not self.rules.beavers:
@@ -340,7 +372,7 @@ class GameReplayer:
         value = self.pending[1] * 2  # type: ignore[index]
         if a.value != value:
             self.problem(move, a, f"a beaver of a double to {value // 2} makes the cube {value}, not {a.value}")
-        self.pending = (a.player, value, True)
+        self.cube_state = self.cube_state.beaver()  # ``standing`` stays: the cube before the double
 
     def _on_resign(self, a: Resign, move: int, index: int) -> None:
         if self.rolled is not None and self.rolled[0] == a.player:
@@ -476,7 +508,7 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
         if g.finished:
             r = g.result
             assert r is not None
-            score = (score[0] + r.points, score[1]) if r.winner == 0 else (score[0], score[1] + r.points)
+            score = add_points(score, r.winner, r.points)
     flags = crawford_flags(L, expected_scores, record.rules.crawford)
     # a record may start at a score other than 0-0 (a partial match): take the first game's
     score = tuple(record.games[0].score_before) if record.games else (0, 0)  # type: ignore[assignment]
@@ -504,7 +536,7 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
         if g.finished:
             r = g.result
             assert r is not None
-            score = (score[0] + r.points, score[1]) if r.winner == 0 else (score[0], score[1] + r.points)
+            score = add_points(score, r.winner, r.points)
         if L > 0 and max(score) >= L:
             match_over = True
     out.score = score

@@ -9,9 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-
-def other(colour: str) -> str:
-    return "light" if colour == "dark" else "dark"
+from referee.colour import other
 
 
 @dataclass(frozen=True)
@@ -54,6 +52,11 @@ class Cube:
         assert self.offered_by and self.offered_value
         beaverer = other(self.offered_by)
         return Cube(self.offered_value, beaverer, beaverer, 2 * self.offered_value, True, True)
+
+    def automatic(self) -> "Cube":
+        """An automatic double (money play, an opening tie): the value doubles, the cube
+        stays centred and is not turned (the Jacoby rule still applies)."""
+        return replace(self, value=2 * self.value)
 
     def pass_value(self) -> int:
         """Points the doubler wins when the double is passed: the value before it."""

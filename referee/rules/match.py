@@ -2,13 +2,32 @@
 
 :class:`Score` is immutable; :meth:`Score.after_game` gives the score after a game and
 says whether the next game is the Crawford game.  Money sessions keep running totals.
+:func:`add_points` and :func:`crawford_flags` are the same arithmetic on a record's
+numbered players (0 = Dark, 1 = Light).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Iterable, Optional
 
-COLOURS = ("dark", "light")
+from referee.colour import COLOURS, Colour
+
+
+def add_points(points: tuple[int, int], winner: int, won: int) -> tuple[int, int]:
+    """The (dark, light) score after player ``winner`` (0 = Dark, 1 = Light) won ``won`` points."""
+    return (points[0] + won, points[1]) if winner == 0 else (points[0], points[1] + won)
+
+
+def crawford_flags(match_length: int, scores: Iterable[tuple[int, int]], rule: bool = True) -> list[bool]:
+    """For games with these scores before them: is each the Crawford game?  (The first
+    game in which a player needs exactly one point, when the Crawford rule is on.)"""
+    out: list[bool] = []
+    seen = False
+    for a, b in scores:
+        at = match_length > 0 and rule and (a == match_length - 1 or b == match_length - 1)
+        out.append(at and not seen)
+        seen = seen or at
+    return out
 
 
 @dataclass(frozen=True)
@@ -24,12 +43,11 @@ class Score:
     games: int = 0
 
     def get(self, colour: str) -> int:
-        return self.points[COLOURS.index(colour)]
+        return self.points[Colour.parse(colour).number]
 
     def after_game(self, winner: str, points: int) -> "Score":
         """The score after ``winner`` won ``points``; the next game's Crawford flag set."""
-        pts = list(self.points)
-        pts[COLOURS.index(winner)] += points
+        pts = list(add_points(self.points, Colour.parse(winner).number, points))
         done = self.crawford_done or self.crawford_game
         nxt = False
         if self.match_to and self.crawford and not done:

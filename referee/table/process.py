@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, U
 from referee import events as ev
 from referee.decisions import Decision
 from referee.records.journal import Journal, JournalWriteError
-from referee.turn.protocol import Referee
-from referee.records.record import GameEnd, MatchRecord, RuleSettings
+from referee.turn.referee import Referee, rule_settings
+from referee.records.record import GameEnd, MatchRecord
 from referee.settings import Settings
 from referee.view import TableView
 
@@ -103,12 +103,6 @@ class CubeSink:
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
         self.display.show(view)
-
-
-def rules_of(settings: Settings) -> RuleSettings:
-    return RuleSettings(crawford=settings.crawford, jacoby=settings.jacoby, beavers=settings.beavers,
-                        automatic_doubles=settings.automatic_doubles, cube_limit=settings.cube_limit,
-                        early_roll=settings.early_roll)
 
 
 class ReplayMismatch(RuntimeError):
@@ -226,7 +220,7 @@ class TableCore:
         """Journal what is decided but not yet on disk: the match's first line, record actions."""
         s = self._settings_for_match
         if s is not None:
-            self.journal.start_match((s.names[0], s.names[1]), s.match_to, rules_of(s))
+            self.journal.start_match((s.names[0], s.names[1]), s.match_to, rule_settings(s))
             self._settings_for_match = None
         self._flush_owed()
 

@@ -148,11 +148,11 @@ class CameraThread:
         self.told.put(board)
 
     def _learn_told(self) -> None:
-        from referee.turn.matching import layout_of, layout_to_evidence  # noqa: PLC0415
+        from referee.board import reading_of  # noqa: PLC0415
         learned = False
         while not self.told.empty():
             board = self.told.get_nowait()
-            learned = self.filter.known(layout_to_evidence(layout_of(board))) or learned
+            learned = self.filter.known(reading_of(board)) or learned
         if (learned or self.filter.learned != self._saved) and self.memory_path is not None \
                 and self.filter.reader.memory is not None:
             self._saved = self.filter.learned

@@ -22,7 +22,7 @@ import time
 from typing import Any, Optional, Sequence
 
 from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, RollSettled, RollStarted
-from referee.turn.matching import layout_of, layout_to_evidence
+from referee.board import reading_of
 from referee.rules.position import Position
 
 
@@ -32,7 +32,7 @@ class SimError(RuntimeError):
 
 def board_evidence(board: Position, t: float = 0.0) -> BoardEvidence:
     """A perfect reading of ``board`` (Dark on roll), trays visible."""
-    return layout_to_evidence(layout_of(board), show_off=True, t=t)
+    return reading_of(board, show_off=True, t=t)
 
 
 # --------------------------------------------------------------------------- dice

@@ -18,20 +18,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
-from referee.rules.cube import double_refusal
+from referee.board import for_side
+from referee.colour import Colour, other
 from referee.decisions import Decision
+from referee.rules.cube import double_refusal
 from referee.events import PlayerInput
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.table.process import TableCore
 from referee.table.simdevices import SimError
 
 ZONE = {"dark": "right", "light": "left"}
-
-
-def other(colour: str) -> str:
-    return "light" if colour == "dark" else "dark"
 
 
 @dataclass(frozen=True)
@@ -218,7 +216,7 @@ class SimulatedTable:
             return False
         n = ref.settings.match_to
         if n:
-            needs = n - ref.score.points[0 if colour == "dark" else 1]
+            needs = n - ref.score.points[Colour.parse(colour).number]
             return ref.cube.value < needs
         return ref.cube.value < 16
 
@@ -254,7 +252,7 @@ class SimulatedTable:
         mover = ref.turn or "dark"
         dice = ref.t.dice
         before = ref.pos  # Dark on roll
-        me_first = before if mover == "dark" else before.swap()
+        me_first = for_side(before, mover)
         plays = legal_plays(me_first, *dice) if dice else []
         after: Optional[Position] = None
         if plays and dice and rng.random() < self.rates.illegal:
@@ -262,7 +260,7 @@ class SimulatedTable:
         if after is None and plays:
             after = rng.choice(plays).result  # opponent on roll
         if after is not None:
-            dark_first = after.swap() if mover == "dark" else after
+            dark_first = for_side(after, other(mover))
             self.board = dark_first
             self.look(hand=True)
             self.look()
@@ -286,10 +284,10 @@ class SimulatedTable:
         ref = self.referee
         mover = ref.turn or "dark"
         before = ref.pos
-        me_first = before if mover == "dark" else before.swap()
+        me_first = for_side(before, mover)
         plays = legal_plays(me_first, *ref.t.dice) if ref.t.dice else []
         after = rng.choice(plays).result if plays else me_first.swap()
-        self.board = after.swap() if mover == "dark" else after
+        self.board = for_side(after, other(mover))
         if not self._director_reads():
             self.look(hand=True)
             self.look()

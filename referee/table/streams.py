@@ -8,7 +8,7 @@ Used by the simulated table, the tests and ``bench/referee.py``:
 * :func:`random_game` -- a random legal game (the rules engine picks the plays) as
   input events with the actions a faithful record must contain.
 
-Conventions are those of :mod:`referee.turn.protocol`: Dark's throws land in zone
+Conventions are those of :mod:`referee.turn.referee`: Dark's throws land in zone
 ``"right"``, Light's in ``"left"``; table numbering is Dark's.
 """
 from __future__ import annotations
@@ -20,17 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence
 
+from referee.board import for_side, reading_of
+from referee.colour import DARK, LIGHT, other
 from referee.events import DiceLifted, DieReading, PlayerInput, RollSettled
-from referee.turn.matching import layout_of, layout_to_evidence
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
 from referee.rules.scoring import game_result
 
 ZONE = {"dark": "right", "light": "left"}
-
-
-def other(c: str) -> str:
-    return "light" if c == "dark" else "dark"
 
 
 def throw(dice: Sequence[Optional[int]], thrower: str, *, tray: bool = False, cocked: int = -1,
@@ -53,11 +50,12 @@ def opening_throw(dark: Optional[int], light: Optional[int], *, tray: bool = Fal
 
 def reading(pos_dark: Position, *, show_off: bool = True, t: float = 0.0):
     """A perfect stable board reading of a position given with Dark on roll."""
-    return layout_to_evidence(layout_of(pos_dark), show_off=show_off, t=t)
+    return reading_of(pos_dark, show_off=show_off, t=t)
 
 
 def as_dark(pos: Position, on_roll: str) -> Position:
-    return pos if on_roll == "dark" else pos.swap()
+    """A position given with ``on_roll`` on roll, as Dark sees it (:func:`referee.board.for_side`)."""
+    return for_side(pos, on_roll)
 
 
 # ---------------------------------------------------------------------------- real matches
@@ -80,7 +78,7 @@ class GameStream:
 
 
 def _colour(xo: str) -> str:
-    return "dark" if xo == "X" else "light"
+    return DARK if xo == "X" else LIGHT
 
 
 def real_match_streams(path: Path, files: Optional[set[str]] = None) -> dict[str, list[GameStream]]:

@@ -1,8 +1,8 @@
 """Chouette (RULES.md 8.5): a box against a team led by a captain, one cube per team member.
 
 The board game is the box (``settings.box_colour``) against the captain (the other colour);
-the referee's turn protocol runs it unchanged.  What differs is the cube and the scores,
-kept here:
+the referee's turn machine runs it unchanged.  What differs is the cube and the scores,
+kept here (:class:`Chouette` is the table's :class:`referee.turn.cube.CubePolicy`):
 
 * each team member has their own cube against the box (value, owner, still playing);
 * **the box doubles** every member whose cube it may turn (centred or box-owned) at once;
@@ -27,13 +27,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
-from referee.rules.cube import Cube, other
 from referee.events import PlayerInput
+from referee.rules.cube import Cube, other
 from referee.rules.scoring import GameKind, points_won
 from referee.settings import Settings
+from referee.turn.states import State
 
 if TYPE_CHECKING:  # pragma: no cover
-    from referee.turn.protocol import Referee
+    from referee.turn.table_state import TableState
 
 
 @dataclass
@@ -70,7 +71,21 @@ class Chouette:
         self.pending, self.offer = [], None
         self.captain = self.start_captain = self.team[0]
 
+    def new_game(self, t: "TableState") -> None:
+        """A new game: fresh cubes, the first of the line is captain."""
+        self.start_game()
+        t.names = self.colour_names()
+
+    def shown_cube(self, cube: Cube) -> Cube:
+        """The captain's cube."""
+        return self.captain_cube(cube)
+
+    def beaver_refusal(self, t: "TableState", ev: PlayerInput) -> Optional[str]:
+        """No beavers in chouette."""
+        return "beavers are not played in chouette here"
+
     def colour_names(self) -> dict[str, str]:
+        """The box's colour names the box, the team's the captain."""
         return {self.box_colour: self.box, self.team_colour: self.captain}
 
     def automatic_double(self) -> None:
@@ -98,7 +113,7 @@ class Chouette:
 
     # ------------------------------------------------------------------ guards
 
-    def double_refusal(self, ref: "Referee", ev: PlayerInput) -> Optional[str]:
+    def double_refusal(self, t: "TableState", ev: PlayerInput) -> Optional[str]:
         limit = self.settings.cube_limit
         if ev.player == self.box_colour:
             able = [n for n in self._live() if self.cubes[n].owner in (None, "box")
@@ -116,7 +131,7 @@ class Chouette:
             return f"{m} cannot double: the cube limit is {limit}"
         return None
 
-    def responder_refusal(self, ref: "Referee", ev: PlayerInput) -> Optional[str]:
+    def responder_refusal(self, t: "TableState", ev: PlayerInput) -> Optional[str]:
         if self.offer is None:
             return "no double is pending"
         if self.offer[0] == "box":
@@ -132,23 +147,23 @@ class Chouette:
 
     # ------------------------------------------------------------------ cube actions
 
-    def double(self, ref: "Referee", ev: PlayerInput) -> None:
-        ref.state = "double_offered"
+    def double(self, t: "TableState", ev: PlayerInput) -> None:
+        t.enter(State.DOUBLE_OFFERED)
         if ev.player == self.box_colour:
             limit = self.settings.cube_limit
             self.pending = [n for n in self._live() if self.cubes[n].owner in (None, "box")
                             and not (limit and 2 * self.cubes[n].value > limit)]
             self.offer = ("box", "")
             who = ", ".join(f"{n} (to {2 * self.cubes[n].value})" for n in self.pending)
-            ref._decide("double", ev.player, f"{self.box} doubles {who}: each takes or passes",
+            t.decide("double", ev.player, f"{self.box} doubles {who}: each takes or passes",
                         choices=("take", "pass"), members=tuple(self.pending))
         else:
             m = self._member(ev) or self.captain
             self.offer = ("member", m)
-            ref._decide("double", ev.player, f"{m} doubles {self.box} to {2 * self.cubes[m].value}: "
+            t.decide("double", ev.player, f"{m} doubles {self.box} to {2 * self.cubes[m].value}: "
                         f"{self.box} takes or passes", choices=("take", "pass"), member=m)
 
-    def answer(self, ref: "Referee", ev: PlayerInput, take: bool) -> None:
+    def answer(self, t: "TableState", ev: PlayerInput, take: bool) -> None:
         assert self.offer is not None
         if self.offer[0] == "box":
             m = self._member(ev) or self.captain
@@ -156,12 +171,12 @@ class Chouette:
             self.pending.remove(m)
             if take:
                 c.value, c.owner, c.turned = 2 * c.value, "member", True
-                ref._decide("chouette", ev.player, f"{m} takes: {m}'s cube is at {c.value}, {m} owns it",
+                t.decide("chouette", ev.player, f"{m} takes: {m}'s cube is at {c.value}, {m} owns it",
                             member=m, value=c.value)
             else:
                 self._settle(self.box, m, c.value)
                 c.playing = False
-                ref._decide("chouette", ev.player, f"{m} passes and pays {self.box} {c.value}", member=m)
+                t.decide("chouette", ev.player, f"{m} passes and pays {self.box} {c.value}", member=m)
             if self.pending:
                 return
         else:
@@ -169,31 +184,29 @@ class Chouette:
             c = self.cubes[m]
             if take:
                 c.value, c.owner, c.turned = 2 * c.value, "box", True
-                ref._decide("chouette", ev.player, f"{self.box} takes {m}'s double: the cube is at {c.value}, "
+                t.decide("chouette", ev.player, f"{self.box} takes {m}'s double: the cube is at {c.value}, "
                             f"{self.box} owns it", member=m, value=c.value)
             else:
                 self._settle(m, self.box, c.value)
                 c.playing = False
-                ref._decide("chouette", ev.player, f"{self.box} passes {m}'s double and pays {c.value}", member=m)
+                t.decide("chouette", ev.player, f"{self.box} passes {m}'s double and pays {c.value}", member=m)
         self.offer = None
         live = self._live()
         if not live:
-            from referee.records.record import GameEnd
             box_won = self.offer_winner_is_box(ev)
             winner = self.box_colour if box_won else self.team_colour
-            ref._act(GameEnd(ref._pi(winner), 1, 1, "pass"))
-            ref.games.append(ref._game_record())
-            ref.state = "game_over"
-            ref.turn = None
-            ref._decide("game_over", None, f"Every team member is out: the game is over. {self.score_text()}",
+            t.close_game(winner, 1, 1, "pass")
+            t.enter(State.GAME_OVER)
+            t.turn = None
+            t.decide("game_over", None, f"Every team member is out: the game is over. {self.score_text()}",
                         scores=tuple(self.scores.items()))
-            self._rotate(box_won=box_won, ref=ref)
+            self._rotate(box_won=box_won, t=t)
             return
         if self.captain not in live:
             self.captain = live[0]
-            ref.names = self.colour_names()
-            ref._decide("chouette", self.team_colour, f"{self.captain} is captain for the rest of the game")
-        ref.state = "waiting_for_roll"
+            t.names = self.colour_names()
+            t.decide("chouette", self.team_colour, f"{self.captain} is captain for the rest of the game")
+        t.enter(State.WAITING_FOR_ROLL)
 
     def offer_winner_is_box(self, ev: PlayerInput) -> bool:
         """Who won against the starting captain when the game ended on the cube."""
@@ -205,7 +218,14 @@ class Chouette:
 
     # ------------------------------------------------------------------ the end of a game
 
-    def end_game(self, ref: "Referee", winner: str, kind: GameKind, reason: str) -> None:
+    def end_game(self, t: "TableState", winner: str, kind: GameKind, reason: str, points: Optional[int]) -> None:
+        """Every member still playing wins or loses their own cube against the box; then the rotation."""
+        pts = points if points is not None else points_won(kind, t.cube.value)
+        t.close_game(winner, pts, int(kind), reason)
+        self._settle_game(t, winner, kind)
+        t.enter(State.GAME_OVER)
+
+    def _settle_game(self, t: "TableState", winner: str, kind: GameKind) -> None:
         s = self.settings
         parts = []
         for m in self._live():
@@ -219,12 +239,12 @@ class Chouette:
                 parts.append(f"{self.box} pays {m} {pts}")
         word = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(kind)]
         champion = self.box if winner == self.box_colour else "The team"
-        ref.turn = None
-        ref._decide("game_over", winner, f"{champion} wins {word}: {'; '.join(parts)}. {self.score_text()}",
+        t.turn = None
+        t.decide("game_over", winner, f"{champion} wins {word}: {'; '.join(parts)}. {self.score_text()}",
                     scores=tuple(self.scores.items()))
-        self._rotate(box_won=winner == self.box_colour, ref=ref)
+        self._rotate(box_won=winner == self.box_colour, t=t)
 
-    def _rotate(self, box_won: bool, ref: "Referee") -> None:
+    def _rotate(self, box_won: bool, t: "TableState") -> None:
         old_box, captain = self.box, self.start_captain
         line = [n for n in self.team if n != captain]
         if self.settings.chouette_rotation == "box_rotates" or not box_won:
@@ -234,8 +254,8 @@ class Chouette:
             self.team = line + [captain]
             what = f"{old_box} keeps the box; {captain} goes to the end of the line"
         self.start_game()
-        ref.names = self.colour_names()
-        ref._decide("chouette", None, f"Rotation: {what}. Next: {self.box} (box) against "
+        t.names = self.colour_names()
+        t.decide("chouette", None, f"Rotation: {what}. Next: {self.box} (box) against "
                     f"{', '.join(self.team)} (captain {self.team[0]})", box=self.box, team=tuple(self.team))
 
     def score_text(self) -> str:

@@ -33,6 +33,8 @@ from __future__ import annotations
 import math
 from typing import Optional, Sequence
 
+from referee.board import layout_of, position_of, reading_of
+from referee.colour import DARK, LIGHT
 from referee.events import BoardEvidence
 from referee.rules.position import Position
 
@@ -47,15 +49,14 @@ def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]
     """A layout as 26 cells: 24 (count, colour) points, then the bar's dark and light counts."""
     out: list[tuple[int, Optional[str]]] = []
     for d, l_ in zip(lay_dark, lay_light):
-        out.append((d, "dark") if d else (l_, "light") if l_ else (0, None))
-    out.append((int(bar[0]), "dark"))
-    out.append((int(bar[1]), "light"))
+        out.append((d, DARK) if d else (l_, LIGHT) if l_ else (0, None))
+    out.append((int(bar[0]), DARK))
+    out.append((int(bar[1]), LIGHT))
     return out
 
 
 def cells_of(pos: Position) -> list[tuple[int, Optional[str]]]:
     """A position (Dark on roll) as the 26 cells the odds are given for."""
-    from referee.turn.matching import layout_of
     lay = layout_of(pos)
     return _cells(lay.dark, lay.light, lay.bar)
 
@@ -66,7 +67,7 @@ def odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float]
     for k, alts in enumerate(ev.odds):
         d: dict[tuple[int, Optional[str]], float] = {}
         for n, c, p in alts:
-            key = (int(n), (c if n else None) if k < 24 else ("dark" if k == 24 else "light"))
+            key = (int(n), (c if n else None) if k < 24 else (DARK if k == 24 else LIGHT))
             d[key] = d.get(key, 0.0) + float(p)
         table.append(d)
     return table
@@ -95,9 +96,8 @@ def _names(locs: Sequence[int]) -> str:
 
 def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Position]:
     """The position (Dark on roll) these cells describe, or None if none can stand so (totals)."""
-    from referee.turn.matching import position_of
-    dark = [n if c == "dark" else 0 for n, c in cells[:24]]
-    light = [n if c == "light" else 0 for n, c in cells[:24]]
+    dark = [n if c == DARK else 0 for n, c in cells[:24]]
+    light = [n if c == LIGHT else 0 for n, c in cells[:24]]
     bar = (cells[24][0], cells[25][0])
     if sum(dark) + bar[0] > 15 or sum(light) + bar[1] > 15:
         return None
@@ -109,7 +109,7 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
 
 def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str):  # -> matching.Verdict
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
-    from referee.turn.matching import Verdict, _totals_problem, layout_of
+    from referee.turn.matching import Verdict, _totals_problem
     table = odds_table(ev)
     index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
     legal = []  # (score, candidate index, cells), distinct results, best first
@@ -149,5 +149,4 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
 
 
 def _as_evidence(pos: Position) -> BoardEvidence:
-    from referee.turn.matching import layout_of, layout_to_evidence
-    return layout_to_evidence(layout_of(pos), show_off=False)
+    return reading_of(pos, show_off=False)

@@ -26,56 +26,20 @@ A camera reading with per-location odds is judged by likelihood instead
 other candidate, and "illegal" needs a surely read position outside the legal set.
 
 Positions are :class:`~referee.rules.position.Position` values with Dark on roll
-("dark perspective"); layouts are in table numbering (``referee.events``).
+("dark perspective"); layouts are in table numbering (``referee.events``); the two meet in
+:mod:`referee.board` (its names are also importable from here).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
+from referee.board import Layout, evidence_position, layout_of, layout_to_evidence, position_of  # noqa: F401
+from referee.colour import COLOURS, Colour
 from referee.events import BoardEvidence
-from referee.rules.position import BAR, Position
+from referee.rules.position import CHECKERS, Position
 
-CHECKERS = 15
 TOLERANCE = 1
-
-
-@dataclass(frozen=True)
-class Layout:
-    """A position in table numbering: per-point counts of each colour, bar and off."""
-
-    dark: tuple[int, ...]
-    light: tuple[int, ...]
-    bar: tuple[int, int]
-    off: tuple[int, int]
-
-
-def layout_of(pos: Position) -> Layout:
-    """The table layout of a position given with Dark on roll."""
-    me, opp = pos.me, pos.opp
-    return Layout(tuple(me[:24]), tuple(opp[23 - i] for i in range(24)),
-                  (me[BAR], opp[BAR]), (CHECKERS - sum(me), CHECKERS - sum(opp)))
-
-
-def position_of(dark: Sequence[int], light: Sequence[int], bar: Sequence[int]) -> Position:
-    """The position (Dark on roll) with these table counts."""
-    me = list(dark[:24]) + [bar[0]]
-    opp = [light[23 - i] for i in range(24)] + [bar[1]]
-    return Position(me, opp)
-
-
-def evidence_position(ev: BoardEvidence) -> Position:
-    """The reading taken at face value (Dark on roll)."""
-    return position_of(ev.counts("dark"), ev.counts("light"), ev.bar)
-
-
-def layout_to_evidence(lay: Layout, *, show_off: bool = True, t: float = 0.0) -> BoardEvidence:
-    """A perfect reading of a layout (for simulations and tests)."""
-    from referee.events import PointReading
-    pts = []
-    for d, l_ in zip(lay.dark, lay.light):
-        pts.append(PointReading(d, "dark") if d else PointReading(l_, "light") if l_ else PointReading(0))
-    return BoardEvidence(tuple(pts), lay.bar, lay.off if show_off else None, 1.0, t)
 
 
 @dataclass(frozen=True)
@@ -94,19 +58,19 @@ class Verdict:
 def _totals_problem(ev: BoardEvidence, before: Layout, mover: str) -> Optional[str]:
     on = {"dark": sum(ev.counts("dark")) + ev.bar[0], "light": sum(ev.counts("light")) + ev.bar[1]}
     was = {"dark": sum(before.dark) + before.bar[0], "light": sum(before.light) + before.bar[1]}
-    for c in ("dark", "light"):
+    for c in COLOURS:
         if c != mover and on[c] != was[c]:
             return f"it shows {on[c]} {c} checkers on the board, {was[c]} expected"
         if c == mover and not was[c] - 4 <= on[c] <= was[c]:
             return f"it shows {on[c]} {c} checkers on the board, {max(0, was[c] - 4)} to {was[c]} possible"
     if ev.off is not None:
-        for i, c in enumerate(("dark", "light")):
+        for i, c in enumerate(COLOURS):
             if on[c] + ev.off[i] != CHECKERS:
                 return f"it shows {on[c]} {c} checkers on the board and {ev.off[i]} off, not 15"
     elif on[mover] < was[mover]:
         counts = ev.counts(mover)
         outside = sum(counts[6:]) if mover == "dark" else sum(counts[:18])
-        outside += ev.bar[0 if mover == "dark" else 1]
+        outside += ev.bar[Colour.parse(mover).number]
         if outside:
             return (f"{was[mover] - on[mover]} {mover} checker(s) are missing from the board while "
                     f"{outside} are outside the home board (a checker in a hand?)")

@@ -1,0 +1,262 @@
+"""The broker behind one small interface: paho-mqtt for the real one, memory for tests.
+
+A :class:`Broker` publishes (``publish(message) -> Ack``; ``Ack.done()`` once the broker
+acknowledged it, QoS 1), subscribes (``subscribe(pattern, callback)``: the callback gets
+``(topic, payload)``), and says whether it is ``connected``.  :class:`MemoryBroker` is the
+fake: a hub keeping retained messages, checking a per-user ACL (as Mosquitto does) and able
+to go down and come back, with :class:`MemoryClient` the per-user connection a test hands to
+a publisher or a server.  :class:`PahoBroker` wraps ``paho.mqtt.client`` (imported only
+when a broker is configured).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from referee.table.club.messages import Message
+
+log = logging.getLogger("bgtable.club")
+
+Callback = Callable[[str, bytes], None]
+
+
+class Ack(Protocol):
+    def done(self) -> bool: ...
+
+
+class Broker(Protocol):
+    """What the publisher and the server need of a broker connection."""
+
+    @property
+    def connected(self) -> bool: ...
+
+    def publish(self, message: Message) -> Ack: ...
+
+    def subscribe(self, pattern: str, callback: Callback) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def matches(pattern: str, topic: str) -> bool:
+    """MQTT topic matching: ``+`` one level, ``#`` the rest."""
+    p, t = pattern.split("/"), topic.split("/")
+    for i, part in enumerate(p):
+        if part == "#":
+            return True
+        if i >= len(t) or (part != "+" and part != t[i]):
+            return False
+    return len(p) == len(t)
+
+
+@dataclass
+class _Done:
+    ok: bool = False
+
+    def done(self) -> bool:
+        return self.ok
+
+
+@dataclass
+class MemoryBroker:
+    """An in-memory broker hub (tests): retained messages, per-user ACLs, outages.
+
+    ``acl`` maps a user to (patterns it may write, patterns it may read); a user not in it
+    may do anything.  While :attr:`up` is False nothing is delivered or acknowledged (the
+    clients' messages wait, as paho's do); :meth:`restart` brings it back and flushes them."""
+
+    acl: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    up: bool = True
+    retained: dict[str, bytes] = field(default_factory=dict)
+    log: list[tuple[str, str, bytes]] = field(default_factory=list)  # (user, topic, payload) delivered
+    refused: list[tuple[str, str]] = field(default_factory=list)     # (user, topic) denied by the ACL
+    clients: list["MemoryClient"] = field(default_factory=list)
+    auto_ack: bool = True
+
+    def client(self, user: str = "") -> "MemoryClient":
+        """A connection as ``user``."""
+        c = MemoryClient(self, user)
+        self.clients.append(c)
+        return c
+
+    def allowed(self, user: str, topic: str, write: bool) -> bool:
+        if user not in self.acl:
+            return True
+        pats = self.acl[user][0 if write else 1]
+        return any(matches(p, topic) for p in pats)
+
+    def deliver(self, user: str, message: Message) -> None:
+        payload = message.payload
+        if not self.allowed(user, message.topic, True):
+            # Mosquitto acknowledges and drops a publish the ACL denies
+            self.refused.append((user, message.topic))
+            return
+        self.log.append((user, message.topic, payload))
+        if message.retain:
+            self.retained[message.topic] = payload
+        for c in list(self.clients):
+            for pattern, cb in list(c.subs):
+                if matches(pattern, message.topic) and self.allowed(c.user, message.topic, False):
+                    cb(message.topic, payload)
+
+    def stop(self) -> None:
+        """The broker goes away: nothing is delivered or acknowledged until :meth:`restart`."""
+        self.up = False
+
+    def restart(self) -> None:
+        """The broker is back: every client's waiting messages go through, in order."""
+        self.up = True
+        for c in list(self.clients):
+            c.flush()
+
+
+@dataclass
+class MemoryClient:
+    """One connection to a :class:`MemoryBroker`."""
+
+    hub: MemoryBroker
+    user: str
+    subs: list[tuple[str, Callback]] = field(default_factory=list)
+    waiting: list[tuple[Message, _Done]] = field(default_factory=list)
+    closed: bool = False
+
+    @property
+    def connected(self) -> bool:
+        return self.hub.up and not self.closed
+
+    def publish(self, message: Message) -> Ack:
+        ack = _Done()
+        self.waiting.append((message, ack))
+        if self.hub.up and self.hub.auto_ack:
+            self.flush()
+        return ack
+
+    def flush(self) -> None:
+        """Deliver and acknowledge what waits (the hub calls it when it comes back)."""
+        while self.waiting and self.hub.up and not self.closed:
+            message, ack = self.waiting.pop(0)
+            self.hub.deliver(self.user, message)
+            ack.ok = True
+
+    def subscribe(self, pattern: str, callback: Callback) -> None:
+        self.subs.append((pattern, callback))
+        for t, payload in list(self.hub.retained.items()):
+            if matches(pattern, t) and self.hub.allowed(self.user, t, False):
+                callback(t, payload)
+
+    def close(self) -> None:
+        """Disconnect: what was not yet acknowledged is lost with the connection."""
+        self.closed = True
+        self.waiting.clear()
+
+
+@dataclass
+class _PahoAck:
+    ok: bool = False
+
+    def done(self) -> bool:
+        return self.ok
+
+
+class PahoBroker:
+    """A paho-mqtt connection (QoS 1; a persistent session, so paho resends what the broker
+    did not acknowledge after a reconnect).  ``user``/``password`` log in; ``tls`` with an
+    optional ``ca_file``.  The network loop runs in paho's own thread."""
+
+    def __init__(self, host: str, port: int = 1883, user: str = "", password: str = "", client_id: str = "",
+                 tls: bool = False, ca_file: str = "", keepalive: int = 30) -> None:
+        import paho.mqtt.client as mqtt  # noqa: PLC0415 (only when a broker is configured)
+
+        self._mqtt = mqtt
+        self.host, self.port = host, port
+        self._subs: list[tuple[str, Callback]] = []
+        self._lock = threading.Lock()
+        self._connected = threading.Event()
+        self._pending: dict[int, _PahoAck] = {}  # message id -> its ack, until the broker's PUBACK
+        self._early: set[int] = set()            # PUBACKs that came before publish() returned
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or "",
+                                  clean_session=not client_id)
+        self.client.max_queued_messages_set(0)  # queue while the broker is away (the offset bounds it)
+        self.client.max_inflight_messages_set(100)
+        if user:
+            self.client.username_pw_set(user, password or None)
+        if tls:
+            self.client.tls_set(ca_certs=ca_file or None)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        self.client.reconnect_delay_set(min_delay=1, max_delay=5)
+        self.client.connect_async(host, port, keepalive)
+        self.client.loop_start()
+
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        if getattr(reason, "is_failure", False):
+            log.error("club broker %s:%s refused the connection: %s", self.host, self.port, reason)
+            return
+        self._connected.set()
+        with self._lock:
+            for pattern, _ in self._subs:
+                client.subscribe(pattern, qos=1)
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
+        self._connected.clear()
+
+    def _on_message(self, client: Any, userdata: Any, msg: Any) -> None:
+        with self._lock:
+            subs = list(self._subs)
+        for pattern, cb in subs:
+            if matches(pattern, msg.topic):
+                try:
+                    cb(msg.topic, bytes(msg.payload))
+                except Exception as exc:  # a bad message must never stop the loop
+                    log.error("club message on %s not handled: %s", msg.topic, exc)
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason: Any = None, props: Any = None) -> None:
+        with self._lock:
+            ack = self._pending.pop(mid, None)
+            if ack is None:
+                self._early.add(mid)
+            else:
+                ack.ok = True
+
+    @property
+    def connected(self) -> bool:
+        return self._connected.is_set()
+
+    def wait_connected(self, timeout: float) -> bool:
+        """True once connected (within ``timeout`` seconds)."""
+        return self._connected.wait(timeout)
+
+    def publish(self, message: Message) -> Ack:
+        """Send with QoS 1; done once the broker acknowledged it.  Sent while the connection is
+        down, paho keeps it and sends it after the reconnect (so it is acknowledged then)."""
+        info = self.client.publish(message.topic, message.payload, qos=1, retain=message.retain)
+        ack = _PahoAck()
+        with self._lock:
+            if info.mid in self._early:
+                self._early.discard(info.mid)
+                ack.ok = True
+            else:
+                self._pending[info.mid] = ack
+        return ack
+
+    def subscribe(self, pattern: str, callback: Callback) -> None:
+        with self._lock:
+            self._subs.append((pattern, callback))
+        if self.connected:
+            self.client.subscribe(pattern, qos=1)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def connect(host: str, port: int = 1883, user: str = "", password: str = "", client_id: str = "",
+            tls: bool = False, ca_file: str = "", keepalive: int = 30) -> Broker:
+    """A real broker connection (paho-mqtt)."""
+    return PahoBroker(host, port, user, password, client_id, tls, ca_file, keepalive)
+
+
+__all__ = ["Broker", "Ack", "MemoryBroker", "MemoryClient", "PahoBroker", "connect", "matches"]

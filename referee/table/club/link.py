@@ -1,0 +1,81 @@
+"""The club link as one more output of the table process, fed from the journal.
+
+:func:`open_link` turns a table's ``[club]`` section into a :class:`ClubSink` (``None``
+without a broker: the table works alone).  The sink goes in :class:`TableCore`'s sinks; it is
+shown every view after its events are on disk, and then journals the director actions that
+arrived and publishes what the journal gained.  A broker that is away never slows or stops
+the table: the publisher only reads the journal and catches up later.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable, Optional, Sequence
+
+from referee.clock import ClockConfig
+from referee.table.club.broker import Broker, connect
+from referee.table.club.config import ClubLink
+from referee.table.club.director import DirectorInbox
+from referee.table.club.publisher import Publisher
+from referee.table.club.translate import Translator
+
+log = logging.getLogger("bgtable.club")
+
+
+def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional[Any]:
+    """The referee's input for a journaled director action, or None when it needs none now:
+    ``pause`` calls the director (play stops, the clock pauses), ``resume`` lets play go on;
+    ``undo``, ``set_position`` and ``note`` are journaled for the director's powers to come."""
+    from referee.events import PlayerInput  # noqa: PLC0415
+
+    paused = getattr(view, "state", "") == "director"
+    who = getattr(view, "turn", None) or "dark"
+    if entry.get("action") == "pause" and not paused or entry.get("action") == "resume" and paused:
+        return PlayerInput(who, "call_director", t=t)
+    return None
+
+
+class ClubSink:
+    """Publishes the journal after each view the table shows; journals director actions."""
+
+    def __init__(self, journal: Any, broker: Broker, link: ClubLink, clock: ClockConfig = ClockConfig(),
+                 on_director: Callable[[dict[str, Any]], None] = lambda entry: None) -> None:
+        self.journal = journal
+        self.broker = broker
+        self.inbox = DirectorInbox(broker, link.club, link.table, DirectorInbox.seen_in(journal.read.events))
+        self.publisher = Publisher(journal.path, broker, Translator(link.club, link.table, clock=clock))
+        self.on_director = on_director
+
+    def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        self.pump()
+
+    def pump(self) -> None:
+        """Journal what the director sent (then hand it to ``on_director``), publish new lines."""
+        for entry in self.inbox.journal(self.journal):
+            log.info("director %s: %s (journaled)", entry["by"], entry["action"])
+            self.on_director(entry)
+        self.publisher.pump()
+
+    def health(self, parts: dict[str, Any]) -> None:
+        """Publish the table's health (``{"camera": "ok", "dice": "no reader"}``...)."""
+        if self.broker.connected:
+            self.publisher.health(parts)
+
+    def close(self) -> None:
+        try:
+            self.publisher.pump()
+        finally:
+            self.broker.close()
+
+
+def open_link(section: Optional[dict[str, Any]], journal: Any, clock: ClockConfig = ClockConfig(),
+              on_director: Callable[[dict[str, Any]], None] = lambda entry: None) -> Optional[ClubSink]:
+    """The club sink for a table's ``[club]`` TOML section, or None when no broker is set."""
+    link = ClubLink.from_toml(section or {})
+    if not link.enabled:
+        return None
+    broker = connect(link.broker, link.port, link.table, link.password, client_id=f"{link.club}-{link.table}",
+                     tls=link.tls, ca_file=link.ca_file, keepalive=link.keepalive)
+    return ClubSink(journal, broker, link, clock, on_director)
+
+
+__all__ = ["ClubSink", "open_link", "director_input"]

@@ -1,0 +1,138 @@
+"""Stage 3, colours: each checker's centre colour (Lab), split in two clusters; the darker is
+``dark``.  Shadows and glare move lightness, not hue: a checker whose hue points to the other
+colour is unsure.  Pure functions of the view and the samples.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from .params import DEFAULT, ReadParams
+from .rectify import View
+from .stacks import Checker
+
+
+def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) -> np.ndarray:
+    """Stage 3a: each checker's centre colour in Lab (n x 3), its lightness taken relative to
+    the neighbourhood so that a light checker in a shadow stays light."""
+    if not checkers:
+        return np.zeros((0, 3), np.float32)
+    img = view.image
+    h, w = img.shape[:2]
+    # the light falling on the board, roughly: the mean lightness of a few point widths around
+    # (from every 4th pixel: a mean over blocks of 3 point widths hardly changes)
+    step = max(1, view.px // 8)
+    grey = cv2.cvtColor(np.ascontiguousarray(img[::step, ::step]), cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (max(1, w // (3 * view.px)), max(1, h // (3 * view.px))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small.astype(np.float32), (0, 0), 1.0)
+    ref = float(np.median(small))
+    r = max(1, int(radius * view.px))
+    xy = np.array([view.to_px(ch.x, ch.y) for ch in checkers], np.float32)
+    xi = np.rint(xy[:, 0]).astype(np.int32)
+    yi = np.rint(xy[:, 1]).astype(np.int32)
+    off = np.arange(-r, r + 1, dtype=np.int32)
+    # each checker's (2r+1)^2 patch, clipped at the image edges (a clipped patch repeats its edge)
+    py = np.clip(yi[:, None, None] + off[None, :, None], 0, h - 1)
+    px_ = np.clip(xi[:, None, None] + off[None, None, :], 0, w - 1)
+    patches = img[py, px_].reshape(len(checkers), -1, 3)
+    bgr = np.median(patches, axis=1)
+    sx = np.clip((xy[:, 0] / w * small.shape[1]).astype(np.int32), 0, small.shape[1] - 1)
+    sy = np.clip((xy[:, 1] / h * small.shape[0]).astype(np.int32), 0, small.shape[0] - 1)
+    gain = ref / np.maximum(8.0, small[sy, sx])
+    lab = cv2.cvtColor(np.array(bgr, np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    lab[:, 0] *= np.array(gain, np.float32)
+    return lab
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """The two checker colours (Lab centres); ``dark`` is the one with lower lightness."""
+
+    dark: tuple[float, float, float]
+    light: tuple[float, float, float]
+
+    def classify(self, samples: np.ndarray, params: ReadParams = DEFAULT) -> tuple[np.ndarray, np.ndarray]:
+        """Labels (0 dark, 1 light) and a margin in 0..1 per sample (``params``: ``l_weight``,
+        ``hue_sep``, ``hue_clear``, ``colour_knee``)."""
+        if len(samples) == 0:
+            return np.zeros(0, int), np.zeros(0)
+        w = np.array([params.l_weight, 1.0, 1.0], np.float32)  # light and shadow move lightness most
+        d0 = np.linalg.norm((samples - np.array(self.dark)) * w, axis=1)
+        d1 = np.linalg.norm((samples - np.array(self.light)) * w, axis=1)
+        lab = (d1 < d0).astype(int)
+        margin = np.abs(d0 - d1) / (d0 + d1 + 1e-6)
+        # shadows and glare move lightness most: where the two colours differ clearly in hue
+        # too, a sample whose hue points to the other colour is unsure
+        ab = samples[:, 1:] - np.array(self.dark[1:])
+        sep = np.array(self.light[1:]) - np.array(self.dark[1:])
+        if float(np.linalg.norm(sep)) >= params.hue_sep:
+            t = ab @ sep / float(sep @ sep)   # 0 at dark's hue, 1 at light's
+            against = np.where(lab == 1, t < 0.5 - params.hue_clear, t > 0.5 + params.hue_clear)
+            margin = np.where(against, np.minimum(margin, params.colour_knee / 2), margin)
+        return lab, margin
+
+    @property
+    def separation(self) -> float:
+        return float(np.linalg.norm(np.array(self.dark) - np.array(self.light)))
+
+
+def axis_split(s: np.ndarray) -> np.ndarray:
+    """Labels 0/1 for samples (n >= 2, rows) cut in two along their main axis where the two
+    sides are most apart for their spread: the cut maximising (mean gap)^2 / (var_a + var_b
+    + 25), every cut at once from prefix sums (a lone sample of another colour forms a side)."""
+    centred = s - s.mean(axis=0)
+    axis = np.linalg.svd(centred, full_matrices=False)[2][0]
+    proj = centred @ axis
+    order = np.argsort(proj)
+    p = proj[order].astype(np.float64)
+    n = len(p)
+    k = np.arange(1, n)
+    c1, c2 = np.cumsum(p)[:-1], np.cumsum(p * p)[:-1]
+    t1, t2 = float(p.sum()), float((p * p).sum())
+    ma, mb = c1 / k, (t1 - c1) / (n - k)
+    va = np.maximum(c2 / k - ma * ma, 0.0)
+    vb = np.maximum((t2 - c2) / (n - k) - mb * mb, 0.0)
+    cut = int(k[int(np.argmax((ma - mb) ** 2 / (va + vb + 25.0)))])
+    lab = np.zeros(n, int)
+    lab[order[cut:]] = 1
+    return lab
+
+
+def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional[ColourModel]:
+    """Stage 3b: two clusters of checker colours, or None when the samples hold only one.
+
+    Lightness is weighed less (light and shadow move it most).  The samples are split
+    along their main axis where the two sides are most apart for their spread (a single
+    checker of the other colour counts; a glare-lit one of the same colour does not), then
+    refined by 2-means; clusters closer than ``colour_min_gap`` are one colour.
+    """
+    if len(samples) < 2:
+        return None
+    w = np.array([params.l_weight, 1.0, 1.0], np.float32)
+    s = samples.astype(np.float32) * w
+    lab = axis_split(s)
+    c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
+    for _ in range(5):
+        lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
+        if lab.min() == lab.max():
+            return None
+        c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
+    if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
+        return None
+    c = c / w
+    if c[0][0] > c[1][0]:
+        c = c[::-1]
+    return ColourModel(tuple(map(float, c[0])), tuple(map(float, c[1])))  # type: ignore[arg-type]
+
+
+def fallback_model() -> ColourModel:
+    """Used when a frame shows one colour only and nothing was learned: split at mid-grey."""
+    return ColourModel((40.0, 128.0, 128.0), (215.0, 128.0, 128.0))
+
+
+def _compatible(a: ColourModel, b: ColourModel) -> bool:
+    """A freshly learned model agrees with the stored one (same dark/light order)."""
+    return bool(np.linalg.norm(np.array(a.dark) - np.array(b.dark)) < np.linalg.norm(np.array(a.dark) - np.array(b.light)))

@@ -1,0 +1,134 @@
+"""Stage 2's second looks at the points: judged against the board itself.
+
+* A lone faint rim at a point's base against the empty points' bases of its colour
+  (:func:`drop_empty_bases`): an empty triangle's wide base scores a faint ring too.
+* A light checker washed out by glare shows only its outline, counted when the outline is
+  closed all round a bright face (:func:`outlined_checkers`, :func:`outline_score`).
+
+Each takes the per-point counts and returns new ones (the input is left as it was).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from . import layout as L
+from .params import DEFAULT, ReadParams
+from .rims import N_RING, Profiles, axes
+from .stacks import Checker, PointCount, _peaks
+
+
+def drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+    """A lone checker found only by the faint pass must stand out from the empty points'
+    bases: an empty triangle's wide base and the board edge behind it score a faint
+    ring of about a checker's size too.  The reference is the base score of the board's
+    empty points of the same colour (points alternate colours); a lone faint rim less than
+    ``params.base_ratio`` times their typical one is the point itself: read empty (unsure when
+    near the ratio).  Returns the counts, a new dict (``per_axis`` unchanged)."""
+    ax = axes(params)
+    lone = [k for k, a in enumerate(ax) if per_axis[a.name].faint and per_axis[a.name].count == 1]
+    if not lone or prof.colour is None:
+        return per_axis
+    out = dict(per_axis)
+    zone = (prof.dist >= params.base_zone[0]) & (prof.dist <= params.base_zone[1])
+    base = prof.full[:, zone].max(axis=1)
+    col = prof.colour[:, int(np.argmin(np.abs(prof.dist - params.base_mid)))].astype(np.float32)
+    empty = [k for k, a in enumerate(ax) if per_axis[a.name].count == 0]
+    for k in lone:
+        refs = [base[m] for m in empty if float(np.linalg.norm(col[m] - col[k])) < params.base_colour]
+        if not refs:
+            continue
+        ratio = float(base[k]) / max(1e-6, float(np.median(refs)))  # median: an "empty" one may hold a missed checker
+        if ratio < params.base_ratio:
+            out[ax[k].name] = PointCount(0, (), max(0.0, min(1.0, 0.2 * (params.base_ratio - ratio))))
+    return out
+
+
+def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> tuple[float, float, float]:
+    """A washed-out checker's look at (x, y) (pw): a bright face closed by a darker outline.
+
+    Returns, each as the 10th percentile over the ring's angles (smoothed over three
+    neighbours): the rim score on a ring of a checker's radius (in strengths), the face's
+    grey inside it (0.2 and 0.32 pw out, the darker), and how much darker than the face the
+    outline is (the darkest of 0.38..0.52 pw out).  A checker's outline is a closed circle
+    around a uniform face; its look-alikes (the board's edge, a triangle's sides and tip)
+    cover only parts of the ring, or leave board showing inside it."""
+    assert prof.grad is not None and prof.image is not None
+    g, img = prof.grad, prof.image
+    h, w = g.shape
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+    c, s = np.cos(th), np.sin(th)
+    rot = np.exp(-1j * th)
+    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
+
+    k = params.checker / L.CHECKER   # the radii below are for the layout's checkers
+    radii = np.array([r * k * prof.px for r in params.ring_radii + params.outline_face_radii + params.outline_line_radii])[:, None]
+    xi = np.clip(np.rint(cx + radii * c).astype(np.int32), 0, w - 1)   # every ring at once: (radius, angle)
+    yi = np.clip(np.rint(cy + radii * s).astype(np.int32), 0, h - 1)
+    nr, nf = len(params.ring_radii), len(params.outline_face_radii)
+
+    def q10(v: np.ndarray) -> np.ndarray:   # per row
+        return np.quantile((np.roll(v, 1, axis=-1) + v + np.roll(v, -1, axis=-1)) / 3, 0.1, axis=-1)
+
+    z = g[yi[:nr], xi[:nr]] * rot
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=0)
+    grey = img[yi[nr:], xi[nr:]].astype(np.float32).mean(axis=-1)
+    face = np.minimum(grey[0], grey[1])
+    line = grey[nf:].min(axis=0)
+    qf, ql = q10(np.stack([face, face - line]))
+    return float(q10(best)) / prof.strength, float(qf), float(ql)
+
+
+def outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+    """Light checkers washed out by glare (clipped to white, like the point under them) show
+    only their outline, too faint for the rim threshold.  The rims beyond each stack read
+    are looked at again, from the base outwards, slot by slot: one whose centre is clipped
+    and whose outline is closed all round a bright face (:func:`outline_score`) is a checker.  A near miss
+    leaves the point unsure.  Points whose next slot is not washed out are passed by at once.
+    Returns the counts, a new dict (``per_axis`` unchanged)."""
+    if prof.grad is None or prof.colour is None:
+        return per_axis
+    out = dict(per_axis)
+    cd = params.checker
+    nms = max(1, int(round(params.nms / params.step)))
+    slots = np.abs(prof.dist[None, :] - cd * (np.arange(L.PYRAMID[0]) + 0.5)[:, None]).argmin(axis=1)
+    clipped = prof.colour[:, slots].min(axis=2) >= params.clipped - 10  # (axes, slots): a washed-out centre there
+    for k, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        if pc.count >= L.PYRAMID[0] or not clipped[k, pc.count]:
+            continue  # (checked again at the rim's own centre below)
+        full = prof.full[k]
+        peaks = _peaks(full, params.outline_find, nms, lead=True)
+        added: list[Checker] = []
+        conf = pc.confidence
+        n = pc.count
+        while n < L.PYRAMID[0]:
+            slot = cd * (n + 0.5)
+            near = [j for j in peaks if abs(float(prof.dist[j]) - slot) <= params.slot_tolerance * cd / 2]
+            if not near:
+                break
+            j = max(near, key=lambda i: float(full[i]))
+            if int(prof.colour[k][j].min()) < params.clipped:
+                break  # its face is not washed out: the rim threshold has judged it
+            if n and int(prof.colour[k][int(np.argmin(np.abs(prof.dist - (slot - cd))))].min()) < params.clipped:
+                break  # one point's checkers are one colour: a stack not washed out ends here
+            x = a.x + float(prof.lateral[k][j])
+            y = a.y0 + a.direction * float(prof.dist[j])
+            o, face, line = outline_score(prof, x, y, params)
+            if face < params.outline_face:
+                break  # board shows inside the ring: not a washed-out checker's face
+            m = min(o / params.outline, line / params.outline_line)
+            if m < 1.0:
+                if m > 0.5:  # a near miss: the point is unsure
+                    conf = min(conf, params.point_knee * (1 - m) * 2)
+                break
+            added.append(Checker(a.name, x, y, float(full[j])))
+            conf = min(conf, max(params.point_knee / 2, min(1.0, m - 1.0)))
+            n += 1
+        if added:
+            samples = tuple(added) + tuple(pc.samples)
+            out[a.name] = PointCount(n, samples, conf, pc.alt, pc.faint)
+        elif conf < pc.confidence:
+            out[a.name] = replace(pc, confidence=conf)
+    return out

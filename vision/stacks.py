@@ -1,0 +1,258 @@
+"""Stage 2 for one point, stacks: how many checkers stand on a point, from its rim profiles.
+
+A stack's extent from its last rim, second-layer checkers from whole rims half a checker off
+a full first row, a faint pass for checkers that barely stand out from their point, and for
+a full first row the measured rim patterns of 5..15 (:func:`tall_stack`).  Every function
+takes values and returns new ones.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Optional
+
+import numpy as np
+
+from . import layout as L
+from .params import DEFAULT, ReadParams, low_params
+from .rims import Axis
+
+
+def _median(xs: list[float]) -> float:
+    """The median of a short list of floats, as ``np.median`` gives it (the mean of the middle
+    two when the count is even), without numpy's overhead on a handful of values."""
+    s = sorted(xs)
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def _peaks(profile: np.ndarray, thr: float, nms_steps: int, lead: bool = False) -> list[int]:
+    """Indices of local maxima above ``thr``, none within ``nms_steps`` of a stronger one;
+    with ``lead`` the first sample counts as a maximum too when it is the highest there (a
+    checker pushed against a point's base has its centre before the profile starts)."""
+    p = profile
+    mid = p[1:-1]
+    cand = np.flatnonzero((mid > thr) & (mid >= p[:-2]) & (mid >= p[2:])) + 1
+    if lead and len(p) > 1 and p[0] > p[1] and p[0] > thr:
+        cand = np.concatenate([[0], cand])
+    if len(cand) < 2:
+        return cand.tolist()
+    keep: list[int] = []
+    for j in cand[np.argsort(-p[cand])].tolist():
+        if all(abs(j - k) > nms_steps for k in keep):
+            keep.append(j)
+    return sorted(keep)
+
+
+@dataclass(frozen=True)
+class Checker:
+    """A checker's centre (pw, playing-area coordinates) and the score that found it."""
+
+    axis: str
+    x: float
+    y: float
+    score: float
+
+
+@dataclass(frozen=True)
+class PointCount:
+    """Stage 2's result for one point: its count, the checkers to sample for colour, a confidence."""
+
+    count: int
+    samples: tuple[Checker, ...]
+    confidence: float
+    alt: Optional[int] = None   # the next likeliest count, when a tall stack was judged
+    faint: bool = False         # found only by the faint-stack pass (no rim above the board's threshold)
+
+
+def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+                params: ReadParams = DEFAULT, colour: Optional[np.ndarray] = None,
+                fill: float = 0.0) -> PointCount:
+    """:func:`count_point_low` and then, for a full first row, the pyramid pass for 10..15
+    (:func:`tall_stack`)."""
+    pc = count_point_low(a, full, cap, lateral, dist, params, colour)
+    if not params.tall_stacks:
+        return pc
+    cd = params.checker
+    far = np.abs(dist - 4.5 * cd) < 0.3
+    if pc.count < 5 and not (far.any() and float(cap[far].max()) > params.threshold):
+        return pc  # no checker where a full row ends: not a tall stack
+    n, margin, alt = tall_stack(full, dist, params.threshold, fill, cd, params)
+    if n < 10 and pc.count >= 5 and n != pc.count:
+        # the rim pattern disagrees with the rim count: measured on rendered 5..9 stacks, a
+        # clear pattern was right every time; an unclear one leaves the count, unsure
+        if margin >= params.tall_overrule:
+            return PointCount(n, pc.samples, min(pc.confidence, margin / 4), pc.count)
+        return PointCount(pc.count, pc.samples, min(pc.confidence, params.point_knee / 2), n)
+    if n < 10:
+        if pc.count == n == L.PYRAMID[0]:
+            return replace(pc, alt=TWIN)  # a row of 5 shows a 12-pyramid's whole rims: the trays may tell
+        return pc
+
+    samples = [Checker(a.name, a.x + float(lateral[int(np.argmin(np.abs(dist - h * cd / 2)))]),
+                       a.y0 + a.direction * h * cd / 2, 0.0) for h in sorted(L.visible_rims(n))]
+    return PointCount(n, tuple(samples), float(min(1.0, margin / 2)), pc.count if alt < 10 else alt)
+
+
+# whole-rim patterns (halves 1..9) of stacks of 5..15 as the ring filter sees them: a rim
+# partly under a checker one layer up often still scores, so these are measured, not derived
+TALL_PATTERNS = {
+    5: "HLHLHLHLH", 6: "LHLLHLHLH", 7: "LHLHLLHLH", 8: "LHLHLHLLH", 9: "LHLHLHLHL",
+    10: "HLHLLHLHL", 11: "HLHLHLLHL", 12: "HLHLHLHLH", 13: "HHLHLLHLH", 14: "HHLHLHLHH", 15: "HHHLHLHHH",
+}
+TWIN = 12          # the pyramid whose whole rims lie where a row of 5's do
+
+
+def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
+               cd: float = L.CHECKER, params: ReadParams = DEFAULT) -> tuple[int, float, int]:
+    """The stack size 5..15 whose rim pattern fits the profile best, the margin over the
+    next best (in halves fully believed; 2 = one clear half told them apart) and that next.
+
+    A row of 5 and a 12-pyramid show the same pattern; the end rims' strength against the
+    middle ones and ``fill`` (the gaps beside the checkers: board or a lower layer, see
+    :func:`vision.rims._gap_fill`) tell them apart.  ``cd``: the checkers' diameter, pw; the
+    pattern fit's levels from ``params`` (``tall_*``).
+    """
+    a = np.empty(9)
+    for h in range(1, 10):
+        m = np.abs(dist - h * cd / 2) <= 0.13 * cd / L.CHECKER
+        a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
+    # a stack that stands out little from its point (red on a red point) scores all its rims
+    # low: "a whole rim" is then judged against the stack's own clear rims, not the board's
+    level = min(params.tall_level, params.tall_rel * float(np.sort(a)[-3]))  # the median of the 5 strongest
+    agree = np.clip((a - level) / params.tall_soft, -1.0, 1.0)
+    # a 12-pyramid's end checkers lie half under the second layer: their rims score less
+    # than the row's middle ones (a row of 5: about the same); measured on rendered boards
+    z = (0.875 - (a[0] + a[8]) / max(1e-6, a[2] + a[4] + a[6]) * 1.5) + 0.08 * fill
+    scores = {}
+    for n, pat in TALL_PATTERNS.items():
+        sign = np.array([1.0 if ch == "H" else -1.0 for ch in pat])
+        sc = float((sign * agree).sum())
+        if n in (5, 12):  # same pattern: the end rims' share and the gaps tell them apart
+            sc -= max(0.0, (-1 if n == 12 else 1) * float(np.clip(params.tall_twelve * z, -4.0, 4.0)))
+        scores[n] = sc
+    order = sorted(scores, key=scores.get, reverse=True)  # type: ignore[arg-type]
+    return order[0], scores[order[0]] - scores[order[1]], order[1]
+
+
+def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+                    params: ReadParams = DEFAULT, colour: Optional[np.ndarray] = None) -> PointCount:
+    """Stage 2 for one point: the stack's extent from its last cap, plus second-layer rims.
+
+    Checkers in the first layer touch each other from the base outwards, so the farthest
+    cap tells how many there are; a second-layer checker rests across two of them, its
+    whole rim visible half a checker off the first layer's positions.  ``colour[j]`` (BGR
+    at each candidate centre, optional) must match the first checker's along the stack.
+
+    Checkers that barely stand out from their point (dark on a dark red point) fall below
+    the board's threshold; they are counted at a lower one when their rims are as even as
+    one stack's are (and as strong as the rims already found on the point).
+    """
+    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour)
+    low = low_params(params)
+    if not np.any((cap > low.threshold) & (cap <= params.threshold)):
+        return strong  # nothing faint here
+    weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
+    if weak.count > strong.count and w_rims and _even_stack(w_rims, s_rims, params):
+        return PointCount(weak.count, weak.samples, weak.confidence * 0.5, faint=strong.count == 0)
+    return strong
+
+
+def _even_stack(w_rims: list[float], s_rims: list[float], params: ReadParams) -> bool:
+    """The faint pass's rims look like one stack's: the weakest near the strongest, or the
+    rims (base outwards) fading smoothly, as a light gradient or shadow along the point does."""
+    if min(w_rims) >= params.even * max(w_rims + s_rims):
+        return True
+    smooth = all(b >= params.fade * a for a, b in zip(w_rims, w_rims[1:]))
+    return smooth and min(w_rims) >= params.even * _median(w_rims)
+
+
+def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
+              params: ReadParams, colour: Optional[np.ndarray]) -> tuple[PointCount, list[float]]:
+    """:func:`count_point` at one threshold; also the rim scores the count rests on."""
+    thr = params.threshold
+    nms = max(1, int(round(params.nms / params.step)))
+    cd = params.checker
+    caps = _peaks(cap, thr * 0.5, nms, lead=True)
+    strong = [j for j in caps if cap[j] > thr]
+    margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
+    if not strong:
+        return PointCount(0, (), min(1.0, margin * 2)), []
+    fulls = _peaks(full, thr * 0.5, nms, lead=True)
+    strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
+    last = -1
+    for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
+        n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
+        if _run_explained(n_run, [d for d, _ in strong_full], cd, params.slot_tolerance) and \
+                (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)) and \
+                not _faint_stranger(j, cap, strong_full, colour, dist, cd, params):
+            last = j
+            break
+    if last < 0:
+        return PointCount(0, (), min(1.0, margin * 2) * 0.5), []
+    x = lambda j: a.x + float(lateral[j])  # noqa: E731
+    y = lambda j: a.y0 + a.direction * float(dist[j])  # noqa: E731
+    pos = float(dist[last])
+    f1 = (pos - cd / 2) / cd
+    n1 = int(round(f1)) + 1
+    conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
+    samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
+    n2 = 0
+    for j in (fulls if n1 >= L.PYRAMID[0] else []):  # a second layer rests on a full row (layout.stack_slots)
+        if dist[j] >= pos - 0.2 * cd:
+            continue
+        ph = (float(dist[j]) - cd / 2) / cd
+        frac = ph - np.floor(ph)
+        if not 0.25 < frac < 0.75:
+            continue  # a first-layer checker's own rim
+        top_thr = thr * params.second_layer
+        conf = min(conf, abs(full[j] - top_thr) / top_thr * 2, (0.25 - abs(frac - 0.5)) * 8)
+        if full[j] > top_thr:
+            n2 += 1
+            samples.append(Checker(a.name, x(j), y(j), float(full[j])))
+    n1 = max(1, min(n1, 5))
+    for k in range(n1 - 1):  # the first layer's centres, for colour
+        d = cd * (k + 0.5)
+        samples.append(Checker(a.name, a.x, a.y0 + a.direction * d, 0.0))
+    n = n1 + n2
+    if n >= 9:
+        conf *= 0.5  # a third layer would lie hidden
+    rims = [f for d, f in strong_full if d <= pos + 0.2 * cd] + [float(cap[last])]
+    return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf)))), rims
+
+
+def _faint_stranger(j: int, cap: np.ndarray, rims: list[tuple[float, float]], colour: Optional[np.ndarray],
+                    dist: np.ndarray, cd: float, params: ReadParams) -> bool:
+    """A stack's last rim that is much fainter than the rims below it and whose centre is not
+    the first checker's colour: a point's narrowing tip beside a checker, not a checker."""
+    if colour is None or n_below(rims, float(dist[j]), cd) == 0:
+        return False
+    below = [f for d, f in rims if d < float(dist[j]) - 0.5 * cd]
+    if float(cap[j]) >= params.faint_last * _median(below):
+        return False
+    return not _same_colour(colour, dist, j, cd, params.stranger_colour)
+
+
+def n_below(rims: list[tuple[float, float]], d: float, cd: float) -> int:
+    """Whole rims at least half a checker nearer the base than ``d``."""
+    return sum(1 for x, _ in rims if x < d - 0.5 * cd)
+
+
+def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool:
+    """Every first-layer checker of a run shows its whole rim near its place, or lies under
+    a second-layer checker (whose whole rim shows half a checker further or nearer); one
+    may be missed in a long run."""
+    missed = 0
+    for k in range(n_run):
+        c = cd * (k + 0.5)
+        missed += not any(abs(d - c) <= tol * cd for d in rims)
+    return missed <= (1 if n_run >= 4 else 0)
+
+
+def _same_colour(colour: np.ndarray, dist: np.ndarray, j: int, cd: float, tol: float) -> bool:
+    """The colour at candidate ``j`` matches the first checker's (relative BGR distance)."""
+    if tol >= 1e6:
+        return True  # the check is off (the default: glare and shadows move colours along a stack)
+    i0 = int(np.argmin(np.abs(dist - cd / 2)))
+    a, b = colour[i0].astype(np.float32), colour[j].astype(np.float32)
+    return float(np.linalg.norm(a - b)) <= tol * max(40.0, float(np.linalg.norm(a)), float(np.linalg.norm(b)))
+
