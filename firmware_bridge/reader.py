@@ -166,6 +166,14 @@ class ReaderCore:
         return []  # HEARTBEAT and anything else: a sign of life only
 
     # ------------------------------------------------------------- time
+    def next_due(self, now: float) -> float:
+        """Seconds until :meth:`tick` has something to send (a heartbeat or a retransmission)."""
+        due = self.last_heartbeat + HEARTBEAT_S - now
+        if self.session and self.fifo:
+            head = self.fifo[0]
+            due = 0.0 if head.seq < 0 or head.sent_at is None else min(due, head.sent_at + RETRANSMIT_S - now)
+        return max(0.0, due)
+
     def tick(self, now: float) -> list[bytes]:
         """Heartbeats (INFO before the first HELLO) and retransmissions due at ``now``."""
         out: list[bytes] = []

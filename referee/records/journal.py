@@ -4,7 +4,9 @@ Every event is one line ``{"seq": n, "event": ..., ..., "crc": "1a2b3c4d"}``: ``
 CRC-32 (hex) of the line without it (the same JSON with ``,"crc":"..."`` removed), and
 ``seq`` counts the lines from 1.  :meth:`Journal.append` writes the line (looping until
 every byte is written), ``fsync``s it and only then returns, so the referee acts only on
-events that are on disk.  A write that fails (a full disk, a read-only filesystem) raises
+events that are on disk.  The table (``sync="thread"``) instead writes each line and fsyncs
+on a sync thread, all lines of one event at once, and waits for it (:meth:`Journal.durable`)
+before it shows what it decided: nothing shown is ever missing from the disk.  A write that fails (a full disk, a read-only filesystem) raises
 :class:`JournalWriteError` and leaves nothing of the line behind.  An open
 :class:`Journal` holds an exclusive ``fcntl.flock``: a second process on the same file is
 refused with :class:`JournalLocked`.  Events:
@@ -31,6 +33,7 @@ import errno
 import fcntl
 import json
 import os
+import threading
 import zlib
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -321,16 +324,36 @@ class Repair:
 Writer = Callable[[int, Any], int]  # os.write's shape
 
 
+SYNC_MODES = ("each", "group", "thread")
+
+
 class Journal:
     """An open, locked journal, appended to by the referee.  ``fsync`` and ``write`` (an
     ``os.write``-like function) are injectable for tests: a writer raising ``OSError(ENOSPC)``
-    plays a full disk."""
+    plays a full disk.
+
+    ``sync`` says when the lines reach the disk: ``"each"`` (the default) fsyncs every line
+    before :meth:`append` returns; ``"group"`` and ``"thread"`` only write the line, and
+    :meth:`durable` (called before anything decided from it is shown) fsyncs all lines
+    written so far once, ``"thread"`` on a sync thread started by :meth:`begin_sync`, so
+    the disk works while the screen draws."""
 
     def __init__(self, path: Union[str, Path], fsync: Callable[[int], None] = os.fsync,
-                 write: Writer = os.write, now: Optional[Callable[[], datetime]] = None) -> None:
+                 write: Writer = os.write, now: Optional[Callable[[], datetime]] = None,
+                 sync: str = "each") -> None:
         self.path = Path(path)
         self._fsync = fsync
         self._write = write
+        self.sync = "each"
+        self._cv = threading.Condition()
+        self._durable = 0       # bytes known to be on disk (sync "group" / "thread")
+        self._requested = 0     # bytes the sync thread is asked to make durable
+        self._synced = 0        # bytes the sync thread has made durable
+        self._sync_error: Optional[OSError] = None
+        self._syncer: Optional[threading.Thread] = None
+        self._closing = False
+        self._written: list[dict[str, Any]] = []  # events written since the last durable line
+        self._lost: list[dict[str, Any]] = []     # events a failed fsync cut off: written again first
         self.warnings: list[str] = []
         self.repair: Optional[Repair] = None
         self._builder = RecordBuilder()
@@ -361,6 +384,16 @@ class Journal:
             raise
         if not existed:  # make the new directory entry durable too
             self._fsync_dir()
+        self._durable = self._requested = self._synced = self._size
+        self.set_sync(sync)
+
+    def set_sync(self, sync: str) -> None:
+        """Choose when lines reach the disk (see the class doc); what is written is made
+        durable first."""
+        if sync not in SYNC_MODES:
+            raise ValueError(f"journal sync {sync!r} is not one of {', '.join(SYNC_MODES)}")
+        self.durable()
+        self.sync = sync
 
     def _load(self, now: Callable[[], datetime]) -> JournalRead:
         size = os.fstat(self._fd).st_size
@@ -414,7 +447,12 @@ class Journal:
 
     def append(self, event: dict[str, Any]) -> int:
         """Write one event durably (every byte, then fsync) and fold it into the record.
-        Returns its sequence number; JournalWriteError (nothing kept) when the disk refuses."""
+        Returns its sequence number; JournalWriteError (nothing kept) when the disk refuses.
+        (Sync "group" / "thread": written only, durable at the next :meth:`durable`.)"""
+        self._rewrite()
+        return self._append(event)
+
+    def _append(self, event: dict[str, Any]) -> int:
         if "event" not in event:
             raise RecordError(f"journal event {event!r} needs an 'event' field")
         ev = {"seq": self._seq + 1, **{k: v for k, v in event.items() if k not in ("seq", "crc")}}
@@ -425,7 +463,8 @@ class Journal:
                 os.ftruncate(self._fd, self._size)
                 self._dirty = False
             self._write_all(self._fd, line)
-            self._fsync(self._fd)
+            if self.sync == "each":
+                self._fsync(self._fd)
         except OSError as exc:
             self._dirty = True
             try:  # leave nothing of the line behind (it may fail too: then before the next write)
@@ -437,7 +476,106 @@ class Journal:
         self._size += len(line)
         self._seq += 1
         self._builder.apply(ev)
+        if self.sync == "each":
+            self._durable = self._size
+        else:
+            self._written.append(event)
         return self._seq
+
+    # ----------------------------------------------------------------- group sync
+
+    @property
+    def unsynced(self) -> bool:
+        """Events appended but not yet known to be on disk (sync "group" / "thread")."""
+        return self._durable < self._size or bool(self._lost)
+
+    def durable(self) -> None:
+        """Return once every event appended is on disk (one fsync for them all).  When the
+        fsync fails the file is cut back to its last durable line and JournalWriteError is
+        raised; the events cut off are written again, in order, by the next :meth:`durable`
+        or :meth:`append` (so nothing decided from them may be shown until one succeeds)."""
+        self._rewrite()
+        if not self.unsynced:
+            return
+        target = self._size
+        try:
+            if self.sync == "thread":
+                with self._cv:
+                    self._request_sync()
+                    self._cv.wait_for(lambda: self._synced >= target or self._sync_error is not None)
+                    exc, self._sync_error = self._sync_error, None
+                if exc is not None:
+                    raise exc
+            else:
+                self._fsync(self._fd)
+        except OSError as exc:
+            lost = self._written
+            self._rewind()
+            self._lost = lost
+            raise JournalWriteError(self.path, exc) from None
+        self._durable = target
+        self._written = []
+
+    def _rewrite(self) -> None:
+        """Write again the events a failed fsync cut off (JournalWriteError: the rest wait)."""
+        while self._lost:
+            self._append(self._lost[0])
+            self._lost.pop(0)
+
+    def begin_sync(self) -> None:
+        """Start making the lines written so far durable, on the sync thread (sync "thread";
+        otherwise nothing): :meth:`durable` then only waits for it."""
+        if self.sync == "thread" and self.unsynced:
+            self._request_sync()
+
+    def _request_sync(self) -> None:
+        with self._cv:
+            if self._syncer is None:
+                self._syncer = threading.Thread(target=self._sync_loop, name=f"journal-sync {self.path.name}",
+                                                daemon=True)
+                self._syncer.start()
+            self._requested = self._size
+            self._cv.notify_all()
+
+    def _sync_loop(self) -> None:
+        """The sync thread: fsync whenever lines were written since the last fsync."""
+        while True:
+            with self._cv:
+                self._cv.wait_for(lambda: self._closing or self._requested > self._synced)
+                if self._closing:
+                    return
+                target = self._requested
+            try:
+                self._fsync(self._fd)
+            except OSError as exc:
+                with self._cv:
+                    self._sync_error = exc
+                    self._requested = self._synced  # asked again by the next write or durable()
+                    self._cv.notify_all()
+                continue
+            with self._cv:
+                self._synced = max(self._synced, target)
+                self._cv.notify_all()
+
+    def _rewind(self) -> None:
+        """Cut the journal back to its last durable line and rebuild the record from the file."""
+        try:
+            os.ftruncate(self._fd, self._durable)
+        except OSError:
+            self._dirty = True
+        data = os.pread(self._fd, self._durable, 0) if self._durable else b""
+        read = parse_journal(data)
+        self._builder = RecordBuilder()
+        for e in read.events:
+            self._builder.apply(e)
+        self._seq = len(read.events)
+        self._size = self._requested = self._synced = self._durable
+        self._written = []
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every event the journal holds now (read back from the file)."""
+        data = os.pread(self._fd, self._size, 0) if self._size else b""
+        return parse_journal(data).events
 
     def start_match(self, players: tuple[str, str], match_length: int, rules: RuleSettings = RuleSettings(),
                     meta: tuple[tuple[str, str], ...] = ()) -> int:
@@ -483,8 +621,19 @@ class Journal:
         p.write_text(text, encoding="utf-8")
 
     def close(self) -> None:
-        """Release the lock and the file (again is harmless)."""
+        """Make the written lines durable, stop the sync thread, release the lock and the
+        file (again is harmless)."""
         if self._fd >= 0:
+            try:
+                self.durable()
+            except JournalWriteError:
+                pass
+            with self._cv:
+                self._closing = True
+                self._cv.notify_all()
+            if self._syncer is not None:
+                self._syncer.join()
+                self._syncer = None
             os.close(self._fd)
             self._fd = -1
 

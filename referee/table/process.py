@@ -2,11 +2,19 @@
 
 :class:`TableCore` takes input events (``referee.events``) one at a time:
 
-1. the event is appended to the journal and fsync'ed (``Journal.input``),
+1. the event is appended to the journal (``Journal.input``),
 2. the referee handles it (pure) and returns its decisions,
-3. the new record actions are journaled (``game`` / ``action`` events, fsync'ed),
-4. only then are the decisions shown: the sinks (log, screen, cube display) get
+3. the new record actions are journaled (``game`` / ``action`` events),
+4. the journal is made durable: one fsync for the event's lines, run on the journal's
+   sync thread while the screen draws the next frame off-screen (``Journal.begin_sync``,
+   ``ScreenSink.prepare``, ``Journal.durable``; ``sync="each"`` fsyncs every line before
+   the next instead),
+5. only then are the decisions shown: the sinks (log, screen, cube display) get
    them with the new :class:`~referee.view.TableView`.
+
+When that fsync fails the journal file is cut back to its last durable line and play
+pauses as for a full disk: the decisions are held, and the lines cut off are written and
+fsync'ed again before they are shown.
 
 After a crash the same journal rebuilds the referee exactly by replaying the
 journaled input events (:meth:`TableCore.open`), and the match record by folding
@@ -56,15 +64,34 @@ class LogSink:
 
 
 class ScreenSink:
-    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output."""
+    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output.
+
+    :meth:`prepare` draws the next frame off-screen while the journal syncs; :meth:`show`
+    then only flips it onto the screen (nothing is visible before the flip)."""
 
     def __init__(self, runner: Any) -> None:
         self.runner = runner
         self.open = True
+        self._drawn: Optional[TableView] = None  # the view drawn but not yet flipped
+
+    def prepare(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Draw ``view`` into the screen's back buffer, not shown yet."""
+        r = self.runner
+        self._drawn = None
+        if self.open and hasattr(r, "surface") and hasattr(r, "theme"):
+            from hardware.screen import draw  # noqa: PLC0415 (only a real ScreenRunner has a surface)
+            r.view = view
+            r.layout = draw(r.surface, view, theme=r.theme, bottom=getattr(r, "bottom", "dark"))
+            self._drawn = view
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
         if self.open:
-            self.runner.show(view)
+            if self._drawn is view:
+                import pygame  # noqa: PLC0415
+                pygame.display.flip()
+            else:
+                self.runner.show(view)
+            self._drawn = None
             self.open = self.runner.pump()
 
 
@@ -124,7 +151,8 @@ class TableCore:
     def open(cls, path: Union[str, Path], settings: Settings, sinks: Sequence[Sink] = (),
              clock: Callable[[], float] = lambda: 0.0,
              on_warning: Callable[[str], None] = log.warning,
-             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False) -> "TableCore":
+             journal_factory: Callable[[Path], Journal] = Journal, resimulate: bool = False,
+             sync: str = "thread") -> "TableCore":
         """Start a new journal at ``path``, or resume the one there: its input events are
         replayed through a fresh referee (nothing is shown while replaying).  A damaged
         journal is trusted up to its damage, the rest kept in a dated backup (the warning
@@ -134,10 +162,14 @@ class TableCore:
         ``resimulate`` (the simulated table): the journal's inputs are not replayed now but
         checked against the events the simulation produces again from its start, and decided
         as they come, so the simulation's own state is rebuilt too (ReplayMismatch when they
-        differ); the first event past the journal's end is journaled as usual."""
+        differ); the first event past the journal's end is journaled as usual.
+
+        ``sync`` is the journal's (see :class:`~referee.records.journal.Journal`): "thread"
+        fsyncs each event's lines once, on the journal's thread, before its decisions show."""
         path = Path(path)
         journal = journal_factory(path)
         try:
+            journal.set_sync(sync)
             return cls._resume(journal, settings, sinks, clock, on_warning, resimulate)
         except BaseException:
             journal.close()
@@ -169,6 +201,7 @@ class TableCore:
                 core._settings_for_match = settings
             try:
                 core._write_owed()
+                core._sync()
             except JournalWriteError as exc:
                 core._pause(exc)
         if core.notice:
@@ -214,7 +247,7 @@ class TableCore:
         shown).  Nothing is decided or shown that is not on disk."""
         out: list[Decision] = []
         try:
-            if self._owed or self._held or self._settings_for_match is not None:
+            if self._owed or self._held or self._settings_for_match is not None or self.journal.unsynced:
                 self._write_owed()
                 out += self._release()
             while self.pending and self._replay:
@@ -254,6 +287,7 @@ class TableCore:
         if not self._replay:
             self._replayed()
             self._write_owed()
+            self._sync()
         return decisions
 
     def _pause(self, exc: JournalWriteError) -> None:
@@ -264,11 +298,27 @@ class TableCore:
             message=f"{PAUSED}: {exc.reason}. Play is paused and goes on when it can be written",
             choices=()), [])
 
+    def _sync(self) -> None:
+        """Wait until the journal has every line written on disk (JournalWriteError when it
+        cannot: the lines are written again at the next try)."""
+        self.journal.durable()
+
     def _release(self) -> list[Decision]:
-        """Show the held decisions (their actions are on disk now)."""
+        """Show the held decisions once their lines are on disk (the screen draws its frame
+        while the journal syncs, and shows it after)."""
+        self.journal.begin_sync()
+        view = self.referee.view()
+        for sink in self.sinks:
+            prepare = getattr(sink, "prepare", None)
+            if prepare is not None:
+                try:
+                    prepare(view, self._held)
+                except Exception as exc:  # a broken screen must not stop the referee
+                    log.error("output %s failed: %s", type(sink).__name__, exc)
+        self._sync()
         decisions, self._held = self._held, []
         self.notice = ""
-        self._show(self.referee.view(), decisions)
+        self._show(view, decisions)
         return decisions
 
     def _show(self, view: TableView, decisions: Sequence[Decision]) -> None:

@@ -1,0 +1,179 @@
+"""Benchmark: the peak memory of ``bgtable run`` with every part, on simulated devices.
+
+    python3 bench/run_memory.py [--seconds 20] [--rolls 4] [--tracemalloc 15]
+
+The real ``bgtable run`` process (``python3 -m referee.cli run``) with every part
+configured: the camera on the synthetic renderer at 1280x720 (``[camera] source =
+"render"``) read by the real vision pipeline, the simulated dice reader on a pty (it rolls
+and lifts a few times), the buttons and an LED cube display on gpiozero's mock pins, the
+pygame screen on SDL's dummy driver.  Prints the child's peak memory (its ``VmHWM`` at
+exit; ``wait4``'s max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the same command under
+``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
+allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from firmware_bridge.sim import SimulatedReader  # noqa: E402
+
+CONFIG = """
+[players]
+dark = "Ann"
+light = "Bob"
+[camera]
+{camera}
+resolution = [1280, 720]
+fps = 15
+[dice]
+port = "{port}"
+[rules]
+match_to = 3
+[cube_display]
+type = "leds"
+owner_pins = [16, 20, 21]
+value_pins = [4, 7, 8, 9, 10, 11]
+[journal]
+directory = "{journal}"
+"""
+
+HWM = """
+import atexit, sys
+def hwm():
+    with open("/proc/self/status") as f:
+        kb = next(int(l.split()[1]) for l in f if l.startswith("VmHWM"))
+    print(f"BENCH-PEAK {kb}", file=sys.stderr, flush=True)
+atexit.register(hwm)
+from referee.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+TRACED = """
+import os, sys, threading, time, tracemalloc
+tracemalloc.start(1)
+best = {"rss": 0, "snap": None, "traced": 0}
+
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) // 1024 for l in f if l.startswith("VmRSS"))
+
+def watch():  # a snapshot whenever the resident size reaches a new high
+    while True:
+        r = rss()
+        if r > best["rss"] + 2:
+            best.update(rss=r, snap=tracemalloc.take_snapshot(), traced=tracemalloc.get_traced_memory()[0])
+        time.sleep(0.25)
+
+threading.Thread(target=watch, daemon=True).start()
+from referee.cli import main
+try:
+    code = main(sys.argv[1:])
+finally:
+    print(f"tracemalloc at the highest RSS ({best['rss']} MB): {best['traced'] / 2**20:.1f} MB traced", file=sys.stderr)
+    for s in best["snap"].statistics("lineno")[:int(os.environ["BENCH_TOP"])]:
+        print(f"  {s.size / 2**20:7.2f} MB {s.count:7d}x {s.traceback[0]}", file=sys.stderr)
+sys.exit(code)
+"""
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=20.0, help="how long the table runs")
+    ap.add_argument("--camera", choices=("render", "replay"), default="render",
+                    help="render: the synthetic renderer in the process; replay: a recorded 1280x720 frame")
+    ap.add_argument("--rolls", type=int, default=4, help="dice rolls (and lifts) during the run")
+    ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                    help="an environment variable for the run (e.g. MALLOC_ARENA_MAX=2), again for more")
+    ap.add_argument("--tracemalloc", type=int, default=0, metavar="N", help="print the top N allocation sites")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bgtable-mem-"))
+    sim = SimulatedReader(seed=5).start()
+    try:
+        cfg = tmp / "table.toml"
+        if args.camera == "replay":  # recorded frames: the renderer stays out of the process
+            import cv2  # noqa: PLC0415
+            from vision.layout import start_position  # noqa: PLC0415
+            from vision.render import RenderParams, render  # noqa: PLC0415
+            (tmp / "frames").mkdir()
+            cv2.imwrite(str(tmp / "frames" / "0.png"), render(start_position(), RenderParams(width=1280, height=720),
+                                                                seed=3))
+            camera = f'source = "replay"\npath = "{tmp / "frames"}"'
+        else:
+            camera = 'source = "render"\ndevice = 3'
+        cfg.write_text(CONFIG.format(port=sim.port_path, journal=tmp / "journal", camera=camera))
+        (tmp / "journal").mkdir()
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "GPIOZERO_PIN_FACTORY": "mock", "PYTHONPATH": str(ROOT), "BENCH_TOP": str(args.tracemalloc),
+               **dict(kv.split("=", 1) for kv in args.env)}
+        run = ["run", "--config", str(cfg), "--max-seconds", str(args.seconds)]
+        cmd = [sys.executable, "-c", TRACED if args.tracemalloc else HWM, *run]
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines: list[str] = []
+        errors: list[str] = []
+        reader = threading.Thread(target=lambda: lines.extend(proc.stdout or ()), daemon=True)
+        reader.start()
+        err_reader = threading.Thread(target=lambda: errors.extend(proc.stderr or ()), daemon=True)
+        err_reader.start()
+        high: dict[str, int] = {}
+
+        def sample() -> None:  # the resident kinds at the highest RSS seen (VmHWM is the peak)
+            try:
+                with open(f"/proc/{proc.pid}/status") as f:
+                    st = {l.split(":")[0]: int(l.split()[1]) // 1024 for l in f
+                          if l.startswith(("VmRSS", "Rss", "VmHWM"))}
+            except (OSError, ValueError):
+                return
+            if st.get("VmHWM", 0) > high.get("VmHWM", 0) and os.environ.get("BENCH_TIMELINE"):
+                print(f"  {time.perf_counter() - t0:5.2f} s: {st}", flush=True)
+            if st.get("VmRSS", 0) > high.get("VmRSS", 0):
+                high.update(st)
+            high["VmHWM"] = max(high.get("VmHWM", 0), st.get("VmHWM", 0))
+
+        for i in range(args.rolls):  # a few throws while the table runs
+            end = time.monotonic() + args.seconds / (args.rolls + 2)
+            while time.monotonic() < end:
+                sample()
+                time.sleep(0.05)
+            sim.roll([(i % 6) + 1, ((i + 2) % 6) + 1], zone="right")
+            time.sleep(0.5)
+            sim.lift()
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            sample()
+            time.sleep(0.05)
+        reader.join()
+        err_reader.join()
+        out = "".join(lines)
+        peak = [int(e.split()[1]) for e in errors if e.startswith("BENCH-PEAK")]
+        sys.stderr.write("".join(e for e in errors if not e.startswith("BENCH-PEAK")))
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    finally:
+        sim.stop()
+    wall = time.perf_counter() - t0
+    decided = sum(1 for line in out.splitlines() if not line.startswith(("INFO", "WARNING", "ERROR")))
+    print(f"bgtable run, every part ({args.camera} camera 1280x720, pty dice, mock GPIO buttons and cube, screen on "
+          f"SDL dummy): {wall:.1f} s, exit {proc.returncode}, {decided} decision lines; CPU "
+          f"{usage.ru_utime + usage.ru_stime:.1f} s")
+    # the process's own high-water mark (VmHWM at its exit): wait4's ru_maxrss is no good here, it keeps
+    # the high-water mark of the forked bench process from before the exec
+    own = f"{peak[0] / 1024:.0f} MB" if peak else "unknown (the process did not reach its exit)"
+    print(f"peak memory of the bgtable run process (VmHWM): {own} (target <= 120 MB); wait4 ru_maxrss "
+          f"{usage.ru_maxrss / 1024:.0f} MB; at the highest RSS sample: " + ", ".join(f"{k} {v} MB" for k, v in high.items()))
+    if proc.returncode != 0:
+        print(out[-2000:])
+
+
+if __name__ == "__main__":
+    main()
