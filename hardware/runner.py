@@ -72,10 +72,10 @@ class ScreenRunner:
         self.view: Optional[TableView] = None
         self.layout: Optional[Layout] = None
 
-    def show(self, view: TableView) -> None:
-        """Draw ``view`` now."""
+    def show(self, view: TableView, highlight: Optional[int] = None) -> None:
+        """Draw ``view`` now (``highlight``: the choice the buttons stepped to)."""
         self.view = view
-        self.layout = draw(self.surface, view, theme=self.theme, bottom=self.bottom)
+        self.layout = draw(self.surface, view, theme=self.theme, bottom=self.bottom, highlight=highlight)
         pygame.display.flip()
 
     def pump(self) -> bool:
