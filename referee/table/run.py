@@ -534,6 +534,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 code = fail(prog, f"the journal's match cannot be resumed with this config: {exc}; "
                                   "start the next match with --new-match")
                 break
+            if core.events == 0 and found is not None and told:
+                core.close()  # a match line but nothing played yet: the config's match starts instead
+                log.info("the journal %s had no play yet (%s): starting the config's match", path, "; ".join(told))
+                path.unlink()
+                found, told, match_settings = None, [], settings
+                core = TableCore.open(path, settings, sinks,
+                                      journal_factory=lambda p, h=header: HeaderJournal(p, h))  # type: ignore[misc]
             holder.append(core)
             if new_match and core.events > 0:
                 new_match = False
