@@ -100,7 +100,7 @@ def test_a_kept_match_is_named_by_its_date_and_players() -> None:
 
 def test_a_config_naming_another_match_is_described() -> None:
     config = loads('[players]\ndark = "Cid"\nlight = "Dee"\n[rules]\nmatch_to = 5\n[match]\nround = "Final"\n')
-    found = JournalMatch(("Ann", "Bob"), 3, (("Round", "Round 2"),), 40)
+    found = JournalMatch(("Ann", "Bob"), 3, (("Round", "Round 2"),), 4)
     told = differences(config, config.rules, found)
     assert told == ["players Ann - Bob in the journal, Cid - Dee in the config",
                     "a 3-point match in the journal, a 5-point match in the config",
@@ -193,3 +193,73 @@ def test_run_reports_another_match_and_new_match_keeps_the_old_one(tmp_path: Pat
     line = _first(current)
     assert line["players"] == ["Cid", "Dee"] and line["match_length"] == 5
     assert "started a new match" in res.stdout and "not the config's" not in res.stdout
+
+
+# --------------------------------------------------------------------------- the buttons' chooser in the table loop
+
+
+class FakeRunner:
+    """A screen runner that keeps what it was asked to draw."""
+
+    def __init__(self) -> None:
+        self.shown: list = []
+
+    def show(self, view, highlight=None) -> None:
+        self.shown.append((view, highlight))
+
+    def pump(self) -> bool:
+        return True
+
+
+class FakePanel:
+    """A button panel whose presses the test queues (the chooser is the real one)."""
+
+    def __init__(self) -> None:
+        from hardware.chooser import Chooser
+
+        self.chooser = Chooser()
+        self.presses: list = []
+
+    def poll(self) -> list:
+        out = []
+        for colour, action in self.presses:
+            out += self.chooser.press(colour, action)
+        self.presses = []
+        return out
+
+
+def test_the_table_loop_shows_the_highlight_and_sends_the_chosen_answer(tmp_path: Path) -> None:
+    import queue
+    import threading
+
+    from referee.table.run import Devices, loop, output_sinks
+    from referee.table.sdnotify import Notifier
+
+    dev = Devices(buttons=FakePanel(), screen=FakeRunner())
+    holder: list = []
+    sinks = output_sinks(dev, lambda: holder[-1])
+    core = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=3, names=("Ann", "Bob")), sinks)
+    holder.append(core)
+    t = Table(core.referee)
+    t.send = lambda *evs: [d for e in evs for d in core.handle(e)]  # type: ignore[method-assign]
+    t.opening(3, 1)  # through the core: journaled, decided, shown
+    t.move("8/5 6/5")
+    t.lift()
+    assert core.referee.state == "waiting_for_roll" and core.referee.turn == "light"
+    events: "queue.Queue" = queue.Queue()
+
+    def step(*presses: tuple[str, str]) -> None:
+        dev.buttons.presses = list(presses)
+        loop(core, events, dev, Notifier({}), threading.Event(), max_seconds=0)
+
+    step(("light", "double"))
+    assert core.referee.state == "double_offered"
+    step(("dark", "next"), ("dark", "next"))
+    view, lit = dev.screen.shown[-1]
+    assert view.choices == ("Take", "Pass") and lit == 1  # redrawn with the highlight, no referee event
+    step(("dark", "confirm"))
+    assert core.referee.state == "game_over"
+    inputs = [json.loads(x) for x in (tmp_path / "current.jsonl").read_text().splitlines()]
+    assert [e["data"]["action"] for e in inputs if e["event"] == "input" and e["data"]["kind"] == "player"] \
+        == ["double", "pass"]
+    core.close()

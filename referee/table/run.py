@@ -274,7 +274,7 @@ class JournalMatch:
     players: tuple[str, str]
     match_length: int
     meta: tuple[tuple[str, str], ...] = ()
-    events: int = 0  # the journal's events (0: nothing to resume)
+    inputs: int = 0  # the journal's input events (0: nothing played yet)
 
 
 def journal_match(path: Path) -> Optional[JournalMatch]:
@@ -284,8 +284,9 @@ def journal_match(path: Path) -> Optional[JournalMatch]:
     read = read_journal(path)
     for e in read.events:
         if e.get("event") == "match":
-            return JournalMatch(tuple(e.get("players", ("", ""))), int(e.get("match_length", 0)),  # type: ignore[arg-type]
-                                tuple(tuple(kv) for kv in e.get("meta", ())), len(read.events))  # type: ignore[misc]
+            return JournalMatch(tuple(e.get("players", ("", ""))), int(e.get("match_length", 0)),
+                                tuple(tuple(kv) for kv in e.get("meta", ())),
+                                sum(1 for x in read.events if x.get("event") == "input"))
     return None
 
 
