@@ -4,7 +4,9 @@ gpiozero's mock pins ignore ``bounce_time``, and a real table wants the same
 behaviour in tests and on the Pi, so the timing lives in the pure
 :class:`Debouncer` (levels and times in, button gestures out).  :class:`ButtonPanel`
 wires gpiozero input devices to one debouncer each and turns gestures into
-:class:`referee.events.PlayerInput` events.
+:class:`referee.events.PlayerInput` events.  Its :class:`~hardware.chooser.Chooser`
+(``panel.chooser``) takes the ``next`` and ``confirm`` presses: ``next`` steps through the
+choices on the screen, ``confirm`` answers the highlighted one.
 
 Timing rules
 ------------
@@ -23,6 +25,7 @@ from typing import Any, Callable, Iterable, Optional
 from referee.colour import COLOURS
 from referee.events import PlayerInput
 
+from .chooser import Chooser
 from .config import ButtonsConfig, ButtonSpec
 
 Clock = Callable[[], float]
@@ -85,11 +88,14 @@ class ButtonPanel:
     samples each button's level and returns the :class:`PlayerInput` events completed.
     """
 
-    def __init__(self, config: ButtonsConfig, *, pin_factory: Any = None, clock: Clock = time.monotonic) -> None:
+    def __init__(self, config: ButtonsConfig, *, pin_factory: Any = None, clock: Clock = time.monotonic,
+                 chooser: Optional[Chooser] = None) -> None:
+        """``chooser`` keeps the highlighted choice (the table process feeds it the views)."""
         # DigitalInputDevice, not Button: no hold thread (we time long presses ourselves)
         from gpiozero import DigitalInputDevice  # noqa: PLC0415 (gpiozero only where buttons are used)
 
         self.clock = clock
+        self.chooser = chooser or Chooser()
         self._lock = threading.Lock()
         self._edges: list[tuple[int, bool, float]] = []
         self.buttons: list[tuple[str, ButtonSpec, Any, Debouncer]] = []
@@ -124,7 +130,9 @@ class ButtonPanel:
         out = []
         for g in gestures:
             action = spec.long if g.kind == "long" else spec.press
-            if action is not None:
+            if action in ("next", "confirm"):
+                out += self.chooser.press(colour, action, g.t)
+            elif action is not None:
                 out.append(PlayerInput(player=colour, action=action, t=g.t))
         return out
 

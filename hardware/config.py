@@ -17,6 +17,8 @@ from referee.colour import COLOURS, other
 from referee.events import PLAYER_ACTIONS
 from referee.sections import ConfigError, Section, boolean, choice, integer, pair, string
 
+from .chooser import BUTTON_ACTIONS
+
 CUBE_DISPLAY_TYPES = ("ht16k33", "max7219", "leds", "none")
 HT16K33_LAYOUTS = ("adafruit", "linear")
 SCREEN_DRIVERS = ("auto", "kmsdrm", "x11", "wayland", "dummy")
@@ -131,8 +133,8 @@ def _pins(count: Optional[int] = None) -> Callable[[str, Any], tuple[int, ...]]:
 
 
 def _action(key: str, v: Any) -> str:
-    if v not in PLAYER_ACTIONS:
-        raise ConfigError(key, v, "must be a player action: " + ", ".join(PLAYER_ACTIONS))
+    if v not in PLAYER_ACTIONS and v not in BUTTON_ACTIONS:
+        raise ConfigError(key, v, "must be a player action: " + ", ".join(PLAYER_ACTIONS + BUTTON_ACTIONS))
     return v
 
 

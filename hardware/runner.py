@@ -72,11 +72,20 @@ class ScreenRunner:
         self.view: Optional[TableView] = None
         self.layout: Optional[Layout] = None
 
-    def show(self, view: TableView) -> None:
-        """Draw ``view`` now."""
+    def render(self, view: TableView, highlight: Optional[int] = None) -> None:
+        """Draw ``view`` into the back buffer, not shown until :meth:`present` (``highlight``:
+        the choice the buttons stepped to)."""
         self.view = view
-        self.layout = draw(self.surface, view, theme=self.theme, bottom=self.bottom)
+        self.layout = draw(self.surface, view, theme=self.theme, bottom=self.bottom, highlight=highlight)
+
+    def present(self) -> None:
+        """Show what :meth:`render` drew."""
         pygame.display.flip()
+
+    def show(self, view: TableView, highlight: Optional[int] = None) -> None:
+        """Draw ``view`` now."""
+        self.render(view, highlight)
+        self.present()
 
     def pump(self) -> bool:
         """Handle window events; False when the user closed the window or pressed Escape / q."""

@@ -414,25 +414,48 @@ def state_title(view: TableView) -> str:
     return "Director called"
 
 
-def _draw_banner(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
+#: at most this many choices side by side in the banner; more scroll with the highlight
+MAX_CHOICES_SHOWN = 5
+
+
+def shown_choices(count: int, highlight: Optional[int], limit: int = MAX_CHOICES_SHOWN) -> range:
+    """Which of ``count`` choices the banner shows: all when they fit, else ``limit`` of them
+    around the highlighted one (the first ones when nothing is highlighted)."""
+    if count <= limit:
+        return range(count)
+    first = 0 if highlight is None else min(max(0, highlight - limit // 2), count - limit)
+    return range(first, first + limit)
+
+
+def _draw_banner(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme,
+                 highlight: Optional[int] = None) -> None:
     r = lay.banner
     pygame.draw.rect(surf, theme.banners[view.state], r)
     inner = r.inflate(-r.h // 4, -r.h // 8)
     title_h = inner.h * 48 // 100
     title_r = pygame.Rect(inner.x, inner.y, inner.w, title_h)
     choices_w = inner.w * 45 // 100 if view.choices else 0
-    _text(surf, state_title(view), title_h * 80 // 100, theme.text,
+    title = state_title(view)
+    window = shown_choices(len(view.choices), highlight)
+    if len(window) < len(view.choices):  # say where in the list the players are
+        title += f"  ({(highlight or 0) + 1}/{len(view.choices)})" if highlight is not None else f"  ({len(view.choices)} choices)"
+    _text(surf, title, title_h * 80 // 100, theme.text,
           pygame.Rect(title_r.x, title_r.y, title_r.w - choices_w, title_r.h), bold=True)
     msg_r = pygame.Rect(inner.x, inner.y + title_h, inner.w, inner.h - title_h)
     if view.message:
         _text(surf, view.message, msg_r.h * 55 // 100, theme.text, msg_r)
     if view.choices:
-        n = len(view.choices)
+        n = len(window)
         gap = inner.h // 10
         cw = (choices_w - (n - 1) * gap) // n
-        for i, c in enumerate(view.choices):
-            cr = pygame.Rect(inner.right - choices_w + i * (cw + gap), inner.y, cw, title_h)
-            pygame.draw.rect(surf, theme.text, cr, border_radius=cr.h // 4)
+        for k, i in enumerate(window):
+            c = view.choices[i]
+            cr = pygame.Rect(inner.right - choices_w + k * (cw + gap), inner.y, cw, title_h)
+            lit = i == highlight
+            pygame.draw.rect(surf, theme.turn_accent if lit else theme.text, cr, border_radius=cr.h // 4)
+            if lit:  # the highlighted choice: accent fill and a frame in the text colour
+                pygame.draw.rect(surf, theme.text, cr.inflate(gap, gap), width=max(2, gap // 2),
+                                 border_radius=cr.h // 4)
             _text(surf, ACTION_LABELS.get(c, c), cr.h * 42 // 100, theme.banners[view.state],
                   cr.inflate(-cr.h // 3, 0), align="centre", bold=True)
 
@@ -449,9 +472,11 @@ def _draw_plays(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme
 
 
 def draw(surface: pygame.Surface, view: TableView, *, theme: Theme = DEFAULT_THEME,
-         bottom: str = "dark", clock: Optional[tuple[str, str]] = None) -> Layout:
+         bottom: str = "dark", clock: Optional[tuple[str, str]] = None, highlight: Optional[int] = None) -> Layout:
     """Draw ``view`` over the whole ``surface``; returns the layout used.  ``clock``: the
-    tournament clock's (dark, light) reserves as text ("9:45"), shown beside each player's pips."""
+    tournament clock's (dark, light) reserves as text ("9:45"), shown beside each player's pips;
+    ``highlight``: the index of the choice the buttons' "next" has stepped to
+    (``hardware.chooser``), if any."""
     lay = layout(surface.get_size(), bottom)
     surface.fill(theme.background)
     _draw_score(surface, lay, view, theme)
@@ -460,7 +485,7 @@ def draw(surface: pygame.Surface, view: TableView, *, theme: Theme = DEFAULT_THE
     _draw_dice(surface, lay, view, theme)
     _draw_cube(surface, lay, view, theme)
     _draw_plays(surface, lay, view, theme)
-    _draw_banner(surface, lay, view, theme)
+    _draw_banner(surface, lay, view, theme, highlight)
     return lay
 
 

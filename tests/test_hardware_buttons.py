@@ -10,6 +10,7 @@ from hardware import config as C
 from referee.table.config import EXAMPLE, load, loads
 from hardware.buttons import ButtonPanel, Debouncer, Gesture
 from hardware.devices import build_buttons
+from referee.view import TableView
 
 CONFIG = """
 [buttons]
@@ -197,6 +198,7 @@ def test_example_config_buttons_all_work() -> None:
     clock = Clock()
     cfg = load(EXAMPLE)
     panel = build_buttons(cfg, pin_factory=factory, clock=clock)
+    panel.chooser.show(TableView(state="waiting_for_roll", turn="dark"))
     t = 0.0
     for colour in ("dark", "light"):
         for spec in cfg.buttons.of(colour):
@@ -208,7 +210,15 @@ def test_example_config_buttons_all_work() -> None:
             pin.drive_high()
             at(clock, t + 0.2)
             short += panel.poll()  # a two-action button, here
-            assert actions(short) == [(colour, spec.press)], spec
+            if spec.press == "next":  # steps the screen's choices (here: opens the player's menu)
+                assert short == [] and panel.chooser.menu_owner == colour and panel.chooser.highlight == 0, spec
+                panel.chooser.press(colour, "next")
+                panel.chooser.press(colour, "next")
+                panel.chooser.press(colour, "next")
+                panel.chooser.press(colour, "next")  # "Back"
+                assert panel.chooser.press(colour, "confirm") == [] and panel.chooser.menu_owner is None
+            else:
+                assert actions(short) == [(colour, spec.press)], spec
             if spec.long:
                 at(clock, t + 1.0)
                 pin.drive_low()

@@ -19,8 +19,9 @@ def test_example_config_loads_with_its_values() -> None:
     assert cfg.cube_display.type == "ht16k33" and cfg.cube_display.i2c_address == 0x70
     assert cfg.cube_display.owner_pins == (16, 20, 21)
     assert cfg.rules.match_to == 7 and cfg.rules.early_roll == "stands"
-    assert [b.press for b in cfg.buttons.dark][:3] == ["double", "take", "pass"]
-    assert cfg.buttons.light[0] == HC.ButtonSpec(17, "take", "pass")
+    assert [b.press for b in cfg.buttons.dark] == ["double", "take", "accept_move", "next", "confirm"]
+    assert cfg.buttons.light[1] == HC.ButtonSpec(27, "take", "pass")
+    assert (cfg.match.event, cfg.match.table) == ("Club championship", "3")
     assert cfg.screen.size == (1280, 720) and cfg.players.dark_colour == (0x2A, 0x26, 0x24)
     assert cfg.source.endswith("table.example.toml")
 

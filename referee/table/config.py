@@ -15,8 +15,13 @@ section            dataclass                                       read by
 ``[cube_display]`` :class:`hardware.config.CubeDisplayConfig`      the cube display
 ``[buttons]``      :class:`hardware.config.ButtonsConfig`          the buttons
 ``[screen]``       :class:`hardware.config.ScreenConfig`           the table screen
+``[match]``        :class:`MatchConfig`                            every record's header
 ``[journal]``      :class:`JournalConfig`                          the table process
 =================  ==============================================  ===================
+
+The players' names are in ``[players]`` (they are also the seats); ``[match]`` names the
+event, the round, the table and the place, which go into every record: the journal's
+match line, the .mat header (``; [Event "..."]``) and the SGF root (``EV``, ``RO``, ``PC``).
 
 Every error is a :class:`referee.sections.ConfigError` naming the dotted key and the bad
 value (``cube_display.i2c_address = 300: ...``).  Unknown keys and sections are errors too,
@@ -28,6 +33,7 @@ from __future__ import annotations
 import difflib
 import tomllib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -43,7 +49,7 @@ import hardware
 EXAMPLE = Path(hardware.__file__).with_name("table.example.toml")
 """The shipped example config, every key documented."""
 
-__all__ = ["ConfigError", "JournalConfig", "TableConfig", "EXAMPLE", "load", "loads", "from_dict"]
+__all__ = ["ConfigError", "JournalConfig", "MatchConfig", "TableConfig", "EXAMPLE", "load", "loads", "from_dict"]
 
 # the [rules] keys: the Settings fields a table's file sets (names come from [players],
 # min_confidence from [vision] sure, dice_reader from whether the reader answers)
@@ -59,6 +65,45 @@ class JournalConfig:
 
 
 @dataclass(frozen=True)
+class MatchConfig:
+    """What the records say about the match besides the players: event, round, table, place."""
+
+    event: str = ""   # e.g. "Club championship 2026"
+    round: str = ""   # e.g. "Round 2", "Final"
+    table: str = ""   # the table's number or name at the club, e.g. "3"
+    site: str = ""    # the place, e.g. "The Crown, Leeds"
+
+    def header(self, started: datetime) -> tuple[tuple[str, str], ...]:
+        """The record's header tags (as gnubg's .mat header names them) for a match started at
+        ``started``: Site, Event, Round, EventDate, EventTime, Table (empty ones left out)."""
+        tags = (("Site", self.site), ("Event", self.event), ("Round", self.round),
+                ("EventDate", started.strftime("%Y.%m.%d")), ("EventTime", started.strftime("%H.%M")),
+                ("Table", self.table))
+        return tuple((k, v) for k, v in tags if v)
+
+
+def _header_text(limit: int) -> Callable[[str, Any], str]:
+    def check(key: str, v: Any) -> str:
+        if isinstance(v, int) and not isinstance(v, bool):
+            v = str(v)  # table = 3
+        v = string(key, v).strip()
+        if len(v) > limit:
+            raise ConfigError(key, v, f"must be at most {limit} characters")
+        if '"' in v or any(ord(c) < 32 for c in v):
+            raise ConfigError(key, v, "must be one line without double quotes (the .mat header quotes it)")
+        return v
+    return check
+
+
+def _match(s: Section) -> MatchConfig:
+    d = MatchConfig()
+    c = MatchConfig(event=s.get("event", d.event, _header_text(80)), round=s.get("round", d.round, _header_text(40)),
+                    table=s.get("table", d.table, _header_text(12)), site=s.get("site", d.site, _header_text(80)))
+    s.finish(("event", "round", "table", "site"))
+    return c
+
+
+@dataclass(frozen=True)
 class TableConfig(HardwareConfig):
     """The whole table: one value per section (players, cube_display, buttons, screen from
     :class:`hardware.config.HardwareConfig`)."""
@@ -67,6 +112,7 @@ class TableConfig(HardwareConfig):
     vision: VisionConfig = field(default_factory=VisionConfig)
     dice: DiceConfig = field(default_factory=DiceConfig)
     rules: Settings = field(default_factory=Settings)
+    match: MatchConfig = field(default_factory=MatchConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
     source: str = ""  # the file it came from, for messages
 
@@ -105,7 +151,7 @@ def _journal(s: Section) -> JournalConfig:
 _SECTIONS: dict[str, Callable[[Section], Any]] = {
     "players": players_section, "camera": camera_section, "vision": vision_section, "dice": dice_section,
     "rules": lambda s: s, "cube_display": cube_display_section, "buttons": buttons_section,
-    "screen": screen_section, "journal": _journal,
+    "screen": screen_section, "match": _match, "journal": _journal,
 }
 
 

@@ -74,23 +74,27 @@ class ScreenSink:
         self.open = True
         self._drawn: Optional[TableView] = None  # the view drawn but not yet flipped
 
+    def frame(self, view: TableView, decisions: Sequence[Decision]) -> tuple[Optional[TableView], Optional[int]]:
+        """What to draw for ``view``: the view itself and no highlighted choice."""
+        return view, None
+
     def prepare(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Draw ``view`` into the screen's back buffer, not shown yet."""
-        r = self.runner
+        """Draw ``view`` into the screen's back buffer, not shown yet (a runner that can)."""
         self._drawn = None
-        if self.open and hasattr(r, "surface") and hasattr(r, "theme"):
-            from hardware.screen import draw  # noqa: PLC0415 (only a real ScreenRunner has a surface)
-            r.view = view
-            r.layout = draw(r.surface, view, theme=r.theme, bottom=getattr(r, "bottom", "dark"))
-            self._drawn = view
+        if self.open and hasattr(self.runner, "render"):
+            shown, highlight = self.frame(view, decisions)
+            if shown is not None:
+                self.runner.render(shown, highlight)
+                self._drawn = view
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
         if self.open:
             if self._drawn is view:
-                import pygame  # noqa: PLC0415
-                pygame.display.flip()
+                self.runner.present()
             else:
-                self.runner.show(view)
+                shown, highlight = self.frame(view, decisions)
+                if shown is not None:
+                    self.runner.show(shown, highlight) if highlight is not None else self.runner.show(shown)
             self._drawn = None
             self.open = self.runner.pump()
 

@@ -15,8 +15,20 @@ the referee cannot see the moves, so the process stops with the fix.
 
 The journal lives in ``[journal] directory`` as ``current.jsonl``; the same
 command after a crash or power cut continues the same game from it.  When a
-match ends its journal and its .mat/.sgf exports are kept under a timestamped
-name and a new match starts.
+match ends its journal and its .mat/.sgf exports are kept under a name with the
+players and the date (``2026-12-01-1930-Ann-Bob.jsonl``, ``.mat``, ``.sgf``) and the
+next match starts from the config.  ``--new-match`` does the same at start-up for
+the match in the journal, finished or not (an unfinished one is kept as
+``...-Ann-Bob-unfinished``).  Resuming a journal whose players or match length are
+not the config's goes on with the journal's match (its events only replay in it)
+and says so in the log and on the screen, with the fix (``--new-match``).
+
+The config's ``[match]`` (event, round, table, site) and the start date go into the
+journal's match line, and from it into the .mat header and the SGF root.
+
+The buttons' ``next`` / ``confirm`` answer the screen's choices through the
+panel's :class:`hardware.chooser.Chooser`, which is one more output here: it sees every
+view, and the screen draws the choice it highlights.
 """
 from __future__ import annotations
 
@@ -33,7 +45,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
-from referee.records.journal import JournalError
+from referee.records.journal import Journal, JournalError, read_journal
 from referee.settings import Settings, SettingsError
 from referee.table.process import CubeSink, LogSink, ScreenSink, TableCore
 from referee.table.sdnotify import Notifier
@@ -240,15 +252,169 @@ def journal_path(directory: Path) -> Path:
     return directory / "current.jsonl"
 
 
-def archive(core: TableCore, directory: Path) -> list[Path]:
-    """Keep a finished match under a timestamped name; the next match starts a new journal."""
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    paths = core.export(directory, stem=f"match-{stamp}")
+class HeaderJournal(Journal):
+    """A journal whose match line carries the record's header tags (``[match]`` and the date)."""
+
+    def __init__(self, path: Path, header: tuple[tuple[str, str], ...] = (), **kw: Any) -> None:
+        super().__init__(path, **kw)
+        self.header = header
+
+    def start_match(self, players: tuple[str, str], match_length: int, rules: Any = None,
+                    meta: tuple[tuple[str, str], ...] = ()) -> int:
+        """The match line, with this journal's header when none is given."""
+        from referee.records.record import RuleSettings  # noqa: PLC0415
+        return super().start_match(players, match_length, rules if rules is not None else RuleSettings(),
+                                   meta or self.header)
+
+
+@dataclass(frozen=True)
+class JournalMatch:
+    """What a journal's match line says: the players, the match length, the header tags."""
+
+    players: tuple[str, str]
+    match_length: int
+    meta: tuple[tuple[str, str], ...] = ()
+    inputs: int = 0  # the journal's input events (0: nothing played yet)
+
+
+def journal_match(path: Path) -> Optional[JournalMatch]:
+    """The match in the journal at ``path`` (None when there is no journal or no match line yet)."""
+    if not path.exists():
+        return None
+    read = read_journal(path)
+    for e in read.events:
+        if e.get("event") == "match":
+            return JournalMatch(tuple(e.get("players", ("", ""))), int(e.get("match_length", 0)),
+                                tuple(tuple(kv) for kv in e.get("meta", ())),
+                                sum(1 for x in read.events if x.get("event") == "input"))
+    return None
+
+
+def _length(n: int) -> str:
+    return "money play" if n == 0 else f"a {n}-point match"
+
+
+def differences(config: Any, settings: Settings, found: JournalMatch) -> list[str]:
+    """How the config's match differs from the journal's: players, match length, event, round, table."""
+    out = []
+    if tuple(settings.names) != tuple(found.players) and not settings.chouette:
+        out.append(f"players {found.players[0]} - {found.players[1]} in the journal, "
+                   f"{settings.names[0]} - {settings.names[1]} in the config")
+    if settings.match_to != found.match_length:
+        out.append(f"{_length(found.match_length)} in the journal, {_length(settings.match_to)} in the config")
+    have = {k.lower(): v for k, v in found.meta}
+    for key, tag in (("event", "Event"), ("round", "Round"), ("table", "Table"), ("site", "Site")):
+        want = getattr(config.match, key, "") if getattr(config, "match", None) is not None else ""
+        if want != have.get(tag.lower(), ""):
+            out.append(f"{key} {have.get(tag.lower(), '')!r} in the journal, {want!r} in the config")
+    return out
+
+
+def resumed_settings(settings: Settings, found: JournalMatch) -> Settings:
+    """The settings that replay the journal's match: its players and match length (the rest the config's)."""
+    if settings.chouette:
+        return settings
+    return replace(settings, names=found.players, match_to=found.match_length)
+
+
+def _file_part(name: str) -> str:
+    """A player's name as part of a file name (letters, digits, - and _ kept; spaces become _)."""
+    out = "".join(c if c.isalnum() or c in "-_" else "_" if c.isspace() else "" for c in name.strip())
+    return out or "player"
+
+
+def archive_stem(record: Any, now: datetime, finished: bool = True) -> str:
+    """The kept match's file name: the date (its start, from the header, else ``now``), the time and
+    the players, e.g. ``2026-12-01-1930-Ann-Bob`` (``-unfinished`` when abandoned)."""
+    date = record.meta_value("EventDate").replace(".", "-") or now.strftime("%Y-%m-%d")
+    time_ = record.meta_value("EventTime").replace(".", "") or now.strftime("%H%M")
+    stem = f"{date}-{time_}-{_file_part(record.players[0])}-{_file_part(record.players[1])}"
+    return stem if finished else f"{stem}-unfinished"
+
+
+def archive(core: TableCore, directory: Path, now: Optional[datetime] = None) -> list[Path]:
+    """Keep the match (finished or abandoned) under a name with its players and date; the next
+    match starts a new journal.  The paths kept: the journal, then its exports."""
+    now = now or datetime.now()
+    stem = archive_stem(core.record(), now, core.match_over)
+    n = 1
+    while any((directory / f"{stem}{'' if n == 1 else f'-{n}'}{ext}").exists() for ext in (".jsonl", ".mat", ".sgf")):
+        n += 1  # two matches of the same players started in the same minute
+    stem = stem if n == 1 else f"{stem}-{n}"
+    paths = core.export(directory, stem=stem)
     core.close()
     current = journal_path(directory)
-    kept = directory / f"match-{stamp}.jsonl"
+    kept = directory / f"{stem}.jsonl"
     current.rename(kept)
+    for leftover in (directory / "current.mat", directory / "current.sgf"):
+        leftover.unlink(missing_ok=True)  # the stopped match's exports, now kept under its name
     return [kept, *paths]
+
+
+class ChoiceScreenSink(ScreenSink):
+    """The table screen with the buttons' highlighted choice (``hardware.chooser.Chooser``)."""
+
+    def __init__(self, runner: Any, chooser: Any) -> None:
+        super().__init__(runner)
+        self.chooser = chooser
+
+    def frame(self, view: Any, decisions: Sequence[Any]) -> tuple[Any, Optional[int]]:
+        """The view as the chooser decorates it (its choices, the highlighted one)."""
+        self.chooser.show(view, decisions)
+        shown, highlight = self.chooser.decorate()
+        self.chooser.changed = False
+        return shown, highlight
+
+    def redraw(self) -> None:
+        """Draw the last view again with the current highlight (after a "next" press)."""
+        shown, highlight = self.chooser.decorate()
+        self.chooser.changed = False
+        if shown is not None and self.open:
+            self.runner.show(shown, highlight)
+            self.open = self.runner.pump()
+
+
+class ChooserSink:
+    """The buttons' chooser as an output when there is no screen (it must still see every view)."""
+
+    def __init__(self, chooser: Any) -> None:
+        self.chooser = chooser
+
+    def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        self.chooser.show(view, decisions)
+
+
+def chouette_members(referee: Any) -> tuple[Sequence[str], Sequence[str]]:
+    """The chouette team in order and the members still to answer the box's double (or none)."""
+    c = getattr(referee, "chouette", None)
+    if c is None or not c.offer or c.offer[0] != "box":
+        return (), ()
+    return tuple(c.team), tuple(c.pending)
+
+
+def output_sinks(dev: Devices, core_of: Callable[[], Any]) -> list[Any]:
+    """The log, cube display, and screen (with the buttons' highlight) outputs of the devices."""
+    sinks: list[Any] = [LogSink(printer=lambda s: print(s, flush=True))]
+    sinks += [CubeSink(dev.cube)] if dev.cube is not None else []
+    chooser = getattr(dev.buttons, "chooser", None)
+    if chooser is not None:
+        chooser.members = lambda: chouette_members(core_of().referee)
+    if dev.screen is not None:
+        sinks.append(ChoiceScreenSink(dev.screen, chooser) if chooser is not None else ScreenSink(dev.screen))
+    elif chooser is not None:
+        sinks.append(ChooserSink(chooser))
+    return sinks
+
+
+def tell(sinks: Sequence[Any], view: Any, message: str) -> None:
+    """Show ``message`` on the table's outputs (the screen's banner) with ``view``."""
+    for sink in sinks:
+        if isinstance(sink, LogSink):
+            continue  # the log has it already
+        try:
+            sink.show(view.replace(message=message), [])
+        except Exception as exc:  # a broken screen must not stop the table
+            log.error("output %s failed: %s", type(sink).__name__, exc)
 
 
 def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: Notifier,
@@ -271,6 +437,10 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
         if dev.buttons is not None:
             for press in dev.buttons.poll():
                 core.handle(press)
+            if getattr(getattr(dev.buttons, "chooser", None), "changed", False):
+                for sink in core.sinks:  # a "next" press: the screen shows the new highlight
+                    if isinstance(sink, ChoiceScreenSink):
+                        sink.redraw()
         if dev.camera is not None and told != core.referee.pos:
             told = core.referee.pos  # the board shows the referee's position: the camera learns its look
             dev.camera.known(told)
@@ -309,6 +479,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--config", required=True, help="the table's TOML config (see hardware/table.example.toml)")
     p.add_argument("--headless", action="store_true", help="no table screen")
     p.add_argument("--max-seconds", type=float, default=None, help="stop after this long (for checks)")
+    p.add_argument("--new-match", action="store_true",
+                   help="keep the journal's match (finished or not) under its players' names and the date, "
+                        "and start the next match from the config")
     args = p.parse_args(argv)
     prog = p.prog
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stdout)
@@ -337,20 +510,55 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     notifier = Notifier()
     code = 0
+    holder: list[Any] = []
+    sinks = output_sinks(dev, lambda: holder[-1])
+    new_match = args.new_match
     try:
         while not stop.is_set():
             path = journal_path(directory)
-            sinks: list[Any] = [LogSink(printer=lambda s: print(s, flush=True))]
-            sinks += [CubeSink(dev.cube)] if dev.cube is not None else []
-            sinks += [ScreenSink(dev.screen)] if dev.screen is not None else []
             try:
-                core = TableCore.open(path, settings, sinks)
+                found = journal_match(path)
+            except JournalError as exc:
+                code = fail(prog, str(exc))
+                break
+            match_settings, told = settings, []
+            if found is not None:
+                told = differences(config, settings, found)
+            header = config.match.header(datetime.now())
+            try:
+                if found is not None:
+                    match_settings = resumed_settings(settings, found)
+                core = TableCore.open(path, match_settings, sinks,
+                                      journal_factory=lambda p, h=header: HeaderJournal(p, h))  # type: ignore[misc]
             except JournalError as exc:  # locked by another process, or not writable at all
                 code = fail(prog, str(exc))
                 break
+            except SettingsError as exc:
+                code = fail(prog, f"the journal's match cannot be resumed with this config: {exc}; "
+                                  "start the next match with --new-match")
+                break
+            if core.events == 0 and found is not None and told:
+                core.close()  # a match line but nothing played yet: the config's match starts instead
+                log.info("the journal %s had no play yet (%s): starting the config's match", path, "; ".join(told))
+                path.unlink()
+                found, told, match_settings = None, [], settings
+                core = TableCore.open(path, settings, sinks,
+                                      journal_factory=lambda p, h=header: HeaderJournal(p, h))  # type: ignore[misc]
+            holder.append(core)
+            if new_match and core.events > 0:
+                new_match = False
+                for kept in archive(core, directory):
+                    log.info("kept %s", kept)
+                continue  # the next match, from the config
+            new_match = False
             resumed = core.events > 0
             log.info("%s match in %s (%s)", "resumed the" if resumed else "started a new", path,
                      f"{core.events} events replayed" if resumed else "new journal")
+            if resumed and told:
+                msg = ("The journal's match is not the config's (" + "; ".join(told) + "): going on with the "
+                       "journal's match. To start the config's, stop and run 'bgtable run --new-match'")
+                log.warning("%s", msg)
+                tell(sinks, core.referee.view(), msg)
             notifier.ready(f"refereeing; journal {path}")
             loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds)
             if core.match_over:
