@@ -21,10 +21,13 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.colour import COLOURS
+
+if TYPE_CHECKING:  # the events load when a command needs them
+    from referee.events import BoardEvidence, PointReading
 
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
 
@@ -73,11 +76,12 @@ def load_rows(path: str, what: str) -> dict[str, Any]:
     return d
 
 
-def rows_evidence(d: dict[str, Any], dark_home: str):
+def rows_evidence(d: dict[str, Any], dark_home: str) -> BoardEvidence:
     """A position file's rows as table-numbered evidence."""
     from referee.events import PointReading
     from vision.layout import RowReading, SetUp
-    row = lambda ps: tuple(PointReading(int(p[0]), p[1] if p[0] else None) for p in ps)  # noqa: E731
+    def row(ps: Any) -> tuple[PointReading, ...]:
+        return tuple(PointReading(int(p[0]), p[1] if p[0] else None) for p in ps)
     bar = d.get("bar", {})
     rows = RowReading(row(d["top"]), row(d["bottom"]), (int(bar.get("dark", 0)), int(bar.get("light", 0))))
     return SetUp(dark_home).to_evidence(rows)
@@ -89,7 +93,8 @@ def position_rows(pos: Any, dark_home: str) -> dict[str, Any]:
     from vision.layout import SetUp
     ev = reading_of(pos)
     top, bottom = SetUp(dark_home).to_rows(ev)
-    cell = lambda p: [p.count, p.colour]  # noqa: E731
+    def cell(p: PointReading) -> list[Any]:
+        return [p.count, p.colour]
     return {"top": [cell(p) for p in top], "bottom": [cell(p) for p in bottom],
             "bar": {"dark": ev.bar[0], "light": ev.bar[1]}}
 

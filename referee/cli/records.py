@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 from dataclasses import replace
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.errors import RecordError
@@ -108,7 +108,7 @@ def completeness(record: MatchRecord) -> list[Problem]:
     return out
 
 
-def check_file(path: Path) -> dict:
+def check_file(path: Path) -> dict[str, Any]:
     """Replay one file: ``{"file", "games", "plays", "problems", "score"}``; an unreadable
     file, an empty one and an unfinished match are problems too."""
     from referee.records.replay import replay_match
@@ -126,7 +126,7 @@ def check_file(path: Path) -> dict:
             "problems": [p.to_dict() for p in allp], "score": list(rep.score)}
 
 
-def _where(p: dict, line: bool = True) -> str:
+def _where(p: dict[str, Any], line: bool = True) -> str:
     where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "") if p["game"] else "the match"
     return (f"line {p['line']}: " if line and p.get("line") else "") + where
 

@@ -26,7 +26,7 @@ _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _new_tuple = tuple.__new__
 
 
-class Position(tuple):
+class Position(tuple[tuple[int, ...], tuple[int, ...]]):
     """A position with the player on roll.  Immutable and hashable.
 
     It is a pair ``(me, opp)`` underneath (a tuple subclass), which keeps the
@@ -68,7 +68,7 @@ class Position(tuple):
 
     __hash__ = tuple.__hash__
 
-    def __getnewargs__(self) -> tuple:  # pickling
+    def __getnewargs__(self) -> tuple[tuple[int, ...], tuple[int, ...]]:  # pickling
         return (self[0], self[1])
 
     def __repr__(self) -> str:

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from referee.events import PlayerInput
-from referee.rules.cube import Cube, other
+from referee.colour import other
+from referee.rules.cube import Cube
 from referee.rules.scoring import GameKind, points_won
 from referee.settings import Settings
 from referee.turn.states import State
