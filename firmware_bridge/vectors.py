@@ -70,6 +70,7 @@ def _body_hex(frame: bytes) -> str:
 
 
 def vectors() -> list[dict[str, Any]]:
+    """The protocol's valid test vectors (the content of vectors.json), built from CASES."""
     out = []
     for name, seq, msg in CASES:
         frame = encode_frame(msg, seq)
@@ -114,6 +115,7 @@ def invalid_vectors() -> list[dict[str, Any]]:
 
 
 def main() -> int:
+    """Rewrite vectors.json and vectors_invalid.json from the code; the exit status."""
     VECTORS.write_text(json.dumps(vectors(), indent=1) + "\n")
     INVALID.write_text(json.dumps(invalid_vectors(), indent=1) + "\n")
     print(f"wrote {VECTORS} and {INVALID}")

@@ -95,6 +95,7 @@ class RollSettled:
 
     @property
     def values(self) -> tuple[Optional[int], ...]:
+        """The dice's values (None for a die that could not be read)."""
         return tuple(d.value for d in self.dice)
 
 
@@ -383,6 +384,7 @@ def from_dict(d: dict[str, Any]) -> Any:
 
 
 def from_json(line: str) -> Any:
+    """An event from one JSON line (EventError quoting the line when it is not one)."""
     try:
         d = json.loads(line)
     except json.JSONDecodeError as exc:

@@ -194,6 +194,7 @@ class TableView:
 
     @classmethod
     def from_json(cls, line: str) -> "TableView":
+        """A view from one JSON line (ViewError quoting the line when it is not one)."""
         try:
             d = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,7 +25,7 @@ def test_mypy_finds_no_type_error(tmp_path: Path) -> None:
 
 def test_referee_and_bridge_are_strict() -> None:
     """The strict flags stay on for the referee and the bridge (a config edit cannot drop them)."""
-    import tomllib
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
     strict = [o for o in config["overrides"] if "referee.*" in o["module"]]
     assert strict and strict[0].get("disallow_untyped_defs") and strict[0].get("disallow_any_generics"), strict

@@ -192,6 +192,7 @@ def _text(res: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
+    """Run ``bgtable judge``; the exit status."""
     p = Parser(prog="bgtable judge", description="say what a camera frame shows was played, given the position "
                "before the move and the roll")
     p.add_argument("image", help="the frame after the move (JPEG, PNG...)")

@@ -132,6 +132,7 @@ def _where(p: dict[str, Any], line: bool = True) -> str:
 
 
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable replay``; the exit status."""
     ap = Parser(prog="bgtable replay", description="Replay match files through the rules and report problems.")
     ap.add_argument("files", nargs="+", metavar="FILE", help=".mat/.txt, .sgf, journal .jsonl or record .json")
     ap.add_argument("--json", action="store_true", help="print one JSON report")
@@ -158,6 +159,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def main_convert(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable convert``; the exit status."""
     ap = Parser(prog="bgtable convert", description="Convert a match between .mat, .sgf and .json (by extension); "
                 "input that does not read or replay cleanly is refused (exit 2), and so is OUT = IN.")
     ap.add_argument("input", metavar="IN")

@@ -65,10 +65,12 @@ class MatchReplay:
 
     @property
     def plays(self) -> int:
+        """The number of plays replayed, over all games."""
         return sum(g.plays for g in self.games)
 
     @property
     def clean(self) -> bool:
+        """Whether the replay found no problem."""
         return not self.problems
 
 
@@ -132,9 +134,11 @@ class GameReplayer:
     # ----------------------------------------------------------------- helpers
 
     def problem(self, move: int, a: Optional[Action], reason: str) -> None:
+        """Note a problem at ``move`` of this game (with the action's text)."""
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
     def mover_position(self, p: int) -> Position:
+        """The position before the game's first move, seen by player ``p`` (0 Dark, 1 Light)."""
         return for_side(self.pos0, COLOURS[p])
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:

@@ -30,6 +30,7 @@ class LegalPlay(NamedTuple):
 
 
 def check_dice(d1: object, d2: object) -> tuple[int, int]:
+    """The dice as a pair, checked: each an int 1-6 (else DiceError naming the die)."""
     for d in (d1, d2):
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
             raise DiceError(f"die {d!r} is out of range: each die must be 1-6")

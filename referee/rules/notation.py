@@ -31,6 +31,7 @@ class Step(NamedTuple):
 
 
 def point_text(p: int, as_source: bool) -> str:
+    """A point in a play's text: ``bar`` as a source, ``off`` as a destination, else its number."""
     if p == BAR_POINT and as_source:
         return "bar"
     if p == OFF_POINT and not as_source:
@@ -119,6 +120,7 @@ class Play(NamedTuple):
 
     @staticmethod
     def parse(text: str) -> "WrittenPlay":
+        """A play from its text, e.g. ``Play.parse('24/18 13/11*')`` (see :func:`parse_play`)."""
         return parse_play(text)
 
 
@@ -140,6 +142,7 @@ class WrittenPlay:
 
     @property
     def is_empty(self) -> bool:
+        """Whether the play moves nothing (no legal play: the turn is lost)."""
         return not self.moves
 
     def __str__(self) -> str:

@@ -236,6 +236,7 @@ class Position(tuple[tuple[int, ...], tuple[int, ...]]):
         return my_back >= 0 and opp_back >= 0 and (my_back + 1) + (opp_back + 1) > 25
 
     def is_game_over(self) -> bool:
+        """Whether a side has borne off all its checkers."""
         return sum(self.me) == 0 or sum(self.opp) == 0
 
     def validate(self) -> list[str]:
@@ -255,6 +256,7 @@ class Position(tuple[tuple[int, ...], tuple[int, ...]]):
         return problems
 
     def is_valid(self) -> bool:
+        """Whether :meth:`validate` finds no problem (the position is possible)."""
         return not self.validate()
 
     # ------------------------------------------------------------------ display
@@ -340,4 +342,5 @@ def parse_position(text: str) -> Position:
 
 
 def optional_position(text: Optional[str]) -> Optional[Position]:
+    """A position from its text (as :func:`parse_position`), or None for None."""
     return None if text is None else parse_position(text)
