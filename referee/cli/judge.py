@@ -52,7 +52,8 @@ def load_rows(path: str, what: str) -> dict[str, Any]:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise JudgeInputError(f"{what} file {path!r} is not JSON ({exc}); expected the 'bgtable read --json' form") from None
+        raise JudgeInputError(f"{what} file {path!r} is not JSON ({exc}); "
+                              "expected the 'bgtable read --json' form") from None
     if not isinstance(d, dict):
         raise JudgeInputError(f"{what} file {path!r}: expected a JSON object with top, bottom and bar")
     for row in ("top", "bottom"):
@@ -199,7 +200,8 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--before", required=True, help="the position before the move (the 'bgtable read --json' form)")
     p.add_argument("--mover", required=True, choices=COLOURS, help="the colour that moved")
     p.add_argument("--dice", required=True, help="the roll, e.g. 6-4")
-    p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
+    p.add_argument("--corners",
+                   help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--dark-home", default="bottom-right", choices=HOMES,
                    help="the quadrant of the image holding Dark's home board (default bottom-right)")
     p.add_argument("--reference", help="a frame of the same table whose position is known, to learn the board from")
@@ -207,7 +209,8 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--reference-corners", help="the reference frame's corners (default: --corners)")
     p.add_argument("--checker", type=float, help="the checkers' diameter in point widths (default: measured)")
     p.add_argument("--bar-width", type=float, default=1.0, help="the bar's width in point widths (default 1)")
-    p.add_argument("--board-height", type=float, default=11.0, help="the playing area's height in point widths (default 11)")
+    p.add_argument("--board-height", type=float, default=11.0,
+                   help="the playing area's height in point widths (default 11)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line")
     a = p.parse_args(list(argv))
     if (a.reference is None) != (a.reference_position is None):

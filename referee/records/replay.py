@@ -28,9 +28,9 @@ from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
 from referee.rules.notation import OFF_POINT, Play, parse_play, parse_play_cached
 from referee.rules.position import Position
-from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
-                     MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
-                     action_text, layout)
+from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord,
+                                    IllegalAccepted, MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign,
+                                    Roll, RuleSettings, Take, action_text, layout)
 from referee.rules.match import add_points, crawford_flags
 from referee.rules.scoring import loser_kind, points_won
 
@@ -422,7 +422,8 @@ class GameReplayer:
                 return
             kind = int(loser_kind(side_l))
             if a.reason != "bearoff":
-                self.problem(move, a, f"the game was played to the end (a {_KIND_NAMES[kind]}), not ended by {a.reason}")
+                self.problem(move, a,
+                             f"the game was played to the end (a {_KIND_NAMES[kind]}), not ended by {a.reason}")
             if a.kind != kind:
                 self.problem(move, a, f"the final position is a {_KIND_NAMES[kind]}, not a {_KIND_NAMES[a.kind]}")
             pts = self._kind_points(kind)

@@ -187,7 +187,8 @@ def parse_play(text: str) -> WrittenPlay:
         m = _TOKEN.match(tok)
         if not m:
             raise NotationError(
-                f"play {text!r}: cannot read {tok!r}; expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
+                f"play {text!r}: cannot read {tok!r}; "
+                "expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
         pts = [_point(m.group(1), text, True)]
         hits: list[bool] = []
         for seg in _SEG.finditer(m.group(2)):
@@ -195,7 +196,8 @@ def parse_play(text: str) -> WrittenPlay:
             hits.append(bool(seg.group(2)))
         for a, b in zip(pts, pts[1:]):
             if b >= a:
-                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); checkers move from higher to lower points")
+                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); "
+                                    "checkers move from higher to lower points")
         count = int(m.group(3)) if m.group(3) else 1
         if not 1 <= count <= 4:
             raise NotationError(f"play {text!r}: repeat count ({count}) must be 1..4")
