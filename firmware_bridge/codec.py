@@ -94,6 +94,7 @@ class DecodeStats:
 
     @property
     def errors(self) -> int:
+        """The number of frames rejected, for any reason."""
         return (self.oversize + self.bad_cobs + self.short + self.bad_crc + self.bad_version
                 + self.old_version + self.unknown_type + self.bad_payload)
 

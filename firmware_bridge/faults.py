@@ -87,6 +87,7 @@ class FrameResult:
 
     @property
     def wrong(self) -> int:
+        """The number of wrong frames accepted (random or corrupted ones the codec let through)."""
         return self.random_accepted + sum(self.corrupted_wrong.values())
 
 
@@ -187,6 +188,7 @@ class VirtualLine:
             self._carry(f, self.to_host, "reader")
 
     def host_out(self, data: bytes) -> None:
+        """Bytes the host wrote, frame by frame, onto the line towards the reader."""
         for piece in data.split(b"\x00"):
             if piece:
                 self._carry(piece + b"\x00", self.to_reader, "host")
@@ -207,11 +209,13 @@ class VirtualLine:
 
     # faults
     def unplug(self) -> None:
+        """Pull the cable: the line goes dead and the bytes in flight are lost."""
         self.plugged = False
         self.to_host.clear()
         self.to_reader.clear()
 
     def replug(self) -> None:
+        """Plug the cable back in."""
         self.plugged = True
 
     def restart(self, boot_id: Optional[int] = None) -> None:
@@ -234,10 +238,12 @@ class LinePort:
 
     @property
     def in_waiting(self) -> int:
+        """The bytes that have arrived and are waiting to be read (as pyserial's)."""
         now = self.line.clock()
         return sum(len(f) for t, f in self.line.to_host if t <= now)
 
     def read(self, size: int = 1) -> bytes:
+        """Up to ``size`` arrived bytes (as pyserial's ``read``)."""
         self._check()
         self.line.pump()
         now = self.line.clock()
@@ -252,14 +258,17 @@ class LinePort:
         return bytes(out)
 
     def write(self, data: bytes) -> int:
+        """Send ``data`` towards the reader; the number of bytes written."""
         self._check()
         self.line.host_out(data)
         return len(data)
 
     def close(self) -> None:
+        """Close the port (sets ``closed``, as pyserial's)."""
         self.closed = True
 
     def reset_input_buffer(self) -> None:
+        """Drop the bytes waiting to be read (as pyserial's)."""
         self.line.to_host.clear()
 
 

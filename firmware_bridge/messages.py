@@ -92,11 +92,13 @@ class Die:
         _check("confidence", self.confidence, 0, 255)
 
     def pack(self) -> bytes:
+        """The die's wire bytes."""
         flags = (FLAG_COCKED if self.cocked else 0) | (FLAG_ON_CHECKER if self.on_checker else 0)
         return self._FMT.pack(self.value, flags, ZONE_CODES[self.zone], self.x, self.y, self.confidence)
 
     @classmethod
     def unpack(cls, data: bytes) -> Optional["Die"]:
+        """A die from its wire bytes, or None when they are not a valid die."""
         value, flags, zone, x, y, conf = cls._FMT.unpack(data)
         if value > 6 or zone not in ZONE_NAMES or flags & ~(FLAG_COCKED | FLAG_ON_CHECKER):
             return None
@@ -133,10 +135,12 @@ class Message:
             _check(name, getattr(self, name), lo, hi)
 
     def pack(self) -> bytes:
+        """The message's payload bytes."""
         return self._FMT.pack(*(getattr(self, f.name) for f in fields(self)))  # type: ignore[arg-type]
 
     @classmethod
     def unpack(cls, payload: bytes) -> Optional["Message"]:
+        """A message from its payload bytes, or None when they do not fit."""
         if len(payload) != cls._FMT.size:
             return None
         try:
@@ -145,6 +149,7 @@ class Message:
             return None
 
     def to_dict(self) -> dict[str, Any]:
+        """The message as a JSON-ready dict, with its type name."""
         d: dict[str, Any] = {"type": self.NAME}
         for f in fields(self):  # type: ignore[arg-type]
             v = getattr(self, f.name)
@@ -311,11 +316,13 @@ class Snapshot(Message):
             raise FieldError(f"field dice has {len(self.dice)} dice; a snapshot carries 0..2")
 
     def pack(self) -> bytes:
+        """The snapshot's payload bytes (dice included)."""
         return self._FMT.pack(self.state, self.roll_id, self.leds, self.faults, self.pending,
                               len(self.dice)) + _pack_dice(self.dice)
 
     @classmethod
     def unpack(cls, payload: bytes) -> Optional["Snapshot"]:
+        """A snapshot from its payload bytes, or None when they do not fit."""
         if len(payload) < cls._FMT.size:
             return None
         state, roll_id, leds, faults, pending, n = cls._FMT.unpack(payload[:cls._FMT.size])
@@ -356,10 +363,12 @@ class RollSettledMsg(Message):
             raise FieldError(f"field dice has {len(self.dice)} dice; a settled roll carries 1 or 2")
 
     def pack(self) -> bytes:
+        """The settled roll's payload bytes (dice included)."""
         return self._FMT.pack(self.roll_id, len(self.dice)) + _pack_dice(self.dice)
 
     @classmethod
     def unpack(cls, payload: bytes) -> Optional["RollSettledMsg"]:
+        """A settled roll from its payload bytes, or None when they do not fit."""
         if len(payload) < cls._FMT.size:
             return None
         roll_id, n = cls._FMT.unpack(payload[:cls._FMT.size])
@@ -413,6 +422,7 @@ class Fault(Message):
 
     @property
     def text(self) -> str:
+        """The fault in words, with its argument."""
         what = FAULT_NAMES.get(self.code, f"fault code {self.code}")
         return f"{what} (arg {self.arg})"
 

@@ -53,6 +53,7 @@ class Action:
 
     @property
     def kwargs(self) -> dict[str, Any]:
+        """The action's arguments as keyword arguments."""
         return dict(self.args)
 
 

@@ -134,10 +134,12 @@ class HostSession:
 
     @property
     def online(self) -> bool:
+        """Whether the handshake is done and rolls are being accepted."""
         return self.phase == "online"
 
     @property
     def source(self) -> str:
+        """The current epoch's ``RollSettled.source`` (empty before the first handshake)."""
         return self.epoch.source if self.epoch else ""
 
     def _new_handshake(self, now: float) -> bytes:

@@ -47,7 +47,8 @@ CASES: list[tuple[str, int, Message]] = [
                                   boot_id=0xA1B2C3D4, max_dice=2, session_nonce=0)),
     ("pong", 1, Pong(token=0xBEEF)),
     ("snapshot_idle", 2, Snapshot(state=STATE_IDLE, roll_id=0, leds=0, faults=0, pending=0, dice=())),
-    ("snapshot_settled", 3, Snapshot(state=STATE_SETTLED, roll_id=3, leds=LED_READY, faults=0, pending=1, dice=(D1, D2))),
+    ("snapshot_settled", 3,
+     Snapshot(state=STATE_SETTLED, roll_id=3, leds=LED_READY, faults=0, pending=1, dice=(D1, D2))),
     ("snapshot_lifted_fault", 4, Snapshot(state=STATE_LIFTED, roll_id=258, leds=0, faults=1, pending=0, dice=(D1,))),
     ("roll_started", 5, RollStartedMsg(roll_id=3)),
     ("roll_settled_two_dice", 7, RollSettledMsg(roll_id=3, dice=(D1, D2))),
@@ -70,6 +71,7 @@ def _body_hex(frame: bytes) -> str:
 
 
 def vectors() -> list[dict[str, Any]]:
+    """The protocol's valid test vectors (the content of vectors.json), built from CASES."""
     out = []
     for name, seq, msg in CASES:
         frame = encode_frame(msg, seq)
@@ -114,6 +116,7 @@ def invalid_vectors() -> list[dict[str, Any]]:
 
 
 def main() -> int:
+    """Rewrite vectors.json and vectors_invalid.json from the code; the exit status."""
     VECTORS.write_text(json.dumps(vectors(), indent=1) + "\n")
     INVALID.write_text(json.dumps(invalid_vectors(), indent=1) + "\n")
     print(f"wrote {VECTORS} and {INVALID}")

@@ -102,15 +102,18 @@ class Decision:
         return f"{self.kind}{who}: {self.reason}{tail}"
 
     def to_dict(self) -> dict[str, Any]:
+        """The decision as a JSON-ready dict."""
         return {"kind": self.kind, "player": self.player, "reason": self.reason,
                 "choices": list(self.choices),
                 "data": {k: _thaw(v) for k, v in self.data}, "t": self.t}
 
     def to_json(self) -> str:
+        """The decision as one compact JSON line."""
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "Decision":
+        """A decision from its JSON line (the inverse of :meth:`to_json`)."""
         try:
             d = json.loads(text)
             return cls(d["kind"], d.get("player"), d.get("reason", ""), tuple(d.get("choices", ())),

@@ -26,7 +26,7 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, Optional, Union
 
-from referee.colour import COLOURS, Colour
+from referee.colour import COLOURS
 
 Zone = Literal["left", "right", "outside", "tray"]
 ZONES: tuple[str, ...] = ("left", "right", "outside", "tray")
@@ -95,6 +95,7 @@ class RollSettled:
 
     @property
     def values(self) -> tuple[Optional[int], ...]:
+        """The dice's values (None for a die that could not be read)."""
         return tuple(d.value for d in self.dice)
 
 
@@ -370,9 +371,11 @@ def from_dict(d: dict[str, Any]) -> Any:
     _check_fields(kind, args)  # type: ignore[arg-type]
     try:
         if cls is RollSettled:
-            args["dice"] = tuple(DieReading(**x) if isinstance(x, dict) else DieReading(x) for x in args.get("dice", ()))
+            args["dice"] = tuple(DieReading(**x) if isinstance(x, dict) else DieReading(x)
+                                 for x in args.get("dice", ()))
         if cls is BoardEvidence:
-            args["points"] = tuple(PointReading(**p) if isinstance(p, dict) else PointReading(*p) for p in args.get("points", ()))
+            args["points"] = tuple(PointReading(**p) if isinstance(p, dict) else PointReading(*p)
+                                   for p in args.get("points", ()))
             if "bar" in args:
                 args["bar"] = tuple(args["bar"])
             if args.get("off") is not None:
@@ -383,6 +386,7 @@ def from_dict(d: dict[str, Any]) -> Any:
 
 
 def from_json(line: str) -> Any:
+    """An event from one JSON line (EventError quoting the line when it is not one)."""
     try:
         d = json.loads(line)
     except json.JSONDecodeError as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Callable, Optional, Sequence, TypeVar
+from typing import Any, Callable, Optional, Sequence, TypeVar, cast
 
 from referee.errors import RefereeError
 
@@ -98,7 +98,7 @@ def choice(options: Sequence[str]) -> Check[str]:
     def check(key: str, v: Any) -> str:
         if v not in options:
             raise ConfigError(key, v, "must be one of " + ", ".join(repr(o) for o in options))
-        return v
+        return cast(str, v)
     return check
 
 

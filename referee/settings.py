@@ -102,9 +102,11 @@ class Settings:
 
     @property
     def money(self) -> bool:
+        """Whether this is money play (no match length)."""
         return self.match_to == 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict (tuples as lists)."""
         return {f.name: (list(v) if isinstance(v := getattr(self, f.name), tuple) else v) for f in fields(self)}
 
     @classmethod

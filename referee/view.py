@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 from referee.colour import COLOURS
 
@@ -82,7 +82,7 @@ def _pair(name: str, value: Any, kind: type = int) -> tuple[Any, Any]:
 def _colour(name: str, value: Any) -> Optional[str]:
     if value is not None and value not in COLOURS:
         raise ViewError(f"{name} {value!r} must be 'dark', 'light' or None")
-    return value
+    return cast(Optional[str], value)
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,8 @@ class TableView:
     last_plays: tuple[str, ...] = ()  # oldest first, e.g. "Dark 31: 8/5 6/5"
 
     def __post_init__(self) -> None:
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731 (frozen dataclass)
+        def set_(k: str, v: object) -> None:  # a frozen dataclass stores its normalised fields so
+            object.__setattr__(self, k, v)
         for name in ("dark", "light"):
             counts = tuple(getattr(self, name))
             if len(counts) != 24 or any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in counts):
@@ -193,6 +194,7 @@ class TableView:
 
     @classmethod
     def from_json(cls, line: str) -> "TableView":
+        """A view from one JSON line (ViewError quoting the line when it is not one)."""
         try:
             d = json.loads(line)
         except json.JSONDecodeError as exc:

@@ -128,6 +128,7 @@ def run_command(name: str, argv: Sequence[str]) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable`` with ``argv`` (default: the command line); the exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help", "help"):
         print(_usage())

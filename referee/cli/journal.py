@@ -26,6 +26,7 @@ def _parser() -> Parser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable journal``; the exit status."""
     args = _parser().parse_args(argv)
     path = args.file
     try:

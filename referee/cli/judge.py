@@ -21,10 +21,13 @@ from __future__ import annotations
 import json
 import math
 import os
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.colour import COLOURS
+
+if TYPE_CHECKING:  # the events load when a command needs them
+    from referee.events import BoardEvidence, PointReading
 
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
 
@@ -49,7 +52,8 @@ def load_rows(path: str, what: str) -> dict[str, Any]:
         with open(path, encoding="utf-8") as f:
             d = json.load(f)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise JudgeInputError(f"{what} file {path!r} is not JSON ({exc}); expected the 'bgtable read --json' form") from None
+        raise JudgeInputError(f"{what} file {path!r} is not JSON ({exc}); "
+                              "expected the 'bgtable read --json' form") from None
     if not isinstance(d, dict):
         raise JudgeInputError(f"{what} file {path!r}: expected a JSON object with top, bottom and bar")
     for row in ("top", "bottom"):
@@ -73,11 +77,12 @@ def load_rows(path: str, what: str) -> dict[str, Any]:
     return d
 
 
-def rows_evidence(d: dict[str, Any], dark_home: str):
+def rows_evidence(d: dict[str, Any], dark_home: str) -> BoardEvidence:
     """A position file's rows as table-numbered evidence."""
     from referee.events import PointReading
     from vision.layout import RowReading, SetUp
-    row = lambda ps: tuple(PointReading(int(p[0]), p[1] if p[0] else None) for p in ps)  # noqa: E731
+    def row(ps: Any) -> tuple[PointReading, ...]:
+        return tuple(PointReading(int(p[0]), p[1] if p[0] else None) for p in ps)
     bar = d.get("bar", {})
     rows = RowReading(row(d["top"]), row(d["bottom"]), (int(bar.get("dark", 0)), int(bar.get("light", 0))))
     return SetUp(dark_home).to_evidence(rows)
@@ -89,7 +94,8 @@ def position_rows(pos: Any, dark_home: str) -> dict[str, Any]:
     from vision.layout import SetUp
     ev = reading_of(pos)
     top, bottom = SetUp(dark_home).to_rows(ev)
-    cell = lambda p: [p.count, p.colour]  # noqa: E731
+    def cell(p: PointReading) -> list[Any]:
+        return [p.count, p.colour]
     return {"top": [cell(p) for p in top], "bottom": [cell(p) for p in bottom],
             "bar": {"dark": ev.bar[0], "light": ev.bar[1]}}
 
@@ -186,13 +192,15 @@ def _text(res: dict[str, Any]) -> str:
 
 
 def main(argv: Sequence[str]) -> int:
+    """Run ``bgtable judge``; the exit status."""
     p = Parser(prog="bgtable judge", description="say what a camera frame shows was played, given the position "
                "before the move and the roll")
     p.add_argument("image", help="the frame after the move (JPEG, PNG...)")
     p.add_argument("--before", required=True, help="the position before the move (the 'bgtable read --json' form)")
     p.add_argument("--mover", required=True, choices=COLOURS, help="the colour that moved")
     p.add_argument("--dice", required=True, help="the roll, e.g. 6-4")
-    p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
+    p.add_argument("--corners",
+                   help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--dark-home", default="bottom-right", choices=HOMES,
                    help="the quadrant of the image holding Dark's home board (default bottom-right)")
     p.add_argument("--reference", help="a frame of the same table whose position is known, to learn the board from")
@@ -200,7 +208,8 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--reference-corners", help="the reference frame's corners (default: --corners)")
     p.add_argument("--checker", type=float, help="the checkers' diameter in point widths (default: measured)")
     p.add_argument("--bar-width", type=float, default=1.0, help="the bar's width in point widths (default 1)")
-    p.add_argument("--board-height", type=float, default=11.0, help="the playing area's height in point widths (default 11)")
+    p.add_argument("--board-height", type=float, default=11.0,
+                   help="the playing area's height in point widths (default 11)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON line")
     a = p.parse_args(list(argv))
     if (a.reference is None) != (a.reference_position is None):

@@ -54,6 +54,7 @@ def _dice_field(value: Any) -> Any:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable moves``; the exit status."""
     parser = Parser(prog="bgtable moves", description="List the legal plays for a position and a roll.")
     parser.add_argument("position", nargs="?", help="gnubg Position ID (14 characters), player NOT on roll first")
     parser.add_argument("dice", nargs="?", help="the roll, e.g. 31 or 3-1")

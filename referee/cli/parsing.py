@@ -14,6 +14,7 @@ class Parser(argparse.ArgumentParser):
     """An ArgumentParser that reports a bad argument as one line on stderr, exit 2."""
 
     def error(self, message: str) -> NoReturn:
+        """Print the usage error with the program's name and exit with status 2."""
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         sys.exit(2)
 

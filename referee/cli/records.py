@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 from dataclasses import replace
-from typing import NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.errors import RecordError
@@ -108,7 +108,7 @@ def completeness(record: MatchRecord) -> list[Problem]:
     return out
 
 
-def check_file(path: Path) -> dict:
+def check_file(path: Path) -> dict[str, Any]:
     """Replay one file: ``{"file", "games", "plays", "problems", "score"}``; an unreadable
     file, an empty one and an unfinished match are problems too."""
     from referee.records.replay import replay_match
@@ -126,12 +126,13 @@ def check_file(path: Path) -> dict:
             "problems": [p.to_dict() for p in allp], "score": list(rep.score)}
 
 
-def _where(p: dict, line: bool = True) -> str:
+def _where(p: dict[str, Any], line: bool = True) -> str:
     where = f"game {p['game']}" + (f", move {p['move']}" if p["move"] else "") if p["game"] else "the match"
     return (f"line {p['line']}: " if line and p.get("line") else "") + where
 
 
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable replay``; the exit status."""
     ap = Parser(prog="bgtable replay", description="Replay match files through the rules and report problems.")
     ap.add_argument("files", nargs="+", metavar="FILE", help=".mat/.txt, .sgf, journal .jsonl or record .json")
     ap.add_argument("--json", action="store_true", help="print one JSON report")
@@ -158,6 +159,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def main_convert(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable convert``; the exit status."""
     ap = Parser(prog="bgtable convert", description="Convert a match between .mat, .sgf and .json (by extension); "
                 "input that does not read or replay cleanly is refused (exit 2), and so is OUT = IN.")
     ap.add_argument("input", metavar="IN")

@@ -81,6 +81,7 @@ def _journal_lines(text: str) -> tuple[list[tuple[int, str]], list[str], Optiona
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run ``bgtable referee``; the exit status."""
     parser = Parser(prog=PROG, description="Run a JSON-lines event script through the referee and print "
                     "each decision.")
     parser.add_argument("--script", required=True, help="the JSON-lines event script (- for stdin)")

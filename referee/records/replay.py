@@ -28,9 +28,9 @@ from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
 from referee.rules.notation import OFF_POINT, Play, parse_play, parse_play_cached
 from referee.rules.position import Position
-from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
-                     MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign, Roll, RuleSettings, Take,
-                     action_text, layout)
+from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord,
+                                    IllegalAccepted, MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign,
+                                    Roll, RuleSettings, Take, action_text, layout)
 from referee.rules.match import add_points, crawford_flags
 from referee.rules.scoring import loser_kind, points_won
 
@@ -65,10 +65,12 @@ class MatchReplay:
 
     @property
     def plays(self) -> int:
+        """The number of plays replayed, over all games."""
         return sum(g.plays for g in self.games)
 
     @property
     def clean(self) -> bool:
+        """Whether the replay found no problem."""
         return not self.problems
 
 
@@ -132,9 +134,11 @@ class GameReplayer:
     # ----------------------------------------------------------------- helpers
 
     def problem(self, move: int, a: Optional[Action], reason: str) -> None:
+        """Note a problem at ``move`` of this game (with the action's text)."""
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
     def mover_position(self, p: int) -> Position:
+        """The position before the game's first move, seen by player ``p`` (0 Dark, 1 Light)."""
         return for_side(self.pos0, COLOURS[p])
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:
@@ -418,7 +422,8 @@ class GameReplayer:
                 return
             kind = int(loser_kind(side_l))
             if a.reason != "bearoff":
-                self.problem(move, a, f"the game was played to the end (a {_KIND_NAMES[kind]}), not ended by {a.reason}")
+                self.problem(move, a,
+                             f"the game was played to the end (a {_KIND_NAMES[kind]}), not ended by {a.reason}")
             if a.kind != kind:
                 self.problem(move, a, f"the final position is a {_KIND_NAMES[kind]}, not a {_KIND_NAMES[a.kind]}")
             pts = self._kind_points(kind)

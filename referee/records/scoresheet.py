@@ -59,6 +59,7 @@ class GameLine:
     totals: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The game's line as a JSON-ready dict."""
         return {"game": self.game, "box": self.box, "captain": self.captain, "team": list(self.team),
                 "winner": self.winner,
                 "cube_actions": [{"member": c.member, "action": c.action, "by": c.by, "value": c.value, "t": c.t}
@@ -78,9 +79,11 @@ class Scoresheet:
         return dict(self.games[-1].totals) if self.games else {p: 0 for p in self.players}
 
     def to_dict(self) -> dict[str, Any]:
+        """The scoresheet as a JSON-ready dict, with the totals."""
         return {"players": list(self.players), "games": [g.to_dict() for g in self.games], "totals": self.totals()}
 
     def to_json(self) -> str:
+        """The scoresheet as indented JSON."""
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=1)
 
     def to_csv(self) -> str:

@@ -30,13 +30,16 @@ class Cube:
 
     @property
     def pending(self) -> bool:
+        """Whether a double is offered and not yet answered."""
         return self.offered_by is not None
 
     @property
     def responder(self) -> Optional[str]:
+        """Who must answer the pending double (None when none is pending)."""
         return other(self.offered_by) if self.offered_by else None
 
     def offer(self, doubler: str) -> "Cube":
+        """The cube after ``doubler`` offers a double (at twice its value)."""
         return replace(self, offered_by=doubler, offered_value=2 * self.value)
 
     def take(self) -> "Cube":

@@ -36,7 +36,8 @@ def describe_change(before: Position, after: Position) -> tuple[str, list[tuple[
         srcs += [point] * max(0, -diff)
         dsts += [point] * max(0, diff)
     dsts += [0] * max(0, after.off[0] - before.off[0])
-    hit_points = {24 - j for j in range(24) if before.opp[j] > after.opp[j]} if after.opp[BAR] > before.opp[BAR] else set()
+    hit_points = ({24 - j for j in range(24) if before.opp[j] > after.opp[j]}
+                  if after.opp[BAR] > before.opp[BAR] else set())
     srcs.sort(reverse=True)
     dsts.sort(reverse=True)
     pairs = list(zip(srcs, dsts))

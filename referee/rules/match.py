@@ -43,6 +43,7 @@ class Score:
     games: int = 0
 
     def get(self, colour: str) -> int:
+        """The points ``colour`` ('dark' or 'light') has so far."""
         return self.points[Colour.parse(colour).number]
 
     def after_game(self, winner: str, points: int) -> "Score":
@@ -67,6 +68,7 @@ class Score:
         return None
 
     def text(self, names: tuple[str, str]) -> str:
+        """The score for a player, e.g. ``Dark 3, Light 1 (match to 5)``; money play as +/- points."""
         a, b = self.points
         if not self.match_to:
             return f"{names[0]} {a - b:+d}, {names[1]} {b - a:+d}"

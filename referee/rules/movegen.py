@@ -35,6 +35,9 @@ from typing import Sequence, Union
 
 from referee.rules.notation import OFF_POINT, Step
 
+Path = tuple[Step, ...]  # the steps of one play
+Results = tuple[list[int], list[Path]]  # (keys, paths), parallel
+
 _W = tuple(1 << (8 * i) for i in range(25))            # my side's key fields (a byte each)
 _WO = tuple(1 << (200 + 8 * i) for i in range(25))     # the opponent's key fields
 _DESC = tuple(range(23, -1, -1))
@@ -68,7 +71,7 @@ _ST = tuple(
     for d in range(7))
 
 
-def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> tuple[list, list]:
+def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> Results:
     """(keys, paths) for every distinct result of playing ``d1-d2`` (d1 >= d2):
     the result's key (:func:`key_of`, the mover's side still first) and the steps.
 
@@ -82,7 +85,7 @@ def generate(me0: tuple[int, ...], opp0: tuple[int, ...], d1: int, d2: int) -> t
 # ---------------------------------------------------------------------------- two different dice
 
 
-def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tuple[list, list]:
+def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> Results:
     # open_[t]: my point index t is not held by the opponent (blocking never changes in a turn)
     open_ = bytes(opp0[23::-1]).translate(_OPEN)
     key0 = key_of(me0, opp0)
@@ -96,16 +99,16 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
             return found
     me = list(me0)
     opp = list(opp0)
-    keys: list = []
-    paths: list = []
+    keys: list[int] = []
+    paths: list[Path] = []
     # occupied sources whose landing point is open (or off the board), per die
     occ = {}
     for d in (a, b):
         occ[d] = [s for s in occupied if s < d or open_[s - d]]
-    seen: set = set()
+    seen: set[int] = set()
     add = seen.add
-    single_a: list = []  # (s, t, hit) first moves with no second move, per die
-    single_b: list = []
+    single_a: list[tuple[int, int, int]] = []  # (s, t, hit) first moves with no second move, per die
+    single_b: list[tuple[int, int, int]] = []
     two = False
     MK, HIT = _MK, _HIT
     for x, y in ((a, b), (b, a)):
@@ -186,15 +189,15 @@ def _two_dice(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int) -> tu
 
 
 def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int,
-                     open_: bytes, occupied: list, key0: int) -> tuple[list, list]:
+                     open_: bytes, occupied: list[int], key0: int) -> Results:
     """Two dice, nothing on the bar and no bear-off possible (two or more checkers
     outside): every order of legal steps stays legal, so duplicates are known in
     advance and need no keys.  A result ``s -> s-a-b`` can be reached four ways
     (one checker via s-a or via s-b, or two checkers when s-a or s-b is mine);
     the representative kept is the first the a-then-b search meets, as before.
     Returns empty lists when both dice cannot be played together."""
-    keys: list = []
-    paths: list = []
+    keys: list[int] = []
+    paths: list[Path] = []
     STa, STb = _ST[a], _ST[b]
     STbn, STbh = STb[0::2], STb[1::2]  # by source: without and with a hit
     MKa, MKb, HIT = _MK[a], _MK[b], _HIT
@@ -249,7 +252,7 @@ def _two_dice_no_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int
 
 
 def _two_dice_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int, open_: bytes,
-                  key0: int) -> tuple[list, list]:
+                  key0: int) -> Results:
     """Two or more checkers on the bar: each die can only enter one."""
     steps = []
     key = key0
@@ -270,13 +273,13 @@ def _two_dice_bar(me0: tuple[int, ...], opp0: tuple[int, ...], a: int, b: int, o
 # ---------------------------------------------------------------------------- doubles
 
 
-def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list, list]:
+def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> Results:
     me = list(me0)
     opp = list(opp0)
     ST = _ST[d]
     MKd = _MK[d]
     HIT = _HIT
-    prefix: tuple = ()
+    prefix: Path = ()
     left = 4
     # checkers on the bar enter first; each entry is the same forced step
     if me[24]:
@@ -323,12 +326,12 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
         if found[0]:
             return found
     n = len(pts)
-    keys: list = []
-    paths: list = []
+    keys: list[int] = []
+    paths: list[Path] = []
     best = [0]      # the most steps of a dead end found so far
-    dead: list = []  # (key, path) of sequences that stop early
+    dead: list[tuple[int, Path]] = []  # (key, path) of sequences that stop early
 
-    def last(i0: int, path: tuple, key: int) -> bool:
+    def last(i0: int, path: Path, key: int) -> bool:
         """The last step from pts[i0:]: every legal one is a new result."""
         moved = False
         for i in range(i0, n):
@@ -347,7 +350,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
                 paths.append(path + (ST[2 * s],))
         return moved
 
-    def rec(left: int, i0: int, path: tuple, key: int) -> None:
+    def rec(left: int, i0: int, path: Path, key: int) -> None:
         """Play ``left`` (>= 2) more steps from pts[i0:]; leaves are new results."""
         nonlocal outside
         moved = False
@@ -417,7 +420,7 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
         if not moved:
             dead_end(path)
 
-    def dead_end(path: tuple) -> None:
+    def dead_end(path: Path) -> None:
         """No step possible here: a shorter play, kept only if nothing longer exists."""
         if not keys:
             depth = len(path)
@@ -439,8 +442,8 @@ def _doubles(me0: tuple[int, ...], opp0: tuple[int, ...], d: int) -> tuple[list,
     return [x[0] for x in dead], [x[1] for x in dead]
 
 
-def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tuple,
-                  key0: int) -> tuple[list, list]:
+def _doubles_free(me: list[int], opp: list[int], d: int, pts: list[int], left: int, prefix: Path,
+                  key0: int) -> Results:
     """``left`` (2-4) steps of ``d`` after the bar entries ``prefix``, nothing left
     on the bar and no bear-off possible: the search of :func:`_doubles` unrolled
     into four loops over ``pts`` (source points with an open landing, highest
@@ -448,8 +451,8 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
     steps are left.  Empty lists when no such play exists (the caller then looks
     for shorter ones).  ``me`` and ``opp`` are changed in place and restored;
     ``key0`` is their key."""
-    keys: list = []
-    paths: list = []
+    keys: list[int] = []
+    paths: list[Path] = []
     STn = _ST[d][0::2]  # by source: the step without a hit
     STh = _ST[d][1::2]  # and with one
     MKd, HIT = _MK[d], _HIT
@@ -542,12 +545,12 @@ def _doubles_free(me: list, opp: list, d: int, pts: list, left: int, prefix: tup
     return keys, paths
 
 
-def _doubles_home(me: list, opp: list, d: int, pts: list, key0: int) -> tuple[list, list]:
+def _doubles_home(me: list[int], opp: list[int], d: int, pts: list[int], key0: int) -> Results:
     """Four steps of ``d`` with every checker in the home board (bearing off
     allowed throughout): :func:`_doubles_free` with the bear-off branch.  Empty
     lists when no four-step play exists.  ``me`` and ``opp`` are restored."""
-    keys: list = []
-    paths: list = []
+    keys: list[int] = []
+    paths: list[Path] = []
     STn = _ST[d][0::2]
     STh = _ST[d][1::2]
     MKd, HIT = _MK[d], _HIT

@@ -11,11 +11,11 @@ from __future__ import annotations
 import gc
 from functools import lru_cache
 from collections.abc import Sequence as SequenceABC
-from typing import Iterator, NamedTuple, Optional, Sequence, Union
+from typing import Iterator, NamedTuple, Optional, Sequence, Union, overload
 
 from referee.errors import DiceError, IllegalPlay
 from referee.rules.notation import BAR_POINT, OFF_POINT, Play, WrittenPlay, parse_play
-from referee.rules.movegen import generate, key_of, sides_of
+from referee.rules.movegen import Path, generate, key_of, sides_of
 from referee.rules.position import Position
 
 
@@ -30,6 +30,7 @@ class LegalPlay(NamedTuple):
 
 
 def check_dice(d1: object, d2: object) -> tuple[int, int]:
+    """The dice as a pair, checked: each an int 1-6 (else DiceError naming the die)."""
     for d in (d1, d2):
         if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
             raise DiceError(f"die {d!r} is out of range: each die must be 1-6")
@@ -52,7 +53,7 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=4096)
-def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[tuple[int, ...], tuple]:
+def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tuple[tuple[int, ...], tuple[Path, ...]]:
     """The raw legal plays: result keys (:func:`referee.rules.movegen.key_of`) and step paths."""
     # a burst of small tuples: the collector would only walk them (they hold no
     # cycles), and its full passes were the slowest cases' outliers (4-10 ms).
@@ -69,7 +70,7 @@ def _cached(me: tuple[int, ...], opp: tuple[int, ...], d1: int, d2: int) -> tupl
             gc.enable()
 
 
-def _raw(position: Position, d1: int, d2: int) -> tuple[tuple[int, ...], tuple]:
+def _raw(position: Position, d1: int, d2: int) -> tuple[tuple[int, ...], tuple[Path, ...]]:
     check_dice(d1, d2)
     if d1 < d2:
         d1, d2 = d2, d1
@@ -85,7 +86,7 @@ def _result(key: int) -> Position:
     return Position._raw(opp, me)
 
 
-def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> list[LegalPlay]:
+def _legal(position: Position, keys: Sequence[int], paths: Sequence[Path]) -> list[LegalPlay]:
     """LegalPlay values for raw plays from ``position``; the opponent's side is
     shared with ``position`` by every play that hits nothing."""
     new = tuple.__new__
@@ -108,7 +109,7 @@ def _legal(position: Position, keys: Sequence[int], paths: Sequence[tuple]) -> l
     return out
 
 
-class LegalPlays(SequenceABC):
+class LegalPlays(SequenceABC[LegalPlay]):
     """The legal plays of one position and roll, one per distinct result: a lazy view
     (like python-chess's ``board.legal_moves``) over the generator's raw plays.
 
@@ -121,7 +122,7 @@ class LegalPlays(SequenceABC):
     __slots__ = ("position", "dice", "_keys", "_paths", "_values")
 
     def __init__(self, position: Position, dice: tuple[int, int],
-                 keys: Sequence[int], paths: Sequence[tuple]) -> None:
+                 keys: Sequence[int], paths: Sequence[Path]) -> None:
         self.position = position
         self.dice = dice
         self._keys = keys
@@ -134,7 +135,13 @@ class LegalPlays(SequenceABC):
     def __bool__(self) -> bool:
         return bool(self._keys)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> LegalPlay: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[LegalPlay]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[LegalPlay, list[LegalPlay]]:
         if self._values is not None:
             return self._values[i]
         if isinstance(i, slice):

@@ -31,6 +31,7 @@ class Step(NamedTuple):
 
 
 def point_text(p: int, as_source: bool) -> str:
+    """A point in a play's text: ``bar`` as a source, ``off`` as a destination, else its number."""
     if p == BAR_POINT and as_source:
         return "bar"
     if p == OFF_POINT and not as_source:
@@ -119,6 +120,7 @@ class Play(NamedTuple):
 
     @staticmethod
     def parse(text: str) -> "WrittenPlay":
+        """A play from its text, e.g. ``Play.parse('24/18 13/11*')`` (see :func:`parse_play`)."""
         return parse_play(text)
 
 
@@ -140,6 +142,7 @@ class WrittenPlay:
 
     @property
     def is_empty(self) -> bool:
+        """Whether the play moves nothing (no legal play: the turn is lost)."""
         return not self.moves
 
     def __str__(self) -> str:
@@ -184,7 +187,8 @@ def parse_play(text: str) -> WrittenPlay:
         m = _TOKEN.match(tok)
         if not m:
             raise NotationError(
-                f"play {text!r}: cannot read {tok!r}; expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
+                f"play {text!r}: cannot read {tok!r}; "
+                "expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
         pts = [_point(m.group(1), text, True)]
         hits: list[bool] = []
         for seg in _SEG.finditer(m.group(2)):
@@ -192,7 +196,8 @@ def parse_play(text: str) -> WrittenPlay:
             hits.append(bool(seg.group(2)))
         for a, b in zip(pts, pts[1:]):
             if b >= a:
-                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); checkers move from higher to lower points")
+                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); "
+                                    "checkers move from higher to lower points")
         count = int(m.group(3)) if m.group(3) else 1
         if not 1 <= count <= 4:
             raise NotationError(f"play {text!r}: repeat count ({count}) must be 1..4")

@@ -26,7 +26,7 @@ _B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 _new_tuple = tuple.__new__
 
 
-class Position(tuple):
+class Position(tuple[tuple[int, ...], tuple[int, ...]]):
     """A position with the player on roll.  Immutable and hashable.
 
     It is a pair ``(me, opp)`` underneath (a tuple subclass), which keeps the
@@ -68,7 +68,7 @@ class Position(tuple):
 
     __hash__ = tuple.__hash__
 
-    def __getnewargs__(self) -> tuple:  # pickling
+    def __getnewargs__(self) -> tuple[tuple[int, ...], tuple[int, ...]]:  # pickling
         return (self[0], self[1])
 
     def __repr__(self) -> str:
@@ -236,6 +236,7 @@ class Position(tuple):
         return my_back >= 0 and opp_back >= 0 and (my_back + 1) + (opp_back + 1) > 25
 
     def is_game_over(self) -> bool:
+        """Whether a side has borne off all its checkers."""
         return sum(self.me) == 0 or sum(self.opp) == 0
 
     def validate(self) -> list[str]:
@@ -255,6 +256,7 @@ class Position(tuple):
         return problems
 
     def is_valid(self) -> bool:
+        """Whether :meth:`validate` finds no problem (the position is possible)."""
         return not self.validate()
 
     # ------------------------------------------------------------------ display
@@ -340,4 +342,5 @@ def parse_position(text: str) -> Position:
 
 
 def optional_position(text: Optional[str]) -> Optional[Position]:
+    """A position from its text (as :func:`parse_position`), or None for None."""
     return None if text is None else parse_position(text)

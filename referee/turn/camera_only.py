@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.events import DiceLifted, PlayerInput
 from referee.records import record as rec
-from referee.rules.cube import other
+from referee.colour import other
 from referee.rules.infer import ROLLS
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position

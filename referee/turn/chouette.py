@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from referee.events import PlayerInput
-from referee.rules.cube import Cube, other
+from referee.colour import other
+from referee.rules.cube import Cube
 from referee.rules.scoring import GameKind, points_won
 from referee.settings import Settings
 from referee.turn.states import State
@@ -67,6 +68,7 @@ class Chouette:
     # ------------------------------------------------------------------ game set-up
 
     def start_game(self) -> None:
+        """A new game: fresh member cubes, no pending double, the first team member captains."""
         self.cubes = {n: MemberCube() for n in self.team}
         self.pending, self.offer = [], None
         self.captain = self.start_captain = self.team[0]
@@ -89,6 +91,7 @@ class Chouette:
         return {self.box_colour: self.box, self.team_colour: self.captain}
 
     def automatic_double(self) -> None:
+        """An automatic double (equal opening dice) doubles every member's cube."""
         for c in self.cubes.values():
             c.value *= 2
 
@@ -114,6 +117,7 @@ class Chouette:
     # ------------------------------------------------------------------ guards
 
     def double_refusal(self, t: "TableState", ev: PlayerInput) -> Optional[str]:
+        """Why ``ev.player`` may not double now (None when the double is allowed)."""
         limit = self.settings.cube_limit
         if ev.player == self.box_colour:
             able = [n for n in self._live() if self.cubes[n].owner in (None, "box")
@@ -132,6 +136,7 @@ class Chouette:
         return None
 
     def responder_refusal(self, t: "TableState", ev: PlayerInput) -> Optional[str]:
+        """Why ``ev.player`` may not answer the pending double (None when the answer is allowed)."""
         if self.offer is None:
             return "no double is pending"
         if self.offer[0] == "box":
@@ -148,6 +153,7 @@ class Chouette:
     # ------------------------------------------------------------------ cube actions
 
     def double(self, t: "TableState", ev: PlayerInput) -> None:
+        """Offer a double: the box to every member able to take, or a member to the box."""
         t.enter(State.DOUBLE_OFFERED)
         if ev.player == self.box_colour:
             limit = self.settings.cube_limit
@@ -164,6 +170,7 @@ class Chouette:
                         f"{self.box} takes or passes", choices=("take", "pass"), member=m)
 
     def answer(self, t: "TableState", ev: PlayerInput, take: bool) -> None:
+        """A take (``take``) or a drop of the pending double by ``ev.player``."""
         assert self.offer is not None
         if self.offer[0] == "box":
             m = self._member(ev) or self.captain
@@ -259,4 +266,5 @@ class Chouette:
                     f"{', '.join(self.team)} (captain {self.team[0]})", box=self.box, team=tuple(self.team))
 
     def score_text(self) -> str:
+        """Every player's running score, e.g. ``Scores: Ann +2, Bob -1``."""
         return "Scores: " + ", ".join(f"{n} {p:+d}" for n, p in self.scores.items())

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.events import BoardEvidence, PlayerInput, RollSettled
 from referee.records import record as rec
-from referee.rules.cube import other
+from referee.colour import other
 from referee.rules.infer import ROLLS, explain_illegal
 from referee.turn.judging import accept_illegal_move, hit_not_on_bar, play_accepted
 from referee.turn.landing import roll_owner

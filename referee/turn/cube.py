@@ -12,7 +12,8 @@ from typing import Optional, Protocol
 
 from referee.events import PlayerInput
 from referee.records import record as rec
-from referee.rules.cube import Cube, beaver_refusal, double_refusal, other
+from referee.colour import other
+from referee.rules.cube import Cube, beaver_refusal, double_refusal
 from referee.rules.scoring import GameKind
 from referee.settings import Settings
 from referee.turn.ending import end_game, heads_up_end

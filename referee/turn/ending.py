@@ -8,7 +8,7 @@ from typing import Optional
 
 from referee.events import PlayerInput
 from referee.records import record as rec
-from referee.rules.cube import other
+from referee.colour import other
 from referee.rules.scoring import GameKind, points_won
 from referee.turn.states import State
 from referee.turn.table_state import TableState

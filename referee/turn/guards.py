@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from referee.events import PlayerInput, RollSettled
-from referee.rules.cube import other
+from referee.colour import other
 from referee.turn.rolling import moved_before_roll
 from referee.turn.states import State
 from referee.turn.table_state import TableState

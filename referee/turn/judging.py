@@ -14,12 +14,13 @@ from typing import Sequence
 
 from referee.events import BoardEvidence, DiceLifted
 from referee.records import record as rec
-from referee.rules.cube import other
+from referee.colour import other
 from referee.rules.infer import describe_change, explain_illegal, opponent_change
 from referee.rules.position import Position
 from referee.rules.scoring import game_result
 from referee.turn.ending import end_game
-from referee.turn.matching import layout_of, match_reading
+from referee.board import layout_of
+from referee.turn.matching import match_reading
 from referee.turn.rolling import throw
 from referee.turn.states import State
 from referee.turn.table_state import TableState, TurnFacts, roll_text, to_dark

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional, Sequence
 
 from referee.events import DieReading, RollSettled
-from referee.rules.cube import other
+from referee.colour import other
 
 
 class LandingFault(NamedTuple):

@@ -31,12 +31,15 @@ which is why the likelihood is robust where the exact matching rule of
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from referee.board import layout_of, position_of, reading_of
 from referee.colour import DARK, LIGHT
 from referee.events import BoardEvidence
 from referee.rules.position import Position
+
+if TYPE_CHECKING:  # matching imports this module when it judges
+    from referee.turn.matching import Verdict
 
 ACCEPT = 6.9     # nats the best legal successor must beat every other legal successor by (~1000:1)
 ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one by (~10,000:1)
@@ -107,7 +110,7 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
         return None
 
 
-def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str):  # -> matching.Verdict
+def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str) -> Verdict:
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
     from referee.turn.matching import Verdict, _totals_problem
     table = odds_table(ev)

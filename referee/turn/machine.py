@@ -103,13 +103,17 @@ class Machinery(Protocol):
     """What :func:`fire` needs of the referee's table state."""
 
     @property
-    def state(self) -> State: ...
+    def state(self) -> State:
+        """The current state."""
 
-    def decide(self, kind: str, player: Optional[str], reason: str, choices: Any = (), **data: Any) -> Any: ...
+    def decide(self, kind: str, player: Optional[str], reason: str, choices: Any = (), **data: Any) -> Any:
+        """Emit one decision (what the table shows and records)."""
 
-    def event_words(self, event: Any) -> str: ...
+    def event_words(self, event: Any) -> str:
+        """An event in words, for the error naming an unhandled event."""
 
-    def running(self, tr: Transition) -> Any: ...
+    def running(self, tr: Transition) -> Any:
+        """A context in which ``tr``'s handler runs (only its declared targets may be entered)."""
 
 
 def fire(t: Machinery, table: Table, event: Any, inner: bool = False) -> None:

@@ -13,7 +13,8 @@ from typing import Optional
 
 from referee.events import RollSettled
 from referee.records import record as rec
-from referee.rules.cube import Cube, other
+from referee.colour import other
+from referee.rules.cube import Cube
 from referee.rules.position import Position
 from referee.turn.landing import first_fault
 from referee.turn.rolling import accept_roll

@@ -59,7 +59,7 @@ from referee.settings import Settings
 from referee.turn.chouette import Chouette
 from referee.turn.cube import CubePolicy, HeadsUpCube
 from referee.turn.machine import fire
-from referee.turn.matching import layout_of
+from referee.board import layout_of
 from referee.turn.states import STATES, VIEW_STATE, State
 from referee.turn.table_state import Setup, TableState, TurnFacts, rule_settings
 from referee.turn.transitions import TABLE, TRANSITIONS
@@ -88,7 +88,12 @@ class Referee(TableState):
         self.names = self.cube_policy.colour_names()
         self.follow_on = self._follow_on
 
-    @TableState.state.setter  # type: ignore[attr-defined]
+    @property
+    def state(self) -> State:
+        """Where the turn stands (a :class:`State`, equal to its name as a string)."""
+        return self._state
+
+    @state.setter
     def state(self, value: str) -> None:
         """A test's or director's override of the state (through :meth:`enter`)."""
         self.enter(value)

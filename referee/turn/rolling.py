@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from referee.events import BoardEvidence, PlayerInput, RollSettled
 from referee.records import record as rec
-from referee.rules.cube import other
+from referee.colour import other
 from referee.rules.infer import describe_change, opponent_change
 from referee.rules.moves import legal_plays
 from referee.turn.landing import early_thrower, fault_words, landing_faults, roll_owner, thrower_zone
-from referee.turn.matching import evidence_position, match_reading
+from referee.board import evidence_position
+from referee.turn.matching import match_reading
 from referee.turn.states import State
 from referee.turn.table_state import TableState, TurnFacts, roll_text, to_dark
 
