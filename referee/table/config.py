@@ -40,6 +40,8 @@ from typing import Any, Callable
 from firmware_bridge.config import DiceConfig, dice_section
 from hardware.config import (HardwareConfig, buttons_section, check_pins, cube_display_section, players_section,
                              screen_section)
+from referee.clock import ClockConfig
+from referee.table.club.config import ClubLink
 from referee.sections import ConfigError, Section, boolean, choice, integer, string
 from referee.settings import DIE_ON_CHECKER, EARLY_ROLL, LANDING, Settings
 from vision.config import CameraConfig, VisionConfig, camera_section, vision_section
@@ -114,6 +116,8 @@ class TableConfig(HardwareConfig):
     rules: Settings = field(default_factory=Settings)
     match: MatchConfig = field(default_factory=MatchConfig)
     journal: JournalConfig = field(default_factory=JournalConfig)
+    clock: ClockConfig = field(default_factory=ClockConfig)
+    club: ClubLink = field(default_factory=ClubLink)
     source: str = ""  # the file it came from, for messages
 
 
@@ -152,6 +156,7 @@ _SECTIONS: dict[str, Callable[[Section], Any]] = {
     "players": players_section, "camera": camera_section, "vision": vision_section, "dice": dice_section,
     "rules": lambda s: s, "cube_display": cube_display_section, "buttons": buttons_section,
     "screen": screen_section, "match": _match, "journal": _journal,
+    "clock": lambda s: ClockConfig.from_toml(s.table), "club": lambda s: ClubLink.from_toml(s.table),
 }
 
 

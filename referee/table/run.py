@@ -48,6 +48,7 @@ from referee.cli.parsing import Parser, fail
 from referee.records.journal import Journal, JournalError, read_journal
 from referee.settings import Settings, SettingsError
 from referee.table.process import CubeSink, LogSink, ScreenSink, TableCore
+from referee.table.club.link import director_input
 from referee.table.sdnotify import Notifier
 
 log = logging.getLogger("bgtable.run")
@@ -332,9 +333,11 @@ def archive_stem(record: Any, now: datetime, finished: bool = True) -> str:
     return stem if finished else f"{stem}-unfinished"
 
 
-def archive(core: TableCore, directory: Path, now: Optional[datetime] = None) -> list[Path]:
+def archive(core: TableCore, directory: Path, now: Optional[datetime] = None,
+            on_kept: Optional[Callable[[TableCore, str, list[Path]], list[Path]]] = None) -> list[Path]:
     """Keep the match (finished or abandoned) under a name with its players and date; the next
-    match starts a new journal.  The paths kept: the journal, then its exports."""
+    match starts a new journal.  The paths kept: the journal, then its exports (and what
+    ``on_kept`` made of them, before the journal closes: the analysis)."""
     now = now or datetime.now()
     stem = archive_stem(core.record(), now, core.match_over)
     n = 1
@@ -342,6 +345,7 @@ def archive(core: TableCore, directory: Path, now: Optional[datetime] = None) ->
         n += 1  # two matches of the same players started in the same minute
     stem = stem if n == 1 else f"{stem}-{n}"
     paths = core.export(directory, stem=stem)
+    paths += on_kept(core, stem, paths) if on_kept is not None else []
     core.close()
     current = journal_path(directory)
     kept = directory / f"{stem}.jsonl"
@@ -419,9 +423,12 @@ def tell(sinks: Sequence[Any], view: Any, message: str) -> None:
 
 def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: Notifier,
          stop: threading.Event, *, max_seconds: Optional[float] = None,
-         clock: Callable[[], float] = time.monotonic, retry_seconds: float = 1.0) -> None:
+         clock: Callable[[], float] = time.monotonic, retry_seconds: float = 1.0,
+         director: Optional[list[dict[str, Any]]] = None) -> None:
     """The main loop: one event at a time, then buttons, cube blink, screen, watchdog; while
-    the journal cannot be written (play paused) it retries every ``retry_seconds``."""
+    the journal cannot be written (play paused) it retries every ``retry_seconds``.
+    ``director``: the club's director actions, journaled by the club link, waiting to reach
+    the referee (a pause calls the director, a resume lets play go on)."""
     start = last_ping = last_retry = clock()
     told = None
     while not stop.is_set():
@@ -434,6 +441,10 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
         elif core.paused is not None and clock() - last_retry >= retry_seconds:
             last_retry = clock()
             core.retry()  # the journal could not be written: try again now and then
+        while director:
+            order = director_input(director.pop(0), core.referee.view(), t=clock())
+            if order is not None:
+                core.handle(order)
         if dev.buttons is not None:
             for press in dev.buttons.poll():
                 core.handle(press)
@@ -456,6 +467,51 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             last_ping = now
         if core.match_over or (max_seconds is not None and now - start >= max_seconds):
             return
+
+
+def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any]) -> list[dict[str, Any]]:
+    """The tournament clock (``[clock]``) and the club link (``[club]``) as more outputs of
+    ``core``; the list the club's director actions arrive in (empty without a club)."""
+    from referee.table.club.link import open_link  # noqa: PLC0415
+    from referee.table.clock_sink import ClockSink  # noqa: PLC0415
+    director: list[dict[str, Any]] = []
+    if config.clock.enabled:
+        def timed_out(flag: Any) -> None:
+            msg = (f"{flag.player}'s time is up: " + ("the match is lost on time (the director ends it)"
+                                                      if flag.outcome != "penalty" else f"{flag.points} penalty point(s)"))
+            log.warning("%s", msg)
+            tell(sinks, core.referee.view(), msg)
+        core.sinks.append(ClockSink(core.journal, config.clock, time.monotonic, on_timeout=timed_out))
+    try:
+        club = open_link(config.club, core.journal, config.clock, on_director=director.append)
+    except Exception as exc:  # the broker is away or refuses us: the table works alone, and says so
+        log.warning("club broker %s: %s; the table goes on alone and publishes when it is back",
+                    config.club.broker, exc)
+        club = None
+    if club is not None:
+        core.sinks.append(club)
+        log.info("publishing to the club's broker %s as table %s", config.club.broker, config.club.table)
+    return director
+
+
+def analyse_match(core: TableCore, stem: str, kept: list[Path]) -> list[Path]:
+    """A finished match (``kept``: its files) analysed by GNU Backgammon (``gnubg -t``), kept
+    beside them as ``STEM-analysis.json``/``.txt`` and noted in its journal (the club publishes
+    it); nothing, with a log line, when gnubg is not installed or the analysis fails."""
+    import shutil  # noqa: PLC0415
+    mat = next((p for p in kept if p.suffix == ".mat"), None)
+    if mat is None or shutil.which("gnubg") is None:
+        log.info("gnubg is not installed: the match is not analysed")
+        return []
+    from referee.table.club.analysis import analyse, journal_line  # noqa: PLC0415
+    try:
+        a = analyse(mat)
+        files = a.save(mat.parent, stem=stem)
+        core.journal.append(journal_line(a, files))
+        return files
+    except Exception as exc:  # an analysis is a courtesy: a failure never stops the table
+        log.warning("the match could not be analysed: %s", exc)
+        return []
 
 
 def check_directory(directory: Path) -> str:
@@ -559,10 +615,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        "journal's match. To start the config's, stop and run 'bgtable run --new-match'")
                 log.warning("%s", msg)
                 tell(sinks, core.referee.view(), msg)
+            director = club_outputs(core, config, sinks)
             notifier.ready(f"refereeing; journal {path}")
-            loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds)
+            loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds, director=director)
             if core.match_over:
-                for kept in archive(core, directory):
+                for kept in archive(core, directory, on_kept=analyse_match):
                     log.info("kept %s", kept)
             else:
                 if core.pending:

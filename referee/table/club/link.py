@@ -9,7 +9,7 @@ the table: the publisher only reads the journal and catches up later.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 from referee.clock import ClockConfig
 from referee.table.club.broker import Broker, connect
@@ -67,10 +67,11 @@ class ClubSink:
             self.broker.close()
 
 
-def open_link(section: Optional[dict[str, Any]], journal: Any, clock: ClockConfig = ClockConfig(),
+def open_link(section: Union[ClubLink, dict[str, Any], None], journal: Any, clock: ClockConfig = ClockConfig(),
               on_director: Callable[[dict[str, Any]], None] = lambda entry: None) -> Optional[ClubSink]:
-    """The club sink for a table's ``[club]`` TOML section, or None when no broker is set."""
-    link = ClubLink.from_toml(section or {})
+    """The club sink for a table's ``[club]`` section (as read, or its TOML table), or None
+    when no broker is set."""
+    link = section if isinstance(section, ClubLink) else ClubLink.from_toml(section or {})
     if not link.enabled:
         return None
     broker = connect(link.broker, link.port, link.table, link.password, client_id=f"{link.club}-{link.table}",
