@@ -498,12 +498,11 @@ def analyse_match(core: TableCore, stem: str, kept: list[Path]) -> list[Path]:
     """A finished match (``kept``: its files) analysed by GNU Backgammon (``gnubg -t``), kept
     beside them as ``STEM-analysis.json``/``.txt`` and noted in its journal (the club publishes
     it); nothing, with a log line, when gnubg is not installed or the analysis fails."""
-    import shutil  # noqa: PLC0415
+    from referee.table.club.analysis import analyse, gnubg_path, journal_line  # noqa: PLC0415
     mat = next((p for p in kept if p.suffix == ".mat"), None)
-    if mat is None or shutil.which("gnubg") is None:
+    if mat is None or gnubg_path() is None:
         log.info("gnubg is not installed: the match is not analysed")
         return []
-    from referee.table.club.analysis import analyse, journal_line  # noqa: PLC0415
     try:
         a = analyse(mat)
         files = a.save(mat.parent, stem=stem)
