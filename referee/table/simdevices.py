@@ -69,7 +69,8 @@ class CameraDice:
     ``"camera"``: its value, the half it rests in, off the board, on a checker); one it cannot
     read (a cocked die, or unsure at ``unsure`` per throw, seeded) gives nothing, and the roll
     is inferred from the move when the mover confirms it.  The camera sees the dice leave the
-    board (``DiceLifted``) only after a throw it reported."""
+    board (``DiceLifted``) only after a throw it reported (an early roll leaves two throws on
+    the board); :meth:`pick_up` clears the board before the next throw."""
 
     source = "camera"
 
@@ -79,7 +80,7 @@ class CameraDice:
         self.rng = random.Random(f"camera-dice/{seed}")
         self.unsure = unsure
         self.roll_id = 0
-        self.seen = False  # the camera reported dice that are still on the board
+        self.seen = 0  # throws the camera reported whose dice are still on the board
 
     def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
               on_checker: Sequence[bool]) -> list[Any]:
@@ -87,7 +88,7 @@ class CameraDice:
         self.roll_id += 1
         if unsure or any(cocked) or None in values:
             return []
-        self.seen = True
+        self.seen += 1
         dice = tuple(DieReading(v, flat=True, zone=z, on_checker=o, x=(80.0 if z == "right" else -80.0) + 30 * i,
                                 confidence=0.95)
                      for i, (v, z, o) in enumerate(zip(values, zones, on_checker)))
@@ -96,8 +97,12 @@ class CameraDice:
     def lift(self) -> list[Any]:
         if not self.seen:
             return []
-        self.seen = False
+        self.seen -= 1
         return [DiceLifted(self.roll_id)]
+
+    def pick_up(self) -> None:
+        """The dice on the board are picked up to be thrown again (a re-roll, the next turn)."""
+        self.seen = 0
 
     def close(self) -> None:
         pass

@@ -275,8 +275,11 @@ class SimulatedTable:
             return ref.cube.value < needs
         return ref.cube.value < 16
 
-    def _throw_for(self, colour: str, rng: random.Random) -> list[Decision]:
+    def _throw_for(self, colour: str, rng: random.Random, early: bool = False) -> list[Decision]:
         r = self.rates
+        pick_up = getattr(self.dice, "pick_up", None)
+        if pick_up is not None and not early:
+            pick_up()  # the dice lying on the board (a re-rolled throw) are picked up first
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
         zones = [ZONE[colour], ZONE[colour]]
         cocked = [False, False]
@@ -343,7 +346,7 @@ class SimulatedTable:
             self.look(hand=True)
             self.look()
         if rng.random() < self.rates.early_roll:
-            self._throw_for(other(mover), rng)
+            self._throw_for(other(mover), rng, early=True)
         self.feed(self.dice.lift())
 
     @staticmethod
