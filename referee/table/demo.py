@@ -1,6 +1,9 @@
 """``bgtable demo``: a whole simulated table, the main job on a machine without our hardware.
 
     bgtable demo [--match-to 3] [--seed 1] [--headless] [--out DIR] [--resume]
+    bgtable demo --match-to 0 [--games 5] [--jacoby] [--beavers] [--automatic-doubles N]
+    bgtable demo --chouette Ann,Bob,Cid [--games 5]
+    bgtable demo --no-dice-reader
 
 Simulated players (mostly legal moves, with configurable rates of illegal moves,
 cocked dice, dice off the zone or on a checker, early rolls, doubles, takes and
@@ -17,6 +20,15 @@ the journal and decided without being written again, so the table's physical sta
 stopped.  ``--resume`` on a missing journal, one with no readable event, or a journal
 another process holds is refused (exit 2); a damaged one continues from its last good
 line, the rest kept in a dated backup beside it.
+
+Every table kind: a match (``--match-to N``), a money session (``--match-to 0``, or any
+money option), which ends after ``--games`` games (default 5), with ``--jacoby``,
+``--beavers`` and ``--automatic-doubles N``; a chouette (``--chouette NAME,NAME,NAME``: the
+first name is the first box), whose scoresheet is written beside the records; and a
+camera-only table (``--no-dice-reader``), where the camera reads the dice when it can and
+the roll is inferred from the move when it cannot (the mover confirms the move, and the
+players confirm the roll when several explain it), as ``bgtable run`` has it without a
+dice reader.
 """
 from __future__ import annotations
 
@@ -36,11 +48,78 @@ from referee.table.simtable import Rates, SimulatedTable
 
 # the simulated buttons and cube display are wired as in the shipped example config
 DEFAULT_BUTTONS = (Path(hardware.__file__).parent / "table.example.toml").read_text()
+DEFAULT_GAMES = 5  # a money or chouette session's length when --games is not given
+
+
+def chouette_names(text: str) -> tuple[str, ...]:
+    """The players of ``--chouette A,B,C``; ValueError naming the list when it is not three or
+    more different names."""
+    if not text:
+        return ()
+    names = tuple(n.strip() for n in text.split(","))
+    if len(names) < 3 or not all(names):
+        raise ValueError(f"--chouette {text!r}: expected three or more names separated by commas, "
+                         "e.g. --chouette Ann,Bob,Cid (the first is the first box)")
+    if len(set(names)) != len(names):
+        raise ValueError(f"--chouette {text!r}: every player needs a different name")
+    return names
+
+
+def money_options(args: Any) -> list[str]:
+    """The options given that only money play has."""
+    given = [("--jacoby", args.jacoby), ("--beavers", args.beavers),
+             ("--automatic-doubles", args.automatic_doubles), ("--chouette", args.chouette)]
+    return [name for name, v in given if v]
+
+
+def session(args: Any) -> tuple[int, Optional[int]]:
+    """(match length, games) from the arguments: 0 and the session's games for money play
+    (a money option without --match-to is money play), else the match length and None.
+    ValueError names a contradiction."""
+    money = money_options(args)
+    match_to = args.match_to if args.match_to is not None else (0 if money else 3)
+    if match_to < 0:
+        raise ValueError(f"--match-to {match_to}: expected 0 (money) or a match length of 1 or more")
+    if match_to and money:
+        raise ValueError(f"{', '.join(money)}: money play only; drop --match-to {match_to} (or give --match-to 0)")
+    if args.games is not None and args.games < 1:
+        raise ValueError(f"--games {args.games}: expected a number of games of 1 or more")
+    if match_to and args.games is not None:
+        raise ValueError(f"--games {args.games}: only a money or chouette session ends after a number of games; "
+                         f"a {match_to}-point match ends when a player reaches {match_to} (give --match-to 0)")
+    if args.automatic_doubles < 0:
+        raise ValueError(f"--automatic-doubles {args.automatic_doubles}: expected 0 (off) or more")
+    return match_to, (None if match_to else (args.games or DEFAULT_GAMES))
+
+
+def settings_of(args: Any, sure: float) -> Settings:
+    """The referee's settings for the demo's table (``sure``: vision's confidence gate)."""
+    match_to, _ = session(args)
+    players = chouette_names(args.chouette)
+    return Settings(match_to=match_to, early_roll=args.early_roll,
+                    names=(players[0], players[1]) if players else ("Dark", "Light"),
+                    min_confidence=sure, jacoby=args.jacoby, beavers=args.beavers,
+                    automatic_doubles=args.automatic_doubles, chouette=players,
+                    dice_reader=not args.no_dice_reader)
 
 
 def _parser() -> Parser:
     p = Parser(prog="bgtable demo", description="Run a whole simulated table (no hardware needed).")
-    p.add_argument("--match-to", type=int, default=3, help="match length in points (0 = money session; default 3)")
+    p.add_argument("--match-to", type=int, default=None,
+                   help="match length in points, 0 = a money session (default 3; 0 with a money option or --chouette)")
+    p.add_argument("--games", type=int, default=None,
+                   help=f"a money or chouette session ends after this many games (default {DEFAULT_GAMES})")
+    p.add_argument("--jacoby", action="store_true", help="money play: the Jacoby rule")
+    p.add_argument("--beavers", action="store_true", help="money play: beavers allowed")
+    p.add_argument("--automatic-doubles", type=int, default=0, metavar="N",
+                   help="money play: at most N automatic doubles per game on opening ties (default 0, off)")
+    p.add_argument("--chouette", default="", metavar="NAME,NAME,NAME[,...]",
+                   help="a chouette of three or more players (money play); the first name is the first box")
+    p.add_argument("--no-dice-reader", action="store_true",
+                   help="a camera-only table: the camera reads the dice, else the roll is inferred from the move "
+                        "(--dice is then not used)")
+    p.add_argument("--camera-unsure-rate", type=float, default=0.2,
+                   help="--no-dice-reader: how often the camera cannot read a throw (default 0.2)")
     p.add_argument("--seed", type=int, default=1, help="the same seed gives the same match (default 1)")
     p.add_argument("--headless", action="store_true", help="no screen window")
     p.add_argument("--out", default="bgtable-demo", help="directory for the journal and the .mat/.sgf files")
@@ -69,10 +148,12 @@ def build(args: Any, out: Path, printer: Any = print,
 
     from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: PLC0415
 
+    from referee.table.simdevices import CameraDice  # noqa: PLC0415
+
     config = loads(DEFAULT_BUTTONS, "<demo>")
     # vision's confidence gate, as the shipped config gives it ([vision] sure)
-    settings = Settings(match_to=args.match_to, early_roll=args.early_roll, names=("Dark", "Light"),
-                        min_confidence=config.vision.sure)
+    settings = settings_of(args, config.vision.sure)
+    _, games = session(args)
     closers: list[Any] = []
     sinks: list[Any] = [LogSink(printer=(lambda s: None) if args.quiet else printer)]
     cube_factory = MockFactory()
@@ -101,7 +182,10 @@ def build(args: Any, out: Path, printer: Any = print,
             c.close()
         raise
     closers.append(core)
-    dice = PtyDice(seed=args.seed) if args.dice == "pty" else DirectDice()
+    if args.no_dice_reader:
+        dice: Any = CameraDice(seed=args.seed, unsure=args.camera_unsure_rate)
+    else:
+        dice = PtyDice(seed=args.seed) if args.dice == "pty" else DirectDice()
     closers.append(dice)
     camera = RenderedCamera(seed=args.seed) if args.camera == "render" else PerfectCamera()
     buttons = MockButtons(config.buttons)
@@ -109,7 +193,7 @@ def build(args: Any, out: Path, printer: Any = print,
     rates = Rates(**{k: getattr(args, f"rate_{k}") for k in vars(Rates())})
     table = SimulatedTable(core, dice, camera, buttons, seed=args.seed, rates=rates,
                            progress=lambda s: print(f"# {s}", file=sys.stderr, flush=True),
-                           director_camera=PerfectCamera() if args.camera == "render" else None)
+                           director_camera=PerfectCamera() if args.camera == "render" else None, games=games)
     return core, table, closers
 
 
@@ -142,8 +226,13 @@ def check_out(out: Path, journal: Path, resume: bool) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     prog = "bgtable demo"
-    if args.match_to < 0:
-        return fail(prog, f"--match-to {args.match_to}: expected 0 (money) or a match length of 1 or more")
+    try:
+        session(args)
+        chouette_names(args.chouette)
+    except ValueError as exc:
+        return fail(prog, str(exc))
+    if not 0.0 <= args.camera_unsure_rate <= 1.0:
+        return fail(prog, f"--camera-unsure-rate {args.camera_unsure_rate}: expected a rate between 0 and 1")
     for k in vars(Rates()):
         v = getattr(args, f"rate_{k}")
         if not 0.0 <= v <= 1.0:
@@ -176,8 +265,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"bgtable demo: error: {exc}", file=sys.stderr)
         return 1
     except ReplayMismatch as exc:
-        return fail(prog, f"--resume: {exc}; resume with the --seed, --match-to and rates of the run that "
-                          "wrote the journal")
+        return fail(prog, f"--resume: {exc}; resume with the --seed, --match-to, table options and rates of "
+                          "the run that wrote the journal")
     finally:
         try:
             paths = core.export(out)
@@ -188,10 +277,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                     c.close()
                 except Exception:
                     pass
-    v = core.referee.view()
     dt = time.monotonic() - t0
-    print(f"# match over: {v.names[0]} {v.score[0]} - {v.score[1]} {v.names[1]} "
-          f"({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s"
+    print(f"# {summary(core)} ({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s"
           + (f", the director read the board {table.stats.director_readings} time(s)"
              if table.stats.director_readings else "") + ")", file=sys.stderr)
     return 0
+
+
+def summary(core: TableCore) -> str:
+    """The result line: the match's score, a money session's totals, a chouette's scores."""
+    ref = core.referee
+    if ref.chouette is not None:
+        return "chouette over: " + ", ".join(f"{n} {p:+d}" for n, p in ref.chouette.scores.items())
+    a, b = ref.score.points
+    dark, light = ref.settings.names
+    if ref.settings.money:
+        return f"session over: {dark} {a - b:+d}, {light} {b - a:+d}"
+    return f"match over: {dark} {a} - {b} {light}"

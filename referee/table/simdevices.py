@@ -5,7 +5,8 @@ would deliver, through the real device code wherever it exists:
 
 * :class:`PtyDice` -- the simulated dice reader on a pseudo-terminal, read by the real
   :class:`firmware_bridge.link.DiceLink` (events come back through its queue);
-  :class:`DirectDice` builds the same events without a pty (fast tests).
+  :class:`DirectDice` builds the same events without a pty (fast tests);
+  :class:`CameraDice` is a table without a dice reader, where only the camera sees the dice.
 * :class:`RenderedCamera` -- frames drawn by :mod:`vision.render` from a fixed camera,
   read by the real :class:`vision.stability.StabilityFilter`;
   :class:`PerfectCamera` reports the board as it is (fast tests).
@@ -18,6 +19,7 @@ the referee one at a time.
 from __future__ import annotations
 
 import queue
+import random
 import time
 from typing import Any, Optional, Sequence
 
@@ -55,6 +57,52 @@ class DirectDice:
 
     def lift(self) -> list[Any]:
         return [DiceLifted(self.roll_id)]
+
+    def close(self) -> None:
+        pass
+
+
+class CameraDice:
+    """A camera-only table: no dice reader, the camera sees the dice on the board.
+
+    A throw the camera reads surely gives the ``RollSettled`` the camera would (source
+    ``"camera"``: its value, the half it rests in, off the board, on a checker); one it cannot
+    read (a cocked die, or unsure at ``unsure`` per throw, seeded) gives nothing, and the roll
+    is inferred from the move when the mover confirms it.  The camera sees the dice leave the
+    board (``DiceLifted``) only after a throw it reported (an early roll leaves two throws on
+    the board); :meth:`pick_up` clears the board before the next throw."""
+
+    source = "camera"
+
+    def __init__(self, seed: int = 0, unsure: float = 0.2) -> None:
+        if not 0.0 <= unsure <= 1.0:
+            raise ValueError(f"CameraDice unsure={unsure!r}: expected a rate between 0 and 1")
+        self.rng = random.Random(f"camera-dice/{seed}")
+        self.unsure = unsure
+        self.roll_id = 0
+        self.seen = 0  # throws the camera reported whose dice are still on the board
+
+    def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
+              on_checker: Sequence[bool]) -> list[Any]:
+        unsure = self.rng.random() < self.unsure
+        self.roll_id += 1
+        if unsure or any(cocked) or None in values:
+            return []
+        self.seen += 1
+        dice = tuple(DieReading(v, flat=True, zone=z, on_checker=o, x=(80.0 if z == "right" else -80.0) + 30 * i,
+                                confidence=0.95)
+                     for i, (v, z, o) in enumerate(zip(values, zones, on_checker)))
+        return [RollSettled(dice, self.roll_id, self.source)]
+
+    def lift(self) -> list[Any]:
+        if not self.seen:
+            return []
+        self.seen -= 1
+        return [DiceLifted(self.roll_id)]
+
+    def pick_up(self) -> None:
+        """The dice on the board are picked up to be thrown again (a re-roll, the next turn)."""
+        self.seen = 0
 
     def close(self) -> None:
         pass

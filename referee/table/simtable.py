@@ -10,6 +10,12 @@ Determinism: every choice a player makes comes from ``Random((seed, n))`` where
 ``n`` counts the referee's decisions so far.  Decisions are a function of the
 journaled input events, so a run resumed from its journal after ``kill -9`` makes
 the same choices from the same point and ends with the same record.
+
+A match ends when a player reaches its length; a money or chouette session after
+``games`` games.  On a table without a dice reader (``Settings.dice_reader`` False, the
+dice seen by :class:`~referee.table.simdevices.CameraDice`) a throw the camera did not
+read is played anyway and the mover confirms the move, so the roll is inferred from it;
+when several rolls explain it the players confirm the roll they threw.
 """
 from __future__ import annotations
 
@@ -45,6 +51,7 @@ class Rates:
     on_checker: float = 0.02
     early_roll: float = 0.03
     director: float = 0.0
+    beaver: float = 0.3  # (only where beavers are played)
 
 
 @dataclass
@@ -64,7 +71,8 @@ class SimulatedTable:
     def __init__(self, core: TableCore, dice: Any, camera: Any, buttons: Any, *, seed: int = 0,
                  rates: Rates = Rates(), progress: Optional[Callable[[str], None]] = None,
                  max_steps: int = 20000, director_camera: Any = None,
-                 pause_wait: Callable[[], None] = lambda: time.sleep(0.05)) -> None:
+                 pause_wait: Callable[[], None] = lambda: time.sleep(0.05),
+                 games: Optional[int] = None) -> None:
         self.core = core
         self.dice = dice
         self.camera = camera
@@ -75,7 +83,9 @@ class SimulatedTable:
         self.max_steps = max_steps
         self.director_camera = director_camera  # board readings the director enters by hand
         self.pause_wait = pause_wait  # while play is paused (a full disk): how the players wait before a retry
+        self.games = games  # a money or chouette session ends after this many games
         self.stats = Stats()
+        self._thrown: Optional[tuple[int, int]] = None  # the dice the mover threw (camera-only tables)
         ref = core.referee
         # the physical board starts as the referee believes it (a resumed journal included)
         self.board: Position = ref.pos
@@ -119,10 +129,20 @@ class SimulatedTable:
 
     # ------------------------------------------------------------------ the match
 
+    @property
+    def finished(self) -> bool:
+        """The match is over, or the session has played its ``games``."""
+        if self.core.match_over:
+            return True
+        return (self.games is not None and self.referee.state == "game_over"
+                and len(self.referee.games) >= self.games)
+
     def run(self) -> Stats:
-        """Play until the match is over (or ``max_steps``)."""
+        """Play until the match is over, the session has played its ``games`` (or ``max_steps``)."""
+        if self.games is None and self.referee.settings.money:
+            raise SimError("a money session never ends by itself: give SimulatedTable(games=N)")
         self.look()
-        while not self.core.match_over:
+        while not self.finished:
             if self.stats.steps >= self.max_steps:
                 raise SimError(f"the simulated match did not finish in {self.max_steps} steps "
                                f"(referee state {self.referee.state!r})")
@@ -173,10 +193,7 @@ class SimulatedTable:
         elif state in ("waiting_for_roll", "reroll"):
             self._before_roll(rng)
         elif state == "double_offered":
-            cube = ref.cube
-            responder = other(cube.offered_by) if cube.offered_by else other(ref.turn or "dark")
-            action = "take" if rng.random() < self.rates.take else "pass"
-            self.feed(self.buttons.press(responder, action))
+            self._answer_double(rng)
         elif state == "moving":
             self._move(rng)
         elif state in ("waiting_for_board", "ambiguous"):
@@ -191,6 +208,8 @@ class SimulatedTable:
         elif state == "illegal_move":
             judge = other(ref.turn or "dark")
             action = "accept_move" if rng.random() < self.rates.accept_illegal else "demand_legal_move"
+            if ref.t.dice is None:  # the roll is unknown (no dice reader): a legal move cannot be demanded
+                action = "accept_move"
             self.feed(self.buttons.press(judge, action))
         elif state == "correcting":
             self._correct(rng)
@@ -199,9 +218,41 @@ class SimulatedTable:
         elif state == "director":
             self.feed(self.buttons.press(ref.turn or "dark", "call_director"))
         elif state == "confirm_roll":
-            self.feed([PlayerInput(ref.turn or "dark", "confirm", choice=0)])
+            self.feed([PlayerInput(ref.turn or "dark", "confirm", choice=self._thrown_choice())])
         else:
             raise SimError(f"the simulated players do not know what to do in state {state!r}")
+
+    # ------------------------------------------------------------------ the cube
+
+    def _answer_double(self, rng: random.Random) -> None:
+        """The player the double is for takes, passes or (where beavers are played) beavers; in a
+        chouette each team member answers the box's double in turn (``choice`` = place in the team)."""
+        ref = self.referee
+        ch = ref.chouette
+        if ch is not None:
+            action = "take" if rng.random() < self.rates.take else "pass"
+            if ch.offer is not None and ch.offer[0] == "box" and ch.pending:
+                member = ch.team.index(ch.pending[0])
+                self.feed([PlayerInput(ch.team_colour, action, choice=member)])
+            else:
+                self.feed(self.buttons.press(ch.box_colour, action))
+            return
+        cube = ref.cube
+        responder = other(cube.offered_by) if cube.offered_by else other(ref.turn or "dark")
+        action = "take" if rng.random() < self.rates.take else "pass"
+        if (action == "take" and ref.settings.beavers and not cube.beavered
+                and rng.random() < self.rates.beaver):
+            self.feed(self.press(responder, "beaver"))
+            return
+        self.feed(self.buttons.press(responder, action))
+
+    def press(self, colour: str, action: str) -> list[Any]:
+        """The button for ``action`` when the table has one, else the player's input as the screen
+        takes it (the example layout has no beaver or confirm button)."""
+        try:
+            return self.buttons.press(colour, action)
+        except SimError:
+            return [PlayerInput(colour, action)]
 
     # ------------------------------------------------------------------ turns
 
@@ -211,6 +262,8 @@ class SimulatedTable:
         ref = self.referee
         if ref.state != "waiting_for_roll":
             return False
+        if ref.chouette is not None:
+            return ref.chouette.double_refusal(ref, PlayerInput(colour, "double")) is None
         if double_refusal(ref.cube, colour, money=ref.settings.money, crawford_game=ref.score.crawford_game,
                           cube_limit=ref.settings.cube_limit, names=ref.names):
             return False
@@ -220,8 +273,11 @@ class SimulatedTable:
             return ref.cube.value < needs
         return ref.cube.value < 16
 
-    def _throw_for(self, colour: str, rng: random.Random) -> list[Decision]:
+    def _throw_for(self, colour: str, rng: random.Random, early: bool = False) -> list[Decision]:
         r = self.rates
+        pick_up = getattr(self.dice, "pick_up", None)
+        if pick_up is not None and not early:
+            pick_up()  # the dice lying on the board (a re-rolled throw) are picked up first
         dice = [rng.randint(1, 6), rng.randint(1, 6)]
         zones = [ZONE[colour], ZONE[colour]]
         cocked = [False, False]
@@ -234,6 +290,7 @@ class SimulatedTable:
             zones[i] = "outside"
         elif x < r.cocked + r.outside + r.on_checker:
             on_checker[i] = True
+        self._thrown = (dice[0], dice[1]) if zones == [ZONE[colour]] * 2 and not any(on_checker) else None
         return self.feed(self.dice.throw(dice, zones, cocked, on_checker))
 
     def _before_roll(self, rng: random.Random) -> None:
@@ -246,6 +303,28 @@ class SimulatedTable:
             self.feed(self.buttons.press(mover, "call_director"))
             return
         self._throw_for(mover, rng)
+        if not ref.settings.dice_reader and ref.state in ("waiting_for_roll", "reroll") and self._thrown:
+            self._move_unseen(mover, self._thrown, rng)
+
+    def _move_unseen(self, mover: str, dice: tuple[int, int], rng: random.Random) -> None:
+        """A camera-only table whose camera could not read the throw: the mover plays the roll
+        thrown and confirms the move; the referee infers the roll from it."""
+        me_first = self.referee.pos if mover == "dark" else self.referee.pos.swap()
+        plays = legal_plays(me_first, *dice)
+        after = rng.choice(plays).result if plays else me_first.swap()
+        self.board = after.swap() if mover == "dark" else after
+        self.look(hand=True)
+        self.look()
+        self.feed(self.press(mover, "confirm"))
+
+    def _thrown_choice(self) -> int:
+        """The index of the roll the mover threw among the rolls offered to confirm (0 if absent)."""
+        if self._thrown is not None:
+            want = sorted(self._thrown)
+            for i, text in enumerate(self.referee.choices):
+                if sorted(int(x) for x in text.split("-") if x.isdigit()) == want:
+                    return i
+        return 0
 
     def _move(self, rng: random.Random) -> None:
         ref = self.referee
@@ -265,7 +344,7 @@ class SimulatedTable:
             self.look(hand=True)
             self.look()
         if rng.random() < self.rates.early_roll:
-            self._throw_for(other(mover), rng)
+            self._throw_for(other(mover), rng, early=True)
         self.feed(self.dice.lift())
 
     @staticmethod
@@ -292,4 +371,6 @@ class SimulatedTable:
             self.look(hand=True)
             self.look()
         if ref.state == "correcting":
-            self.feed(self.dice.lift())
+            # the lift has the reading judged; a camera that saw no dice on the board: confirm
+            if not self.feed(self.dice.lift()) and ref.state == "correcting" and not ref.settings.dice_reader:
+                self.feed(self.press(mover, "confirm"))
