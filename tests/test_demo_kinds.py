@@ -136,9 +136,6 @@ def test_jacoby_and_beavers(tmp_path):
     assert "RU[Jacoby]" in (tmp_path / "jb" / "match.sgf").read_text()
 
 
-@pytest.mark.xfail(strict=True, reason="referee.records.matfile.write_mat writes only the record's meta tags, not "
-                   "its rules: a money session's .mat loses Jacoby and beavers (fix: write ; [Jacoby \"On\"] and "
-                   "; [Beaver \"On\"] from record.rules; read_mat already reads them)")
 def test_the_mat_of_a_jacoby_session_keeps_its_rules(tmp_path):
     core, _ = play(tmp_path / "jb", "--jacoby", "--beavers", "--games", "1", "--seed", "5")
     back = read_mat(write_mat(core.record())).record
@@ -190,10 +187,6 @@ def test_a_chouette_session_and_its_scoresheet(tmp_path):
         assert b["box"] == (a["box"] if a["winner"] == "box" else a["captain"]), (a, b)
 
 
-@pytest.mark.xfail(strict=True, reason="referee.turn.protocol.Referee._end_game's chouette branch never advances "
-                   "self.score, so every game of a chouette's match record starts at 0-0 (fix: "
-                   "self.score = self.score.after_game(winner, pts) there, with pts scored as in a money game: "
-                   "jacoby and cube_turned)")
 def test_the_chouette_match_record_keeps_a_running_score(tmp_path):
     core, _ = play(tmp_path / "ch", "--chouette", "Ann,Bob,Cid", "--games", "3", "--seed", "5")
     record = core.record()

@@ -446,10 +446,24 @@ def header_lines(meta: Iterable[tuple[str, str]]) -> list[str]:
     return out
 
 
+def rule_tags(rules: RuleSettings, meta: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
+    """Header tags for the optional rules a .mat has no other place for (Jacoby, beavers,
+    automatic doubles; the ones :func:`rules_from_meta` reads back), unless ``meta`` has them."""
+    have = {k.strip().lower() for k, _ in meta}
+    out = []
+    if rules.jacoby and "jacoby" not in have:
+        out.append(("Jacoby", "On"))
+    if rules.beavers and not have & {"beaver", "beavers"}:
+        out.append(("Beaver", "On"))
+    if rules.automatic_doubles and not have & {"autodoubles", "automatic doubles"}:
+        out.append(("AutoDoubles", str(rules.automatic_doubles)))
+    return out
+
+
 def write_mat(record: MatchRecord) -> str:
     """The record as GNU Backgammon 1.07 exports a match (``export match mat``), with every
     header tag of the record (gnubg itself keeps only :data:`GNUBG_TAGS`)."""
-    out = header_lines(record.meta)
+    out = header_lines(list(record.meta) + rule_tags(record.rules, record.meta))
     out.append(f" {record.match_length} point match")
     out.append("")
     for g in record.games:

@@ -203,6 +203,7 @@ class Chouette:
             box_won = self.offer_winner_is_box(ev)
             winner = self.box_colour if box_won else self.team_colour
             t.close_game(winner, 1, 1, "pass")
+            t.score = t.score.after_game(winner, 1)
             t.enter(State.GAME_OVER)
             t.turn = None
             t.decide("game_over", None, f"Every team member is out: the game is over. {self.score_text()}",
@@ -227,8 +228,11 @@ class Chouette:
 
     def end_game(self, t: "TableState", winner: str, kind: GameKind, reason: str, points: Optional[int]) -> None:
         """Every member still playing wins or loses their own cube against the box; then the rotation."""
-        pts = points if points is not None else points_won(kind, t.cube.value)
+        s = self.settings  # the board game as a money game: its record keeps a running score
+        pts = points if points is not None else points_won(kind, t.cube.value, jacoby=s.jacoby,
+                                                              cube_turned=t.cube.turned)
         t.close_game(winner, pts, int(kind), reason)
+        t.score = t.score.after_game(winner, pts)
         self._settle_game(t, winner, kind)
         t.enter(State.GAME_OVER)
 
