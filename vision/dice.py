@@ -37,6 +37,7 @@ from referee.events import DieReading
 from . import layout as L
 from .rectify import View, rectify
 
+_DEBUG = False
 HALVES = ("left", "right", "bar", "off")
 
 # pip centres of each face in units of the half side (the face spans -1..1), one orientation;
@@ -69,6 +70,7 @@ class DiceParams:
     max_candidates: int = 32       # strongest peaks looked at closely
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
+    likeness: tuple[float, ...] = (30.0, 20.0, 12.0)  # a face's colour: this close to its centre's, loosest first
     side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
     max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
     fill: float = 0.55             # blob area / its minimum-area rectangle
@@ -77,6 +79,7 @@ class DiceParams:
     spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
     offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
+    ink: tuple[float, float] = (0.08, 0.05)  # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
     edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
     bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
@@ -197,45 +200,61 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
 
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> "tuple[tuple, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
-    the window's edge; ``"pip"`` when the seed is not of the colour around it; None when there is none (a region that runs out of the window is a point, a
-    checker or the frame)."""
+    what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
+    none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
+    at a loose likeness first, then tighter ones (a white die on a cream point is told from it by its
+    edge and shadow only)."""
     sx, sy = seed
     c0 = max(2, int(round(0.06 * P)))
     colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
     dist = _chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
-    ring = np.concatenate([dist[0], dist[-1], dist[:, 0], dist[:, -1]])
-    contrast = float(np.partition(ring, len(ring) * 2 // 5)[len(ring) * 2 // 5])  # its 40th percentile
-    if contrast < p.contrast:
-        return None
-    # the face: the seed's region of its colour and the pieces of that colour a pip's width from it (rows
-    # of pips cut a face into bands); none may run out of the window (a point, a checker, the frame)
-    like = (dist < float(np.clip(contrast * 0.35, 16.0, 40.0))).astype(np.uint8)
-    n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
-    seed_label = int(lab[sy, sx])
-    if seed_label == 0:
-        return "pip"
-    out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= 2 * r + 1) \
-        | (stats[:, 1] + stats[:, 3] >= 2 * r + 1)
-    if out[seed_label]:
-        return None
-    blob = (lab == seed_label).astype(np.uint8)
     k = max(3, int(round(0.24 * P)) | 1)
     se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    for _ in range(2):
-        near = np.unique(lab[cv2.dilate(blob, se) > 0])
-        near = near[(near > 0) & ~out[near]]
-        blob = np.isin(lab, near).astype(np.uint8)
-    cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    hull = cv2.convexHull(np.vstack(cnts))
-    rect = cv2.minAreaRect(hull)
-    (rx, ry), (rw, rh), ang = rect
-    lo, hi = p.side
-    if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
-        return None
-    area = float(cv2.contourArea(hull))
-    if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
-        return None
-    return rect, contrast
+    kb = max(3, int(round(0.16 * P)) | 1)
+    band_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kb, kb))
+    band_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    got: "tuple[tuple, float] | str | None" = None
+    for like_at in p.likeness:
+        like = (dist < like_at).astype(np.uint8)
+        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+        seed_label = int(lab[sy, sx])
+        if seed_label == 0:
+            if got is None:
+                got = "pip"
+            continue
+        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= 2 * r + 1) \
+            | (stats[:, 1] + stats[:, 3] >= 2 * r + 1)
+        if out[seed_label]:
+            continue
+        # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
+        # (rows of pips cut a face into bands); none may run out of the window
+        blob = (lab == seed_label).astype(np.uint8)
+        for _ in range(2):
+            near = np.unique(lab[cv2.dilate(blob, se) > 0])
+            near = near[(near > 0) & ~out[near]]
+            blob = np.isin(lab, near).astype(np.uint8)
+        cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.vstack(cnts))
+        rect = cv2.minAreaRect(hull)
+        (rx, ry), (rw, rh), ang = rect
+        lo, hi = p.side
+        if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
+            continue
+        area = float(cv2.contourArea(hull))
+        if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
+            continue
+        solid = np.zeros_like(blob)
+        cv2.fillConvexPoly(solid, hull, 1)
+        band = (cv2.dilate(solid, band_out) > 0) & (cv2.dilate(solid, band_in) == 0)
+        if not band.any():
+            continue
+        ring = dist[band]
+        q = len(ring) * 3 // 10
+        contrast = float(np.partition(ring, q)[q])  # its 30th percentile: a die stands out nearly all round
+        if contrast < p.contrast:
+            continue
+        return rect, contrast
+    return got
 
 
 def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
@@ -274,7 +293,11 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     face's colour) each of the 3 x 3 places a pip can be is, and the face whose pips are all darker
     than its empty places by the widest margin (either way round)."""
     n = face.shape[0]
-    colour = np.median(face.reshape(-1, 3), axis=0)  # the face covers most of its square; pips a sixth at most
+    # the face's colour: from the band between the pips and the face's edge, never a pip's place
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    colour = np.median(face[(rim > 0.8) & (rim < 0.93)].reshape(-1, 3), axis=0)
     dist = _chan_max(cv2.absdiff(face, np.full_like(face, colour.astype(np.uint8)))).astype(np.float32)
     e = max(1, n // 12)
     dist[:e] = 0
@@ -310,9 +333,11 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
-    plain *= float(np.clip(1.0 - (ink - (0.05 + 0.035 * value)) / 0.05, 0, 1))
+    plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
     conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
+    if _DEBUG:
+        print("read_face", dict(value=value, best=best, second=second, contrast=contrast, plain=plain, ink=ink))
     return value, round(min(conf, 1.0), 3)
 
 
