@@ -80,6 +80,10 @@ class DiceParams:
     offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     ink: tuple[float, float] = (0.08, 0.05)  # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
+    pip_sigma: float = 0.025      # a pip's blur scale (pw) for finding pip-like spots
+    pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
+    pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
+    max_spots: int = 4000          # more pip-like spots than this: a texture, no pips are looked for
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
     edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
     bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
@@ -193,6 +197,60 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     score[tip] *= 0.6
     order = np.argsort(-score)[: p.max_candidates]
     return [(float(bx[i]), float(by[i])) for i in order]
+
+
+def _pip_spots(view: View, p: DiceParams) -> np.ndarray:
+    """Pip-like spots on the view (layout pw, shape (n, 2)): small round spots much darker or lighter
+    than what lies around them, a pip's size."""
+    P = float(view.px)
+    g = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    s1 = p.pip_sigma * P
+    dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
+    k = max(3, int(round(0.07 * P)) | 1)
+    out = []
+    for f in (dog, -dog):
+        peaks = (f >= p.pip_contrast) & (f >= cv2.dilate(f, np.ones((k, k), np.uint8)))
+        ys, xs = np.nonzero(peaks)
+        out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
+    return np.vstack(out)
+
+
+def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
+    """The spots linked into groups (single linkage at ``link`` pw)."""
+    n = len(spots)
+    if n == 0:
+        return []
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    d = np.hypot(spots[:, None, 0] - spots[None, :, 0], spots[:, None, 1] - spots[None, :, 1])
+    for i, j in zip(*np.nonzero(np.triu(d < link, 1))):
+        parent[root(int(i))] = root(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return [spots[g] for g in groups.values()]
+
+
+def _pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
+    """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
+    symmetrically about its centre, so their mean is the face's centre."""
+    spots = _pip_spots(view, p)
+    if len(spots) > p.max_spots:
+        return []
+    out: list[tuple[float, float]] = []
+    for link in p.pip_links:
+        for grp in _pip_groups(spots, link):
+            span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
+            if len(grp) <= 6 and span <= p.side[1] * 0.8:
+                c = grp.mean(axis=0)
+                if all(np.hypot(c[0] - x, c[1] - y) > 0.06 for x, y in out):
+                    out.append((float(c[0]), float(c[1])))
+    return out
 
 
 # --------------------------------------------------------------------------- one die
@@ -382,7 +440,11 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     ``shape`` are given), most confident first, at most ``max_dice``."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
-    for cx, cy in _candidates(view, params):
+    cands = _candidates(view, params)
+    for c in _pip_candidates(view, params):
+        if all(np.hypot(c[0] - x, c[1] - y) > 0.1 for x, y in cands):
+            cands.append(c)
+    for cx, cy in cands:
         got = _face(view, cx, cy, params)
         if got is None:
             continue
