@@ -70,6 +70,7 @@ class DiceParams:
     max_candidates: int = 32       # strongest peaks looked at closely
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
+    far_contrast: float = 25.0     # ... and this much a little further out (not a pattern on a larger thing)
     likeness: tuple[float, ...] = (30.0, 20.0, 12.0)  # a face's colour: this close to its centre's, loosest first
     side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
     max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
@@ -84,6 +85,9 @@ class DiceParams:
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
     max_spots: int = 4000          # more pip-like spots than this: a texture, no pips are looked for
+    rim_levels: float = 20.0       # grey levels a face's rim may differ from its colour ...
+    rim_odd: float = 0.35          # ... at most on this share of it (a disc's corners, a checker's emblem: more)
+    uncounted: float = 0.5         # the most a value is sure of when its pips, counted one by one, are another number
     keep: float = 0.2              # a blob is a die only when its pips fit a face this well
     edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
     bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
@@ -199,20 +203,20 @@ def _candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     return [(float(bx[i]), float(by[i])) for i in order]
 
 
-def _pip_spots(view: View, p: DiceParams) -> np.ndarray:
-    """Pip-like spots on the view (layout pw, shape (n, 2)): small round spots much darker or lighter
-    than what lies around them, a pip's size."""
+def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
+    """Pip-like spots on the view (layout pw, shape (n, 2) each): small round spots much darker, and
+    much lighter, than what lies around them, a pip's size."""
     P = float(view.px)
     g = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     s1 = p.pip_sigma * P
     dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
-    for f in (dog, -dog):
+    for f in (-dog, dog):
         peaks = (f >= p.pip_contrast) & (f >= cv2.dilate(f, np.ones((k, k), np.uint8)))
         ys, xs = np.nonzero(peaks)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
-    return np.vstack(out)
+    return out[0], out[1]
 
 
 def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
@@ -239,18 +243,42 @@ def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
 def _pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
     symmetrically about its centre, so their mean is the face's centre."""
-    spots = _pip_spots(view, p)
-    if len(spots) > p.max_spots:
-        return []
     out: list[tuple[float, float]] = []
-    for link in p.pip_links:
-        for grp in _pip_groups(spots, link):
-            span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
-            if len(grp) <= 6 and span <= p.side[1] * 0.8:
-                c = grp.mean(axis=0)
-                if all(np.hypot(c[0] - x, c[1] - y) > 0.06 for x, y in out):
-                    out.append((float(c[0]), float(c[1])))
+    for spots in _pip_spots(view, p):  # dark pips, then light ones: never mixed in one face
+        if len(spots) > p.max_spots:
+            continue
+        for link in p.pip_links:
+            for grp in _pip_groups(spots, link):
+                span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
+                if len(grp) <= 6 and span <= p.side[1] * 0.8:
+                    c = grp.mean(axis=0)
+                    if all(np.hypot(c[0] - x, c[1] - y) > 0.06 for x, y in out):
+                        out.append((float(c[0]), float(c[1])))
     return out
+
+
+def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> int:
+    """The pips on a die's face cut out square (BGR), counted as separate spots of the pips' shade
+    (darker than the face, or lighter on a dark die) inside its rim: a check of :func:`read_face`
+    that does not rely on the pips' layout."""
+    n = face.shape[0]
+    g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    base = float(np.median(g[(rim > 0.8) & (rim < 0.93)]))
+    inner = g[rim < 0.8]
+    lo, hi = float(np.percentile(inner, 2)), float(np.percentile(inner, 98))
+    dark = base - lo > hi - base
+    ink = (base - g) if dark else (g - base)
+    depth = max(base - lo, hi - base)
+    if depth < 30.0:
+        return 0
+    mask = ((ink > depth * 0.5) & (rim < 0.85)).astype(np.uint8)
+    k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    area = stats[1:, cv2.CC_STAT_AREA]
+    big = float(area.max()) if len(area) else 0.0
+    return int((area >= max(2.0, big * 0.25)).sum())
 
 
 # --------------------------------------------------------------------------- one die
@@ -271,6 +299,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     kb = max(3, int(round(0.16 * P)) | 1)
     band_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kb, kb))
     band_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    kf = max(5, int(round(0.36 * P)) | 1)
+    far_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kf, kf))
     got: "tuple[tuple, float] | str | None" = None
     for like_at in p.likeness:
         like = (dist < like_at).astype(np.uint8)
@@ -311,6 +341,14 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         contrast = float(np.partition(ring, q)[q])  # its 30th percentile: a die stands out nearly all round
         if contrast < p.contrast:
             continue
+        # a little further out it must still differ (an emblem's square on a checker is ringed by a
+        # thin line, then the checker's colour again)
+        far = (cv2.dilate(solid, far_out) > 0) & (cv2.dilate(solid, band_out) == 0)
+        if far.any():
+            ring = dist[far]
+            q = len(ring) * 3 // 10
+            if float(np.partition(ring, q)[q]) < p.far_contrast:
+                continue
         return rect, contrast
     return got
 
@@ -367,6 +405,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     if contrast < 35.0:
         return None, 0.0
     d = np.minimum(dist, contrast) / contrast
+    # a die's face is square: its rim is all of the face's colour (a disc cut out square, a checker's
+    # emblem, has other colours in its corners)
+    odd = float((dist[(rim > 0.8) & (rim < 0.93)] > p.rim_levels).mean())
     h = (n - 1) / 2
     w = max(1, int(round(p.pip_radius * h * 0.7)))
     # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
@@ -394,8 +435,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
     conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
+    conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
     if _DEBUG:
-        print("read_face", dict(value=value, best=best, second=second, contrast=contrast, plain=plain, ink=ink))
+        print("read_face", dict(value=value, best=best, second=second, contrast=contrast, plain=plain, ink=ink, odd=odd))
     return value, round(min(conf, 1.0), 3)
 
 
@@ -451,6 +493,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         face, rect, contrast = got
         (rx, ry), (rw, rh), _ang = rect
         value, conf = read_face(face, params)
+        if value is not None and count_pips(face, params) != value:
+            conf = min(conf, params.uncounted)  # the pips counted one by one disagree: never sure
         side = float(np.sqrt(rw * rh)) / view.px
         # a cocked die's top face is foreshortened a little; a longer blob is no die's face
         conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
