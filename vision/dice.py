@@ -72,7 +72,7 @@ class DiceParams:
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
     far_contrast: float = 25.0     # ... and this much a little further out (not a pattern on a larger thing)
     likeness: tuple[float, ...] = (30.0, 20.0, 12.0)  # a face's colour: this close to its centre's, loosest first
-    side: tuple[float, float] = (0.26, 0.55)  # a die's side (its face's rectangle)
+    side: tuple[float, float] = (0.26, 0.47)  # a die's side (its face's rectangle)
     max_extent: float = 0.72       # a die's box, longest side (a cocked die shows a side face too)
     fill: float = 0.55             # blob area / its minimum-area rectangle
     aspect: float = 1.9            # longest / shortest side of that rectangle
@@ -80,15 +80,17 @@ class DiceParams:
     spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
     offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
-    ink: tuple[float, float] = (0.08, 0.05)  # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
+    ink: tuple[float, float] = (0.08, 0.06)  # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
     pip_sigma: float = 0.025      # a pip's blur scale (pw) for finding pip-like spots
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
     max_spots: int = 4000          # more pip-like spots than this: a texture, no pips are looked for
     rim_levels: float = 20.0       # grey levels a face's rim may differ from its colour ...
-    rim_odd: float = 0.35          # ... at most on this share of it (a disc's corners, a checker's emblem: more)
+    rim_odd: float = 0.5           # ... at most on this share of it (a disc's corners, a checker's emblem: more)
+    pip_depths: tuple[float, ...] = (0.5, 0.7, 0.85)  # shares of the pips' depth at which they are counted
     uncounted: float = 0.5         # the most a value is sure of when its pips, counted one by one, are another number
-    keep: float = 0.2              # a blob is a die only when its pips fit a face this well
+    margin: float = 0.3            # how much more pip-like a face's pips are than its empty places, to be sure
+    keep: float = 0.25             # a blob is a die only when its pips fit a face this well
     edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
     bar_confidence: float = 0.5    # the most a die on the bar is sure of (hinge screws look like pips)
     sure: float = 0.7              # confidence at which a value counts as read
@@ -257,10 +259,11 @@ def _pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     return out
 
 
-def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> int:
+def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...]:
     """The pips on a die's face cut out square (BGR), counted as separate spots of the pips' shade
-    (darker than the face, or lighter on a dark die) inside its rim: a check of :func:`read_face`
-    that does not rely on the pips' layout."""
+    (darker than the face, or lighter on a dark die) inside its rim, at a few depths (blurred pips
+    close together part only near their centres): a check of :func:`read_face` that does not rely on
+    the pips' layout.  Empty when the face has no spots."""
     n = face.shape[0]
     g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
     yy, xx = np.mgrid[0:n, 0:n]
@@ -273,12 +276,15 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> int:
     ink = (base - g) if dark else (g - base)
     depth = max(base - lo, hi - base)
     if depth < 30.0:
-        return 0
-    mask = ((ink > depth * 0.5) & (rim < 0.85)).astype(np.uint8)
-    k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    area = stats[1:, cv2.CC_STAT_AREA]
-    big = float(area.max()) if len(area) else 0.0
-    return int((area >= max(2.0, big * 0.25)).sum())
+        return ()
+    counts = []
+    for at in p.pip_depths:
+        mask = ((ink > depth * at) & (rim < 0.85)).astype(np.uint8)
+        _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        area = stats[1:, cv2.CC_STAT_AREA]
+        big = float(area.max()) if len(area) else 0.0
+        counts.append(int((area >= max(2.0, big * 0.25)).sum()))
+    return tuple(counts)
 
 
 # --------------------------------------------------------------------------- one die
@@ -433,7 +439,7 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
     plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
-    conf = float(np.clip(best / 0.5, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
+    conf = float(np.clip(best / p.margin, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
     if _DEBUG:
@@ -493,7 +499,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         face, rect, contrast = got
         (rx, ry), (rw, rh), _ang = rect
         value, conf = read_face(face, params)
-        if value is not None and count_pips(face, params) != value:
+        if value is not None and value not in count_pips(face, params):
             conf = min(conf, params.uncounted)  # the pips counted one by one disagree: never sure
         side = float(np.sqrt(rw * rh)) / view.px
         # a cocked die's top face is foreshortened a little; a longer blob is no die's face
