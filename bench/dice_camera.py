@@ -1,6 +1,6 @@
 """How well the camera reads the dice: rendered frames with dice, and the real overhead images.
 
-    python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels /tmp/labels_merged.json]
+    python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels tests/data/vision_real/labels.json]
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64]
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--labels", type=Path, default=Path("/tmp/labels_merged.json"))
+    ap.add_argument("--labels", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "vision_real" / "labels.json")
     ap.add_argument("--images", type=Path, default=Path("/work/shared/vision/overhead"))
     ap.add_argument("--speed", type=int, default=20)
     ap.add_argument("--px", type=int, default=64, help="pixels per point width of the rectified view")

@@ -88,6 +88,7 @@ class DiceParams:
     rim_levels: float = 20.0       # grey levels a face's rim may differ from its colour ...
     rim_odd: float = 0.5           # ... at most on this share of it (a disc's corners, a checker's emblem: more)
     pip_depths: tuple[float, ...] = (0.5, 0.7, 0.85)  # shares of the pips' depth at which they are counted
+    square: float = 0.82           # a sure die's face fills this much of its rectangle (straight edges)
     uncounted: float = 0.5         # the most a value is sure of when its pips, counted one by one, are another number
     margin: float = 0.3            # how much more pip-like a face's pips are than its empty places, to be sure
     keep: float = 0.25             # a blob is a die only when its pips fit a face this well
@@ -119,6 +120,8 @@ class DieSeen:
     value: Optional[int]
     confidence: float
     side: float = 0.0  # the die's side, pw (as measured)
+    where: float = 1.0  # how sure the half and off-board are: 1 when the whole die lies clear of every edge and the bar
+
 
     def __post_init__(self) -> None:
         if self.half not in HALVES:
@@ -127,10 +130,21 @@ class DieSeen:
             raise ValueError(f"die value {self.value!r} is not 1..6 or None")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"die confidence {self.confidence} is not in 0..1")
+        if not 0.0 <= self.where <= 1.0:
+            raise ValueError(f"die place confidence {self.where} is not in 0..1")
 
     def sure(self, params: DiceParams = DiceParams()) -> bool:
         """True when the value is read with at least ``params.sure`` confidence."""
         return self.value is not None and self.confidence >= params.sure
+
+
+def where_confidence(x: float, y: float, side: float) -> float:
+    """How sure the half and the off-board call of a die at (x, y) (pw) of ``side`` pw are: 1 when
+    all of it lies clear of the playing area's edges and the bar's, falling to 0.5 with its centre
+    on one (the call is then a coin's toss)."""
+    gap = min(abs(x), abs(x - L.WIDTH), abs(y), abs(y - L.HEIGHT), abs(x - L.BAR_LEFT), abs(x - L.BAR_RIGHT))
+    reach = max(side, 0.1) * 0.7072  # half the die's diagonal
+    return round(float(np.clip(0.5 + 0.5 * gap / reach, 0.5, 1.0)), 3)
 
 
 def half_of(x: float, y: float) -> str:
@@ -290,7 +304,7 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
 # --------------------------------------------------------------------------- one die
 
 
-def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> "tuple[tuple, float] | str | None":
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
     what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
     none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
@@ -307,7 +321,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     band_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     kf = max(5, int(round(0.36 * P)) | 1)
     far_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kf, kf))
-    got: "tuple[tuple, float] | str | None" = None
+    got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         like = (dist < like_at).astype(np.uint8)
         n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
@@ -355,11 +369,11 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
             q = len(ring) * 3 // 10
             if float(np.partition(ring, q)[q]) < p.far_contrast:
                 continue
-        return rect, contrast
+        return rect, contrast, area / max(rw * rh, 1e-6)
     return got
 
 
-def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float]]:
+def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip)."""
@@ -373,21 +387,21 @@ def _face(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.
         return None
     crop = view.image[y0:y1, x0:x1]
     o = max(2, int(round(0.08 * P)))
-    got: "tuple[tuple, float] | str | None" = "pip"
+    got: "tuple[tuple, float, float] | str | None" = "pip"
     for sx, sy in ((r, r), (r + o, r), (r - o, r), (r, r + o), (r, r - o)):
         got = _blob(crop, r, (sx, sy), P, p)
         if got != "pip":
             break
     if got is None or isinstance(got, str):
         return None
-    ((rx, ry), (rw, rh), ang), contrast = got
+    ((rx, ry), (rw, rh), ang), contrast, fill = got
     box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
     n_ = p.face_px
     dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
     M = cv2.getPerspectiveTransform(box, dst)
     face = cv2.warpPerspective(crop, M, (n_, n_), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REPLICATE)
-    return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast
+    return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast, fill
 
 
 def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
@@ -442,7 +456,7 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     conf = float(np.clip(best / p.margin, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
-    if _DEBUG:
+    if _DEBUG:  # pragma: no cover
         print("read_face", dict(value=value, best=best, second=second, contrast=contrast, plain=plain, ink=ink, odd=odd))
     return value, round(min(conf, 1.0), 3)
 
@@ -496,11 +510,13 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         got = _face(view, cx, cy, params)
         if got is None:
             continue
-        face, rect, contrast = got
+        face, rect, contrast, fill = got
         (rx, ry), (rw, rh), _ang = rect
         value, conf = read_face(face, params)
         if value is not None and value not in count_pips(face, params):
             conf = min(conf, params.uncounted)  # the pips counted one by one disagree: never sure
+        if fill < params.square:
+            conf = min(conf, params.uncounted)  # rounded, not a square's straight edges: a letter's loop, a disc
         side = float(np.sqrt(rw * rh)) / view.px
         # a cocked die's top face is foreshortened a little; a longer blob is no die's face
         conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
@@ -523,7 +539,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
                    or (pts[:, 1] > L.HEIGHT + t).any())
         found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, _on_checker(view, bx, by, side, params),
-                             off, value, conf, round(side, 3)))
+                             off, value, conf, round(side, 3), where_confidence(bx, by, side)))
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:max_dice]
 
@@ -532,6 +548,28 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
                        params: DiceParams = DiceParams(), px: int = 64) -> list[DieSeen]:
     """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more)."""
     return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+
+
+def covered_slots(dice: Sequence[DieSeen], centres: np.ndarray, side: float, margin: float = 0.05) -> np.ndarray:
+    """Which checker slots the dice cover (bool per row of ``centres``, layout pw, slots ``side`` pw
+    a side: :class:`vision.memory.SlotGeometry`): a slot whose square meets a die's face, turned any
+    way (its circumscribed circle) and ``margin`` more.  The board's learned look should count those
+    slots as telling nothing, so a die on a point is never read as a checker."""
+    c = np.asarray(centres, np.float64).reshape(-1, 2)
+    out = np.zeros(len(c), bool)
+    for d in dice:
+        s = d.side if d.side > 0 else 0.4
+        reach = side / 2 + s * 0.7072 + margin
+        out |= (np.abs(c[:, 0] - d.board[0]) < reach) & (np.abs(c[:, 1] - d.board[1]) < reach) & \
+            (np.hypot(c[:, 0] - d.board[0], c[:, 1] - d.board[1]) < reach * 1.2)
+    return out
+
+
+def covered_points(dice: Sequence[DieSeen], per_point: int, centres: np.ndarray, side: float) -> frozenset[int]:
+    """The points (image rows: top 0..11 then bottom 0..11, as :class:`vision.memory.SlotGeometry`
+    orders them) with a slot under a die."""
+    mask = covered_slots(dice, centres, side)[: 24 * per_point]
+    return frozenset(int(i) // per_point for i in np.nonzero(mask)[0])
 
 
 def zone(die: DieSeen, setup: L.SetUp = L.SetUp()) -> str:
