@@ -8,21 +8,30 @@ of the playing area it rests in, whether it lies on a checker or off the playing
 value with a confidence.  :func:`to_readings` gives the referee's
 :class:`referee.events.DieReading` (zones as seen from Dark's seat).
 
-How: (1) at a coarse scale (``DiceParams.detect_px``) each pixel's neighbourhood is compared with
-8 points a die's half diagonal and more away: a die stands out from (nearly) all of them and is
-uniform at its centre; a point's tip, a stripe or a letter is not.  The strongest local peaks are
-the candidates, ranked up by pip-like spots near them and down at the points' tips.  (2) At the
-view's own scale the face is the candidate's region of its colour (with the pieces of that colour
-a pip away: rows of pips cut a face into bands), none of it running out of a window a little
-larger than a die; it must be die-sized and square.  Its minimum-area rectangle is cut out square
-and the 3 x 3 places a pip can be are scored: the value is the face whose pips are all clearly
-more pip-coloured than its empty places (either way round), its confidence from that margin, the
-next face's, the contrast and how plain the rest of the face is.  A blob whose pips fit no face
-is dropped.  (3) A die on a checker lies inside a checker-sized circle (a Hough transform around
-it); a die whose face reaches over the playing area's edge is off the board.
+How: (1) candidates from two sources.  At a coarse scale (``DiceParams.detect_px``) each pixel's
+neighbourhood is compared with 8 points a die's half diagonal and more away: a die stands out from
+(nearly) all of them and is uniform at its centre; a point's tip, a stripe or a letter is not.  And,
+as dice counters usually do (threshold the pips as blobs, group them by distance), pip-like spots (a
+difference of Gaussians at a pip's size, dark and light apart) are linked into groups of 1..6 no
+wider than a die: a face's pips lie symmetrically about its centre, so a group's mean is one.
+(2) At the view's own scale the face is the candidate's region of its colour (with the pieces of
+that colour a pip away: rows of pips cut a face into bands), grown at a loose likeness first, then
+tighter ones, none of it running out of a window a little larger than a die; it must be die-sized
+and square and stand out from the band just around it.  Its minimum-area rectangle is cut out
+square and the 3 x 3 places a pip can be are scored: the value is the face whose pips are all
+clearly more pip-coloured than its empty places (either way round), its confidence from that
+margin, the next face's, the contrast and how plain the rest of the face is.  The value is sure
+only when the pips counted one by one (:func:`count_pips`) agree and the face has a square's
+straight edges (a letter's loop or a checker's emblem does not).  A blob whose pips fit no face is
+dropped.  (3) A die on a checker lies inside a checker-sized circle (a Hough transform around it);
+a die whose face reaches over the playing area's edge is off the board; ``where`` says how sure
+the half and off-board call are (:func:`where_confidence`).  (4) :func:`covered_slots` gives the
+checker slots a die covers, for the board's learned look to count as telling nothing.
 
-Measured (``bench/dice_camera.py``): on rendered frames about the same at 32 and 64 px per point
-width; on the real frames 64 px reads more values sure (:func:`find_dice_in_frame` rectifies at 64).
+Measured (``bench/dice_camera.py``, 64 px per point width): rendered seed 1, 80 dice: 58.8 % found,
+47.5 % read right and sure, 0 wrong while sure, 0 false dice sure; real tuned (test1, test6) 4 of 4
+found, 3 sure right; held out (test2, template3, dices6) 5 of 10 found, 4 sure right, 0 wrong sure.
+About 120 ms a view (it was 16-22 ms with the coarse search alone).
 """
 from __future__ import annotations
 
