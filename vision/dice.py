@@ -277,9 +277,23 @@ def _pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
                 span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
                 if len(grp) <= 6 and span <= p.side[1] * 0.8:
                     c = grp.mean(axis=0)
-                    if all(np.hypot(c[0] - x, c[1] - y) > 0.06 for x, y in out):
-                        out.append((float(c[0]), float(c[1])))
-    return out
+                    out.append((float(c[0]), float(c[1])))
+    return _apart(out, 0.06)
+
+
+def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
+    """``points`` in order, less any within ``d`` pw of an earlier one kept."""
+    kept: list[tuple[float, float]] = []
+    if not points:
+        return kept
+    a = np.asarray(points, np.float64)
+    taken = np.zeros(len(a), bool)
+    for i in range(len(a)):
+        if taken[i]:
+            continue
+        kept.append(points[i])
+        taken |= np.hypot(a[:, 0] - a[i, 0], a[:, 1] - a[i, 1]) <= d
+    return kept
 
 
 def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...]:
@@ -511,10 +525,13 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     ``shape`` are given), most confident first, at most ``max_dice``."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
-    cands = _candidates(view, params)
-    for c in _pip_candidates(view, params):
-        if all(np.hypot(c[0] - x, c[1] - y) > 0.1 for x, y in cands):
-            cands.append(c)
+    ring = _candidates(view, params)
+    pips = _pip_candidates(view, params)
+    if ring and pips:  # a pip group where the coarse search already looks adds nothing
+        a, b = np.asarray(ring), np.asarray(pips)
+        far = np.hypot(b[:, None, 0] - a[None, :, 0], b[:, None, 1] - a[None, :, 1]).min(axis=1) > 0.1
+        pips = [c for c, f in zip(pips, far) if f]
+    cands = ring + pips
     for cx, cy in cands:
         got = _face(view, cx, cy, params)
         if got is None:
