@@ -31,7 +31,7 @@ checker slots a die covers, for the board's learned look to count as telling not
 Measured (``bench/dice_camera.py``, 64 px per point width): rendered seed 1, 80 dice: 58.8 % found,
 47.5 % read right and sure, 0 wrong while sure, 0 false dice sure; real tuned (test1, test6) 4 of 4
 found, 3 sure right; held out (test2, template3, dices6) 5 of 10 found, 4 sure right, 0 wrong sure.
-About 120 ms a view (it was 16-22 ms with the coarse search alone).
+About 120-170 ms CPU a view (it was 16-22 ms with the coarse search alone).
 """
 from __future__ import annotations
 
