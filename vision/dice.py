@@ -46,7 +46,6 @@ from referee.events import DieReading
 from . import layout as L
 from .rectify import View, rectify
 
-_DEBUG = False
 HALVES = ("left", "right", "bar", "off")
 
 # pip centres of each face in units of the half side (the face spans -1..1), one orientation;
@@ -479,8 +478,6 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     conf = float(np.clip(best / p.margin, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
         * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
     conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
-    if _DEBUG:  # pragma: no cover
-        print("read_face", dict(value=value, best=best, second=second, contrast=contrast, plain=plain, ink=ink, odd=odd))
     return value, round(min(conf, 1.0), 3)
 
 
