@@ -1,6 +1,6 @@
 """How well the camera reads the dice: rendered frames with dice, and the real overhead images.
 
-    python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels /tmp/labels_merged.json]
+    python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels tests/data/vision_real/labels.json]
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64]
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
@@ -53,7 +53,8 @@ def _match(truth: list[tuple[float, float]], got: list[D.DieSeen], tol: float) -
 def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True) -> dict[str, int]:
     """Score the finder on ``frames`` rendered frames with two dice each."""
     c = dict(drawn=0, found=0, right=0, wrong_sure=0, wrong_unsure=0, withheld=0, none=0, half=0, on=0,
-             on_drawn=0, on_found=0, off=0, off_drawn=0, off_found=0, false=0, false_sure=0)
+             on_drawn=0, on_found=0, off=0, off_drawn=0, off_found=0, false=0, false_sure=0,
+             where_sure=0, half_where_sure=0)
     rng = np.random.default_rng(seed)
     for i in range(frames):
         shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
@@ -75,6 +76,8 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True) -> dict
             want_half = "off" if t.off_board else t.half
             t_off = t.overhang  # any of it over the edge
             c["half"] += g.half == want_half
+            c["where_sure"] += g.where == 1.0
+            c["half_where_sure"] += g.where == 1.0 and g.half == want_half
             c["on"] += g.on_checker == t.on_checker
             c["on_found"] += g.on_checker and t.on_checker
             c["off"] += g.off_board == t_off
@@ -159,7 +162,8 @@ def _show(title: str, c: dict[str, int]) -> None:
     if "half" in c:
         print(f"  half right {100 * c['half'] / f:.1f} %, on-checker right {100 * c['on'] / f:.1f} % "
               f"(found {c['on_found']} of {c['on_drawn']} drawn on checkers), off-board right "
-              f"{100 * c['off'] / f:.1f} % (found {c['off_found']} of {c['off_drawn']} drawn off the board)")
+              f"{100 * c['off'] / f:.1f} % (found {c['off_found']} of {c['off_drawn']} drawn off the board); "
+              f"place sure (where 1.0) {c['where_sure']}, of them half right {c['half_where_sure']}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -167,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--labels", type=Path, default=Path("/tmp/labels_merged.json"))
+    ap.add_argument("--labels", type=Path, default=Path(__file__).resolve().parents[1] / "tests" / "data" / "vision_real" / "labels.json")
     ap.add_argument("--images", type=Path, default=Path("/work/shared/vision/overhead"))
     ap.add_argument("--speed", type=int, default=20)
     ap.add_argument("--px", type=int, default=64, help="pixels per point width of the rectified view")

@@ -102,3 +102,53 @@ def test_real_checkers_and_logos_are_not_dice() -> None:
     for g in got:
         assert g.image is not None
         assert min(np.hypot(t["x"] - g.image[0], t["y"] - g.image[1]) for t in lab["dice"]) < 15, g
+
+
+def test_where_a_die_lies_is_sure_only_clear_of_the_edges_and_the_bar() -> None:
+    assert D.where_confidence(3.0, 5.5, 0.4) == 1.0
+    assert D.where_confidence(L.BAR_LEFT, 5.5, 0.4) == 0.5  # on the bar's edge: a coin's toss
+    assert 0.5 < D.where_confidence(L.BAR_LEFT - 0.15, 5.5, 0.4) < 1.0
+    assert D.where_confidence(5.0, 0.0, 0.4) == 0.5
+    with pytest.raises(ValueError, match="place confidence 1.5"):
+        D.DieSeen((3.0, 5.5), None, "left", False, False, 5, 0.9, 0.4, 1.5)
+
+
+def test_a_die_on_a_point_covers_the_slots_under_it_only() -> None:
+    from vision.memory import slot_geometry
+    geo = slot_geometry()
+    x = L.column_x(2)
+    y = float(geo.centres[2 * geo.per_point + 1, 1])  # top row, point 2, second slot
+    die = D.DieSeen((x, y), None, "left", False, False, 4, 0.9, 0.4)
+    mask = D.covered_slots([die], geo.centres, geo.side)
+    assert mask[2 * geo.per_point + 1]
+    assert 1 <= int(mask.sum()) <= 4
+    assert not mask[5 * geo.per_point:].any()
+    assert D.covered_points([die], geo.per_point, geo.centres, geo.side) == frozenset({2})
+    assert not D.covered_slots([], geo.centres, geo.side).any()
+
+
+def test_a_seeded_sample_of_thrown_dice() -> None:
+    """Rendered tournament tables with two dice thrown: most found, none read wrong while sure,
+    nothing else sure, halves right."""
+    rng = np.random.default_rng(7)
+    drawn = found = sure_right = 0
+    for i in range(8):
+        params = R.RenderParams.real_table(dice_prob=1.0)
+        r = R.render_scene(L.random_position(rng), params, seed=7_000 + i)
+        got = D.find_dice_in_frame(r.image, r.corners, params.shape)
+        for g in got:
+            assert g.image is not None
+            near = [t for t in r.dice if np.hypot(t.centre[0] - g.image[0], t.centre[1] - g.image[1]) < 15]
+            if not near:
+                assert not g.sure(), f"frame {i}: a sure die where none lies: {g}"
+                continue
+            t = near[0]
+            assert g.value == t.value or not g.sure(), f"frame {i}: a {t.value} read as a sure {g}"
+            if t.half and not t.overhang and g.where == 1.0:
+                assert g.half == t.half, (i, g, t)
+        for t in r.dice:
+            drawn += 1
+            hit = [g for g in got if g.image and np.hypot(t.centre[0] - g.image[0], t.centre[1] - g.image[1]) < 15]
+            found += bool(hit)
+            sure_right += bool(hit) and hit[0].sure() and hit[0].value == t.value
+    assert found >= drawn // 2 and sure_right >= drawn // 3, (drawn, found, sure_right)
