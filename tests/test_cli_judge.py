@@ -160,3 +160,10 @@ def test_judge_on_a_real_frame_without_a_reference(tmp_path, capsys) -> None:
             assert [tuple(p) for p in got["top"]] == [tuple(p) for p in want["top"]]
             assert [tuple(p) for p in got["bottom"]] == [tuple(p) for p in want["bottom"]]
     assert answered >= 2
+
+
+def test_read_no_dice_leaves_them_out(tmp_path, capsys) -> None:
+    image, corners = _frame(tmp_path, START, seed=3, name="start.png")
+    assert main(["read", image, "--corners", corners, "--json", "--no-dice"]) == 0
+    res = json.loads(capsys.readouterr().out)
+    assert "dice" not in res and res["board_found"]

@@ -44,7 +44,7 @@ from .reasons import NoReading, no_board
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
-               readers: Optional[dict[tuple, Any]] = None) -> dict[str, Any]:
+               readers: Optional[dict[tuple, Any]] = None, dice: bool = True) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
@@ -95,7 +95,8 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     out["p"] = reported_odds(r.rows)
-    out["dice"] = dice_found(img, r.corners, reader.config.shape)
+    if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
+        out["dice"] = dice_found(img, r.corners, reader.config.shape)
     return out
 
 
@@ -177,23 +178,25 @@ def add_read_arguments(p: argparse.ArgumentParser) -> None:
                    help="the playing area's height, edge to edge, in widths of a point at its base (default 11)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
+    p.add_argument("--no-dice", action="store_true", help='leave out "dice" (finding the dice is the slowest part '
+                   "of a read on real photos: up to a second and more)")
 
 
 def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``bgtable read``: one photo (or ``--batch`` from stdin); bad input is ``p.error`` (one line, exit 2)."""
     if a.batch:
-        return _batch()
+        return _batch(dice=not a.no_dice)
     if not a.image:
         p.error("give an IMAGE to read, or --batch")
     try:
-        res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height)
+        res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height, dice=not a.no_dice)
     except (FileNotFoundError, VisionError) as exc:
         p.error(str(exc))
     print(json.dumps(res) if a.json else _text(res))
     return 0
 
 
-def _batch() -> int:
+def _batch(dice: bool = True) -> int:
     rc = 0
     readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
     for n, line in enumerate(sys.stdin, 1):
@@ -204,7 +207,7 @@ def _batch() -> int:
             if not isinstance(job, dict) or "image" not in job:
                 raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
             res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers)
+                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice)
         except json.JSONDecodeError as exc:
             res, msg = None, f"line {n}: not JSON ({exc.msg})"
         except (FileNotFoundError, VisionError) as exc:
