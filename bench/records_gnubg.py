@@ -34,7 +34,7 @@ from referee.records.replay import replay_match  # noqa: E402
 from referee.records.sgf import read_sgf, write_sgf  # noqa: E402
 from referee.table.simtable import Rates  # noqa: E402
 from tests.gnubg_check import compare, run_gnubg  # noqa: E402
-from tests.test_records_trust import _signature  # noqa: E402
+from tests.referee.records.test_records_trust import _signature  # noqa: E402
 
 RATE_SETS = {
     "illegal": Rates(illegal=0.25, accept_illegal=0.5, early_roll=0.02),
@@ -90,7 +90,7 @@ def real_files(folder: Path, tmp: Path) -> bool:
 
 
 def simulated(seeds: int, match_to: int, tmp: Path) -> bool:
-    from tests.test_table_demo import play
+    from tests.referee.table.test_table_demo import play
     ok = True
     for name, rates in RATE_SETS.items():
         t0 = time.perf_counter()

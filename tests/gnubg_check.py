@@ -7,7 +7,7 @@
 in each format -- moves with the position before and after, the rolls not played, the
 set-up positions and the cube actions -- from replaying the record; :func:`seen` lists
 the same from gnubg's answer, so a test compares the two lists.  Used by
-tests/test_records_trust.py and bench/records_gnubg.py.
+tests/referee/records/test_records_trust.py and bench/records_gnubg.py.
 """
 from __future__ import annotations
 

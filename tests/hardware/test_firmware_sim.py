@@ -25,7 +25,7 @@ from firmware_bridge.link import DiceLink
 from hardware.firmware.tools import Build, SimavrReader, build
 from referee.events import DiceLifted, ReaderFault, RollSettled, RollStarted
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "hardware" / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[2] / "hardware" / "firmware"
 SPEED = 4.0  # simulated time runs this many times faster than wall-clock time
 WAIT = 15.0  # generous wall-clock bound on any awaited event
 
@@ -221,9 +221,9 @@ def test_firmware_sim_command_prints_the_pty_and_applies_scene_commands(fw: Buil
 
 
 def test_firmware_bridge_contract_suite_passes_against_the_simulated_firmware(fw: Build, tmp_path: Path) -> None:
-    """firmware_bridge's backend contract (tests/test_dicelink_contract.py), run with
+    """firmware_bridge's backend contract (tests/firmware_bridge/test_dicelink_contract.py), run with
     BGTABLE_DICE_PORT naming the firmware's pty, as it would name a real reader."""
-    contract = Path(__file__).resolve().parent / "test_dicelink_contract.py"
+    contract = Path(__file__).resolve().parents[1] / "firmware_bridge" / "test_dicelink_contract.py"
     with SimavrReader(fw, eeprom=tmp_path / "ee.bin", speed=1.0, link=tmp_path / "dice") as sim:
         env = {**os.environ, "BGTABLE_DICE_PORT": sim.port}
         proc = subprocess.run([sys.executable, "-m", "pytest", str(contract), "-q", "-k", "device", "-p", "no:cacheprovider",

@@ -14,7 +14,7 @@ from vision import layout as L
 from vision import render as R
 from vision.render_props import Die
 
-DATA = Path(__file__).resolve().parent / "data" / "vision_dice"
+DATA = Path(__file__).resolve().parents[1] / "data" / "vision_dice"
 CLEAN = R.RenderParams(noise_max=2, blur_max=0.5, glare_prob=0, shadow_prob=0, jpeg=(90, 95), rotation_max=3,
                        perspective_max=0.02, distortion_max=0.02, flip_prob=0)
 EMPTY = BoardEvidence(points=tuple([PointReading(0)] * 24), bar=(0, 0), off=(0, 15))

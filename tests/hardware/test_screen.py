@@ -225,9 +225,9 @@ def test_cli_uses_the_config(tmp_path: Path, capsys: pytest.CaptureFixture) -> N
 
 
 def test_committed_screenshots_cover_every_sample() -> None:
-    shots = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
     assert sorted(p.stem for p in shots.glob("*.png")) == sorted(SAMPLES)
-    devices = (Path(__file__).resolve().parent.parent / "hardware" / "DEVICES.md").read_text()
+    devices = (Path(__file__).resolve().parents[2] / "hardware" / "DEVICES.md").read_text()
     assert "bgtable screen --screenshot docs/screenshots" in devices
     for name in SAMPLES:
         assert f"docs/screenshots/{name}.png" in devices

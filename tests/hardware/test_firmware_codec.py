@@ -15,7 +15,7 @@ from firmware_bridge import messages as M
 from firmware_bridge.codec import Decoder, encode_frame
 from hardware.firmware.tools import Build, ProtoTool, build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 VECTORS = json.loads((ROOT / "firmware_bridge" / "vectors.json").read_text())
 INVALID = json.loads((ROOT / "firmware_bridge" / "vectors_invalid.json").read_text())
 

@@ -13,7 +13,7 @@ from referee.rules.position import Position
 from referee.settings import Settings
 from referee.table.config import ConfigError, loads
 from referee.table.streams import Table
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from referee.view import TableView
 
 LAYOUT = """

@@ -10,7 +10,7 @@ from referee.cli import main as bgtable
 from referee.cli.referee import main
 from referee.decisions import Decision
 
-SCRIPTS = Path(__file__).parent / "scripts"
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 
 
 def test_example_script_prints_each_decision(capsys) -> None:

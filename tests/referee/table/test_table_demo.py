@@ -35,7 +35,7 @@ from vision.config import SURE as VISION_MIN_CONFIDENCE
 from referee.table.process import PAUSED, LogSink, TableCore
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice
 from referee.table.simtable import Rates, SimulatedTable
-from tests.test_mat_gnubg import SCRIPT, _compare, _gnubg
+from tests.referee.records.test_mat_gnubg import SCRIPT, _compare, _gnubg
 
 FAULTY = Rates(double=0.15, take=0.6, illegal=0.08, accept_illegal=0.5, cocked=0.05, outside=0.05,
                on_checker=0.05, early_roll=0.05)

@@ -9,7 +9,7 @@ import pytest
 
 from referee import cli
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.mark.parametrize("name", list(cli.COMMANDS))

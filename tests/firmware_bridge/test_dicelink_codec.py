@@ -18,7 +18,7 @@ from firmware_bridge.messages import (
 )
 from firmware_bridge.vectors import CASES
 
-PKG = Path(__file__).resolve().parent.parent / "firmware_bridge"
+PKG = Path(__file__).resolve().parents[2] / "firmware_bridge"
 VECTORS = json.loads((PKG / "vectors.json").read_text())
 INVALID = json.loads((PKG / "vectors_invalid.json").read_text())
 

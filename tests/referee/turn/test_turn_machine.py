@@ -11,7 +11,7 @@ import pytest
 from referee.events import DieReading, RollSettled
 from referee.turn.landing import LandingFault, early_thrower, fault_words, first_fault, landing_faults, roll_owner
 
-TURN = Path(__file__).resolve().parents[1] / "referee" / "turn"
+TURN = Path(__file__).resolve().parents[3] / "referee" / "turn"
 
 
 def _runtime_imports(path: Path) -> set[str]:

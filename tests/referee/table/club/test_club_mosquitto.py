@@ -285,7 +285,7 @@ def test_bgtable_club_publish_sends_a_finished_journal_with_the_tables_login(bro
     subscribe(state, server)
     run = subprocess.run([sys.executable, "-m", "referee.cli", "club", "publish", "--config", str(cfg), "--table",
                           "t2", "--journal", str(out / "journal.jsonl"), "--until-match-over"],
-                         capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+                         capture_output=True, text=True, timeout=120, cwd=Path(__file__).resolve().parents[4])
     assert run.returncode == 0, run.stderr
     assert "published" in run.stderr
     assert wait(lambda: bool(state.standings), 10)

@@ -132,7 +132,7 @@ def test_judge_on_a_real_frame_without_a_reference(tmp_path, capsys) -> None:
     # position after Dark's 6-2; the position before is one of the un-moves of that roll
     import random
     import sys
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[3]
     sys.path.insert(0, str(root / "bench"))
     import vision_real as VR
     from referee.cli.judge import rows_evidence

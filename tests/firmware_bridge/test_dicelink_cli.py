@@ -17,7 +17,7 @@ from referee.cli import main as bgtable
 from firmware_bridge.errors import ScriptError
 from firmware_bridge.script import parse_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _start_sim(*args: str) -> subprocess.Popen:

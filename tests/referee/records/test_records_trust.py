@@ -454,7 +454,7 @@ def test_simulated_matches_open_in_gnubg_as_they_were_played(tmp_path):
     """Whatever the rates of illegal moves, accepted illegal moves, early rolls and
     corrections, the .mat and SGF the table writes import into gnubg with no warning, and
     every position gnubg reaches is the position that stood on the table."""
-    from tests.test_table_demo import play
+    from tests.referee.table.test_table_demo import play
     records, jobs = {}, []
     for seed in SIM_SEEDS:
         d = tmp_path / f"s{seed}"

@@ -20,7 +20,7 @@ from referee.cli.records import main_convert, main_replay, read_any
 from referee.records.record import Double, GameRecord, RuleSettings
 from referee.records.replay import KnownReplay, replay_game, replay_match
 
-from .conftest import DATA, MATCHES, ROOT
+from tests.conftest import DATA, MATCHES, ROOT
 
 BASE = json.loads((DATA / "replay_base_outputs.json").read_text(encoding="utf-8"))
 FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".txt", ".sgf") and p.name != "SOURCES.txt")

@@ -1,6 +1,6 @@
 """The speed work changes no reading: rendered boards read as the base commit read them.
 
-``tests/data/vision/speed_readings.json`` was recorded by ``python3 tests/test_speed_equivalence.py
+``tests/data/vision/speed_readings.json`` was recorded by ``python3 tests/vision/test_speed_equivalence.py
 record`` on commit b1b8704 (before the read and stability work of issue 19): every point's count,
 colour and confidence, the bar, the board's confidence, the trays and the evidence, for
 :data:`CASES` rendered boards, each read by one reader three times (the first read warps, later
@@ -17,7 +17,7 @@ from typing import Any, Optional
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
@@ -83,7 +83,7 @@ def test_readings_are_those_of_the_base_commit(k: int) -> None:
 
 def main(argv: list[str]) -> int:
     if argv[1:] != ["record"]:
-        print("usage: python3 tests/test_speed_equivalence.py record", file=sys.stderr)
+        print("usage: python3 tests/vision/test_speed_equivalence.py record", file=sys.stderr)
         return 2
     import subprocess
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()

@@ -35,7 +35,7 @@ from referee.table.club.messages import Message, topic  # noqa: E402
 from referee.table.club.mosquitto import LocalBroker  # noqa: E402
 from referee.table.club.server import ClubServer, ClubState, subscribe  # noqa: E402
 from referee.table.club.simclub import ClubTable  # noqa: E402
-from tests.test_club_mosquitto import club_of, connect, wait  # noqa: E402
+from tests.referee.table.club.test_club_mosquitto import club_of, connect, wait  # noqa: E402
 
 N = 8
 

@@ -7,7 +7,7 @@ import pytest
 
 from referee.cli import main
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "referee" / "table" / "club" / "club.example.toml"
+EXAMPLE = Path(__file__).resolve().parents[4] / "referee" / "table" / "club" / "club.example.toml"
 
 
 def test_broker_files_from_the_example_club_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -21,7 +21,7 @@ from referee.table.config import ConfigError, MatchConfig, loads
 from referee.table.run import JournalMatch, archive_stem, differences, resumed_settings
 from referee.table.process import TableCore
 from referee.table.streams import Table, opening_throw
-from referee.turn.protocol import Referee
+from referee.turn.referee import Referee
 from vision.layout import start_position
 from vision.render import render
 
