@@ -12,7 +12,7 @@ from tests.docstrings import missing, missing_in_source, public_module
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ["referee", "vision", "firmware_bridge", "hardware"]
 # folders not yet done (issue 18 in progress): left out until their docstrings are written
-NOT_YET: list[str] = ["firmware_bridge/", "hardware/"]
+NOT_YET: list[str] = ["hardware/"]
 
 
 def test_every_public_definition_has_a_docstring() -> None:
