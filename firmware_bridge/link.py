@@ -35,12 +35,25 @@ class SerialLike(Protocol):
     """What the link needs of a port (a ``serial.Serial`` or a test double)."""
 
     @property
-    def in_waiting(self) -> int: ...
+    def in_waiting(self) -> int:
+        """The number of bytes received and not yet read."""
+        ...
 
-    def read(self, size: int = 1) -> bytes: ...
-    def write(self, data: bytes) -> Optional[int]: ...
-    def close(self) -> None: ...
-    def reset_input_buffer(self) -> None: ...
+    def read(self, size: int = 1) -> bytes:
+        """Read up to ``size`` bytes (fewer, or none, at the port's timeout)."""
+        ...
+
+    def write(self, data: bytes) -> Optional[int]:
+        """Write ``data``; the number of bytes written (None from some ports)."""
+        ...
+
+    def close(self) -> None:
+        """Close the port."""
+        ...
+
+    def reset_input_buffer(self) -> None:
+        """Drop every byte received and not yet read."""
+        ...
 
 
 def find_usb_port(vid: int, pid: int, serial_number: Optional[str] = None) -> str:
@@ -168,14 +181,17 @@ class DiceLink:
     # ------------------------------------------------------------- state
     @property
     def connected(self) -> bool:
+        """True while the dice reader is online (its session is up)."""
         return self.session.online
 
     @property
     def info(self) -> Optional[Info]:
+        """The reader's INFO (protocol and firmware versions, capabilities, boot id), None before it answered."""
         return self.session.info
 
     @property
     def stats(self) -> SessionStats:
+        """The link's counters: connections, losses, events delivered, duplicates, resyncs (for diagnosis)."""
         return self.session.stats
 
     def wait_connected(self, timeout: float) -> bool:

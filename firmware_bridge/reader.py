@@ -75,9 +75,11 @@ class ReaderCore:
         return int((now - self.boot_time) * 1000) & 0xFFFFFFFF
 
     def info(self) -> Info:
+        """The INFO this reader answers with: protocol and firmware versions, capabilities, boot id, nonce."""
         return Info(PROTOCOL_VERSION, *FW_VERSION, CAPABILITIES, self.boot_id, 2, self.session_nonce)
 
     def snapshot(self) -> Snapshot:
+        """The reader's state now: roll state and id, LEDs, active faults, queued events, the dice."""
         return Snapshot(self.state, self.roll_id, self.leds | self.blink, len(self.active_faults),
                         min(len(self.fifo), 255), self.dice)
 
@@ -194,6 +196,7 @@ class ReaderCore:
         return "outside"
 
     def start_roll(self, now: float) -> list[bytes]:
+        """The dice start rolling: a new roll id and its ROLL_STARTED event; the frames to send."""
         if self.roll_id >= 0xFFFF:
             raise OverflowError("roll ids exhausted in this boot; reboot the reader")
         self.roll_id += 1
@@ -202,6 +205,7 @@ class ReaderCore:
         return self._enqueue(RollStartedMsg(self.roll_id), now)
 
     def settle(self, dice: Sequence[Die], now: float) -> list[bytes]:
+        """The dice come to rest showing ``dice`` (started first if need be): ROLL_SETTLED; the frames to send."""
         if self.state != STATE_ROLLING:
             out = self.start_roll(now)
         else:
@@ -211,6 +215,7 @@ class ReaderCore:
         return out + self._enqueue(RollSettledMsg(self.roll_id, self.dice), now)
 
     def lift(self, now: float) -> list[bytes]:
+        """The player picks up settled dice: DICE_LIFTED (nothing if not settled); the frames to send."""
         if self.state != STATE_SETTLED:
             return []
         self.state = STATE_LIFTED

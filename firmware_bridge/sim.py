@@ -119,6 +119,7 @@ class SimulatedReader:
 
     @property
     def boot_id(self) -> int:
+        """The simulated reader's boot id (a new one after each reboot)."""
         return self.core.boot_id
 
     @property
@@ -128,6 +129,7 @@ class SimulatedReader:
 
     @property
     def plugged(self) -> bool:
+        """True while the pseudo-terminal is there (not unplugged)."""
         return self._master is not None
 
     # ------------------------------------------------------------- the pty
@@ -415,6 +417,7 @@ class SimulatedReader:
 
     @property
     def leds(self) -> int:
+        """The LED bits the host last set on the reader."""
         return self.core.leds
 
     @property

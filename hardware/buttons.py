@@ -137,5 +137,6 @@ class ButtonPanel:
         return out
 
     def close(self) -> None:
+        """Release every button's GPIO pin."""
         for _, _, device, _ in self.buttons:
             device.close()

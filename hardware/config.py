@@ -40,6 +40,7 @@ class PlayersConfig:
 
     @property
     def right(self) -> str:
+        """The colour of the player sitting on the right."""
         return other(self.left)
 
 
@@ -80,6 +81,7 @@ class ButtonsConfig:
     light: tuple[ButtonSpec, ...] = ()
 
     def of(self, colour: str) -> tuple[ButtonSpec, ...]:
+        """The buttons of the ``colour`` player (``"dark"`` or ``"light"``)."""
         return self.dark if colour == "dark" else self.light
 
 
@@ -157,6 +159,7 @@ def _buttons(key: str, v: Any) -> tuple[ButtonSpec, ...]:
 
 
 def players_section(s: Section) -> PlayersConfig:
+    """Check the ``[players]`` section into a PlayersConfig; the error names the key and the bad value."""
     d = PlayersConfig()
     c = PlayersConfig(
         dark=s.get("dark", d.dark, _name), light=s.get("light", d.light, _name),
@@ -168,6 +171,7 @@ def players_section(s: Section) -> PlayersConfig:
 
 
 def cube_display_section(s: Section) -> CubeDisplayConfig:
+    """Check the ``[cube_display]`` section into a CubeDisplayConfig; the error names the key and the bad value."""
     d = CubeDisplayConfig()
     c = CubeDisplayConfig(
         type=s.get("type", d.type, choice(CUBE_DISPLAY_TYPES)), digits=s.get("digits", d.digits, integer(2, 8)),
@@ -188,6 +192,7 @@ def cube_display_section(s: Section) -> CubeDisplayConfig:
 
 
 def buttons_section(s: Section) -> ButtonsConfig:
+    """Check the ``[buttons]`` section into a ButtonsConfig; the error names the key and the bad value."""
     d = ButtonsConfig()
     c = ButtonsConfig(
         debounce_ms=s.get("debounce_ms", d.debounce_ms, integer(0, 500)),
@@ -211,6 +216,7 @@ def buttons_section(s: Section) -> ButtonsConfig:
 
 
 def screen_section(s: Section) -> ScreenConfig:
+    """Check the ``[screen]`` section into a ScreenConfig; the error names the key and the bad value."""
     d = ScreenConfig()
     c = ScreenConfig(
         size=s.get("size", d.size, pair(160, 8192)), fullscreen=s.get("fullscreen", d.fullscreen, boolean),

@@ -39,6 +39,7 @@ class CubeState:
 
     @classmethod
     def from_view(cls, view: TableView) -> "CubeState":
+        """The cube as the table view shows it: value, owner, a double offered, Crawford."""
         return cls(view.cube_value, view.cube_owner, view.cube_offered_by, view.cube_offered_value, view.crawford)
 
 
@@ -76,8 +77,13 @@ def cube_frame(state: CubeState, *, left: str = "dark", digits: int = 4, blink_o
 class ValueOutput(Protocol):
     """Where the value goes: a segment module or a row of LEDs."""
 
-    def render(self, frame: CubeFrame) -> None: ...
-    def close(self) -> None: ...
+    def render(self, frame: CubeFrame) -> None:
+        """Show the cube's value as ``frame`` says."""
+        ...
+
+    def close(self) -> None:
+        """Switch the output off and release it."""
+        ...
 
 
 class SegmentOutput:
@@ -88,9 +94,11 @@ class SegmentOutput:
         self.digits: int = module.digits
 
     def render(self, frame: CubeFrame) -> None:
+        """Show the frame's text on the segment module."""
         self.module.show(frame.text)
 
     def close(self) -> None:
+        """Close the segment module."""
         self.module.close()
 
 
@@ -107,6 +115,7 @@ class LedRowOutput:
         self.digits = 4
 
     def pattern(self, frame: CubeFrame) -> tuple[bool, ...]:
+        """Which LEDs of the row light for ``frame``'s cube face (none when no face is shown)."""
         n = len(self.leds)
         if frame.face is None:
             return (False,) * n
@@ -116,10 +125,12 @@ class LedRowOutput:
         return tuple(i == k - 1 for i in range(n))
 
     def render(self, frame: CubeFrame) -> None:
+        """Light the row's LEDs for ``frame``."""
         for led, on in zip(self.leds, self.pattern(frame)):
             led.value = on
 
     def close(self) -> None:
+        """Release the row's LEDs."""
         for led in self.leds:
             led.close()
 
@@ -167,6 +178,7 @@ class CubeDisplay:
         return frame
 
     def close(self) -> None:
+        """Release the value output and the owner LEDs."""
         if self.value is not None:
             self.value.close()
         for led in self.owner_leds:

@@ -26,6 +26,7 @@ class FakeI2CBus:
         self.ram.setdefault(addr, bytearray(RAM_BYTES))
 
     def write_byte(self, i2c_addr: int, value: int) -> None:
+        """Take a one-byte command (oscillator, display on or off, brightness) as the chip would."""
         self._check(i2c_addr)
         self.writes.append(("byte", i2c_addr, value))
         if value == SYSTEM_SETUP_ON:
@@ -36,6 +37,7 @@ class FakeI2CBus:
             self.brightness[i2c_addr] = value & 0x0F
 
     def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        """Write ``data`` into the chip's display RAM from ``register`` on."""
         self._check(i2c_addr)
         self.writes.append(("block", i2c_addr, register, tuple(data)))
         ram = self.ram[i2c_addr]
@@ -43,6 +45,7 @@ class FakeI2CBus:
             ram[(register + i) % RAM_BYTES] = b
 
     def segments(self, addr: int = 0x70, layout: str = "adafruit", digits: int = 4) -> tuple[int, ...]:
+        """The segment bytes the chip at ``addr`` shows on its ``digits`` digits, for the module ``layout``."""
         return tuple(self.ram[addr][o] for o in LAYOUTS[layout][:digits])
 
     def text(self, addr: int = 0x70, layout: str = "adafruit", digits: int = 4) -> str:
@@ -60,6 +63,7 @@ class FakeSPI:
         self.registers: dict[int, int] = {}
 
     def xfer2(self, data: list[int]) -> list[int]:
+        """Take one register write (register, value) as the MAX7219 would."""
         self.writes.append(tuple(data))
         reg, value = data
         self.registers[reg] = value

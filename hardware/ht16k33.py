@@ -27,8 +27,15 @@ LAYOUTS: dict[str, tuple[int, ...]] = {
 
 
 class I2CBus(Protocol):
-    def write_byte(self, i2c_addr: int, value: int) -> None: ...
-    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None: ...
+    """What the HT16K33 driver needs of an I2C bus (an ``smbus2.SMBus`` or a fake)."""
+
+    def write_byte(self, i2c_addr: int, value: int) -> None:
+        """Send one command byte to the chip at ``i2c_addr``."""
+        ...
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: Sequence[int]) -> None:
+        """Write ``data`` to the chip at ``i2c_addr`` from ``register`` on."""
+        ...
 
 
 def open_bus(bus_number: int) -> Any:
@@ -78,6 +85,7 @@ class HT16K33:
             self.write_segments(segs)
 
     def close(self) -> None:
+        """Switch the display off (an I/O error then is ignored)."""
         try:
             self.bus.write_byte(self.address, DISPLAY_OFF)
         except OSError:

@@ -21,7 +21,11 @@ REG_TEST = 0x0F
 
 
 class SPIDevice(Protocol):
-    def xfer2(self, data: list[int]) -> Any: ...
+    """What the MAX7219 driver needs of an SPI device (a ``spidev.SpiDev`` or a fake)."""
+
+    def xfer2(self, data: list[int]) -> Any:
+        """Send ``data`` over SPI, chip select held for the whole transfer."""
+        ...
 
 
 def open_spi(port: int, device: int) -> Any:
@@ -92,6 +96,7 @@ class MAX7219:
             self.write_segments(segs)
 
     def close(self) -> None:
+        """Put the chip in shutdown (a device error then is ignored)."""
         try:
             self._write(REG_SHUTDOWN, 0)
         except DeviceError:

@@ -101,4 +101,5 @@ class ScreenRunner:
         return self.clock.tick(self.fps) / 1000
 
     def close(self) -> None:
+        """Close the table screen's window."""
         pygame.display.quit()

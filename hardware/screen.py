@@ -65,9 +65,11 @@ class Theme:
     })
 
     def checker(self, colour: str) -> RGB:
+        """The fill colour of a ``colour`` checker."""
         return self.dark_checker if colour == "dark" else self.light_checker
 
     def outline(self, colour: str) -> RGB:
+        """The outline colour drawn round a ``colour`` checker."""
         return (200, 200, 200) if colour == "dark" else (60, 60, 60)
 
 
@@ -113,10 +115,12 @@ class Layout:
         return pygame.Rect(x, y, self.point_w, self.row_h)
 
     def point_top(self, point: int) -> bool:
+        """True when ``point`` is drawn in the screen's top row."""
         slot = point if self.bottom == "dark" else 25 - point
         return slot >= 13
 
     def cube_rect(self, owner: Optional[str]) -> pygame.Rect:
+        """Where the cube is drawn: on the side of ``owner``, or in the middle when nobody owns it."""
         return self.cube_slots[owner]
 
 

@@ -76,6 +76,7 @@ class ColourModel:
 
     @property
     def separation(self) -> float:
+        """How far apart the two checker colours lie (Lab distance between their centres)."""
         return float(np.linalg.norm(np.array(self.dark) - np.array(self.light)))
 
 

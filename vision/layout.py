@@ -113,6 +113,7 @@ class BoardShape:
 
     @classmethod
     def parse(cls, text: str) -> "BoardShape":
+        """The shape in ``text`` such as ``"bar 1.5 height 12"``; ConfigError quoting the text when malformed."""
         words = text.split()
         if len(words) % 2 or any(k not in SHAPE_RANGE for k in words[::2]):
             raise ConfigError(f"board shape {text!r}: expected e.g. 'bar 1.5 height 12' (point widths)")
@@ -123,10 +124,12 @@ class BoardShape:
 
     @property
     def width(self) -> float:
+        """The playing area's width in point widths: twelve points and the bar."""
         return 12.0 + self.bar
 
     @property
     def default(self) -> bool:
+        """True for the layout's own shape (bar 1, height 11), which needs no remapping."""
         return self == BoardShape()
 
     def corners_pw(self) -> np.ndarray:
@@ -290,4 +293,5 @@ def parse_corners(text: str) -> np.ndarray:
 
 
 def format_corners(c: Sequence[Sequence[float]]) -> str:
+    """The four board corners as text, ``x,y`` pixels each (``"12.0,30.5 ..."``)."""
     return " ".join(f"{x:.1f},{y:.1f}" for x, y in c)

@@ -59,6 +59,7 @@ class SlotGeometry:
 
     @property
     def bar_start(self) -> int:
+        """The index of the first bar slot (the 24 points' slots come first)."""
         return 24 * self.per_point
 
 
@@ -157,6 +158,7 @@ class BoardMemory:
 
     @property
     def trained(self) -> bool:
+        """True once the table has learned its board from at least one frame of a known position."""
         return self.frames > 0
 
     # ------------------------------------------------------------------ learning

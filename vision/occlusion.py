@@ -18,6 +18,8 @@ from .rectify import View
 
 @dataclass(frozen=True)
 class OcclusionParams:
+    """Thresholds of the frame band check: where the band lies, corners left out, how even it must be."""
+
     band: tuple[float, float] = (0.12, 0.45)   # pw outside the playing area
     corner_skip: float = 1.0                    # pw left out at each corner (markers live there)
     max_residual: float = 28.0                  # grey levels off the band's trend

@@ -232,12 +232,15 @@ class Score:
     fn: dict[str, int]
 
     def precision(self, k: str) -> float:
+        """Of the checkers detected as ``k``, the share that match a labelled checker."""
         return self.tp[k] / max(1, self.tp[k] + self.fp[k])
 
     def recall(self, k: str) -> float:
+        """Of the labelled checkers of ``k``, the share that were detected."""
         return self.tp[k] / max(1, self.tp[k] + self.fn[k])
 
     def add(self, other: "Score") -> None:
+        """Add ``other``'s matches to these (to total over several photos)."""
         for d in (("tp", self.tp, other.tp), ("fp", self.fp, other.fp), ("fn", self.fn, other.fn)):
             for k in d[1]:
                 d[1][k] += d[2][k]

@@ -36,13 +36,16 @@ class View:
 
     @property
     def x0(self) -> float:
+        """The board x coordinate (pw) shown at pixel column 0."""
         return -self.margin if self.origin is None else self.origin[0]
 
     @property
     def y0(self) -> float:
+        """The board y coordinate (pw) shown at pixel row 0."""
         return -self.margin if self.origin is None else self.origin[1]
 
     def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """The pixel of board coordinates (``x``, ``y``) in point widths."""
         return (x - self.x0) * self.px, (y - self.y0) * self.px
 
 

@@ -163,6 +163,7 @@ class SelfReference(BoardMemory):
         return points, [flat, list(flat)], empty
 
     def save(self, path: str) -> None:  # pragma: no cover - a frame's own look is not kept
+        """Refused: a frame's self-taught look is not a table's memory and is never kept."""
         raise TypeError("a frame's self-reference is not a table's memory: it is not saved")
 
 

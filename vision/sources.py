@@ -35,9 +35,11 @@ class FrameSource:
     name = "source"
 
     def read(self) -> Optional[np.ndarray]:
+        """The next frame (BGR), or None when the source has no more."""
         raise NotImplementedError
 
     def close(self) -> None:
+        """Release the camera or file behind the source."""
         pass
 
     def __iter__(self) -> Iterator[np.ndarray]:
@@ -64,6 +66,7 @@ class FileSource(FrameSource):
         self.name = f"files({len(self.paths)})"
 
     def read(self) -> Optional[np.ndarray]:
+        """The next image file as a frame (round again when looping); FrameSourceError naming an unreadable file."""
         if self.i >= len(self.paths):
             if not self.loop:
                 return None
@@ -96,10 +99,12 @@ class CaptureSource(FrameSource):
             self.cap.set(cv2.CAP_PROP_AUTO_WB, 0)
 
     def read(self) -> Optional[np.ndarray]:
+        """The next frame from OpenCV's capture, or None when it gives none."""
         ok, frame = self.cap.read()
         return frame if ok else None
 
     def close(self) -> None:
+        """Release the OpenCV capture."""
         self.cap.release()
 
 
@@ -124,9 +129,11 @@ class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi ca
         self.name = f"picamera2({index})"
 
     def read(self) -> Optional[np.ndarray]:
+        """The next frame from the Pi camera (BGR in memory, as OpenCV wants)."""
         return self.cam.capture_array()  # RGB888 in Picamera2 is BGR in memory, as OpenCV wants
 
     def close(self) -> None:
+        """Stop and close the Pi camera."""
         self.cam.stop()
         self.cam.close()
 
@@ -149,6 +156,7 @@ class RenderSource(FrameSource):
         self.name = f"render({seed})"
 
     def read(self) -> Optional[np.ndarray]:
+        """The next rendered frame of the position (with a little noise), or None past ``limit`` frames."""
         from .render import render
         if self.limit is not None and self.count >= self.limit:
             return None

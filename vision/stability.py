@@ -49,6 +49,8 @@ UNSURE_EVERY = 2           # ... first after this many while its reading could s
 
 
 class State(str, Enum):
+    """The stability filter's state: something moving, settling, reading the board, or stable."""
+
     MOVING = "moving"
     SETTLING = "settling"
     READING = "reading"

@@ -31,22 +31,27 @@ class Build:
 
     @property
     def elf(self) -> Path:
+        """The firmware image as an ELF file (for simavr)."""
         return self.dir / "dice_reader.elf"
 
     @property
     def hex(self) -> Path:
+        """The firmware image as Intel HEX (for flashing)."""
         return self.dir / "dice_reader.hex"
 
     @property
     def harness(self) -> Path:
+        """The simavr harness that runs the firmware with its UART on a pseudo-terminal."""
         return self.dir / "harness"
 
     @property
     def proto_tool(self) -> Path:
+        """The firmware's codec built for the host (:class:`ProtoTool`)."""
         return self.dir / "proto_tool"
 
     @property
     def logic_tool(self) -> Path:
+        """The firmware's logic built for the host on a virtual clock (:class:`LogicTool`)."""
         return self.dir / "logic_tool"
 
     def usage(self) -> tuple[int, int]:
@@ -189,6 +194,7 @@ class SimavrReader:
         return out
 
     def close(self) -> None:
+        """Stop simavr."""
         self._p.close()
 
     def __enter__(self) -> "SimavrReader":
@@ -223,9 +229,11 @@ class LogicTool:
                 raise SceneCommandError(f"logic tool rejected {line!r}: {reply}")
 
     def run(self, ms: int) -> list[tuple[int, bytes]]:
+        """Let the firmware run ``ms`` virtual milliseconds; the frames it sent, with their times."""
         return self.command(f"run {int(ms)}")
 
     def rx(self, data: bytes) -> None:
+        """Feed ``data`` to the firmware's UART receiver (nothing when empty)."""
         if data:
             self.command("rx " + data.hex())
 
@@ -238,6 +246,7 @@ class LogicTool:
         return int(reply[1]), int(reply[3])
 
     def close(self) -> None:
+        """Stop the logic tool."""
         self._p.close()
 
     def __enter__(self) -> "LogicTool":
@@ -277,9 +286,11 @@ class ProtoTool:
         return answer[0], answer[1:]
 
     def stream(self, data: bytes) -> list[str]:
+        """Decode ``data`` as a byte stream with the firmware's codec; one answer line per frame."""
         return self.call("S " + data.hex())
 
     def close(self) -> None:
+        """Stop the codec tool."""
         self._p.close()
 
     def __enter__(self) -> "ProtoTool":

@@ -172,6 +172,7 @@ class RecordBuilder:
                 self.clock = float(t)
 
     def record(self) -> MatchRecord:
+        """The match record built from the events folded in so far."""
         return MatchRecord(self.players, self.match_length, self.rules,
                            tuple(GameRecord(n, s, c, tuple(a)) for n, s, c, a in self.games), self.meta)
 
@@ -579,14 +580,17 @@ class Journal:
 
     def start_match(self, players: tuple[str, str], match_length: int, rules: RuleSettings = RuleSettings(),
                     meta: tuple[tuple[str, str], ...] = ()) -> int:
+        """Journal the start of a match (players, length, rules, header tags); returns its sequence number."""
         return self.append({"event": "match", "players": list(players), "match_length": match_length,
                             "rules": rules.to_dict(), "meta": [list(kv) for kv in meta]})
 
     def start_game(self, game: int, score_before: tuple[int, int], crawford: bool = False) -> int:
+        """Journal the start of game ``game`` at ``score_before``; returns its sequence number."""
         return self.append({"event": "game", "game": game, "score_before": list(score_before),
                             "crawford": crawford})
 
     def action(self, game: int, action: Action) -> int:
+        """Journal one action of game ``game`` (a roll, play, cube action, result...); returns its sequence number."""
         return self.append({"event": "action", "game": game, "action": action.to_dict()})
 
     def input(self, data: dict[str, Any]) -> int:
@@ -601,6 +605,7 @@ class Journal:
         return self._seq
 
     def record(self) -> MatchRecord:
+        """The match record as the journal holds it now."""
         return self._builder.record()
 
     def export(self, path: Union[str, Path]) -> None:

@@ -76,6 +76,7 @@ def decode(data: bytes) -> str:
 
 
 def load_mat(path: Union[str, Path]) -> MatRead:
+    """Read the .mat file at ``path`` forgivingly: the record, the problems met and the notes."""
     return read_mat(decode(Path(path).read_bytes()))
 
 
@@ -84,6 +85,7 @@ def _on(v: str) -> bool:
 
 
 def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
+    """The rule settings (Crawford, Jacoby, beavers, cube limit, automatic doubles) a .mat header's tags give."""
     kw: dict = {}
     for k, v in meta:
         key = k.strip().lower()
@@ -562,6 +564,7 @@ def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
 
 
 def save_mat(record: MatchRecord, path: Union[str, Path]) -> None:
+    """Write ``record`` to ``path`` as a Jellyfish .mat file, as gnubg exports one."""
     Path(path).write_text(write_mat(record), encoding="utf-8")
 
 

@@ -137,6 +137,7 @@ class Action:
             raise RecordError(f"time {self.t!r} must be a number of seconds")
 
     def to_dict(self) -> dict[str, Any]:
+        """The action as a JSON-ready dict: its ``type`` and its fields (the time left out when unknown)."""
         d: dict[str, Any] = {"type": self.TYPE}
         for f in fields(self):
             v = getattr(self, f.name)
@@ -150,6 +151,7 @@ class Action:
         return replace(self, t=t)
 
     def to_json(self) -> str:
+        """The action as one compact line of JSON."""
         return json.dumps(self.to_dict(), separators=(",", ":"))
 
 
@@ -210,6 +212,8 @@ class Double(Action):
 
 @dataclass(frozen=True)
 class Take(Action):
+    """Accepts a double (.mat ``Takes``): the game goes on at the doubled value, the taker owning the cube."""
+
     TYPE: ClassVar[str] = "take"
 
 
@@ -247,11 +251,15 @@ class Resign(Action):
 
 @dataclass(frozen=True)
 class AcceptResign(Action):
+    """The opponent accepts the resignation offered: the game ends at its points."""
+
     TYPE: ClassVar[str] = "accept_resign"
 
 
 @dataclass(frozen=True)
 class RejectResign(Action):
+    """The opponent rejects the resignation offered: play goes on."""
+
     TYPE: ClassVar[str] = "reject_resign"
 
 
@@ -281,6 +289,7 @@ class IllegalAccepted(Action):
                 raise RecordError(f"accepted play's position {self.position!r}: {exc}") from None
 
     def to_dict(self) -> dict[str, Any]:
+        """As :meth:`Action.to_dict`, leaving out ``position`` when none was given."""
         d = super().to_dict()
         if not self.position:
             del d["position"]
@@ -320,6 +329,7 @@ class GameEnd(Action):
 
     @property
     def winner(self) -> int:
+        """The winner of the game (the same as ``player``)."""
         return self.player
 
 
@@ -351,6 +361,7 @@ def action_from_dict(d: dict[str, Any]) -> Action:
 
 
 def action_from_json(text: str) -> Action:
+    """The action a line of JSON describes; RecordError naming the text when it is not JSON or not an action."""
     try:
         return action_from_dict(json.loads(text))
     except json.JSONDecodeError as exc:
@@ -395,6 +406,7 @@ class RuleSettings:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RuleSettings":
+        """The rule settings in ``d`` (as :meth:`to_dict` writes them); RecordError naming any unknown field."""
         names = {f.name for f in fields(cls)}
         extra = set(d) - names
         if extra:
@@ -421,11 +433,13 @@ class GameRecord:
 
     @property
     def result(self) -> Optional[GameEnd]:
+        """The game's result (its last action, a GameEnd), or None while the game is unfinished."""
         last = self.actions[-1] if self.actions else None
         return last if isinstance(last, GameEnd) else None
 
     @property
     def finished(self) -> bool:
+        """True when the game has a result."""
         return self.result is not None
 
     def score_after(self) -> tuple[int, int]:
@@ -437,14 +451,17 @@ class GameRecord:
         return add_points((a, b), r.winner, r.points)
 
     def with_actions(self, actions: Iterable[Action]) -> "GameRecord":
+        """The same game with ``actions`` in place of its own."""
         return GameRecord(self.number, self.score_before, self.crawford, tuple(actions))
 
     def to_dict(self) -> dict[str, Any]:
+        """The game as a JSON-ready dict: number, score before, Crawford, actions."""
         return {"number": self.number, "score_before": list(self.score_before), "crawford": self.crawford,
                 "actions": [a.to_dict() for a in self.actions]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GameRecord":
+        """The game in ``d`` (as :meth:`to_dict` writes it); RecordError naming a missing field."""
         try:
             return cls(int(d["number"]), tuple(d.get("score_before", (0, 0))), bool(d.get("crawford", False)),
                        tuple(action_from_dict(a) for a in d.get("actions", ())))
@@ -477,9 +494,11 @@ class MatchRecord:
 
     @property
     def is_money(self) -> bool:
+        """True for a money session (match length 0), false for a match to N points."""
         return self.match_length == 0
 
     def meta_value(self, key: str, default: str = "") -> str:
+        """The header tag ``key`` (any case: ``Event``, ``Round``...), or ``default`` when absent."""
         for k, v in self.meta:
             if k.lower() == key.lower():
                 return v
@@ -503,18 +522,22 @@ class MatchRecord:
         return None
 
     def replace_games(self, games: Iterable[GameRecord]) -> "MatchRecord":
+        """The same match with ``games`` in place of its own."""
         return MatchRecord(self.players, self.match_length, self.rules, tuple(games), self.meta)
 
     def to_dict(self) -> dict[str, Any]:
+        """The match as a JSON-ready dict: players, length, rules, header tags, games."""
         return {"players": list(self.players), "match_length": self.match_length,
                 "rules": self.rules.to_dict(), "meta": [list(kv) for kv in self.meta],
                 "games": [g.to_dict() for g in self.games]}
 
     def to_json(self) -> str:
+        """The match as JSON text (the record's JSON form, ``bgtable convert ... match.json``)."""
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "MatchRecord":
+        """The match in ``d`` (as :meth:`to_dict` writes it); missing players and length take defaults."""
         return cls(tuple(d.get("players", ("Player 0", "Player 1"))), int(d.get("match_length", 0)),
                    RuleSettings.from_dict(d.get("rules", {})),
                    tuple(GameRecord.from_dict(g) for g in d.get("games", ())),
@@ -522,6 +545,7 @@ class MatchRecord:
 
     @classmethod
     def from_json(cls, text: str) -> "MatchRecord":
+        """The match in JSON text ``text``; RecordError when it is not JSON or not a match record."""
         try:
             return cls.from_dict(json.loads(text))
         except json.JSONDecodeError as exc:
@@ -585,6 +609,7 @@ class Problem:
     line: int = 0  # the file's line (1-based) when the reader knows it, else 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The problem as a JSON-ready dict: game, move, text, reason (and the file line when known)."""
         d: dict[str, Any] = {"game": self.game, "move": self.move, "text": self.text, "reason": self.reason}
         if self.line:
             d["line"] = self.line

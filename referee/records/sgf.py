@@ -178,6 +178,7 @@ def _written_steps(text: str) -> list[tuple[int, int]]:
 
 
 def save_sgf(record: MatchRecord, path: Union[str, Path]) -> None:
+    """Write ``record`` to ``path`` as gnubg SGF, as gnubg saves a match."""
     Path(path).write_text(write_sgf(record), encoding="utf-8")
 
 
@@ -459,4 +460,5 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
 
 
 def load_sgf(path: Union[str, Path]) -> SgfRead:
+    """Read the SGF file at ``path`` forgivingly: the record and the problems met."""
     return read_sgf(Path(path).read_bytes())

@@ -33,6 +33,7 @@ class ClockSink:
         self._journaled = 0
 
     def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        """Follow the tournament clock through ``view`` and journal the time of each turn just ended."""
         if not self.clock.config.enabled:
             return
         now = self.now()

@@ -224,6 +224,7 @@ def check_out(out: Path, journal: Path, resume: bool) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``bgtable demo``: play a simulated match (or money session, or chouette); returns the exit status."""
     args = _parser().parse_args(argv)
     prog = "bgtable demo"
     try:

@@ -46,7 +46,9 @@ log = logging.getLogger("bgtable.table")
 class Sink(Protocol):
     """Something that shows the referee's output: the log, the screen, the cube display."""
 
-    def show(self, view: TableView, decisions: Sequence[Decision]) -> None: ...
+    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Show the referee's new view and the decisions that led to it."""
+        ...
 
 
 @dataclass
@@ -57,6 +59,7 @@ class LogSink:
     lines: list[str] = field(default_factory=list)
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Print each decision as a line (and keep the lines)."""
         for d in decisions:
             line = str(d)
             self.lines.append(line)
@@ -88,6 +91,7 @@ class ScreenSink:
                 self._drawn = view
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Draw ``view`` (with its choices) on the table screen, or just present the frame already drawn."""
         if self.open:
             if self._drawn is view:
                 self.runner.present()
@@ -106,6 +110,7 @@ class CubeSink:
         self.display = display
 
     def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
+        """Show the cube's value and owner on the cube display."""
         self.display.show(view)
 
 
@@ -381,9 +386,11 @@ class TableCore:
 
     @property
     def match_over(self) -> bool:
+        """True once the referee has ended the match (or the money session)."""
         return self.referee.state == "match_over"
 
     def close(self) -> None:
+        """Close the journal."""
         self.journal.close()
 
 

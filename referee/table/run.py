@@ -71,6 +71,7 @@ class Devices:
     closers: list[Any] = field(default_factory=list)
 
     def close(self) -> None:
+        """Stop or close every device, last opened first; a failure is logged, never raised."""
         for c in reversed(self.closers):
             try:
                 (getattr(c, "stop", None) or c.close)()
@@ -172,6 +173,7 @@ class CameraThread:
             self.filter.reader.memory.save(str(self.memory_path))
 
     def close(self) -> None:
+        """Stop the camera thread (waiting up to 2 s) and close the frame source."""
         self.stop_flag.set()
         if self.thread.is_alive():
             self.thread.join(timeout=2)
@@ -250,6 +252,7 @@ def open_devices(config: Any, events: "queue.Queue[Any]", *, headless: bool = Fa
 
 
 def journal_path(directory: Path) -> Path:
+    """The live journal in ``directory``: ``current.jsonl``."""
     return directory / "current.jsonl"
 
 
@@ -385,6 +388,7 @@ class ChooserSink:
         self.chooser = chooser
 
     def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        """Let the buttons' chooser see the choices the referee asks for now."""
         self.chooser.show(view, decisions)
 
 
@@ -530,6 +534,7 @@ def check_directory(directory: Path) -> str:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``bgtable run``: run the real table from its TOML config; returns the exit status."""
     p = Parser(prog="bgtable run", description="Run the table: camera, dice reader, buttons, referee, screen.")
     p.add_argument("--config", required=True, help="the table's TOML config (see hardware/table.example.toml)")
     p.add_argument("--headless", action="store_true", help="no table screen")

@@ -22,9 +22,11 @@ class Notifier:
 
     @property
     def enabled(self) -> bool:
+        """True when systemd gave a notify socket (``NOTIFY_SOCKET``)."""
         return self._address is not None
 
     def notify(self, state: str) -> bool:
+        """Send ``state`` to systemd; False when there is no socket or the send fails."""
         if not self._address:
             return False
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
@@ -35,13 +37,17 @@ class Notifier:
         return True
 
     def ready(self, status: str = "") -> bool:
+        """Tell systemd the table is ready (with an optional status line)."""
         return self.notify("READY=1" + (f"\nSTATUS={status}" if status else ""))
 
     def watchdog(self) -> bool:
+        """Ping systemd's watchdog: the event loop is alive."""
         return self.notify("WATCHDOG=1")
 
     def status(self, text: str) -> bool:
+        """Set the status line ``systemctl status`` shows."""
         return self.notify(f"STATUS={text}")
 
     def stopping(self) -> bool:
+        """Tell systemd the table is shutting down."""
         return self.notify("STOPPING=1")

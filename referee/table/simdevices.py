@@ -50,15 +50,18 @@ class DirectDice:
 
     def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
               on_checker: Sequence[bool]) -> list[Any]:
+        """One throw's events: the roll starts, then settles (values, halves, cocked dice, dice on checkers)."""
         self.roll_id += 1
         dice = tuple(DieReading(v, flat=not c, zone=z, on_checker=o, x=(80.0 if z == "right" else -80.0) + 30 * i)
                      for i, (v, z, c, o) in enumerate(zip(values, zones, cocked, on_checker)))
         return [RollStarted(self.roll_id), RollSettled(dice, self.roll_id, self.source)]
 
     def lift(self) -> list[Any]:
+        """The event of the player picking up the dice."""
         return [DiceLifted(self.roll_id)]
 
     def close(self) -> None:
+        """Nothing to close."""
         pass
 
 
@@ -84,6 +87,7 @@ class CameraDice:
 
     def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
               on_checker: Sequence[bool]) -> list[Any]:
+        """The camera's events of one throw: a settled roll when it reads the dice surely, else none."""
         unsure = self.rng.random() < self.unsure
         self.roll_id += 1
         if unsure or any(cocked) or None in values:
@@ -95,6 +99,7 @@ class CameraDice:
         return [RollSettled(dice, self.roll_id, self.source)]
 
     def lift(self) -> list[Any]:
+        """The camera's event of the dice picked up, when it saw them thrown."""
         if not self.seen:
             return []
         self.seen -= 1
@@ -105,6 +110,7 @@ class CameraDice:
         self.seen = 0
 
     def close(self) -> None:
+        """Nothing to close."""
         pass
 
 
@@ -125,6 +131,7 @@ class PtyDice:
 
     @property
     def port(self) -> str:
+        """The pseudo-terminal the simulated reader listens on."""
         return self.reader.port_path
 
     def _collect(self, until: type) -> list[Any]:
@@ -145,10 +152,12 @@ class PtyDice:
 
     def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
               on_checker: Sequence[bool]) -> list[Any]:
+        """Throw these dice on the simulated reader and return the events the link reports, up to the settled roll."""
         self.reader.roll(list(values), cocked=list(cocked), zone=list(zones), on_checker=list(on_checker))
         return self._collect(RollSettled)
 
     def lift(self) -> list[Any]:
+        """Pick up the dice on the simulated reader and return the events up to the lift."""
         from firmware_bridge.reader import STATE_SETTLED  # noqa: PLC0415
         if self.reader.core.state != STATE_SETTLED:
             # The reader models one pair of dice.  After an early roll two pairs lie on the
@@ -159,6 +168,7 @@ class PtyDice:
         return self._collect(DiceLifted)
 
     def close(self) -> None:
+        """Stop the dice link, then the simulated reader."""
         try:
             self.link.stop()
         finally:
@@ -177,6 +187,7 @@ class PerfectCamera:
         self.moving = False
 
     def show(self, board: Position, hand: bool) -> list[Any]:
+        """The camera's events for ``board``: HandOverBoard when a hand comes, the board once it is still."""
         if hand:
             if self.moving:
                 return []
@@ -190,6 +201,7 @@ class PerfectCamera:
         return [ev]
 
     def close(self) -> None:
+        """Nothing to close."""
         pass
 
 
@@ -235,6 +247,7 @@ class RenderedCamera:
         return self.filter.known(board_evidence(board))
 
     def close(self) -> None:
+        """Nothing to close."""
         pass
 
 
@@ -251,6 +264,7 @@ class FakeClock:
         return self.t
 
     def advance(self, dt: float) -> None:
+        """Move the clock on by ``dt`` seconds."""
         self.t += dt
 
 
@@ -288,5 +302,6 @@ class MockButtons:
         return out
 
     def close(self) -> None:
+        """Close the button panel and its mock pin factory."""
         self.panel.close()
         self.factory.close()

@@ -56,11 +56,14 @@ class Rates:
 
 @dataclass
 class Stats:
+    """What a simulated run did: steps, boards the director read, and how often each decision came."""
+
     steps: int = 0
     director_readings: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
 
     def count(self, decisions: Sequence[Decision]) -> None:
+        """Count each decision by its kind."""
         for d in decisions:
             self.decisions[d.kind] = self.decisions.get(d.kind, 0) + 1
 
@@ -97,9 +100,11 @@ class SimulatedTable:
 
     @property
     def referee(self) -> Referee:
+        """The referee inside the table core."""
         return self.core.referee
 
     def feed(self, events: Sequence[Any]) -> list[Decision]:
+        """Hand each event to the table core (waiting while the journal cannot be written); the decisions."""
         out: list[Decision] = []
         for e in events:
             ds = self.core.handle(e)
@@ -122,9 +127,11 @@ class SimulatedTable:
             known(self._told)
 
     def rng(self) -> random.Random:
+        """The random source of the players' next choice, fixed by the seed and the decisions so far."""
         return random.Random(f"{self.seed}/{self.core.decisions}/{self._stall}")
 
     def look(self, hand: bool = False) -> list[Decision]:
+        """The camera looks at the board (``hand``: a hand over it); the decisions its events cause."""
         return self.feed(self.camera.show(self.board, hand))
 
     # ------------------------------------------------------------------ the match

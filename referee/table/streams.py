@@ -194,6 +194,7 @@ def random_game(rng: random.Random, max_moves: int = 400) -> RandomGame:
 
 
 def iter_events(streams: dict[str, list[GameStream]]) -> Iterator[Any]:
+    """Every event of every game stream, in order."""
     for games in streams.values():
         for g in games:
             yield from g.events
@@ -213,6 +214,7 @@ class Table:
         self.log: list[Any] = []
 
     def send(self, *events: Any) -> list[Any]:
+        """Hand each event to the referee; the decisions they caused."""
         out = []
         for ev in events:
             self.events.append(ev)
@@ -221,9 +223,11 @@ class Table:
         return out
 
     def opening(self, dark: int, light: int) -> list[Any]:
+        """The opening throw: dark throws ``dark``, light throws ``light``."""
         return self.send(opening_throw(dark, light))
 
     def throw(self, dice: Sequence[Optional[int]], thrower: Optional[str] = None, **kw: Any) -> list[Any]:
+        """A throw of ``dice`` by ``thrower`` (the player on roll by default)."""
         return self.send(throw(dice, thrower or self.ref.turn or "dark", **kw))
 
     def board(self, pos_dark: Position, **kw: Any) -> list[Any]:
@@ -253,6 +257,7 @@ class Table:
         return self.board(as_dark(Position(me, opp), mover))
 
     def lift(self) -> list[Any]:
+        """The player picks up the dice, ending the turn."""
         return self.send(DiceLifted())
 
     def play(self, dice: Sequence[int], text: str) -> list[Any]:
@@ -260,4 +265,5 @@ class Table:
         return self.throw(dice) + self.move(text) + self.lift()
 
     def press(self, player: str, action: str, choice: Optional[int] = None) -> list[Any]:
+        """``player`` presses the button for ``action`` (``choice``: which of the offered choices)."""
         return self.send(PlayerInput(player, action, choice))

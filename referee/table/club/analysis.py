@@ -76,6 +76,7 @@ class Analysis:
     text: str = ""  # gnubg's text export of the analysed match
 
     def to_dict(self) -> dict[str, Any]:
+        """The analysis as a JSON-ready dict, without its full text."""
         d = asdict(self)
         d.pop("text")
         return d

@@ -23,20 +23,32 @@ Callback = Callable[[str, bytes], None]
 
 
 class Ack(Protocol):
-    def done(self) -> bool: ...
+    """The broker's acknowledgement of one publish."""
+
+    def done(self) -> bool:
+        """True once the broker has acknowledged the message."""
+        ...
 
 
 class Broker(Protocol):
     """What the publisher and the server need of a broker connection."""
 
     @property
-    def connected(self) -> bool: ...
+    def connected(self) -> bool:
+        """True while the connection to the broker is up."""
+        ...
 
-    def publish(self, message: Message) -> Ack: ...
+    def publish(self, message: Message) -> Ack:
+        """Send ``message``; the returned Ack says when the broker has it."""
+        ...
 
-    def subscribe(self, pattern: str, callback: Callback) -> None: ...
+    def subscribe(self, pattern: str, callback: Callback) -> None:
+        """Call ``callback(topic, payload)`` for every message on topics matching ``pattern`` (retained ones too)."""
+        ...
 
-    def close(self) -> None: ...
+    def close(self) -> None:
+        """Disconnect from the broker."""
+        ...
 
 
 def matches(pattern: str, topic: str) -> bool:
@@ -81,12 +93,14 @@ class MemoryBroker:
         return c
 
     def allowed(self, user: str, topic: str, write: bool) -> bool:
+        """True when the ACL lets ``user`` write (``write``) or read ``topic``."""
         if user not in self.acl:
             return True
         pats = self.acl[user][0 if write else 1]
         return any(matches(p, topic) for p in pats)
 
     def deliver(self, user: str, message: Message) -> None:
+        """Take ``user``'s publish: dropped when the ACL denies it, else kept (retained) and sent to subscribers."""
         payload = message.payload
         if not self.allowed(user, message.topic, True):
             # Mosquitto acknowledges and drops a publish the ACL denies
@@ -123,9 +137,11 @@ class MemoryClient:
 
     @property
     def connected(self) -> bool:
+        """True while the hub is up and this client is not closed."""
         return self.hub.up and not self.closed
 
     def publish(self, message: Message) -> Ack:
+        """Queue ``message``, delivered (and acknowledged) at once when the hub is up and acknowledges by itself."""
         ack = _Done()
         self.waiting.append((message, ack))
         if self.hub.up and self.hub.auto_ack:
@@ -140,6 +156,7 @@ class MemoryClient:
             ack.ok = True
 
     def subscribe(self, pattern: str, callback: Callback) -> None:
+        """Subscribe ``callback`` to ``pattern``, handing it at once the retained messages this user may read."""
         self.subs.append((pattern, callback))
         for t, payload in list(self.hub.retained.items()):
             if matches(pattern, t) and self.hub.allowed(self.user, t, False):
@@ -223,6 +240,7 @@ class PahoBroker:
 
     @property
     def connected(self) -> bool:
+        """True while the MQTT connection is up."""
         return self._connected.is_set()
 
     def wait_connected(self, timeout: float) -> bool:
@@ -243,12 +261,14 @@ class PahoBroker:
         return ack
 
     def subscribe(self, pattern: str, callback: Callback) -> None:
+        """Subscribe ``callback`` to ``pattern`` (again on every reconnection); QoS 1."""
         with self._lock:
             self._subs.append((pattern, callback))
         if self.connected:
             self.client.subscribe(pattern, qos=1)
 
     def close(self) -> None:
+        """Disconnect from the broker and stop the network thread."""
         self.client.disconnect()
         self.client.loop_stop()
 

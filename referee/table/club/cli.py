@@ -44,6 +44,7 @@ def _parser() -> Parser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """``bgtable club serve|broker-files|publish``: returns the exit status."""
     args = _parser().parse_args(argv)
     if not args.what:
         return fail(PROG, "name what to do: serve, broker-files or publish (bgtable club --help)")

@@ -22,7 +22,11 @@ log = logging.getLogger("bgtable.club")
 
 
 class Appends(Protocol):
-    def append(self, event: dict[str, Any]) -> int: ...
+    """Anything that journals an event (the table's journal)."""
+
+    def append(self, event: dict[str, Any]) -> int:
+        """Journal ``event``; returns its sequence number."""
+        ...
 
 
 class DirectorInbox:

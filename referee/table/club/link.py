@@ -46,6 +46,7 @@ class ClubSink:
         self.on_director = on_director
 
     def show(self, view: Any, decisions: Sequence[Any]) -> None:
+        """After each view the table shows, publish what the journal has new."""
         self.pump()
 
     def pump(self) -> None:
@@ -61,6 +62,7 @@ class ClubSink:
             self.publisher.health(parts)
 
     def close(self) -> None:
+        """Publish what is left, then disconnect from the broker."""
         try:
             self.publisher.pump()
         finally:

@@ -243,6 +243,7 @@ class ClubServer:
 
     @property
     def url(self) -> str:
+        """The address the director's page is served at (``http://host:port/``)."""
         host, port = self.httpd.server_address[:2]
         name = host.decode() if isinstance(host, bytes) else str(host)
         return f"http://{name}:{port}/"
@@ -253,6 +254,7 @@ class ClubServer:
         self._thread.start()
 
     def close(self) -> None:
+        """Stop serving the page and close the socket."""
         self.httpd.shutdown()
         self.httpd.server_close()
 

@@ -75,6 +75,7 @@ class ClubTable:
         self.pump()
 
     def close(self) -> None:
+        """Close every part of the simulated club table, last opened first, ignoring errors."""
         for c in reversed(self.closers):
             try:
                 c.close()
