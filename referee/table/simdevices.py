@@ -149,7 +149,7 @@ class PtyDice:
         return self._collect(RollSettled)
 
     def lift(self) -> list[Any]:
-        from firmware_bridge.reader import STATE_SETTLED  # noqa: PLC0415
+        from firmware_bridge.messages import STATE_SETTLED  # noqa: PLC0415
         if self.reader.core.state != STATE_SETTLED:
             # The reader models one pair of dice.  After an early roll two pairs lie on the
             # table and the reader already reported the first lift; the second pair's lift
