@@ -14,9 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CLEAN = ["referee", "firmware_bridge"]
-TEMPORARILY_UNCHECKED = [
-    "referee/table",
-]
+TEMPORARILY_UNCHECKED: list[str] = []
 
 pytest.importorskip("ruff", reason="ruff is in the test extra: pip install -e '.[test]'")
 
@@ -27,7 +25,8 @@ def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_finds_nothing_in_the_clean_packages() -> None:
-    run = _ruff("--extend-exclude", ",".join(TEMPORARILY_UNCHECKED), *CLEAN)
+    excluded = ["--extend-exclude", ",".join(TEMPORARILY_UNCHECKED)] if TEMPORARILY_UNCHECKED else []
+    run = _ruff(*excluded, *CLEAN)
     assert run.returncode == 0, run.stdout[-4000:]
 
 
