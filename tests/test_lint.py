@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-CLEAN = ["referee", "firmware_bridge", "hardware"]
+CLEAN = ["referee", "firmware_bridge", "hardware", "vision"]
 TEMPORARILY_UNCHECKED: list[str] = []
 
 pytest.importorskip("ruff", reason="ruff is in the test extra: pip install -e '.[test]'")
