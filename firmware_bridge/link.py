@@ -18,7 +18,7 @@ import queue
 import re
 import threading
 import time
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Optional, Protocol, cast
 
 import serial
 from serial.tools import list_ports
@@ -85,7 +85,8 @@ def check_url(url: str) -> None:
                          "a pty path, loop:// or usb:VID:PID[:SERIAL]")
     if url.startswith("usb:"):
         if not _USB_URL.fullmatch(url):
-            raise BadPortUrl(f"bad USB port URL {url!r}; expected usb:VID:PID[:SERIAL] with hex ids, e.g. usb:2341:0043")
+            raise BadPortUrl(f"bad USB port URL {url!r}; expected usb:VID:PID[:SERIAL] with hex ids, "
+                             "e.g. usb:2341:0043")
         return
     m = _SCHEME.match(url)
     if m is None:
@@ -99,8 +100,8 @@ def check_url(url: str) -> None:
         if scheme not in _SEARCHING_SCHEMES and hasattr(port, "from_url"):
             port.from_url(url)
     except (serial.SerialException, ValueError, TypeError, KeyError, IndexError) as exc:  # pyserial's parsers
-        raise BadPortUrl(f"bad port URL {url!r}: {exc or type(exc).__name__}; pyserial knows e.g. loop://, socket://HOST:PORT, "
-                         "rfc2217://HOST:PORT, spy://PORT") from None
+        raise BadPortUrl(f"bad port URL {url!r}: {exc or type(exc).__name__}; pyserial knows e.g. loop://, "
+                         "socket://HOST:PORT, rfc2217://HOST:PORT, spy://PORT") from None
 
 
 def resolve_port(url: str) -> str:
@@ -122,7 +123,7 @@ def open_serial(url: str) -> SerialLike:
                                  exclusive=True, do_not_open=True)
     port.open()
     port.reset_input_buffer()
-    return port
+    return cast(SerialLike, port)  # pyserial ships no types: its Serial is Any here
 
 
 class DiceLink:

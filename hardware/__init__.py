@@ -22,7 +22,8 @@ Interface
   ``render(view, size)``; ``hardware.runner.ScreenRunner`` opens the window / KMS screen.
 * ``hardware.ht16k33`` / ``hardware.max7219``: segment drivers on an injected bus;
   ``hardware.fakes``: ``FakeI2CBus``, ``FakeSPI``.
-* ``bgtable screen`` (``hardware.cli.add_screen_arguments`` / ``run_screen``): ``--demo``, ``--views``, ``--screenshot``.
+* ``bgtable screen`` (``hardware.cli.add_screen_arguments`` / ``run_screen``): ``--demo``, ``--views``,
+  ``--screenshot``.
 
 Wiring, the button schemes and the screenshots: ``hardware/DEVICES.md``.
 """

@@ -101,7 +101,8 @@ class ButtonPanel:
         self.buttons: list[tuple[str, ButtonSpec, Any, Debouncer]] = []
         for colour in COLOURS:
             for spec in config.of(colour):
-                device = DigitalInputDevice(spec.pin, pull_up=config.active_low, bounce_time=None, pin_factory=pin_factory)
+                device = DigitalInputDevice(spec.pin, pull_up=config.active_low, bounce_time=None,
+                                            pin_factory=pin_factory)
                 deb = Debouncer(config.debounce_ms / 1000,
                                 config.long_press_ms / 1000 if spec.long is not None else None)
                 index = len(self.buttons)

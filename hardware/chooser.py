@@ -159,7 +159,8 @@ class Chooser:
         shown = self.shown
         if self.menu_owner is not None:
             name = view.name(self.menu_owner)
-            view = view.replace(message=f"{name}'s menu: next steps, confirm picks", choices=tuple(o.label for o in shown))
+            view = view.replace(message=f"{name}'s menu: next steps, confirm picks",
+                                choices=tuple(o.label for o in shown))
         elif shown:
             view = view.replace(choices=tuple(o.label for o in shown))
         return view, self.highlight

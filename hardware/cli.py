@@ -110,7 +110,8 @@ def run_screen(args: argparse.Namespace, p: argparse.ArgumentParser, config: Opt
     from dataclasses import replace  # noqa: PLC0415
     from hardware.runner import ScreenRunner  # noqa: PLC0415
     if args.windowed:
-        screen_cfg = replace(screen_cfg, fullscreen=False, driver="auto" if screen_cfg.driver == "kmsdrm" else screen_cfg.driver)
+        screen_cfg = replace(screen_cfg, fullscreen=False,
+                             driver="auto" if screen_cfg.driver == "kmsdrm" else screen_cfg.driver)
     try:
         runner = ScreenRunner(replace(screen_cfg, bottom=bottom), theme=theme, size=size)
     except HardwareError as exc:

@@ -175,10 +175,12 @@ def cube_display_section(s: Section) -> CubeDisplayConfig:
     d = CubeDisplayConfig()
     c = CubeDisplayConfig(
         type=s.get("type", d.type, choice(CUBE_DISPLAY_TYPES)), digits=s.get("digits", d.digits, integer(2, 8)),
-        brightness=s.get("brightness", d.brightness, integer(0, 15)), i2c_bus=s.get("i2c_bus", d.i2c_bus, integer(0, 31)),
+        brightness=s.get("brightness", d.brightness, integer(0, 15)),
+        i2c_bus=s.get("i2c_bus", d.i2c_bus, integer(0, 31)),
         i2c_address=s.get("i2c_address", d.i2c_address, integer(0x70, 0x77)),
         layout=s.get("layout", d.layout, choice(HT16K33_LAYOUTS)),
-        spi_port=s.get("spi_port", d.spi_port, integer(0, 6)), spi_device=s.get("spi_device", d.spi_device, integer(0, 3)),
+        spi_port=s.get("spi_port", d.spi_port, integer(0, 6)),
+        spi_device=s.get("spi_device", d.spi_device, integer(0, 3)),
         owner_pins=s.get("owner_pins", d.owner_pins, _pins(3)), value_pins=s.get("value_pins", d.value_pins, _pins()),
         blink_ms=s.get("blink_ms", d.blink_ms, integer(50, 5000)))
     s.finish(("type", "digits", "brightness", "i2c_bus", "i2c_address", "layout", "spi_port", "spi_device",
@@ -187,7 +189,8 @@ def cube_display_section(s: Section) -> CubeDisplayConfig:
         raise ConfigError(s.key("value_pins"), list(c.value_pins),
                           'cube_display.type = "leds" needs value_pins (one LED per face 2, 4, 8 ...)')
     if c.type == "ht16k33" and c.layout == "adafruit" and c.digits != 4:
-        raise ConfigError(s.key("digits"), c.digits, 'the "adafruit" HT16K33 backpack has 4 digits; use layout = "linear"')
+        raise ConfigError(s.key("digits"), c.digits,
+                          'the "adafruit" HT16K33 backpack has 4 digits; use layout = "linear"')
     return c
 
 

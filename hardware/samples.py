@@ -57,7 +57,8 @@ def sample_views(names: tuple[str, str] = ("Ann", "Bob")) -> list[tuple[str, Tab
                                   message="Money game: the cube is at 128")),
         ("waiting_for_board", base.replace(dark=MIDGAME[0], light=MIDGAME[1], dice=(6, 4), turn="dark",
                                            state="waiting_for_board",
-                                           message="Cannot read the board: point 13 is covered. Take your hands away.")),
+                                           message="Cannot read the board: point 13 is covered. "
+                                                   "Take your hands away.")),
         ("director", base.replace(dark=MIDGAME[0], light=MIDGAME[1], turn="light", state="director",
                                   message=f"{b} called the director. Play is paused.")),
         ("match_over", base.replace(dark=GAMMON[0], light=GAMMON[1], off=(15, 0), score=(7, 3), state="match_over",

@@ -442,7 +442,8 @@ def _draw_banner(surf: pygame.Surface, lay: Layout, view: TableView, theme: Them
     title = state_title(view)
     window = shown_choices(len(view.choices), highlight)
     if len(window) < len(view.choices):  # say where in the list the players are
-        title += f"  ({(highlight or 0) + 1}/{len(view.choices)})" if highlight is not None else f"  ({len(view.choices)} choices)"
+        title += (f"  ({(highlight or 0) + 1}/{len(view.choices)})" if highlight is not None
+                  else f"  ({len(view.choices)} choices)")
     _text(surf, title, title_h * 80 // 100, theme.text,
           pygame.Rect(title_r.x, title_r.y, title_r.w - choices_w, title_r.h), bold=True)
     msg_r = pygame.Rect(inner.x, inner.y + title_h, inner.w, inner.h - title_h)

@@ -38,7 +38,8 @@ def encode(text: str, digits: int) -> tuple[int, ...]:
             out.append(DP)
             continue
         if ch not in FONT:
-            raise DisplayTextError(f"character {ch!r} in {text!r} has no seven-segment form; use one of {''.join(FONT)!r}")
+            raise DisplayTextError(f"character {ch!r} in {text!r} has no seven-segment form; "
+                                   f"use one of {''.join(FONT)!r}")
         out.append(FONT[ch])
     if len(out) > digits:
         raise DisplayTextError(f"text {text!r} needs {len(out)} digits; the display has {digits}")

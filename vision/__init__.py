@@ -112,7 +112,8 @@ Conventions and limits:
   (shadow and glare move lightness, not hue); a bar checker's colour is judged the same way.
   ``BoardEvidence.confidence`` is 0 for impossible totals (more than 15 of a colour),
   below 0.6 when more than three points are unsure or the bar count is (the bar
-  has no confidence of its own; about 1 % of exact boards), else 0.6 + 0.4 x the weakest point's.  0.6 is the referee's ``min_confidence``
+  has no confidence of its own; about 1 % of exact boards), else 0.6 + 0.4 x the weakest point's.
+  0.6 is the referee's ``min_confidence``
   default; the numbers are thresholds that mean something, not probabilities.
 * Renderer frames: ``render(..., seed, frame=k)`` keeps camera, light, board and checker
   placement of ``seed`` and draws fresh sensor noise and flicker per ``frame`` (0 = as before).

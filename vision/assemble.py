@@ -62,7 +62,8 @@ def colour_raw(margin: float, params: ReadParams = DEFAULT) -> float:
     return knee + 3 * (margin - ck)
 
 
-def board_confidence(point_confs: list[float], plausible: bool, bar: float = 1.0, params: ReadParams = DEFAULT) -> float:
+def board_confidence(point_confs: list[float], plausible: bool, bar: float = 1.0,
+                     params: ReadParams = DEFAULT) -> float:
     """The reading as a whole: 0 when its totals are impossible; below ``certain`` when
     more than ``unsure_points`` points are unsure or the bar is (a bar count has no
     confidence of its own in :class:`referee.events.BoardEvidence`); else 0.6 + 0.4 x the
@@ -143,13 +144,14 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
                  if f"{r}{i}" not in settled and (pc := found.per_axis[f"{r}{i}"]).alt is not None
                  and pc.alt != rows[r][i].count)
     totals = (total[0], total[1])
-    return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total), plausible,
-                     totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
+    return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total),
+                     plausible, totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
                      reason=None if plausible else impossible(totals))
 
 
 def flip_one_colour(rows: Rows, margins: dict[tuple[str, int], float], bar_marks: list[tuple[int, float]],
-                    totals: list[int], params: ReadParams = DEFAULT) -> tuple[Optional[str], Rows, list[tuple[int, float]]]:
+                    totals: list[int],
+                    params: ReadParams = DEFAULT) -> tuple[Optional[str], Rows, list[tuple[int, float]]]:
     """Each colour has 15 checkers: when one colour's total is over 15 and giving one point
     (or one bar checker) the other colour would make both possible, and that point's colour
     was clearly the least sure of those that would (its margin at most ``flip_clear`` of

@@ -36,7 +36,8 @@ def board_params(prof: Profiles, params: ReadParams = DEFAULT) -> ReadParams:
     tops = prof.full.max(axis=1)
     tops = tops[tops > params.threshold]
     if len(tops):  # rims on one board share their contrast: ignore the much fainter ones
-        params = replace(params, threshold=max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))))
+        params = replace(params, threshold=max(params.threshold,
+                                               params.relative * float(np.quantile(tops, params.relative_q))))
     return params
 
 

@@ -169,7 +169,8 @@ def add_read_arguments(p: argparse.ArgumentParser) -> None:
     """``bgtable read``'s options."""
     p.description = "read the checkers from a photo of a board"
     p.add_argument("image", nargs="?", help="photo of the board (JPEG, PNG...)")
-    p.add_argument("--corners", help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
+    p.add_argument("--corners",
+                   help='playing-area corners "x,y x,y x,y x,y": top-left, top-right, bottom-right, bottom-left')
     p.add_argument("--checker", type=float, help="the checkers' diameter as a share of a point's width at its base"
                    " (default: measured on the board when it shows enough stacks, else 0.9)")
     p.add_argument("--bar-width", type=float, default=BAR_WIDTH,
@@ -241,5 +242,6 @@ def run_markers(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         ok = False
     if not ok:
         p.error(f"cannot write {a.out!r} (use a .png or .jpg name in a writable folder)")
-    print(f"wrote {a.out}: ArUco DICT_4X4_50 ids 0-3 (top-left, top-right, bottom-right, bottom-left), side {a.side_mm:g} mm")
+    print(f"wrote {a.out}: ArUco DICT_4X4_50 ids 0-3 (top-left, top-right, bottom-right, bottom-left), "
+          f"side {a.side_mm:g} mm")
     return 0

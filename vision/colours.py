@@ -136,4 +136,5 @@ def fallback_model() -> ColourModel:
 
 def _compatible(a: ColourModel, b: ColourModel) -> bool:
     """A freshly learned model agrees with the stored one (same dark/light order)."""
-    return bool(np.linalg.norm(np.array(a.dark) - np.array(b.dark)) < np.linalg.norm(np.array(a.dark) - np.array(b.light)))
+    return bool(np.linalg.norm(np.array(a.dark) - np.array(b.dark))
+                < np.linalg.norm(np.array(a.dark) - np.array(b.light)))

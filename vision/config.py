@@ -127,7 +127,8 @@ class VisionConfig:
         names = {f.name for f in fields(cls)} - {"read", "occlusion"}
         unknown = set(d) - names
         if unknown:
-            raise ConfigError(f"unknown vision setting(s) {', '.join(sorted(unknown))}; expected some of {', '.join(sorted(names))}")
+            raise ConfigError(f"unknown vision setting(s) {', '.join(sorted(unknown))}; "
+                              f"expected some of {', '.join(sorted(names))}")
         return replace(cls(), **d)
 
 

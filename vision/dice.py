@@ -86,9 +86,11 @@ class DiceParams:
     aspect: float = 1.9            # longest / shortest side of that rectangle
     face_px: int = 40              # the face cut out square at this size to read its pips
     spreads: tuple[float, ...] = (0.5, 0.6)  # pips' offset from the face's centre, share of its half side
-    offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)  # the pips' centre off the cut's, share of its half side (tried each way)
+    # the pips' centre off the cut's, share of its half side (tried each way)
+    offsets: tuple[float, ...] = (-0.15, 0.0, 0.15)
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
-    ink: tuple[float, float] = (0.08, 0.06)  # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
+    # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
+    ink: tuple[float, float] = (0.08, 0.06)
     pip_sigma: float = 0.025      # a pip's blur scale (pw) for finding pip-like spots
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
@@ -326,7 +328,8 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
 # --------------------------------------------------------------------------- one die
 
 
-def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams) -> "tuple[tuple, float, float] | str | None":
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
+          p: DiceParams) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
     what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
     none (a region that runs out of the window is a point, a checker or the frame).  The region is grown

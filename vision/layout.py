@@ -120,7 +120,8 @@ class BoardShape:
         try:
             return cls(**{k: float(v) for k, v in zip(words[::2], words[1::2])})
         except ValueError:
-            raise ConfigError(f"board shape {text!r}: the numbers must be point widths, e.g. 'bar 1.5 height 12'") from None
+            raise ConfigError(f"board shape {text!r}: the numbers must be point widths, "
+                              "e.g. 'bar 1.5 height 12'") from None
 
     @property
     def width(self) -> float:
@@ -288,7 +289,8 @@ def parse_corners(text: str) -> np.ndarray:
     except ValueError:
         raise ConfigError(f"corners {text!r}: expected four 'x,y' pairs like \"10,20 600,22 610,400 8,398\"") from None
     if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        raise ConfigError(f"corners {text!r}: expected four 'x,y' pairs (top-left, top-right, bottom-right, bottom-left)")
+        raise ConfigError(f"corners {text!r}: expected four 'x,y' pairs "
+                          "(top-left, top-right, bottom-right, bottom-left)")
     return np.array(pts, np.float32)
 
 

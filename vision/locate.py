@@ -218,7 +218,8 @@ def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_l
                     live[stuck[~grown]] = False
                 if not live.any():
                     break
-        size = np.sqrt(np.abs(0.5 * np.sum(Q[:, :, 0] * np.roll(Q[:, :, 1], -1, 1) - np.roll(Q[:, :, 0], -1, 1) * Q[:, :, 1], axis=1)))
+        size = np.sqrt(np.abs(0.5 * np.sum(Q[:, :, 0] * np.roll(Q[:, :, 1], -1, 1)
+                                           - np.roll(Q[:, :, 0], -1, 1) * Q[:, :, 1], axis=1)))
         d = st * size
         live = np.ones(M, bool)
         for _ in range(MOVE_ROUNDS):
@@ -230,11 +231,13 @@ def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_l
                                     ((q - c) / s)[:, None], (((q - c) @ _ROT) / s)[:, None]], axis=1)  # (m, 12, 4, 2)
             nm = moves.shape[1]
             dd = d[idx, None, None, None]
-            qs = np.concatenate([q[:, None] + dd * moves, q[:, None] - dd * moves, np.repeat(q[:, None], 4, axis=1)], axis=1)
+            qs = np.concatenate([q[:, None] + dd * moves, q[:, None] - dd * moves, np.repeat(q[:, None], 4, axis=1)],
+                                axis=1)
             b0, l0 = bh[idx, None], pl[idx, None]
-            bs = np.concatenate([np.repeat(b0, 2 * nm, 1), np.clip(b0 + st * 0.4, *BAR_RANGE), np.clip(b0 - st * 0.4, *BAR_RANGE),
-                                 b0, b0], axis=1)
-            ls = np.concatenate([np.repeat(l0, 2 * nm + 2, 1), np.clip(l0 + st, *LEN_RANGE), np.clip(l0 - st, *LEN_RANGE)], axis=1)
+            bs = np.concatenate([np.repeat(b0, 2 * nm, 1), np.clip(b0 + st * 0.4, *BAR_RANGE),
+                                 np.clip(b0 - st * 0.4, *BAR_RANGE), b0, b0], axis=1)
+            ls = np.concatenate([np.repeat(l0, 2 * nm + 2, 1), np.clip(l0 + st, *LEN_RANGE),
+                                 np.clip(l0 - st, *LEN_RANGE)], axis=1)
             K = qs.shape[1]
             sc = scores(field, qs.reshape(-1, 4, 2), bs.ravel(), ls.ravel()).reshape(len(idx), K)
             i = np.argmax(sc, axis=1)
@@ -254,8 +257,10 @@ def _refine_many(field: _Field, quads: np.ndarray, bar_half: np.ndarray, point_l
             sb = scores(field, both, nb, nl)
             use_both = better & (sb > top)
             one = better & ~use_both
-            Q[idx[one]], bh[idx[one]], pl[idx[one]], best[idx[one]] = qs[ar[one], i[one]], bs[ar[one], i[one]], ls[ar[one], i[one]], top[one]
-            Q[idx[use_both]], bh[idx[use_both]], pl[idx[use_both]], best[idx[use_both]] = both[use_both], nb[use_both], nl[use_both], sb[use_both]
+            Q[idx[one]], bh[idx[one]], pl[idx[one]], best[idx[one]] = (qs[ar[one], i[one]], bs[ar[one], i[one]],
+                                                                       ls[ar[one], i[one]], top[one])
+            Q[idx[use_both]], bh[idx[use_both]], pl[idx[use_both]], best[idx[use_both]] = (both[use_both], nb[use_both],
+                                                                                           nl[use_both], sb[use_both])
             live[idx[~better]] = False
             if not live.any():
                 break
@@ -374,8 +379,10 @@ def _insets(quad: np.ndarray) -> list[np.ndarray]:
         for fl in (0.0, 0.05, 0.1):
             for fr in (0.0, 0.05, 0.1):
                 q = quad.copy()
-                q[[0, 1]], q[[3, 2]] = q[[0, 1]] + fy * (q[[3, 2]] - q[[0, 1]]), q[[3, 2]] + fy * (q[[0, 1]] - q[[3, 2]])
-                q[[0, 3]], q[[1, 2]] = q[[0, 3]] + fl * (q[[1, 2]] - q[[0, 3]]), q[[1, 2]] + fr * (q[[0, 3]] - q[[1, 2]])
+                q[[0, 1]], q[[3, 2]] = (q[[0, 1]] + fy * (q[[3, 2]] - q[[0, 1]]),
+                                        q[[3, 2]] + fy * (q[[0, 1]] - q[[3, 2]]))
+                q[[0, 3]], q[[1, 2]] = (q[[0, 3]] + fl * (q[[1, 2]] - q[[0, 3]]),
+                                        q[[1, 2]] + fr * (q[[0, 3]] - q[[1, 2]]))
                 out.append(q)
     return out
 
@@ -419,7 +426,8 @@ def _hop_shapes(qs: np.ndarray, pls: np.ndarray, bar_half: float, point_len: flo
     pls3 = np.concatenate([pls, np.tile(tips, k), np.full(len(qs), POINT_LEN)])
     bhs = np.full(len(qs3), bar_half)
     if abs(bar_half - BAR_HALF) > 0.005:  # a fit an edge off may widen its bar
-        qs3, pls3, bhs = np.concatenate([qs3, qs3]), np.concatenate([pls3, pls3]), np.r_[bhs, np.full(len(qs3), BAR_HALF)]
+        qs3, pls3, bhs = (np.concatenate([qs3, qs3]), np.concatenate([pls3, pls3]),
+                          np.r_[bhs, np.full(len(qs3), BAR_HALF)])
     return qs3, pls3, bhs
 
 
@@ -477,7 +485,8 @@ def find_board(frame: np.ndarray, refine: int = 12) -> Optional[Fit]:
         if i not in chosen:
             chosen.append(i)
     starts = [quads[i] for i in chosen[:refine]]
-    whole = np.array([[0, 0], [small.shape[1] - 1, 0], [small.shape[1] - 1, small.shape[0] - 1], [0, small.shape[0] - 1]])
+    whole = np.array([[0, 0], [small.shape[1] - 1, 0], [small.shape[1] - 1, small.shape[0] - 1],
+                      [0, small.shape[0] - 1]])
     if np.abs(outline - whole).max() > 3:
         starts += [outline.astype(np.float64), np.roll(outline, -1, axis=0).astype(np.float64)]
     n = len(starts)

@@ -73,12 +73,12 @@ def _samples(bar_half: float, point_len: float, shift: float, light: bool = Fals
     ``light``: about a third of the samples (for screening many candidates)."""
     P: list = []
     G: list = []
-    I: list = []
+    In: list = []
     E: list = []
 
     def line(p0: tuple[float, float], p1: tuple[float, float], k: int, ts: np.ndarray) -> None:
         a, b = np.array(p0, np.float64), np.array(p1, np.float64)
-        I.append(np.full(len(ts), len(E) // 2))
+        In.append(np.full(len(ts), len(E) // 2))
         E.extend([a, b])
         P.append(a + ts[:, None] * (b - a))
         G.append(np.full(len(ts), k))
@@ -103,7 +103,7 @@ def _samples(bar_half: float, point_len: float, shift: float, light: bool = Fals
     for base, tip in ((0.0, point_len), (1.0, 1.0 - point_len)):
         for bx in (0.5 - bar_half, 0.5 + bar_half):
             line((bx, base), (0.5, tip), 7, side_t)
-    return (np.concatenate(P), np.concatenate(G).astype(np.intp), np.concatenate(I).astype(np.intp),
+    return (np.concatenate(P), np.concatenate(G).astype(np.intp), np.concatenate(In).astype(np.intp),
             np.array(E))
 
 
@@ -153,8 +153,9 @@ def _plausible_many(quads: np.ndarray, h: int, w: int) -> np.ndarray:
     return convex & (area >= 0.1 * h * w) & (aspect > 0.75) & (aspect < 2.3)
 
 
-def _parts_many(field: _Field, quads: np.ndarray, bar_half: Union[np.ndarray, float], point_len: Union[np.ndarray, float],
-                shift: float = 0.0, light: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _parts_many(field: _Field, quads: np.ndarray, bar_half: Union[np.ndarray, float],
+                point_len: Union[np.ndarray, float], shift: float = 0.0,
+                light: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Mean gradient across the model's lines per group, (K, 8), for K quads (model order) and
     shapes at once, and which quads are plausible at all."""
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
@@ -185,7 +186,8 @@ def _parts_many(field: _Field, quads: np.ndarray, bar_half: Union[np.ndarray, fl
     return np.add.reduceat(across, lines.starts, axis=1) / lines.counts / field.norm, ok
 
 
-def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float, shift: float = 0.0) -> Optional[np.ndarray]:
+def _parts(field: _Field, quad: np.ndarray, bar_half: float, point_len: float,
+           shift: float = 0.0) -> Optional[np.ndarray]:
     parts, ok = _parts_many(field, quad[None], bar_half, point_len, shift)
     return parts[0] if ok[0] else None
 

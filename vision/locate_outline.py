@@ -53,7 +53,8 @@ def board_quad(img: np.ndarray) -> np.ndarray:
     if q is not None:
         return q
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (5, 5), 0), cv2.COLOR_BGR2Lab).astype(np.float32)
-    border = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3), lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
+    border = np.concatenate([lab[:4].reshape(-1, 3), lab[-4:].reshape(-1, 3),
+                             lab[:, :4].reshape(-1, 3), lab[:, -4:].reshape(-1, 3)])
     wgt = np.array([0.35, 1.0, 1.0], np.float32)
     bg = np.median(border, axis=0)
     spread = float(np.median(np.linalg.norm((border - bg) * wgt, axis=1)))

@@ -19,7 +19,8 @@ from .rims import N_RING, Profiles, axes
 from .stacks import Checker, PointCount, _peaks
 
 
-def drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+def drop_empty_bases(prof: Profiles, per_axis: dict[str, PointCount],
+                     params: ReadParams = DEFAULT) -> dict[str, PointCount]:
     """A lone checker found only by the faint pass must stand out from the empty points'
     bases: an empty triangle's wide base and the board edge behind it score a faint
     ring of about a checker's size too.  The reference is the base score of the board's
@@ -63,7 +64,8 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = DEFAU
     cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
 
     k = params.checker / L.CHECKER   # the radii below are for the layout's checkers
-    radii = np.array([r * k * prof.px for r in params.ring_radii + params.outline_face_radii + params.outline_line_radii])[:, None]
+    radii = np.array([r * k * prof.px
+                      for r in params.ring_radii + params.outline_face_radii + params.outline_line_radii])[:, None]
     xi = np.clip(np.rint(cx + radii * c).astype(np.int32), 0, w - 1)   # every ring at once: (radius, angle)
     yi = np.clip(np.rint(cy + radii * s).astype(np.int32), 0, h - 1)
     nr, nf = len(params.ring_radii), len(params.outline_face_radii)
@@ -80,7 +82,8 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = DEFAU
     return float(q10(best)) / prof.strength, float(qf), float(ql)
 
 
-def outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+def outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount],
+                      params: ReadParams = DEFAULT) -> dict[str, PointCount]:
     """Light checkers washed out by glare (clipped to white, like the point under them) show
     only their outline, too faint for the rim threshold.  The rims beyond each stack read
     are looked at again, from the base outwards, slot by slot: one whose centre is clipped

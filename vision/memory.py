@@ -310,7 +310,8 @@ class BoardMemory:
         lik[self.foreign(view)] = 1.0
         return lik
 
-    def odds(self, view: View, max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:
+    def odds(self, view: View,
+             max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:
         """Per point (image rows: top 0..11, then bottom 0..11) the likely (count, colour, p),
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
@@ -370,5 +371,6 @@ class BoardMemory:
         except (OSError, KeyError, EOFError, ValueError) as exc:
             if str(exc).startswith(f"board memory {path!r}"):
                 raise
-            raise ValueError(f"board memory {path!r} cannot be read ({exc}); delete it to learn the board afresh") from None
+            raise ValueError(f"board memory {path!r} cannot be read ({exc}); "
+                             "delete it to learn the board afresh") from None
         return m

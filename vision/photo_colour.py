@@ -3,7 +3,8 @@
 The idea of :func:`vision.colours.learn_colours` with its own settings, so the photo path does
 not move when the reader's tuning does: face samples (Lab medians) split in two along
 their main axis (the reader's :func:`~vision.colours.axis_split`), refined by 2-means,
-lightness weighed half (light and shadow move it most).  Unlike the reader's it always splits: a photo of a backgammon board shows both
+lightness weighed half (light and shadow move it most).  Unlike the reader's it always splits: a photo
+of a backgammon board shows both
 colours, and a washed-out photo whose two colours are close must still be told apart.
 """
 from __future__ import annotations

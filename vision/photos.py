@@ -201,7 +201,7 @@ def detect_checkers(image: np.ndarray, params: PhotoParams = PhotoParams(),
         labels = [int(f[0] > 128) for f in faces]
     else:
         labels = list(model.classify(np.array(faces, np.float32)))
-    return [Detection(x, y, r, "light" if l else "dark") for (x, y, r), l in zip(keep, labels)]
+    return [Detection(x, y, r, "light" if lit else "dark") for (x, y, r), lit in zip(keep, labels)]
 
 
 def load_boxes(label_file: Path, width: int, height: int) -> list[tuple[int, float, float, float, float]]:

@@ -66,9 +66,11 @@ def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParam
     ``prof``: the view's :func:`ring_profiles` with ``params`` when already computed."""
     prof = prof or ring_profiles(view, params)
     found = pick_checkers(prof, params)
-    allc = [c for r in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{r}{i}"].samples] + list(found.bar)
+    allc = ([c for r in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{r}{i}"].samples]
+            + list(found.bar))
     samples = colour_samples(view, allc)
     learned = learn_colours(samples, params)
-    use = learned if learned is not None and (model is None or _compatible(learned, model)) else (model or fallback_model())
+    use = (learned if learned is not None and (model is None or _compatible(learned, model))
+           else (model or fallback_model()))
     labels, cm = use.classify(samples, params)
     return replace(assemble(found, labels, cm, params), model=use), learned or model

@@ -4,8 +4,8 @@
 detection), rectifies it, refuses frames with something over the board, reads the
 points, and maps them to table numbering.  With the trays read surely, each colour must
 come to 15 (points, bar, trays): a row of 5 that leaves its colour exactly 7 short is
-read as the 12-pyramid it looks like (:func:`vision.read.settle_with_off`).  It keeps what it learned between frames: the
-corners, the two checker colours and (with ``dark_home = "auto"``) the set-up, and, once told
+read as the 12-pyramid it looks like (:func:`vision.read.settle_with_off`).  It keeps what it learned
+between frames: the corners, the two checker colours and (with ``dark_home = "auto"``) the set-up, and, once told
 a position it shows (:meth:`BoardReader.learn`), the look of this board's checker slots
 (:mod:`vision.memory`).  Every reading carries odds per location (:mod:`vision.odds`) for
 the referee's likelihood verdicts.
@@ -115,7 +115,8 @@ class BoardReader:
         Also the view's rim profiles when the look made them with the same thresholds (the
         read then reuses them)."""
         if self.checker is not None:
-            params = self.config.read if self.checker == self.config.read.checker else replace(self.config.read, checker=self.checker)
+            params = (self.config.read if self.checker == self.config.read.checker
+                      else replace(self.config.read, checker=self.checker))
             return params, None
         prof = None
         if learn and (self._frames - 1) % LEARN_EVERY == 0:
@@ -260,7 +261,8 @@ class BoardReader:
             return self._trays[2]
         trays: Optional[TrayReading]
         if totals == (L.PER_SIDE, L.PER_SIDE):
-            trays = TrayReading(0, 0, True, tuple(s for s, _ in tray_views(frame, corners, warp=False, shape=self.config.shape)))
+            trays = TrayReading(0, 0, True,
+                                tuple(s for s, _ in tray_views(frame, corners, warp=False, shape=self.config.shape)))
             if not trays.sides:
                 trays = None
         else:

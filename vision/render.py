@@ -4,7 +4,8 @@ Used by tests, benchmarks and the simulated table.  A board is drawn top-down in
 texture (in point widths, see :mod:`vision.layout`), warped into the camera by a random
 homography, bent by lens distortion and then spoiled: light gradients, glare, shadows,
 noise, blur, JPEG artefacts, checker jitter and overlap, and optionally a hand with an
-arm (and a checker in its fingers) over the board.  Same seed and frame, same image; another ``frame`` changes only the sensor noise.
+arm (and a checker in its fingers) over the board.  Same seed and frame, same image; another ``frame``
+changes only the sensor noise.
 
 What real tables show is off by default and switched on per option of :class:`RenderParams`
 (or all at once, at realistic rates, by :meth:`RenderParams.real_table`): hinges and logos,
@@ -51,12 +52,18 @@ class Scheme:
 
 
 SCHEMES: tuple[Scheme, ...] = (
-    Scheme("walnut", (40, 70, 110), (120, 170, 215), (30, 40, 60), (200, 225, 240), (45, 75, 115), (35, 35, 40), (215, 230, 240)),
-    Scheme("felt-green", (30, 50, 70), (60, 120, 40), (40, 40, 150), (225, 225, 225), (30, 50, 70), (30, 30, 30), (230, 235, 235)),
-    Scheme("tournament-blue", (25, 25, 25), (140, 80, 30), (40, 40, 170), (220, 220, 230), (25, 25, 25), (40, 40, 150), (230, 240, 245)),
-    Scheme("cream-brown", (50, 60, 80), (190, 215, 230), (60, 80, 120), (90, 140, 60), (50, 60, 80), (40, 60, 110), (200, 225, 235)),
-    Scheme("black-red", (40, 40, 40), (35, 35, 35), (40, 30, 160), (170, 170, 170), (40, 40, 40), (20, 20, 150), (235, 235, 235)),
-    Scheme("teal-ivory", (60, 60, 70), (170, 170, 120), (90, 120, 200), (200, 230, 230), (60, 60, 70), (60, 40, 20), (190, 230, 240)),
+    Scheme("walnut", (40, 70, 110), (120, 170, 215), (30, 40, 60), (200, 225, 240),
+           (45, 75, 115), (35, 35, 40), (215, 230, 240)),
+    Scheme("felt-green", (30, 50, 70), (60, 120, 40), (40, 40, 150), (225, 225, 225),
+           (30, 50, 70), (30, 30, 30), (230, 235, 235)),
+    Scheme("tournament-blue", (25, 25, 25), (140, 80, 30), (40, 40, 170), (220, 220, 230),
+           (25, 25, 25), (40, 40, 150), (230, 240, 245)),
+    Scheme("cream-brown", (50, 60, 80), (190, 215, 230), (60, 80, 120), (90, 140, 60),
+           (50, 60, 80), (40, 60, 110), (200, 225, 235)),
+    Scheme("black-red", (40, 40, 40), (35, 35, 35), (40, 30, 160), (170, 170, 170),
+           (40, 40, 40), (20, 20, 150), (235, 235, 235)),
+    Scheme("teal-ivory", (60, 60, 70), (170, 170, 120), (90, 120, 200), (200, 230, 230),
+           (60, 60, 70), (60, 40, 20), (190, 230, 240)),
 )
 
 @dataclass(frozen=True)
@@ -194,7 +201,8 @@ def _checker(img: np.ndarray, x: float, y: float, colour: BGR, layer: int, size:
     sx, sy = _px(x + 0.06, y + 0.08)
     roi_r = int(r * TEX) + 6
     px, py = (sx >> 4), (sy >> 4)
-    y0, y1, x0, x1 = max(py - roi_r, 0), min(py + roi_r, img.shape[0]), max(px - roi_r, 0), min(px + roi_r, img.shape[1])
+    y0, y1 = max(py - roi_r, 0), min(py + roi_r, img.shape[0])
+    x0, x1 = max(px - roi_r, 0), min(px + roi_r, img.shape[1])
     if y1 > y0 and x1 > x0:
         mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.circle(mask, ((sx - x0 * 16), (sy - y0 * 16)), R, 255, -1, cv2.LINE_AA, shift=4)
@@ -250,7 +258,8 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
     logos: list[P.Box] = []
     hinges: list[P.Box] = []
     faces: list[Optional[str]] = [None, None]
-    keys = [int(k) for k in pr.integers(2 ** 31, size=4)]  # one stream a prop: each looks the same whatever else is drawn
+    # one stream a prop: each looks the same whatever else is drawn
+    keys = [int(k) for k in pr.integers(2 ** 31, size=4)]
     if p_.hinge_prob or p_.logo_prob or p_.face_prob:
         streams = [np.random.default_rng([keys[k], k]) for k in range(3)]
         if streams[0].random() < p_.logo_prob:
@@ -291,7 +300,8 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
             y = (0.1 + k * off_pitch) if ci == 0 else (shape.height - 0.1 - (k + 1) * off_pitch)
             t = off_pitch - 0.03
             _poly(img, [(tx, y), (tx + checker, y), (tx + checker, y + t), (tx, y + t)], colour)
-            _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)], _shade(colour, 0.6))
+            _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)],
+                  _shade(colour, 0.6))
     return img, Props(hinges=tuple(hinges), logos=tuple(logos), faces=(faces[0], faces[1]), checkers=tuple(drawn))
 
 
@@ -347,7 +357,8 @@ def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, ch
     ex, ey = edges[int(rng.integers(4))]
     ex += rng.uniform(-150, 150)
     ey += rng.uniform(-150, 150)
-    sr, sg, sb = (int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225), (40, 60, 100)]))
+    sr, sg, sb = (int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225),
+                                              (40, 60, 100)]))
     skin = (sr, sg, sb)
     sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
     d = np.array([tx - ex, ty - ey], float)
@@ -369,10 +380,12 @@ def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, ch
     img[:] = (img * (1 - 0.4 * soft[..., None] / 255.0)).astype(np.uint8)
     cv2.fillPoly(img, arm_poly(np.zeros(2)), sleeve, cv2.LINE_AA)
     ang = float(np.degrees(np.arctan2(d[1], d[0])))
-    cv2.ellipse(img, tuple(int(v) for v in palm + d * 30), (int(wid * 1.25), int(wid * 1.05)), ang, 0, 360, skin, -1, cv2.LINE_AA)
+    cv2.ellipse(img, tuple(int(v) for v in palm + d * 30), (int(wid * 1.25), int(wid * 1.05)), ang, 0, 360, skin, -1,
+                cv2.LINE_AA)
     for k in (-1.5, -0.5, 0.5, 1.5):
         fp = palm + d * (wid * 1.6 + rng.uniform(-10, 25)) + n * k * wid * 0.42
-        cv2.ellipse(img, tuple(int(v) for v in fp), (int(wid * 0.55), int(wid * 0.17)), ang, 0, 360, _shade(skin, 0.92), -1, cv2.LINE_AA)
+        cv2.ellipse(img, tuple(int(v) for v in fp), (int(wid * 0.55), int(wid * 0.17)), ang, 0, 360, _shade(skin, 0.92),
+                    -1, cv2.LINE_AA)
     if checker is not None:
         cp = palm + d * wid * 1.9
         cv2.circle(img, tuple(int(v) for v in cp), int(wid * 0.8), checker, -1, cv2.LINE_AA)
@@ -443,7 +456,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         props = replace(props, beside=_beside(img, np.random.default_rng([seed, 37]), params, Hm, TEX_W, TEX_H, sc))
     if hand:
         hr = np.random.default_rng([seed, 11])
-        pa = cv2.perspectiveTransform(((np.array([[hr.uniform(1, shape.width - 1), hr.uniform(1, shape.height - 1)]]) + FRAME) * TEX)[None].astype(np.float32), Hm)[0][0]
+        pa = cv2.perspectiveTransform(
+            ((np.array([[hr.uniform(1, shape.width - 1), hr.uniform(1, shape.height - 1)]]) + FRAME) * TEX)[None]
+            .astype(np.float32), Hm)[0][0]
         col = scheme.dark if hr.random() < 0.5 else scheme.light
         br = np.random.default_rng([seed, 41])
         blur = int(br.uniform(8, 36)) if params.arm_blur_prob and br.random() < params.arm_blur_prob else 0
@@ -451,7 +466,8 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         direction = _draw_hand(img, hr, pa, col if hr.random() < 0.5 else None)
         if before is not None:  # the arm moves along itself, across, or in between
             a = br.uniform(0, np.pi)
-            img = P.motion_blur(img, before, np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ direction, blur)
+            img = P.motion_blur(img, before, np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) @ direction,
+                                blur)
             props = replace(props, arm_blur=blur)
     k1 = rng.uniform(-params.distortion_max, params.distortion_max * 0.5)
     if abs(k1) > 1e-4:

@@ -44,7 +44,8 @@ def face_sprite(style: str, colour: BGR, radius: int, variant: int) -> tuple[np.
         img = base[None, None, :] * f[..., None] + (18 if lum < 90 else 0) * rings[..., None]
     else:
         k = max(3, r // 3)
-        noise = cv2.resize(rng.normal(0, 1, (k, k)).astype(np.float32), (2 * r + 1, 2 * r + 1), interpolation=cv2.INTER_CUBIC)
+        noise = cv2.resize(rng.normal(0, 1, (k, k)).astype(np.float32), (2 * r + 1, 2 * r + 1),
+                           interpolation=cv2.INTER_CUBIC)
         a = rng.uniform(0, np.pi)
         v = np.sin((xs * np.cos(a) + ys * np.sin(a)) / r * rng.uniform(2.5, 4.5) + 2.0 * noise)  # bold swirls
         vein = np.clip(1 - np.abs(v) / 0.35, 0, 1)

@@ -112,8 +112,8 @@ def random_dice(rng: np.random.Generator, checkers: Sequence[Checker], shape: L.
             cx, cy, r = checkers[int(rng.integers(len(checkers)))]
             a = rng.uniform(0, 2 * np.pi)
             x, y = cx + np.cos(a) * (r + size * 0.62), cy + np.sin(a) * (r + size * 0.62)
-        out.append(Die(value, x, y, angle, tilt, on_checker=bool(mode == "on" and checkers), off_board=bool(mode == "edge"),
-                       size=size, colour=colour, pips=pips))
+        out.append(Die(value, x, y, angle, tilt, on_checker=bool(mode == "on" and checkers),
+                       off_board=bool(mode == "edge"), size=size, colour=colour, pips=pips))
     return out
 
 
@@ -133,7 +133,8 @@ def place(die: Die, rng: np.random.Generator, checkers: Sequence[Checker], shape
     if die.off_board:
         edges = [(x, 0.0), (x, shape.height), (0.0, y), (shape.width, y)]
         x, y = min(edges, key=lambda e: (e[0] - x) ** 2 + (e[1] - y) ** 2)  # type: ignore[operator]
-    return Die(die.value, float(x), float(y), float(angle), die.tilt, die.on_checker, die.off_board, die.size, die.colour, die.pips)
+    return Die(die.value, float(x), float(y), float(angle), die.tilt, die.on_checker, die.off_board, die.size,
+               die.colour, die.pips)
 
 
 def die_outline(die: Die) -> tuple[np.ndarray, np.ndarray]:
@@ -151,7 +152,8 @@ def die_outline(die: Die) -> tuple[np.ndarray, np.ndarray]:
 
 
 def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
-    """Draw a placed die on the texture: its shadow (longer when it rests on a checker), any side face, the top face and pips."""
+    """Draw a placed die on the texture: its shadow (longer when it rests on a checker), any side face,
+    the top face and pips."""
     top, whole = die_outline(die)
     so = np.array([0.1, 0.13]) if raised else np.array([0.05, 0.07])
     pts = np.array([px(*p) for p in whole + so], np.int32)
@@ -179,7 +181,8 @@ def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
         cv2.circle(img, px(*p), rad, die.pips, -1, cv2.LINE_AA, shift=4)
 
 
-def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape, to_image: Callable[[np.ndarray], np.ndarray]) -> DieSeen:
+def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape,
+         to_image: Callable[[np.ndarray], np.ndarray]) -> DieSeen:
     """What a dice finder should report for a placed ``die`` (``to_image``: board pw to image px)."""
     assert die.x is not None and die.y is not None and die.angle is not None
     _, whole = die_outline(die)
@@ -196,7 +199,8 @@ def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape, to_image: C
 
 # --------------------------------------------------------------------------- bar and surface
 
-METALS: tuple[BGR, ...] = ((190, 192, 198), (70, 165, 205), (222, 222, 228), (90, 120, 150))  # silver, brass, chrome, bronze
+# silver, brass, chrome, bronze
+METALS: tuple[BGR, ...] = ((190, 192, 198), (70, 165, 205), (222, 222, 228), (90, 120, 150))
 
 
 def draw_hinges(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape) -> list[Box]:
@@ -271,7 +275,8 @@ def draw_logos(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, s
             pad = m.shape[0] // 2
             o = np.zeros((m.shape[0] + 2 * pad, m.shape[1] + 2 * pad), np.uint8)
             o[pad:pad + m.shape[0], pad:pad + m.shape[1]] = m
-            cv2.ellipse(o, (o.shape[1] // 2, o.shape[0] // 2), (o.shape[1] // 2 - 2, o.shape[0] // 2 - 2), 0, 0, 360, 255, 2, cv2.LINE_AA)
+            cv2.ellipse(o, (o.shape[1] // 2, o.shape[0] // 2), (o.shape[1] // 2 - 2, o.shape[0] // 2 - 2), 0, 0, 360,
+                        255, 2, cv2.LINE_AA)
             m = o
         where = rng.choice(["middle", "base", "bar"], p=[0.6, 0.25, 0.15])
         half = k % 2 if rng.random() < 0.8 else int(rng.integers(2))
@@ -290,7 +295,8 @@ def draw_logos(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, s
         x0 = int(round((xc + FRAME) * TEX - m.shape[1] / 2))
         y0 = int(round((yc + FRAME) * TEX - m.shape[0] / 2))
         _blend(img, m, x0, y0, colour, float(rng.uniform(0.6, 0.95)))
-        boxes.append((x0 / TEX - FRAME, y0 / TEX - FRAME, (x0 + m.shape[1]) / TEX - FRAME, (y0 + m.shape[0]) / TEX - FRAME))
+        boxes.append((x0 / TEX - FRAME, y0 / TEX - FRAME,
+                      (x0 + m.shape[1]) / TEX - FRAME, (y0 + m.shape[0]) / TEX - FRAME))
     return boxes
 
 
@@ -305,8 +311,10 @@ def draw_lip(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape, fra
     for k in range(steps):  # from the lip's top edge (lit) to the floor (in shadow)
         a, b = depth * k / steps, depth * (k + 1) / steps
         c = shade(frame, 1.25 - 0.12 * k)
-        quad = {"top": [(0, a), (W, a), (W, b), (0, b)], "bottom": [(0, H - b), (W, H - b), (W, H - a), (0, H - a)],
-                "left": [(a, 0), (b, 0), (b, H), (a, H)], "right": [(W - b, 0), (W - a, 0), (W - a, H), (W - b, H)]}[edge]
+        quad = {"top": [(0, a), (W, a), (W, b), (0, b)],
+                "bottom": [(0, H - b), (W, H - b), (W, H - a), (0, H - a)],
+                "left": [(a, 0), (b, 0), (b, H), (a, H)],
+                "right": [(W - b, 0), (W - a, 0), (W - a, H), (W - b, H)]}[edge]
         poly(img, [(float(x), float(y)) for x, y in quad], c)
     return edge, depth
 
@@ -322,7 +330,8 @@ def _margin_box(rng: np.random.Generator, size: tuple[float, float], board: Box,
     bx0, by0, bx1, by1 = board
     w, h = size
     gap = 8.0
-    margins = sorted([("left", bx0), ("right", W - bx1), ("top", by0 * 0.6), ("bottom", (H - by1) * 0.6)], key=lambda m: -m[1])
+    margins = sorted([("left", bx0), ("right", W - bx1), ("top", by0 * 0.6), ("bottom", (H - by1) * 0.6)],
+                     key=lambda m: -m[1])
 
     def at(side: str, t: float) -> Box:
         if side in ("left", "right"):
@@ -347,7 +356,8 @@ def _margin_box(rng: np.random.Generator, size: tuple[float, float], board: Box,
     return first
 
 
-def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: Box, taken: list[tuple[str, Box]]) -> Box:
+def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: Box,
+               taken: list[tuple[str, Box]]) -> Box:
     """A chess-style game clock beside the board: a dark body, two LCD faces with times, two buttons."""
     w, h = 3.2 * pw_px, 1.7 * pw_px
     if rng.random() < 0.5:
@@ -370,8 +380,8 @@ def draw_clock(img: np.ndarray, rng: np.random.Generator, pw_px: float, board: B
         t = f"{int(rng.integers(0, 3))}:{int(rng.integers(0, 60)):02d}"
         (tw, th), _ = cv2.getTextSize(t, cv2.FONT_HERSHEY_SIMPLEX, 1.0, 2)
         scale = max(0.2, min((fy1 - fy0) * 0.6 / th, (fx1 - fx0 - 6) / tw))  # fit the face
-        cv2.putText(img, t, (int(fx0 + 3), int(fy1 - (fy1 - fy0) * 0.25)), cv2.FONT_HERSHEY_SIMPLEX, scale, (30, 30, 30),
-                    max(1, int(scale * 2)), cv2.LINE_AA)
+        cv2.putText(img, t, (int(fx0 + 3), int(fy1 - (fy1 - fy0) * 0.25)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (30, 30, 30), max(1, int(scale * 2)), cv2.LINE_AA)
         bx, by = ((fx0 + fx1) / 2, y0 + (y1 - y0) * 0.12) if horiz else (x0 + (x1 - x0) * 0.08, (fy0 + fy1) / 2)
         cv2.circle(img, (int(bx), int(by)), max(2, int(pw_px * 0.18)), shade(body, 2.5), -1, cv2.LINE_AA)
     return box
@@ -391,7 +401,8 @@ def draw_scoreboard(img: np.ndarray, rng: np.random.Generator, pw_px: float, boa
     cards = [str(int(rng.integers(0, length))), str(length), str(int(rng.integers(0, length)))]
     vert = (y1 - y0) > (x1 - x0)
     for k, text in enumerate(cards):
-        cx0, cy0, cx1, cy1 = ((x0 + 4.0, y0 + (y1 - y0) * k / 3 + 4, x1 - 4.0, y0 + (y1 - y0) * (k + 1) / 3 - 4) if vert else
+        cx0, cy0, cx1, cy1 = ((x0 + 4.0, y0 + (y1 - y0) * k / 3 + 4, x1 - 4.0, y0 + (y1 - y0) * (k + 1) / 3 - 4)
+                              if vert else
                               (x0 + (x1 - x0) * k / 3 + 4, y0 + 4.0, x0 + (x1 - x0) * (k + 1) / 3 - 4, y1 - 4.0))
         cv2.rectangle(img, (int(cx0), int(cy0)), (int(cx1), int(cy1)), (245, 245, 245), -1)
         cv2.line(img, (int(cx0), int((cy0 + cy1) / 2)), (int(cx1), int((cy0 + cy1) / 2)), (150, 150, 150), 1)

@@ -90,7 +90,8 @@ class Profiles:
 
 
 # grey level to CIE lightness (0..255): more contrast in the dark, as the eye (and Lab) has it
-_LIGHTNESS = np.clip(np.array([(116 * ((v / 255) ** (1 / 3) if v / 255 > 0.008856 else 7.787 * v / 255 + 16 / 116) - 16) * 2.55
+_LIGHTNESS = np.clip(np.array([(116 * ((v / 255) ** (1 / 3) if v / 255 > 0.008856 else 7.787 * v / 255 + 16 / 116)
+                                - 16) * 2.55
                                for v in range(256)]), 0, 255).astype(np.uint8)
 
 

@@ -31,7 +31,8 @@ def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[floa
     between profile samples by a parabola through its top three."""
     tops = prof.full.max(axis=1)
     tops = tops[tops > params.threshold]
-    thr = max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))) if len(tops) else params.threshold
+    thr = (max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))) if len(tops)
+           else params.threshold)
     nms = max(1, int(round(0.5 * L.CHECKER / params.step)))
     step = float(prof.dist[1] - prof.dist[0])
     gaps: list[float] = []

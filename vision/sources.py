@@ -82,8 +82,10 @@ class FileSource(FrameSource):
 class CaptureSource(FrameSource):
     """OpenCV ``VideoCapture``: a camera index or device, or a video file."""
 
-    def __init__(self, target: Any, width: int = 1280, height: int = 720, camera: bool = True, warmup: int = 10) -> None:
-        self.cap = cv2.VideoCapture(target, cv2.CAP_V4L2) if camera and not isinstance(target, str) else cv2.VideoCapture(target)
+    def __init__(self, target: Any, width: int = 1280, height: int = 720, camera: bool = True,
+                 warmup: int = 10) -> None:
+        self.cap = (cv2.VideoCapture(target, cv2.CAP_V4L2) if camera and not isinstance(target, str)
+                    else cv2.VideoCapture(target))
         if not self.cap.isOpened():
             raise FrameSourceError(f"cannot open {'camera' if camera else 'video'} {target!r}"
                                    + (" (is it plugged in, and is the user in the 'video' group?)" if camera else ""))
@@ -115,7 +117,8 @@ class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi ca
         try:
             from picamera2 import Picamera2
         except ImportError:
-            raise FrameSourceError("picamera2 is not installed (apt install python3-picamera2 on Raspberry Pi OS)") from None
+            raise FrameSourceError("picamera2 is not installed "
+                                   "(apt install python3-picamera2 on Raspberry Pi OS)") from None
         self.cam = Picamera2(index)
         self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
         self.cam.start()
@@ -173,7 +176,8 @@ def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
         try:
             return CaptureSource(int(arg or 0), width, height)
         except ValueError:
-            raise ConfigError(f"camera {spec!r}: expected camera:N with N a number, or a device path like /dev/video0") from None
+            raise ConfigError(f"camera {spec!r}: expected camera:N with N a number, "
+                              "or a device path like /dev/video0") from None
     if spec.startswith("/dev/video"):
         return CaptureSource(spec, width, height)
     if kind == "picamera2":

@@ -10,7 +10,8 @@ Entering MOVING (from any other state) emits a :class:`referee.events.HandOverBo
 reaching STABLE with a reading different from the last one emitted emits that
 :class:`referee.events.BoardEvidence`; so does the same board read more surely while
 STABLE (:func:`surer`: its confidence now reaches 0.6, or more points do), so a
-consumer that held an unsure reading gets a better one without anything moving.  The quiet check is cheap (a small rectified grey
+consumer that held an unsure reading gets a better one without anything moving.  The quiet check is
+cheap (a small rectified grey
 thumbnail, frame-to-frame difference and the frame-band occlusion test); the full read
 runs only on quiet frames, and while STABLE only when the board may have changed: a frame
 whose thumbnail matches the one of the last full read (:data:`STILL_LEVEL`) is the same
@@ -90,7 +91,8 @@ class StabilityFilter:
         if self._Hfor is None or not np.array_equal(self._Hfor, corners):
             self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), corners.copy()
         assert self._H is not None
-        size = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)), int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
+        size = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)),
+                int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
         small = cv2.warpPerspective(frame, self._H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
         return View(small, THUMB_PX, THUMB_MARGIN)
 
@@ -110,7 +112,8 @@ class StabilityFilter:
         diff = grey - prev
         d = np.abs(diff - int(small_median(diff, -255)))  # a global flicker of the light is not motion
         cfg = self.reader.config
-        if float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25 or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25:
+        if (float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25
+                or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25):
             return False
         if self._ref is None:
             # no still board seen yet: stillness is enough here (the reader refuses a frame whose

@@ -2,7 +2,8 @@
 
 Prints ``PTY <path>`` (give it to ``bgtable dice`` or to the table config as the dice port),
 then passes scene commands from stdin to the simulated sensors (``die 0 top 3``,
-``tumble 300``, ``die 0 empty`` ...; see hardware/design/simulation.md) until EOF or ``quit``.  The ``bgtable`` dispatcher builds the parser (:func:`add_arguments`)
+``tumble 300``, ``die 0 empty`` ...; see hardware/design/simulation.md) until EOF or ``quit``.
+The ``bgtable`` dispatcher builds the parser (:func:`add_arguments`)
 and calls :func:`run`; bad input is ``parser.error`` (one line, exit 2).
 """
 from __future__ import annotations

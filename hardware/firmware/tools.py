@@ -100,7 +100,8 @@ class _LineProcess:
             self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, text=True, bufsize=1)
         except OSError as exc:
-            raise SimulatorError(f"cannot start {name} ({argv[0]}): {exc}; build it with hardware.firmware.tools.build") from None
+            raise SimulatorError(f"cannot start {name} ({argv[0]}): {exc}; "
+                                 "build it with hardware.firmware.tools.build") from None
         self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
         self._reader = threading.Thread(target=self._pump, args=(self.proc.stdout,), daemon=True)
         self._reader.start()

@@ -6,7 +6,8 @@ CRC-32 (hex) of the line without it (the same JSON with ``,"crc":"..."`` removed
 every byte is written), ``fsync``s it and only then returns, so the referee acts only on
 events that are on disk.  The table (``sync="thread"``) instead writes each line and fsyncs
 on a sync thread, all lines of one event at once, and waits for it (:meth:`Journal.durable`)
-before it shows what it decided: nothing shown is ever missing from the disk.  A write that fails (a full disk, a read-only filesystem) raises
+before it shows what it decided: nothing shown is ever missing from the disk.  A write that fails
+(a full disk, a read-only filesystem) raises
 :class:`JournalWriteError` and leaves nothing of the line behind.  An open
 :class:`Journal` holds an exclusive ``fcntl.flock``: a second process on the same file is
 refused with :class:`JournalLocked`.  Events:

@@ -28,12 +28,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
-from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Resign,
-                     Roll, RuleSettings, Take, crawford_flags, layout)
+from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
+                                    Problem, Resign, Roll, RuleSettings, Take, crawford_flags, layout)
 from referee.rules.moves import legal_plays
 from referee.rules.notation import Play
 from referee.rules.position import Position
@@ -86,7 +86,7 @@ def _on(v: str) -> bool:
 
 def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
     """The rule settings (Crawford, Jacoby, beavers, cube limit, automatic doubles) a .mat header's tags give."""
-    kw: dict = {}
+    kw: dict[str, Any] = {}
     for k, v in meta:
         key = k.strip().lower()
         if key == "crawford":
@@ -507,7 +507,8 @@ def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
     g = g.with_actions(writable_actions(g))
     rep = replay_game(g, record.match_length, record.rules)
     lines = [f" Game {g.number}",
-             " " + f"{record.players[0]} : {g.score_before[0]}".ljust(31) + f"{record.players[1]} : {g.score_before[1]}"]
+             " " + f"{record.players[0]} : {g.score_before[0]}".ljust(31)
+             + f"{record.players[1]} : {g.score_before[1]}"]
     # replay again to know each mover's position for hit marks
     r = GameReplayer(g.number, record.match_length, record.rules, g.crawford)
     cells: dict[int, list[str]] = {}

@@ -81,7 +81,7 @@ from typing import Any, ClassVar, Iterable, Optional, Union
 
 from referee.colour import COLOURS
 from referee.errors import RecordError
-from referee.rules.match import add_points, crawford_flags  # noqa: F401 (crawford_flags: the records' name for it)
+from referee.rules.match import add_points, crawford_flags as crawford_flags  # re-exported: the records' name for it
 from referee.rules.position import Position
 
 PLAYER_COLOURS = COLOURS  # player 0 = Dark, player 1 = Light (referee.colour)

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
-from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Problem, Reroll,
-                     Roll, RuleSettings, Take, crawford_flags, layout)
+from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
+                                    Problem, Reroll, Roll, RuleSettings, Take, crawford_flags, layout)
 from referee.records.matfile import gnubg_steps, ordered_meta
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, KnownReplay

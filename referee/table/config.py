@@ -88,12 +88,12 @@ def _header_text(limit: int) -> Callable[[str, Any], str]:
     def check(key: str, v: Any) -> str:
         if isinstance(v, int) and not isinstance(v, bool):
             v = str(v)  # table = 3
-        v = string(key, v).strip()
-        if len(v) > limit:
-            raise ConfigError(key, v, f"must be at most {limit} characters")
-        if '"' in v or any(ord(c) < 32 for c in v):
-            raise ConfigError(key, v, "must be one line without double quotes (the .mat header quotes it)")
-        return v
+        text = string(key, v).strip()
+        if len(text) > limit:
+            raise ConfigError(key, text, f"must be at most {limit} characters")
+        if '"' in text or any(ord(c) < 32 for c in text):
+            raise ConfigError(key, text, "must be one line without double quotes (the .mat header quotes it)")
+        return text
     return check
 
 
@@ -192,8 +192,10 @@ def load(path: str | Path) -> TableConfig:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError("config file", str(p), f"cannot be read ({exc.strerror}); copy hardware/table.example.toml") from None
+        raise ConfigError("config file", str(p),
+                          f"cannot be read ({exc.strerror}); copy hardware/table.example.toml") from None
     except UnicodeDecodeError as exc:
-        raise ConfigError("config file", str(p), f"is not a UTF-8 text file (byte {exc.start} is 0x{exc.object[exc.start]:02x});"
+        raise ConfigError("config file", str(p),
+                          f"is not a UTF-8 text file (byte {exc.start} is 0x{exc.object[exc.start]:02x});"
                           " a config is TOML text: copy hardware/table.example.toml") from None
     return loads(text, str(p))

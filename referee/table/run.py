@@ -82,7 +82,8 @@ class Devices:
 def settings_from(config: Any, dice_reader: bool) -> Settings:
     """The referee's settings: the config's ``[rules]`` (names from ``[players]``, the confidence
     gate from ``[vision] sure``), judging the roll from the move when there is no dice reader."""
-    return replace(config.rules, dice_reader=dice_reader)
+    rules: Settings = config.rules
+    return replace(rules, dice_reader=dice_reader)
 
 
 # --------------------------------------------------------------------------- devices
@@ -481,8 +482,9 @@ def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any]) -> list[dic
     director: list[dict[str, Any]] = []
     if config.clock.enabled:
         def timed_out(flag: Any) -> None:
-            msg = (f"{flag.player}'s time is up: " + ("the match is lost on time (the director ends it)"
-                                                      if flag.outcome != "penalty" else f"{flag.points} penalty point(s)"))
+            msg = (f"{flag.player}'s time is up: "
+                   + ("the match is lost on time (the director ends it)"
+                      if flag.outcome != "penalty" else f"{flag.points} penalty point(s)"))
             log.warning("%s", msg)
             tell(sinks, core.referee.view(), msg)
         core.sinks.append(ClockSink(core.journal, config.clock, time.monotonic, on_timeout=timed_out))

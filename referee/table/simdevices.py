@@ -158,7 +158,7 @@ class PtyDice:
 
     def lift(self) -> list[Any]:
         """Pick up the dice on the simulated reader and return the events up to the lift."""
-        from firmware_bridge.reader import STATE_SETTLED  # noqa: PLC0415
+        from firmware_bridge.messages import STATE_SETTLED  # noqa: PLC0415
         if self.reader.core.state != STATE_SETTLED:
             # The reader models one pair of dice.  After an early roll two pairs lie on the
             # table and the reader already reported the first lift; the second pair's lift

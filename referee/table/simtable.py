@@ -163,7 +163,7 @@ class SimulatedTable:
             self._report()
         return self.stats
 
-    def _progress(self) -> tuple:
+    def _progress(self) -> tuple[Any, ...]:
         """What changes when play moves on: the state, the position, the record."""
         ref = self.referee
         return ref.state, ref.pos, ref.game, len(ref.actions), ref.turn
@@ -257,7 +257,8 @@ class SimulatedTable:
         """The button for ``action`` when the table has one, else the player's input as the screen
         takes it (the example layout has no beaver or confirm button)."""
         try:
-            return self.buttons.press(colour, action)
+            pressed: list[Any] = self.buttons.press(colour, action)
+            return pressed
         except SimError:
             return [PlayerInput(colour, action)]
 

@@ -22,7 +22,7 @@ from typing import Any, Iterator, Optional, Sequence
 
 from referee.board import for_side, reading_of
 from referee.colour import DARK, LIGHT, other
-from referee.events import DiceLifted, DieReading, PlayerInput, RollSettled
+from referee.events import BoardEvidence, DiceLifted, DieReading, PlayerInput, RollSettled
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
 from referee.rules.scoring import game_result
@@ -48,7 +48,7 @@ def opening_throw(dark: Optional[int], light: Optional[int], *, tray: bool = Fal
                         DieReading(light, zone="tray" if tray else "left", x=-80.0)), roll_id=roll_id, t=t)
 
 
-def reading(pos_dark: Position, *, show_off: bool = True, t: float = 0.0):
+def reading(pos_dark: Position, *, show_off: bool = True, t: float = 0.0) -> BoardEvidence:
     """A perfect stable board reading of a position given with Dark on roll."""
     return reading_of(pos_dark, show_off=show_off, t=t)
 

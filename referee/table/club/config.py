@@ -140,7 +140,8 @@ class Club:
         for t in self.tables:
             if t.name == table:
                 return ClubLink(self.broker, self.port, self.name, t.name, t.password, self.tls, self.ca_file)
-        raise ClubConfigError(f"table {table!r} is not in the club's table list ({', '.join(x.name for x in self.tables)})")
+        raise ClubConfigError(f"table {table!r} is not in the club's table list "
+                              f"({', '.join(x.name for x in self.tables)})")
 
     @classmethod
     def from_toml(cls, data: dict[str, Any], where: str = "club file") -> "Club":
