@@ -39,7 +39,7 @@ import cv2
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
-from .reasons import NoReading, no_board
+from .reasons import no_board
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -86,8 +86,8 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
         return {"board_found": False, "reason": no_board(str(exc)).to_json_dict()}
     assert r.rows is not None
     out = r.rows.to_json_dict()
-    why = why_no_reading(r, reader)
-    out["reason"] = None if why is None else why.to_json_dict()  # why the table would get no reading, else null
+    # why the table would get no reading (the reader's own reason), else null
+    out["reason"] = None if r.reason is None else r.reason.to_json_dict()
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
@@ -98,12 +98,6 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
         out["dice"] = dice_found(img, r.corners, reader.config.shape)
     return out
-
-
-def why_no_reading(r: Any, reader: Any) -> Optional[NoReading]:
-    """Why this reading would give the referee nothing (the reader's own reason:
-    :attr:`vision.reader.Reading.reason`), or None when it would give a reading."""
-    return r.reason
 
 
 def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import cv2
 import numpy as np
@@ -123,14 +123,15 @@ def _core(p: np.ndarray) -> np.ndarray:
     return p[..., SHIFT:SHIFT + PATCH, SHIFT:SHIFT + PATCH, :]
 
 
-def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
-    """(slots, states): the smallest distance of each template (slots, states, P, P, 3) to the
+def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
+                  dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = _dist) -> np.ndarray:
+    """(slots, states): the smallest ``dist`` of each template (slots, states, P, P, 3) to the
     new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
     best = None
     for dy in range(2 * SHIFT + 1):
         for dx in range(2 * SHIFT + 1):
             win = wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :]
-            d = _dist(win, tpl)
+            d = dist(win, tpl)
             best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best

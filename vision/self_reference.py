@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
-from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, PATCH, SHARPNESS, SHIFT, BoardMemory, _core, _dist,
+from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
                      patches)
 from .rectify import View
 
@@ -49,18 +49,6 @@ def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     la = a[..., 0] - a[..., 0].mean(axis=(-1, -2), keepdims=True)
     lb = b[..., 0] - b[..., 0].mean(axis=(-1, -2), keepdims=True)
     return _dist(a, b) + np.abs(la - lb).mean(axis=(-1, -2))
-
-
-def _shifted_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
-    """(slots, states): the smallest :func:`_structure` distance of each template to the patch
-    shifted by up to :data:`~vision.memory.SHIFT` samples either way."""
-    best = None
-    for dy in range(2 * SHIFT + 1):
-        for dx in range(2 * SHIFT + 1):
-            d = _structure(wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :], tpl)
-            best = d if best is None else np.minimum(best, d)
-    assert best is not None
-    return best
 
 
 class SelfReference(BoardMemory):
@@ -93,7 +81,7 @@ class SelfReference(BoardMemory):
         self.frames = 1
         # the scale: how far slots stray from the look of the state they held before (most
         # still hold it), per state, robustly
-        d = _shifted_dist(wide[:n_points], tpl[:n_points])
+        d = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
         self._d = d
         for s in (EMPTY, DARK, LIGHT):
             own = d[st[:n_points] == s, s]
@@ -126,7 +114,7 @@ class SelfReference(BoardMemory):
         d = np.zeros((len(self.geo.centres), 3), np.float32)
         tpl = self._templates()
         d[:n_points] = self._d if view is self.view else _shifted_dist(patches(view, self.geo)[:n_points],
-                                                                       tpl[:n_points])
+                                                                       tpl[:n_points], _structure)
         return d
 
     def foreign(self, view: View) -> np.ndarray:

@@ -18,7 +18,7 @@ position, the cube and the Jacoby rule; scores and the Crawford flag consistent.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Union
 
 from referee.board import for_side
 from referee.colour import COLOURS, Colour
@@ -231,12 +231,16 @@ class GameReplayer:
         if not self.moved and dice[0] == dice[1] and self.autodoubles == 0 and self.to_act is None:
             self.problem(move, a, "the opening roll cannot be a double (equal dice are rolled again)")
 
-    def _on_move(self, a: Move, move: int, index: int) -> None:
+    def _played(self, a: Union[Move, IllegalAccepted], move: int) -> None:
+        """What every play does: its turn and roll checked, the turn passed, counted."""
         self._check_turn(move, a)
         self._dice_check(a, move, a.dice)
         self.to_act = 1 - a.player
         self.moved = True
         self.out.plays += 1
+
+    def _on_move(self, a: Move, move: int, index: int) -> None:
+        self._played(a, move)
         if self.broken:
             return
         pos = self.mover_position(a.player)
@@ -290,11 +294,7 @@ class GameReplayer:
         self._set_after(p, Position._raw(tuple(opp), tuple(me)))
 
     def _on_illegal_accepted(self, a: IllegalAccepted, move: int, index: int) -> None:
-        self._check_turn(move, a)
-        self._dice_check(a, move, a.dice)
-        self.to_act = 1 - a.player
-        self.moved = True
-        self.out.plays += 1
+        self._played(a, move)
         if a.position:
             try:
                 stood = Position.from_position_id(a.position)

@@ -97,8 +97,10 @@ class ScreenSink:
                 self.runner.present()
             else:
                 shown, highlight = self.frame(view, decisions)
-                if shown is not None:
-                    self.runner.show(shown, highlight) if highlight is not None else self.runner.show(shown)
+                if shown is not None and highlight is not None:
+                    self.runner.show(shown, highlight)
+                elif shown is not None:
+                    self.runner.show(shown)
             self._drawn = None
             self.open = self.runner.pump()
 

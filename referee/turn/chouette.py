@@ -228,9 +228,7 @@ class Chouette:
 
     def end_game(self, t: "TableState", winner: str, kind: GameKind, reason: str, points: Optional[int]) -> None:
         """Every member still playing wins or loses their own cube against the box; then the rotation."""
-        s = self.settings  # the board game as a money game: its record keeps a running score
-        pts = points if points is not None else points_won(kind, t.cube.value, jacoby=s.jacoby,
-                                                              cube_turned=t.cube.turned)
+        pts = points if points is not None else t.board_points(kind)  # its record keeps a running score
         t.close_game(winner, pts, int(kind), reason)
         t.score = t.score.after_game(winner, pts)
         self._settle_game(t, winner, kind)

@@ -9,7 +9,7 @@ from typing import Optional
 from referee.events import PlayerInput
 from referee.records import record as rec
 from referee.colour import other
-from referee.rules.scoring import GameKind, points_won
+from referee.rules.scoring import GameKind
 from referee.turn.states import State
 from referee.turn.table_state import TableState
 
@@ -48,9 +48,8 @@ def end_game(t: TableState, winner: str, kind: GameKind, reason: str, points: Op
 
 def heads_up_end(t: TableState, winner: str, kind: GameKind, reason: str, points: Optional[int]) -> None:
     """A two-player game's end: the points (the cube, Jacoby), the score, the match's end."""
-    s = t.settings
     if points is None:
-        points = points_won(kind, t.cube.value, jacoby=s.money and s.jacoby, cube_turned=t.cube.turned)
+        points = t.board_points(kind)
     t.close_game(winner, points, int(kind), reason)
     t.score = t.score.after_game(winner, points)
     word = {"bearoff": {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(kind)],

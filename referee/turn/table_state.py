@@ -19,6 +19,7 @@ from referee.records import record as rec
 from referee.rules.cube import Cube
 from referee.rules.match import Score
 from referee.rules.moves import LegalPlay
+from referee.rules.scoring import GameKind, points_won
 from referee.rules.position import Position
 from referee.settings import Settings
 from referee.turn.machine import DeclarationError, Transition, trigger_of
@@ -173,6 +174,12 @@ class TableState:
     def game_record(self) -> rec.GameRecord:
         """The game under way as a record."""
         return rec.GameRecord(self.game, self.score.points, self.score.crawford_game, tuple(self.actions))
+
+    def board_points(self, kind: GameKind) -> int:
+        """The board game's points: the table's cube times single, gammon or backgammon, and a
+        single game under Jacoby in money play while the cube was never turned."""
+        s = self.settings
+        return points_won(kind, self.cube.value, jacoby=s.money and s.jacoby, cube_turned=self.cube.turned)
 
     def close_game(self, winner: str, points: int, kind: int, reason: str) -> None:
         """Record the end of the game and keep its record."""
