@@ -96,7 +96,7 @@ def test_the_rules_engine_stands_alone_and_the_records_do_not_know_the_turn() ->
 
 def test_relative_imports_are_resolved() -> None:
     assert "vision.memory" in _imports(ROOT / "vision" / "reader.py", "vision")
-    assert "referee.events" in _imports(ROOT / "referee" / "table" / "run.py", "referee")
+    assert "referee.events" in _imports(ROOT / "referee" / "table" / "devices.py", "referee")
 
 
 def test_the_rule_can_fail() -> None:

@@ -10,7 +10,7 @@ from vision.config import VisionConfig
 from referee.events import BoardEvidence
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
-from referee.table.run import CameraThread
+from referee.table.devices import CameraThread
 from referee.table.simdevices import board_evidence
 from vision.render import RenderParams, render_scene
 

@@ -16,7 +16,8 @@ from referee.table.clock_sink import ClockSink
 from referee.table.club.analysis import gnubg_path
 from referee.table.config import loads
 from referee.table.process import TableCore
-from referee.table.run import analyse_match, archive, club_outputs
+from referee.table.matches import archive
+from referee.table.run import analyse_match, club_outputs
 
 
 def test_clock_and_club_sections_are_read_and_checked() -> None:

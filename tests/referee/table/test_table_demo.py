@@ -373,7 +373,8 @@ def test_the_run_loop_retries_a_paused_journal_until_it_can_be_written(tmp_path)
     import threading
 
     from referee.events import RollSettled
-    from referee.table.run import Devices, loop
+    from referee.table.devices import Devices
+    from referee.table.run import loop
     from referee.table.sdnotify import Notifier
     from referee.table.simdevices import board_evidence
     from referee.rules.position import Position

@@ -18,7 +18,7 @@ from referee.records.record import MatchRecord
 from referee.records.sgf import read_sgf, write_sgf
 from referee.settings import Settings
 from referee.table.config import ConfigError, MatchConfig, loads
-from referee.table.run import JournalMatch, archive_stem, differences, resumed_settings
+from referee.table.matches import JournalMatch, archive_stem, differences, resumed_settings
 from referee.table.process import TableCore
 from referee.table.streams import Table, opening_throw
 from referee.turn.referee import Referee
@@ -232,7 +232,8 @@ def test_the_table_loop_shows_the_highlight_and_sends_the_chosen_answer(tmp_path
     import queue
     import threading
 
-    from referee.table.run import Devices, loop, output_sinks
+    from referee.table.devices import Devices
+    from referee.table.run import loop, output_sinks
     from referee.table.sdnotify import Notifier
 
     dev = Devices(buttons=FakePanel(), screen=FakeRunner())
