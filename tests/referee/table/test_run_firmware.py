@@ -10,8 +10,8 @@ camera is simulated: the boards of a scripted game (:func:`referee.table.streams
 put on the same queue by :class:`~referee.table.simdevices.PerfectCamera`, on an injected clock.
 The harness drives the firmware's simulated sensors through every throw and lift of the game.
 
-Every wait is on an event (a decision shown, the wiring done); the wall-clock bound WAIT only
-stops a hung test, it decides nothing."""
+Every wait is on an event (a decision shown, an input journaled, the wiring done); the
+wall-clock bound WAIT only stops a hung test, it decides nothing."""
 from __future__ import annotations
 
 import dataclasses
@@ -206,6 +206,7 @@ def run_table(cfg: Path, harness: Callable[[SimCamera, Shown], None], monkeypatc
     shown = Shown(cfg.parent / "journal" / "current.jsonl")
     wired = threading.Event()
     failure: list[BaseException] = []
+    opened: list[devices.Devices] = []
 
     def open_camera(config: Any, events: "queue.Queue[Any]", memory: Optional[Path] = None) -> SimCamera:
         cameras.append(SimCamera(events, clock))
@@ -214,12 +215,14 @@ def run_table(cfg: Path, harness: Callable[[SimCamera, Shown], None], monkeypatc
     real_sinks = run.output_sinks
 
     def output_sinks(dev: devices.Devices, core_of: Callable[[], Any]) -> list[Any]:
+        opened.append(dev)
         wired.set()  # after run installed its SIGTERM handler: the harness may stop it
         return [*real_sinks(dev, core_of), shown]
 
     def players() -> None:
         try:
             assert wired.wait(WAIT), "bgtable run did not get as far as its outputs"
+            assert opened[0].dice is not None, f"the dice reader did not open: {opened[0].problems}"
             harness(cameras[0], shown)
         except BaseException as exc:  # handed to the test's thread
             failure.append(exc)
