@@ -76,14 +76,10 @@ class Shown:
             self.decisions += decisions
             self.cond.notify_all()
 
-    def count(self, kind: str) -> int:
-        """How many decisions of ``kind`` were shown so far."""
-        with self.cond:
-            return sum(1 for d in self.decisions if d.kind == kind)
-
     def inputs(self, kind: str) -> int:
-        """How many input events of ``kind`` the journal holds."""
-        lines = self.journal.read_text().splitlines() if self.journal.exists() else []
+        """How many input events of ``kind`` the journal holds (in its whole lines: the table
+        may be writing the next one)."""
+        lines = self.journal.read_text().split("\n")[:-1] if self.journal.exists() else []
         return sum(1 for line in lines if json.loads(line).get("data", {}).get("kind") == kind)
 
     def wait_input(self, kind: str, n: int) -> None:
