@@ -5,6 +5,9 @@ giving its payload bytes and ``unpack(payload)`` returning the message or None
 when the payload does not fit the layout.  ``to_dict``/``from_dict`` give the
 field form used in ``vectors.json``.  Field ranges are checked when a message is
 built, so a message that exists can always be packed.
+
+The protocol's codes live in :mod:`firmware_bridge.codes` and the die record in
+:mod:`firmware_bridge.die`; both are importable from here too.
 """
 from __future__ import annotations
 
@@ -12,113 +15,24 @@ import struct
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Optional
 
+from firmware_bridge.codes import (
+    CAP_COCKED, CAP_CONFIDENCE, CAP_LEDS, CAP_ON_CHECKER, CAP_POSITION, CAP_ZONES, CAPABILITY_NAMES,
+    FAULT_LED, FAULT_NAMES, FAULT_QUEUE_OVERFLOW, FAULT_RESET, FAULT_SENSOR, FAULT_SENSOR_RECOVERED,
+    FLAG_COCKED, FLAG_ON_CHECKER, LED_FAULT, LED_LINK, LED_NAMES, LED_READY, LED_REROLL, MAX_PAYLOAD,
+    PROTOCOL_VERSION, STATE_IDLE, STATE_LIFTED, STATE_NAMES, STATE_ROLLING, STATE_SETTLED, ZONE_CODES,
+    ZONE_NAMES, check_field)
+from firmware_bridge.die import Die, pack_dice, unpack_dice
 from firmware_bridge.errors import FieldError
 
-PROTOCOL_VERSION = 2
-MAX_PAYLOAD = 48
-
-ZONE_CODES: dict[str, int] = {"left": 0, "right": 1, "outside": 2, "tray": 3}
-ZONE_NAMES: dict[int, str] = {v: k for k, v in ZONE_CODES.items()}
-
-# die flags
-FLAG_COCKED = 0x01
-FLAG_ON_CHECKER = 0x02
-
-# INFO capability bits
-CAP_POSITION = 0x0001
-CAP_COCKED = 0x0002
-CAP_ON_CHECKER = 0x0004
-CAP_LEDS = 0x0008
-CAP_ZONES = 0x0010
-CAP_CONFIDENCE = 0x0020
-CAPABILITY_NAMES: dict[int, str] = {
-    CAP_POSITION: "position", CAP_COCKED: "cocked", CAP_ON_CHECKER: "on_checker",
-    CAP_LEDS: "leds", CAP_ZONES: "zones", CAP_CONFIDENCE: "confidence",
-}
-
-# SET_LEDS bits
-LED_REROLL = 0x01
-LED_READY = 0x02
-LED_FAULT = 0x04
-LED_LINK = 0x08
-LED_NAMES: dict[str, int] = {"reroll": LED_REROLL, "ready": LED_READY, "fault": LED_FAULT, "link": LED_LINK}
-
-# SNAPSHOT states
-STATE_IDLE = 0
-STATE_ROLLING = 1
-STATE_SETTLED = 2
-STATE_LIFTED = 3
-STATE_NAMES: dict[int, str] = {0: "idle", 1: "rolling", 2: "settled", 3: "lifted"}
-
-# FAULT codes
-FAULT_SENSOR = 1
-FAULT_SENSOR_RECOVERED = 2
-FAULT_QUEUE_OVERFLOW = 3
-FAULT_LED = 4
-FAULT_RESET = 5
-FAULT_NAMES: dict[int, str] = {
-    FAULT_SENSOR: "sensor failed", FAULT_SENSOR_RECOVERED: "sensor recovered",
-    FAULT_QUEUE_OVERFLOW: "event queue overflowed", FAULT_LED: "LED driver failed",
-    FAULT_RESET: "watchdog or brown-out reset",
-}
-
-
-def _check(name: str, value: Any, lo: int, hi: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise FieldError(f"field {name} = {value!r} is not an integer in {lo}..{hi}")
-
-
-@dataclass(frozen=True)
-class Die:
-    """One die record (8 bytes): value 0 = unreadable, position in mm from the board centre."""
-
-    value: int
-    zone: str = "right"
-    cocked: bool = False
-    on_checker: bool = False
-    x: int = 0
-    y: int = 0
-    confidence: int = 255
-
-    SIZE: ClassVar[int] = 8
-    _FMT: ClassVar[struct.Struct] = struct.Struct("<BBBhhB")
-
-    def __post_init__(self) -> None:
-        _check("value", self.value, 0, 6)
-        if self.zone not in ZONE_CODES:
-            raise FieldError(f"field zone = {self.zone!r} is not one of {', '.join(ZONE_CODES)}")
-        _check("x", self.x, -32768, 32767)
-        _check("y", self.y, -32768, 32767)
-        _check("confidence", self.confidence, 0, 255)
-
-    def pack(self) -> bytes:
-        """The die's wire bytes."""
-        flags = (FLAG_COCKED if self.cocked else 0) | (FLAG_ON_CHECKER if self.on_checker else 0)
-        return self._FMT.pack(self.value, flags, ZONE_CODES[self.zone], self.x, self.y, self.confidence)
-
-    @classmethod
-    def unpack(cls, data: bytes) -> Optional["Die"]:
-        """A die from its wire bytes, or None when they are not a valid die."""
-        value, flags, zone, x, y, conf = cls._FMT.unpack(data)
-        if value > 6 or zone not in ZONE_NAMES or flags & ~(FLAG_COCKED | FLAG_ON_CHECKER):
-            return None
-        return cls(value, ZONE_NAMES[zone], bool(flags & FLAG_COCKED), bool(flags & FLAG_ON_CHECKER), x, y, conf)
-
-
-def _pack_dice(dice: tuple[Die, ...]) -> bytes:
-    return b"".join(d.pack() for d in dice)
-
-
-def _unpack_dice(data: bytes, n: int) -> Optional[tuple[Die, ...]]:
-    if len(data) != n * Die.SIZE:
-        return None
-    out = []
-    for i in range(n):
-        d = Die.unpack(data[i * Die.SIZE:(i + 1) * Die.SIZE])
-        if d is None:
-            return None
-        out.append(d)
-    return tuple(out)
+__all__ = [  # the codes and the die record stay importable from here, as before the split
+    "CAP_COCKED", "CAP_CONFIDENCE", "CAP_LEDS", "CAP_ON_CHECKER", "CAP_POSITION", "CAP_ZONES", "CAPABILITY_NAMES",
+    "FAULT_LED", "FAULT_NAMES", "FAULT_QUEUE_OVERFLOW", "FAULT_RESET", "FAULT_SENSOR", "FAULT_SENSOR_RECOVERED",
+    "FLAG_COCKED", "FLAG_ON_CHECKER", "LED_FAULT", "LED_LINK", "LED_NAMES", "LED_READY", "LED_REROLL", "MAX_PAYLOAD",
+    "PROTOCOL_VERSION", "STATE_IDLE", "STATE_LIFTED", "STATE_NAMES", "STATE_ROLLING", "STATE_SETTLED", "ZONE_CODES",
+    "ZONE_NAMES", "Die",
+    "Message", "Heartbeat", "Ack", "Hello", "RequestSnapshot", "SetLeds", "SetZone", "Ping", "Info", "Pong",
+    "Snapshot", "RollStartedMsg", "RollSettledMsg", "DiceLiftedMsg", "RollDoneMsg", "Fault",
+    "MESSAGE_TYPES", "MESSAGE_NAMES", "from_dict"]
 
 
 class Message:
@@ -132,7 +46,7 @@ class Message:
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in self._RANGES.items():
-            _check(name, getattr(self, name), lo, hi)
+            check_field(name, getattr(self, name), lo, hi)
 
     def pack(self) -> bytes:
         """The message's payload bytes."""
@@ -318,7 +232,7 @@ class Snapshot(Message):
     def pack(self) -> bytes:
         """The snapshot's payload bytes (dice included)."""
         return self._FMT.pack(self.state, self.roll_id, self.leds, self.faults, self.pending,
-                              len(self.dice)) + _pack_dice(self.dice)
+                              len(self.dice)) + pack_dice(self.dice)
 
     @classmethod
     def unpack(cls, payload: bytes) -> Optional["Snapshot"]:
@@ -326,7 +240,7 @@ class Snapshot(Message):
         if len(payload) < cls._FMT.size:
             return None
         state, roll_id, leds, faults, pending, n = cls._FMT.unpack(payload[:cls._FMT.size])
-        dice = _unpack_dice(payload[cls._FMT.size:], n) if n <= 2 else None
+        dice = unpack_dice(payload[cls._FMT.size:], n) if n <= 2 else None
         if dice is None or state > 3:
             return None
         return cls(state, roll_id, leds, faults, pending, dice)
@@ -364,7 +278,7 @@ class RollSettledMsg(Message):
 
     def pack(self) -> bytes:
         """The settled roll's payload bytes (dice included)."""
-        return self._FMT.pack(self.roll_id, len(self.dice)) + _pack_dice(self.dice)
+        return self._FMT.pack(self.roll_id, len(self.dice)) + pack_dice(self.dice)
 
     @classmethod
     def unpack(cls, payload: bytes) -> Optional["RollSettledMsg"]:
@@ -372,7 +286,7 @@ class RollSettledMsg(Message):
         if len(payload) < cls._FMT.size:
             return None
         roll_id, n = cls._FMT.unpack(payload[:cls._FMT.size])
-        dice = _unpack_dice(payload[cls._FMT.size:], n) if 1 <= n <= 2 else None
+        dice = unpack_dice(payload[cls._FMT.size:], n) if 1 <= n <= 2 else None
         if dice is None or roll_id == 0:
             return None
         return cls(roll_id, dice)
