@@ -56,7 +56,8 @@ import hardware
 EXAMPLE = Path(hardware.__file__).with_name("table.example.toml")
 """The shipped example config, every key documented."""
 
-__all__ = ["ChouetteConfig", "ConfigError", "JournalConfig", "MatchConfig", "TableConfig", "EXAMPLE", "load", "loads", "from_dict"]
+__all__ = ["ChouetteConfig", "ConfigError", "JournalConfig", "MatchConfig", "TableConfig", "EXAMPLE", "load", "loads",
+           "from_dict"]
 
 # the [rules] keys: the Settings fields a table's file sets (names come from [players],
 # min_confidence from [vision] sure, dice_reader from whether the reader answers)
