@@ -9,6 +9,7 @@ import pygame  # noqa: E402
 
 from referee.view import TableView  # noqa: E402
 
+from .chouette import double_title  # noqa: E402
 from .layout import Layout  # noqa: E402
 from .text import draw_text  # noqa: E402
 from .theme import Theme  # noqa: E402
@@ -43,6 +44,9 @@ def state_title(view: TableView) -> str:
     if s == "illegal_move":
         return "Illegal move"
     if s == "double_offered":
+        chouette = double_title(view)
+        if chouette:
+            return chouette
         by = view.name(view.cube_offered_by) if view.cube_offered_by else "Double"
         return f"{by} doubles to {view.cube_offered_value}" if view.cube_offered_by else "Double offered"
     if s == "resignation_offered":

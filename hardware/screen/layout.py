@@ -51,8 +51,9 @@ class Layout:
         return self.cube_slots[owner]
 
 
-def layout(size: tuple[int, int], bottom: str = "dark") -> Layout:
-    """The regions for a screen of ``size`` with ``bottom``'s home board at the bottom right."""
+def layout(size: tuple[int, int], bottom: str = "dark", chouette: bool = False) -> Layout:
+    """The regions for a screen of ``size`` with ``bottom``'s home board at the bottom right
+    (``chouette``: the bottom player's box moves up, leaving the team's table more room)."""
     w, h = size
     pad = max(4, h // 90)
     score_h = h * 9 // 100
@@ -79,7 +80,7 @@ def layout(size: tuple[int, int], bottom: str = "dark") -> Layout:
     panel = pygame.Rect(board.right + 2 * pad, mid_y, w - board.right - 3 * pad, mid_h)
     box_h = mid_h * 20 // 100
     players = {top_player: pygame.Rect(panel.x, panel.y, panel.w, box_h),
-               bottom: pygame.Rect(panel.x, panel.y + mid_h * 50 // 100, panel.w, box_h)}
+               bottom: pygame.Rect(panel.x, panel.y + mid_h * (38 if chouette else 50) // 100, panel.w, box_h)}
     mid_zone = pygame.Rect(panel.x, players[top_player].bottom + pad, panel.w,
                            players[bottom].y - players[top_player].bottom - 2 * pad)
     dice = pygame.Rect(mid_zone.x, mid_zone.y, mid_zone.w * 62 // 100, mid_zone.h)

@@ -1,4 +1,5 @@
-"""The side panel and the score bar: each player's name, pips, clock and score; the last plays."""
+"""The side panel and the score bar: each player's name, pips, clock and score (a chouette's
+box and captain); the last plays."""
 from __future__ import annotations
 
 import os
@@ -11,6 +12,8 @@ from referee.colour import COLOURS  # noqa: E402
 from referee.view import TableView  # noqa: E402
 
 from .board import draw_checker  # noqa: E402
+from .chouette import player_tag  # noqa: E402
+from .chouette import title as chouette_title  # noqa: E402
 from .layout import Layout  # noqa: E402
 from .text import draw_text  # noqa: E402
 from .theme import Theme  # noqa: E402
@@ -37,12 +40,17 @@ def draw_players(surf: pygame.Surface, lay: Layout, view: TableView, theme: Them
         if clock is not None:  # the tournament clock: this player's reserve left
             clock_r = pygame.Rect(inner.x + inner.w * 30 // 100, inner.y + inner.h // 2, inner.w * 30 // 100,
                                   inner.h // 2)
-            draw_text(surf, clock[i], inner.h * 30 // 100, theme.turn_accent if on_turn else theme.dim_text, clock_r,
-                  bold=on_turn)
+            draw_text(surf, clock[i], inner.h * 30 // 100, theme.turn_accent if on_turn else theme.dim_text,
+                      clock_r, bold=on_turn)
         if not view.money:
             cube = lay.cube_rect(colour)
             score_r = pygame.Rect(inner.x, inner.y, cube.x - inner.x - inner.h // 6, inner.h)
             draw_text(surf, f"{view.score[i]}", inner.h * 50 // 100, theme.text, score_r, align="right", bold=True)
+        elif view.chouette is not None:  # the box or the captain, with their running score
+            cube = lay.cube_rect(colour)
+            tag_r = pygame.Rect(inner.x, inner.y, cube.x - inner.x - inner.h // 6, inner.h // 2)
+            draw_text(surf, player_tag(view, colour), inner.h * 30 // 100, theme.turn_accent, tag_r, align="right",
+                      bold=True)
 
 
 def draw_score(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
@@ -51,7 +59,9 @@ def draw_score(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
     pygame.draw.rect(surf, theme.panel, r)
     px = r.h * 42 // 100
     left = r.inflate(-r.h // 2, 0)
-    if view.money:
+    if view.chouette is not None:
+        score = chouette_title(view)
+    elif view.money:
         score = f"{view.names[0]} v {view.names[1]}   money game"
     else:
         score = f"{view.names[0]} {view.score[0]}  -  {view.score[1]} {view.names[1]}   match to {view.match_length}"
@@ -61,15 +71,18 @@ def draw_score(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme)
     if view.crawford:
         tags.insert(0, "CRAWFORD")
     right = pygame.Rect(left.x + left.w * 70 // 100, left.y, left.w * 30 // 100, left.h)
-    draw_text(surf, "   ".join(tags), px, theme.turn_accent if view.crawford else theme.dim_text, right, align="right",
-          bold=view.crawford)
+    draw_text(surf, "   ".join(tags), px, theme.turn_accent if view.crawford else theme.dim_text, right,
+              align="right", bold=view.crawford)
 
 
-
-def draw_plays(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme) -> None:
-    """The last plays, newest last, under the players' boxes."""
+def draw_plays(surf: pygame.Surface, lay: Layout, view: TableView, theme: Theme,
+               above: Optional[pygame.Rect] = None) -> None:
+    """The last plays, newest last, under the players' boxes (and under ``above``, the
+    chouette's table, when it is drawn there)."""
     r = lay.plays
-    if not view.last_plays or r.h < 20:
+    if above is not None:
+        r = pygame.Rect(r.x, above.bottom + 4, r.w, r.bottom - above.bottom - 4)
+    if not view.last_plays or r.h < 20 or (above is not None and r.h < 2 * max(14, lay.size[1] // 26)):
         return
     line_h = max(14, min(r.h // 5, lay.size[1] // 26))
     rows = max(1, r.h // line_h - 1)
