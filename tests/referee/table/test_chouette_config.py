@@ -103,3 +103,45 @@ def test_a_chouette_journal_resumes_as_a_chouette(tmp_path: Path) -> None:
         assert v.names == ("Bob", "Cid") and v.chouette is not None and v.chouette.box == "Bob"
     finally:
         again.close()
+
+
+def test_the_scores_on_the_screen_are_the_scoresheets(tmp_path: Path) -> None:
+    from referee.table.process import scoresheet_from_journal  # noqa: PLC0415
+    settings = settings_from(loads(CHOUETTE), dice_reader=True)
+    inputs = _first_game(Referee(settings))
+    core = TableCore.open(tmp_path / "current.jsonl", settings)
+    try:
+        for e in inputs:
+            core.handle(e)
+        shown = core.referee.view().chouette
+    finally:
+        core.close()
+    sheet = scoresheet_from_journal(tmp_path / "current.jsonl", settings)
+    assert shown is not None and shown.scores == sheet.games[-1].totals
+
+
+def test_bgtable_run_builds_a_chouette_from_the_config(tmp_path: Path) -> None:
+    import json  # noqa: PLC0415
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    import cv2  # noqa: PLC0415
+
+    from vision.layout import start_position  # noqa: PLC0415
+    from vision.render import render  # noqa: PLC0415
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), render(start_position(), seed=3))
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(f'[players]\ndark = "Zed"\n[camera]\nsource = "replay"\npath = "{frames}"\n'
+                   f'[dice]\nport = "/nonexistent/tty"\n{CHOUETTE}box_colour = "light"\n'
+                   f'[journal]\ndirectory = "{tmp_path / "journal"}"\n')
+    res = subprocess.run([sys.executable, "-m", "referee.cli", "run", "--headless", "--config", str(cfg),
+                          "--max-seconds", "1"], capture_output=True, text=True, timeout=90)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "players.dark not used: at a chouette the names come from chouette.players" in res.stdout
+    journal = tmp_path / "journal"
+    first = json.loads((journal / "current.jsonl").read_text().splitlines()[0])
+    assert first["event"] == "match" and first["players"] == ["Bob", "Ann"] and first["match_length"] == 0
+    sheet = json.loads((journal / "current-scoresheet.json").read_text())
+    assert "Cid" in json.dumps(sheet)
