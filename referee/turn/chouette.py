@@ -109,7 +109,7 @@ class Chouette:
             offered_value = 2 * c.value
         return Cube(c.value, owner, offered_by, offered_value, False, c.turned)
 
-    def view(self) -> ChouetteView:
+    def chouette_view(self) -> ChouetteView:
         """The chouette as the table screen shows it: box, captain, each member's cube and state,
         every player's running score."""
         members = []
