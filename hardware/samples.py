@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from referee.view import START_DARK, START_LIGHT, TableView
+from referee.view import START_DARK, START_LIGHT, ChouetteView, MemberView, TableView
 
 
 def board(dark: Mapping[int, int], light: Mapping[int, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -15,6 +15,11 @@ MIDGAME = board({24: 1, 13: 4, 8: 3, 6: 5, 5: 2}, {1: 2, 12: 4, 17: 2, 19: 5, 20
 HIT = board({24: 1, 13: 5, 8: 2, 6: 4, 4: 2}, {1: 2, 12: 3, 17: 3, 19: 4, 20: 2, 22: 1})  # Dark has one on the bar
 BEAROFF = board({1: 2, 2: 3, 3: 2, 4: 1, 5: 2, 6: 1}, {19: 1, 20: 2, 21: 3, 22: 2, 23: 1, 24: 1})
 GAMMON = board({}, {13: 2, 19: 3, 20: 4, 22: 2, 24: 4})
+# a chouette of five: Ann is the box (dark), Bob captains; Ann has doubled the team
+CHOUETTE = ChouetteView("Ann", "dark", "Bob", (
+    MemberView("Bob", 2, "member", "playing"), MemberView("Cid", 1, None, "to_answer"),
+    MemberView("Dan", 1, None, "passed"), MemberView("Eve", 1, None, "to_answer")),
+    scores=(("Ann", 3), ("Bob", -2), ("Cid", 0), ("Dan", 1), ("Eve", -2)))
 PLAYS = ("Ann 31: 8/5 6/5", "Bob 64: 1/11", "Ann 52: 13/8 13/11", "Bob 66: 12/18(2) 17/23(2)")
 
 
@@ -61,6 +66,10 @@ def sample_views(names: tuple[str, str] = ("Ann", "Bob")) -> list[tuple[str, Tab
                                                    "Take your hands away.")),
         ("director", base.replace(dark=MIDGAME[0], light=MIDGAME[1], turn="light", state="director",
                                   message=f"{b} called the director. Play is paused.")),
+        ("chouette", base.replace(dark=MIDGAME[0], light=MIDGAME[1], match_length=0, score=(0, 0), game=3,
+                                  cube_value=2, cube_owner="light", turn="dark", state="double_offered",
+                                  choices=("take", "pass"), chouette=CHOUETTE,
+                                  message="Ann doubles Cid (to 2), Eve (to 2): each takes or passes")),
         ("match_over", base.replace(dark=GAMMON[0], light=GAMMON[1], off=(15, 0), score=(7, 3), state="match_over",
                                     message=f"{a} wins the match 7-3")),
     ]

@@ -24,6 +24,11 @@ Conventions (the same as ``referee.events``)
   is ``cube_offered_by`` (the doubler) and ``cube_offered_value`` (what the
   cube will show if taken; twice the value unless a beaver made it more).
 * ``match_length`` 0 means money play (no match length).
+* ``chouette`` (None heads-up): who is the box, who captains, and each team member's own
+  cube against the box with its state, plus every player's running score
+  (:class:`ChouetteView`).  ``names`` are then the box (on the box's colour) and the captain;
+  the cube fields show the captain's cube.  It is left out of the text form when None, so a
+  heads-up view's JSON is unchanged.
 """
 from __future__ import annotations
 
@@ -58,6 +63,88 @@ START_LIGHT: tuple[int, ...] = tuple(
 
 class ViewError(ValueError):
     """A table view's text form or field values are malformed; the message names the value."""
+
+
+#: A chouette team member's state this game, with what each means on the screen.
+MEMBER_STATES: dict[str, str] = {
+    "playing": "in the game with their own cube",
+    "to_answer": "the box doubled: this member takes or passes",
+    "doubling": "this member doubled the box: the box takes or passes",
+    "passed": "passed the box's double: paid and out of this game",
+    "cashed": "the box passed this member's double: paid by the box and out of this game",
+}
+CUBE_HOLDERS = ("box", "member")
+
+
+@dataclass(frozen=True)
+class MemberView:
+    """One chouette team member: their cube against the box (value, holder: ``"box"``,
+    ``"member"`` or None in the middle) and their state this game (:data:`MEMBER_STATES`)."""
+
+    name: str
+    cube_value: int = 1
+    cube_owner: Optional[str] = None
+    state: str = "playing"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ViewError(f"chouette member name {self.name!r} must be a non-empty string")
+        v = self.cube_value
+        if not isinstance(v, int) or isinstance(v, bool) or v < 1 or v & (v - 1):
+            raise ViewError(f"{self.name}'s cube_value {v!r} must be a power of two >= 1")
+        if self.cube_owner is not None and self.cube_owner not in CUBE_HOLDERS:
+            raise ViewError(f"{self.name}'s cube_owner {self.cube_owner!r} must be 'box', 'member' or None")
+        if self.state not in MEMBER_STATES:
+            raise ViewError(f"{self.name}'s state {self.state!r} is not one of {', '.join(MEMBER_STATES)}")
+
+
+@dataclass(frozen=True)
+class ChouetteView:
+    """A chouette on the screen: the box (and the colour it plays), the captain, the team in
+    line order, and every player's running score (name, points), when known."""
+
+    box: str
+    box_colour: str
+    captain: str
+    members: tuple[MemberView, ...]
+    scores: tuple[tuple[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        members = tuple(m if isinstance(m, MemberView) else MemberView(**m) for m in self.members)
+        object.__setattr__(self, "members", members)
+        object.__setattr__(self, "scores", tuple((str(n), int(p)) for n, p in self.scores))
+        _colour("chouette box_colour", self.box_colour)
+        if self.box_colour is None:
+            raise ViewError("chouette box_colour None must be 'dark' or 'light'")
+        names = [m.name for m in members]
+        if len(names) < 2 or len(set(names)) != len(names) or self.box in names:
+            raise ViewError(f"chouette team {names!r} must be two or more different players besides the box "
+                            f"{self.box!r}")
+        if self.captain not in names:
+            raise ViewError(f"chouette captain {self.captain!r} is not in the team {names!r}")
+
+    @property
+    def team_colour(self) -> str:
+        """The colour the captain plays for the team."""
+        return "light" if self.box_colour == "dark" else "dark"
+
+    def score(self, name: str) -> Optional[int]:
+        """``name``'s running score, None when the view has no scores."""
+        return dict(self.scores).get(name)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "ChouetteView":
+        """A chouette view from its JSON form (ViewError naming what is wrong)."""
+        if not isinstance(d, dict):
+            raise ViewError(f"chouette {d!r} must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        if set(d) - known:
+            raise ViewError(f"unknown chouette field(s) {', '.join(sorted(set(d) - known))}")
+        try:
+            members = tuple(MemberView(**m) for m in d.get("members", ()))
+            return cls(**{**d, "members": members, "scores": tuple(tuple(x) for x in d.get("scores", ()))})
+        except TypeError as exc:
+            raise ViewError(f"chouette {d!r}: {exc}") from None
 
 
 def pip_counts(dark: tuple[int, ...], light: tuple[int, ...],
@@ -109,6 +196,7 @@ class TableView:
     message: str = ""
     choices: tuple[str, ...] = ()
     last_plays: tuple[str, ...] = ()  # oldest first, e.g. "Dark 31: 8/5 6/5"
+    chouette: Optional[ChouetteView] = None  # the box, captain and members' cubes (None heads-up)
 
     def __post_init__(self) -> None:
         def set_(k: str, v: object) -> None:  # a frozen dataclass stores its normalised fields so
@@ -146,6 +234,8 @@ class TableView:
             raise ViewError(f"match_length {self.match_length!r} must be >= 0 (0 = money play)")
         set_("choices", tuple(str(c) for c in self.choices))
         set_("last_plays", tuple(str(p) for p in self.last_plays))
+        if self.chouette is not None and not isinstance(self.chouette, ChouetteView):
+            raise ViewError(f"chouette {self.chouette!r} must be a ChouetteView or None")
 
     # ------------------------------------------------------------ helpers
 
@@ -168,7 +258,10 @@ class TableView:
 
     def to_dict(self) -> dict[str, Any]:
         """The view as plain JSON-ready data (tuples become lists)."""
-        return {"kind": "table_view", **asdict(self)}
+        d = {"kind": "table_view", **asdict(self)}
+        if self.chouette is None:
+            del d["chouette"]  # a heads-up view's text form stays as it was
+        return d
 
     def to_json(self) -> str:
         """The canonical one-line JSON text form."""
@@ -190,6 +283,8 @@ class TableView:
         for k in ("dark", "light", "bar", "off", "pips", "dice", "score", "names", "choices", "last_plays"):
             if isinstance(d.get(k), list):
                 d[k] = tuple(d[k])
+        if d.get("chouette") is not None:
+            d["chouette"] = ChouetteView.from_dict(d["chouette"])
         return cls(**d)
 
     @classmethod

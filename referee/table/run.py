@@ -252,6 +252,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         config = load(args.config)
     except Exception as exc:  # the config's errors name the key and the bad value
         return fail(prog, str(exc))
+    for note in config.notes:  # e.g. [players] names at a chouette, which takes them from [chouette]
+        log.warning("%s", note)
     directory = Path(config.journal.directory)
     problem = check_directory(directory)
     if problem:

@@ -33,6 +33,7 @@ from referee.rules.cube import Cube
 from referee.rules.scoring import GameKind, points_won
 from referee.settings import Settings
 from referee.turn.states import State
+from referee.view import ChouetteView, MemberView
 
 if TYPE_CHECKING:  # pragma: no cover
     from referee.turn.table_state import TableState
@@ -46,6 +47,7 @@ class MemberCube:
     owner: Optional[str] = None  # "box", "member" or None (centred)
     playing: bool = True
     turned: bool = False
+    out: str = ""  # why the member is out of the game, for the screen: "passed" or "cashed"
 
 
 class Chouette:
@@ -106,6 +108,21 @@ class Chouette:
             offered_by = self.box_colour if self.offer[0] == "box" else self.team_colour
             offered_value = 2 * c.value
         return Cube(c.value, owner, offered_by, offered_value, False, c.turned)
+
+    def chouette_view(self) -> ChouetteView:
+        """The chouette as the table screen shows it: box, captain, each member's cube and state,
+        every player's running score."""
+        members = []
+        for n in self.team:
+            c = self.cubes[n]
+            state = c.out or "playing"
+            if self.offer is not None and c.playing:
+                if self.offer[0] == "box" and n in self.pending:
+                    state = "to_answer"
+                elif self.offer == ("member", n):
+                    state = "doubling"
+            members.append(MemberView(n, c.value, c.owner, state))
+        return ChouetteView(self.box, self.box_colour, self.captain, tuple(members), tuple(self.scores.items()))
 
     def _member(self, ev: PlayerInput) -> Optional[str]:
         i = 0 if ev.choice is None else ev.choice
@@ -182,7 +199,7 @@ class Chouette:
                             member=m, value=c.value)
             else:
                 self._settle(self.box, m, c.value)
-                c.playing = False
+                c.playing, c.out = False, "passed"
                 t.decide("chouette", ev.player, f"{m} passes and pays {self.box} {c.value}", member=m)
             if self.pending:
                 return
@@ -195,7 +212,7 @@ class Chouette:
                             f"{self.box} owns it", member=m, value=c.value)
             else:
                 self._settle(m, self.box, c.value)
-                c.playing = False
+                c.playing, c.out = False, "cashed"
                 t.decide("chouette", ev.player, f"{self.box} passes {m}'s double and pays {c.value}", member=m)
         self.offer = None
         live = self._live()

@@ -18,6 +18,7 @@ from referee.rules.scoring import GameKind
 from referee.settings import Settings
 from referee.turn.ending import end_game, heads_up_end
 from referee.turn.states import State
+from referee.view import ChouetteView
 from referee.turn.table_state import TableState
 
 
@@ -35,6 +36,9 @@ class CubePolicy(Protocol):
 
     def shown_cube(self, cube: Cube) -> Cube:
         """The cube the table's cube display shows."""
+
+    def chouette_view(self) -> Optional[ChouetteView]:
+        """What the screen shows of a chouette (None heads-up)."""
 
     def double_refusal(self, t: TableState, ev: PlayerInput) -> Optional[str]:
         """Why ``ev.player`` may not double now (None: they may)."""
@@ -74,6 +78,10 @@ class HeadsUpCube:
     def shown_cube(self, cube: Cube) -> Cube:
         """The table's cube."""
         return cube
+
+    def chouette_view(self) -> Optional[ChouetteView]:
+        """Heads-up: no chouette to show."""
+        return None
 
     def double_refusal(self, t: TableState, ev: PlayerInput) -> Optional[str]:
         """The cube rules (RULES 7): ownership, the Crawford game, the cube limit."""

@@ -189,7 +189,8 @@ class Referee(TableState):
             crawford=self.score.crawford_game, match_length=self.settings.match_to,
             score=self.score.points, names=(self.names["dark"], self.names["light"]), game=self.game,
             turn=self.turn, state=VIEW_STATE[self.state], message=self.message, choices=self.choices,
-            last_plays=tuple(self.last_plays[-6:]))
+            last_plays=tuple(self.last_plays[-6:]),
+            chouette=self.cube_policy.chouette_view())
 
     def setup(self, position: Position, turn: str) -> None:
         """Start play from ``position`` (Dark on roll) with ``turn`` to throw: the director's

@@ -199,7 +199,7 @@ def test_cli_screenshot_writes_one_png_per_state(tmp_path: Path, capsys: pytest.
 
 def test_cli_demo_and_views(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert bgtable(["screen", "--demo", "--frames", "3", "--size", "480x320"]) == 0
-    assert "3 frames, 13 views" in capsys.readouterr().out
+    assert "3 frames, 14 views" in capsys.readouterr().out
     f = tmp_path / "views.jsonl"
     f.write_text(SAMPLES["moving"].to_json() + "\n# a comment\n" + SAMPLES["reroll"].to_json() + "\n")
     assert bgtable(["screen", "--views", str(f), "--frames", "2", "--size", "480x320"]) == 0
