@@ -1,0 +1,60 @@
+"""A time-out on the table's clock, applied as the tournament's rules say (``[clock] timeout``).
+
+The table's clock (:mod:`referee.clock`, run by the table process) reports a reserve run out
+as a :class:`~referee.events.ClockTimeOut` input, so the journal has it and a replay applies it
+again:
+
+* ``lose_match``: the game under way ends with the opponent winning the points they still
+  need for the match (the record's result has the reason ``timeout``); in money play the
+  opponent wins the game at its value;
+* ``penalty``: ``points`` to the opponent; the score changes and play goes on where it was
+  (a penalty that reaches the match length wins the match, as a ``timeout`` result).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.colour import other
+from referee.events import ClockTimeOut
+from referee.rules.match import add_points
+from referee.rules.scoring import GameKind
+from referee.turn.states import State
+from referee.turn.table_state import TableState
+
+
+def _needed(t: TableState, winner: str) -> int:
+    """The points ``winner`` still needs for the match (the game's value in money play)."""
+    n = t.score.match_to
+    if not n:
+        return t.board_points(GameKind(1))
+    return max(1, n - t.score.get(winner))
+
+
+def time_out(t: TableState, ev: ClockTimeOut) -> None:
+    """A player's reserve ran out: the match is lost, or a penalty goes to the opponent."""
+    loser, winner = ev.player, other(ev.player)
+    if ev.outcome == "penalty" and t.score.get(winner) + ev.points < (t.score.match_to or 10 ** 9):
+        i = t.pi(winner)
+        t.score = replace(t.score, points=add_points(t.score.points, i, ev.points))
+        t.decide("time_out", loser, f"{t.n(loser)} ran out of time: {ev.points} penalty point"
+                 f"{'s' if ev.points > 1 else ''} to {t.n(winner)}. Score: "
+                 f"{t.score.text((t.names['dark'], t.names['light']))}. Play on",
+                 outcome="penalty", points=ev.points, score=t.score.points)
+        return
+    points = _needed(t, winner) if ev.outcome == "lose_match" else ev.points
+    word = "the match" if t.score.match_to else "the game"
+    t.decide("time_out", loser, f"{t.n(loser)} ran out of time and loses {word}",
+             outcome=ev.outcome, points=points)
+    t.close_game(winner, points, 1, "timeout")
+    t.score = t.score.after_game(winner, points)
+    t.turn = None
+    t.enter(State.GAME_OVER)
+    t.decide("game_over", winner, f"{t.n(winner)} wins on time: {points} point{'s' if points > 1 else ''}. "
+             f"Score: {t.score.text((t.names['dark'], t.names['light']))}",
+             points=points, result=1, end="timeout", score=t.score.points)
+    w = t.score.winner
+    if w is not None:
+        t.enter(State.MATCH_OVER)
+        a, b = t.score.points
+        t.decide("match_over", w, f"{t.n(w)} wins the match {max(a, b)}-{min(a, b)} on time",
+                 score=t.score.points)
