@@ -72,9 +72,11 @@ def conf_text(club: Club, directory: Path, certfile: str = "", keyfile: str = ""
              "persistence true", f"persistence_location {d}/", f"listener {club.port} {club.broker}",
              "allow_anonymous true", f"password_file {d / 'passwords'}", f"acl_file {d / 'acl'}",
              "max_queued_messages 100000"]
-    if club.tls:
-        lines += [f"cafile {club.ca_file}", f"certfile {certfile or '/etc/mosquitto/certs/server.crt'}",
-                  f"keyfile {keyfile or '/etc/mosquitto/certs/server.key'}"]
+    if club.tls:  # the listener speaks TLS only; require_certificate: clients need a certificate from cafile
+        cert = certfile or club.broker_cert or "/etc/mosquitto/certs/server.crt"
+        key = keyfile or club.broker_key or "/etc/mosquitto/certs/server.key"
+        lines += [f"cafile {club.ca_file or '/etc/ssl/certs/ca-certificates.crt'}", f"certfile {cert}",
+                  f"keyfile {key}", f"require_certificate {'true' if club.require_certificate else 'false'}"]
     return "\n".join(lines) + "\n"
 
 
