@@ -175,10 +175,11 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
 
 
 def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],
-                 events: "Optional[queue.Queue[Any]]" = None) -> list[dict[str, Any]]:
+                 events: "Optional[queue.Queue[Any]]" = None, camera: Any = None) -> list[dict[str, Any]]:
     """The tournament clock (``[clock]``) and the club link (``[club]``) as more outputs of
     ``core``; the list the club's director actions arrive in (empty without a club).  A
-    time-out goes onto ``events`` for the referee to apply (:mod:`referee.turn.timeout`)."""
+    time-out goes onto ``events`` for the referee to apply (:mod:`referee.turn.timeout`); with
+    a ``camera``, its last frame goes to the club when something waits (:mod:`.club.frames`)."""
     from referee.table.club.link import open_link  # noqa: PLC0415
     from referee.table.clock_sink import ClockSink, timeout_event  # noqa: PLC0415
     director: list[dict[str, Any]] = []
@@ -201,6 +202,10 @@ def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],
         club = None
     if club is not None:
         core.sinks.append(club)
+        if camera is not None:
+            from referee.table.club.frames import FrameSink, frame_source  # noqa: PLC0415
+            core.sinks.append(FrameSink(club.broker, config.club.club, config.club.table, frame_source(camera),
+                                        core.journal))
         log.info("publishing to the club's broker %s as table %s", config.club.broker, config.club.table)
     return director
 
@@ -326,7 +331,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        "journal's match. To start the config's, stop and run 'bgtable run --new-match'")
                 log.warning("%s", msg)
                 tell(sinks, core.referee.view(), msg)
-            director = club_outputs(core, config, sinks, events)
+            director = club_outputs(core, config, sinks, events, dev.camera)
             notifier.ready(f"refereeing; journal {path}")
             loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds, director=director)
             if core.match_over:

@@ -4,7 +4,7 @@
 
 * ``passwords``: one ``user:$7$101$SALT$HASH`` line per table, the director and the page
   server (PBKDF2-SHA512, Mosquitto 2's ``mosquitto_passwd`` format; no plain password kept);
-* ``acl``: each table may write only its own ``state``, ``event`` and ``health`` topics and
+* ``acl``: each table may write only its own ``state``, ``event``, ``health`` and ``frame`` topics and
   read only its own ``director`` topic; the page server and the director read every table and
   write the ``director`` topics; anonymous clients (spectators) may only read;
 * ``mosquitto.conf``: a listener using both, with persistence (retained states and QoS 1
@@ -46,10 +46,10 @@ def acl_text(club: Club) -> str:
     c = club.name
     lines = [f"# bgtable club {c}: written by 'bgtable club broker-files' from the club's table list",
              "# anonymous clients (spectators) may only read"]
-    lines += [f"topic read bgtable/{c}/+/{k}" for k in ("state", "event", "health")]
+    lines += [f"topic read bgtable/{c}/+/{k}" for k in ("state", "event", "health", "frame")]
     for t in club.tables:
         lines += ["", f"user {t.name}"]
-        lines += [f"topic write bgtable/{c}/{t.name}/{k}" for k in ("state", "event", "health")]
+        lines += [f"topic write bgtable/{c}/{t.name}/{k}" for k in ("state", "event", "health", "frame")]
         lines += [f"topic read bgtable/{c}/{t.name}/director"]
     for user in (SERVER_USER, club.director):
         lines += ["", f"user {user}", f"topic read bgtable/{c}/#", f"topic write bgtable/{c}/+/director"]
