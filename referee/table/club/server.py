@@ -59,6 +59,7 @@ class ClubState:
         self._floor: dict[str, int] = {}  # per table: every line at or below it counts as seen
         self.counted: dict[str, int] = {}  # per table: messages kept (each once)
         self.frames: dict[str, bytes] = {}  # per table: the camera's last frame (JPEG)
+        self.frames_received = 0  # camera frames taken (not in ``received``: the journal's messages)
         self._lock = threading.Lock()
 
     def _table(self, name: str) -> dict[str, Any]:
@@ -88,15 +89,16 @@ class ClubState:
         if kind == "director":
             return False  # our own commands to the tables
         with self._lock:
-            self.received += 1
             tab = self._table(table)
-            if kind == "health":
-                tab["health"] = body
-                return True
             if kind == "frame":  # the last one wins (retained); never deduplicated with the events
                 self.frames[table] = base64.b64decode(body["jpeg"])
                 tab["frame"] = {k: body.get(k) for k in ("seq", "what", "t", "width", "height")}
                 tab["frame"]["bytes"] = len(self.frames[table])
+                self.frames_received += 1
+                return True
+            self.received += 1
+            if kind == "health":
+                tab["health"] = body
                 return True
             key = (body["seq"], body["n"])
             seen = self._seen.setdefault(table, set())
