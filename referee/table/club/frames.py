@@ -56,7 +56,7 @@ def frame_source(camera: Any) -> Callable[[], Optional[Frame]]:
         if reading is None:
             return None
         from vision.render import RenderParams, render  # noqa: PLC0415 (a simulated table only)
-        return render(reading, RenderParams(width=960, height=540), seed=1)
+        return render(reading, RenderParams(width=WIDTH, height=WIDTH * 9 // 16), seed=1)
     return last
 
 

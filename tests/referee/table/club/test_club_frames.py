@@ -74,7 +74,7 @@ def test_a_director_call_at_a_simulated_table_opens_its_last_frame_on_the_page(t
         assert body[:3] == b"\xff\xd8\xff" and len(body) == tab["frame"]["bytes"]
         # the perfect camera's board, drawn: a board-sized picture, not a blank
         img = frame_source(table.table.camera)()
-        assert img is not None and img.shape[1] == 960 and float(img.std()) > 10
+        assert img is not None and img.shape[1] == 640 and float(img.std()) > 10
     finally:
         table.close()
         server.close()
