@@ -8,7 +8,9 @@ again:
   need for the match (the record's result has the reason ``timeout``); in money play the
   opponent wins the game at its value;
 * ``penalty``: ``points`` to the opponent; the score changes and play goes on where it was
-  (a penalty that reaches the match length wins the match, as a ``timeout`` result).
+  (a penalty that reaches the match length wins the match, as a ``timeout`` result);
+* in a chouette (money, the box against the team) the side out of time loses the game, each
+  member's cube settled as for a single game.
 """
 from __future__ import annotations
 
@@ -33,6 +35,10 @@ def _needed(t: TableState, winner: str) -> int:
 def time_out(t: TableState, ev: ClockTimeOut) -> None:
     """A player's reserve ran out: the match is lost, or a penalty goes to the opponent."""
     loser, winner = ev.player, other(ev.player)
+    if t.chouette is not None:  # money between the box and the team: the side out of time loses the game
+        t.decide("time_out", loser, f"{t.n(loser)} ran out of time and loses the game", outcome=ev.outcome)
+        t.cube_policy.end_game(t, winner, GameKind(1), "timeout", None)
+        return
     if ev.outcome == "penalty" and t.score.get(winner) + ev.points < (t.score.match_to or 10 ** 9):
         i = t.pi(winner)
         t.score = replace(t.score, points=add_points(t.score.points, i, ev.points))

@@ -127,3 +127,13 @@ def test_bgtable_run_hands_a_time_out_to_the_referee_through_its_event_queue(tmp
         assert events.get_nowait() == ev.ClockTimeOut("light", "penalty", 2, t=12.5)
     finally:
         core.close()
+
+
+def test_in_a_chouette_the_side_out_of_time_loses_the_game_on_every_cube() -> None:
+    ref = Referee(Settings(chouette=("Box", "Cap", "Ann")))
+    ref.handle(OPENING)
+    out = ref.handle(ev.ClockTimeOut(ref.turn or "dark", "lose_match", t=9.0))
+    assert [d.kind for d in out][:2] == ["time_out", "game_over"]
+    assert ref.state == "game_over"
+    end = ref.match_record().games[-1].result
+    assert end is not None and end.reason == "timeout"
