@@ -10,35 +10,31 @@ again:
 * ``penalty``: ``points`` to the opponent; the score changes and play goes on where it was
   (a penalty that reaches the match length wins the match, as a ``timeout`` result);
 * in a chouette (money, the box against the team) the side out of time loses the game, each
-  member's cube settled as for a single game.
+  member's cube settled as for a single game (the cube policy's end of the game); a penalty
+  there changes only the running score the record keeps.
 """
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Optional
 
 from referee.colour import other
 from referee.events import ClockTimeOut
 from referee.rules.match import add_points
 from referee.rules.scoring import GameKind
-from referee.turn.states import State
+from referee.turn import ending
 from referee.turn.table_state import TableState
 
 
-def _needed(t: TableState, winner: str) -> int:
-    """The points ``winner`` still needs for the match (the game's value in money play)."""
+def _needed(t: TableState, winner: str) -> Optional[int]:
+    """The points ``winner`` still needs for the match (None in money play: the game's value)."""
     n = t.score.match_to
-    if not n:
-        return t.board_points(GameKind(1))
-    return max(1, n - t.score.get(winner))
+    return max(1, n - t.score.get(winner)) if n else None
 
 
 def time_out(t: TableState, ev: ClockTimeOut) -> None:
-    """A player's reserve ran out: the match is lost, or a penalty goes to the opponent."""
+    """A player's reserve ran out: the match (or the game) is lost, or a penalty goes to the opponent."""
     loser, winner = ev.player, other(ev.player)
-    if t.chouette is not None:  # money between the box and the team: the side out of time loses the game
-        t.decide("time_out", loser, f"{t.n(loser)} ran out of time and loses the game", outcome=ev.outcome)
-        t.cube_policy.end_game(t, winner, GameKind(1), "timeout", None)
-        return
     if ev.outcome == "penalty" and t.score.get(winner) + ev.points < (t.score.match_to or 10 ** 9):
         i = t.pi(winner)
         t.score = replace(t.score, points=add_points(t.score.points, i, ev.points))
@@ -49,18 +45,7 @@ def time_out(t: TableState, ev: ClockTimeOut) -> None:
         return
     points = _needed(t, winner) if ev.outcome == "lose_match" else ev.points
     word = "the match" if t.score.match_to else "the game"
-    t.decide("time_out", loser, f"{t.n(loser)} ran out of time and loses {word}",
-             outcome=ev.outcome, points=points)
-    t.close_game(winner, points, 1, "timeout")
-    t.score = t.score.after_game(winner, points)
-    t.turn = None
-    t.enter(State.GAME_OVER)
-    t.decide("game_over", winner, f"{t.n(winner)} wins on time: {points} point{'s' if points > 1 else ''}. "
-             f"Score: {t.score.text((t.names['dark'], t.names['light']))}",
-             points=points, result=1, end="timeout", score=t.score.points)
-    w = t.score.winner
-    if w is not None:
-        t.enter(State.MATCH_OVER)
-        a, b = t.score.points
-        t.decide("match_over", w, f"{t.n(w)} wins the match {max(a, b)}-{min(a, b)} on time",
-                 score=t.score.points)
+    t.decide("time_out", loser, f"{t.n(loser)} ran out of time and loses {word}", outcome=ev.outcome,
+             points=points or 0)
+    # the cube policy scores it (heads-up: the points, the score, the match's end; a chouette: every cube)
+    ending.end_game(t, winner, GameKind(1), "timeout", points)
