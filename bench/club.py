@@ -62,7 +62,8 @@ def server_proc(port: int, tables: tuple[str, ...], ready: Any, stop: Any, resul
     ready.set()
     stop.wait()
     snap = state.snapshot()
-    results.put({"arrivals": state.arrivals, "received": state.received, "duplicates": state.duplicates,
+    results.put({"arrivals": state.arrivals, "received": state.received, "frames": state.frames_received,
+                 "duplicates": state.duplicates,
                  "refused": len(state.refused), "mem": _rss(), "standings": len(state.standings),
                  "scores": {t["name"]: (t["view"] or {}).get("score") for t in snap["tables"]}})
     http.close()
@@ -168,7 +169,8 @@ def main() -> int:
     dt = t1 - t0
     print(f"tables {args.tables} over {args.procs} process(es), match to {args.match_to}, pace {args.pace} s/step")
     print(f"  wall {dt:.1f} s; messages sent {len(sent)}, received by the server {s['received']} "
-          f"({s['received'] / dt:.0f} msg/s), duplicates dropped {s['duplicates']}, refused {s['refused']}")
+          f"({s['received'] / dt:.0f} msg/s), duplicates dropped {s['duplicates']}, refused {s['refused']}; "
+          f"camera frames (a dispute's last frame) {s['frames']}")
     print(f"  latency table -> server: p50 {pct(lat, 50):.1f} ms, p99 {pct(lat, 99):.1f} ms, max {max(lat or [0]):.1f} ms")
     print(f"  server memory: VmRSS {s['mem'].get('VmRSS', 0) / 1024:.1f} MB, peak VmHWM {s['mem'].get('VmHWM', 0) / 1024:.1f} MB")
     print(f"  lost {len(lost)}, tables whose final score differs on the page {len(wrong)}, standings {s['standings']}, "

@@ -50,6 +50,8 @@ KINDS: dict[str, str] = {
     "reader_fault": "the dice reader reports a fault",
     "chouette": "chouette: per-player cube answers, rotation and scores",
 }
+# the table's clock (referee.turn.timeout)
+KINDS["time_out"] = "a player's reserve ran out: the match is lost, or penalty points go to the opponent"
 
 
 def _freeze(v: Any) -> Any:

@@ -392,3 +392,32 @@ def from_json(line: str) -> Any:
     except json.JSONDecodeError as exc:
         raise EventError(f"not JSON: {line.strip()[:80]!r} ({exc.msg})") from None
     return from_dict(d)
+
+
+# --------------------------------------------------------------------------- the tournament clock
+
+
+TIME_OUT_OUTCOMES: tuple[str, ...] = ("lose_match", "penalty")
+
+
+@dataclass(frozen=True)
+class ClockTimeOut:
+    """A player's reserve on the table's clock ran out (``[clock] timeout`` says what it costs):
+    ``lose_match`` (the opponent wins the match) or ``penalty`` (``points`` to the opponent)."""
+
+    player: str
+    outcome: str = "lose_match"
+    points: int = 0
+    t: float = 0.0
+    kind: str = field(default="time_out", init=False)
+
+    def __post_init__(self) -> None:
+        if self.player not in COLOURS:
+            raise EventError(f"time-out player {self.player!r} must be 'dark' or 'light'")
+        if self.outcome not in TIME_OUT_OUTCOMES:
+            raise EventError(f"time-out outcome {self.outcome!r} is not one of {', '.join(TIME_OUT_OUTCOMES)}")
+        if not _is_int(self.points) or self.points < 0 or (self.outcome == "penalty" and self.points < 1):
+            raise EventError(f"time-out points {self.points!r} must be a whole number (1 or more with a penalty)")
+
+
+_KINDS["time_out"] = ClockTimeOut

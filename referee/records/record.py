@@ -94,7 +94,7 @@ REROLL_CAUSES: tuple[str, ...] = (
     "unread",        # the dice reader could not read a die and the players re-rolled
     "other",
 )
-END_REASONS: tuple[str, ...] = ("bearoff", "resign", "pass")
+END_REASONS: tuple[str, ...] = ("bearoff", "resign", "pass", "timeout")  # timeout: referee.turn.timeout
 EARLY_ROLL_RULES: tuple[str, ...] = ("stands", "void")
 
 

@@ -412,6 +412,8 @@ class GameReplayer:
         if a.reason == "pass":
             self.problem(move, a, "the result says the double was passed, but no pass was recorded")
             return
+        if a.reason == "timeout":  # the table's clock: the loser's reserve ran out (any points)
+            return
         if self.broken:
             return
         side_w = self.pos0.me if w == 0 else self.pos0.opp

@@ -107,6 +107,8 @@ def _root(record: MatchRecord, g: GameRecord, first: bool, auto_cube: int) -> st
     res = g.result
     if res is not None:
         root.append(f"RE[{'WB'[res.winner]}+{res.points}{'R' if res.reason == 'resign' else ''}]")
+        if res.reason == "timeout":  # the table's clock (referee.turn.timeout): SGF's game comment
+            root.append(f"GC[{_esc(record.players[1 - res.winner])} ran out of time and loses]")
     return "".join(root)
 
 

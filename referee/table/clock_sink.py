@@ -4,7 +4,8 @@ It follows every view the table shows (:meth:`referee.clock.Clock.follow`, time 
 table's injected clock) and journals the time of each finished turn, so the records carry
 it: ``{"event": "clock", "player": "dark", "seconds": 14.2, "remaining": [585.8, 600.0]}``.
 A time-out is journaled once (``{"event": "clock", "timeout": {...}}``) and handed to
-``on_timeout`` (the table shows it and applies the tournament's rule).  Resuming, the
+``on_timeout`` (the table shows it and hands the referee :func:`timeout_event`, which
+applies the tournament's rule: :mod:`referee.turn.timeout`).  Resuming, the
 reserves are taken up from the journal's last ``clock`` line.  ``[clock]`` with no reserve:
 no clock, nothing journaled.
 """
@@ -14,6 +15,12 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from referee.clock import Clock, ClockConfig, TimeOut
+from referee.events import ClockTimeOut
+
+
+def timeout_event(flag: TimeOut) -> ClockTimeOut:
+    """The referee's input for a time-out the clock reported (journaled like any input)."""
+    return ClockTimeOut(flag.player, flag.outcome, flag.points, t=flag.at)
 
 
 class ClockSink:

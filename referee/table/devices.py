@@ -92,6 +92,7 @@ class CameraThread:
                 events.put(ReaderFault(f"camera: {exc}; learning the board afresh", t=time.monotonic()))
         self.stop_flag = threading.Event()
         self.failures = 0
+        self.last_frame: Any = None  # the last frame read (the club shows it with a dispute)
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         if start:  # (tests drive step() themselves)
             self.thread.start()
@@ -116,6 +117,7 @@ class CameraThread:
     def step(self, frame: Any, t: float) -> None:
         """One frame: through the stability filter (news onto the queue), then learn what the
         referee said the board shows, and keep what was learned beside the journal."""
+        self.last_frame = frame
         result = self.filter.feed(frame, t)
         if result is not None:
             self.events.put(result)

@@ -174,19 +174,25 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             return
 
 
-def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any]) -> list[dict[str, Any]]:
+def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],
+                 events: "Optional[queue.Queue[Any]]" = None, camera: Any = None) -> list[dict[str, Any]]:
     """The tournament clock (``[clock]``) and the club link (``[club]``) as more outputs of
-    ``core``; the list the club's director actions arrive in (empty without a club)."""
+    ``core``; the list the club's director actions arrive in (empty without a club).  A
+    time-out goes onto ``events`` for the referee to apply (:mod:`referee.turn.timeout`); with
+    a ``camera``, its last frame goes to the club when something waits (:mod:`.club.frames`)."""
     from referee.table.club.link import open_link  # noqa: PLC0415
-    from referee.table.clock_sink import ClockSink  # noqa: PLC0415
+    from referee.table.clock_sink import ClockSink, timeout_event  # noqa: PLC0415
     director: list[dict[str, Any]] = []
     if config.clock.enabled:
         def timed_out(flag: Any) -> None:
             msg = (f"{flag.player}'s time is up: "
-                   + ("the match is lost on time (the director ends it)"
-                      if flag.outcome != "penalty" else f"{flag.points} penalty point(s)"))
+                   + ("the match is lost on time" if flag.outcome != "penalty"
+                      else f"{flag.points} penalty point(s)"))
             log.warning("%s", msg)
-            tell(sinks, core.referee.view(), msg)
+            if events is not None:
+                events.put(timeout_event(flag))  # the referee applies it (journaled, replayed)
+            else:
+                tell(sinks, core.referee.view(), msg)
         core.sinks.append(ClockSink(core.journal, config.clock, time.monotonic, on_timeout=timed_out))
     try:
         club = open_link(config.club, core.journal, config.clock, on_director=director.append)
@@ -196,6 +202,10 @@ def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any]) -> list[dic
         club = None
     if club is not None:
         core.sinks.append(club)
+        if camera is not None:
+            from referee.table.club.frames import FrameSink, frame_source  # noqa: PLC0415
+            core.sinks.append(FrameSink(club.broker, config.club.club, config.club.table, frame_source(camera),
+                                        core.journal))
         log.info("publishing to the club's broker %s as table %s", config.club.broker, config.club.table)
     return director
 
@@ -323,7 +333,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                        "journal's match. To start the config's, stop and run 'bgtable run --new-match'")
                 log.warning("%s", msg)
                 tell(sinks, core.referee.view(), msg)
-            director = club_outputs(core, config, sinks)
+            director = club_outputs(core, config, sinks, events, dev.camera)
             notifier.ready(f"refereeing; journal {path}")
             loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds, director=director)
             if core.match_over:

@@ -223,11 +223,13 @@ class RenderedCamera:
         self.filter = StabilityFilter(BoardReader(VisionConfig()))
         self.t = 0.0
         self.count = 0
+        self.last_frame: Any = None
 
     def _frame(self, board: Position, hand: bool) -> Any:
         from vision.render import render  # noqa: PLC0415
         self.count += 1
-        return render(board_evidence(board), self.params, seed=self.seed, hand=hand, frame=self.count)
+        self.last_frame = render(board_evidence(board), self.params, seed=self.seed, hand=hand, frame=self.count)
+        return self.last_frame  # (kept: the club shows the last frame with a dispute)
 
     def show(self, board: Position, hand: bool) -> list[Any]:
         """One frame with a hand; else still frames until the filter reports the board

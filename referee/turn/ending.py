@@ -42,7 +42,7 @@ def reject_resignation(t: TableState, ev: PlayerInput) -> None:
 
 
 def end_game(t: TableState, winner: str, kind: GameKind, reason: str, points: Optional[int] = None) -> None:
-    """The game is over (``reason``: ``bearoff``, ``resign`` or ``pass``); the cube policy scores it."""
+    """The game is over (``reason``: ``bearoff``, ``resign``, ``pass`` or ``timeout``); the cube policy scores it."""
     t.cube_policy.end_game(t, winner, kind, reason, points)
 
 
@@ -53,7 +53,7 @@ def heads_up_end(t: TableState, winner: str, kind: GameKind, reason: str, points
     t.close_game(winner, points, int(kind), reason)
     t.score = t.score.after_game(winner, points)
     word = {"bearoff": {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(kind)],
-            "resign": f"by resignation ({kind})", "pass": "on a pass"}[reason]
+            "resign": f"by resignation ({kind})", "pass": "on a pass", "timeout": "on time"}[reason]
     t.enter(State.GAME_OVER)
     t.turn = None
     t.decide("game_over", winner, f"{t.n(winner)} wins {word}: {points} point{'s' if points > 1 else ''}. "

@@ -13,7 +13,7 @@ the cube :mod:`~referee.turn.cube`; resignations and the end of a game
 """
 from __future__ import annotations
 
-from referee.turn import camera_only, correcting, cube, ending, guards, judging, opening, quiet, rolling
+from referee.turn import camera_only, correcting, cube, ending, guards, judging, opening, quiet, rolling, timeout
 from referee.turn.machine import Table, index, transition
 from referee.turn.states import State as S
 
@@ -86,6 +86,9 @@ TRANSITIONS = (
                [guards.not_resigner]),
     transition("player:reject_resignation", {S.RESIGNATION_OFFERED}, ending.reject_resignation, RESIGNABLE,
                [guards.not_resigner]),
+    # the table's clock: a reserve run out (referee.turn.timeout)
+    transition("time_out", ALL - {S.MATCH_OVER}, timeout.time_out, (S.GAME_OVER, S.MATCH_OVER)),
+    transition("time_out", {S.MATCH_OVER}, quiet.ignore),
 )
 
 INITIAL = S.OPENING_ROLL

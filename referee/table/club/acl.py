@@ -4,7 +4,7 @@
 
 * ``passwords``: one ``user:$7$101$SALT$HASH`` line per table, the director and the page
   server (PBKDF2-SHA512, Mosquitto 2's ``mosquitto_passwd`` format; no plain password kept);
-* ``acl``: each table may write only its own ``state``, ``event`` and ``health`` topics and
+* ``acl``: each table may write only its own ``state``, ``event``, ``health`` and ``frame`` topics and
   read only its own ``director`` topic; the page server and the director read every table and
   write the ``director`` topics; anonymous clients (spectators) may only read;
 * ``mosquitto.conf``: a listener using both, with persistence (retained states and QoS 1
@@ -46,10 +46,10 @@ def acl_text(club: Club) -> str:
     c = club.name
     lines = [f"# bgtable club {c}: written by 'bgtable club broker-files' from the club's table list",
              "# anonymous clients (spectators) may only read"]
-    lines += [f"topic read bgtable/{c}/+/{k}" for k in ("state", "event", "health")]
+    lines += [f"topic read bgtable/{c}/+/{k}" for k in ("state", "event", "health", "frame")]
     for t in club.tables:
         lines += ["", f"user {t.name}"]
-        lines += [f"topic write bgtable/{c}/{t.name}/{k}" for k in ("state", "event", "health")]
+        lines += [f"topic write bgtable/{c}/{t.name}/{k}" for k in ("state", "event", "health", "frame")]
         lines += [f"topic read bgtable/{c}/{t.name}/director"]
     for user in (SERVER_USER, club.director):
         lines += ["", f"user {user}", f"topic read bgtable/{c}/#", f"topic write bgtable/{c}/+/director"]
@@ -72,9 +72,11 @@ def conf_text(club: Club, directory: Path, certfile: str = "", keyfile: str = ""
              "persistence true", f"persistence_location {d}/", f"listener {club.port} {club.broker}",
              "allow_anonymous true", f"password_file {d / 'passwords'}", f"acl_file {d / 'acl'}",
              "max_queued_messages 100000"]
-    if club.tls:
-        lines += [f"cafile {club.ca_file}", f"certfile {certfile or '/etc/mosquitto/certs/server.crt'}",
-                  f"keyfile {keyfile or '/etc/mosquitto/certs/server.key'}"]
+    if club.tls:  # the listener speaks TLS only; require_certificate: clients need a certificate from cafile
+        cert = certfile or club.broker_cert or "/etc/mosquitto/certs/server.crt"
+        key = keyfile or club.broker_key or "/etc/mosquitto/certs/server.key"
+        lines += [f"cafile {club.ca_file or '/etc/ssl/certs/ca-certificates.crt'}", f"certfile {cert}",
+                  f"keyfile {key}", f"require_certificate {'true' if club.require_certificate else 'false'}"]
     return "\n".join(lines) + "\n"
 
 

@@ -11,15 +11,44 @@ when a broker is configured).
 from __future__ import annotations
 
 import logging
+import ssl
+import sys
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from referee.errors import RefereeError
 from referee.table.club.messages import Message
 
 log = logging.getLogger("bgtable.club")
 
 Callback = Callable[[str, bytes], None]
+
+
+class BrokerError(RefereeError, ConnectionError):
+    """The club broker cannot be reached or refuses us; the message names the broker and the fix."""
+
+
+def connection_problem(exc: BaseException, host: str, port: int, tls: bool = False, ca_file: str = "") -> str:
+    """What a failed connection to the broker means, for a club's organiser (the fix included)."""
+    where = f"the club broker {host}:{port}"
+    ca = f"ca_file {ca_file!r}" if ca_file else "the system's CA certificates (no ca_file set)"
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        why = str(getattr(exc, "verify_message", "") or exc.reason or exc)
+        if "hostname" in why.lower() or "ip address mismatch" in why.lower():
+            return (f"TLS to {where} refused: its certificate is not for the name {host!r} ({why}); connect by "
+                    "the name in the broker's certificate, or give the broker a certificate for this name")
+        return (f"TLS to {where} refused: the broker's certificate is not signed by {ca} ({why}); set "
+                "ca_file to the CA certificate that signed the broker's certificate")
+    if isinstance(exc, ssl.SSLError):
+        return (f"TLS to {where} failed ({exc.reason or exc}): is port {port} the broker's TLS listener "
+                "(usually 8883), and is the client certificate (cert_file, key_file) one the broker accepts?")
+    if isinstance(exc, ConnectionRefusedError):
+        return f"{where} refuses connections: is Mosquitto running, and listening on port {port}?"
+    if isinstance(exc, OSError) and tls and "certificate" in str(exc).lower():
+        return f"TLS to {where}: {exc}; check ca_file, cert_file and key_file"
+    return f"{where} cannot be reached: {exc}"
 
 
 class Ack(Protocol):
@@ -178,15 +207,21 @@ class _PahoAck:
 
 class PahoBroker:
     """A paho-mqtt connection (QoS 1; a persistent session, so paho resends what the broker
-    did not acknowledge after a reconnect).  ``user``/``password`` log in; ``tls`` with an
-    optional ``ca_file``.  The network loop runs in paho's own thread."""
+    did not acknowledge after a reconnect).  ``user``/``password`` log in; ``tls`` checks the
+    broker's certificate against ``ca_file`` (empty: the system's CAs) and may present a client
+    certificate (``cert_file``, ``key_file``).  The network loop runs in paho's own thread; why
+    the last connection failed is :attr:`failure` (logged once per new reason)."""
 
     def __init__(self, host: str, port: int = 1883, user: str = "", password: str = "", client_id: str = "",
-                 tls: bool = False, ca_file: str = "", keepalive: int = 30) -> None:
+                 tls: bool = False, ca_file: str = "", keepalive: int = 30, cert_file: str = "",
+                 key_file: str = "") -> None:
         import paho.mqtt.client as mqtt  # noqa: PLC0415 (only when a broker is configured)
 
         self._mqtt = mqtt
-        self.host, self.port = host, port
+        self.host, self.port, self.user = host, port, user
+        self.tls, self.ca_file = tls, ca_file
+        self.failure = ""        # why the last connection attempt failed ("" once connected)
+        self.lasting = False     # True when retrying cannot help (a certificate or a login refused)
         self._subs: list[tuple[str, Callback]] = []
         self._lock = threading.Lock()
         self._connected = threading.Event()
@@ -199,8 +234,14 @@ class PahoBroker:
         if user:
             self.client.username_pw_set(user, password or None)
         if tls:
-            self.client.tls_set(ca_certs=ca_file or None)
+            try:
+                self.client.tls_set(ca_certs=ca_file or None, certfile=cert_file or None, keyfile=key_file or None)
+            except (OSError, ValueError) as exc:
+                raise BrokerError(f"TLS to the club broker {host}:{port}: the certificate files cannot be used "
+                                  f"(ca_file {ca_file!r}, cert_file {cert_file!r}, key_file {key_file!r}): {exc}; "
+                                  "name PEM files this user can read") from None
         self.client.on_connect = self._on_connect
+        self.client.on_connect_fail = self._on_connect_fail
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
@@ -210,12 +251,26 @@ class PahoBroker:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         if getattr(reason, "is_failure", False):
-            log.error("club broker %s:%s refused the connection: %s", self.host, self.port, reason)
+            self._failed(f"the club broker {self.host}:{self.port} refused the login of {self.user or 'anonymous'!r}: "
+                         f"{reason}; check the password (the club file's table list)", lasting=True)
             return
+        self.failure, self.lasting = "", False
         self._connected.set()
         with self._lock:
             for pattern, _ in self._subs:
                 client.subscribe(pattern, qos=1)
+
+    def _failed(self, why: str, lasting: bool) -> None:
+        if why != self.failure:
+            log.error("%s", why)
+        self.failure, self.lasting = why, lasting
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        # paho calls this inside its ``except OSError`` around the connection attempt
+        exc = sys.exc_info()[1]
+        if exc is not None:
+            self._failed(connection_problem(exc, self.host, self.port, self.tls, self.ca_file),
+                         lasting=isinstance(exc, ssl.SSLCertVerificationError))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, props: Any = None) -> None:
         self._connected.clear()
@@ -247,6 +302,14 @@ class PahoBroker:
         """True once connected (within ``timeout`` seconds)."""
         return self._connected.wait(timeout)
 
+    def wait_failure(self, timeout: float, step: float = 0.05) -> str:
+        """"" once connected within ``timeout`` seconds, else why not (:attr:`failure`, or "no answer")."""
+        end = time.monotonic() + timeout
+        while not self._connected.wait(step):
+            if self.lasting or time.monotonic() >= end:
+                return self.failure or f"the club broker {self.host}:{self.port} did not answer in {timeout:g} s"
+        return ""
+
     def publish(self, message: Message) -> Ack:
         """Send with QoS 1; done once the broker acknowledged it.  Sent while the connection is
         down, paho keeps it and sends it after the reconnect (so it is acknowledged then)."""
@@ -274,9 +337,11 @@ class PahoBroker:
 
 
 def connect(host: str, port: int = 1883, user: str = "", password: str = "", client_id: str = "",
-            tls: bool = False, ca_file: str = "", keepalive: int = 30) -> Broker:
-    """A real broker connection (paho-mqtt)."""
-    return PahoBroker(host, port, user, password, client_id, tls, ca_file, keepalive)
+            tls: bool = False, ca_file: str = "", keepalive: int = 30, cert_file: str = "",
+            key_file: str = "") -> Broker:
+    """A real broker connection (paho-mqtt); TLS when ``tls`` (see :class:`PahoBroker`)."""
+    return PahoBroker(host, port, user, password, client_id, tls, ca_file, keepalive, cert_file, key_file)
 
 
-__all__ = ["Broker", "Ack", "MemoryBroker", "MemoryClient", "PahoBroker", "connect", "matches"]
+__all__ = ["Broker", "Ack", "BrokerError", "MemoryBroker", "MemoryClient", "PahoBroker", "connect", "matches",
+           "connection_problem"]

@@ -70,7 +70,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         address = (host or "127.0.0.1", int(port))
     state = ClubState(club.name, tuple(t.name for t in club.tables) or None)
     broker = connect(club.broker, club.port, SERVER_USER, club.server_password, client_id=f"{club.name}-server",
-                     tls=club.tls, ca_file=club.ca_file)
+                     tls=club.tls, ca_file=club.ca_file, cert_file=club.cert_file, key_file=club.key_file)
+    problem = _first_connection(broker)
+    if problem:
+        broker.close()
+        return fail(PROG, problem)
     subscribe(state, broker)
     try:
         server = ClubServer(club, state, broker, address)
@@ -91,6 +95,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return 0
 
 
+def _first_connection(broker: object, timeout: float = 5.0) -> str:
+    """Why the broker refuses us for good (a certificate, a login), else "" (a broker that is
+    only away is waited for: the page and the publisher catch up when it is back)."""
+    wait = getattr(broker, "wait_failure", None)
+    if wait is None:
+        return ""
+    problem = str(wait(timeout))
+    if problem and not getattr(broker, "lasting", False):
+        logging.getLogger("bgtable.club").warning("%s; going on, connecting when it is back", problem)
+        return ""
+    return problem
+
+
 def _publish(club: Club, args: object) -> int:
     from referee.table.club.broker import connect  # noqa: PLC0415
     from referee.table.club.publisher import Publisher, run_forever  # noqa: PLC0415
@@ -103,6 +120,10 @@ def _publish(club: Club, args: object) -> int:
     journal = Path(getattr(args, "journal"))
     broker = connect(link.broker, link.port, link.table, link.password, client_id=f"{link.club}-{link.table}",
                      tls=link.tls, ca_file=link.ca_file)
+    problem = _first_connection(broker)
+    if problem:
+        broker.close()
+        return fail(PROG, problem)
     pub = Publisher(journal, broker, Translator(link.club, link.table))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())

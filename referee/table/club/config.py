@@ -9,7 +9,9 @@ A table's ``[club]`` (no section, or no ``broker``: the table works alone)::
     table = "t3"
     password = "..."          # this table's broker password (the user name is the table's name)
     tls = false               # true: TLS to the broker, checked against ca_file
-    ca_file = ""              # the club's CA certificate (tls = true)
+    ca_file = ""              # the club's CA certificate (tls = true; empty: the system's CAs)
+    cert_file = ""            # optional: this table's client certificate (PEM), with key_file
+    key_file = ""             # its private key (PEM)
 
 The club's file (``bgtable club --config club.toml``)::
 
@@ -17,8 +19,13 @@ The club's file (``bgtable club --config club.toml``)::
     name = "riverside"
     broker = "127.0.0.1"
     port = 1883
-    tls = false
-    ca_file = ""
+    tls = false               # true: the broker listens with TLS (port 8883 is usual)
+    ca_file = ""              # the club's CA certificate: checks the broker's certificate
+    broker_cert = ""          # the broker's certificate and key (for broker-files' mosquitto.conf)
+    broker_key = ""
+    require_certificate = false   # true: every client needs a certificate signed by ca_file
+    cert_file = ""            # optional: the page server's client certificate, with key_file
+    key_file = ""
     http = "127.0.0.1:8080"   # where the director's page is served
     director = "director"     # the director's login (broker user and page login)
     director_password = "..."
@@ -73,6 +80,18 @@ def _port(where: str, port: int) -> None:
         raise ClubConfigError(f"{where} port = {port}: expected 1..65535 (1883, or 8883 with TLS)")
 
 
+def _tls_files(where: str, ca_file: str, cert_file: str, key_file: str) -> None:
+    """ClubConfigError when a TLS file named does not exist, or a client certificate comes without its key."""
+    if bool(cert_file) != bool(key_file):
+        raise ClubConfigError(f"{where} cert_file = {cert_file!r}, key_file = {key_file!r}: a client certificate "
+                              "needs both (the certificate and its private key), or neither")
+    for key, value, fix in (("ca_file", ca_file, "name the club's CA certificate, or leave it empty to use the "
+                             "system's"), ("cert_file", cert_file, "name the client certificate (PEM)"),
+                            ("key_file", key_file, "name the client certificate's private key (PEM)")):
+        if value and not Path(value).is_file():
+            raise ClubConfigError(f"{where} {key} = {value!r} does not exist; {fix}")
+
+
 @dataclass(frozen=True)
 class ClubLink:
     """A table's ``[club]`` section: which broker, which club and table, its login, TLS."""
@@ -85,6 +104,8 @@ class ClubLink:
     tls: bool = False
     ca_file: str = ""
     keepalive: int = 30
+    cert_file: str = ""
+    key_file: str = ""
 
     @property
     def enabled(self) -> bool:
@@ -95,14 +116,14 @@ class ClubLink:
     def from_toml(cls, section: dict[str, Any]) -> "ClubLink":
         """The section as read from TOML; ClubConfigError naming a bad key or value."""
         kw = _take(section, "[club]", {"broker": str, "port": int, "club": str, "table": str, "password": str,
-                                       "tls": bool, "ca_file": str, "keepalive": int})
+                                       "tls": bool, "ca_file": str, "keepalive": int, "cert_file": str,
+                                       "key_file": str})
         link = cls(**kw)
         if link.enabled:
             _names("[club]", club=link.club, table=link.table)
             _port("[club]", link.port)
-            if link.tls and link.ca_file and not Path(link.ca_file).is_file():
-                raise ClubConfigError(f"[club] ca_file = {link.ca_file!r} does not exist; name the club's CA "
-                                      "certificate, or leave it empty to use the system's")
+            if link.tls:
+                _tls_files("[club]", link.ca_file, link.cert_file, link.key_file)
         return link
 
 
@@ -123,6 +144,11 @@ class Club:
     port: int = 1883
     tls: bool = False
     ca_file: str = ""
+    broker_cert: str = ""
+    broker_key: str = ""
+    require_certificate: bool = False
+    cert_file: str = ""
+    key_file: str = ""
     http: str = "127.0.0.1:8080"
     director: str = "director"
     director_password: str = ""
@@ -151,7 +177,8 @@ class Club:
             raise ClubConfigError(f"{where}: unknown section(s) {', '.join(extra)}; expected [club] and [[tables]]")
         kw = _take(data.get("club", {}), f"{where} [club]",
                    {"name": str, "broker": str, "port": int, "tls": bool, "ca_file": str, "http": str,
-                    "director": str, "director_password": str, "server_password": str})
+                    "director": str, "director_password": str, "server_password": str, "broker_cert": str,
+                    "broker_key": str, "require_certificate": bool, "cert_file": str, "key_file": str})
         tables = []
         seen: set[str] = set()
         for i, t in enumerate(data.get("tables", [])):
@@ -166,6 +193,12 @@ class Club:
         club = cls(**kw, tables=tuple(tables))
         _names(f"{where} [club]", club=club.name)
         _port(f"{where} [club]", club.port)
+        if club.tls:
+            _tls_files(f"{where} [club]", club.ca_file, club.cert_file, club.key_file)
+            if bool(club.broker_cert) != bool(club.broker_key):
+                raise ClubConfigError(f"{where} [club] broker_cert and broker_key: the broker's certificate needs "
+                                      "both (the certificate and its private key), or neither (Mosquitto's "
+                                      "/etc/mosquitto/certs/server.crt and server.key)")
         host, colon, port = club.http.rpartition(":")
         if not colon or not port.isdigit():
             raise ClubConfigError(f"{where} [club] http = {club.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8080")

@@ -77,7 +77,8 @@ def open_link(section: Union[ClubLink, dict[str, Any], None], journal: Any, cloc
     if not link.enabled:
         return None
     broker = connect(link.broker, link.port, link.table, link.password, client_id=f"{link.club}-{link.table}",
-                     tls=link.tls, ca_file=link.ca_file, keepalive=link.keepalive)
+                     tls=link.tls, ca_file=link.ca_file, keepalive=link.keepalive,
+                     cert_file=link.cert_file, key_file=link.key_file)
     return ClubSink(journal, broker, link, clock, on_director)
 
 

@@ -5,6 +5,7 @@ Topics (``CLUB`` and ``TABLE`` are names of letters, digits, ``-`` and ``_``)::
     bgtable/CLUB/TABLE/state      retained: the table view, score, clock (the last one wins)
     bgtable/CLUB/TABLE/event      each decision, game end, match end (QoS 1, never retained)
     bgtable/CLUB/TABLE/health     retained: camera, dice reader, journal, publisher lag
+    bgtable/CLUB/TABLE/frame      retained: the camera's last frame when something waits (a JPEG)
     bgtable/CLUB/TABLE/director   to the table: a director action (only the director may write it)
 
 Every message from a table carries ``table``, ``seq`` (the journal line it comes from) and
@@ -13,6 +14,8 @@ delivered twice (QoS 1, a republish after a restart) is recognised and kept once
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import re
 from dataclasses import dataclass
@@ -21,9 +24,10 @@ from typing import Any, Optional
 from referee.errors import RefereeError
 
 PREFIX = "bgtable"
-KINDS = ("state", "event", "health", "director")
+KINDS = ("state", "event", "health", "director", "frame")
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_PAYLOAD = 64 * 1024
+MAX_FRAME = 512 * 1024  # a frame message: a 640 px JPEG in base64 is far less
 DIRECTOR_ACTIONS = ("pause", "resume", "undo", "set_position", "note")
 EVENT_TYPES = ("decision", "game_end", "match_end", "match_start", "analysis", "director")
 
@@ -88,7 +92,8 @@ def parse(t: str, payload: bytes) -> tuple[str, str, str, dict[str, Any]]:
     """(club, table, kind, body) of a message from the broker, fully checked; MessageError
     saying why otherwise (the caller logs it and drops the message)."""
     club, table, kind = split_topic(t)
-    _need(len(payload) <= MAX_PAYLOAD, t, f"{len(payload)} bytes, more than {MAX_PAYLOAD}")
+    limit = MAX_FRAME if kind == "frame" else MAX_PAYLOAD
+    _need(len(payload) <= limit, t, f"{len(payload)} bytes, more than {limit}")
     try:
         body = json.loads(payload.decode("utf-8"))
     except UnicodeDecodeError:
@@ -110,7 +115,23 @@ def parse(t: str, payload: bytes) -> tuple[str, str, str, dict[str, Any]]:
         _need(isinstance(body["view"].get("score"), list), t, "the view has no score")
     elif kind == "event":
         _need(body.get("type") in EVENT_TYPES, t, f"type {body.get('type')!r} is not one of {', '.join(EVENT_TYPES)}")
+    elif kind == "frame":
+        _need(isinstance(body.get("jpeg"), str), t, "'jpeg' (the frame, base64) is missing")
+        try:
+            data = base64.b64decode(body["jpeg"], validate=True)
+        except (binascii.Error, ValueError):
+            raise MessageError(f"message on {t!r} refused: 'jpeg' is not base64") from None
+        _need(data[:3] == b"\xff\xd8\xff", t, "'jpeg' is not a JPEG image")
+        for k in ("width", "height"):
+            _need(_int(body.get(k)) and 0 < body[k] <= 4096, t, f"{k} {body.get(k)!r} is not a size in pixels")
     return club, table, kind, body
+
+
+def frame_message(club: str, table: str, seq: int, what: str, jpeg_b64: str, width: int, height: int,
+                  t: float = 0.0) -> Message:
+    """The camera's last frame at ``table`` (retained): ``what`` waits there since journal line ``seq``."""
+    return Message(topic(club, table, "frame"), {"table": table, "seq": seq, "n": 0, "what": what, "t": t,
+                                                 "width": width, "height": height, "jpeg": jpeg_b64}, retain=True)
 
 
 def director_action(club: str, table: str, action: str, by: str, ident: str,
@@ -122,4 +143,4 @@ def director_action(club: str, table: str, action: str, by: str, ident: str,
 
 
 __all__ = ["Message", "MessageError", "topic", "split_topic", "parse", "check_name", "director_action",
-           "DIRECTOR_ACTIONS", "KINDS"]
+           "frame_message", "DIRECTOR_ACTIONS", "KINDS"]

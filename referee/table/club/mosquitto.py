@@ -2,7 +2,9 @@
 
 :class:`LocalBroker` writes the club's broker files (:mod:`.acl`) into a directory, starts
 ``mosquitto -c`` on a free loopback port, and can stop and start it again (its persistence
-keeps retained states and QoS 1 sessions across the restart, as on a club's server).
+keeps retained states and QoS 1 sessions across the restart, as on a club's server).  With
+the club's ``tls`` on, its listener speaks TLS with the club's ``broker_cert``/``broker_key``;
+:func:`make_certificates` makes a throw-away CA and certificates for that with ``openssl``.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import shutil
 import socket
 import subprocess
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
@@ -29,6 +31,44 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class Certificates:
+    """A throw-away CA with a broker certificate (for 127.0.0.1 and localhost) and a client one."""
+
+    ca: Path
+    broker_cert: Path
+    broker_key: Path
+    client_cert: Path
+    client_key: Path
+
+
+def _openssl(*args: str, cwd: Path) -> None:
+    exe = shutil.which("openssl")
+    if exe is None:
+        raise FileNotFoundError("openssl is not installed (apt-get install openssl)")
+    proc = subprocess.run([exe, *args], cwd=cwd, capture_output=True, text=True, timeout=60)
+    if proc.returncode != 0:
+        raise RuntimeError(f"openssl {' '.join(args[:2])} failed: {proc.stderr.strip()[-500:]}")
+
+
+def make_certificates(directory: Path, name: str = "bgtable test CA") -> Certificates:
+    """A new CA in ``directory`` and, signed by it, a broker certificate for 127.0.0.1 and
+    localhost and a client certificate (EC P-256 keys, valid 2 days; for tests and benches)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    _openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", f"/CN={name}",
+             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+             cwd=d)
+    for who, ext in (("broker", "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth"),
+                     ("client", "extendedKeyUsage=clientAuth")):
+        _openssl("req", *ec, "-keyout", f"{who}.key", "-out", f"{who}.csr", "-subj", f"/CN=bgtable {who}", cwd=d)
+        (d / f"{who}.ext").write_text(ext + "\n")
+        _openssl("x509", "-req", "-in", f"{who}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                 "-out", f"{who}.pem", "-days", "2", "-extfile", f"{who}.ext", cwd=d)
+    return Certificates(d / "ca.pem", d / "broker.pem", d / "broker.key", d / "client.pem", d / "client.key")
 
 
 class LocalBroker:
@@ -80,4 +120,4 @@ class LocalBroker:
             return []
 
 
-__all__ = ["LocalBroker", "mosquitto_path", "free_port"]
+__all__ = ["LocalBroker", "Certificates", "make_certificates", "mosquitto_path", "free_port"]

@@ -11,7 +11,8 @@ something waiting first.
 :class:`ClubServer` serves the page (``page.html``, one static file), ``/api/state`` (the
 snapshot, for everyone: spectators read), and ``POST /api/director`` (a director action:
 HTTP Basic login as the club's director, else 401), which it publishes on the table's
-``director`` topic with the director's name.
+``director`` topic with the director's name.  ``/api/frame/TABLE`` is the camera's last frame
+at a table (a JPEG, published when something waits there; the snapshot says which).
 """
 from __future__ import annotations
 
@@ -57,6 +58,8 @@ class ClubState:
         self._seen: dict[str, set[tuple[int, int]]] = {}  # per table: the (seq, n) kept
         self._floor: dict[str, int] = {}  # per table: every line at or below it counts as seen
         self.counted: dict[str, int] = {}  # per table: messages kept (each once)
+        self.frames: dict[str, bytes] = {}  # per table: the camera's last frame (JPEG)
+        self.frames_received = 0  # camera frames taken (not in ``received``: the journal's messages)
         self._lock = threading.Lock()
 
     def _table(self, name: str) -> dict[str, Any]:
@@ -64,7 +67,7 @@ class ClubState:
         if t is None:
             t = self.tables[name] = {"name": name, "view": None, "clock": None, "health": None, "decisions": [],
                                      "waiting": None, "games": [], "match": None, "result": None,
-                                     "directors": [], "seq": 0, "analysis": None}
+                                     "directors": [], "seq": 0, "analysis": None, "frame": None}
         return t
 
     def _refuse(self, why: str) -> bool:
@@ -86,8 +89,14 @@ class ClubState:
         if kind == "director":
             return False  # our own commands to the tables
         with self._lock:
-            self.received += 1
             tab = self._table(table)
+            if kind == "frame":  # the last one wins (retained); never deduplicated with the events
+                self.frames[table] = base64.b64decode(body["jpeg"])
+                tab["frame"] = {k: body.get(k) for k in ("seq", "what", "t", "width", "height")}
+                tab["frame"]["bytes"] = len(self.frames[table])
+                self.frames_received += 1
+                return True
+            self.received += 1
             if kind == "health":
                 tab["health"] = body
                 return True
@@ -147,6 +156,11 @@ class ClubState:
         with self._lock:
             return list(self.tables.get(table, {}).get("decisions", []))
 
+    def frame(self, table: str) -> Optional[bytes]:
+        """The camera's last frame at ``table`` (JPEG bytes), or None."""
+        with self._lock:
+            return self.frames.get(table)
+
     def snapshot(self) -> dict[str, Any]:
         """What the page shows: every table (those with something waiting first), the standings."""
         with self._lock:
@@ -183,11 +197,11 @@ class ClubServer:
                 log.debug("http %s", fmt % args)
 
             def _send(self, code: int, body: bytes, ctype: str = "application/json",
-                      extra: Optional[dict[str, str]] = None) -> None:
+                      extra: Optional[dict[str, str]] = None, cache: str = "no-store") -> None:
                 self.send_response(code)
                 self.send_header("Content-Type", ctype)
                 self.send_header("Content-Length", str(len(body)))
-                self.send_header("Cache-Control", "no-store")
+                self.send_header("Cache-Control", cache)
                 for k, v in (extra or {}).items():
                     self.send_header(k, v)
                 self.end_headers()
@@ -202,6 +216,13 @@ class ClubServer:
                     self._send(200, PAGE.read_bytes(), "text/html; charset=utf-8")
                 elif path == "/api/state":
                     self._json(200, server.state.snapshot())
+                elif path.startswith("/api/frame/"):
+                    jpeg = server.state.frame(path.rsplit("/", 1)[1])
+                    if jpeg is None:
+                        self._json(404, {"error": "no camera frame from that table yet"})
+                    else:
+                        # (the page asks for it as /api/frame/TABLE?seq=N: a new frame, a new address)
+                        self._send(200, jpeg, "image/jpeg", cache="private, max-age=600")
                 elif path.startswith("/api/decisions/"):
                     self._json(200, server.state.decisions(path.rsplit("/", 1)[1]))
                 else:

@@ -3,8 +3,10 @@
 :class:`ClubTable` is one ``bgtable demo`` table (perfect camera, direct dice: the fast
 path) with the club link wired as the table process would wire it: after every step the
 director actions that arrived are journaled (:class:`.director.DirectorInbox`) and the
-publisher pumps the new journal lines (:class:`.publisher.Publisher`).  The end-to-end test
-and ``bench/club.py`` run several of them against one broker.
+publisher pumps the new journal lines (:class:`.publisher.Publisher`); when something waits
+(a dispute, a director call) the simulated camera's last frame is published
+(:class:`.frames.FrameSink`).  The end-to-end test and ``bench/club.py`` run several of them
+against one broker.
 """
 from __future__ import annotations
 
@@ -44,6 +46,9 @@ class ClubTable:
         self.broker = broker
         self.inbox = DirectorInbox(broker, club, name, DirectorInbox.seen_in(self.core.journal.read.events))
         self.publisher = Publisher(self.core.journal.path, broker, Translator(club, name))
+        from referee.table.club.frames import FrameSink, frame_source  # noqa: PLC0415
+        self.frames = FrameSink(broker, club, name, frame_source(self.table.camera), self.core.journal)
+        self.core.sinks.append(self.frames)
         self.after_step = after_step
         self.steps = 0
         self.director_lines: list[dict[str, Any]] = []

@@ -6,8 +6,9 @@ after a crash), so the messages are the same however often the journal is read, 
 lets the publisher start again from its own offset without losing or changing anything.
 
 * ``match`` -> an ``event`` message ``match_start`` (players, match length);
-* ``input`` -> one ``event`` message ``decision`` per decision the referee makes, then the
-  ``state`` (the table view, the clock) when it changed;
+* ``input`` -> one ``event`` message ``decision`` per decision the referee makes (one that
+  puts something at the top of the director's page has ``waiting`` and ``led_to``: the
+  decisions before it), then the ``state`` (the table view, the clock) when it changed;
 * ``action`` with a ``game_end`` -> ``game_end`` (winner, points, the score after); the
   referee's ``match_over`` -> ``match_end`` (the final score);
 * ``director`` (a director action the table journaled) -> ``director`` (who sent what);
@@ -92,7 +93,7 @@ class Translator:
                 if d.kind in WAITING and not resumed:
                     body["waiting"] = WAITING[d.kind]
                 self.recent = (self.recent + [body])[-12:]
-                if d.kind in ("illegal_move", "ambiguous"):
+                if "waiting" in body:  # the page shows what led to it (with the camera's last frame)
                     body["led_to"] = [b["decision"] for b in self.recent[:-1]]
                 out.append(self._msg("event", len(out), body))
             if self.referee.state == "match_over" and not self.match_ended:

@@ -125,10 +125,16 @@ def test_eight_tables_through_a_broker_restart_lose_and_repeat_nothing(broker: L
     assert spectator.wait_connected(10)
     spectator.publish(director_action("rv", "t3", "pause", "mallory", "x-1"))
     t1.publish(Message("bgtable/rv/t1/event", {"table": "t1", "seq": 1, "n": 99, "type": "virus"}))
-    assert wait(lambda: len(broker.denied()) >= 2, 10), broker.denied()
+    t1.publish(Message("bgtable/rv/t2/frame", {"table": "t2", "seq": 10 ** 6, "n": 0, "width": 8, "height": 8,
+                                               "jpeg": "/9j/4AAQ"}, retain=True))  # a frame for another table
+    t1.publish(Message("bgtable/rv/t1/frame", {"table": "t1", "seq": 1, "n": 0, "width": 8, "height": 8,
+                                               "jpeg": "R0lGODlh"}, retain=True))  # not a JPEG: refused, logged
+    assert wait(lambda: len(broker.denied()) >= 3, 10), broker.denied()
+    assert wait(lambda: any("not a JPEG" in r for r in state.refused), 10)
     assert wait(lambda: any("virus" in r for r in state.refused), 10)
     time.sleep(0.5)
     assert {x["name"]: x for x in state.snapshot()["tables"]}["t2"]["view"]["score"] != [99, 99]
+    assert ({x["name"]: x for x in state.snapshot()["tables"]}["t2"]["frame"] or {}).get("seq") != 10 ** 6
     tables[2].pump()
     assert tables[2].director_lines == []
     # the director's own action reaches t3 and is journaled there, with who sent it

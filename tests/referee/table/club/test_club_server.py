@@ -107,7 +107,8 @@ def test_the_acl_lets_each_table_write_only_its_own_topics() -> None:
     text = acl_text(CLUB)
     block = text.split("user t1\n")[1].split("\n\n")[0].splitlines()
     assert block == ["topic write bgtable/rv/t1/state", "topic write bgtable/rv/t1/event",
-                     "topic write bgtable/rv/t1/health", "topic read bgtable/rv/t1/director"]
+                     "topic write bgtable/rv/t1/health", "topic write bgtable/rv/t1/frame",
+                     "topic read bgtable/rv/t1/director"]
     anonymous = text.split("\n\nuser ")[0]
     assert "write" not in anonymous.replace("# ", "").split("only read")[1]
     assert "user dir\ntopic read bgtable/rv/#\ntopic write bgtable/rv/+/director" in text
