@@ -27,6 +27,7 @@ from .memory import BoardMemory
 from .self_reference import SelfReference
 from .odds import most_likely, row_odds, to_table
 from .occlusion import occluded_edges, occlusion_score
+from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
@@ -167,10 +168,16 @@ class BoardReader:
         if covered:
             if not read_occluded:
                 return Reading(None, None, True, corners, view, reason=self._occluded(view, memory))
-            assembled, _ = read_view(view, self.colours, self._read_params(view, learn=False)[0])
+            params = self._read_params(view, learn=False)[0]
+            assembled = settle_assembled(read_view(view, self.colours, params)[0], params)
             rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
             return Reading(rows, None, True, corners, view, reason=self._occluded(view, memory))
-        assembled, model = read_view(view, self.colours, *self._read_params(view))
+        params, prof = self._read_params(view)
+        assembled, model = read_view(view, self.colours, params, prof)
+        # more than 15 of a colour: the most likely reading with possible totals, its changed
+        # points unsure (:mod:`vision.totals`)
+        raw, assembled = assembled, settle_assembled(assembled, params)
+        settled = assembled is not raw
         if not assembled.plausible:
             # impossible totals (a hinge read as a checker...): the odds may still tell which of
             # the positions a roll allows it is (the wrong point counts against each alike)
@@ -193,7 +200,8 @@ class BoardReader:
                     rows = settled.rows
                     self._trays = (assembled.totals, np.array(corners, copy=True), trays)
         ev: Optional[BoardEvidence] = None
-        if self.setup is not None and rows.confidence >= self.config.min_confidence:
+        if self.setup is not None and (rows.confidence >= self.config.min_confidence or settled):
+            # a settled reading is never sure as a whole, but its odds still tell the plays apart
             ev = self._with_odds(rows, view, t, off)
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)

@@ -1,0 +1,119 @@
+"""Fifteen checkers a side (vision.totals): the most likely reading with possible totals."""
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from referee.events import PointReading as P
+from vision import layout as L
+from vision import totals as T
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "vision_real"
+
+
+def _start_rows() -> list[P]:
+    """The starting position by image rows (dark's home bottom right): 24 points."""
+    top = [P(5, "light", 0.9)] + [P(0)] * 3 + [P(3, "light", 0.9)] + [P(0)] + \
+          [P(5, "dark", 0.9)] + [P(0)] * 4 + [P(2, "light", 0.9)]
+    bottom = [P(5, "dark", 0.9)] + [P(0)] * 3 + [P(3, "dark", 0.9)] + [P(0)] + \
+             [P(5, "light", 0.9)] + [P(0)] * 4 + [P(2, "dark", 0.9)]
+    return top + bottom
+
+
+def test_a_possible_reading_stays_as_it_is() -> None:
+    pts = _start_rows()
+    s = T.settle_totals(pts, (0, 0), 0.9)
+    assert s is not None and s.changed == () and s.bar == (0, 0)
+    assert [(p.count, p.colour) for p in s.points] == [(p.count, p.colour) for p in pts]
+
+
+def test_a_row_of_five_read_as_a_tall_stack_is_cut_back() -> None:
+    pts = _start_rows()
+    pts[6] = P(11, "dark", 0.3)    # a logo under the row read as a second layer: dark totals 21
+    s = T.settle_totals(pts, (0, 0), 0.5)
+    assert s is not None
+    assert (s.points[6].count, s.points[6].colour) == (5, "dark")
+    assert s.changed == (6,)
+    assert s.points[6].confidence <= T.CHANGED_MAX  # the totals vouch for the sum only
+
+
+def test_a_lone_phantom_checker_goes_when_the_totals_are_over() -> None:
+    pts = _start_rows()
+    pts[2] = P(1, "dark", 0.35)     # a die or a shadow read as a checker: dark 16
+    s = T.settle_totals(pts, (0, 0), 0.5)
+    assert s is not None and s.changed == (2,) and s.points[2].count == 0
+
+
+def test_known_off_is_kept_exactly() -> None:
+    pts = _start_rows()
+    pts[12] = P(2, "dark", 0.4)     # dark's 5 on its 6 point read as 2: with 3 dark off, 15 in all
+    s = T.settle_totals(pts, (0, 0), 0.5, off=(3, 0))
+    assert s is not None
+    dark = sum(p.count for p in s.points if p.colour == "dark") + s.bar[0]
+    light = sum(p.count for p in s.points if p.colour == "light") + s.bar[1]
+    assert (dark, light) == (12, 15)
+    assert T.settle_totals(pts, (0, 0), 0.5, off=(16, 0)) is None
+
+
+def test_the_max_product_pass_is_the_brute_force_best() -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        tables = []
+        for _ in range(4):
+            t = np.zeros((T.N, T.N))
+            for _ in range(3):
+                d, lt = (int(rng.integers(0, 6)), 0) if rng.random() < 0.5 else (0, int(rng.integers(0, 6)))
+                t[d, lt] += float(rng.random())
+            tables.append(t / t.sum())
+        end = rng.random((T.N, T.N))
+        best, best_w = None, -1.0
+        choices = [list(zip(*np.nonzero(t))) for t in tables]
+        for combo in itertools.product(*choices):
+            a = sum(int(c[0]) for c in combo)
+            b = sum(int(c[1]) for c in combo)
+            if a >= T.N or b >= T.N:
+                continue
+            w = float(np.prod([t[c] for t, c in zip(tables, combo)])) * end[a, b]
+            if w > best_w:
+                best, best_w = combo, w
+        got = T._viterbi([T._shifts(t) for t in tables], end)
+        assert [tuple(map(int, c)) for c in best] == got
+
+
+def test_an_impossible_assembled_reading_becomes_possible() -> None:
+    from vision.assemble import Assembled
+    from vision.params import DEFAULT
+
+    pts = _start_rows()
+    pts[6] = P(8, "dark", 0.3)
+    rows = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), (0, 0), 0.0)
+    a = Assembled(rows, 38, False, (18, 15))
+    s = T.settle_assembled(a, DEFAULT)
+    assert s.plausible and s.totals == (15, 15) and s.reason is None
+    assert s.rows.top[6].count == 5
+    assert s.rows.confidence < DEFAULT.certain   # the changed point keeps the board unsure
+    ok = Assembled(rows, 38, True, (18, 15))
+    assert T.settle_assembled(ok, DEFAULT) is ok
+
+
+def test_a_real_board_with_hinges_and_a_tall_misread_reads_exactly() -> None:
+    """test1 (dev half): the hinges read as two light checkers on the bar and a row of 4 as 6;
+    the totals (16 dark, 19 light) settle to the labelled board."""
+    cv2 = pytest.importorskip("cv2")
+    from vision.config import VisionConfig
+    from vision.reader import BoardReader
+
+    labels = json.loads((DATA / "labels.json").read_text())["images"]["test1"]
+    cfg = VisionConfig(markers=False, corners=L.format_corners(labels["corners"]), dark_home="bottom-right",
+                       bar_width=labels["bar_width"], board_height=labels["board_height"])
+    reader = BoardReader(cfg, corners=L.parse_corners(L.format_corners(labels["corners"])))
+    r = reader.inspect(cv2.imread(str(DATA / "images" / "test1.jpg")), read_occluded=True)
+    assert r.rows is not None
+    got = [(p.count, p.colour) for p in list(r.rows.top) + list(r.rows.bottom)]
+    want = [(t[0], t[1] if t[0] else None) for t in labels["top"] + labels["bottom"]]
+    assert got == want
+    assert tuple(r.rows.bar) == (0, 0)

@@ -1,0 +1,249 @@
+"""Fifteen checkers a side: the most likely whole reading whose totals are possible.
+
+The absolute reading judges each point alone, and on real boards a point alone can be wrong
+in ways that break the totals: a logo or a checker's embossed face read as a second layer (8 on
+a row of 5), a die or a dark frame's shadow read as a lone checker.  Every colour has exactly
+15 checkers (on the points, on the bar, off in the trays), so a reading whose totals are
+impossible says that some points are wrong, not which.
+
+:func:`settle_totals` decides which, as a referee would: each point's (count, colour) gets a
+likelihood from its reading (:func:`point_likelihood`: the reading's own odds, and a small
+floor for every other count, falling off with the distance from the count read), times how
+often real players leave that many checkers on a point (:data:`REAL_COUNTS`, counted from the
+positions of the 114 real matches in ``shared/matches/plays.jsonl.gz``: a stack of 8 is about
+50 times rarer than a row of 5).  The most likely joint reading whose totals are the 15 a side
+(less the checkers off: as many as real positions have, mostly none) is found exactly
+by a max-product pass over the 26 locations with the running totals as its state (the bar's
+counts get the real positions' odds too: mostly none), and each point's
+posterior -- the share of all possible readings in which it holds what was chosen -- is its new
+confidence.  A point this changed is never made sure by it alone: the trays and totals vouch
+only for the sum, so its confidence is capped below the reader's "certain".
+
+Pure: readings in, readings out; no image.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Sequence
+
+import numpy as np
+
+from referee.events import PointReading
+
+from . import layout as L
+from .odds import bar_odds, point_odds
+
+if TYPE_CHECKING:
+    from .assemble import Assembled
+    from .params import ReadParams
+
+N = L.PER_SIDE + 1                      # running totals 0..15 per colour
+# checkers on one point in the real matches' positions (both sides, every point, after each play)
+REAL_COUNTS = (1629686, 121107, 235708, 102421, 44301, 25421, 3631, 850, 455, 155, 24, 30, 3, 1, 1, 1)
+FLOOR = 0.02        # every other (count, colour) keeps this share of the reading's likelihood ...
+FALL = 0.5          # ... falling off by this factor for each checker away from the count read
+TALL_ROW = 0.3      # a stack read taller than a row: the row alone, this share of the tall reading
+CHANGED_MAX = 0.55  # a point the totals changed is at most this sure (below the reader's certain)
+SETTLED_MAX = 0.95  # a settled board is at most this share of the reader's "certain"
+
+
+# checkers off per colour in the same positions (0..15), for a reading whose trays were not read
+REAL_OFF = (8363, 171, 162, 169, 138, 130, 130, 105, 113, 105, 85, 90, 67, 72, 49, 51)
+# checkers on the bar per colour in the same positions (0..4; none seen with more)
+REAL_BAR = (74516, 12476, 2697, 452, 17)
+ROW = 5             # a full first row; taller stacks are what the prior makes rare
+
+
+def _prior() -> np.ndarray:
+    """How much rarer than a row of five each taller stack is (1 up to five: how many points
+    are empty or hold a few is the totals' business, not a prior's)."""
+    c = np.array(REAL_COUNTS, dtype=float)
+    return np.array([1.0 if n <= ROW else c[n] / c[ROW] for n in range(len(c))])
+
+
+PRIOR = _prior()
+OFF_PRIOR = np.array(REAL_OFF, dtype=float) / sum(REAL_OFF)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A reading with possible totals: the 24 points by image rows (top then bottom), the bar,
+    each point's posterior (the new confidence), and the points whose reading it changed."""
+
+    points: tuple[PointReading, ...]
+    bar: tuple[int, int]
+    posterior: tuple[float, ...]
+    changed: tuple[int, ...]
+
+
+def point_likelihood(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
+    """How well each (count, colour) explains one point's reading: its odds, and a floor for
+    every other count that falls off with the distance from the count read."""
+    odds = point_odds(p)
+    if p.count > ROW:  # a second layer may be a checker's embossed face, a logo or the grain
+        odds[(ROW, p.colour)] = odds.get((ROW, p.colour), 0.0) + TALL_ROW * odds[(p.count, p.colour)]
+    out: dict[tuple[int, Optional[str]], float] = {}
+    for n in range(L.MAX_STACK + 1):
+        for c in ((None,) if n == 0 else ("dark", "light")):
+            far = abs(n - p.count) + (0 if c == p.colour or n == 0 or p.count == 0 else 1)
+            out[(n, c)] = odds.get((n, c), 0.0) + FLOOR * FALL ** far
+    return out
+
+
+def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float) -> list[np.ndarray]:
+    """Each location's weight as an N x N table over (dark, light) checkers it holds."""
+    out = []
+    for p in points:
+        t = np.zeros((N, N))
+        for (n, c), w in point_likelihood(p).items():
+            if n >= N:
+                continue
+            wt = w * PRIOR[n]
+            if c is None:
+                t[0, 0] += wt
+            elif c == "dark":
+                t[n, 0] += wt
+            else:
+                t[0, n] += wt
+        out.append(t / t.sum())
+    bar_prior = np.array(REAL_BAR + (1,) * (N - len(REAL_BAR)), dtype=float)
+    bar_prior /= bar_prior.sum()
+    for k in range(2):
+        t = np.zeros((N, N))
+        for n, w in bar_odds(bar[k], bar_conf).items():
+            w = (w + FLOOR * FALL ** abs(n - bar[k])) * bar_prior[n]
+            if n < N:
+                if k == 0:
+                    t[n, 0] += w
+                else:
+                    t[0, n] += w
+        out.append(t / t.sum())
+    return out
+
+
+_IDX = np.subtract.outer(np.arange(N), np.arange(N))
+_VALID = _IDX >= 1
+_COL = np.where(_VALID, _IDX, 0)
+
+
+def _shifts(t: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """One location's table as (empty weight, dark shift matrix, light shift matrix): the
+    matrix ``S[i, k]`` is the weight of adding ``i - k`` checkers (1..15) of that colour."""
+    sd = np.where(_VALID, t[_COL, 0], 0.0)
+    sl = np.where(_VALID, t[0, _COL], 0.0)
+    return float(t[0, 0]), sd, sl
+
+
+def _step(acc: np.ndarray, sh: tuple[float, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The running totals' weights after one more location (totals over 15 dropped)."""
+    t0, sd, sl = sh
+    return t0 * acc + sd @ acc + acc @ sl.T
+
+
+def _step_back(nxt: np.ndarray, sh: tuple[float, np.ndarray, np.ndarray]) -> np.ndarray:
+    """The weights of reaching an allowed end from each running total, one location earlier."""
+    t0, sd, sl = sh
+    return t0 * nxt + sd.T @ nxt + nxt @ sl
+
+
+def _viterbi(shifts: Sequence[tuple[float, np.ndarray, np.ndarray]], end: np.ndarray) -> list[tuple[int, int]]:
+    """The jointly most likely (dark, light) at each location whose totals end where ``end``
+    allows (weighted by it): max-product over the running totals, then back from the end."""
+    with np.errstate(divide="ignore"):
+        best = np.log(np.eye(N, 1).reshape(N, 1) * np.eye(1, N))  # only (0, 0) at the start
+        log_end = np.log(end)
+        logs = [(np.log(t0) if t0 > 0 else -np.inf, np.log(sd), np.log(sl)) for t0, sd, sl in shifts]
+    back: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    rows, cols = np.indices((N, N))
+    for l0, ld, ll in logs:
+        stay = best + l0
+        dark = ld[:, :, None] + best[None, :, :]        # [i, k, j]: from k dark to i
+        kd = dark.argmax(axis=1)
+        vd = dark.max(axis=1)
+        light = ll[:, :, None] + best.T[None, :, :]     # [j, k, i]: from k light to j
+        kl = light.argmax(axis=1)
+        vl = light.max(axis=1).T
+        choice = np.argmax(np.stack([stay, vd, vl]), axis=0)
+        best = np.choose(choice, [stay, vd, vl])
+        back.append((choice, rows - kd, cols - kl.T))
+    a, b = np.unravel_index(int(np.argmax(best + log_end)), best.shape)
+    out: list[tuple[int, int]] = []
+    for choice, nd, nl in reversed(back):
+        c = int(choice[a, b])
+        step = (0, 0) if c == 0 else ((int(nd[a, b]), 0) if c == 1 else (0, int(nl[a, b])))
+        out.append(step)
+        a, b = a - step[0], b - step[1]
+    return out[::-1]
+
+
+def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float = 0.5,
+                  off: Optional[tuple[int, int]] = None) -> Optional[Settled]:
+    """The most likely reading (24 points by image rows, then the bar) with 15 checkers a
+    colour less ``off`` on the board, or as many off as real positions have when ``off`` is
+    unknown.  None when no reading is possible at all (``off`` itself over 15)."""
+    if off is not None and not (0 <= off[0] <= L.PER_SIDE and 0 <= off[1] <= L.PER_SIDE):
+        return None
+    tables = _tables(points, bar, bar_conf)
+    shifts = [_shifts(t) for t in tables]
+    fwd = [np.zeros((N, N))]
+    fwd[0][0, 0] = 1.0
+    for sh in shifts:
+        acc = _step(fwd[-1], sh)
+        s = acc.sum()
+        fwd.append(acc / s if s > 0 else acc)
+    end = np.zeros((N, N))
+    if off is not None:
+        end[L.PER_SIDE - off[0], L.PER_SIDE - off[1]] = 1.0
+    else:  # the trays unread: as many off as real positions have (mostly none)
+        end[:, :] = np.outer(OFF_PRIOR[::-1], OFF_PRIOR[::-1])
+    if (fwd[-1] * end).sum() <= 0:
+        return None
+    bwd = [end]
+    for sh in reversed(shifts):
+        acc = _step_back(bwd[0], sh)
+        s = acc.sum()
+        bwd.insert(0, acc / s if s > 0 else acc)
+    chosen = _viterbi(shifts, end)
+    # each location's posterior: the share of all readings with possible totals that agree with it
+    post: list[float] = []
+    for i, (t, (d, lt)) in enumerate(zip(tables, chosen)):
+        z = float((_step(fwd[i], shifts[i]) * bwd[i + 1]).sum())
+        mine = np.zeros((N, N))
+        mine[d:, lt:] = t[d, lt] * fwd[i][:N - d, :N - lt]
+        post.append(float((mine * bwd[i + 1]).sum()) / z if z > 0 else 0.0)
+    pts: list[PointReading] = []
+    changed = []
+    for i, (p, (d, lt)) in enumerate(zip(points, chosen)):
+        n, c = (d, "dark") if d else ((lt, "light") if lt else (0, None))
+        same = n == p.count and (c == p.colour or n == 0)
+        if not same:
+            changed.append(i)
+        conf = p.confidence if same else min(CHANGED_MAX, post[i])
+        pts.append(PointReading(n, c, round(float(conf), 3)))
+    new_bar = (chosen[24][0], chosen[25][1])
+    return Settled(tuple(pts), new_bar, tuple(round(x, 4) for x in post), tuple(changed))
+
+
+def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
+    """A reading with impossible totals (more than 15 of a colour) as :func:`settle_totals`
+    settles it: plausible, the changed points and the board unsure; a possible reading is
+    returned as it is."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from .assemble import board_confidence  # noqa: PLC0415
+
+    if a.plausible:
+        return a
+    pts = list(a.rows.top) + list(a.rows.bottom)
+    s = settle_totals(pts, a.rows.bar, a.bar_confidence)
+    if s is None:
+        return a
+    totals = (sum(p.count for p in s.points if p.colour == "dark") + s.bar[0],
+              sum(p.count for p in s.points if p.colour == "light") + s.bar[1])
+    bar_conf = a.bar_confidence if s.bar == a.rows.bar else min(CHANGED_MAX, a.bar_confidence)
+    # the totals vouch for the sum, not for which points were wrong: never a sure board
+    conf = min(board_confidence([p.confidence for p in s.points], True, bar_conf, params), SETTLED_MAX * params.certain)
+    rows = L.RowReading(s.points[:12], s.points[12:], s.bar, round(conf, 3))
+    changed = {("top" if i < 12 else "bottom", i % 12) for i in s.changed}
+    return replace(a, rows=rows, checkers=sum(totals), plausible=True, totals=totals, bar_confidence=bar_conf,
+                   alts=tuple(x for x in a.alts if x[:2] not in changed), reason=None)
