@@ -13,7 +13,7 @@ the cube :mod:`~referee.turn.cube`; resignations and the end of a game
 """
 from __future__ import annotations
 
-from referee.turn import camera_only, correcting, cube, ending, guards, judging, opening, quiet, rolling
+from referee.turn import camera_only, correcting, cube, director, ending, guards, judging, opening, quiet, rolling
 from referee.turn.machine import Table, index, transition
 from referee.turn.states import State as S
 
@@ -87,6 +87,23 @@ TRANSITIONS = (
     transition("player:reject_resignation", {S.RESIGNATION_OFFERED}, ending.reject_resignation, RESIGNABLE,
                [guards.not_resigner]),
 )
+
+#: the director's powers (:mod:`referee.turn.director`): every state accepts them; without the
+#: director's key, or where the power has nothing to act on, the guards refuse them
+DIRECTOR = (
+    transition("director:undo", ALL, director.undo, PLAYING - {S.GAME_OVER},
+               [director.has_key, director.undo_possible]),
+    transition("director:reject_move", ALL, director.reject_move, PLAYING - {S.GAME_OVER},
+               [director.has_key, director.move_to_reject]),
+    transition("director:accept_move", ALL, director.accept_move, (S.CONFIRM_ROLL,) + MOVE_DONE,
+               [director.has_key, director.illegal_shown]),
+    transition("director:setup", ALL, director.setup, {S.OPENING_ROLL, S.WAITING_FOR_ROLL},
+               [director.has_key, director.match_on, director.setup_valid]),
+    transition("director:score", ALL, director.correct_score, (),
+               [director.has_key, director.match_on, director.score_valid]),
+    transition("director:end_match", ALL, director.end_match, {S.MATCH_OVER}, [director.has_key, director.match_on]),
+)
+TRANSITIONS += DIRECTOR
 
 INITIAL = S.OPENING_ROLL
 #: state -> trigger -> transition (the machine's lookup)
