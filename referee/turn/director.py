@@ -278,7 +278,8 @@ def setup(t: TableState, ev: DirectorAction) -> None:
     if order.score is not None and tuple(order.score) != t.score.points:
         _set_score(t, order.score, ev, record=not between)
     t.pos, t.turn, t.cube = to_dark(order.position, order.on_roll), order.on_roll, order.cube
-    t.t, t.fresh, t.opening, t.resigner = TurnFacts(), False, {"dark": None, "light": None}, None
+    t.t, t.opening, t.resigner = TurnFacts(), {"dark": None, "light": None}, None
+    t.reading, t.fresh = None, False  # the board last read is not the one set up
     t.enter(State.WAITING_FOR_ROLL)
     owner = None if order.cube.owner is None else t.pi(order.cube.owner)
     t.act(rec.SetUp(t.pi(order.on_roll), order.position.position_id(), order.cube.value, owner, t=ev.t))
