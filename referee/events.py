@@ -399,8 +399,9 @@ def from_json(line: str) -> Any:
 #: what the director may do at a table (:mod:`referee.turn.director` says what each does)
 DIRECTOR_ACTIONS: tuple[str, ...] = ("undo", "setup", "score", "accept_move", "reject_move", "end_match")
 #: how the director showed the key: the director's button held down, the PIN entered on the
-#: buttons, the director's login on the club page; "" = no key (the action is refused)
-DIRECTOR_KEYS: tuple[str, ...] = ("", "button", "pin", "login")
+#: buttons, the director's login on the club page, a script the director runs (``bgtable
+#: referee --script``); "" = no key (the action is refused)
+DIRECTOR_KEYS: tuple[str, ...] = ("", "button", "pin", "login", "script")
 
 
 @dataclass(frozen=True)
