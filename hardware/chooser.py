@@ -250,8 +250,9 @@ class Chooser:
             return None, None
         shown = self.shown
         if self.pin_for is not None:
-            view = view.replace(message=f"Director's PIN, digit {len(self.pin_digits) + 1} of {len(self.director.pin)}: "
-                                "next changes it, confirm enters it", choices=tuple(o.label for o in shown))
+            digit = f"digit {len(self.pin_digits) + 1} of {len(self.director.pin)}"
+            view = view.replace(message=f"Director's PIN, {digit}: next changes it, confirm enters it",
+                                choices=tuple(o.label for o in shown))
         elif self.director_open:
             view = view.replace(message="Director's menu: next steps, confirm picks",
                                 choices=tuple(o.label for o in shown))

@@ -132,7 +132,8 @@ def _undo(games: Games, a: Action) -> None:
 
 def _score(games: Games, a: Action) -> None:
     n, _, crawford, acts = games[-1]
-    games[-1] = (n, tuple(getattr(a, "score")), crawford, acts)  # type: ignore[assignment]
+    score = getattr(a, "score")
+    games[-1] = (n, (score[0], score[1]), crawford, acts)
 
 
 #: how an action folds into the game under way (any other kind: appended); the director's

@@ -24,7 +24,7 @@ PREFIX = "bgtable"
 KINDS = ("state", "event", "health", "director")
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_PAYLOAD = 64 * 1024
-DIRECTOR_ACTIONS = ("pause", "resume", "undo", "set_position", "note")
+DIRECTOR_ACTIONS = ("pause", "resume", "undo", "set_position", "score", "override", "end_match", "note")
 EVENT_TYPES = ("decision", "game_end", "match_end", "match_start", "analysis", "director")
 
 
