@@ -11,9 +11,11 @@ Limits
   a roll that counted (the player throws again), a move (the mover plays the same roll
   again; the dice stand, also for the opening roll), an accepted illegal move, a double,
   take or beaver, a resignation offer or its rejection, a correction demanded.  Several
-  undos go further back, to the game's start.  A game that has ended is not undone (correct
-  the score instead), nor is a set-up.  Each action taken back is journaled as a record
-  ``Undo``; the record folds it away, so the .mat and SGF never show the undone action.
+  undos go further back, to the game's opening roll (then thrown again).  A game that has
+  ended is not undone (correct the score instead), nor is a set-up (nor what came before it).
+  In a chouette each member's answer to the cube is undone one by one (the record holds the
+  box's double only once all have answered).  Each action taken back is journaled as a
+  record ``Undo``; the record folds it away, so the .mat and SGF never show the undone action.
 * **Set up** a position by gnubg Position ID (optionally with a Match ID: ``ID:MatchID``
   or ``match_id``) or XGID.  The Match ID / XGID gives the cube, who is on roll and the
   score (the dice and a pending double in it are not used: the player on roll throws);
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from referee.colour import COLOURS, other
 from referee.events import DirectorAction, PlayerInput
@@ -79,9 +81,14 @@ def mark(t: TableState) -> Mark:
                 dict(t.opening), list(t.last_plays), copy.deepcopy(t.cube_policy, {id(t.settings): t.settings}))
 
 
-def keep(t: TableState, before: Mark, marks: list[Mark]) -> None:
-    """After an event: keep ``before`` in ``marks`` when the event added to the game's record;
-    a new game starts them afresh (from its opening, heads-up)."""
+#: players' answers a chouette may hold outside the record (each member's take or pass)
+_ANSWERS = ("double", "take", "pass", "beaver")
+
+
+def keep(t: TableState, before: Mark, marks: list[Mark], event: Any = None, decided: Sequence[Any] = ()) -> None:
+    """After an event: keep ``before`` in ``marks`` when the event added to the game's record
+    (or was a cube action the table took, which a chouette records only once every member has
+    answered); a new game starts them afresh (from its opening, heads-up)."""
     if t.game != before.game:
         marks.clear()
         if t.actions and isinstance(t.cube_policy, HeadsUpCube):  # the new game's opening: restore it as the game began
@@ -90,6 +97,9 @@ def keep(t: TableState, before: Mark, marks: list[Mark]) -> None:
                               TurnFacts(), {"dark": None, "light": None}, [], copy.deepcopy(before.policy)))
     elif len(t.actions) > before.actions and not isinstance(t.actions[-1], rec.SetUp):
         marks.append(before)  # (a set-up is not undone)
+    elif (isinstance(event, PlayerInput) and event.action in _ANSWERS and decided
+          and not any(d.kind in ("refused", "not_accepted") for d in decided)):
+        marks.append(before)
 
 
 # ------------------------------------------------------------------ guards
@@ -115,7 +125,7 @@ def undo_possible(t: TableState, ev: DirectorAction) -> Optional[str]:
     if t.state in (State.GAME_OVER, State.MATCH_OVER):
         return "the game is over and stands: correct the score instead of undoing it"
     marks = getattr(t, "undo_marks", [])
-    if not marks or marks[-1].game != t.game or len(t.actions) <= marks[-1].actions:
+    if not marks or marks[-1].game != t.game or len(t.actions) < marks[-1].actions:
         return "nothing to undo in this game"
     return None
 
@@ -215,7 +225,8 @@ def _said(t: TableState, ev: DirectorAction, text: str, **data: Any) -> None:
 def undo(t: TableState, ev: DirectorAction) -> None:
     """Take back the last event that added to the game's record (see the module doc)."""
     taken = _take_back(t, ev)
-    _said(t, ev, f"{' and '.join(taken)} undone. {STATES[t.state].capitalize()}", undone=tuple(taken))
+    what = " and ".join(taken) or "the last answer to the cube"
+    _said(t, ev, f"{what} undone. {STATES[t.state].capitalize()}", undone=tuple(taken))
 
 
 def reject_move(t: TableState, ev: DirectorAction) -> None:
@@ -236,10 +247,8 @@ def _take_back(t: TableState, ev: DirectorAction) -> list[str]:
     for k, v in m.values.items():
         setattr(t, k, v)
     t.t, t.opening, t.last_plays = copy.copy(m.turn_facts), dict(m.opening), list(m.last_plays)
-    if m.policy is not None:
-        t.cube_policy = m.policy
-        if t.chouette is not None:
-            t.chouette = m.policy
+    if m.policy is not None:  # in place: whoever holds the table's cube policy (the chouette) sees it restored
+        vars(t.cube_policy).update(vars(copy.deepcopy(m.policy, {id(t.settings): t.settings})))
     t.fresh = False
     state = m.state if m.state != State.DIRECTOR else State(m.values["resume_state"])
     played = next((a for a in reversed(undone) if isinstance(a, (rec.Move, rec.IllegalAccepted))), None)

@@ -150,7 +150,7 @@ class Referee(TableState):
         self.out = []
         before = director.mark(self)
         fire(self, TABLE, event)
-        director.keep(self, before, self.undo_marks)
+        director.keep(self, before, self.undo_marks, event, self.out)
         out = self.out
         self.out = []
         for d in out:

@@ -302,3 +302,24 @@ def test_an_undone_move_is_not_in_the_mat(tmp_path: Path) -> None:
     assert "24/18 13/8" not in mat and "65: 24/18 18/13" in mat
     lines = [e for e in read_journal(path).events if e.get("event") == "action"]
     assert [e["action"]["type"] for e in lines][-3:] == ["move", "undo", "move"]
+
+
+def test_undo_in_a_chouette_restores_the_members_cubes_in_place() -> None:
+    t = Table(Referee(Settings(chouette=("Box", "Cap", "Ann", "Bob"))))
+    t.opening(3, 1)
+    t.move("8/5 6/5")
+    t.lift()
+    t.play((6, 4), "24/14")
+    t.press("dark", "double")
+    ch = t.ref.chouette
+    t.press("light", "take", 0)
+    t.press("light", "pass", 1)
+    assert ch.scores["Ann"] == -1 and ch.cubes["Cap"].value == 2
+    [d] = t.send(D("undo"))  # Ann's pass taken back: she answers again (the record never held it)
+    assert d.kind == "director" and d.get("undone") == ()
+    assert t.ref.chouette is ch and ch.scores["Ann"] == 0 and "Ann" in ch.pending
+    assert ch.cubes["Cap"].value == 2 and t.ref.state == State.DOUBLE_OFFERED
+    t.send(D("undo"))
+    assert ch.cubes["Cap"].value == 1 and set(ch.pending) == {"Cap", "Ann", "Bob"}
+    t.send(D("undo"))  # the box's double
+    assert t.ref.state == State.WAITING_FOR_ROLL and not ch.pending and t.ref.turn == "dark"
