@@ -76,13 +76,24 @@ class Mark:
 
 
 def mark(t: TableState) -> Mark:
-    """What :func:`undo` would restore, taken before each event (cheap: the values are immutable)."""
-    return Mark(t.state, t.game, len(t.actions), {k: getattr(t, k) for k in _KEPT}, copy.copy(t.t),
-                dict(t.opening), list(t.last_plays), copy.deepcopy(t.cube_policy, {id(t.settings): t.settings}))
+    """What :func:`undo` would restore, taken before each event (cheap: the values are immutable,
+    the turn's facts are copied shallow -- their lists are replaced, never changed -- and only a
+    chouette's cube policy, which changes in place, is copied deep)."""
+    d = t.__dict__
+    policy = t.cube_policy
+    return Mark(t.state, t.game, len(t.actions), {k: d[k] for k in _KEPT}, _copy_facts(t.t), dict(t.opening),
+                list(t.last_plays),
+                None if isinstance(policy, HeadsUpCube) else copy.deepcopy(policy, {id(t.settings): t.settings}))
 
 
 #: players' answers a chouette may hold outside the record (each member's take or pass)
 _ANSWERS = ("double", "take", "pass", "beaver")
+
+
+def _copy_facts(facts: TurnFacts) -> TurnFacts:
+    out = object.__new__(TurnFacts)
+    out.__dict__.update(facts.__dict__)
+    return out
 
 
 def keep(t: TableState, before: Mark, marks: list[Mark], event: Any = None, decided: Sequence[Any] = ()) -> None:
@@ -94,7 +105,7 @@ def keep(t: TableState, before: Mark, marks: list[Mark], event: Any = None, deci
         if t.actions and isinstance(t.cube_policy, HeadsUpCube):  # the new game's opening: restore it as the game began
             marks.append(Mark(State.OPENING_ROLL, t.game, 0, {**before.values, "turn": None, "pos": Position.start(),
                                                                "cube": Cube(), "auto_doubles": 0, "resigner": None},
-                              TurnFacts(), {"dark": None, "light": None}, [], copy.deepcopy(before.policy)))
+                              TurnFacts(), {"dark": None, "light": None}, []))
     elif len(t.actions) > before.actions and not isinstance(t.actions[-1], rec.SetUp):
         marks.append(before)  # (a set-up is not undone)
     elif (isinstance(event, PlayerInput) and event.action in _ANSWERS and decided
@@ -113,11 +124,10 @@ def has_key(t: TableState, ev: DirectorAction) -> Optional[str]:
     return None
 
 
-def match_on(t: TableState, ev: DirectorAction) -> Optional[str]:
-    """The match is not over."""
-    if t.state == State.MATCH_OVER:
-        return f"the match is over: the director's {_WORDS[ev.action]} cannot change it (start a new match)"
-    return None
+def match_is_over(t: TableState, ev: DirectorAction) -> None:
+    """Once the match is over the director's powers change nothing: said as a refusal."""
+    t.decide("refused", None, f"the match is over: the director's {_WORDS[ev.action]} cannot change it "
+             "(start a new match: bgtable run --new-match)", event=f"director:{ev.action}", state=t.state.value)
 
 
 def undo_possible(t: TableState, ev: DirectorAction) -> Optional[str]:
@@ -246,7 +256,7 @@ def _take_back(t: TableState, ev: DirectorAction) -> list[str]:
         t.new_actions.append(rec.Undo(a.player, rec.action_text(a), t=ev.t))
     for k, v in m.values.items():
         setattr(t, k, v)
-    t.t, t.opening, t.last_plays = copy.copy(m.turn_facts), dict(m.opening), list(m.last_plays)
+    t.t, t.opening, t.last_plays = _copy_facts(m.turn_facts), dict(m.opening), list(m.last_plays)
     if m.policy is not None:  # in place: whoever holds the table's cube policy (the chouette) sees it restored
         vars(t.cube_policy).update(vars(copy.deepcopy(m.policy, {id(t.settings): t.settings})))
     t.fresh = False
@@ -343,4 +353,4 @@ def end_match(t: TableState, ev: DirectorAction) -> None:
 
 
 __all__ = ["Mark", "mark", "keep", "has_key", "undo", "reject_move", "setup", "correct_score", "accept_move",
-           "end_match", "read_setup", "SetUpOrder"]
+           "end_match", "match_is_over", "read_setup", "SetUpOrder"]
