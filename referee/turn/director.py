@@ -268,6 +268,8 @@ def _take_back(t: TableState, ev: DirectorAction) -> list[str]:
         t.turn, t.opening = mover, {"dark": None, "light": None}
         _moving(t, mover, played.dice)
         state = State.MOVING
+    elif state == State.OPENING_ROLL:  # the opening roll is thrown again, both dice
+        t.opening = {"dark": None, "light": None}
     elif state in _AFTER_LIFT:
         if t.t.dice is not None:
             state = State.MOVING
