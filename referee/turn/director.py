@@ -11,7 +11,8 @@ Limits
   a roll that counted (the player throws again), a move (the mover plays the same roll
   again; the dice stand, also for the opening roll), an accepted illegal move, a double,
   take or beaver, a resignation offer or its rejection, a correction demanded.  Several
-  undos go further back, to the game's opening roll (then thrown again).  A game that has
+  undos go further back (up to :data:`UNDO_DEPTH` in a row), to the game's opening roll (then
+  thrown again).  A game that has
   ended is not undone (correct the score instead), nor is a set-up (nor what came before it).
   In a chouette each member's answer to the cube is undone one by one (the record holds the
   box's double only once all have answered).  Each action taken back is journaled as a
@@ -36,6 +37,7 @@ Limits
 from __future__ import annotations
 
 import copy
+import operator
 from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
@@ -55,6 +57,9 @@ from referee.turn.table_state import TableState, TurnFacts, roll_text, to_dark
 #: what a mark restores as it was (the score and the game number are not undone)
 _KEPT = ("turn", "pos", "cube", "auto_doubles", "reading", "resigner", "resign_kind", "resign_return",
          "resume_state", "message", "choices")
+_kept = operator.attrgetter(*_KEPT)
+#: how far back undo goes: the game's last events that added to its record (older marks are dropped)
+UNDO_DEPTH = 12
 #: states after the dice were lifted: an undo there lets the mover play the roll again
 _AFTER_LIFT = (State.WAITING_FOR_BOARD, State.AMBIGUOUS, State.CONFIRM_ROLL, State.ILLEGAL_MOVE, State.CORRECTING)
 _WORDS = {"undo": "undo", "setup": "set-up", "score": "score correction", "accept_move": "acceptance of the move",
@@ -79,9 +84,8 @@ def mark(t: TableState) -> Mark:
     """What :func:`undo` would restore, taken before each event (cheap: the values are immutable,
     the turn's facts are copied shallow -- their lists are replaced, never changed -- and only a
     chouette's cube policy, which changes in place, is copied deep)."""
-    d = t.__dict__
     policy = t.cube_policy
-    return Mark(t.state, t.game, len(t.actions), {k: d[k] for k in _KEPT}, _copy_facts(t.t), dict(t.opening),
+    return Mark(t.state, t.game, len(t.actions), dict(zip(_KEPT, _kept(t))), _copy_facts(t.t), dict(t.opening),
                 list(t.last_plays),
                 None if isinstance(policy, HeadsUpCube) else copy.deepcopy(policy, {id(t.settings): t.settings}))
 
@@ -108,9 +112,11 @@ def keep(t: TableState, before: Mark, marks: list[Mark], event: Any = None, deci
                               TurnFacts(), {"dark": None, "light": None}, []))
     elif len(t.actions) > before.actions and not isinstance(t.actions[-1], rec.SetUp):
         marks.append(before)  # (a set-up is not undone)
+        del marks[:-UNDO_DEPTH]
     elif (isinstance(event, PlayerInput) and event.action in _ANSWERS and decided
           and not any(d.kind in ("refused", "not_accepted") for d in decided)):
         marks.append(before)
+        del marks[:-UNDO_DEPTH]
 
 
 # ------------------------------------------------------------------ guards
