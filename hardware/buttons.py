@@ -6,7 +6,9 @@ behaviour in tests and on the Pi, so the timing lives in the pure
 wires gpiozero input devices to one debouncer each and turns gestures into
 :class:`referee.events.PlayerInput` events.  Its :class:`~hardware.chooser.Chooser`
 (``panel.chooser``) takes the ``next`` and ``confirm`` presses: ``next`` steps through the
-choices on the screen, ``confirm`` answers the highlighted one.
+choices on the screen, ``confirm`` answers the highlighted one.  The director's key
+(``[buttons] director`` pin held down, or ``pin`` entered) opens the director's menu there,
+whose picks are :class:`referee.events.DirectorAction` events.
 
 Timing rules
 ------------
@@ -25,7 +27,7 @@ from typing import Any, Callable, Iterable, Optional
 from referee.colour import COLOURS
 from referee.events import PlayerInput
 
-from .chooser import Chooser
+from .chooser import Chooser, DirectorKey, Input
 from .config import ButtonsConfig, ButtonSpec
 
 Clock = Callable[[], float]
@@ -96,6 +98,14 @@ class ButtonPanel:
 
         self.clock = clock
         self.chooser = chooser or Chooser()
+        self.director_key: Any = None  # the director's key button (held down while the director acts)
+        if config.director is not None:
+            self.director_key = DigitalInputDevice(config.director, pull_up=config.active_low, bounce_time=None,
+                                                   pin_factory=pin_factory)
+        if config.director is not None or config.pin:
+            key = self.director_key
+            self.chooser.director = DirectorKey(config.pin, lambda: key is not None and bool(key.is_active),
+                                                has_button=key is not None)
         self._lock = threading.Lock()
         self._edges: list[tuple[int, bool, float]] = []
         self.buttons: list[tuple[str, ButtonSpec, Any, Debouncer]] = []
@@ -114,11 +124,11 @@ class ButtonPanel:
         with self._lock:
             self._edges.append((index, pressed, self.clock()))
 
-    def poll(self) -> list[PlayerInput]:
+    def poll(self) -> list[Input]:
         """Process queued edges and the time now; the completed player inputs, in order."""
         with self._lock:
             edges, self._edges = self._edges, []
-        out: list[PlayerInput] = []
+        out: list[Input] = []
         for index, pressed, t in edges:
             out += self._gestures(index, self.buttons[index][3].feed(pressed, t))
         now = self.clock()
@@ -126,9 +136,9 @@ class ButtonPanel:
             out += self._gestures(index, deb.feed(bool(device.is_active), now))
         return out
 
-    def _gestures(self, index: int, gestures: Iterable[Gesture]) -> list[PlayerInput]:
+    def _gestures(self, index: int, gestures: Iterable[Gesture]) -> list[Input]:
         colour, spec, _, _ = self.buttons[index]
-        out = []
+        out: list[Input] = []
         for g in gestures:
             action = spec.long if g.kind == "long" else spec.press
             if action in ("next", "confirm"):
@@ -141,3 +151,5 @@ class ButtonPanel:
         """Release every button's GPIO pin."""
         for _, _, device, _ in self.buttons:
             device.close()
+        if self.director_key is not None:
+            self.director_key.close()

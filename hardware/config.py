@@ -79,6 +79,11 @@ class ButtonsConfig:
     active_low: bool = True  # button connects the pin to ground; internal pull-up
     dark: tuple[ButtonSpec, ...] = ()
     light: tuple[ButtonSpec, ...] = ()
+    #: the director's key (issue 15): the GPIO pin of a button (or key switch) the director
+    #: holds down while acting, and/or a PIN entered on the buttons (digits); neither: the
+    #: table's director actions are refused
+    director: Optional[int] = None
+    pin: str = ""
 
     def of(self, colour: str) -> tuple[ButtonSpec, ...]:
         """The buttons of the ``colour`` player (``"dark"`` or ``"light"``)."""
@@ -138,6 +143,12 @@ def _action(key: str, v: Any) -> str:
     if v not in PLAYER_ACTIONS and v not in BUTTON_ACTIONS:
         raise ConfigError(key, v, "must be a player action: " + ", ".join(PLAYER_ACTIONS + BUTTON_ACTIONS))
     return v
+
+
+def _pin(key: str, v: Any) -> str:
+    if not isinstance(v, str) or not v.isdigit() or not 3 <= len(v) <= 8:
+        raise ConfigError(key, v, 'must be the director\'s PIN: 3 to 8 digits in quotes, e.g. pin = "1234"')
+    return str(v)
 
 
 def _buttons(key: str, v: Any) -> tuple[ButtonSpec, ...]:
@@ -201,8 +212,9 @@ def buttons_section(s: Section) -> ButtonsConfig:
         debounce_ms=s.get("debounce_ms", d.debounce_ms, integer(0, 500)),
         long_press_ms=s.get("long_press_ms", d.long_press_ms, integer(100, 10000)),
         active_low=s.get("active_low", d.active_low, boolean),
-        dark=s.get("dark", d.dark, _buttons), light=s.get("light", d.light, _buttons))
-    s.finish(("debounce_ms", "long_press_ms", "active_low", "dark", "light"))
+        dark=s.get("dark", d.dark, _buttons), light=s.get("light", d.light, _buttons),
+        director=s.get("director", d.director, integer(0, 27)), pin=s.get("pin", d.pin, _pin))
+    s.finish(("debounce_ms", "long_press_ms", "active_low", "dark", "light", "director", "pin"))
     if c.long_press_ms <= c.debounce_ms:
         raise ConfigError(s.key("long_press_ms"), c.long_press_ms, "must be longer than buttons.debounce_ms")
     for colour in COLOURS:
@@ -238,6 +250,8 @@ def check_pins(c: HardwareConfig) -> None:
         named += [(f"cube_display.value_pins[{i}]", p) for i, p in enumerate(c.cube_display.value_pins)]
     for colour in COLOURS:
         named += [(f"buttons.{colour}[{i}].pin", b.pin) for i, b in enumerate(c.buttons.of(colour))]
+    if c.buttons.director is not None:
+        named.append(("buttons.director", c.buttons.director))
     for key, pin in named:
         if pin in users:
             raise ConfigError(key, pin, f"GPIO pin already used by {users[pin]}")

@@ -14,6 +14,10 @@ length, names and rules (``--set`` still overrides them), and the record's own l
 skipped.  Blank lines and
 lines starting with ``#`` are skipped.  A line ``{"kind": "settings", ...}`` (before
 the first event) sets the referee's settings (``referee.settings.Settings`` keys).
+A line ``{"kind": "setup", "id": "4HPwATDgc/ABMA", "match_id": "cAgAAAAAAAAA"}`` (or
+``"xgid": "XGID=..."``; ``"turn": "light"`` says who is on roll when no Match ID does) sets
+up a position, as the director's set-up at the table (``referee.turn.director``): the
+script then plays on from it.
 A bad line is reported on stderr with its line number and skipped; the exit status is
 then 1.  An unreadable file exits 2.
 """
@@ -24,7 +28,7 @@ import sys
 from typing import Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
-from referee.events import EventError, from_dict
+from referee.events import DirectorAction, EventError, from_dict
 from referee.turn.referee import Referee
 from referee.settings import Settings, SettingsError
 
@@ -78,6 +82,23 @@ def _journal_lines(text: str) -> tuple[list[tuple[int, str]], list[str], Optiona
             players = ev.get("players") or ("Dark", "Light")
             settings = {"match_to": ev.get("match_length", 0), "names": list(players), **(ev.get("rules") or {})}
     return out, problems, settings
+
+
+SETUP_KEYS = ("kind", "id", "match_id", "xgid", "turn", "by", "why", "t")
+
+
+def setup_event(d: dict[str, Any]) -> DirectorAction:
+    """A script's ``{"kind": "setup", ...}`` line as the director's set-up (EventError naming a bad field)."""
+    unknown = set(d) - set(SETUP_KEYS)
+    if unknown:
+        raise EventError(f"unknown field(s) {', '.join(sorted(unknown))} for a set-up; expected "
+                         f"{', '.join(SETUP_KEYS[1:])}")
+    position = d.get("xgid") or d.get("id") or ""
+    if not isinstance(position, str) or not position or d.get("xgid") and d.get("id"):
+        raise EventError(f"a set-up needs one position: \"id\" (a gnubg Position ID) or \"xgid\", not {d!r}")
+    return DirectorAction("setup", by=str(d.get("by", "script")), why=str(d.get("why", "the script's set-up")),
+                          key="script", position=position, match_id=str(d.get("match_id") or ""),
+                          colour=str(d.get("turn") or ""), t=d.get("t", 0.0))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -139,7 +160,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 bad += 1
             continue
         try:
-            event = from_dict(d)
+            event = setup_event(d) if isinstance(d, dict) and d.get("kind") == "setup" else from_dict(d)
         except (EventError, ValueError, TypeError) as exc:
             print(f"{PROG}: line {n}: {exc}", file=sys.stderr)
             bad += 1

@@ -118,6 +118,29 @@ class JournalRead:
         return f"lines 1-{n}: {len(self.record.games)} game(s), {acts} record action(s)"
 
 
+Games = list[tuple[int, tuple[int, int], bool, list[Action]]]
+
+
+def _append(games: Games, a: Action) -> None:
+    games[-1][3].append(a)
+
+
+def _undo(games: Games, a: Action) -> None:
+    if games[-1][3]:
+        games[-1][3].pop()
+
+
+def _score(games: Games, a: Action) -> None:
+    n, _, crawford, acts = games[-1]
+    score = getattr(a, "score")
+    games[-1] = (n, (score[0], score[1]), crawford, acts)
+
+
+#: how an action folds into the game under way (any other kind: appended); the director's
+#: undo takes the last action back, a score correction sets the score the game is played at
+FOLDS: dict[str, Callable[[Games, Action], None]] = {"undo": _undo, "score": _score}
+
+
 class RecordBuilder:
     """Folds journal events into a match record (the live and the rebuilt record alike)."""
 
@@ -166,7 +189,7 @@ class RecordBuilder:
             self.games.append((g, tuple(ev.get("score_before", (0, 0))), bool(ev.get("crawford", False)), []))
         elif kind == "action":
             a = action_from_dict(ev["action"])
-            self.games[-1][3].append(a if a.t is not None else a.at(self.clock))
+            FOLDS.get(a.TYPE, _append)(self.games, a if a.t is not None else a.at(self.clock))
         elif kind == "input" and isinstance(ev.get("data"), dict):
             t = ev["data"].get("t")
             if isinstance(t, (int, float)) and not isinstance(t, bool):

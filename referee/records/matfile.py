@@ -483,6 +483,9 @@ def writable_actions(g: GameRecord) -> tuple[Action, ...]:
     game is kept.)"""
     acts = list(g.actions)
     for i, a in enumerate(acts):
+        if a.TYPE == "setup":  # the director's set-up: .mat cannot hold it; the game stops there
+            acts = acts[:i] + ([g.result] if g.result is not None else [])
+            break
         if isinstance(a, IllegalAccepted):
             rest: list[Action] = [g.result] if g.result is not None else []
             before = [b for b in acts[:i] if b.TYPE not in ("reroll", "correction")]

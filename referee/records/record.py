@@ -341,6 +341,63 @@ AnyAction = Union[Roll, Move, Reroll, Double, Take, Pass, Beaver, Resign, Accept
                   RejectResign, IllegalAccepted, Correction, GameEnd]
 
 
+# ---------------------------------------------------------------------------- the director's actions
+# (referee.turn.director; how the journal folds them: referee.records.journal.RecordBuilder)
+
+
+@dataclass(frozen=True)
+class SetUp(Action):
+    """The director set up ``position`` (gnubg Position ID, ``player`` on roll, to throw) with
+    the cube at ``cube`` owned by ``owner`` (None: centred); play goes on from there.  SGF
+    writes a set-board node; .mat cannot hold it and writes the game up to it, then its result."""
+
+    TYPE: ClassVar[str] = "setup"
+    position: str = "4HPwATDgc/ABMA"
+    cube: int = 1
+    owner: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        try:
+            Position.from_position_id(self.position)
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise RecordError(f"set-up position {self.position!r}: {exc}") from None
+        if self.cube != 1:
+            _check_cube(self.cube)
+        if self.owner is not None:
+            _check_player(self.owner, "cube owner")
+
+
+@dataclass(frozen=True)
+class Undo(Action):
+    """The director took back the game's last action (``undone``: its .mat text); the record
+    folds it by removing that action, so the .mat and SGF never show it."""
+
+    TYPE: ClassVar[str] = "undo"
+    undone: str = ""
+
+
+@dataclass(frozen=True)
+class ScoreCorrection(Action):
+    """The director corrected the score to ``score`` (player 0, player 1): the record folds it
+    into the game's score before (the game is played at the corrected score)."""
+
+    TYPE: ClassVar[str] = "score"
+    score: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        s = self.score
+        if (not isinstance(s, (tuple, list)) or len(s) != 2
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in s)):
+            raise RecordError(f"corrected score {s!r} must be two totals >= 0")
+        object.__setattr__(self, "score", (s[0], s[1]))
+
+
+DIRECTOR_TYPES: dict[str, type[Action]] = {cls.TYPE: cls for cls in (SetUp, Undo, ScoreCorrection)}
+ACTION_TYPES.update(DIRECTOR_TYPES)
+
+
 def action_from_dict(d: dict[str, Any]) -> Action:
     """The action a ``to_dict()`` gave; RecordError naming the bad field otherwise."""
     if not isinstance(d, dict):

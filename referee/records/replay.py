@@ -311,6 +311,15 @@ class GameReplayer:
                 self.problem(move, a, "the accepted play cannot be made on the board "
                                       "(no checker there, or it lands on a held point)")
 
+    def _on_setup(self, a: Action, move: int, index: int) -> None:
+        """The director's set-up (record.SetUp): play goes on from its position and cube."""
+        stood = Position.from_position_id(getattr(a, "position"))
+        self.pos0 = for_side(stood, COLOURS[a.player])  # the ID is seen by the player on roll
+        owner = getattr(a, "owner")
+        self.cube_state, self.standing = Cube(getattr(a, "cube"), None if owner is None else COLOURS[owner]), None
+        self.to_act, self.rolled, self.correction = a.player, None, None
+        self.over, self.broken, self.moved = stood.is_game_over(), False, True
+
     def _on_correction(self, a: Correction, move: int, index: int) -> None:
         self._check_turn(move, a)
         self.correction = (a.player, a.dice)

@@ -142,6 +142,8 @@ def _game_nodes(record: MatchRecord, g: GameRecord) -> tuple[list[str], int]:
             nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
             if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
                 nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]{_time(a)}")
+        elif a.TYPE == "setup":  # the director's set-up: a set-board node, the player on roll to play
+            nodes.append(f";{_board_node(r.pos0, a.player)}C[set up by the director]{_time(a)}")
         elif isinstance(a, Double):
             nodes.append(f";{side}[double]{_time(a)}")
         elif isinstance(a, Beaver):

@@ -11,8 +11,9 @@
   :mod:`~referee.turn.correcting` (an illegal move accepted or corrected),
   :mod:`~referee.turn.camera_only` (no dice reader), :mod:`~referee.turn.cube` (doubles; heads-up)
   and :mod:`~referee.turn.chouette`, :mod:`~referee.turn.ending` (resignations, the game's end),
-  :mod:`~referee.turn.quiet` (hands, readings kept, the director); guards in
-  :mod:`~referee.turn.guards`;
+  :mod:`~referee.turn.quiet` (hands, readings kept, the director's pause),
+  :mod:`~referee.turn.director` (the director's powers: undo, set-up, score, verdicts, the
+  match's end); guards in :mod:`~referee.turn.guards`;
 * how a board reading is judged: :mod:`~referee.turn.matching`, :mod:`~referee.turn.likelihood`.
 
 Pure: no threads, no devices, time from an injected clock.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Protocol
 
 from referee.errors import ProtocolError
-from referee.events import PlayerInput
+from referee.events import DirectorAction, PlayerInput
 from referee.turn.states import STATES, State
 
 Guard = Callable[[Any, Any], Optional[str]]
@@ -93,9 +93,12 @@ def check(transitions: Iterable[Transition], initial: State, final: Iterable[Sta
 
 
 def trigger_of(event: Any) -> str:
-    """An event's trigger: ``player:<action>`` for a player's input, its kind otherwise."""
+    """An event's trigger: ``player:<action>`` for a player's input, ``director:<action>`` for
+    the director's, its kind otherwise."""
     if isinstance(event, PlayerInput):
         return f"player:{event.action}"
+    if isinstance(event, DirectorAction):
+        return f"director:{event.action}"
     return str(getattr(event, "kind", type(event).__name__))
 
 

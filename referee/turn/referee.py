@@ -58,6 +58,7 @@ from referee.rules.position import Position
 from referee.settings import Settings
 from referee.turn.chouette import Chouette
 from referee.turn.cube import CubePolicy, HeadsUpCube
+from referee.turn import director
 from referee.turn.machine import fire
 from referee.board import layout_of
 from referee.turn.states import STATES, VIEW_STATE, State
@@ -87,6 +88,7 @@ class Referee(TableState):
         self.chouette = self.cube_policy if isinstance(self.cube_policy, Chouette) else None
         self.names = self.cube_policy.colour_names()
         self.follow_on = self._follow_on
+        self.undo_marks: list[director.Mark] = []  # what the director's undo restores (referee.turn.director)
 
     @property
     def state(self) -> State:
@@ -146,7 +148,9 @@ class Referee(TableState):
         """Handle one input event completely; the decisions it caused, in order."""
         self.inputs.append(event)
         self.out = []
+        before = director.mark(self)
         fire(self, TABLE, event)
+        director.keep(self, before, self.undo_marks, event, self.out)
         out = self.out
         self.out = []
         for d in out:

@@ -13,7 +13,8 @@ the cube :mod:`~referee.turn.cube`; resignations and the end of a game
 """
 from __future__ import annotations
 
-from referee.turn import camera_only, correcting, cube, ending, guards, judging, opening, quiet, rolling, timeout
+from referee.turn import camera_only, correcting, cube, director, ending, guards, judging, opening, quiet, rolling, timeout
+from referee.events import DIRECTOR_ACTIONS
 from referee.turn.machine import Table, index, transition
 from referee.turn.states import State as S
 
@@ -90,6 +91,25 @@ TRANSITIONS = (
     transition("time_out", ALL - {S.MATCH_OVER}, timeout.time_out, (S.GAME_OVER, S.MATCH_OVER)),
     transition("time_out", {S.MATCH_OVER}, quiet.ignore),
 )
+
+#: the director's powers (:mod:`referee.turn.director`): every state accepts them; without the
+#: director's key, or where the power has nothing to act on, the guards refuse them; once the
+#: match is over, nothing changes it (the match's end stays the machine's one final state)
+ON = ALL - {S.MATCH_OVER}
+DIRECTOR = (
+    transition("director:undo", ON, director.undo, PLAYING - {S.GAME_OVER}, [director.has_key, director.undo_possible]),
+    transition("director:reject_move", ON, director.reject_move, PLAYING - {S.GAME_OVER},
+               [director.has_key, director.move_to_reject]),
+    transition("director:accept_move", ON, director.accept_move, (S.CONFIRM_ROLL,) + MOVE_DONE,
+               [director.has_key, director.illegal_shown]),
+    transition("director:setup", ON, director.setup, {S.OPENING_ROLL, S.WAITING_FOR_ROLL},
+               [director.has_key, director.setup_valid]),
+    transition("director:score", ON, director.correct_score, (), [director.has_key, director.score_valid]),
+    transition("director:end_match", ON, director.end_match, {S.MATCH_OVER}, [director.has_key]),
+    *(transition(f"director:{action}", {S.MATCH_OVER}, director.match_is_over, (), [director.has_key])
+      for action in DIRECTOR_ACTIONS),
+)
+TRANSITIONS += DIRECTOR
 
 INITIAL = S.OPENING_ROLL
 #: state -> trigger -> transition (the machine's lookup)

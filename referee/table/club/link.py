@@ -21,17 +21,49 @@ from referee.table.club.translate import Translator
 log = logging.getLogger("bgtable.club")
 
 
-def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional[Any]:
-    """The referee's input for a journaled director action, or None when it needs none now:
-    ``pause`` calls the director (play stops, the clock pauses), ``resume`` lets play go on;
-    ``undo``, ``set_position`` and ``note`` are journaled for the director's powers to come."""
-    from referee.events import PlayerInput  # noqa: PLC0415
+#: the page's director actions that are the director's powers at the table (referee.turn.director)
+POWERS = {"undo": "undo", "set_position": "setup", "score": "score", "end_match": "end_match"}
 
+
+def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional[Any]:
+    """The referee's input for a journaled director action, or None when it needs none now
+    (or its data is malformed: logged).  ``pause`` calls the director (play stops, the clock
+    pauses), ``resume`` lets play go on; ``undo``, ``set_position`` (data ``position``: a
+    gnubg Position ID or XGID, or ``id`` / ``xgid``; optional ``match_id`` and ``turn``),
+    ``score`` (data ``score``: [dark, light]), ``override`` (data ``verdict``: ``accept`` the
+    move called illegal or ``reject`` the last move accepted) and ``end_match`` (data
+    ``winner``, optional) are the director's powers, applied at the table with the login as
+    the director's key (``key="login"``); the data's ``why`` says why.  ``note`` is only journaled."""
+    from referee.events import DirectorAction, EventError, PlayerInput  # noqa: PLC0415
+
+    action = entry.get("action")
     paused = getattr(view, "state", "") == "director"
     who = getattr(view, "turn", None) or "dark"
-    if entry.get("action") == "pause" and not paused or entry.get("action") == "resume" and paused:
+    if action == "pause" and not paused or action == "resume" and paused:
         return PlayerInput(who, "call_director", t=t)
-    return None
+    raw = entry.get("data")
+    data: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if action == "override":
+        verdict = data.get("verdict")
+        if verdict not in ("accept", "reject"):
+            log.warning("director %s: override needs verdict 'accept' or 'reject', not %r; ignored",
+                        entry.get("by"), verdict)
+            return None
+        power = "accept_move" if verdict == "accept" else "reject_move"
+    elif action in POWERS:
+        power = POWERS[str(action)]
+    else:
+        return None
+    try:
+        position = data.get("position") or data.get("xgid") or data.get("id") or ""
+        return DirectorAction(power, by=str(entry.get("by") or "director"),
+                              why=str(data.get("why") or "from the club page"), key="login", position=str(position),
+                              match_id=str(data.get("match_id") or ""),
+                              colour=str(data.get("turn") or data.get("winner") or ""),
+                              score=data.get("score"), t=t)
+    except EventError as exc:
+        log.warning("director %s: %s %s: %s; ignored", entry.get("by"), action, data, exc)
+        return None
 
 
 class ClubSink:
