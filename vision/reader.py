@@ -177,7 +177,7 @@ class BoardReader:
         # more than 15 of a colour: the most likely reading with possible totals, its changed
         # points unsure (:mod:`vision.totals`)
         raw, assembled = assembled, settle_assembled(assembled, params)
-        settled = assembled is not raw
+        by_totals = assembled is not raw
         if not assembled.plausible:
             # impossible totals (a hinge read as a checker...): the odds may still tell which of
             # the positions a roll allows it is (the wrong point counts against each alike)
@@ -200,8 +200,8 @@ class BoardReader:
                     rows = settled.rows
                     self._trays = (assembled.totals, np.array(corners, copy=True), trays)
         ev: Optional[BoardEvidence] = None
-        if self.setup is not None and (rows.confidence >= self.config.min_confidence or settled):
-            # a settled reading is never sure as a whole, but its odds still tell the plays apart
+        if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
+            # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
             ev = self._with_odds(rows, view, t, off)
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
