@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Optional
 
 from referee.events import RollSettled
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.cube import Cube
 from referee.rules.position import Position
@@ -31,7 +31,6 @@ def next_game(t: TableState, ev: RollSettled) -> None:
 def start_game(t: TableState) -> None:
     """Set the table up for the next game."""
     t.game += 1
-    t.actions = []
     t.pos = Position.start()
     t.cube = Cube()
     t.auto_doubles = 0
