@@ -86,10 +86,10 @@ def journal_lines(record: MatchRecord) -> list[dict[str, Any]]:
 
 
 def _match_entry(b: "RecordBuilder", ev: dict[str, Any]) -> MatchStart:
-    RuleSettings.from_dict(ev.get("rules", {}))
+    rules = RuleSettings.from_dict(ev.get("rules", {}))
     if len(ev.get("players", ())) != 2:
         raise RecordError(f"event {ev.get('seq')}: a match needs two players")
-    return MatchStart(tuple(ev["players"]), int(ev.get("match_length", 0)), RuleSettings.from_dict(ev.get("rules", {})),
+    return MatchStart(tuple(ev["players"]), int(ev.get("match_length", 0)), rules,
                       tuple(tuple(kv) for kv in ev.get("meta", ())))
 
 

@@ -51,8 +51,8 @@ def rule_settings(settings: Settings) -> RuleSettings:
     """The optional rules a match record carries, from the referee's settings (the one place)."""
     s = settings
     return RuleSettings(crawford=s.crawford, jacoby=s.jacoby, beavers=s.beavers,
-                            automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
-                            early_roll=s.early_roll, landing=s.landing)
+                        automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
+                        early_roll=s.early_roll, landing=s.landing)
 
 
 @dataclass(frozen=True)
