@@ -49,10 +49,6 @@ class GameStart:
 #: what the referee emits and the journal keeps, one line each
 RecordEntry = Union[MatchStart, GameStart, Action]
 
-#: the journal's events that are record entries
-RECORD_EVENTS = ("match", "game", "action")
-
-
 def entry_event(entry: RecordEntry, game: int) -> dict[str, Any]:
     """The journal event of one record entry (an action is journaled as one of game ``game``)."""
     if isinstance(entry, MatchStart):
