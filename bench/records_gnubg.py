@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.cli.records import read_file  # noqa: E402
 from referee.records.matfile import read_mat, writable_actions, write_mat  # noqa: E402
-from referee.records.record import Correction, IllegalAccepted, Move  # noqa: E402
+from referee.records.actions import Correction, IllegalAccepted, Move  # noqa: E402
 from referee.records.replay import replay_match  # noqa: E402
 from referee.records.sgf import read_sgf, write_sgf  # noqa: E402
 from referee.table.simtable import Rates  # noqa: E402

@@ -31,7 +31,8 @@ from hardware.runner import ScreenRunner  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from referee.table.demo import DEFAULT_BUTTONS  # noqa: E402
 from vision.config import SURE as VISION_MIN_CONFIDENCE  # noqa: E402
-from referee.table.process import LogSink, ScreenSink, TableCore  # noqa: E402
+from referee.table.process import TableCore  # noqa: E402
+from referee.table.sinks import LogSink, ScreenSink  # noqa: E402
 from referee.table.simdevices import MockButtons, PerfectCamera, PtyDice, RenderedCamera  # noqa: E402
 from referee.table.simtable import Rates, SimulatedTable  # noqa: E402
 
@@ -86,7 +87,7 @@ def main() -> None:
     lat = sorted(marks["latencies"])
     n = len(lat)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"simulated match to {args.match_to} (camera {args.camera}): {len(core.referee.games)} games, "
+    print(f"simulated match to {args.match_to} (camera {args.camera}): {core.referee.score.games} games, "
           f"{stats.steps} steps, {total:.1f} s")
     print(f"lift -> verdict on screen: n={n}, p50 {lat[n // 2] * 1e3:.1f} ms, "
           f"p99 {lat[min(n - 1, int(n * 0.99))] * 1e3:.1f} ms, max {lat[-1] * 1e3:.1f} ms (target p99 <= 25 ms)")

@@ -38,7 +38,8 @@ from hardware.runner import ScreenRunner  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from referee.table.config import loads  # noqa: E402
 from referee.table.demo import DEFAULT_BUTTONS  # noqa: E402
-from referee.table.process import LogSink, ScreenSink, TableCore  # noqa: E402
+from referee.table.process import TableCore  # noqa: E402
+from referee.table.sinks import LogSink, ScreenSink  # noqa: E402
 from referee.table.simdevices import MockButtons, PerfectCamera, PtyDice  # noqa: E402
 from referee.table.simtable import Rates, SimulatedTable  # noqa: E402
 from vision.config import SURE  # noqa: E402

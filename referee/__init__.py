@@ -24,10 +24,12 @@ from a position, from either colour's side, in :mod:`referee.board`.
 The referee (its interface and conventions are in :mod:`referee.turn.referee`'s docstring, its
 declared state machine in :mod:`referee.turn.transitions`):
 ``Referee(settings, clock).handle(event) -> [Decision]``, ``view() -> TableView``
-(:mod:`referee.view`), ``new_record_actions()``, ``match_record()``; settings in
-:mod:`referee.settings`, decisions in :mod:`referee.decisions`.
+(:mod:`referee.view`), ``new_record_actions()`` (the record entries: the referee keeps no
+record); settings in :mod:`referee.settings`, decisions in :mod:`referee.decisions`.
 
-Match records: the model in :mod:`referee.records.record`; :mod:`referee.records.matfile` (.mat),
+Match records: the model in :mod:`referee.records.record` (its actions in
+:mod:`referee.records.actions`), built by one fold, :mod:`referee.records.builder`;
+:mod:`referee.records.matfile` (.mat),
 :mod:`referee.records.sgf` (gnubg SGF), :mod:`referee.records.replay` (the validator behind
 ``bgtable replay``), :mod:`referee.records.journal` (the crash-safe journal).
 

@@ -19,7 +19,9 @@ from typing import Any, Sequence
 
 from referee.records.matfile import writable_actions
 from referee.rules.position import Position
-from referee.records.record import (Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass, Roll, Take, layout)
+from referee.records.actions import Double, IllegalAccepted, Move, Pass, Roll, Take
+from referee.records.problems import layout
+from referee.records.record import GameRecord, MatchRecord
 from referee.records.replay import GameReplayer
 
 SCRIPT = r'''

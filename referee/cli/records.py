@@ -25,7 +25,8 @@ from typing import Any, NamedTuple, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.errors import RecordError
-from referee.records.record import MatchRecord, Problem
+from referee.records.problems import Problem
+from referee.records.record import MatchRecord
 from referee.records.replay import KnownReplay
 
 READ_EXTS = (".mat", ".txt", ".sgf", ".jsonl", ".json")

@@ -69,7 +69,7 @@ def _is_journal(text: str) -> bool:
 def _journal_lines(text: str) -> tuple[list[tuple[int, str]], list[str], Optional[dict[str, Any]]]:
     """A journal's input events as ``(line, event JSON)`` (the line is the event's ``seq``),
     the journal's own problems, and the settings its ``match`` event gives."""
-    from referee.records.journal import parse_journal
+    from referee.records.damage import parse_journal
     read = parse_journal(text.encode("utf-8"))
     problems = [f"journal: {w}" for w in read.warnings] + [f"journal: {p}" for p in read.problems]
     out: list[tuple[int, str]] = []

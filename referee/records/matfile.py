@@ -32,8 +32,9 @@ from typing import Any, Iterable, Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
-from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
-                                    Problem, Resign, Roll, RuleSettings, Take, crawford_flags, layout)
+from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Resign, Roll, Take
+from referee.records.problems import Problem, layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.moves import legal_plays
 from referee.rules.notation import Play
 from referee.rules.position import Position

@@ -28,9 +28,10 @@ from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
 from referee.rules.notation import OFF_POINT, Play, parse_play, parse_play_cached
 from referee.rules.position import Position
-from referee.records.record import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, GameRecord,
-                                    IllegalAccepted, MatchRecord, Move, Pass, Problem, RejectResign, Reroll, Resign,
-                                    Roll, RuleSettings, Take, action_text, layout)
+from referee.records.actions import (AcceptResign, Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move,
+                                     Pass, RejectResign, Reroll, Resign, Roll, Take)
+from referee.records.problems import Problem, action_text, layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 from referee.rules.match import add_points, crawford_flags
 from referee.rules.scoring import loser_kind, points_won
 

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
-from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
-                                    Problem, Reroll, Roll, RuleSettings, Take, crawford_flags, layout)
+from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, Take
+from referee.records.problems import Problem, layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.records.matfile import gnubg_steps, ordered_meta
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, KnownReplay

@@ -42,7 +42,8 @@ import hardware
 from referee.cli.parsing import Parser, fail
 from referee.records.journal import Journal, JournalError, read_journal
 from referee.settings import Settings, SettingsError
-from referee.table.process import CubeSink, LogSink, ReplayMismatch, ScreenSink, TableCore
+from referee.table.process import ReplayMismatch, TableCore
+from referee.table.sinks import CubeSink, LogSink, ScreenSink
 from referee.table.simdevices import SimError
 from referee.table.simtable import Rates, SimulatedTable
 
@@ -279,7 +280,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 except Exception:
                     pass
     dt = time.monotonic() - t0
-    print(f"# {summary(core)} ({len(core.referee.games)} games, {table.stats.steps} steps, {dt:.1f} s"
+    print(f"# {summary(core)} ({core.referee.score.games} games, {table.stats.steps} steps, {dt:.1f} s"
           + (f", the director read the board {table.stats.director_readings} time(s)"
              if table.stats.director_readings else "") + ")", file=sys.stderr)
     return 0

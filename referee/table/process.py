@@ -16,104 +16,35 @@ When that fsync fails the journal file is cut back to its last durable line and 
 pauses as for a full disk: the decisions are held, and the lines cut off are written and
 fsync'ed again before they are shown.
 
-After a crash the same journal rebuilds the referee exactly by replaying the
-journaled input events (:meth:`TableCore.open`), and the match record by folding
-the journaled actions; the two agree, and the tests check that they do.  A full or
-read-only disk pauses play (:attr:`TableCore.paused`) instead of deciding anything
-that is not on disk.
+The record is kept once, in the journal: the referee emits record entries
+(``Referee.new_record_actions()``: the match's start, each game's start, the actions) and
+the journal keeps and folds them (:mod:`referee.records.builder`).  After a crash the same
+journal rebuilds the referee exactly by replaying the journaled input events
+(:meth:`TableCore.open`); the replayed referee emits its entries again, and those past the
+ones the journal holds (the crash came between an input line and its record lines) are
+journaled then.  A full or read-only disk pauses play (:attr:`TableCore.paused`) instead of
+deciding anything that is not on disk.  What shows the decisions is :mod:`referee.table.sinks`.
 """
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 from referee import events as ev
 from referee.decisions import Decision
+from referee.records.builder import RecordEntry
 from referee.records.journal import Journal, JournalWriteError
-from referee.turn.referee import Referee, rule_settings
-from referee.records.record import GameEnd, MatchRecord
+from referee.records.record import MatchRecord
 from referee.settings import Settings
+from referee.table.sinks import Sink
+from referee.turn.referee import Referee
 from referee.view import TableView
 
 if TYPE_CHECKING:
     from referee.records.scoresheet import Scoresheet
 
 log = logging.getLogger("bgtable.table")
-
-
-class Sink(Protocol):
-    """Something that shows the referee's output: the log, the screen, the cube display."""
-
-    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Show the referee's new view and the decisions that led to it."""
-        ...
-
-
-@dataclass
-class LogSink:
-    """Decisions to the log (standard output under systemd: journald keeps it)."""
-
-    printer: Callable[[str], None] = print
-    lines: list[str] = field(default_factory=list)
-
-    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Print each decision as a line (and keep the lines)."""
-        for d in decisions:
-            line = str(d)
-            self.lines.append(line)
-            self.printer(line)
-
-
-class ScreenSink:
-    """The pygame table screen (a ``hardware.runner.ScreenRunner``) as an output.
-
-    :meth:`prepare` draws the next frame off-screen while the journal syncs; :meth:`show`
-    then only flips it onto the screen (nothing is visible before the flip)."""
-
-    def __init__(self, runner: Any) -> None:
-        self.runner = runner
-        self.open = True
-        self._drawn: Optional[TableView] = None  # the view drawn but not yet flipped
-
-    def frame(self, view: TableView, decisions: Sequence[Decision]) -> tuple[Optional[TableView], Optional[int]]:
-        """What to draw for ``view``: the view itself and no highlighted choice."""
-        return view, None
-
-    def prepare(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Draw ``view`` into the screen's back buffer, not shown yet (a runner that can)."""
-        self._drawn = None
-        if self.open and hasattr(self.runner, "render"):
-            shown, highlight = self.frame(view, decisions)
-            if shown is not None:
-                self.runner.render(shown, highlight)
-                self._drawn = view
-
-    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Draw ``view`` (with its choices) on the table screen, or just present the frame already drawn."""
-        if self.open:
-            if self._drawn is view:
-                self.runner.present()
-            else:
-                shown, highlight = self.frame(view, decisions)
-                if shown is not None and highlight is not None:
-                    self.runner.show(shown, highlight)
-                elif shown is not None:
-                    self.runner.show(shown)
-            self._drawn = None
-            self.open = self.runner.pump()
-
-
-class CubeSink:
-    """The cube display (a ``hardware.cube.CubeDisplay``) as an output."""
-
-    def __init__(self, display: Any) -> None:
-        self.display = display
-
-    def show(self, view: TableView, decisions: Sequence[Decision]) -> None:
-        """Show the cube's value and owner on the cube display."""
-        self.display.show(view)
 
 
 class ReplayMismatch(RuntimeError):
@@ -146,13 +77,11 @@ class TableCore:
         self.clock = clock
         self.events = 0
         self.decisions = 0
-        self._game_open = 0        # the game number the journal has a "game" event for
-        self._ended = 0            # games the journal has a GameEnd for
+        self._journaled = 0        # record entries the journal held when opened (a replay emits them again)
         self.pending: list[Any] = []     # input events not yet on disk (play paused)
-        self._owed: list[Any] = []       # record actions decided but not yet on disk
+        self._owed: list[RecordEntry] = []  # record entries decided but not yet on disk
         self._held: list[Decision] = []  # decisions not shown until their actions are on disk
         self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
-        self._settings_for_match: Optional[Settings] = None  # a new journal's match line, not yet written
         self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
         self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
 
@@ -197,6 +126,7 @@ class TableCore:
         inputs = [ev.from_dict(e["data"]) for e in read.events if e.get("event") == "input"]
         referee = Referee(settings, clock)
         core = cls(referee, journal, sinks, clock)
+        core._journaled = journal.record_entries
         if journal.repair is not None:
             core.notice = f"the journal was damaged at line {journal.repair.damage.line}; kept {journal.repair.kept}"
         if inputs and resimulate:
@@ -205,13 +135,9 @@ class TableCore:
             for e in inputs:
                 core.decisions += len(referee.handle(e))
             core.events = len(inputs)
-            referee.new_record_actions()  # already in the journal
-            if read.events:
-                core._replayed()
-            else:
-                core._settings_for_match = settings
+            core._replayed()
             try:
-                core._write_owed()
+                core._flush_owed()
                 core._sync()
             except JournalWriteError as exc:
                 core._pause(exc)
@@ -220,30 +146,9 @@ class TableCore:
         return core
 
     def _replayed(self) -> None:
-        """The journal's inputs are all decided again: take up its record where it ends."""
-        rec = self.journal.record()
-        self._game_open = len(rec.games)
-        self._ended = sum(1 for g in rec.games if g.result is not None)
-        # an event journaled but not acted on before the crash: its actions are missing
-        self._owed = self._missing(rec, self.referee.match_record())
-
-    def _write_owed(self) -> None:
-        """Journal what is decided but not yet on disk: the match's first line, record actions."""
-        s = self._settings_for_match
-        if s is not None:
-            self.journal.start_match((s.names[0], s.names[1]), s.match_to, rule_settings(s))
-            self._settings_for_match = None
-        self._flush_owed()
-
-    @staticmethod
-    def _missing(journaled: MatchRecord, replayed: MatchRecord) -> list[Any]:
-        """The actions of the last input event if the crash came between its input line and
-        its action lines (the record must follow the inputs)."""
-        out: list[Any] = []
-        for gi, game in enumerate(replayed.games):
-            have = journaled.games[gi].actions if gi < len(journaled.games) else ()
-            out += game.actions[len(have):]
-        return out
+        """The journal's inputs are all decided again: the record entries they make past those
+        the journal holds are owed (an event journaled but not acted on before the crash)."""
+        self._owed = self.referee.new_record_actions()[self._journaled:]
 
     # ------------------------------------------------------------------ the loop's step
 
@@ -258,8 +163,8 @@ class TableCore:
         shown).  Nothing is decided or shown that is not on disk."""
         out: list[Decision] = []
         try:
-            if self._owed or self._held or self._settings_for_match is not None or self.journal.unsynced:
-                self._write_owed()
+            if self._owed or self._held or self.journal.unsynced:
+                self._flush_owed()
                 out += self._release()
             while self.pending and self._replay:
                 out += self._decide_again(self.pending.pop(0))
@@ -294,10 +199,9 @@ class TableCore:
         decisions = self.referee.handle(journaled)
         self.events += 1
         self.decisions += len(decisions)
-        self.referee.new_record_actions()  # already in the journal
         if not self._replay:
             self._replayed()
-            self._write_owed()
+            self._flush_owed()
             self._sync()
         return decisions
 
@@ -340,26 +244,11 @@ class TableCore:
                 log.error("output %s failed: %s", type(sink).__name__, exc)
 
     def _flush_owed(self) -> None:
-        """Journal the record actions decided so far, oldest first (each leaves the list
+        """Journal the record entries decided so far, oldest first (each leaves the list
         only once it is on disk)."""
-        if not self._owed:
-            return
-        record = self.referee.match_record()
         while self._owed:
-            action = self._owed[0]
-            game = record.games[self._ended] if len(record.games) > self._ended else None
-            self._journal(self._ended + 1, game.score_before if game else (0, 0),
-                          game.crawford if game else False, action)
+            self.journal.add(self._owed[0])
             self._owed.pop(0)
-
-    def _journal(self, number: int, score_before: tuple[int, int], crawford: bool, action: Any) -> None:
-        """Journal one record action, opening its game in the journal first if needed."""
-        if self._game_open < number:
-            self.journal.start_game(number, score_before, crawford)
-            self._game_open = number
-        self.journal.action(number, action)
-        if isinstance(action, GameEnd):
-            self._ended += 1
 
     # ------------------------------------------------------------------ output
 

@@ -46,7 +46,8 @@ from typing import Any, Callable, Optional, Sequence
 from referee.cli.parsing import Parser, fail
 from referee.records.journal import JournalError
 from referee.settings import SettingsError
-from referee.table.process import CubeSink, LogSink, ScreenSink, TableCore
+from referee.table.process import TableCore
+from referee.table.sinks import CubeSink, LogSink, ScreenSink
 from referee.table.club.link import director_input
 from referee.table.sdnotify import Notifier
 from referee.table.devices import DeviceProblem, Devices, open_devices, settings_from

@@ -142,7 +142,7 @@ class SimulatedTable:
         if self.core.match_over:
             return True
         return (self.games is not None and self.referee.state == "game_over"
-                and len(self.referee.games) >= self.games)
+                and self.referee.score.games >= self.games)
 
     def run(self) -> Stats:
         """Play until the match is over, the session has played its ``games`` (or ``max_steps``)."""
@@ -166,7 +166,7 @@ class SimulatedTable:
     def _progress(self) -> tuple[Any, ...]:
         """What changes when play moves on: the state, the position, the record."""
         ref = self.referee
-        return ref.state, ref.pos, ref.game, len(ref.actions), ref.turn
+        return ref.state, ref.pos, ref.game, ref.recorded, ref.turn
 
     def _director_reads(self) -> bool:
         """After two steps without progress the director reads the board by hand (the
@@ -179,7 +179,7 @@ class SimulatedTable:
         return False
 
     def _report(self) -> None:
-        games = len(self.referee.games)
+        games = self.referee.score.games
         if self.progress and games != self._last_games:
             self._last_games = games
             v = self.referee.view()

@@ -23,6 +23,8 @@ from typing import Any, Iterator, Optional, Sequence
 from referee.board import for_side, reading_of
 from referee.colour import DARK, LIGHT, other
 from referee.events import BoardEvidence, DiceLifted, DieReading, PlayerInput, RollSettled
+from referee.records.builder import RecordBuilder
+from referee.records.record import MatchRecord
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
 from referee.rules.scoring import game_result
@@ -206,12 +208,18 @@ def iter_events(streams: dict[str, list[GameStream]]) -> Iterator[Any]:
 class Table:
     """A referee driven like a real table, for scripts and tests: ``throw``, ``play``,
     ``lift``, ``press``.  Every call returns the decisions it caused; ``self.log`` keeps
-    all of them and ``self.events`` every event sent."""
+    all of them and ``self.events`` every event sent; :meth:`record` is the match record
+    of what the referee recorded (the journal's fold, without a journal)."""
 
     def __init__(self, referee: Any) -> None:
         self.ref = referee
         self.events: list[Any] = []
         self.log: list[Any] = []
+        self.builder = RecordBuilder()
+
+    def record(self) -> MatchRecord:
+        """The match record so far, folded from the record entries the referee emitted."""
+        return self.builder.take(self.ref.new_record_actions()).record()
 
     def send(self, *events: Any) -> list[Any]:
         """Hand each event to the referee; the decisions they caused."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.events import DiceLifted, PlayerInput
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.infer import ROLLS
 from referee.rules.moves import legal_plays

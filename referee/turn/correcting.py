@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.events import BoardEvidence, PlayerInput, RollSettled
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.infer import ROLLS, explain_illegal
 from referee.turn.judging import accept_illegal_move, hit_not_on_bar, play_accepted

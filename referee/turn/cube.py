@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Optional, Protocol
 
 from referee.events import PlayerInput
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.cube import Cube, beaver_refusal, double_refusal
 from referee.rules.scoring import GameKind

@@ -43,7 +43,8 @@ from typing import Any, Optional, Sequence
 
 from referee.colour import COLOURS, other
 from referee.events import DirectorAction, PlayerInput
-from referee.records import record as rec
+from referee.records import actions as rec
+from referee.records.problems import action_text
 from referee.rules.cube import Cube
 from referee.rules.match import Score
 from referee.rules.match_id import MatchState, parse_match_id, xgid_match
@@ -152,7 +153,7 @@ def move_to_reject(t: TableState, ev: DirectorAction) -> Optional[str]:
     if why:
         return why
     if not t.actions or not isinstance(t.actions[-1], (rec.Move, rec.IllegalAccepted)):
-        last = rec.action_text(t.actions[-1]) if t.actions else "nothing"
+        last = action_text(t.actions[-1]) if t.actions else "nothing"
         return f"the last action is {last!r}, not a move: the director can reject only the last move accepted"
     return None
 
@@ -247,7 +248,7 @@ def undo(t: TableState, ev: DirectorAction) -> None:
 
 def reject_move(t: TableState, ev: DirectorAction) -> None:
     """The director rejects the last move the referee accepted: the mover plays the roll again."""
-    play = rec.action_text(t.actions[-1])
+    play = action_text(t.actions[-1])
     _take_back(t, ev)
     _said(t, ev, f"the move {play} is rejected; {t.n(t.turn)} plays {roll_text(t.t.dice or ())} again",
           undone=(play,))
@@ -259,7 +260,7 @@ def _take_back(t: TableState, ev: DirectorAction) -> list[str]:
     undone = t.actions[m.actions:]
     del t.actions[m.actions:]
     for a in reversed(undone):
-        t.new_actions.append(rec.Undo(a.player, rec.action_text(a), t=ev.t))
+        t.new_actions.append(rec.Undo(a.player, action_text(a), t=ev.t))
     for k, v in m.values.items():
         setattr(t, k, v)
     t.t, t.opening, t.last_plays = _copy_facts(m.turn_facts), dict(m.opening), list(m.last_plays)
@@ -282,7 +283,7 @@ def _take_back(t: TableState, ev: DirectorAction) -> list[str]:
         else:  # camera only: the turn is played again from before its end
             t.t, state = TurnFacts(), State.WAITING_FOR_ROLL
     t.enter(state)
-    return [rec.action_text(a) for a in undone]
+    return [action_text(a) for a in undone]
 
 
 def _moving(t: TableState, mover: str, dice: tuple[int, int]) -> None:

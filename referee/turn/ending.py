@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Optional
 
 from referee.events import PlayerInput
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.scoring import GameKind
 from referee.turn.states import State

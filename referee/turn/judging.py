@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from referee.events import BoardEvidence, DiceLifted
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.infer import describe_change, explain_illegal, opponent_change
 from referee.rules.position import Position

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Optional
 
 from referee.events import RollSettled
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.cube import Cube
 from referee.rules.position import Position

@@ -17,8 +17,10 @@ Interface
   crawford_game=False)`` -- ``score`` etc. resume a match under way.
 * ``handle(event) -> list[Decision]`` (:mod:`referee.decisions`); ``view() -> TableView``
   (:mod:`referee.view`) for the screen and the cube display; ``new_record_actions()`` -> the
-  :mod:`referee.records.record` actions since the last call (for the journal); ``match_record()`` ->
-  the :class:`~referee.records.record.MatchRecord` so far (``referee.records.replay.replay_match`` checks it).
+  record entries since the last call (the match's start, each game's start, the
+  :mod:`referee.records.actions`), which the journal keeps and
+  :func:`referee.records.builder.build_record` folds into the match record (the referee
+  keeps none; ``referee.records.replay.replay_match`` checks it).
 * ``Referee.replay(settings, events, clock, **kw)`` rebuilds a referee from its ``inputs``;
   ``setup(position, turn)`` starts from a director's position (kept in ``inputs``);
   ``snapshot()`` / ``Referee.restore(settings, text)`` the same as text.
@@ -53,7 +55,7 @@ from referee.decisions import Decision
 from referee.events import EventError
 from referee.events import from_dict as events_from_dict
 from referee.events import to_json as events_to_json
-from referee.records import record as rec
+from referee.records.builder import RecordEntry
 from referee.rules.position import Position
 from referee.settings import Settings
 from referee.turn.chouette import Chouette
@@ -163,18 +165,11 @@ class Referee(TableState):
         """A follow-on trigger inside the current event (e.g. a double that also accepts a move)."""
         fire(self, TABLE, event, inner=True)
 
-    def new_record_actions(self) -> list[rec.Action]:
-        """The record actions produced since the last call (for the journal)."""
+    def new_record_actions(self) -> list[RecordEntry]:
+        """The record entries produced since the last call, in order (for the journal; every
+        one since the referee was made, on the first call)."""
         out, self.new_actions = self.new_actions, []
         return out
-
-    def match_record(self) -> rec.MatchRecord:
-        """The match so far as a :class:`referee.records.record.MatchRecord`."""
-        games = list(self.games)
-        if self.actions and not (games and games[-1].number == self.game):
-            games.append(self.game_record())
-        s = self.settings
-        return rec.MatchRecord((s.names[0], s.names[1]), s.match_to, rule_settings(s), tuple(games))
 
     def view(self) -> TableView:
         """What the screen and the cube display show now."""

@@ -12,7 +12,7 @@ opponent's.  Early rolls (``early_roll = "stands"``) wait until the mover's move
 from __future__ import annotations
 
 from referee.events import BoardEvidence, PlayerInput, RollSettled
-from referee.records import record as rec
+from referee.records import actions as rec
 from referee.colour import other
 from referee.rules.infer import describe_change, opponent_change
 from referee.rules.moves import legal_plays

@@ -1,7 +1,11 @@
 """What the referee remembers of the table: the position, the turn, the cube, the score, the
-record so far, and the facts of the turn under way; with the few helpers every phase uses
+game's number, and the facts of the turn under way; with the few helpers every phase uses
 (say a decision, record an action, name a player) and :meth:`TableState.enter`, the one
 place the machine's state changes.
+
+The referee keeps no record: it emits record entries (:meth:`TableState.act`; the match's
+start when it is made, each game's start before the game's first action) and one fold,
+:mod:`referee.records.builder`, makes the record of them (the journal's, or a test's).
 
 The phases of a turn (:mod:`referee.turn.opening`, ``rolling``, ``judging``,
 ``correcting``, ``camera_only``, ``cube``, ``ending``, ``quiet``) are functions of a
@@ -15,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from referee.decisions import Decision
 from referee.events import BoardEvidence, PlayerInput, RollSettled
-from referee.records import record as rec
+from referee.records import actions as rec
+from referee.records.builder import GameStart, MatchStart, RecordEntry
+from referee.records.record import RuleSettings
 from referee.rules.cube import Cube
 from referee.rules.match import Score
 from referee.rules.moves import LegalPlay
@@ -41,12 +47,12 @@ def roll_text(dice: Sequence[int]) -> str:
     return "-".join(str(d) for d in dice)
 
 
-def rule_settings(settings: Settings) -> rec.RuleSettings:
+def rule_settings(settings: Settings) -> RuleSettings:
     """The optional rules a match record carries, from the referee's settings (the one place)."""
     s = settings
-    return rec.RuleSettings(crawford=s.crawford, jacoby=s.jacoby, beavers=s.beavers,
-                            automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
-                            early_roll=s.early_roll, landing=s.landing)
+    return RuleSettings(crawford=s.crawford, jacoby=s.jacoby, beavers=s.beavers,
+                        automatic_doubles=s.automatic_doubles, cube_limit=s.cube_limit,
+                        early_roll=s.early_roll, landing=s.landing)
 
 
 @dataclass(frozen=True)
@@ -125,9 +131,14 @@ class TableState:
         self.last_plays: list[str] = []
         self.message = "Opening roll: each player throws one die"
         self.choices: tuple[str, ...] = ()
-        self.games: list[rec.GameRecord] = []
+        s = self.settings
+        #: record entries emitted and not yet taken (:meth:`Referee.new_record_actions`)
+        self.new_actions: list[RecordEntry] = [MatchStart((s.names[0], s.names[1]), s.match_to, rule_settings(s))]
+        self.recorded = 0       # the actions recorded so far (the simulated table's sign of progress)
+        #: the game under way's actions: what the director's undo may take back (the record
+        #: itself is built once, by :mod:`referee.records.builder`, from ``new_actions``)
         self.actions: list[rec.Action] = []
-        self.new_actions: list[rec.Action] = []
+        self.recorded_game = 0  # the game whose start is recorded (before its first action)
         self.out: list[Decision] = []
         self.follow_on: Callable[[Any], None] = lambda ev: None  # handles a follow-on trigger (set by Referee)
 
@@ -167,13 +178,13 @@ class TableState:
         return d
 
     def act(self, action: rec.Action) -> None:
-        """Record an action of the game under way."""
+        """Record an action of the game under way (the game's start first, before its first action)."""
+        if self.recorded_game != self.game:
+            self.new_actions.append(GameStart(self.game, self.score.points, self.score.crawford_game))
+            self.recorded_game = self.game
         self.actions.append(action)
         self.new_actions.append(action)
-
-    def game_record(self) -> rec.GameRecord:
-        """The game under way as a record."""
-        return rec.GameRecord(self.game, self.score.points, self.score.crawford_game, tuple(self.actions))
+        self.recorded += 1
 
     def board_points(self, kind: GameKind) -> int:
         """The board game's points: the table's cube times single, gammon or backgammon, and a
@@ -182,9 +193,8 @@ class TableState:
         return points_won(kind, self.cube.value, jacoby=s.money and s.jacoby, cube_turned=self.cube.turned)
 
     def close_game(self, winner: str, points: int, kind: int, reason: str) -> None:
-        """Record the end of the game and keep its record."""
+        """Record the end of the game."""
         self.act(rec.GameEnd(self.pi(winner), points, kind, reason))
-        self.games.append(self.game_record())
 
     def event_words(self, event: Any) -> str:
         """An event as a player would name it."""

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
-from referee.records.journal import decode_line
+from referee.records.lines import decode_line
 from referee.table.club.broker import Ack, Broker
 from referee.table.club.messages import Message, topic
 from referee.table.club.translate import Translator

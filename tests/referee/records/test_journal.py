@@ -12,10 +12,11 @@ import pytest
 
 from referee import cli
 from referee.errors import RecordError
-from referee.records.journal import (Journal, JournalLocked, JournalWriteError, journal_lines, parse_journal,
-                             read_journal)
+from referee.records.builder import journal_lines
+from referee.records.damage import parse_journal
+from referee.records.journal import Journal, JournalLocked, JournalWriteError, read_journal
 from referee.records.matfile import load_mat, read_mat
-from referee.records.record import Move, Roll
+from referee.records.actions import Move, Roll
 from referee.records.replay import replay_match
 from referee.records.sgf import read_sgf
 
@@ -140,7 +141,7 @@ def _short(record, n=6):
 
 
 def _lines(record):
-    from referee.records.journal import encode_line
+    from referee.records.lines import encode_line
     return [encode_line({"seq": i, **e}) for i, e in enumerate(journal_lines(record), 1)]
 
 
@@ -335,7 +336,7 @@ def test_journal_check_and_repair_commands(tmp_path, record, capsys):
 
 
 def test_a_checked_input_the_table_cannot_replay_ends_the_trusted_part(record):
-    from referee.records.journal import encode_line
+    from referee.records.lines import encode_line
     lines = _lines(record)[:3]
     bad = encode_line({"seq": 4, "event": "input", "data": {"kind": "board", "points": [], "t": "now"}})
     read = parse_journal(b"".join(lines) + bad)

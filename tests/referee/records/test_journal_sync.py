@@ -11,7 +11,8 @@ from referee.records.journal import Journal, JournalWriteError, read_journal
 from referee.settings import Settings
 from referee.table.config import loads
 from referee.table.demo import DEFAULT_BUTTONS
-from referee.table.process import PAUSED, LogSink, TableCore
+from referee.table.process import PAUSED, TableCore
+from referee.table.sinks import LogSink
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera
 from referee.table.simtable import Rates, SimulatedTable
 

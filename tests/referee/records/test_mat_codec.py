@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 
 from referee.records.matfile import load_mat, read_mat, write_mat
-from referee.records.record import (AcceptResign, Double, GameEnd, GameRecord, MatchRecord, Move, Pass, Resign, Roll,
-                            RuleSettings, Take)
+from referee.records.actions import AcceptResign, Double, GameEnd, Move, Pass, Resign, Roll, Take
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 from referee.records.replay import replay_match
 
 IPE = "bgc_01_ipe-sam_11p_2022-07-10_1659882266.txt"

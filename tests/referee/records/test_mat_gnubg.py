@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from referee.records.matfile import GNUBG_TAGS, load_mat, write_mat
-from referee.records.record import Double, IllegalAccepted, Move, Pass, Resign, Roll, Take, layout
+from referee.records.actions import Double, IllegalAccepted, Move, Pass, Resign, Roll, Take
+from referee.records.problems import layout
 from referee.records.replay import GameReplayer
 from referee.records.sgf import write_sgf
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import RecordError
-from referee.records.record import (AcceptResign, Beaver, Correction, Double, GameEnd, GameRecord, IllegalAccepted,
-                            MatchRecord, Move, Pass, RejectResign, Resign, Reroll, Roll, RuleSettings, Take,
-                            action_from_dict, action_from_json, layout)
+from referee.records.actions import (AcceptResign, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move, Pass,
+                                     RejectResign, Resign, Reroll, Roll, Take, action_from_dict, action_from_json)
+from referee.records.problems import layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 
 ALL = [Roll(0, (3, 1)), Move(0, (3, 1), "8/5 6/5"), Reroll(1, "cocked", (2, 2)), Reroll(0, "opening_tie"),
        Double(1, 2), Take(0), Pass(1), Beaver(0, 4), Resign(1, 2), AcceptResign(0), RejectResign(0),

@@ -17,12 +17,16 @@ import pytest
 
 from referee.cli.records import check_file, main_convert, main_replay
 from referee.cli.referee import main as main_referee
-from referee.records.journal import Journal, journal_lines, parse_journal, read_journal
+from referee.records.builder import journal_lines
+from referee.records.damage import parse_journal
+from referee.records.journal import Journal, read_journal
 from referee.records.matfile import gnubg_steps, load_mat, read_mat, writable_actions, write_mat
 from referee.rules.position import Position
 from referee.turn.referee import Referee
-from referee.records.record import (AcceptResign, Correction, Double, GameEnd, GameRecord, IllegalAccepted, MatchRecord, Move,
-                            Resign, Reroll, Roll, RuleSettings, Take, layout)
+from referee.records.actions import (AcceptResign, Correction, Double, GameEnd, IllegalAccepted, Move, Resign, Reroll,
+                                     Roll, Take)
+from referee.records.problems import layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 from referee.records.replay import GameReplayer, replay_match
 from referee.records.scoresheet import scoresheet
 from referee.table.process import scoresheet_from_journal

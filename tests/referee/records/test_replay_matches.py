@@ -9,7 +9,8 @@ import json
 import pytest
 
 from referee.cli.records import load_record, main_replay
-from referee.records.record import Move, Roll, layout
+from referee.records.actions import Move, Roll
+from referee.records.problems import layout
 from referee.records.replay import GameReplayer, replay_match
 
 

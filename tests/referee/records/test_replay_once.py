@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from referee.cli.records import main_convert, main_replay, read_any
-from referee.records.record import Double, GameRecord, RuleSettings
+from referee.records.actions import Double
+from referee.records.record import GameRecord, RuleSettings
 from referee.records.replay import KnownReplay, replay_game, replay_match
 
 from tests.conftest import DATA, MATCHES, ROOT

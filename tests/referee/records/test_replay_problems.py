@@ -8,8 +8,9 @@ import pytest
 
 from referee.cli.records import main_replay
 from referee.records.matfile import read_mat, write_mat
-from referee.records.record import (AcceptResign, Double, GameEnd, GameRecord, MatchRecord, Move, Pass, Resign, RuleSettings,
-                            Take, layout)
+from referee.records.actions import AcceptResign, Double, GameEnd, Move, Pass, Resign, Take
+from referee.records.problems import layout
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 from referee.records.replay import replay_match
 
 IPE = "bgc_01_ipe-sam_11p_2022-07-10_1659882266.txt"
@@ -137,7 +138,7 @@ def test_written_record_of_a_faulty_game_keeps_the_fault(ipe_text):
 
 
 def test_money_rules_automatic_double_beaver_and_jacoby():
-    from referee.records.record import Beaver, Reroll
+    from referee.records.actions import Beaver, Reroll
     money = RuleSettings(crawford=False, jacoby=True, beavers=True, automatic_doubles=1)
     g = _game(Reroll(0, "opening_tie", (4, 4)), Move(0, (3, 1), "8/5 6/5"), Move(1, (6, 4), "24/18 13/9"),
               Double(0, 4), Beaver(1, 8), Take(0), Move(0, (2, 1), "13/11 6/5"),

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from referee.records.matfile import load_mat
-from referee.records.record import GameRecord, MatchRecord, Move, RuleSettings
+from referee.records.actions import Move
+from referee.records.record import GameRecord, MatchRecord, RuleSettings
 from referee.records.replay import replay_match
 from referee.records.sgf import load_sgf, read_sgf, write_sgf
 

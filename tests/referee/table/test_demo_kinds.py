@@ -22,7 +22,7 @@ import pytest
 from referee.events import from_dict
 from referee.records.journal import Journal, read_journal
 from referee.records.matfile import read_mat, write_mat
-from referee.records.record import Beaver, IllegalAccepted, Reroll
+from referee.records.actions import Beaver, IllegalAccepted, Reroll
 from referee.records.replay import replay_match
 from referee.table import demo
 
@@ -115,7 +115,7 @@ def test_a_money_session_ends_after_its_games(tmp_path, capsys):
 def test_a_money_session_of_n_games_keeps_a_running_score(tmp_path):
     core, table = play(tmp_path / "m", "--games", "3", "--seed", "5", "--match-to", "0")
     record = core.record()
-    assert len(record.games) == 3 and len(core.referee.games) == 3
+    assert len(record.games) == 3 and core.referee.score.games == 3
     assert core.referee.state == "game_over" and table.finished
     check_scores_add_up(record, core.referee.score.points)
     assert sum(core.referee.score.points) > 0
@@ -165,7 +165,7 @@ def test_a_chouette_session_and_its_scoresheet(tmp_path):
     out = tmp_path / "ch"
     core, table = play(out, "--chouette", "Ann,Bob,Cid,Dee", "--games", "4", "--seed", "5")
     ch = core.referee.chouette
-    assert ch is not None and len(core.referee.games) == 4 and table.finished
+    assert ch is not None and core.referee.score.games == 4 and table.finished
     sheet = json.loads((out / "match-scoresheet.json").read_text())
     assert sheet["players"] == ["Ann", "Bob", "Cid", "Dee"] and len(sheet["games"]) == 4
     assert sheet["games"][0]["box"] == "Ann" and sheet["games"][0]["captain"] == "Bob"  # the first is the box
@@ -247,7 +247,7 @@ def test_a_camera_only_match_resumes_to_the_same_record(tmp_path):
 def test_a_camera_only_chouette(tmp_path):
     out = tmp_path / "cc"
     core, table = play(out, "--no-dice-reader", "--chouette", "Ann,Bob,Cid", "--games", "2", "--seed", "2")
-    assert len(core.referee.games) == 2 and (out / "match-scoresheet.csv").exists()
+    assert core.referee.score.games == 2 and (out / "match-scoresheet.csv").exists()
     assert table.stats.decisions.get("roll_inferred", 0) > 0
     assert all(e.source == "camera" for e in inputs(out) if e.kind == "roll_settled")
 

@@ -31,7 +31,8 @@ from referee.colour import other
 from referee.events import RollSettled
 from referee.records.journal import read_journal
 from referee.records.matfile import read_mat, write_mat
-from referee.records.record import GameEnd, MatchRecord, Move, Reroll
+from referee.records.actions import GameEnd, Move, Reroll
+from referee.records.record import MatchRecord
 from referee.rules.moves import match_play
 from referee.rules.position import Position
 from referee.table import devices, run

@@ -22,17 +22,21 @@ from pathlib import Path
 
 import pytest
 
+from referee import events as ev
+from referee.records.builder import build_record, record_entries
 from referee.table.config import loads
+from referee.turn.referee import Referee
 from referee.records.journal import Journal, read_journal
 from referee.records.matfile import write_mat
-from referee.records.record import Correction, IllegalAccepted, Reroll
+from referee.records.actions import Correction, IllegalAccepted, Reroll
 from referee.records.replay import replay_match
 from referee.settings import Settings
 from referee.records.sgf import write_sgf
 from referee.table import demo
 from referee.table.demo import DEFAULT_BUTTONS
 from vision.config import SURE as VISION_MIN_CONFIDENCE
-from referee.table.process import PAUSED, LogSink, TableCore
+from referee.table.process import PAUSED, TableCore
+from referee.table.sinks import LogSink
 from referee.table.simdevices import DirectDice, MockButtons, PerfectCamera, PtyDice
 from referee.table.simtable import Rates, SimulatedTable
 from tests.referee.records.test_mat_gnubg import SCRIPT, _compare, _gnubg
@@ -85,7 +89,12 @@ def test_every_kind_of_decision_happens(faulty_match):
 def test_the_record_replays_clean_and_agrees_with_the_referee(faulty_match):
     core, _, _ = faulty_match
     record = core.record()
-    assert record == core.referee.match_record()
+    # the record is kept once, by the journal: a referee replaying the journal's inputs
+    # emits exactly the entries the journal folded
+    inputs = [ev.from_dict(e["data"]) for e in core.journal.events() if e["event"] == "input"]
+    again = Referee.replay(core.referee.settings, inputs)
+    assert build_record(again.new_record_actions()) == record
+    assert core.journal.record_entries == len(record_entries(record))
     result = replay_match(record)
     assert not result.problems, result.problems[:3]
     assert tuple(result.score) == core.referee.score.points

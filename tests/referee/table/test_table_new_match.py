@@ -37,7 +37,7 @@ def played(names: tuple[str, str] = ("Ann Lee", "Bob")) -> MatchRecord:
     t.lift()
     t.press("light", "double")
     t.press("dark", "pass")
-    return replace(t.ref.match_record(), meta=HEADER)
+    return replace(t.record(), meta=HEADER)
 
 
 # --------------------------------------------------------------------------- the config

@@ -72,7 +72,7 @@ def test_pass_ends_the_game_at_the_value_before_the_double() -> None:
     assert ds[0].reason == "Light passes: Dark wins 2 points"
     assert ds[1].reason == "Dark wins on a pass: 2 points. Score: Dark +2, Light -2"
     assert t.ref.view().state == "game_over" and t.ref.score.points == (2, 0)
-    g = t.ref.match_record().games[0]
+    g = t.record().games[0]
     assert [a.TYPE for a in g.actions][-2:] == ["pass", "game_end"] and g.result.points == 2
 
 
@@ -84,7 +84,7 @@ def test_next_game_starts_with_an_opening_throw() -> None:
     assert ds[0].kind == "opening_won" and t.ref.game == 2
     v = t.ref.view()
     assert v.cube_value == 1 and v.game == 2 and v.turn == "light" and v.last_plays == ()
-    rec = t.ref.match_record()
+    rec = t.record()
     assert [g.number for g in rec.games] == [1, 2] and rec.games[1].score_before == (0, 1)
 
 
@@ -232,7 +232,7 @@ def test_resignations_accepted_and_rejected() -> None:
     ds = t.press("light", "accept_resignation")
     assert ds[1].reason == "Light wins by resignation (backgammon): 6 points. Score: Dark 0, Light 6 (match to 5)"
     assert ds[2].kind == "match_over"
-    types = [a.TYPE for a in t.ref.match_record().games[0].actions]
+    types = [a.TYPE for a in t.record().games[0].actions]
     assert types.count("resign") == 2 and "reject_resign" in types and types[-2:] == ["accept_resign", "game_end"]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from referee.events import PlayerInput
 from referee.turn.referee import Referee
+from referee.records.builder import build_record
 from referee.settings import Settings
 from referee.table.streams import opening_throw
 
@@ -13,7 +14,7 @@ def test_one_point_match_first_game_is_the_crawford_game():
     assert ref.score.crawford_game
     ref.handle(opening_throw(5, 3))
     assert ref.state == "moving" and ref.turn == "dark"
-    assert ref.match_record().games[0].crawford
+    assert build_record(ref.new_record_actions()).games[0].crawford
 
 
 def test_no_double_in_the_crawford_game_of_a_one_point_match():

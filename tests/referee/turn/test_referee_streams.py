@@ -17,6 +17,7 @@ from referee.events import BoardEvidence, DiceLifted, HandOverBoard, PointReadin
 from referee.rules.moves import legal_plays, results
 from referee.rules.position import Position
 from referee.turn.referee import Referee
+from referee.records.builder import RecordBuilder, build_record
 from referee.records.replay import replay_match
 from referee.settings import Settings
 from referee.table.streams import Table, as_dark, other, random_game, reading, real_match_streams
@@ -50,6 +51,7 @@ def test_real_matches_end_with_the_recorded_results(chunk: int, matches_dir) -> 
     games_seen = 0
     for name, games in match_streams.items():
         ref = Referee(Settings(match_to=games[0].match_length), score=games[0].score_before)
+        builder = RecordBuilder()
         for g in games:
             assert ref.score.points == g.score_before, (name, g.game)
             assert ref.score.crawford_game == g.crawford, (name, g.game)
@@ -60,11 +62,12 @@ def test_real_matches_end_with_the_recorded_results(chunk: int, matches_dir) -> 
                                           "reroll"), (name, g.game, i, str(d))
                 if i in checks:
                     assert ref.mover_position().position_id() == checks[i], (name, g.game, i)
-            result = ref.games[-1].result
-            assert ref.games[-1].number == ref.game and result is not None
+            last_game = builder.take(ref.new_record_actions()).record().games[-1]
+            result = last_game.result
+            assert last_game.number == ref.game and result is not None
             assert (("dark", "light")[result.winner], result.points) == (g.winner, g.points), (name, g.game)
             games_seen += 1
-        replay = replay_match(ref.match_record())
+        replay = replay_match(builder.record())
         assert replay.problems == [], (name, replay.problems[:3])
         last = games[-1]
         exp = list(last.score_before)
@@ -83,7 +86,7 @@ def test_random_games_give_the_same_record(seed: int) -> None:
     for ev in game.events:
         for d in ref.handle(ev):
             assert d.kind not in ("refused", "not_accepted", "illegal_move", "wait_board", "reroll"), str(d)
-    rec = ref.match_record()
+    rec = build_record(ref.new_record_actions())
     moves = [(("dark", "light")[a.player], tuple(a.dice), a.play) for a in rec.games[0].actions if a.TYPE == "move"]
     assert [(p, tuple(sorted(d, reverse=True)), s) for p, d, s in moves] == \
         [(p, tuple(sorted(d, reverse=True)), s) for p, d, s in game.moves]
@@ -196,7 +199,7 @@ def play_faulty_game(seed: int, early_roll: str) -> tuple[Table, list[tuple[str,
 @pytest.mark.parametrize("seed,early_roll", [(s, "stands") for s in range(6)] + [(s, "void") for s in range(6, 10)])
 def test_random_games_with_faults(seed: int, early_roll: str) -> None:
     t, expected, faults = play_faulty_game(seed, early_roll)
-    rec = t.ref.match_record()
+    rec = t.record()
     plays = [(a.TYPE, a.play if a.TYPE == "move" else None) for a in rec.games[0].actions
              if a.TYPE in ("move", "illegal_accepted")]
     assert plays == expected
@@ -209,4 +212,4 @@ def test_random_games_with_faults(seed: int, early_roll: str) -> None:
     assert replay.games[0].final in (t.ref.pos, t.ref.pos.swap())
     # the journal's crash recovery: replaying the input events rebuilds the same referee
     clone = Referee.replay(t.ref.settings, t.events)
-    assert clone.match_record() == rec and clone.view() == t.ref.view()
+    assert build_record(clone.new_record_actions()) == rec and clone.view() == t.ref.view()

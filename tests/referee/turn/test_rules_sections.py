@@ -12,7 +12,8 @@ from referee.events import DieReading, HandOverBoard, RollSettled
 from referee.rules.moves import match_play
 from referee.rules.position import Position
 from referee.turn.referee import Referee
-from referee.records.record import Action, IllegalAccepted, MatchRecord, Reroll, action_from_json
+from referee.records.actions import Action, IllegalAccepted, Reroll, action_from_json
+from referee.records.record import MatchRecord
 from referee.settings import Settings
 from referee.table.streams import Table, as_dark, reading
 
@@ -22,7 +23,7 @@ def kinds(ds: list[Decision]) -> list[str]:
 
 
 def actions(t: Table) -> list[Action]:
-    return list(t.ref.match_record().games[-1].actions)
+    return list(t.record().games[-1].actions)
 
 
 def started(**kw: object) -> Table:
@@ -117,7 +118,7 @@ def test_rules_10_an_accepted_illegal_move_is_recorded_as_it_stood() -> None:
     stood = Position.from_position_id(a.position)  # Dark, the next to play, on roll
     assert stood == t.ref.pos == after.swap()
     assert action_from_json(a.to_json()) == a
-    record = t.ref.match_record()
+    record = t.record()
     assert MatchRecord.from_json(record.to_json()) == record
     # play goes on from the board as it stood: Dark's next play is judged from there
     t.throw((2, 1))

@@ -6,6 +6,7 @@ import pytest
 
 from referee import events as ev
 from referee.clock import ClockConfig
+from referee.records.builder import build_record
 from referee.records.replay import replay_match
 from referee.settings import Settings
 from referee.turn.referee import Referee
@@ -27,9 +28,10 @@ def test_a_time_out_that_loses_the_match_ends_it_with_the_opponent_winning() -> 
     assert kinds == ["time_out", "game_over", "match_over"]
     assert "ran out of time and loses the match" in out[0].reason
     assert ref.state == "match_over" and ref.score.points == (0, 5)
-    end = ref.match_record().games[-1].result
+    record = build_record(ref.new_record_actions())
+    end = record.games[-1].result
     assert end is not None and (end.winner, end.points, end.reason) == (1, 5, "timeout")
-    assert replay_match(ref.match_record()).problems == []  # the records accept a time-out's result
+    assert replay_match(record).problems == []  # the records accept a time-out's result
 
 
 def test_a_time_out_loses_the_match_from_any_score_and_replays_the_same() -> None:
@@ -135,5 +137,5 @@ def test_in_a_chouette_the_side_out_of_time_loses_the_game_on_every_cube() -> No
     out = ref.handle(ev.ClockTimeOut(ref.turn or "dark", "lose_match", t=9.0))
     assert [d.kind for d in out][:2] == ["time_out", "game_over"]
     assert ref.state == "game_over"
-    end = ref.match_record().games[-1].result
+    end = build_record(ref.new_record_actions()).games[-1].result
     assert end is not None and end.reason == "timeout"

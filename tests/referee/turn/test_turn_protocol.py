@@ -10,6 +10,7 @@ from referee.rules.moves import match_play
 from referee.rules.position import Position
 from referee.turn import quiet
 from referee.turn.machine import DeclarationError, check, index, transition
+from referee.records.builder import build_record
 from referee.turn.referee import STATES, TRANSITIONS, VIEW_STATE, Referee
 from referee.turn.states import State
 from referee.turn.transitions import INITIAL, TABLE
@@ -160,7 +161,7 @@ def test_landing_faults_reroll_both(kw, cause, words) -> None:
     assert d.kind == "reroll" and d.player == "light" and d.get("cause") == cause
     assert d.reason.startswith(f"Re-roll: {words}") and d.reason.endswith("Light throws both dice again")
     assert t.ref.state == "reroll" and t.ref.view().state == "reroll"
-    assert t.ref.match_record().games[0].actions[-1].TYPE == "reroll"
+    assert t.record().games[0].actions[-1].TYPE == "reroll"
 
 
 def test_die_on_checker_setting_stands() -> None:
@@ -248,7 +249,7 @@ def test_accept_illegal_move() -> None:
     assert d.kind == "refused" and "the choice is Dark's" in d.reason
     [d] = t.press("dark", "accept_move")
     assert d.kind == "illegal_accepted" and d.reason == "Dark accepts Light's move as played: 24/18"
-    g = t.ref.match_record().games[0]
+    g = t.record().games[0]
     assert g.actions[-1].TYPE == "illegal_accepted" and g.actions[-1].play == "24/18"
     assert t.ref.turn == "dark" and t.ref.state == "waiting_for_roll"
 
@@ -287,7 +288,7 @@ def test_demand_legal_move_and_correction() -> None:
     assert d.kind == "illegal_move" and d.reason.startswith("Still illegal: 24/18 does not play all of 6-4")
     [d] = t.move("24/14")
     assert d.kind == "move_accepted" and d.get("play") == "24/14"
-    types = [a.TYPE for a in t.ref.match_record().games[0].actions]
+    types = [a.TYPE for a in t.record().games[0].actions]
     assert types[-3:] == ["roll", "correction", "move"]
 
 
@@ -370,7 +371,7 @@ def test_early_roll_void() -> None:
     assert "The roll is void; Dark throws again after Light's turn" in d.reason
     [d] = t.lift()
     assert d.kind == "move_accepted" and t.ref.state == "waiting_for_roll"
-    actions = t.ref.match_record().games[0].actions
+    actions = t.record().games[0].actions
     assert any(a.TYPE == "reroll" and a.cause == "early_roll" for a in actions)
 
 
@@ -519,7 +520,7 @@ def test_camera_only_no_roll_explains_the_move() -> None:
     assert c.reason == "Dark accepts the move. For the record, confirm the roll Light threw"
     [a] = t.press("light", "confirm", c.choices.index("6-5"))
     assert a.kind == "illegal_accepted"
-    acts = t.ref.match_record().games[0].actions
+    acts = t.record().games[0].actions
     assert (acts[-1].TYPE, acts[-1].dice, acts[-1].play) == ("illegal_accepted", (6, 5), "24/2")
     assert t.ref.turn == "dark"
 
@@ -545,7 +546,7 @@ def test_replay_rebuilds_the_same_state() -> None:
     t.press("dark", "demand_legal_move")
     clone = Referee.replay(t.ref.settings, t.events)
     assert clone.view() == t.ref.view()
-    assert clone.match_record() == t.ref.match_record()
+    assert build_record(clone.new_record_actions()) == t.record()
     assert clone.state == "correcting"
 
 
@@ -578,8 +579,9 @@ def test_replay_includes_a_directors_setup_and_resumed_score() -> None:
     ref.setup(pos, "light")
     t.play((6, 4), "24/14")
     clone = Referee.replay(ref.settings, ref.inputs, score=(6, 3))
-    assert clone.view() == ref.view() and clone.match_record() == ref.match_record()
-    assert clone.match_record().games[0].score_before == (6, 3)
+    record = build_record(clone.new_record_actions())
+    assert clone.view() == ref.view() and record == t.record()
+    assert record.games[0].score_before == (6, 3)
 
 
 def test_snapshot_and_restore() -> None:
@@ -592,7 +594,7 @@ def test_snapshot_and_restore() -> None:
     assert text.count("\n") == len(t.ref.inputs) and '"kind":"setup"' in text.replace(" ", "")
     clone = Referee.restore(t.ref.settings, text)
     assert clone.view() == t.ref.view() and clone.state == "illegal_move"
-    assert clone.match_record() == t.ref.match_record()
+    assert build_record(clone.new_record_actions()) == t.record()
 
 
 def test_larger_die_rule_reason() -> None:
