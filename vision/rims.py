@@ -155,7 +155,7 @@ def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.
     best: Optional[np.ndarray] = None
     z: Optional[np.ndarray] = None
     for idx in _ring_index(h, w, cx, cy, radii_px, key):
-        z = np.take(flat, idx, out=z)
+        z = np.take(flat, idx, out=z, mode="wrap")  # (indices clipped already; "raise" with out= buffers: 3x slower)
         z *= _RING_ROT
         v = np.abs(z.real)
         v -= 0.5 * np.abs(z.imag)
