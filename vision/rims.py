@@ -152,15 +152,22 @@ def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.
     # contiguous run of samples
     h, w = g.shape
     flat = g.ravel()
-    best: Optional[np.ndarray] = None
-    z: Optional[np.ndarray] = None
-    for idx in _ring_index(h, w, cx, cy, radii_px, key):
-        z = np.take(flat, idx, out=z, mode="wrap")  # (indices clipped already; "raise" with out= buffers: 3x slower)
+    index = _ring_index(h, w, cx, cy, radii_px, key)
+    z = np.empty(index[0].shape, np.complex64)
+    best = np.empty(z.shape, np.float32)
+    v = np.empty(z.shape, np.float32)
+    tan = np.empty(z.shape, np.float32)
+    for k, idx in enumerate(index):  # (every buffer reused: no fresh pages per radius)
+        np.take(flat, idx, out=z, mode="wrap")  # (indices clipped already; "raise" with out= buffers: 3x slower)
         z *= _RING_ROT
-        v = np.abs(z.real)
-        v -= 0.5 * np.abs(z.imag)
-        best = v if best is None else np.maximum(best, v, out=best)
-    assert best is not None
+        np.abs(z.real, out=v if k else best)
+        np.abs(z.imag, out=tan)
+        tan *= 0.5
+        if k:
+            v -= tan
+            np.maximum(best, v, out=best)
+        else:
+            best -= tan
     # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
     # it: the same bits, without waking BLAS threads)
     k = N_RING // 4
