@@ -58,10 +58,29 @@ def _percentile(a: np.ndarray, q: float) -> float:
     t = float(vi - prev)
     if prev + 1 >= n:
         return float(np.partition(flat, n - 1)[n - 1])
-    part = np.partition(flat, (prev, prev + 1))
-    lo, hi = part[prev], part[prev + 1]
+    lo, hi = _order_pair(flat, prev)
     diff = hi - lo
     return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
+
+
+def _order_pair(flat: np.ndarray, k: int) -> tuple[np.generic, np.generic]:
+    """The values at sorted positions ``k`` and ``k + 1`` of ``flat`` (as one partition gives
+    them).  For a high position in a large array, only the values above a threshold from a
+    sample are partitioned (those below it are counted: the sorted positions stay exact); when
+    the sample misjudged, the whole array is."""
+    n = flat.size
+    if n > 8192 and k > n // 2:
+        sample = flat[::16]
+        m = len(sample)
+        at = max(0, int(m * k / n) - 4 * int(np.sqrt(m)) - 8)   # well below position k's share
+        thr = np.partition(sample, at)[at]
+        above = flat[flat > thr]
+        below = n - len(above)                                    # values <= thr: sorted before every one above
+        if below <= k:
+            part = np.partition(above, (k - below, k + 1 - below))
+            return part[k - below], part[k + 1 - below]
+    part = np.partition(flat, (k, k + 1))
+    return part[k], part[k + 1]
 
 
 @dataclass
