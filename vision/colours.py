@@ -10,6 +10,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from .order import median_axis
 from .params import DEFAULT, ReadParams
 from .rectify import View
 from .stacks import Checker
@@ -102,14 +103,6 @@ def axis_split(s: np.ndarray) -> np.ndarray:
     return lab
 
 
-def _median0(a: np.ndarray) -> np.ndarray:
-    """``np.median(a, axis=0)`` of a float array with rows (the same values: the middle row of
-    the sorted columns, or the mean of the middle two), without numpy's overhead on a few rows."""
-    s = np.sort(a, axis=0)
-    m = len(s) // 2
-    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
-
-
 def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional[ColourModel]:
     """Stage 3b: two clusters of checker colours, or None when the samples hold only one.
 
@@ -123,12 +116,12 @@ def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional
     w = np.array([params.l_weight, 1.0, 1.0], np.float32)
     s = samples.astype(np.float32) * w
     lab = axis_split(s)
-    c = np.stack([_median0(s[lab == 0]), _median0(s[lab == 1])])
+    c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     for _ in range(5):
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
         if lab.min() == lab.max():
             return None
-        c = np.stack([_median0(s[lab == 0]), _median0(s[lab == 1])])
+        c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
         return None
     c = c / w

@@ -17,6 +17,7 @@ import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
+from .order import _percentile, median_axis
 from .rectify import View
 
 N_RING = 32   # samples around a ring (a sampling density, not a threshold)
@@ -46,41 +47,6 @@ def _axes() -> tuple[Axis, ...]:
         out.append(Axis(f"top{i}", x, 0.0, +1))
         out.append(Axis(f"bottom{i}", x, L.HEIGHT, -1))
     return tuple(out)
-
-
-def _percentile(a: np.ndarray, q: float) -> float:
-    """``float(np.percentile(a, q))`` (linear interpolation), the same value from one partition
-    at the two order statistics it interpolates (numpy's also sorts out both ends)."""
-    flat = a.ravel()
-    n = flat.size
-    vi = (n - 1) * np.true_divide(q, 100)
-    prev = int(np.floor(vi))
-    t = float(vi - prev)
-    if prev + 1 >= n:
-        return float(np.partition(flat, n - 1)[n - 1])
-    lo, hi = _order_pair(flat, prev)
-    diff = hi - lo
-    return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
-
-
-def _order_pair(flat: np.ndarray, k: int) -> tuple[np.generic, np.generic]:
-    """The values at sorted positions ``k`` and ``k + 1`` of ``flat`` (as one partition gives
-    them).  For a high position in a large array, only the values above a threshold from a
-    sample are partitioned (those below it are counted: the sorted positions stay exact); when
-    the sample misjudged, the whole array is."""
-    n = flat.size
-    if n > 8192 and k > n // 2:
-        sample = flat[::16]
-        m = len(sample)
-        at = max(0, int(m * k / n) - 4 * int(np.sqrt(m)) - 8)   # well below position k's share
-        thr = np.partition(sample, at)[at]
-        above = flat[flat > thr]
-        below = n - len(above)                                    # values <= thr: sorted before every one above
-        if below <= k:
-            part = np.partition(above, (k - below, k + 1 - below))
-            return part[k - below], part[k + 1 - below]
-    part = np.partition(flat, (k, k + 1))
-    return part[k], part[k + 1]
 
 
 @dataclass
@@ -258,10 +224,10 @@ def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray, params: ReadParams =
     Y = np.clip(np.rint((np.array(ys) + view.margin) * view.px).astype(int), 0, blur.shape[0] - 1)
     c = blur[Y, X].astype(np.float32).reshape(len(ax), 2 * len(halves) + 4, 3)
     gap = c[:, :2 * len(halves)]
-    checker = np.median(c[:, -4:-1], axis=1)[:, None]
+    checker = median_axis(c[:, -4:-1], 1)[:, None]
     board = c[:, -1:]
     dc = np.linalg.norm(gap - checker, axis=2)
     db = np.linalg.norm(gap - board, axis=2)
     sep = np.linalg.norm(checker - board, axis=2)
-    f = np.median((db - dc) / (sep + 20.0), axis=1)
+    f = median_axis((db - dc) / (sep + 20.0), 1)
     return np.clip(f, -1.0, 1.0)
