@@ -85,13 +85,16 @@ def _gradients(view: View) -> np.ndarray:
     as one complex map ``gx + i gy`` (one gather per ring sample later)."""
     img = view.image
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
-    rg = cv2.subtract(img[..., 2], img[..., 1], dtype=cv2.CV_16S)
+    _, green, red = cv2.split(img)   # (contiguous planes: subtracting the strided channels copies them)
+    rg = cv2.subtract(red, green, dtype=cv2.CV_16S)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     ax = cv2.Sobel(rg, cv2.CV_32F, 1, 0, ksize=3, scale=0.5)
     ay = cv2.Sobel(rg, cv2.CV_32F, 0, 1, ksize=3, scale=0.5)
-    use = (np.abs(ax) + np.abs(ay)) > (np.abs(gx) + np.abs(gy))
-    mask = use.view(np.uint8)
+    a, b = np.abs(ax), np.abs(gx)   # |ax| + |ay| > |gx| + |gy|, summed in place
+    a += np.abs(ay)
+    b += np.abs(gy)
+    mask = np.greater(a, b).view(np.uint8)
     gx = cv2.copyTo(ax, mask, gx)  # in place, much faster than np.where / np.copyto(where=)
     gy = cv2.copyTo(ay, mask, gy)
     return cv2.merge([gx, gy]).view(np.complex64)[..., 0]
