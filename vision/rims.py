@@ -159,10 +159,11 @@ def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.
     # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
     # it: the same bits, without waking BLAS threads)
     k = N_RING // 4
+    best *= np.float32(4.0 / N_RING)   # every sample weighted once (in place), then summed in angle order
     b = best.reshape(-1, 4, k)
-    acc = b[:, :, 0] * np.float32(4.0 / N_RING)
+    acc = b[:, :, 0].copy()
     for j in range(1, k):
-        acc += b[:, :, j] * np.float32(4.0 / N_RING)
+        acc += b[:, :, j]
     return [acc[:, i].reshape(best.shape[:-1]) for i in range(4)]
 
 
