@@ -7,7 +7,8 @@ warm-up reads (the table reads one camera's frames one after another), averaged 
 boards.  Peers, measured in the same run: a still board is timed with the stability filter
 skipping reads (the table's case) and with a full read every frame (``reread_every=1``: what
 it did before); ``read --batch`` lines (JPEG files of one camera) with one kept reader and with
-a new reader per line (what it did before).  ``x3`` is the Raspberry Pi 5 estimate (about
+a new reader per line (what it did before), both ``--no-dice``, and with the dice finder
+(:mod:`vision.dice`, another part's) against ``--no-dice``.  ``x3`` is the Raspberry Pi 5 estimate (about
 three times slower than this machine), against the 33 ms of a 30 fps camera frame.
 """
 from __future__ import annotations
@@ -84,9 +85,9 @@ def still_ms(corners: np.ndarray, frames: list[np.ndarray], **kw: int) -> float:
     return best
 
 
-def batch_ms(n: int, kept: bool) -> tuple[float, float]:
+def batch_ms(n: int, kept: bool, dice: bool = True) -> tuple[float, float]:
     """``read --batch`` CPU ms per line after the first (JPEG files of one camera, corners given),
-    and of it the image decoding."""
+    and of it the image decoding; ``dice``: with the dice looked for (``--no-dice`` leaves them out)."""
     with tempfile.TemporaryDirectory() as d:
         jobs = []
         for k in range(n + 1):
@@ -97,10 +98,10 @@ def batch_ms(n: int, kept: bool) -> tuple[float, float]:
         best = dec = float("inf")
         for _ in range(PASSES):
             readers: dict[tuple, Any] | None = {} if kept else None
-            read_image(*jobs[0], readers=readers)
+            read_image(*jobs[0], readers=readers, dice=dice)
             t = time.process_time()
             for p, c in jobs[1:]:
-                read_image(p, c, readers=readers)
+                read_image(p, c, readers=readers, dice=dice)
             best = min(best, (time.process_time() - t) / n * 1000)
             t = time.process_time()
             for p, _ in jobs[1:]:
@@ -177,10 +178,14 @@ def main() -> None:
     line(f"stability check, against the last stable board (state {sf.state.value})", ms(sf.is_quiet, still), 1.0)
     line("a still board, per frame (stable state, nothing moving)", still_ms(corners, still), 1.5,
          ("a full read every frame (reread_every=1)", still_ms(corners, still, reread_every=1, unsure_every=1)))
-    kept, dec = batch_ms(max(8, n // 4), kept=True)
-    fresh, _ = batch_ms(max(8, n // 4), kept=False)
-    line(f"read --batch, per line after the first (one camera, JPEG; decoding {dec:.1f} of it)", kept, 12.0,
+    # the dice finder (vision.dice) is timed apart: --no-dice reads the checkers only
+    kept, dec = batch_ms(max(8, n // 4), kept=True, dice=False)
+    fresh, _ = batch_ms(max(8, n // 4), kept=False, dice=False)
+    line(f"read --batch --no-dice, per line after the first (one camera, JPEG; decoding {dec:.1f} of it)", kept, 12.0,
          ("a new reader per line", fresh))
+    with_dice, _ = batch_ms(max(8, n // 4), kept=True)
+    line("read --batch with the dice, per line after the first (one camera, JPEG)", with_dice, None,
+         ("--no-dice, the same lines", kept))
 
 
 if __name__ == "__main__":

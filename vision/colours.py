@@ -10,6 +10,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from .order import median_axis
 from .params import DEFAULT, ReadParams
 from .rectify import View
 from .stacks import Checker
@@ -115,12 +116,12 @@ def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional
     w = np.array([params.l_weight, 1.0, 1.0], np.float32)
     s = samples.astype(np.float32) * w
     lab = axis_split(s)
-    c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
+    c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     for _ in range(5):
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
         if lab.min() == lab.max():
             return None
-        c = np.stack([np.median(s[lab == 0], axis=0), np.median(s[lab == 1], axis=0)])
+        c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
         return None
     c = c / w

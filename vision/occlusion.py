@@ -14,6 +14,7 @@ import numpy as np
 
 from . import layout as L
 from .rectify import View
+from .rims import _percentile
 
 
 @dataclass(frozen=True)
@@ -77,21 +78,22 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
     one; 0 for a band too short to judge."""
     out = []
     for segs in band_segments(view, params):
-        worst = 0.0
-        out.append(worst)
         n = len(segs)
         if n < 3:
+            out.append(0.0)
             continue
         t = np.arange(n, dtype=np.float64)
         col = segs[:, :3].astype(np.float64)
-        keep = np.ones(n, bool)
-        for _ in range(2):  # a line per channel, refitted without the worst third
-            tk, ck = t[keep], col[keep]
-            tm, cm = tk.mean(), ck.mean(axis=0)
-            var = float(((tk - tm) ** 2).sum())
-            slope = ((tk - tm) @ (ck - cm)) / var if var > 0 else np.zeros(3)
-            fit = cm + (t - tm)[:, None] * slope
-            res = np.abs(col - fit).max(axis=1)
-            keep = res <= np.quantile(res, 0.67)
-        out[-1] = max(worst, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread)
+        tk, ck = t, col
+        for last in (False, True):  # a line per channel, refitted without the worst third
+            k = len(tk)
+            tm, cm = tk.sum() / k, ck.sum(axis=0) / k   # (the means, as ndarray.mean computes them)
+            d = tk - tm
+            var = float((d * d).sum())
+            slope = (d @ (ck - cm)) / var if var > 0 else np.zeros(3)
+            res = np.abs(col - (cm + (t - tm)[:, None] * slope)).max(axis=1)
+            if not last:
+                keep = res <= _percentile(res, 67)
+                tk, ck = t[keep], col[keep]
+        out.append(max(0.0, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread))
     return out

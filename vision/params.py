@@ -9,6 +9,7 @@ weigh lightness by ``l_weight``.  The calibration knees map raw margins to confi
 from __future__ import annotations
 
 import functools
+from typing import Optional
 from dataclasses import dataclass, replace
 
 from . import layout as L
@@ -143,6 +144,21 @@ DEFAULT = ReadParams()
 
 
 @functools.lru_cache(maxsize=64)
-def low_params(params: ReadParams) -> ReadParams:
-    """The parameters of the faint-stack pass (kept: built once per threshold, not per point)."""
+def _low_params(params: ReadParams) -> ReadParams:
     return replace(params, threshold=max(params.floor, params.threshold * params.weak))
+
+
+_last_low: tuple[Optional[ReadParams], Optional[ReadParams]] = (None, None)
+
+
+def low_params(params: ReadParams) -> ReadParams:
+    """The parameters of the faint-stack pass (kept: built once per threshold, not per point;
+    the last one by identity, as every point of a frame asks with the same object: hashing
+    the ~60 fields per point cost more than the pass itself)."""
+    global _last_low
+    last = _last_low   # one read of a tuple: safe with two threads reading boards
+    if last[0] is params and last[1] is not None:
+        return last[1]
+    low = _low_params(params)
+    _last_low = (params, low)
+    return low

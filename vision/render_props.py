@@ -1,6 +1,7 @@
-"""Props of a real table for the synthetic camera: dice, hinges and fittings on the bar,
-logos on the playing surface, a raised frame lip, a game clock and a score board beside the
-board, and motion blur on a moving arm.
+"""Props of a real table for the synthetic camera: hinges and fittings on the bar, logos on
+the playing surface, a raised frame lip, a game clock and a score board beside the board,
+and motion blur on a moving arm; the dice are :mod:`vision.render_dice` (their names are
+importable from here too).
 
 Texture-space props (dice, hinges, logos, lip) are drawn in point widths on the board
 texture (:mod:`vision.render_tex`); the clock and the score board are drawn in the camera
@@ -9,192 +10,18 @@ a prop looks the same whichever other props are drawn.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Optional, Sequence
 
 import cv2
 import numpy as np
 
 from . import layout as L
+from .render_dice import PIP_RADIUS, PIP_STEP, PIPS, Box, Checker, Die, DieSeen, die_outline, draw_die, place
+from .render_dice import random_dice, seen
 from .render_tex import BGR, FRAME, TEX, poly, px, shade
 
-Checker = tuple[float, float, float]  # centre x, y and radius (pw) of a checker drawn on the board
-Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-
-PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    1: ((0, 0),),
-    2: ((-1, -1), (1, 1)),
-    3: ((-1, -1), (0, 0), (1, 1)),
-    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
-    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
-    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
-}
-PIP_STEP = 0.27   # pip offset from the face's centre, share of the edge
-PIP_RADIUS = 0.09  # share of the edge
-
-
-# --------------------------------------------------------------------------- dice
-
-
-@dataclass(frozen=True)
-class Die:
-    """A die to draw: the face up, where it lies (pw on the board as drawn, origin at the
-    playing area's top-left corner; None: at random), its turn about the vertical and its
-    tilt off flat (degrees: a cocked die shows a side face).  ``on_checker``: it rests on
-    the checker nearest (x, y) (a random one when no position is given); ``off_board``: it
-    lies across the playing area's edge, half on the frame."""
-
-    value: int
-    x: Optional[float] = None
-    y: Optional[float] = None
-    angle: Optional[float] = None
-    tilt: float = 0.0
-    on_checker: bool = False
-    off_board: bool = False
-    size: float = 0.4
-    colour: BGR = (235, 235, 238)
-    pips: BGR = (25, 25, 30)
-
-    def __post_init__(self) -> None:
-        if self.value not in PIPS:
-            raise ValueError(f"die value {self.value!r}: a die shows 1..6")
-        if not 0.2 <= self.size <= 0.8:
-            raise ValueError(f"die size {self.size} pw: expected 0.2..0.8 (a die is about 0.4 of a point's width)")
-        if not 0.0 <= self.tilt <= 45.0:
-            raise ValueError(f"die tilt {self.tilt} degrees: expected 0..45")
-        if (self.x is None) != (self.y is None):
-            raise ValueError(f"die at x={self.x}, y={self.y}: give both coordinates or neither")
-
-
-@dataclass(frozen=True)
-class DieSeen:
-    """Where a drawn die lies, for scoring a dice finder: its value, centre on the board (pw)
-    and in the image (px), the image box around its top and any side face, the half of the
-    board its centre lies in (``"left"``, ``"right"`` or ``"bar"`` as the playing area's
-    corners are ordered; None off the playing area), and whether it rests on a checker, lies
-    off the playing area (centre outside) or overhangs its edge (part outside)."""
-
-    value: int
-    board: tuple[float, float]
-    centre: tuple[float, float]
-    box: Box
-    half: Optional[str]
-    on_checker: bool
-    off_board: bool
-    overhang: bool
-    tilt: float
-    angle: float
-
-
-def random_dice(rng: np.random.Generator, checkers: Sequence[Checker], shape: L.BoardShape, n: int = 2) -> list[Die]:
-    """``n`` dice as a throw leaves them: mostly in one half, some against or on a checker,
-    now and then cocked or across the edge."""
-    out = []
-    left = bool(rng.random() < 0.5)
-    for _ in range(n):
-        value = int(rng.integers(1, 7))
-        angle = float(rng.uniform(0, 90))
-        tilt = float(rng.uniform(8, 25)) if rng.random() < 0.1 else 0.0
-        size = float(rng.uniform(0.32, 0.45))
-        colour: BGR = (235, 235, 238)
-        pips: BGR = (25, 25, 30)
-        if rng.random() < 0.3:  # coloured tournament dice: red, green or black with white pips
-            colour, pips = [((40, 40, 190), (240, 240, 240)), ((60, 130, 40), (240, 240, 240)),
-                            ((30, 30, 30), (235, 235, 235))][int(rng.integers(3))]
-        mode = rng.choice(["field", "point", "against", "on", "edge"], p=[0.35, 0.2, 0.25, 0.12, 0.08])
-        x0 = 0.3 if left else L.BAR_LEFT + shape.bar + 0.3
-        x1 = L.BAR_LEFT - 0.3 if left else shape.width - 0.3
-        x, y = float(rng.uniform(x0, x1)), float(rng.uniform(0.4, shape.height - 0.4))
-        if mode == "point":
-            col = int(rng.integers(6)) + (0 if left else 6)
-            x = float(L.column_x(col) + (shape.bar - L.BAR_WIDTH) * (col >= 6) + rng.uniform(-0.2, 0.2))
-        elif mode == "against" and checkers:
-            cx, cy, r = checkers[int(rng.integers(len(checkers)))]
-            a = rng.uniform(0, 2 * np.pi)
-            x, y = cx + np.cos(a) * (r + size * 0.62), cy + np.sin(a) * (r + size * 0.62)
-        out.append(Die(value, x, y, angle, tilt, on_checker=bool(mode == "on" and checkers),
-                       off_board=bool(mode == "edge"), size=size, colour=colour, pips=pips))
-    return out
-
-
-def place(die: Die, rng: np.random.Generator, checkers: Sequence[Checker], shape: L.BoardShape) -> Die:
-    """``die`` with its position and turn settled: on a checker, across an edge, or at random in the field."""
-    x, y = die.x, die.y
-    angle = die.angle if die.angle is not None else float(rng.uniform(0, 90))
-    if x is None or y is None:
-        x, y = float(rng.uniform(0.4, shape.width - 0.4)), float(rng.uniform(0.4, shape.height - 0.4))
-        if not die.on_checker and not die.off_board and L.BAR_LEFT - 0.3 < x < L.BAR_LEFT + shape.bar + 0.3:
-            x = L.BAR_LEFT - 0.6
-    if die.on_checker and checkers:
-        cx, cy, r = min(checkers, key=lambda c: (c[0] - x) ** 2 + (c[1] - y) ** 2)  # type: ignore[operator]
-        a = rng.uniform(0, 2 * np.pi)
-        off = rng.uniform(0, max(r - die.size * 0.6, 0.0))
-        x, y = cx + np.cos(a) * off, cy + np.sin(a) * off
-    if die.off_board:
-        edges = [(x, 0.0), (x, shape.height), (0.0, y), (shape.width, y)]
-        x, y = min(edges, key=lambda e: (e[0] - x) ** 2 + (e[1] - y) ** 2)  # type: ignore[operator]
-    return Die(die.value, float(x), float(y), float(angle), die.tilt, die.on_checker, die.off_board, die.size,
-               die.colour, die.pips)
-
-
-def die_outline(die: Die) -> tuple[np.ndarray, np.ndarray]:
-    """The die's top face and its whole outline (top face and any side face showing), pw, 4 points each."""
-    assert die.x is not None and die.y is not None and die.angle is not None  # placed
-    a, t = np.radians(die.angle), np.radians(die.tilt)
-    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    s = die.size
-    c = np.array([die.x, die.y])
-    top = np.array([c + (u * ex * s + v * ey * s * np.cos(t)) / 2 for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
-    side = s * np.sin(t)
-    whole = top.copy()
-    whole[2:] += ey * side  # the side face shows below the top face's far edge
-    return top, whole
-
-
-def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
-    """Draw a placed die on the texture: its shadow (longer when it rests on a checker), any side face,
-    the top face and pips."""
-    top, whole = die_outline(die)
-    so = np.array([0.1, 0.13]) if raised else np.array([0.05, 0.07])
-    pts = np.array([px(*p) for p in whole + so], np.int32)
-    x0, y0 = (pts.min(axis=0) >> 4) - 3
-    x1, y1 = (pts.max(axis=0) >> 4) + 4
-    h, w = img.shape[:2]
-    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
-    if x1 > x0 and y1 > y0:
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
-        mask = cv2.blur(mask, (3, 3))
-        roi = img[y0:y1, x0:x1]
-        roi[:] = (roi * (1.0 - 0.5 * (mask[..., None] / 255.0))).astype(np.uint8)
-    if die.tilt > 0:
-        poly(img, [tuple(p) for p in whole], shade(die.colour, 0.62))
-    poly(img, [tuple(p) for p in top], die.colour)
-    edge = np.array([px(*p) for p in top], np.int32)
-    cv2.polylines(img, [edge], True, shade(die.colour, 0.8), 1, cv2.LINE_AA, shift=4)
-    assert die.x is not None and die.y is not None and die.angle is not None
-    a, t = np.radians(die.angle), np.radians(die.tilt)
-    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)]) * np.cos(t)
-    rad = int(round(PIP_RADIUS * die.size * TEX * 16))
-    for u, v in PIPS[die.value]:
-        p = np.array([die.x, die.y]) + (u * ex + v * ey) * PIP_STEP * die.size
-        cv2.circle(img, px(*p), rad, die.pips, -1, cv2.LINE_AA, shift=4)
-
-
-def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape,
-         to_image: Callable[[np.ndarray], np.ndarray]) -> DieSeen:
-    """What a dice finder should report for a placed ``die`` (``to_image``: board pw to image px)."""
-    assert die.x is not None and die.y is not None and die.angle is not None
-    _, whole = die_outline(die)
-    img_pts = to_image(np.vstack([whole, [[die.x, die.y]]]))
-    inside = (0 <= whole[:, 0]) & (whole[:, 0] <= shape.width) & (0 <= whole[:, 1]) & (whole[:, 1] <= shape.height)
-    off = not (0 <= die.x <= shape.width and 0 <= die.y <= shape.height)
-    half = None if off else "left" if die.x < L.BAR_LEFT else "right" if die.x > L.BAR_LEFT + shape.bar else "bar"
-    on = any((die.x - cx) ** 2 + (die.y - cy) ** 2 < r * r for cx, cy, r in checkers)
-    lo, hi = img_pts[:4].min(axis=0), img_pts[:4].max(axis=0)
-    return DieSeen(die.value, (die.x, die.y), (float(img_pts[4, 0]), float(img_pts[4, 1])),
-                   (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), half, on, off, not bool(inside.all()),
-                   die.tilt, die.angle)
+__all__ = ["METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Checker", "Die", "DieSeen", "die_outline",
+           "draw_clock", "draw_die", "draw_hinges", "draw_lip", "draw_logos", "draw_scoreboard", "motion_blur", "place",
+           "random_dice", "seen"]
 
 
 # --------------------------------------------------------------------------- bar and surface

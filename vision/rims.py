@@ -17,6 +17,7 @@ import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
+from .order import _percentile, median_axis
 from .rectify import View
 
 N_RING = 32   # samples around a ring (a sampling density, not a threshold)
@@ -46,22 +47,6 @@ def _axes() -> tuple[Axis, ...]:
         out.append(Axis(f"top{i}", x, 0.0, +1))
         out.append(Axis(f"bottom{i}", x, L.HEIGHT, -1))
     return tuple(out)
-
-
-def _percentile(a: np.ndarray, q: float) -> float:
-    """``float(np.percentile(a, q))`` (linear interpolation), the same value from one partition
-    at the two order statistics it interpolates (numpy's also sorts out both ends)."""
-    flat = a.ravel()
-    n = flat.size
-    vi = (n - 1) * np.true_divide(q, 100)
-    prev = int(np.floor(vi))
-    t = float(vi - prev)
-    if prev + 1 >= n:
-        return float(np.partition(flat, n - 1)[n - 1])
-    part = np.partition(flat, (prev, prev + 1))
-    lo, hi = part[prev], part[prev + 1]
-    diff = hi - lo
-    return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
 
 
 @dataclass
@@ -100,13 +85,16 @@ def _gradients(view: View) -> np.ndarray:
     as one complex map ``gx + i gy`` (one gather per ring sample later)."""
     img = view.image
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
-    rg = cv2.subtract(img[..., 2], img[..., 1], dtype=cv2.CV_16S)
+    _, green, red = cv2.split(img)   # (contiguous planes: subtracting the strided channels copies them)
+    rg = cv2.subtract(red, green, dtype=cv2.CV_16S)
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     ax = cv2.Sobel(rg, cv2.CV_32F, 1, 0, ksize=3, scale=0.5)
     ay = cv2.Sobel(rg, cv2.CV_32F, 0, 1, ksize=3, scale=0.5)
-    use = (np.abs(ax) + np.abs(ay)) > (np.abs(gx) + np.abs(gy))
-    mask = use.view(np.uint8)
+    a, b = np.abs(ax), np.abs(gx)   # |ax| + |ay| > |gx| + |gy|, summed in place
+    a += np.abs(ay)
+    b += np.abs(gy)
+    mask = np.greater(a, b).view(np.uint8)
     gx = cv2.copyTo(ax, mask, gx)  # in place, much faster than np.where / np.copyto(where=)
     gy = cv2.copyTo(ay, mask, gy)
     return cv2.merge([gx, gy]).view(np.complex64)[..., 0]
@@ -152,22 +140,30 @@ def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.
     # contiguous run of samples
     h, w = g.shape
     flat = g.ravel()
-    best: Optional[np.ndarray] = None
-    z: Optional[np.ndarray] = None
-    for idx in _ring_index(h, w, cx, cy, radii_px, key):
-        z = np.take(flat, idx, out=z)
+    index = _ring_index(h, w, cx, cy, radii_px, key)
+    z = np.empty(index[0].shape, np.complex64)
+    best = np.empty(z.shape, np.float32)
+    v = np.empty(z.shape, np.float32)
+    tan = np.empty(z.shape, np.float32)
+    for k, idx in enumerate(index):  # (every buffer reused: no fresh pages per radius)
+        np.take(flat, idx, out=z, mode="wrap")  # (indices clipped already; "raise" with out= buffers: 3x slower)
         z *= _RING_ROT
-        v = np.abs(z.real)
-        v -= 0.5 * np.abs(z.imag)
-        best = v if best is None else np.maximum(best, v, out=best)
-    assert best is not None
+        np.abs(z.real, out=v if k else best)
+        np.abs(z.imag, out=tan)
+        tan *= 0.5
+        if k:
+            v -= tan
+            np.maximum(best, v, out=best)
+        else:
+            best -= tan
     # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
     # it: the same bits, without waking BLAS threads)
     k = N_RING // 4
+    best *= np.float32(4.0 / N_RING)   # every sample weighted once (in place), then summed in angle order
     b = best.reshape(-1, 4, k)
-    acc = b[:, :, 0] * np.float32(4.0 / N_RING)
+    acc = b[:, :, 0].copy()
     for j in range(1, k):
-        acc += b[:, :, j] * np.float32(4.0 / N_RING)
+        acc += b[:, :, j]
     return [acc[:, i].reshape(best.shape[:-1]) for i in range(4)]
 
 
@@ -232,10 +228,10 @@ def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray, params: ReadParams =
     Y = np.clip(np.rint((np.array(ys) + view.margin) * view.px).astype(int), 0, blur.shape[0] - 1)
     c = blur[Y, X].astype(np.float32).reshape(len(ax), 2 * len(halves) + 4, 3)
     gap = c[:, :2 * len(halves)]
-    checker = np.median(c[:, -4:-1], axis=1)[:, None]
+    checker = median_axis(c[:, -4:-1], 1)[:, None]
     board = c[:, -1:]
     dc = np.linalg.norm(gap - checker, axis=2)
     db = np.linalg.norm(gap - board, axis=2)
     sep = np.linalg.norm(checker - board, axis=2)
-    f = np.median((db - dc) / (sep + 20.0), axis=1)
+    f = median_axis((db - dc) / (sep + 20.0), 1)
     return np.clip(f, -1.0, 1.0)

@@ -157,16 +157,25 @@ class RenderSource(FrameSource):
         self.seed, self.limit, self.count = seed, limit, 0
         self.hand = False
         self.name = f"render({seed})"
+        self._drawn: Optional[tuple[Any, np.ndarray]] = None  # the scene last drawn and its image
 
     def read(self) -> Optional[np.ndarray]:
-        """The next rendered frame of the position (with a little noise), or None past ``limit`` frames."""
+        """The next rendered frame of the position (with a little noise), or None past ``limit`` frames.
+
+        The scene (position, hand, camera) is drawn again only when it changed: the same
+        scene renders to the same image, so it is kept and each frame adds its noise to it."""
         from .render import render
         if self.limit is not None and self.count >= self.limit:
             return None
         self.count += 1
-        img = render(self.position, self.params, seed=self.seed, hand=self.hand)
-        noise = np.random.default_rng([self.seed, self.count]).integers(-2, 3, img.shape, dtype=np.int16)
-        return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        scene = (self.position, self.hand, self.params, self.seed)
+        if self._drawn is None or self._drawn[0] != scene:
+            self._drawn = None  # the old image goes before the new one is drawn
+            self._drawn = (scene, render(self.position, self.params, seed=self.seed, hand=self.hand))
+        noisy = self._drawn[1].astype(np.int16)
+        noisy += np.random.default_rng([self.seed, self.count]).integers(-2, 3, noisy.shape, dtype=np.int16)
+        np.clip(noisy, 0, 255, out=noisy)
+        return noisy.astype(np.uint8)
 
 
 def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:

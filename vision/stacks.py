@@ -31,14 +31,20 @@ def _peaks(profile: np.ndarray, thr: float, nms_steps: int, lead: bool = False) 
     checker pushed against a point's base has its centre before the profile starts)."""
     p = profile
     mid = p[1:-1]
-    cand = np.flatnonzero((mid > thr) & (mid >= p[:-2]) & (mid >= p[2:])) + 1
+    m = mid > thr
+    m &= mid >= p[:-2]
+    m &= mid >= p[2:]
+    cand = m.nonzero()[0] + 1
     if lead and len(p) > 1 and p[0] > p[1] and p[0] > thr:
         cand = np.concatenate([[0], cand])
     if len(cand) < 2:
         return cand.tolist()
     keep: list[int] = []
-    for j in cand[np.argsort(-p[cand])].tolist():
-        if all(abs(j - k) > nms_steps for k in keep):
+    for j in cand[np.argsort(-p[cand])].tolist():  # the strongest first; none within nms_steps of a kept one
+        for k in keep:
+            if abs(j - k) <= nms_steps:
+                break
+        else:
             keep.append(j)
     return sorted(keep)
 

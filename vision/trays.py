@@ -14,6 +14,7 @@ from typing import Optional
 import cv2
 import numpy as np
 
+from .order import median_axis
 from . import layout as L
 from .read import L_WEIGHT, POINT_KNEE, ColourModel, _peaks
 from .rectify import View
@@ -126,7 +127,7 @@ def ladder_profile(img: np.ndarray, px: int) -> tuple[np.ndarray, int, int]:
     colsum = np.maximum(ridge, 0).sum(axis=0)
     energy = np.convolve(colsum, np.ones(win), mode="valid")
     c0 = int(np.argmax(energy))
-    return np.median(ridge[:, c0:c0 + win], axis=1), c0, win  # a line runs across the whole window
+    return median_axis(ridge[:, c0:c0 + win], 1), c0, win  # a line runs across the whole window
 
 
 def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Optional[str], int, bool]:
@@ -163,7 +164,7 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
     n = len(chain) - 1
     sure = clean
     if inner and all(x is not None for x in inner):
-        ref = np.median(np.array(inner), axis=0)
+        ref = median_axis(np.array(inner), 0)
     else:
         # one line: its body is the side nearer one of the two checker colours
         cands = [x for x in (before, after) if x is not None]
@@ -186,7 +187,7 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
     ends = ((chain[0] - inset, -1, first), (chain[-1] + inset, +1, last))
     for start, step, near in ends:
         rows = np.linalg.norm(cols - near, axis=1)
-        bg = float(np.median(rows[outside])) if outside.sum() >= pitch / 2 else 60.0
+        bg = float(median_axis(rows[outside], 0)) if outside.sum() >= pitch / 2 else 60.0
         tau = max(12.0, 0.5 * bg)
         ext = 0
         y = start

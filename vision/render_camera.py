@@ -1,0 +1,134 @@
+"""The synthetic camera's optics and what passes in front of it: radial lens distortion
+(its pixel maps kept per frame size and strength), the sensor's noise tile, the light field
+applied to a frame, and a hand with its arm over the board.
+
+Memory: a 1280x720 frame in float32 is 11 MB a plane of three channels, so the light is
+applied in bands of rows (:func:`apply_light`), the lens grid is kept as one row and one
+column (not three full planes), and the noise tile is drawn in bands: the same numbers,
+without the transient copies.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from .render_tex import BGR, shade as _shade
+
+
+@functools.lru_cache(maxsize=2)
+def _lens_grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's offset from the centre (shares of the longer side): x as one row ``(1, w)``
+    and y as one column ``(h, 1)``, broadcast to the frame where used (the same float32 values
+    as full planes, without 11 MB of them kept per frame size)."""
+    f = float(max(w, h))
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    return (xs - w / 2) / f, (ys - h / 2) / f
+
+
+@functools.lru_cache(maxsize=4)
+def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
+    """The remap tables of radial distortion ``k1`` for a ``w`` x ``h`` frame (kept: a camera's are fixed)."""
+    dx, dy = _lens_grid(w, h)
+    f = float(max(w, h))
+    s = dx * dx + dy * dy   # the square distance from the centre, (h, w)
+    s *= np.float32(k1)     # in place, as ``w / 2 + dx * (1 + k1 * r2) * f`` in float32
+    s += 1
+    mx = np.multiply(dx, s)
+    mx *= f
+    mx += w / 2
+    my = np.multiply(dy, s)
+    my *= f
+    my += h / 2
+    return mx, my
+
+
+def distort_points(pts: np.ndarray, w: int, h: int, k1: float) -> np.ndarray:
+    """Where undistorted image points land after the renderer's lens distortion."""
+    f = float(max(w, h))
+    c = np.array([w / 2, h / 2])
+    p = (np.asarray(pts, float) - c) / f
+    u = p.copy()
+    for _ in range(20):
+        u = p / (1 + k1 * (u ** 2).sum(axis=1, keepdims=True))
+    return (u * f + c).astype(np.float32)
+
+
+@functools.lru_cache(maxsize=2)
+def _noise_tile(w: int, h: int) -> np.ndarray:
+    """The sensor's noise pattern (unit sigma, float32) for ``w`` x ``h`` frames, 64 px larger
+    each way (a frame takes a window of it); drawn in bands of rows: the same numbers as one
+    draw, without its float64 copy (25 MB at 1280x720)."""
+    rng = np.random.default_rng(12345)
+    out = np.empty((h + 64, w + 64, 3), np.float32)
+    for y in range(0, h + 64, 64):
+        out[y:y + 64] = rng.normal(0, 1, (min(64, h + 64 - y), w + 64, 3))
+    return out
+
+
+def apply_light(img: np.ndarray, mul: np.ndarray, add: np.ndarray, noise: Optional[np.ndarray] = None,
+                sigma: float = 0.0, band: int = 64) -> np.ndarray:
+    """``img * mul + add (+ sigma * noise)``, clipped to 0..255, as uint8: the light field
+    (``mul``, ``add``: float32 planes the size of ``img``, the same for its three channels) and
+    the sensor noise (a window of the noise tile, any strides), computed in bands of ``band``
+    rows so that no full-frame float32 temporary is made (each pixel's arithmetic is that of
+    the whole-frame version)."""
+    out = np.empty_like(img)
+    for y in range(0, img.shape[0], band):
+        m, a = cv2.merge([mul[y:y + band]] * 3), cv2.merge([add[y:y + band]] * 3)
+        if noise is not None:
+            n = noise[y:y + band]
+            a = cv2.scaleAdd(n if n.strides[1] > 0 else np.ascontiguousarray(n), float(sigma), a)
+        f = cv2.multiply(img[y:y + band], m, dtype=cv2.CV_32F)
+        cv2.add(f, a, dst=f)
+        cv2.max(f, 0.0, dst=f)  # type: ignore[call-overload]  # a scalar bound: the stubs omit it
+        out[y:y + band] = cv2.convertScaleAbs(f)
+    return out
+
+
+def _draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, checker: Optional[BGR]) -> np.ndarray:
+    """An arm from the nearest frame edge to ``target`` with a palm, fingers and its shadow."""
+    h, w = img.shape[:2]
+    tx, ty = target
+    edges = [(tx, h + 60), (tx, -60), (-60, ty), (w + 60, ty)]
+    ex, ey = edges[int(rng.integers(4))]
+    ex += rng.uniform(-150, 150)
+    ey += rng.uniform(-150, 150)
+    sr, sg, sb = (int(v) for v in rng.choice([(110, 150, 205), (90, 130, 190), (60, 90, 140), (150, 180, 225),
+                                              (40, 60, 100)]))
+    skin = (sr, sg, sb)
+    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    d = np.array([tx - ex, ty - ey], float)
+    d /= np.linalg.norm(d) + 1e-9
+    n = np.array([-d[1], d[0]])
+    wid = rng.uniform(45, 70)
+    palm = np.array([tx, ty]) - d * 40
+
+    def arm_poly(off: np.ndarray) -> list[np.ndarray]:
+        a = np.array([ex, ey]) + off
+        b = palm + off
+        return [np.array([a + n * wid * 1.3, a - n * wid * 1.3, b - n * wid, b + n * wid], np.int32)]
+
+    shadow = np.zeros(img.shape[:2], np.uint8)
+    so = np.array([35.0, 45.0])
+    cv2.fillPoly(shadow, arm_poly(so), 255)
+    cv2.ellipse(shadow, tuple(int(v) for v in palm + so + d * 30), (int(wid * 1.2), int(wid)), 0, 0, 360, 255, -1)
+    soft = cv2.blur(shadow, (41, 41))
+    for y in range(0, h, 64):  # in bands of rows: the same float64 arithmetic without a 22 MB frame of it
+        band = img[y:y + 64]
+        band[:] = (band * (1 - 0.4 * soft[y:y + 64, :, None] / 255.0)).astype(np.uint8)
+    cv2.fillPoly(img, arm_poly(np.zeros(2)), sleeve, cv2.LINE_AA)
+    ang = float(np.degrees(np.arctan2(d[1], d[0])))
+    cv2.ellipse(img, tuple(int(v) for v in palm + d * 30), (int(wid * 1.25), int(wid * 1.05)), ang, 0, 360, skin, -1,
+                cv2.LINE_AA)
+    for k in (-1.5, -0.5, 0.5, 1.5):
+        fp = palm + d * (wid * 1.6 + rng.uniform(-10, 25)) + n * k * wid * 0.42
+        cv2.ellipse(img, tuple(int(v) for v in fp), (int(wid * 0.55), int(wid * 0.17)), ang, 0, 360, _shade(skin, 0.92),
+                    -1, cv2.LINE_AA)
+    if checker is not None:
+        cp = palm + d * wid * 1.9
+        cv2.circle(img, tuple(int(v) for v in cp), int(wid * 0.8), checker, -1, cv2.LINE_AA)
+    return d
