@@ -53,6 +53,12 @@ _VALUE = re.compile(r"=>\s*(\d+)")
 _ROLL = re.compile(r"\d\d:")
 
 
+#: per player, the moves of the cells read so far ("52: 13/8 6/4" -> its Move): a move is a
+#: value, and the same cells come back in every match
+_PLAYED: tuple[dict[str, Move], dict[str, Move]] = ({}, {})
+_PLAYED_KEPT = 1 << 14
+
+
 @dataclass
 class MatRead:
     """A record read from a match file, the problems met reading it, and notes on
@@ -276,6 +282,10 @@ class _Reader:
         if g.ended:
             self.problem(move, text, "an action after the game's result")
             return
+        known = _PLAYED[p].get(text)
+        if known is not None:  # a cell read before ("52: 13/8 6/4"): the same move again
+            self.add(known, move)
+            return
         low = text.lower()
         if _ROLL.match(text):
             d1, d2 = int(text[0]), int(text[1])
@@ -301,7 +311,14 @@ class _Reader:
                     parse_play_cached(rest)
                 except NotationError as exc:
                     self.problem(move, text, f"unreadable move: {exc}")
-                self.add(Move(p, (d1, d2), rest), move)
+                    self.add(Move(p, (d1, d2), rest), move)
+                    return
+                mv = Move(p, (d1, d2), rest)
+                played = _PLAYED[p]
+                if len(played) >= _PLAYED_KEPT:
+                    played.clear()
+                played[text] = mv
+                self.add(mv, move)
             return
         if low.startswith("doubles"):
             self.add(Double(p, int(_VALUE.search(text).group(1))), move)  # type: ignore[union-attr]

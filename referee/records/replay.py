@@ -36,6 +36,7 @@ from referee.rules.scoring import loser_kind, points_won
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
 _parse = parse_play_cached
+_new = tuple.__new__
 
 
 def _pname(p: int) -> str:
@@ -192,6 +193,13 @@ class GameReplayer:
     def feed(self, a: Action, move: int, index: int = -1) -> None:
         """Check and apply one action; ``move`` is its .mat move number, ``index`` its
         position in the game (for :attr:`GameReplay.resolved`)."""
+        if (self.ended is None and self.passed is None and not self.over and self.resign is None
+                and self.cube_state.offered_by is None):  # nothing pending: the common case
+            if type(a) is Move:
+                self._on_move(a, move, index)
+            else:
+                getattr(self, "_on_" + a.TYPE)(a, move, index)
+            return
         if self.ended is not None:
             self.problem(move, a, "the game is already over; nothing may follow its result")
             return
@@ -240,10 +248,18 @@ class GameReplayer:
         self.out.plays += 1
 
     def _on_move(self, a: Move, move: int, index: int) -> None:
-        self._played(a, move)
+        p = a.player
+        if self.to_act is not None and p != self.to_act:
+            self._check_turn(move, a)
+        if self.rolled is not None or self.correction is not None or not self.moved:
+            self._dice_check(a, move, a.dice)
+        self.to_act = 1 - p
+        self.moved = True
+        self.out.plays += 1  # the bookkeeping of _played, inline: the replay's inner loop
         if self.broken:
             return
-        pos = self.mover_position(a.player)
+        pos0 = self.pos0
+        pos = pos0 if p == 0 else _new(Position, (pos0[1], pos0[0]))  # mover_position(p)
         d1, d2 = a.dice
         try:
             written = _parse(a.play)
@@ -263,7 +279,9 @@ class GameReplayer:
                 self._force(a.player, a.play, move, a)
                 return
         self.out.resolved[index] = lp.play
-        self._set_after(a.player, lp.result)
+        result = lp.result  # the opponent on roll: _set_after, inline
+        self.pos0 = result if p == 1 else _new(Position, (result[1], result[0]))
+        self.over = sum(result[0]) == 0 or sum(result[1]) == 0
 
     def _force(self, p: int, text: str, move: int, a: Action) -> None:
         """Apply a play as written, legal or not; mark the game broken when it cannot be."""
