@@ -20,8 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Optional, Sequence, Union
 
-from referee.board import for_side
-from referee.colour import COLOURS, Colour
+from referee.colour import Colour
 from referee.errors import IllegalPlay, NotationError
 from referee.rules.cube import Cube
 from referee.rules.fastcheck import fast_play
@@ -139,15 +138,15 @@ class GameReplayer:
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
     def mover_position(self, p: int) -> Position:
-        """The position before the game's first move, seen by player ``p`` (0 Dark, 1 Light)."""
-        return for_side(self.pos0, COLOURS[p])
+        """The position now, seen by player ``p`` (0 Dark, 1 Light)."""
+        return self.pos0 if p == 0 else self.pos0.swap()  # referee.board.for_side, without its import
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:
         """Whether ``p`` has a legal play for ``dice`` now (False once positions are unknown)."""
         return not self.broken and bool(legal_plays(self.mover_position(p), dice[0], dice[1]))
 
     def _set_after(self, p: int, result: Position) -> None:
-        self.pos0 = for_side(result, COLOURS[1 - p])  # ``result`` has the opponent on roll
+        self.pos0 = result if p == 1 else result.swap()  # ``result`` has the opponent on roll
         self.over = result.is_game_over()
 
     def _check_turn(self, move: int, a: Action) -> None:

@@ -17,7 +17,6 @@ cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Optional
 
 from referee.rules.moves import LegalPlay
@@ -30,9 +29,14 @@ _STEP = tuple(tuple((Step(s, d, False), Step(s, d, True)) for d in range(26)) fo
 _new = tuple.__new__
 
 
-@lru_cache(maxsize=16384)  # a WrittenPlay is immutable, and the same plays come back
-def _plan(written: WrittenPlay) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...],
-                                         tuple[tuple[int, int, int, int], ...]]:
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[tuple[int, int, int, int], ...]]
+#: the plans made so far, by the written play's identity (the replay parses each text once,
+#: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
+_PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
+_PLANS_KEPT = 1 << 14
+
+
+def _plan(written: WrittenPlay) -> _Plan:
     """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off),
     their distances sorted, and per segment (from index, to index or -1 for off, from, to)."""
     segs: list[tuple[int, int]] = []
@@ -41,8 +45,15 @@ def _plan(written: WrittenPlay) -> tuple[tuple[tuple[int, int], ...], tuple[int,
         for _ in range(mv.count):
             for a, b in zip(pts, pts[1:]):
                 segs.append((a, b))
-    direct = tuple((a - 1, b - 1, a, b) for a, b in segs)
-    return tuple(segs), tuple(sorted(a - b for a, b in segs)), direct
+    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])), tuple([(a - 1, b - 1, a, b) for a, b in segs]))
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
+    return plan
+
+
+#: the dice's distances as a plan has them: sorted, four of a double
+_DICE = tuple(tuple(((a,) * 4 if a == b else (min(a, b), max(a, b))) for b in range(7)) for a in range(7))
 
 
 def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
@@ -50,10 +61,11 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     written empty, when no checker can move), else None."""
     if not written.moves:
         return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
-    segs, dists, direct = _plan(written)
+    known = _PLANS.get(id(written))
+    segs, dists, direct = known[1] if known is not None and known[0] is written else _plan(written)
     if not segs:
         return None
-    if dists == ((d1,) * 4 if d1 == d2 else (d1, d2) if d1 < d2 else (d2, d1)):
+    if dists == _DICE[d1][d2]:
         lp = _one_die_each(position, direct)
         if lp is not None:
             return lp
