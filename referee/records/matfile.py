@@ -48,6 +48,7 @@ _ACTION = re.compile(
 _WINS = re.compile(r"Wins\s+(\d+)\s+points?", re.IGNORECASE)
 _VALUE = re.compile(r"=>\s*(\d+)")
 _ROLL = re.compile(r"\d\d:")
+_CONCEDES = re.compile(r"(?i)concedes|resigns")
 
 
 #: per player, the moves of the cells read so far ("52: 13/8 6/4" -> its Move): a move is a
@@ -251,12 +252,19 @@ class _Reader:
         g = self.g
         assert g is not None
         found = list(_ACTION.finditer(rest))
+        if len(found) == 2:  # the common line: one cell each side
+            s1 = found[1].start()
+            left, right = rest[found[0].start():s1].strip(), rest[s1:].strip()
+            if not (left.endswith(":") and _CONCEDES.match(right)):
+                self.cell(g, 0, left, move)
+                self.cell(g, 1, right, move)
+                return
         # "62: Concedes" / "62: ????": a roll and what followed it share one cell
         merged: list[tuple[int, str]] = []
         for i, m in enumerate(found):
             end = found[i + 1].start() if i + 1 < len(found) else len(rest)
             text = rest[m.start():end].strip()
-            if merged and merged[-1][1].endswith(":") and re.match(r"(?i)concedes|resigns", text):
+            if merged and merged[-1][1].endswith(":") and _CONCEDES.match(text):
                 merged[-1] = (merged[-1][0], merged[-1][1] + " " + text)
                 continue
             merged.append((base + m.start(), text))
@@ -272,6 +280,16 @@ class _Reader:
             else:
                 player = 1 if offset > threshold else 0
             self.action(player, text, move)
+
+    def cell(self, g: _GameBuilder, p: int, text: str, move: int) -> None:
+        """One cell's action: a move read before is added at once (:meth:`action` otherwise)."""
+        known = None if g.ended or g.held is not None else _PLAYED[p].get(text)
+        if known is None:
+            self.action(p, text, move)
+            return
+        acts = g.actions
+        acts.append(known)
+        g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]  # :meth:`_append`
 
     def action(self, p: int, text: str, move: int) -> None:
         g = self.g
