@@ -31,7 +31,10 @@ EXTS = (".mat", ".sgf", ".json")
 CONVERT_ALL = r"""
 import contextlib, io, json, sys
 from pathlib import Path
-from referee.cli.records import main_convert
+try:
+    from referee.cli.records import main_convert
+except ImportError:  # before the command line became a package (46db290)
+    from referee.cli_records import main_convert
 files, out = json.loads(sys.argv[1]), Path(sys.argv[2])
 for f in files:
     for ext in %r:
