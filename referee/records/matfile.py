@@ -28,13 +28,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
 from referee.records.record import (Action, Beaver, Double, GameRecord, MatchRecord, Move, Pass,
                                     Problem, Resign, Roll, RuleSettings, Take, crawford_flags)
 from referee.records.replay import GameReplayer, KnownReplay
+from referee.records.mattags import GNUBG_TAGS, header_lines, ordered_meta, rule_tags, rules_from_meta
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -84,26 +85,8 @@ def load_mat(path: Union[str, Path]) -> MatRead:
     return read_mat(decode(Path(path).read_bytes()))
 
 
-def _on(v: str) -> bool:
-    return v.strip().lower() in ("on", "yes", "true", "1")
 
 
-def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
-    """The rule settings (Crawford, Jacoby, beavers, cube limit, automatic doubles) a .mat header's tags give."""
-    kw: dict[str, Any] = {}
-    for k, v in meta:
-        key = k.strip().lower()
-        if key == "crawford":
-            kw["crawford"] = _on(v)
-        elif key == "jacoby":
-            kw["jacoby"] = _on(v)
-        elif key in ("beaver", "beavers"):
-            kw["beavers"] = _on(v)
-        elif key == "cubelimit" and v.strip().isdigit():
-            kw["cube_limit"] = int(v)
-        elif key in ("autodoubles", "automatic doubles") and v.strip().isdigit():
-            kw["automatic_doubles"] = int(v)
-    return RuleSettings(**kw)
 
 
 class _GameBuilder:
@@ -420,8 +403,7 @@ def read_mat(text: Union[str, bytes]) -> MatRead:
 
 
 # the writer (re-exported: ``from referee.records.matfile import write_mat`` keeps working)
-from referee.records.matwriter import (GNUBG_TAGS, gnubg_steps, header_lines, ordered_meta, rule_tags,  # noqa: E402
-                                       save_mat, writable_actions, write_mat)
+from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: E402
 
 __all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError",
            "GNUBG_TAGS", "header_lines", "ordered_meta", "rule_tags", "writable_actions", "rules_from_meta"]

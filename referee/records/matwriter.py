@@ -8,24 +8,17 @@ which also re-exports :func:`write_mat` and :func:`save_mat`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Optional, Union
 
 from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
-                                    Roll, RuleSettings, Take, layout)
+                                    Roll, Take, layout)
 from referee.rules.moves import legal_plays
 from referee.rules.notation import Play
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, replay_game
+from referee.records.mattags import header_lines, rule_tags
 
 
-#: header tags in the order they are written: gnubg's own four (Site, Event, Round,
-#: EventDate) keep gnubg's order; every other tag of the record follows its place here,
-#: then any unknown tag in the record's order; ClockType last (gnubg keeps it as the
-#: match comment, after a blank line)
-_META_ORDER = ("Site", "Match ID", "Event", "Round", "Player 1", "Player 1 Elo", "Player 2", "Player 2 Elo",
-               "EventDate", "EventTime", "Variation", "Unrated", "Crawford", "CubeLimit", "Transcriber")
-#: the tags gnubg 1.07 writes on export (it drops the others)
-GNUBG_TAGS = ("Site", "Event", "Round", "EventDate")
 
 
 def _cell_move(dice: tuple[int, int], steps: list[tuple[int, int, bool]]) -> str:
@@ -55,40 +48,10 @@ def _pad_left(cell: str) -> str:
     return cell.ljust(28) if len(cell) < 28 else cell + " "
 
 
-def ordered_meta(meta: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A record's header tags (empty ones too: they are kept) in the order the writers use
-    (:data:`_META_ORDER`, then unknown tags as they come, ClockType last)."""
-    tags = list(meta)
-    rank = {k.lower(): i for i, k in enumerate(_META_ORDER)}
-    known = sorted((kv for kv in tags if kv[0].lower() in rank), key=lambda kv: rank[kv[0].lower()])
-    other = [kv for kv in tags if kv[0].lower() not in rank and kv[0].lower() != "clocktype"]
-    return known + other + [kv for kv in tags if kv[0].lower() == "clocktype"]
 
 
-def header_lines(meta: Iterable[tuple[str, str]]) -> list[str]:
-    """The ``; [Key "Value"]`` lines for a record's header tags, in :func:`ordered_meta`'s order."""
-    tags = ordered_meta(meta)
-    out = [f'; [{k} "{v}"]' for k, v in tags if k.lower() != "clocktype"]
-    if out:
-        out.append("")
-    clock = [v for k, v in tags if k.lower() == "clocktype"]
-    if clock:  # gnubg keeps it as the match comment
-        out += [f'; [ClockType "{clock[0]}"]', ""]
-    return out
 
 
-def rule_tags(rules: RuleSettings, meta: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """Header tags for the optional rules a .mat has no other place for (Jacoby, beavers,
-    automatic doubles; the ones :func:`rules_from_meta` reads back), unless ``meta`` has them."""
-    have = {k.strip().lower() for k, _ in meta}
-    out = []
-    if rules.jacoby and "jacoby" not in have:
-        out.append(("Jacoby", "On"))
-    if rules.beavers and not have & {"beaver", "beavers"}:
-        out.append(("Beaver", "On"))
-    if rules.automatic_doubles and not have & {"autodoubles", "automatic doubles"}:
-        out.append(("AutoDoubles", str(rules.automatic_doubles)))
-    return out
 
 
 def write_mat(record: MatchRecord) -> str:

@@ -11,7 +11,8 @@ from typing import Union
 from referee.rules.notation import BAR_POINT, OFF_POINT
 from referee.records.record import (Action, Beaver, Double, GameRecord, IllegalAccepted, MatchRecord, Move, Pass,
                                     Roll, Take, layout)
-from referee.records.matwriter import gnubg_steps, ordered_meta
+from referee.records.matwriter import gnubg_steps
+from referee.records.mattags import ordered_meta
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer
 
