@@ -9,6 +9,24 @@ checks that both sides print the same bytes: ``replay`` text and ``--json``, and
 
     python3 bench/replay_cli.py [--base REV] [--repeat N] [--dir DIR]
     python3 bench/replay_cli.py --manifest OUT   # record the base's output digests (tests use them)
+
+Issue 19, "replay: walk each game once" (2026-12-01, the shared 2-core machine at load 12-30,
+so the CPU figures move by +-20 % between runs; both sides in the same run):
+
+* before (be8ecc2), cProfile of ``main_replay`` on the 114 files, 4.58 M calls, top by own time:
+  ``matfile.cells`` 0.46 s, ``matfile.action`` 0.40, ``fastcheck._walk`` 0.37 (55,310 calls,
+  the recursion), ``fastcheck.fast_play`` 0.31, ``fastcheck._one_die_each`` 0.30,
+  ``notation.parse_play`` 0.28 (10,223 texts), ``replay._on_move`` 0.20.  The reader already
+  handed its replays to the validator (each game walked once): the time was the walk itself.
+* after: 2.71 M calls (warm); ``_on_move`` (the play's bookkeeping, inline), ``matfile.cells``,
+  ``fastcheck._one_die_each`` and ``_search`` (no recursion) lead; the cyclic collector's young
+  passes were a tenth of the command (now run rarely).
+* whole command, instructions (valgrind callgrind, the machine's load does not move them):
+  8.31 G before, 5.49 G after (1.51x; Python's start and the imports are 0.65 G of each).
+  CPU time of the whole command, best of 9: 2.50 -> 1.76 s = 18,058 -> 25,625 plays/s (1.42x;
+  earlier runs, best of 7: 3.06 -> 2.21 s, 2.94 -> 2.35 s: the load); in one process, the files
+  read and replayed once: 3.39 -> 1.88 s.  Every output identical.  The target, 30,000 plays/s,
+  is not reached: about 0.2-0.3 s of the command is Python's start and the imports.
 """
 from __future__ import annotations
 
@@ -31,7 +49,10 @@ EXTS = (".mat", ".sgf", ".json")
 CONVERT_ALL = r"""
 import contextlib, io, json, sys
 from pathlib import Path
-from referee.cli.records import main_convert
+try:
+    from referee.cli.records import main_convert
+except ImportError:  # before the command line became a package (46db290)
+    from referee.cli_records import main_convert
 files, out = json.loads(sys.argv[1]), Path(sys.argv[2])
 for f in files:
     for ext in %r:

@@ -17,11 +17,13 @@ results and step order survive every conversion.
 """
 from __future__ import annotations
 
+import gc
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from dataclasses import replace
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Iterator, NamedTuple, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
 from referee.errors import RecordError
@@ -132,13 +134,26 @@ def _where(p: dict[str, Any], line: bool = True) -> str:
     return (f"line {p['line']}: " if line and p.get("line") else "") + where
 
 
+@contextmanager
+def _few_collections() -> Iterator[None]:
+    """The cyclic garbage collector run rarely: a replay makes many small objects and
+    almost no cycles, and the collector's young passes were a tenth of its time."""
+    before = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
     """Run ``bgtable replay``; the exit status."""
     ap = Parser(prog="bgtable replay", description="Replay match files through the rules and report problems.")
     ap.add_argument("files", nargs="+", metavar="FILE", help=".mat/.txt, .sgf, journal .jsonl or record .json")
     ap.add_argument("--json", action="store_true", help="print one JSON report")
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
-    reports = [check_file(Path(f)) for f in args.files]
+    with _few_collections():
+        reports = [check_file(Path(f)) for f in args.files]
     if args.json:
         print(json.dumps({"files": reports}, ensure_ascii=False))
     else:

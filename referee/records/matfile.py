@@ -28,17 +28,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Optional, Union
+from typing import Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
-from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Resign, Roll, Take
-from referee.records.problems import Problem, layout
+from referee.records.actions import Action, Beaver, Double, Move, Pass, Resign, Roll, Take
+from referee.records.problems import Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
-from referee.rules.moves import legal_plays
-from referee.rules.notation import Play
-from referee.rules.position import Position
-from referee.records.replay import GameReplayer, KnownReplay, replay_game
+from referee.records.replay import GameReplayer, KnownReplay
+from referee.records.mattags import GNUBG_TAGS, header_lines, ordered_meta, rule_tags, rules_from_meta
 
 _HEADER = re.compile(r'^;\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
@@ -52,6 +50,13 @@ _ACTION = re.compile(
 _WINS = re.compile(r"Wins\s+(\d+)\s+points?", re.IGNORECASE)
 _VALUE = re.compile(r"=>\s*(\d+)")
 _ROLL = re.compile(r"\d\d:")
+_CONCEDES = re.compile(r"(?i)concedes|resigns")
+
+
+#: per player, the moves of the cells read so far ("52: 13/8 6/4" -> its Move): a move is a
+#: value, and the same cells come back in every match
+_PLAYED: tuple[dict[str, Move], dict[str, Move]] = ({}, {})
+_PLAYED_KEPT = 1 << 14
 
 
 @dataclass
@@ -81,26 +86,8 @@ def load_mat(path: Union[str, Path]) -> MatRead:
     return read_mat(decode(Path(path).read_bytes()))
 
 
-def _on(v: str) -> bool:
-    return v.strip().lower() in ("on", "yes", "true", "1")
 
 
-def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
-    """The rule settings (Crawford, Jacoby, beavers, cube limit, automatic doubles) a .mat header's tags give."""
-    kw: dict[str, Any] = {}
-    for k, v in meta:
-        key = k.strip().lower()
-        if key == "crawford":
-            kw["crawford"] = _on(v)
-        elif key == "jacoby":
-            kw["jacoby"] = _on(v)
-        elif key in ("beaver", "beavers"):
-            kw["beavers"] = _on(v)
-        elif key == "cubelimit" and v.strip().isdigit():
-            kw["cube_limit"] = int(v)
-        elif key in ("autodoubles", "automatic doubles") and v.strip().isdigit():
-            kw["automatic_doubles"] = int(v)
-    return RuleSettings(**kw)
 
 
 class _GameBuilder:
@@ -249,12 +236,19 @@ class _Reader:
         g = self.g
         assert g is not None
         found = list(_ACTION.finditer(rest))
+        if len(found) == 2:  # the common line: one cell each side
+            s1 = found[1].start()
+            left, right = rest[found[0].start():s1].strip(), rest[s1:].strip()
+            if not (left.endswith(":") and _CONCEDES.match(right)):
+                self.cell(g, 0, left, move)
+                self.cell(g, 1, right, move)
+                return
         # "62: Concedes" / "62: ????": a roll and what followed it share one cell
         merged: list[tuple[int, str]] = []
         for i, m in enumerate(found):
             end = found[i + 1].start() if i + 1 < len(found) else len(rest)
             text = rest[m.start():end].strip()
-            if merged and merged[-1][1].endswith(":") and re.match(r"(?i)concedes|resigns", text):
+            if merged and merged[-1][1].endswith(":") and _CONCEDES.match(text):
                 merged[-1] = (merged[-1][0], merged[-1][1] + " " + text)
                 continue
             merged.append((base + m.start(), text))
@@ -271,11 +265,25 @@ class _Reader:
                 player = 1 if offset > threshold else 0
             self.action(player, text, move)
 
+    def cell(self, g: _GameBuilder, p: int, text: str, move: int) -> None:
+        """One cell's action: a move read before is added at once (:meth:`action` otherwise)."""
+        known = None if g.ended or g.held is not None else _PLAYED[p].get(text)
+        if known is None:
+            self.action(p, text, move)
+            return
+        acts = g.actions
+        acts.append(known)
+        g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]  # :meth:`_append`
+
     def action(self, p: int, text: str, move: int) -> None:
         g = self.g
         assert g is not None
         if g.ended:
             self.problem(move, text, "an action after the game's result")
+            return
+        known = _PLAYED[p].get(text)
+        if known is not None:  # a cell read before ("52: 13/8 6/4"): the same move again
+            self.add(known, move)
             return
         low = text.lower()
         if _ROLL.match(text):
@@ -302,7 +310,14 @@ class _Reader:
                     parse_play_cached(rest)
                 except NotationError as exc:
                     self.problem(move, text, f"unreadable move: {exc}")
-                self.add(Move(p, (d1, d2), rest), move)
+                    self.add(Move(p, (d1, d2), rest), move)
+                    return
+                mv = Move(p, (d1, d2), rest)
+                played = _PLAYED[p]
+                if len(played) >= _PLAYED_KEPT:
+                    played.clear()
+                played[text] = mv
+                self.add(mv, move)
             return
         if low.startswith("doubles"):
             self.add(Double(p, int(_VALUE.search(text).group(1))), move)  # type: ignore[union-attr]
@@ -388,189 +403,8 @@ def read_mat(text: Union[str, bytes]) -> MatRead:
     return _Reader().read(text)
 
 
-# ---------------------------------------------------------------------------- writer
+# the writer (re-exported: ``from referee.records.matfile import write_mat`` keeps working)
+from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: E402
 
-#: header tags in the order they are written: gnubg's own four (Site, Event, Round,
-#: EventDate) keep gnubg's order; every other tag of the record follows its place here,
-#: then any unknown tag in the record's order; ClockType last (gnubg keeps it as the
-#: match comment, after a blank line)
-_META_ORDER = ("Site", "Match ID", "Event", "Round", "Player 1", "Player 1 Elo", "Player 2", "Player 2 Elo",
-               "EventDate", "EventTime", "Variation", "Unrated", "Crawford", "CubeLimit", "Transcriber")
-#: the tags gnubg 1.07 writes on export (it drops the others)
-GNUBG_TAGS = ("Site", "Event", "Round", "EventDate")
-
-
-def _cell_move(dice: tuple[int, int], steps: list[tuple[int, int, bool]]) -> str:
-    body = " ".join(f"{s}/{d}{'*' if h else ''}" for s, d, h in steps)
-    return f"{dice[0]}{dice[1]}: " + body + (" " if 0 < len(steps) < 4 else "")
-
-
-def gnubg_steps(position: Position, play: Play) -> list[tuple[int, int, bool]]:
-    """A play's single-die steps in gnubg's export order (sources high to low), with
-    hits recomputed in that order.  ``position`` has the mover on roll."""
-    order = sorted(((st.src, st.dst) for st in play.steps), key=lambda t: (-t[0], -t[1]))
-    opp = list(position.opp)
-    out = []
-    for s, d in order:
-        hit = False
-        if d != 0:
-            o = 24 - d
-            if opp[o] == 1:
-                opp[o] = 0
-                hit = True
-        out.append((s, d, hit))
-    return out
-
-
-def _pad_left(cell: str) -> str:
-    """A left cell: 28 columns, and at least one space before the right cell."""
-    return cell.ljust(28) if len(cell) < 28 else cell + " "
-
-
-def ordered_meta(meta: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
-    """A record's header tags (empty ones too: they are kept) in the order the writers use
-    (:data:`_META_ORDER`, then unknown tags as they come, ClockType last)."""
-    tags = list(meta)
-    rank = {k.lower(): i for i, k in enumerate(_META_ORDER)}
-    known = sorted((kv for kv in tags if kv[0].lower() in rank), key=lambda kv: rank[kv[0].lower()])
-    other = [kv for kv in tags if kv[0].lower() not in rank and kv[0].lower() != "clocktype"]
-    return known + other + [kv for kv in tags if kv[0].lower() == "clocktype"]
-
-
-def header_lines(meta: Iterable[tuple[str, str]]) -> list[str]:
-    """The ``; [Key "Value"]`` lines for a record's header tags, in :func:`ordered_meta`'s order."""
-    tags = ordered_meta(meta)
-    out = [f'; [{k} "{v}"]' for k, v in tags if k.lower() != "clocktype"]
-    if out:
-        out.append("")
-    clock = [v for k, v in tags if k.lower() == "clocktype"]
-    if clock:  # gnubg keeps it as the match comment
-        out += [f'; [ClockType "{clock[0]}"]', ""]
-    return out
-
-
-def rule_tags(rules: RuleSettings, meta: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str]]:
-    """Header tags for the optional rules a .mat has no other place for (Jacoby, beavers,
-    automatic doubles; the ones :func:`rules_from_meta` reads back), unless ``meta`` has them."""
-    have = {k.strip().lower() for k, _ in meta}
-    out = []
-    if rules.jacoby and "jacoby" not in have:
-        out.append(("Jacoby", "On"))
-    if rules.beavers and not have & {"beaver", "beavers"}:
-        out.append(("Beaver", "On"))
-    if rules.automatic_doubles and not have & {"autodoubles", "automatic doubles"}:
-        out.append(("AutoDoubles", str(rules.automatic_doubles)))
-    return out
-
-
-def write_mat(record: MatchRecord) -> str:
-    """The record as GNU Backgammon 1.07 exports a match (``export match mat``), with every
-    header tag of the record (gnubg itself keeps only :data:`GNUBG_TAGS`)."""
-    out = header_lines(list(record.meta) + rule_tags(record.rules, record.meta))
-    out.append(f" {record.match_length} point match")
-    out.append("")
-    for g in record.games:
-        out.extend(_write_game(record, g))
-        out.append("")
-    return "\n".join(out) + "\n"
-
-
-def writable_actions(g: GameRecord) -> tuple[Action, ...]:
-    """The actions a .mat file can hold: up to an accepted illegal play, which becomes
-    its roll (gnubg refuses an illegal play as garbage, and the format cannot set up the
-    position that really stood), then the game's result.  A roll never played (the game
-    ended after it) whose play is forced is left out: gnubg's import plays a forced roll
-    by itself, reaching a position that never stood.  (The roll pending in an unfinished
-    game is kept.)"""
-    acts = list(g.actions)
-    for i, a in enumerate(acts):
-        if a.TYPE == "setup":  # the director's set-up: .mat cannot hold it; the game stops there
-            acts = acts[:i] + ([g.result] if g.result is not None else [])
-            break
-        if isinstance(a, IllegalAccepted):
-            rest: list[Action] = [g.result] if g.result is not None else []
-            before = [b for b in acts[:i] if b.TYPE not in ("reroll", "correction")]
-            rolled = bool(before) and isinstance(before[-1], Roll) and before[-1].player == a.player
-            acts = acts[:i] + ([] if rolled else [Roll(a.player, a.dice, t=a.t)]) + rest
-            break
-    r = GameReplayer(g.number)
-    out: list[Action] = []
-    for i, (a, (line, _c)) in enumerate(zip(acts, layout(acts))):
-        if isinstance(a, Roll):
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
-            played = isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player
-            if (not played and g.finished and not r.broken
-                    and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1):
-                continue  # never played (the game ended): gnubg's import would play it
-        r.feed(a, line, i)
-        out.append(a)
-    return tuple(out)
-
-
-def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
-    g = g.with_actions(writable_actions(g))
-    rep = replay_game(g, record.match_length, record.rules)
-    lines = [f" Game {g.number}",
-             " " + f"{record.players[0]} : {g.score_before[0]}".ljust(31)
-             + f"{record.players[1]} : {g.score_before[1]}"]
-    # replay again to know each mover's position for hit marks
-    r = GameReplayer(g.number, record.match_length, record.rules, g.crawford)
-    cells: dict[int, list[str]] = {}
-    acts = g.actions
-    lay = layout(acts)
-    last_line, last_col = 0, 1
-    for i, (a, (line, col)) in enumerate(zip(acts, lay)):
-        text: Optional[str] = None
-        if isinstance(a, (Move, IllegalAccepted)):
-            play = rep.resolved.get(i)
-            if play is not None:
-                text = _cell_move(a.dice, gnubg_steps(r.mover_position(a.player), play))
-            else:
-                text = f"{a.dice[0]}{a.dice[1]}: {a.play.strip()} ".rstrip() + " "
-        elif isinstance(a, Roll):
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
-            if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
-                text = f"{a.dice[0]}{a.dice[1]}: "
-        elif isinstance(a, Double):
-            text = f" Doubles => {a.value}"
-        elif isinstance(a, Beaver):
-            text = f" Beavers => {a.value}"
-        elif isinstance(a, Take):
-            text = " Takes"
-        elif isinstance(a, Pass):
-            text = " Drops"
-        r.feed(a, line, i)
-        if text is not None and col >= 0:
-            row = cells.setdefault(line, ["", ""])
-            row[col] = text
-            last_line, last_col = line, col
-    kinds: dict[int, list[str]] = {}
-    for i, (a, (line, col)) in enumerate(zip(acts, lay)):
-        if col >= 0 and line in cells:
-            kinds.setdefault(line, ["", ""])[col] = a.TYPE
-    for line in sorted(cells):
-        left, right = cells[line]
-        lines.append(f"{line:3d}) " + _pad_left(left) + right)
-    res = g.result
-    if res is not None:
-        plural = "s" if res.points != 1 else ""
-        if res.winner == 1 and last_col == 0 and lines[-1].startswith(f"{last_line:3d}) "):
-            left_kind = kinds.get(last_line, ["", ""])[0]
-            if left_kind == "roll":  # rolled, then resigned: gnubg writes no separating space
-                lines[-1] = lines[-1][:33].ljust(33) + f"Wins {res.points} point{plural}"
-            else:  # after "Drops" gnubg ends the line with a space
-                tail = " " if left_kind == "pass" else ""
-                lines[-1] = lines[-1][:33].ljust(33) + f" Wins {res.points} point{plural}{tail}"
-        elif res.winner == 1:
-            lines.append(" " * 33 + f" Wins {res.points} point{plural}")
-        else:
-            lines.append(" " * 5 + f" Wins {res.points} point{plural}")
-    return lines
-
-
-def save_mat(record: MatchRecord, path: Union[str, Path]) -> None:
-    """Write ``record`` to ``path`` as a Jellyfish .mat file, as gnubg exports one."""
-    Path(path).write_text(write_mat(record), encoding="utf-8")
-
-
-__all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError"]
+__all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError",
+           "GNUBG_TAGS", "header_lines", "ordered_meta", "rule_tags", "writable_actions", "rules_from_meta"]

@@ -17,7 +17,6 @@ cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Optional
 
 from referee.rules.moves import LegalPlay
@@ -25,16 +24,36 @@ from referee.rules.notation import OFF_POINT, Play, Step, WrittenPlay
 from referee.rules.position import Position
 
 
-@lru_cache(maxsize=16384)  # a WrittenPlay is immutable, and the same plays come back
-def _segments(written: WrittenPlay) -> tuple[tuple[int, int], ...]:
-    """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off)."""
+#: every single-die step as one shared value: ``_STEP[src][dst][hit]`` (steps are immutable)
+_STEP = tuple(tuple((Step(s, d, False), Step(s, d, True)) for d in range(26)) for s in range(26))
+_new = tuple.__new__
+
+
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[tuple[int, int, int, int], ...]]
+#: the plans made so far, by the written play's identity (the replay parses each text once,
+#: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
+_PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
+_PLANS_KEPT = 1 << 14
+
+
+def _plan(written: WrittenPlay) -> _Plan:
+    """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off),
+    their distances sorted, and per segment (from index, to index or -1 for off, from, to)."""
     segs: list[tuple[int, int]] = []
     for mv in written.moves:
         pts = mv.points
         for _ in range(mv.count):
             for a, b in zip(pts, pts[1:]):
                 segs.append((a, b))
-    return tuple(segs)
+    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])), tuple([(a - 1, b - 1, a, b) for a, b in segs]))
+    if len(_PLANS) >= _PLANS_KEPT:
+        _PLANS.clear()
+    _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
+    return plan
+
+
+#: the dice's distances as a plan has them: sorted, four of a double
+_DICE = tuple(tuple(((a,) * 4 if a == b else (min(a, b), max(a, b))) for b in range(7)) for a in range(7))
 
 
 def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Optional[LegalPlay]:
@@ -42,22 +61,15 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     written empty, when no checker can move), else None."""
     if not written.moves:
         return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
-    segs = _segments(written)
+    known = _PLANS.get(id(written))
+    segs, dists, direct = known[1] if known is not None and known[0] is written else _plan(written)
     if not segs:
         return None
-    dice = [d1] * 4 if d1 == d2 else [d1, d2]
-    me = list(position.me)
-    opp = list(position.opp)
-    steps: list[Step] = []
-    if len(segs) == len(dice):
-        direct = _one_die_each(me, opp, segs, dice, steps)
-        if direct is not None:
-            return direct
-        me, opp, steps = list(position.me), list(position.opp), []
-        dice = [d1] * 4 if d1 == d2 else [d1, d2]
-    if _place(me, opp, segs, 0, dice, steps) and not dice:
-        return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
-    return None
+    if dists == _DICE[d1][d2]:
+        lp = _one_die_each(position, direct)
+        if lp is not None:
+            return lp
+    return _search(position, segs, ((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1)))
 
 
 _NO_PLAY = Play(())
@@ -76,22 +88,40 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
     return True
 
 
-def _one_die_each(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], dice: list[int],
-                  steps: list[Step]) -> Optional[LegalPlay]:
+def _one_die_each(position: Position, direct: tuple[tuple[int, int, int, int], ...]) -> Optional[LegalPlay]:
     """Play as many segments as dice in order, each with the die of its exact distance
-    (a bear-off from the 4 point with a 4).  With one die per segment every legal way
-    gives these steps, so no search is needed.  None when a segment has no such die or
-    its step is illegal (``me``, ``opp``, ``dice`` and ``steps`` are then spoilt)."""
-    for cur, dst in segs:
-        d = cur - dst
-        if d not in dice:
+    (a bear-off from the 4 point with a 4): the caller has checked that the distances
+    are the dice.  With one die per segment every legal way gives these steps, so no
+    search is needed.  None when a step is illegal."""
+    me = list(position[0])
+    opp: Optional[list[int]] = None  # copied at the first hit
+    steps: list[Step] = []
+    step = _STEP
+    for s, t, cur, dst in direct:
+        if me[s] == 0 or (me[24] and s != 24):
             return None
-        r = _step(me, opp, 24 if cur == 25 else cur - 1, d)
-        if r is None:
+        if t < 0:  # bearing off with the exact die: every checker home
+            if any(me[6:24]):
+                return None
+            me[s] -= 1
+            steps.append(step[cur][0][False])
+            continue
+        o = 23 - t
+        n = position[1][o] if opp is None else opp[o]
+        if n >= 2:
             return None
-        dice.remove(d)
-        steps.append(Step(cur, dst, r[1]))
-    return LegalPlay(Play(tuple(steps)), Position._raw(tuple(opp), tuple(me)))
+        me[s] -= 1
+        me[t] += 1
+        if n == 1:
+            if opp is None:
+                opp = list(position[1])
+            opp[o] = 0
+            opp[24] += 1
+            steps.append(step[cur][dst][True])
+        else:
+            steps.append(step[cur][dst][False])
+    return _new(LegalPlay, (_new(Play, (tuple(steps),)),
+                            _new(Position, (position[1] if opp is None else tuple(opp), tuple(me)))))
 
 
 def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, bool]]:
@@ -121,52 +151,53 @@ def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, 
     return t, False
 
 
-def _undo(me: list[int], opp: list[int], s: int, t: int, hit: bool) -> None:
-    me[s] += 1
-    if t >= 0:
-        me[t] -= 1
-        if hit:
-            opp[23 - t] = 1
-            opp[24] -= 1
-
-
-def _place(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int,
-           dice: list[int], steps: list[Step]) -> bool:
-    """Place segments ``i..`` using dice from ``dice`` (consumed in place); True when all fit."""
-    if i == len(segs):
-        return True
-    src, dst = segs[i]
-    return _walk(me, opp, segs, i, src, dst, dice, steps)
-
-
-def _walk(me: list[int], opp: list[int], segs: tuple[tuple[int, int], ...], i: int, cur: int, dst: int,
-          dice: list[int], steps: list[Step]) -> bool:
-    """Move one checker from ``cur`` to ``dst`` with one or more dice, then the rest."""
-    if cur == dst:
-        return _place(me, opp, segs, i + 1, dice, steps)
-    tried = set()
-    for k, d in enumerate(dice):
-        if d in tried:
+def _search(position: Position, segs: tuple[tuple[int, int], ...],
+            orders: tuple[tuple[int, ...], ...]) -> Optional[LegalPlay]:
+    """Play the segments in order with the dice in each of ``orders`` in turn (a die on the
+    current segment's checker until it reaches the segment's end), the first order that
+    places every segment winning: the play when it uses every die, else None.  For two
+    different dice the orders are ``(d1, d2)`` then ``(d2, d1)``, for doubles the one order:
+    exactly the depth-first search of one die per step, without its recursion."""
+    n = len(segs)
+    step = _STEP
+    for order in orders:
+        me = list(position[0])
+        opp = list(position[1])
+        steps: list[Step] = []
+        i = 0
+        cur, dst = segs[0]
+        while cur == dst:  # a segment that goes nowhere takes no die
+            i += 1
+            if i == n:
+                break
+            cur, dst = segs[i]
+        used = 0
+        for d in order:
+            if i == n:
+                break
+            if dst != OFF_POINT and d > cur - dst:
+                break
+            s = 24 if cur == 25 else cur - 1
+            r = _step(me, opp, s, d)
+            if r is None:
+                break
+            t, hit = r
+            nxt = t + 1 if t >= 0 else OFF_POINT
+            if hit and nxt != dst:
+                # a hit on a point the text does not name: the text may mean the other
+                # order; leave the choice to the full matcher
+                break
+            steps.append(step[cur][nxt][hit])
+            used += 1
+            cur = nxt
+            while cur == dst:
+                i += 1
+                if i == n:
+                    break
+                cur, dst = segs[i]
+        if i < n:
             continue
-        tried.add(d)
-        if dst != OFF_POINT and d > cur - dst:
-            continue
-        s = 24 if cur == 25 else cur - 1
-        r = _step(me, opp, s, d)
-        if r is None:
-            continue
-        t, hit = r
-        nxt = t + 1 if t >= 0 else OFF_POINT
-        if hit and nxt != dst:
-            # a hit on a point the text does not name: the text may mean the other
-            # order; leave the choice to the full matcher
-            _undo(me, opp, s, t, hit)
-            continue
-        steps.append(Step(cur, nxt, hit))
-        dice.pop(k)
-        if _walk(me, opp, segs, i, nxt, dst, dice, steps):
-            return True
-        dice.insert(k, d)
-        steps.pop()
-        _undo(me, opp, s, t, hit)
-    return False
+        if used < len(order):
+            return None  # every segment placed with dice to spare: not the whole roll
+        return _new(LegalPlay, (_new(Play, (tuple(steps),)), _new(Position, (tuple(opp), tuple(me)))))
+    return None

@@ -293,12 +293,11 @@ def match_play(position: Position, d1: int, d2: int, text: Union[str, WrittenPla
     written = parse_play(text) if isinstance(text, str) else text
     check_dice(d1, d2)
     plays = legal_plays(position, d1, d2)
-    pid = position.position_id()
     if written.is_empty:
         if not plays:
             return LegalPlay(Play(()), position.swap())
         raise IllegalPlay(
-            f"play {written.text!r} with {d1}-{d2} in position {pid}: "
+            f"play {written.text!r} with {d1}-{d2} in position {position.position_id()}: "
             f"{_why_illegal(position, d1, d2, written, plays)}")
     me, reason, hits = _apply_written(position, written)
     candidates = [] if me is None else plays.moving_to(me)
@@ -315,9 +314,9 @@ def match_play(position: Position, d1: int, d2: int, text: Union[str, WrittenPla
             candidates = quiet or candidates
         if len(candidates) > 1:
             raise IllegalPlay(
-                f"play {written.text!r} with {d1}-{d2} in position {pid} is ambiguous: it could be "
+                f"play {written.text!r} with {d1}-{d2} in position {position.position_id()} is ambiguous: it could be "
                 + " or ".join(repr(str(c.play)) for c in candidates) + "; mark the hits with '*'")
     if candidates:
         return candidates[0]
     why = reason or _why_illegal(position, d1, d2, written, plays)
-    raise IllegalPlay(f"play {written.text!r} with {d1}-{d2} in position {pid} is illegal: {why}")
+    raise IllegalPlay(f"play {written.text!r} with {d1}-{d2} in position {position.position_id()} is illegal: {why}")

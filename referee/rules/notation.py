@@ -140,6 +140,11 @@ class WrittenPlay:
     text: str
     moves: tuple[WrittenMove, ...]
 
+    def __hash__(self) -> int:
+        # the text's hash (kept by the string): equal plays have equal texts, and the
+        # replay's caches look plays up far more often than they make them
+        return hash(self.text)
+
     @property
     def is_empty(self) -> bool:
         """Whether the play moves nothing (no legal play: the turn is lost)."""
@@ -181,30 +186,48 @@ def parse_play(text: str) -> WrittenPlay:
     if norm.lower() in _EMPTY:
         return WrittenPlay(text, ())
     moves: list[WrittenMove] = []
-    for tok in re.split(r"[\s,]+", norm):
+    known = _TOKENS
+    for tok in _SPLIT(norm):
         if not tok:
             continue
-        m = _TOKEN.match(tok)
-        if not m:
-            raise NotationError(
-                f"play {text!r}: cannot read {tok!r}; "
-                "expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
-        pts = [_point(m.group(1), text, True)]
-        hits: list[bool] = []
-        for seg in _SEG.finditer(m.group(2)):
-            pts.append(_point(seg.group(1), text, False))
-            hits.append(bool(seg.group(2)))
-        for a, b in zip(pts, pts[1:]):
-            if b >= a:
-                raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); "
-                                    "checkers move from higher to lower points")
-        count = int(m.group(3)) if m.group(3) else 1
-        if not 1 <= count <= 4:
-            raise NotationError(f"play {text!r}: repeat count ({count}) must be 1..4")
-        moves.append(WrittenMove(tuple(pts), tuple(hits), count))
+        mv = known.get(tok)
+        if mv is None:
+            mv = _parse_token(tok, text)
+            if len(known) >= _TOKENS_KEPT:
+                known.clear()
+            known[tok] = mv
+        moves.append(mv)
     if sum(m.count for m in moves) > 4 * 4:
         raise NotationError(f"play {text!r} has too many moves")
     return WrittenPlay(text, tuple(moves))
+
+
+_SPLIT = re.compile(r"[\s,]+").split
+#: the moves of the tokens read so far ("24/18", "8/5(2)"): a token reads the same in any play
+_TOKENS: dict[str, WrittenMove] = {}
+_TOKENS_KEPT = 1 << 14
+
+
+def _parse_token(tok: str, text: str) -> WrittenMove:
+    """One written move of the play ``text`` (for the error messages), e.g. ``24/21*/18``."""
+    m = _TOKEN.match(tok)
+    if not m:
+        raise NotationError(
+            f"play {text!r}: cannot read {tok!r}; "
+            "expected moves like '24/18', 'bar/22', '6/off', '8/5(2)', '24/21*/18'")
+    pts = [_point(m.group(1), text, True)]
+    hits: list[bool] = []
+    for seg in _SEG.finditer(m.group(2)):
+        pts.append(_point(seg.group(1), text, False))
+        hits.append(bool(seg.group(2)))
+    for a, b in zip(pts, pts[1:]):
+        if b >= a:
+            raise NotationError(f"play {text!r}: {tok!r} moves backwards ({a} to {b}); "
+                                "checkers move from higher to lower points")
+    count = int(m.group(3)) if m.group(3) else 1
+    if not 1 <= count <= 4:
+        raise NotationError(f"play {text!r}: repeat count ({count}) must be 1..4")
+    return WrittenMove(tuple(pts), tuple(hits), count)
 
 
 #: :func:`parse_play` memoised: written plays repeat a lot ("24/18 13/11") and a
