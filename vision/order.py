@@ -6,6 +6,8 @@ ones, and partition the whole of a large array for one high percentile.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["_order_pair", "_percentile", "median_axis"]
@@ -26,7 +28,7 @@ def _percentile(a: np.ndarray, q: float) -> float:
     return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
 
 
-def _order_pair(flat: np.ndarray, k: int) -> tuple[np.generic, np.generic]:
+def _order_pair(flat: np.ndarray, k: int) -> tuple[Any, Any]:  # numpy scalars of the array's dtype
     """The values at sorted positions ``k`` and ``k + 1`` of ``flat`` (as one partition gives
     them).  For a high position in a large array, only the values above a threshold from a
     sample are partitioned (those below it are counted: the sorted positions stay exact); when
