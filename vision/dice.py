@@ -44,13 +44,15 @@ import numpy as np
 from referee.events import DieReading
 
 from . import layout as L
-from .dice_candidates import ring_candidates, pip_candidates
+from .dice_candidates import chan_max, pip_candidates, ring_candidates, stand_out, standing_out
 from .dice_face import face_at, on_checker_at, count_pips, read_face
 from .dice_params import LAYOUTS, DiceParams
-from .rectify import View, rectify
+from .rectify import View, rectify, rectify_region
 
-__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "count_pips", "covered_points", "covered_slots",
-           "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings", "where_confidence", "zone"]
+__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "changed_places", "changed_regions", "count_pips",
+           "covered_points",
+           "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings",
+           "where_confidence", "zone"]
 
 HALVES = ("left", "right", "bar", "off")
 
@@ -113,30 +115,53 @@ def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
     return cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
 
 
+def changed_places(view: View, before: View, params: DiceParams = DiceParams()) -> np.ndarray:
+    """Where ``view`` differs from ``before`` (the same board seen without the dice, at the same scale),
+    widened by a die's size: a bool image of the view's size.  Dice thrown since lie there, so
+    :func:`find_dice` looks nowhere else."""
+    if view.image.shape != before.image.shape:
+        raise ValueError(f"changed_places: views of {view.image.shape[:2]} and {before.image.shape[:2]} px; "
+                         "rectify both at the same px per point width")
+    d = chan_max(cv2.absdiff(cv2.blur(view.image, (5, 5)), cv2.blur(before.image, (5, 5))))
+    k = max(3, int(round(params.side[1] * view.px)) | 1)
+    return cv2.dilate((d >= params.changed).astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+
+
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
-              shape: L.BoardShape = L.BoardShape(), max_dice: int = 6) -> list[DieSeen]:
+              shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
+              changed: Optional[np.ndarray] = None) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
-    ``shape`` are given), most confident first, at most ``max_dice``."""
+    ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
+    (:func:`changed_places`): look only where the board changed since it was seen without dice."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
-    ring = ring_candidates(view, params)
-    pips = pip_candidates(view, params)
+    coarse = stand_out(view, params)
+    ring = ring_candidates(view, params, coarse)
+    pips = standing_out(pip_candidates(view, params), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)
         far = np.hypot(b[:, None, 0] - a[None, :, 0], b[:, None, 1] - a[None, :, 1]).min(axis=1) > 0.1
         pips = [c for c, f in zip(pips, far) if f]
     cands = ring + pips
+    if changed is not None:
+        H, W = changed.shape[:2]
+        cands = [(x, y) for x, y in cands
+                 if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
+                            min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
+    cands = cands[: params.max_looks]
     for cx, cy in cands:
+        if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
+            continue  # on a die already found: the same face again
         got = face_at(view, cx, cy, params)
         if got is None:
             continue
         face, rect, contrast, fill = got
         (rx, ry), (rw, rh), _ang = rect
         value, conf = read_face(face, params)
-        if value is not None and value not in count_pips(face, params):
-            conf = min(conf, params.uncounted)  # the pips counted one by one disagree: never sure
-        if fill < params.square:
-            conf = min(conf, params.uncounted)  # rounded, not a square's straight edges: a letter's loop, a disc
+        # never sure when the pips counted one by one disagree, or the face is rounded, not a square's
+        # straight edges (a letter's loop, a disc); counted only when it could matter
+        if conf > params.uncounted and (fill < params.square or value not in count_pips(face, params)):
+            conf = params.uncounted
         side = float(np.sqrt(rw * rh)) / view.px
         # a cocked die's top face is foreshortened a little; a longer blob is no die's face
         conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
@@ -165,9 +190,56 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
 
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
-                       params: DiceParams = DiceParams(), px: int = 64) -> list[DieSeen]:
-    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more)."""
-    return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+                       params: DiceParams = DiceParams(), px: int = 64,
+                       before: Optional[np.ndarray] = None) -> list[DieSeen]:
+    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more).
+    ``before``: a frame of the same board without the dice; then only the places that changed are
+    rectified and looked at (:func:`changed_regions`), a few times faster."""
+    if before is None:
+        return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+    found: list[DieSeen] = []
+    for box in changed_regions(frame, before, corners, shape, params):
+        # on the whole view's grid of 8 px blocks (margin 0.6 pw), so a die is sampled, and scaled down
+        # for the coarse searches, just as it would be there
+        x0, y0 = (-0.6 + 8 * np.floor((v + 0.6) * px / 8) / px for v in box[:2])
+        x1, y1 = (-0.6 + 8 * np.ceil((v + 0.6) * px / 8) / px for v in box[2:])
+        view = rectify_region(frame, corners, px, x0, y0, x1, y1, shape)
+        then = rectify_region(before, corners, px, x0, y0, x1, y1, shape)
+        found += find_dice(view, params, corners, shape, changed=changed_places(view, then, params))
+    found.sort(key=lambda d: (d.value is None, -d.confidence))
+    return found[:6]
+
+
+def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
+                    shape: L.BoardShape = L.BoardShape(), params: DiceParams = DiceParams(),
+                    px: int = 16, margin: float = 0.6) -> list[tuple[float, float, float, float]]:
+    """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
+    ``px`` per point width), each widened so a die there and its surround lie inside; overlapping ones
+    merged.  Nothing changed: no rectangle."""
+    a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
+    d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
+    mask = (d >= params.changed).astype(np.uint8)
+    n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    least = max(2, int((params.side[0] * px) ** 2 * 0.25))  # a speck of noise is no die
+    pad = params.ring + params.side[1]
+    lo_x, lo_y, hi_x, hi_y = -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin
+    boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
+              min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
+             for x, y, w, h, area in stats[1:] if area >= least]
+    merged = True
+    while merged:  # overlapping rectangles become one
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                p, q = boxes[i], boxes[j]
+                if p[0] < q[2] and q[0] < p[2] and p[1] < q[3] and q[1] < p[3]:
+                    boxes[i] = [min(p[0], q[0]), min(p[1], q[1]), max(p[2], q[2]), max(p[3], q[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3)) for x0, y0, x1, y1 in boxes]
 
 
 def covered_slots(dice: Sequence[DieSeen], centres: np.ndarray, side: float, margin: float = 0.05) -> np.ndarray:

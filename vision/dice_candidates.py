@@ -47,12 +47,22 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
     return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
 
 
-def ring_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
-    """Centres (layout pw) of die-sized blobs standing out all round from their surround."""
+def stand_out(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
+    """The view at the coarse search's scale (``p.detect_px``) and, per pixel, how much its
+    neighbourhood stands out all round from its surround (:func:`_ring`)."""
     s = p.detect_px / view.px
     img = view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
     dp = float(p.detect_px)
     m = _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
+    return img, m
+
+
+def ring_candidates(view: View, p: DiceParams,
+                    coarse: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
+    """Centres (layout pw) of die-sized blobs standing out all round from their surround (``coarse``:
+    :func:`stand_out` of the view, when already computed)."""
+    img, m = coarse if coarse is not None else stand_out(view, p)
+    dp = float(p.detect_px)
     k = int(round(0.45 * dp)) | 1
     peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
     ys, xs = np.nonzero(peaks)
@@ -76,8 +86,11 @@ def ring_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
 def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     """Pip-like spots on the view (layout pw, shape (n, 2) each): small round spots much darker, and
     much lighter, than what lies around them, a pip's size."""
-    P = float(view.px)
-    g = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    scale = min(1.0, p.spot_px / view.px)  # found at a coarser scale: a pip is still some px wide
+    img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
+                                                      interpolation=cv2.INTER_LINEAR)
+    P = float(view.px) * scale
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     s1 = p.pip_sigma * P
     dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
     k = max(3, int(round(0.07 * P)) | 1)
@@ -124,6 +137,24 @@ def pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
                     c = grp.mean(axis=0)
                     out.append((float(c[0]), float(c[1])))
     return _apart(out, 0.06)
+
+
+def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
+                 p: DiceParams) -> list[tuple[float, float]]:
+    """``points`` (layout pw) near which something stands out from its surround (``m``: the
+    :func:`stand_out` measure) at least ``p.pip_stand_out``, most standing out first: a pip group on a
+    plain surface, a texture's specks, need no closer look."""
+    if not points:
+        return points
+    dp = float(p.detect_px)
+    k = max(3, int(round(0.15 * dp)) | 1)
+    best = cv2.dilate(m, np.ones((k, k), np.uint8))  # the most within a pip row's reach
+    a = np.asarray(points, np.float64)
+    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, m.shape[1] - 1)
+    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, m.shape[0] - 1)
+    score = best[ys, xs]
+    order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
+    return [points[i] for i in order]
 
 
 def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:

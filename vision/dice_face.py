@@ -2,6 +2,7 @@
 its colour, cut out square, its pips read and counted, and whether a checker's rim circles it."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 import cv2
@@ -42,6 +43,16 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
 # --------------------------------------------------------------------------- one die
 
 
+@lru_cache(maxsize=8)
+def _elements(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The structuring elements of a face's search at ``P`` px per point width: the reach of a pip's
+    width (pieces of one face), the band just around it (inside and out), and a little further out."""
+    def disc(k: int) -> np.ndarray:
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return (disc(max(3, int(round(0.24 * P)) | 1)), disc(max(3, int(round(0.16 * P)) | 1)), disc(5),
+            disc(max(5, int(round(0.36 * P)) | 1)))
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
           p: DiceParams) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
@@ -53,33 +64,33 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     c0 = max(2, int(round(0.06 * P)))
     colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
     dist = chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
-    k = max(3, int(round(0.24 * P)) | 1)
-    se = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
-    kb = max(3, int(round(0.16 * P)) | 1)
-    band_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kb, kb))
-    band_in = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    kf = max(5, int(round(0.36 * P)) | 1)
-    far_out = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kf, kf))
+    se, band_out, band_in, far_out = _elements(P)
+    at_seed = int(dist[sy, sx])
+    side = 2 * r + 1
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
-        like = (dist < like_at).astype(np.uint8)
-        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
-        seed_label = int(lab[sy, sx])
-        if seed_label == 0:
+        if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= 2 * r + 1) \
-            | (stats[:, 1] + stats[:, 3] >= 2 * r + 1)
-        if out[seed_label]:
+        like = (dist < like_at).astype(np.uint8)
+        # the seed's own region first (one flood fill): one that reaches the window's edge is no die
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like.copy(), None, (sx, sy), 2, 0, 0, 4)
+        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
+        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+        seed_label = int(lab[sy, sx])
+        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= side) \
+            | (stats[:, 1] + stats[:, 3] >= side)
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         blob = (lab == seed_label).astype(np.uint8)
         for _ in range(2):
             near = np.unique(lab[cv2.dilate(blob, se) > 0])
             near = near[(near > 0) & ~out[near]]
-            blob = np.isin(lab, near).astype(np.uint8)
+            keep = np.zeros(n, np.uint8)
+            keep[near] = 1
+            blob = keep[lab]
         cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.vstack(cnts))
         rect = cv2.minAreaRect(hull)

@@ -33,6 +33,7 @@ class DiceParams:
     detect_px: int = 32            # px per pw of the coarse search
     pip_weight: float = 4.0        # how much pip-like spots near a peak raise its rank
     max_candidates: int = 32       # strongest peaks looked at closely
+    max_looks: int = 96            # candidates looked at closely in all (peaks first, then pip groups)
     ring: float = 0.42             # the surround a die stands out from: this far from its centre
     contrast: float = 42.0         # grey levels a die must stand out from its surround (any channel)
     far_contrast: float = 25.0     # ... and this much a little further out (not a pattern on a larger thing)
@@ -48,9 +49,12 @@ class DiceParams:
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
     ink: tuple[float, float] = (0.08, 0.06)
+    spot_px: int = 40              # px per pw at which pip-like spots are looked for (at most the view's)
     pip_sigma: float = 0.025      # a pip's blur scale (pw) for finding pip-like spots
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
+    pip_stand_out: float = 25.0    # a pip group is looked at closely only where something stands out this much
+    changed: float = 25.0          # grey levels a place must change by since the board was seen without dice
     max_spots: int = 4000          # more pip-like spots than this: a texture, no pips are looked for
     rim_levels: float = 20.0       # grey levels a face's rim may differ from its colour ...
     rim_odd: float = 0.5           # ... at most on this share of it (a disc's corners, a checker's emblem: more)
