@@ -49,7 +49,7 @@ class DiceParams:
     pip_radius: float = 0.17       # a pip's radius (blurred), share of the face's half side
     # the most of a face pip-coloured: a + b * value (blurred pips; a letter has more)
     ink: tuple[float, float] = (0.08, 0.06)
-    spot_px: int = 40              # px per pw at which pip-like spots are looked for (at most the view's)
+    spot_px: int = 64              # px per pw at which pip-like spots are looked for (at most the view's)
     pip_sigma: float = 0.025      # a pip's blur scale (pw) for finding pip-like spots
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
