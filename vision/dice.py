@@ -13,7 +13,12 @@ neighbourhood is compared with 8 points a die's half diagonal and more away: a d
 (nearly) all of them and is uniform at its centre; a point's tip, a stripe or a letter is not.  And,
 as dice counters usually do (threshold the pips as blobs, group them by distance), pip-like spots (a
 difference of Gaussians at a pip's size, dark and light apart) are linked into groups of 1..6 no
-wider than a die: a face's pips lie symmetrically about its centre, so a group's mean is one.
+wider than a die: a face's pips lie symmetrically about its centre, so a group's mean is one; a
+group is looked at closely only where something stands out from its surround
+(``DiceParams.pip_stand_out``).  Given a frame of the board before the throw
+(:func:`find_dice_in_frame` ``before=``, as the table's camera thread does:
+:mod:`vision.dice_watch`), only the places that changed are rectified and searched
+(:func:`changed_regions`, on the whole view's grid, so a die there is found as it would be).
 (2) At the view's own scale the face is the candidate's region of its colour (with the pieces of
 that colour a pip away: rows of pips cut a face into bands), grown at a loose likeness first, then
 tighter ones, none of it running out of a window a little larger than a die; it must be die-sized
@@ -28,10 +33,15 @@ a die whose face reaches over the playing area's edge is off the board; ``where`
 the half and off-board call are (:func:`where_confidence`).  (4) :func:`covered_slots` gives the
 checker slots a die covers, for the board's learned look to count as telling nothing.
 
-Measured (``bench/dice_camera.py``, 64 px per point width): rendered seed 1, 80 dice: 58.8 % found,
-47.5 % read right and sure, 0 wrong while sure, 0 false dice sure; real tuned (test1, test6) 4 of 4
-found, 3 sure right; held out (test2, template3, dices6) 5 of 10 found, 4 sure right, 0 wrong sure.
-About 120-170 ms CPU a view (it was 16-22 ms with the coarse search alone).
+Measured (``bench/dice_camera.py --frames 60 --seed 1``, 64 px per point width, given the board
+before the throw): rendered, 120 dice: 61.7 % found, 44-45 % read right and sure, 0 wrong while
+sure, 0 false dice; a camera-only table would take 16 of the 60 throws as rolls, none wrong; real
+tuned (test1, test6) 4 of 4 found, 3 sure right; held out (test2, template3, dices6) 5 of 10
+found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a loaded 2-core machine): about
+25 ms given the frame before the throw, 90-100 ms searching the whole board (it was 180-320 ms).
+
+The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
+:mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
 """
 from __future__ import annotations
 
