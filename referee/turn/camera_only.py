@@ -130,10 +130,10 @@ def _cross_check(t: TableState, ev: DiceSeen) -> None:
         roll: Any = last.dice
         faults = [] if last.cause in ("opening_tie", "early_roll") else [last.cause]
         what = "call (throw again)"
-    elif t.t.dice is not None:
+    elif t.t.dice is not None and t.state == State.MOVING:
         roll, faults, what = t.t.dice, [], f"roll {roll_text(t.t.dice)}"
     else:
-        return  # no throw of the reader's to check (yet)
+        return  # no throw of the reader's down on the board to check (not yet, or lifted)
     opening = t.state == State.OPENING_ROLL or rolls <= 1 and not isinstance(last, rec.Reroll)
     zone = None if opening else thrower_zone(t.settings.landing, thrower)
     diffs = camera_differences(ev, roll, faults, zone, t.settings.die_on_checker, thrower, t.n(thrower))

@@ -29,7 +29,8 @@ from referee.table.sdnotify import Notifier
 from referee.table.simdevices import CameraOnTheDice, DirectDice, MockButtons, PerfectCamera
 from referee.table.simtable import Rates, SimulatedTable
 
-# short games (a double is passed), so a whole match to 3 takes a few dozen throws of rendered dice
+# short games (a double is passed; no Crawford game), so a whole match to 3 takes a few dozen throws
+# of rendered dice
 RATES = Rates(double=0.35, take=0.0, illegal=0.0, cocked=0.04, outside=0.08, on_checker=0.0, early_roll=0.0)
 
 
@@ -71,7 +72,7 @@ class RunTable(SimulatedTable):
 
 
 def _play(tmp_path: Path, seed: int, reader: bool) -> tuple[RunTable, TableCore, list[dict[str, Any]]]:
-    config = loads(f'[players]\ndark = "Ann"\nlight = "Bob"\n[rules]\nmatch_to = 3\n'
+    config = loads(f'[players]\ndark = "Ann"\nlight = "Bob"\n[rules]\nmatch_to = 3\ncrawford = false\n'
                    f'[journal]\ndirectory = "{tmp_path}"\n')
     events: "queue.Queue[Any]" = queue.Queue()
     camera = CameraOnTheDice(config, events, DirectDice() if reader else None, seed=seed)
@@ -81,7 +82,7 @@ def _play(tmp_path: Path, seed: int, reader: bool) -> tuple[RunTable, TableCore,
     sinks = [*output_sinks(dev, lambda: holder[-1]), recorder]
     core = TableCore.open(tmp_path / "current.jsonl", settings_from(config, dice_reader=reader), sinks)
     holder.append(core)
-    table = RunTable(core, events, dev, recorder, camera, seed=seed, rates=RATES, max_steps=400,
+    table = RunTable(core, events, dev, recorder, camera, seed=seed, rates=RATES, max_steps=300,
                      director_camera=PerfectCamera())  # a stack the camera cannot count: the director reads it
     throw = camera.throw
 

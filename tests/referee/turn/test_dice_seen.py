@@ -97,7 +97,11 @@ def test_with_a_dice_reader_a_landing_fault_only_the_camera_sees_is_said() -> No
     assert d.kind == "dice_disagree" and "rests on a checker" in d.reason and "saw a good throw" in d.reason
     [d] = t.send(seen((6, "left"), (4, "right")))  # on Dark's half: not Light's right-hand half
     assert d.kind == "dice_disagree" and "right-hand half" in d.reason
+    assert t.send(seen((None, "left"), (4, "outside"))) == []  # unsure of a die: nothing of the landing
     assert t.ref.state == "moving"
+    t.move("24/18 13/9")
+    t.lift()  # the reader's lift: the dice are gone, the camera checks nothing more
+    assert t.send(seen((6, "left"), (5, "right"))) == []
 
 
 def test_with_a_dice_reader_a_reroll_the_camera_sees_as_good_is_said() -> None:
