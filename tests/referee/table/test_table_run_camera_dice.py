@@ -1,4 +1,5 @@
-"""Whole matches through ``bgtable run``'s own wiring with the camera on the dice (issue 15): the
+"""Whole matches (a match to 3; camera-only, a money session of 3 games) through ``bgtable run``'s
+own wiring with the camera on the dice (issue 15): the
 table core, the run loop and the real camera thread (rendered frames of the board and the dice:
 its stability filter and its dice watch), simulated players and buttons at the edges.
 
@@ -71,8 +72,9 @@ class RunTable(SimulatedTable):
         return out
 
 
-def _play(tmp_path: Path, seed: int, reader: bool) -> tuple[RunTable, TableCore, list[dict[str, Any]]]:
-    config = loads(f'[players]\ndark = "Ann"\nlight = "Bob"\n[rules]\nmatch_to = 3\ncrawford = false\n'
+def _play(tmp_path: Path, seed: int, reader: bool, match_to: int = 3,
+          games: Any = None) -> tuple[RunTable, TableCore, list[dict[str, Any]]]:
+    config = loads(f'[players]\ndark = "Ann"\nlight = "Bob"\n[rules]\nmatch_to = {match_to}\ncrawford = false\n'
                    f'[journal]\ndirectory = "{tmp_path}"\n')
     events: "queue.Queue[Any]" = queue.Queue()
     camera = CameraOnTheDice(config, events, DirectDice() if reader else None, seed=seed)
@@ -82,7 +84,7 @@ def _play(tmp_path: Path, seed: int, reader: bool) -> tuple[RunTable, TableCore,
     sinks = [*output_sinks(dev, lambda: holder[-1]), recorder]
     core = TableCore.open(tmp_path / "current.jsonl", settings_from(config, dice_reader=reader), sinks)
     holder.append(core)
-    table = RunTable(core, events, dev, recorder, camera, seed=seed, rates=RATES, max_steps=300,
+    table = RunTable(core, events, dev, recorder, camera, seed=seed, rates=RATES, max_steps=300, games=games,
                      director_camera=PerfectCamera())  # a stack the camera cannot count: the director reads it
     throw = camera.throw
 
@@ -117,10 +119,11 @@ def test_board_mode_the_camera_cross_checks_the_dice_reader_through_a_whole_matc
     assert all("stands" in d.reason for d in disagree), disagree
 
 
-@pytest.mark.slow
-def test_camera_only_the_camera_gives_every_roll_it_is_sure_of_through_a_whole_match(tmp_path: Path) -> None:
-    table, core, lines = _play(tmp_path, seed=5, reader=False)
-    assert core.match_over
+def test_camera_only_the_camera_gives_every_roll_it_is_sure_of_through_a_whole_session(tmp_path: Path) -> None:
+    # a money session of three games: at double match point nobody may double, and a whole game of
+    # rendered frames is too long for a test
+    table, core, lines = _play(tmp_path, seed=5, reader=False, match_to=0, games=3)
+    assert table.finished and len(core.referee.games) >= 3
     record = core.record()
     assert record.games and not replay_match(record).problems
     assert not _inputs(lines, "roll_settled")  # no dice reader: every roll came from the camera's view
