@@ -481,3 +481,41 @@ class DirectorAction:
 
 
 _KINDS["director"] = DirectorAction
+
+
+# --------------------------------------------------------------------------- the camera on the dice
+
+
+@dataclass(frozen=True)
+class DiceSeen:
+    """What the camera sees of the dice at rest on the board, once they are still: one
+    :class:`DieReading` per die (``value`` None where the camera is not sure of it, ``zone`` as
+    seen from Dark's seat, ``on_checker``; ``flat`` True, as the camera cannot see a die tilt), and
+    none when it sees no dice any more (they were lifted).
+
+    On a table without a dice reader a sure pair is the roll; with a dice reader it only
+    cross-checks the reader's roll (:mod:`referee.turn.camera_only`)."""
+
+    dice: tuple[DieReading, ...] = ()
+    t: float = 0.0
+    kind: str = field(default="dice_seen", init=False)
+
+    def __post_init__(self) -> None:
+        dice = tuple(d if isinstance(d, DieReading) else DieReading(**d) if isinstance(d, dict) else DieReading(d)
+                     for d in self.dice)
+        if len(dice) > 6:
+            raise EventError(f"the camera sees at most 6 dice, not {len(dice)}")
+        object.__setattr__(self, "dice", dice)
+
+    @property
+    def values(self) -> tuple[Optional[int], ...]:
+        """The dice's values (None for a die the camera is not sure of)."""
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def sure(self) -> bool:
+        """True when the camera sees one or two dice and is sure of every value."""
+        return 1 <= len(self.dice) <= 2 and None not in self.values
+
+
+_KINDS["dice_seen"] = DiceSeen

@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 import numpy as np
 
 from referee.sections import ConfigError as SectionError
-from referee.sections import Section, choice, integer, number, pair, string
+from referee.sections import Section, boolean, choice, integer, number, pair, string
 
 from .errors import ConfigError
 from .layout import BAR_WIDTH, CHECKER_RANGE, HEIGHT, BoardShape, SetUp, parse_corners
@@ -64,7 +64,9 @@ class VisionConfig:
     for boards built otherwise than the layout's 1 and 11 (:class:`vision.layout.BoardShape`);
     ``sure``: vision's confidence gate: a point read with this confidence or more is sure; the
     referee treats a point below it as uncertain (one checker either way) and a board below it
-    as unreadable (``referee.settings.Settings.min_confidence``).
+    as unreadable (``referee.settings.Settings.min_confidence``); ``dice``: the camera watches the
+    dice on the board (:mod:`vision.dice_watch`): on a table without a dice reader they are the
+    roll, with one a check of it.
     """
 
     corners: Union[None, str, tuple[tuple[float, float], ...]] = None
@@ -85,6 +87,7 @@ class VisionConfig:
     read: ReadParams = field(default_factory=ReadParams)
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
     sure: float = SURE
+    dice: bool = True             # the camera watches the dice (vision.dice_watch): the throw, or a check of the reader
 
     def __post_init__(self) -> None:
         if self.corners is not None:
@@ -173,8 +176,9 @@ def vision_section(s: Section) -> VisionConfig:
     checker = s.get("checker", 0.0, number(0.0, 1.0, "the checkers' diameter / a point's width (0: measured)"))
     dark_home = s.get("dark_home", VisionConfig.dark_home, choice(HOMES))
     sure = s.get("sure", SURE, number(0.0, 1.0, "a point read with this confidence or more is sure"))
-    s.finish(("corners", "bar_width", "board_height", "checker", "dark_home", "sure"))
+    dice = s.get("dice", True, boolean)
+    s.finish(("corners", "bar_width", "board_height", "checker", "dark_home", "sure", "dice"))
     if checker and checker < CHECKER_RANGE[0]:
         raise SectionError(s.key("checker"), checker, "must be 0 (measured) or 0.7..1.0 (most sets: 0.85-0.95)")
     return VisionConfig(corners=corners or None, bar_width=bar_width, board_height=board_height,
-                        checker=checker or None, dark_home=dark_home, sure=sure)
+                        checker=checker or None, dark_home=dark_home, sure=sure, dice=dice)

@@ -78,7 +78,12 @@ class CameraThread:
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
+        self.config = config
         self.filter = StabilityFilter(BoardReader(config.vision))
+        self.dice_watch: Any = None  # the dice finder, run when the board is still (``[vision] dice``)
+        if getattr(config.vision, "dice", True):
+            from vision.dice_watch import DiceWatch  # noqa: PLC0415
+            self.dice_watch = DiceWatch()
         self.source = source
         self.events = events
         self.told: "queue.Queue[Any]" = queue.Queue()  # positions the referee says the board shows
@@ -115,13 +120,27 @@ class CameraThread:
             self.step(frame, time.monotonic())
 
     def step(self, frame: Any, t: float) -> None:
-        """One frame: through the stability filter (news onto the queue), then learn what the
-        referee said the board shows, and keep what was learned beside the journal."""
+        """One frame: through the stability filter (news onto the queue), the dice watched (their
+        view onto the queue when it changes), then learn what the referee said the board shows,
+        and keep what was learned beside the journal."""
         self.last_frame = frame
         result = self.filter.feed(frame, t)
         if result is not None:
             self.events.put(result)
+        if self.dice_watch is not None:
+            self._watch_dice(frame, t)
         self._learn_told()
+
+    def _watch_dice(self, frame: Any, t: float) -> None:
+        """The dice finder runs once the board is still; a new view of the dice is a ``DiceSeen``."""
+        from referee.events import DiceSeen  # noqa: PLC0415
+        from vision.dice import to_readings  # noqa: PLC0415
+        reader = self.filter.reader
+        if reader.setup is None:  # which half is whose is not known yet (dark_home = "auto")
+            return
+        dice = self.dice_watch.feed(frame, reader.corners, self.config.vision.shape, reader.setup)
+        if dice is not None:
+            self.events.put(DiceSeen(to_readings(dice, reader.setup), t=t))
 
     def known(self, board: Any) -> None:
         """The referee says the board shows ``board`` (Dark on roll); learned on the camera thread."""

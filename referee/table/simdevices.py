@@ -9,6 +9,9 @@ would deliver, through the real device code wherever it exists:
   :class:`CameraDice` is a table without a dice reader, where only the camera sees the dice.
 * :class:`RenderedCamera` -- frames drawn by :mod:`vision.render` from a fixed camera,
   read by the real :class:`vision.stability.StabilityFilter`;
+  :class:`CameraOnTheDice` -- the board and the dice drawn, read by the real
+  :class:`referee.table.devices.CameraThread` (board readings and the camera's view of the dice),
+  the camera of a table with a dice reader or, without one, its dice too;
   :class:`PerfectCamera` reports the board as it is (fast tests).
 * :class:`MockButtons` -- the real :class:`hardware.buttons.ButtonPanel` on gpiozero's
   ``MockFactory``; a press drives the pin low and high on a fake clock.
@@ -251,6 +254,99 @@ class RenderedCamera:
     def close(self) -> None:
         """Nothing to close."""
         pass
+
+
+class CameraOnTheDice:
+    """The table's camera seeing the board and the dice on it: rendered frames (a fixed camera)
+    through the real :class:`~referee.table.devices.CameraThread` of ``bgtable run`` (its stability
+    filter and its dice watch), whose events go on ``events`` (the table's one queue) and are also
+    returned.  It is the simulated table's camera (:meth:`show`) and its dice (:meth:`throw`,
+    :meth:`lift`): with ``reader`` (a :class:`DirectDice` or :class:`PtyDice`) the reader's events come
+    first and the camera's view of the same throw after them; without one (a camera-only table)
+    the camera's view is all there is.  Dice are drawn where the throw's zones say (a thrower's
+    half, across the board's edge when outside, on a checker), cocked ones tilted."""
+
+    source = "camera"
+
+    def __init__(self, config: Any, events: "queue.Queue[Any]", reader: Any = None, seed: int = 0,
+                 size: tuple[int, int] = (960, 540), frames: int = 6) -> None:
+        from referee.table.devices import CameraThread  # noqa: PLC0415 (the table process imports every package)
+        from vision.render import RenderParams, render_scene  # noqa: PLC0415
+
+        self.params = RenderParams(width=size[0], height=size[1], rotation_max=3.0, flip_prob=0.0,
+                                   perspective_max=0.02, distortion_max=0.03, glare_prob=0.0,
+                                   shadow_prob=0.0, noise_max=2.0, blur_max=0.6, jitter=0.03)
+        self.seed = seed
+        self.frames = frames
+        self.reader = reader
+        self.events = events
+        self.rng = random.Random(f"camera-on-the-dice/{seed}")
+        self.board = Position.start()
+        self.dice: list[Any] = []  # vision.render_props.Die on the board
+        self.count = 0
+        self.t = 0.0
+        first = render_scene(board_evidence(self.board), self.params, seed=seed)
+        pts = tuple((float(x), float(y)) for x, y in first.corners)  # the camera is fixed: its corners are known
+        from dataclasses import replace  # noqa: PLC0415
+        self.camera = CameraThread(None, replace(config, vision=replace(config.vision, corners=pts)), events,
+                                   None, start=False)
+
+    def _run(self, n: int, hand: bool = False) -> list[Any]:
+        from vision.render import render  # noqa: PLC0415
+        out: list[Any] = []
+        for _ in range(n):
+            self.count += 1
+            self.t += 0.1
+            frame = render(board_evidence(self.board), self.params, seed=self.seed, hand=hand, frame=self.count,
+                           dice=self.dice)
+            self.camera.step(frame, self.t)
+            while not self.events.empty():
+                out.append(self.events.get_nowait())
+        return out
+
+    def show(self, board: Position, hand: bool) -> list[Any]:
+        """The camera's events for ``board`` (Dark on roll): one frame with a hand over it, else still frames."""
+        self.board = board
+        return self._run(1, hand=True) if hand else self._run(self.frames)
+
+    def known(self, board: Position) -> None:
+        """The referee says the board shows ``board``: the camera thread learns the board's look."""
+        self.camera.known(board)
+
+    def _die(self, value: int, zone: str, cocked: bool, on_checker: bool, i: int) -> Any:
+        from vision import layout as L  # noqa: PLC0415
+        from vision.render_props import Die  # noqa: PLC0415
+        r = self.rng
+        angle, tilt = r.uniform(0, 90), (25.0 if cocked else 0.0)
+        if zone == "outside":
+            return Die(value, None, None, angle=angle, tilt=tilt, off_board=True, size=0.4)
+        lo, hi = (L.BAR_RIGHT + 0.7, L.WIDTH - 0.7) if zone == "right" else (0.7, L.BAR_LEFT - 0.7)
+        x = lo + (hi - lo) * (0.25 + 0.5 * i) + r.uniform(-0.4, 0.4)
+        y = L.HEIGHT / 2 + r.uniform(-0.7, 0.7)  # between the points' tips, where the dice fall most
+        return Die(value, x, y, angle=angle, tilt=tilt, on_checker=on_checker, size=0.4)
+
+    def throw(self, values: Sequence[Optional[int]], zones: Sequence[str], cocked: Sequence[bool],
+              on_checker: Sequence[bool]) -> list[Any]:
+        """One throw: the reader's events (when there is one), then the camera's once the dice are still."""
+        out: list[Any] = self.reader.throw(values, zones, cocked, on_checker) if self.reader is not None else []
+        self.dice = [self._die(int(v or 1), z, c, o, i)
+                     for i, (v, z, c, o) in enumerate(zip(values, zones, cocked, on_checker))]
+        return out + self._run(self.frames)
+
+    def lift(self) -> list[Any]:
+        """The dice picked up: the reader's lift (when there is one), then the camera's view of no dice."""
+        out: list[Any] = self.reader.lift() if self.reader is not None else []
+        self.dice = []
+        return out + self._run(self.frames)
+
+    def pick_up(self) -> None:
+        """The dice on the board are picked up to be thrown again (the next throw replaces them)."""
+        self.dice = []
+
+    def close(self) -> None:
+        """Close the reader, if any."""
+        if self.reader is not None:
+            self.reader.close()
 
 
 # --------------------------------------------------------------------------- buttons

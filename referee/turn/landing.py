@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional, Sequence
 
-from referee.events import DieReading, RollSettled
+from referee.events import DiceSeen, DieReading, RollSettled
 from referee.colour import other
 
 
@@ -97,3 +97,35 @@ def early_thrower(roll: RollSettled, mover: str, landing: str) -> Optional[str]:
     if thrower_zone(landing, other(mover)) in zones:
         return other(mover)
     return None
+
+
+def camera_differences(camera: DiceSeen, roll: Optional[Sequence[int]], reader_faults: Sequence[str],
+                       zone: Optional[str], die_on_checker: str, thrower: str, thrower_name: str = "") -> list[str]:
+    """How the camera's view of two dice at rest differs from the dice reader's throw (``roll``: its
+    values, None when unread; ``reader_faults``: the causes the reader's throw was re-rolled for,
+    empty when it counted), in words ("the camera reads 5-4 where the dice reader read 5-3").  Only
+    what the camera is sure of counts: an unsure value says nothing, and where it is unsure of a die
+    (it may be no die at all) or sees any count of dice but two, nothing of the landing either."""
+    if len(camera.dice) != 2:
+        return []
+    out: list[str] = []
+    seen = [v for v in camera.values if v is not None]
+    if roll is not None and seen:
+        left = list(roll)
+        for v in seen:
+            if v in left:
+                left.remove(v)
+            else:
+                shown = "-".join(str(v) if v is not None else "?" for v in camera.values)
+                out.append(f"the camera reads {shown} where the dice reader read {'-'.join(map(str, roll))}")
+                break
+    if not camera.sure:
+        return out
+    faults = [f for f in landing_faults(camera.dice, zone, die_on_checker, thrower_name) if f.cause != "unread"]
+    if faults and not reader_faults:
+        names = die_names(camera.dice, thrower)
+        out.append("the camera sees " + "; ".join(f"{names[f.die]} {f.words}" for f in faults)
+                   + " where the dice reader saw a good throw")
+    elif not faults and reader_faults:
+        out.append(f"the camera sees both dice land well where the dice reader saw a fault ({reader_faults[0]})")
+    return out

@@ -86,7 +86,8 @@ class TurnFacts:
 
 _EVENT_WORDS = {"roll_settled": "A throw of the dice", "dice_lifted": "Lifting the dice",
                 "board": "A board reading", "reader_fault": "A dice reader fault",
-                "roll_started": "A throw", "hand_over_board": "A hand over the board"}
+                "roll_started": "A throw", "hand_over_board": "A hand over the board",
+                "dice_seen": "The camera's view of the dice"}
 
 
 class TableState:

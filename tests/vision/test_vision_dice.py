@@ -152,3 +152,44 @@ def test_a_seeded_sample_of_thrown_dice() -> None:
             found += bool(hit)
             sure_right += bool(hit) and hit[0].sure() and hit[0].value == t.value
     assert found >= drawn // 2 and sure_right >= drawn // 3, (drawn, found, sure_right)
+
+
+def test_given_the_board_before_the_throw_only_what_changed_is_searched() -> None:
+    """The table's camera thread gives the finder the board without the dice: it looks only where the
+    board changed, finds the same dice as the whole board's search, and nothing where nothing changed."""
+    params = R.RenderParams.real_table(dice_prob=1.0)
+    for i in range(3):
+        pos = L.random_position(np.random.default_rng(40 + i))
+        r = R.render_scene(pos, params, seed=4_000 + i)
+        then = R.render_scene(pos, params, seed=4_000 + i, dice=[]).image
+        assert D.changed_regions(then, then, r.corners, params.shape) == []
+        boxes = D.changed_regions(r.image, then, r.corners, params.shape)
+        assert 1 <= len(boxes) <= len(r.dice)
+        for t in r.dice:  # every drawn die lies in a rectangle searched
+            assert any(x0 <= t.board[0] <= x1 and y0 <= t.board[1] <= y1 for x0, y0, x1, y1 in boxes), (t, boxes)
+        whole = D.find_dice_in_frame(r.image, r.corners, params.shape)
+        fast = D.find_dice_in_frame(r.image, r.corners, params.shape, before=then)
+        assert len(fast) <= len(whole)
+        for g in fast:  # what the fast search finds, the whole board's finds alike
+            w = _near(whole, *g.board)
+            assert (w.value, w.half, w.sure(), w.off_board) == (g.value, g.half, g.sure(), g.off_board)
+        assert D.find_dice_in_frame(then, r.corners, params.shape, before=then) == []
+
+
+def test_the_dice_watch_looks_once_the_board_is_still_and_says_each_change_once() -> None:
+    from vision.dice_watch import DiceWatch
+    dice = [Die(5, 9.0, 5.0, angle=20.0, size=0.4), Die(2, 10.6, 6.2, angle=-10.0, size=0.4)]
+
+    def frame(k: int, on: list[Die]) -> R.Rendered:
+        return R.render_scene(L.start_position(), CLEAN, seed=8, frame=k, dice=on)
+    watch = DiceWatch(still=2)
+    said = []
+    for k, on in enumerate([[]] * 3 + [dice] * 4 + [[]] * 3):
+        r = frame(k, on)
+        got = watch.feed(r.image, r.corners)
+        if got is not None:
+            said.append(sorted(g.value or 0 for g in got))
+    assert said == [[2, 5], []], said
+    assert watch.looks == 2 and watch.feed(frame(0, []).image, None) is None
+    with pytest.raises(ValueError, match="still=0"):
+        DiceWatch(still=0)

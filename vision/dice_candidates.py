@@ -1,0 +1,173 @@
+"""Where dice may lie on a rectified view (:mod:`vision.dice`, step 1): die-sized blobs standing out
+all round from their surround at a coarse scale, and groups of 1..6 pip-like spots no wider than a die."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .dice_params import DiceParams
+from .rectify import View
+
+
+
+def _shifts(f: np.ndarray, r: int, n: int) -> list[np.ndarray]:
+    """``f`` shifted by ``r`` px in 4 or 8 directions, edges replicated."""
+    H, W = f.shape[:2]
+    pad = cv2.copyMakeBorder(f, r, r, r, r, cv2.BORDER_REPLICATE)
+    d = int(round(r * 0.7071))
+    dirs = ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d))[:n]
+    return [pad[r + dy: r + dy + H, r + dx: r + dx + W] for dx, dy in dirs]
+
+
+def chan_max(a: np.ndarray) -> np.ndarray:
+    """The largest of a 3-channel image's channels, per pixel."""
+    b, g, r = cv2.split(a)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
+    """Per pixel, how much its neighbourhood (``c`` px box) stands out, in the channel that differs most,
+    from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
+    a point has its own colour up and down it), less how much it differs ``inner`` px away
+    (a die is uniform at its centre; a tip, a line or a letter is not)."""
+    f = cv2.blur(img, (c, c))
+    shifted = _shifts(f, r, 8)
+    m1 = chan_max(cv2.absdiff(shifted[0], f))
+    m2 = np.full_like(m1, 255)
+    for sh in shifted[1:]:
+        d = chan_max(cv2.absdiff(sh, f))
+        m2 = cv2.min(m2, cv2.max(m1, d))
+        m1 = cv2.min(m1, d)
+    near = None
+    for sh in _shifts(f, inner, 4):
+        d = chan_max(cv2.absdiff(sh, f))
+        near = d if near is None else cv2.max(near, d)
+    assert near is not None
+    return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
+
+
+def stand_out(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
+    """The view at the coarse search's scale (``p.detect_px``) and, per pixel, how much its
+    neighbourhood stands out all round from its surround (:func:`_ring`)."""
+    s = p.detect_px / view.px
+    img = view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    dp = float(p.detect_px)
+    m = _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
+    return img, m
+
+
+def ring_candidates(view: View, p: DiceParams,
+                    coarse: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
+    """Centres (layout pw) of die-sized blobs standing out all round from their surround (``coarse``:
+    :func:`stand_out` of the view, when already computed)."""
+    img, m = coarse if coarse is not None else stand_out(view, p)
+    dp = float(p.detect_px)
+    k = int(round(0.45 * dp)) | 1
+    peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    bx, by = xs / dp + view.x0, ys / dp + view.y0
+    score = m[ys, xs].astype(np.float64)
+    # pips: small spots of another shade within a die's half side of the peak
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    kp = int(round(0.3 * dp)) | 1
+    score += p.pip_weight * cv2.dilate(dog, np.ones((kp, kp), np.uint8))[ys, xs]
+    # a point's tip stands out all round but one side: looked at later
+    col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
+    tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \
+        (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
+         | ((by > L.HEIGHT - L.POINT_LEN - 0.1) & (by < L.HEIGHT - L.POINT_LEN + 0.8)))
+    score[tip] *= 0.6
+    order = np.argsort(-score)[: p.max_candidates]
+    return [(float(bx[i]), float(by[i])) for i in order]
+
+
+def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
+    """Pip-like spots on the view (layout pw, shape (n, 2) each): small round spots much darker, and
+    much lighter, than what lies around them, a pip's size."""
+    scale = min(1.0, p.spot_px / view.px)  # found at a coarser scale: a pip is still some px wide
+    img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
+                                                      interpolation=cv2.INTER_LINEAR)
+    P = float(view.px) * scale
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    s1 = p.pip_sigma * P
+    dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
+    k = max(3, int(round(0.07 * P)) | 1)
+    out = []
+    for f in (-dog, dog):
+        peaks = (f >= p.pip_contrast) & (f >= cv2.dilate(f, np.ones((k, k), np.uint8)))
+        ys, xs = np.nonzero(peaks)
+        out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
+    return out[0], out[1]
+
+
+def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
+    """The spots linked into groups (single linkage at ``link`` pw)."""
+    n = len(spots)
+    if n == 0:
+        return []
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+    d = np.hypot(spots[:, None, 0] - spots[None, :, 0], spots[:, None, 1] - spots[None, :, 1])
+    for i, j in zip(*np.nonzero(np.triu(d < link, 1))):
+        parent[root(int(i))] = root(int(j))
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(root(i), []).append(i)
+    return [spots[g] for g in groups.values()]
+
+
+def pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
+    """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
+    symmetrically about its centre, so their mean is the face's centre."""
+    out: list[tuple[float, float]] = []
+    for spots in _pip_spots(view, p):  # dark pips, then light ones: never mixed in one face
+        if len(spots) > p.max_spots:
+            continue
+        for link in p.pip_links:
+            for grp in _pip_groups(spots, link):
+                span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
+                if len(grp) <= 6 and span <= p.side[1] * 0.8:
+                    c = grp.mean(axis=0)
+                    out.append((float(c[0]), float(c[1])))
+    return _apart(out, 0.06)
+
+
+def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
+                 p: DiceParams) -> list[tuple[float, float]]:
+    """``points`` (layout pw) near which something stands out from its surround (``m``: the
+    :func:`stand_out` measure) at least ``p.pip_stand_out``, most standing out first: a pip group on a
+    plain surface, a texture's specks, need no closer look."""
+    if not points:
+        return points
+    dp = float(p.detect_px)
+    k = max(3, int(round(0.15 * dp)) | 1)
+    best = cv2.dilate(m, np.ones((k, k), np.uint8))  # the most within a pip row's reach
+    a = np.asarray(points, np.float64)
+    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, m.shape[1] - 1)
+    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, m.shape[0] - 1)
+    score = best[ys, xs]
+    order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
+    return [points[i] for i in order]
+
+
+def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
+    """``points`` in order, less any within ``d`` pw of an earlier one kept."""
+    kept: list[tuple[float, float]] = []
+    if not points:
+        return kept
+    a = np.asarray(points, np.float64)
+    taken = np.zeros(len(a), bool)
+    for i in range(len(a)):
+        if taken[i]:
+            continue
+        kept.append(points[i])
+        taken |= np.hypot(a[:, 0] - a[i, 0], a[:, 1] - a[i, 1]) <= d
+    return kept
+

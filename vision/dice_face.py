@@ -1,0 +1,238 @@
+"""One die at the view's own scale (:mod:`vision.dice`, steps 2 and 3): its face found as the region of
+its colour, cut out square, its pips read and counted, and whether a checker's rim circles it."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from .dice_candidates import chan_max
+from .dice_params import GRID, ON, ON_VALUES, DiceParams
+from .rectify import View
+
+def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...]:
+    """The pips on a die's face cut out square (BGR), counted as separate spots of the pips' shade
+    (darker than the face, or lighter on a dark die) inside its rim, at a few depths (blurred pips
+    close together part only near their centres): a check of :func:`read_face` that does not rely on
+    the pips' layout.  Empty when the face has no spots."""
+    n = face.shape[0]
+    g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    base = float(np.median(g[(rim > 0.8) & (rim < 0.93)]))
+    inner = g[rim < 0.8]
+    lo, hi = float(np.percentile(inner, 2)), float(np.percentile(inner, 98))
+    dark = base - lo > hi - base
+    ink = (base - g) if dark else (g - base)
+    depth = max(base - lo, hi - base)
+    if depth < 30.0:
+        return ()
+    counts = []
+    for at in p.pip_depths:
+        mask = ((ink > depth * at) & (rim < 0.85)).astype(np.uint8)
+        _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        area = stats[1:, cv2.CC_STAT_AREA]
+        big = float(area.max()) if len(area) else 0.0
+        counts.append(int((area >= max(2.0, big * 0.25)).sum()))
+    return tuple(counts)
+
+
+# --------------------------------------------------------------------------- one die
+
+
+@lru_cache(maxsize=8)
+def _elements(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The structuring elements of a face's search at ``P`` px per point width: the reach of a pip's
+    width (pieces of one face), the band just around it (inside and out), and a little further out."""
+    def disc(k: int) -> np.ndarray:
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return (disc(max(3, int(round(0.24 * P)) | 1)), disc(max(3, int(round(0.16 * P)) | 1)), disc(5),
+            disc(max(5, int(round(0.36 * P)) | 1)))
+
+
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
+          p: DiceParams) -> "tuple[tuple, float, float] | str | None":
+    """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
+    what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
+    none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
+    at a loose likeness first, then tighter ones (a white die on a cream point is told from it by its
+    edge and shadow only)."""
+    sx, sy = seed
+    c0 = max(2, int(round(0.06 * P)))
+    colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
+    dist = chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
+    se, band_out, band_in, far_out = _elements(P)
+    at_seed = int(dist[sy, sx])
+    side = 2 * r + 1
+    got: "tuple[tuple, float, float] | str | None" = None
+    for like_at in p.likeness:
+        if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
+            if got is None:
+                got = "pip"
+            continue
+        like = (dist < like_at).astype(np.uint8)
+        # the seed's own region first (one flood fill): one that reaches the window's edge is no die
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like.copy(), None, (sx, sy), 2, 0, 0, 4)
+        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
+            continue
+        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+        seed_label = int(lab[sy, sx])
+        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= side) \
+            | (stats[:, 1] + stats[:, 3] >= side)
+        # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
+        # (rows of pips cut a face into bands); none may run out of the window
+        blob = (lab == seed_label).astype(np.uint8)
+        for _ in range(2):
+            near = np.unique(lab[cv2.dilate(blob, se) > 0])
+            near = near[(near > 0) & ~out[near]]
+            keep = np.zeros(n, np.uint8)
+            keep[near] = 1
+            blob = keep[lab]
+        cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(np.vstack(cnts))
+        rect = cv2.minAreaRect(hull)
+        (rx, ry), (rw, rh), ang = rect
+        lo, hi = p.side
+        if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
+            continue
+        area = float(cv2.contourArea(hull))
+        if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
+            continue
+        solid = np.zeros_like(blob)
+        cv2.fillConvexPoly(solid, hull, 1)
+        band = (cv2.dilate(solid, band_out) > 0) & (cv2.dilate(solid, band_in) == 0)
+        if not band.any():
+            continue
+        ring = dist[band]
+        q = len(ring) * 3 // 10
+        contrast = float(np.partition(ring, q)[q])  # its 30th percentile: a die stands out nearly all round
+        if contrast < p.contrast:
+            continue
+        # a little further out it must still differ (an emblem's square on a checker is ringed by a
+        # thin line, then the checker's colour again)
+        far = (cv2.dilate(solid, far_out) > 0) & (cv2.dilate(solid, band_out) == 0)
+        if far.any():
+            ring = dist[far]
+            q = len(ring) * 3 // 10
+            if float(np.partition(ring, q)[q]) < p.far_contrast:
+                continue
+        return rect, contrast, area / max(rw * rh, 1e-6)
+    return got
+
+
+def face_at(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
+    contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
+    the centre, else a little to each side (the centre may be a pip)."""
+    P = view.px
+    r = int(round(p.max_extent * 0.62 * P))
+    u, v = view.to_px(cx, cy)
+    u, v = int(round(u)), int(round(v))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
+    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+        return None
+    crop = view.image[y0:y1, x0:x1]
+    o = max(2, int(round(0.08 * P)))
+    got: "tuple[tuple, float, float] | str | None" = "pip"
+    for sx, sy in ((r, r), (r + o, r), (r - o, r), (r, r + o), (r, r - o)):
+        got = _blob(crop, r, (sx, sy), P, p)
+        if got != "pip":
+            break
+    if got is None or isinstance(got, str):
+        return None
+    ((rx, ry), (rw, rh), ang), contrast, fill = got
+    box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
+    n_ = p.face_px
+    dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
+    M = cv2.getPerspectiveTransform(box, dst)
+    face = cv2.warpPerspective(crop, M, (n_, n_), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast, fill
+
+
+def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
+    """The value on a die's face cut out square (BGR), and the confidence of it: how pip-like (unlike the
+    face's colour) each of the 3 x 3 places a pip can be is, and the face whose pips are all darker
+    than its empty places by the widest margin (either way round)."""
+    n = face.shape[0]
+    # the face's colour: from the band between the pips and the face's edge, never a pip's place
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    colour = np.median(face[(rim > 0.8) & (rim < 0.93)].reshape(-1, 3), axis=0)
+    dist = chan_max(cv2.absdiff(face, np.full_like(face, colour.astype(np.uint8)))).astype(np.float32)
+    e = max(1, n // 12)
+    dist[:e] = 0
+    dist[n - e:] = 0
+    dist[:, :e] = 0
+    dist[:, n - e:] = 0
+    k98 = dist.size * 49 // 50
+    contrast = float(np.partition(dist.ravel(), k98)[k98])  # its 98th percentile
+    if contrast < 35.0:
+        return None, 0.0
+    d = np.minimum(dist, contrast) / contrast
+    # a die's face is square: its rim is all of the face's colour (a disc cut out square, a checker's
+    # emblem, has other colours in its corners)
+    odd = float((dist[(rim > 0.8) & (rim < 0.93)] > p.rim_levels).mean())
+    h = (n - 1) / 2
+    w = max(1, int(round(p.pip_radius * h * 0.7)))
+    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    ii = cv2.integral(d)
+    offs = np.array([(ox, oy) for ox in p.offsets for oy in p.offsets], np.float64) * h
+    sp = np.asarray(p.spreads, np.float64)
+    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
+    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
+    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
+        / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
+    on_min = np.where(ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
+    off_max = np.where(~ON[None], box[:, None, :], -np.inf).max(axis=2)
+    margin = (on_min - off_max).max(axis=0)
+    scores: dict[int, float] = {}
+    for v, m_ in zip(ON_VALUES, margin):
+        scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    (value, best), (_, second) = ranked[0], ranked[1]
+    plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
+    ink = float((d > 0.5).mean())
+    plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
+    conf = float(np.clip(best / p.margin, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
+        * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
+    conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
+    return value, round(min(conf, 1.0), 3)
+
+
+# --------------------------------------------------------------------------- on a checker
+
+
+def on_checker_at(view: View, cx: float, cy: float, side: float, p: DiceParams) -> bool:
+    """True when a checker's rim circles the die (its centre within a checker's radius of the die's)."""
+    dp = p.detect_px
+    s = dp / view.px
+    R = p.checker_radius[1] + 0.15
+    u, v = view.to_px(cx, cy)
+    r = int(round(R * view.px))
+    H, W = view.image.shape[:2]
+    x0, y0, x1, y1 = max(int(u) - r, 0), max(int(v) - r, 0), min(int(u) + r + 1, W), min(int(v) + r + 1, H)
+    crop = view.image[y0:y1, x0:x1]
+    if crop.size == 0:
+        return False
+    g = cv2.cvtColor(cv2.resize(crop, None, fx=s, fy=s, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    g = cv2.GaussianBlur(g, (3, 3), 0)
+    circles = cv2.HoughCircles(g, cv2.HOUGH_GRADIENT, dp=1, minDist=2, param1=80, param2=14,
+                               minRadius=int(p.checker_radius[0] * dp), maxRadius=int(round(p.checker_radius[1] * dp)))
+    if circles is None:
+        return False
+    du, dv = (u - x0) * s, (v - y0) * s
+    for x, y, rad in circles[0][:6]:
+        if np.hypot(x - du, y - dv) + side * dp * 0.45 < rad:
+            return True
+    return False
+

@@ -1,0 +1,78 @@
+"""The camera watching the dice: the dice finder run when the dice come to rest, not every frame.
+
+:class:`DiceWatch` is fed every frame with the playing area's corners.  It keeps a coarse view of
+the board (16 px per point width, about a millisecond) to see when the board is still, and a frame
+of the board without dice (the last still frame on which no die was found).  Once the board has
+been still for ``still`` frames it looks for dice once, only where the board changed since that
+frame (:func:`vision.dice.find_dice_in_frame` with ``before``), and says what it found when that
+differs from what it last said: the dice (thrown, moved, read more surely) or none (lifted).
+A hand over the board, or a die still rolling, is movement: nothing is looked at until it stops.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .dice import DieSeen, find_dice_in_frame, zone
+from .dice_params import DiceParams
+from .rectify import rectify
+
+
+class DiceWatch:
+    """Frames in, the dice at rest out (when they change); see the module docstring."""
+
+    def __init__(self, params: DiceParams = DiceParams(), still: int = 3, px: int = 64,
+                 moving: float = 25.0, moving_share: float = 0.002) -> None:
+        if still < 1:
+            raise ValueError(f"DiceWatch still={still}: the board must be still for at least 1 frame")
+        self.params = params
+        self.still = still
+        self.px = px
+        self.moving = moving              # grey levels a coarse pixel changes by between frames ...
+        self.moving_share = moving_share  # ... on more than this share of the board: movement
+        self.before: Optional[np.ndarray] = None  # a still frame of the board without dice
+        self.seen: tuple[DieSeen, ...] = ()       # the dice last said
+        self.looks = 0                            # times the dice finder ran
+        self._thumb: Optional[np.ndarray] = None
+        self._quiet = 0
+        self._looked = False
+
+    def _moved(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> bool:
+        thumb = cv2.cvtColor(rectify(frame, corners, 16, shape=shape).image, cv2.COLOR_BGR2GRAY)
+        last, self._thumb = self._thumb, thumb
+        if last is None or last.shape != thumb.shape:
+            return True
+        return float((cv2.absdiff(thumb, last) > self.moving).mean()) > self.moving_share
+
+    def feed(self, frame: np.ndarray, corners: Optional[np.ndarray], shape: L.BoardShape = L.BoardShape(),
+             setup: L.SetUp = L.SetUp()) -> Optional[tuple[DieSeen, ...]]:
+        """One frame: the dice at rest when what is seen of them changed (empty: none any more),
+        else None (nothing new, still moving, or no board found)."""
+        if corners is None:
+            return None
+        if self._moved(frame, corners, shape):
+            self._quiet, self._looked = 0, False
+            return None
+        self._quiet += 1
+        if self._quiet < self.still or self._looked:
+            return None
+        self._looked = True
+        if self.before is None:  # the first still board: taken as the board without dice
+            self.before = frame.copy()
+            return None
+        self.looks += 1
+        dice = tuple(find_dice_in_frame(frame, corners, shape, self.params, self.px, before=self.before))
+        if not dice:
+            self.before = frame.copy()  # the board as it is now, without dice (checkers may have moved)
+        if _said(dice, setup, self.params) == _said(self.seen, setup, self.params):
+            return None
+        self.seen = dice
+        return dice
+
+
+def _said(dice: tuple[DieSeen, ...], setup: L.SetUp, params: DiceParams) -> tuple[tuple[object, ...], ...]:
+    """What the referee is told of the dice, without their exact place: a new view only when it differs."""
+    return tuple(sorted((zone(d, setup), d.value if d.sure(params) else 0, d.on_checker) for d in dice))
