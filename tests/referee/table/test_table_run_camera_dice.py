@@ -123,7 +123,7 @@ def test_camera_only_the_camera_gives_every_roll_it_is_sure_of_through_a_whole_s
     # a money session of three games: at double match point nobody may double, and a whole game of
     # rendered frames is too long for a test
     table, core, lines = _play(tmp_path, seed=5, reader=False, match_to=0, games=3)
-    assert table.finished and len(core.referee.games) >= 3
+    assert table.finished and core.referee.score.games >= 3
     record = core.record()
     assert record.games and not replay_match(record).problems
     assert not _inputs(lines, "roll_settled")  # no dice reader: every roll came from the camera's view
