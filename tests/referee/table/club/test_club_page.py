@@ -111,7 +111,17 @@ def test_the_page_shows_every_table_a_dispute_first_and_sends_the_directors_acti
         assert wait(lambda: "sent to t3" in browser.find_element(By.ID, "status").text, 5)
         assert wait(lambda: (tables[2].pump() or True) and bool(tables[2].director_lines), 10)
         assert [(e["action"], e["by"]) for e in tables[2].director_lines] == [("pause", "dir")]
-        assert all(not t.director_lines for t in tables if t.name != "t3")
+        # the director's other powers from the page: a score typed into t2's card, with why
+        browser.execute_script("const c = document.querySelector(`#tables [data-table='t2']`);"
+                               "c.querySelector('input.score').value = '1-0';"
+                               "c.querySelector('input.why').value = 'the score board was wrong';")
+        click("t2", "score")
+        assert wait(lambda: "score sent to t2" in browser.find_element(By.ID, "status").text, 5)
+        assert wait(lambda: (tables[1].pump() or True) and bool(tables[1].director_lines), 10)
+        [e] = tables[1].director_lines
+        assert (e["action"], e["by"], e.get("data")) == ("score", "dir", {"score": [1, 0],
+                                                                          "why": "the score board was wrong"})
+        assert all(not t.director_lines for t in tables if t.name not in ("t2", "t3"))
         for t in tables:
             t.close()
             t.broker.close()
