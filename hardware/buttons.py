@@ -8,7 +8,7 @@ wires gpiozero input devices to one debouncer each and turns gestures into
 (``panel.chooser``) takes the ``next`` and ``confirm`` presses: ``next`` steps through the
 choices on the screen, ``confirm`` answers the highlighted one.  The director's key
 (``[buttons] director`` pin held down, or ``pin`` entered) opens the director's menu there,
-whose picks are :class:`referee.events.DirectorAction` events.
+whose picks are :class:`referee.officials.DirectorAction` events.
 
 Timing rules
 ------------

@@ -19,7 +19,7 @@ opens it (whatever is asked); without the key, the player's menu and the paused 
 player called the director) offer "Director", and the action picked then asks for the
 director's PIN, entered digit by digit (``next`` changes the digit, ``confirm`` enters it).
 The menu's actions (:data:`DIRECTOR_MENU`: undo, accept or reject the move, end the match)
-go to the referee as :class:`referee.events.DirectorAction` with the key that was shown:
+go to the referee as :class:`referee.officials.DirectorAction` with the key that was shown:
 ``"button"``, ``"pin"``, or ``""`` for a wrong PIN or a table with no key configured, which
 the referee refuses (and the journal keeps).  Set-ups and score corrections need more than
 two buttons: the club page or ``bgtable referee --script`` give them.
@@ -38,7 +38,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Sequence, Union
 
 from referee.decisions import Decision
-from referee.events import PLAYER_ACTIONS, DirectorAction, PlayerInput
+from referee.events import PLAYER_ACTIONS, PlayerInput
+from referee.officials import DirectorAction
 from referee.view import TableView
 
 #: the button actions the chooser handles besides the referee's own actions

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 EDGES = ("vision", "firmware_bridge", "hardware")
 # the referee's domain types the edges may use
-DOMAIN = {"referee.colour", "referee.board", "referee.events", "referee.decisions", "referee.view", "referee.settings", "referee.errors",
+DOMAIN = {"referee.colour", "referee.board", "referee.events", "referee.officials", "referee.decisions", "referee.view", "referee.settings", "referee.errors",
           "referee.rules.position", "referee.sections"}
 # known exceptions to the rule (none: the edges' command lines are built by the dispatcher, referee.cli)
 KNOWN: set[str] = set()

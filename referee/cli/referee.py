@@ -28,7 +28,8 @@ import sys
 from typing import Any, Optional, Sequence
 
 from referee.cli.parsing import Parser, fail
-from referee.events import DirectorAction, EventError, from_dict
+from referee.events import EventError, from_dict
+from referee.officials import DirectorAction
 from referee.turn.referee import Referee
 from referee.settings import Settings, SettingsError
 

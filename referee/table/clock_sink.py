@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from referee.clock import Clock, ClockConfig, TimeOut
-from referee.events import ClockTimeOut
+from referee.officials import ClockTimeOut
 
 
 def timeout_event(flag: TimeOut) -> ClockTimeOut:

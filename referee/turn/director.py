@@ -1,7 +1,7 @@
 """The tournament director's powers at the table: undo the last action, set up a position,
 correct the score, override a verdict, end the match.
 
-Each power is a :class:`referee.events.DirectorAction` (who did it, why, and how the
+Each power is a :class:`referee.officials.DirectorAction` (who did it, why, and how the
 director's key was shown), journaled like any input and so decided alike on resume.
 Without the key (``key == ""``) every action is refused (guard :func:`has_key`).
 
@@ -42,7 +42,8 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from referee.colour import COLOURS, other
-from referee.events import DirectorAction, PlayerInput
+from referee.events import PlayerInput
+from referee.officials import DirectorAction
 from referee.records import actions as rec
 from referee.records.problems import action_text
 from referee.rules.cube import Cube

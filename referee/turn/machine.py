@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Protocol
 
 from referee.errors import ProtocolError
-from referee.events import DirectorAction, PlayerInput
+from referee.events import PlayerInput
+from referee.officials import DirectorAction
 from referee.turn.states import STATES, State
 
 Guard = Callable[[Any, Any], Optional[str]]

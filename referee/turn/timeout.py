@@ -1,7 +1,7 @@
 """A time-out on the table's clock, applied as the tournament's rules say (``[clock] timeout``).
 
 The table's clock (:mod:`referee.clock`, run by the table process) reports a reserve run out
-as a :class:`~referee.events.ClockTimeOut` input, so the journal has it and a replay applies it
+as a :class:`~referee.officials.ClockTimeOut` input, so the journal has it and a replay applies it
 again:
 
 * ``lose_match``: the game under way ends with the opponent winning the points they still
@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Optional
 
 from referee.colour import other
-from referee.events import ClockTimeOut
+from referee.officials import ClockTimeOut
 from referee.rules.match import add_points
 from referee.rules.scoring import GameKind
 from referee.turn import ending

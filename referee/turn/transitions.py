@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from referee.turn import (camera_only, correcting, cube, director, ending, guards, judging, opening, quiet, rolling,
                           timeout)
-from referee.events import DIRECTOR_ACTIONS
+from referee.officials import DIRECTOR_ACTIONS
 from referee.turn.machine import Table, index, transition
 from referee.turn.states import State as S
 

@@ -9,7 +9,8 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonPanel
 from hardware.chooser import DIRECTOR_MENU, Chooser
-from referee.events import DirectorAction, PlayerInput
+from referee.events import PlayerInput
+from referee.officials import DirectorAction
 from referee.settings import Settings
 from referee.table.config import ConfigError, loads
 from referee.table.streams import Table

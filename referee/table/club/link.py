@@ -34,7 +34,8 @@ def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional
     move called illegal or ``reject`` the last move accepted) and ``end_match`` (data
     ``winner``, optional) are the director's powers, applied at the table with the login as
     the director's key (``key="login"``); the data's ``why`` says why.  ``note`` is only journaled."""
-    from referee.events import DirectorAction, EventError, PlayerInput  # noqa: PLC0415
+    from referee.events import EventError, PlayerInput  # noqa: PLC0415
+    from referee.officials import DirectorAction  # noqa: PLC0415
 
     action = entry.get("action")
     paused = getattr(view, "state", "") == "director"

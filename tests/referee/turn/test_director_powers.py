@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.events import DirectorAction, EventError, from_json, to_json
+from referee.events import EventError, from_json, to_json
+from referee.officials import DirectorAction
 from referee.records import actions as rec
 from referee.records.journal import read_journal
 from referee.records.matfile import write_mat

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee import events as ev
+from referee import officials as off
 from referee.clock import ClockConfig
 from referee.records.builder import build_record
 from referee.records.replay import replay_match
@@ -23,7 +24,7 @@ def _moving(match_to: int = 5) -> Referee:
 
 def test_a_time_out_that_loses_the_match_ends_it_with_the_opponent_winning() -> None:
     ref = _moving()
-    out = ref.handle(ev.ClockTimeOut("dark", "lose_match", t=50.0))
+    out = ref.handle(off.ClockTimeOut("dark", "lose_match", t=50.0))
     kinds = [d.kind for d in out]
     assert kinds == ["time_out", "game_over", "match_over"]
     assert "ran out of time and loses the match" in out[0].reason
@@ -37,7 +38,7 @@ def test_a_time_out_that_loses_the_match_ends_it_with_the_opponent_winning() -> 
 def test_a_time_out_loses_the_match_from_any_score_and_replays_the_same() -> None:
     ref = Referee(Settings(match_to=7), score=(2, 4))
     ref.handle(OPENING)
-    ref.handle(ev.ClockTimeOut("light", "lose_match", t=9.0))
+    ref.handle(off.ClockTimeOut("light", "lose_match", t=9.0))
     assert ref.score.points == (7, 4) and ref.state == "match_over"
     again = Referee.replay(Settings(match_to=7), ref.inputs, score=(2, 4))
     assert again.score.points == (7, 4) and again.state == "match_over"
@@ -45,7 +46,7 @@ def test_a_time_out_loses_the_match_from_any_score_and_replays_the_same() -> Non
 
 def test_a_penalty_time_out_changes_the_score_and_play_goes_on() -> None:
     ref = _moving()
-    out = ref.handle(ev.ClockTimeOut("dark", "penalty", points=1, t=50.0))
+    out = ref.handle(off.ClockTimeOut("dark", "penalty", points=1, t=50.0))
     assert [d.kind for d in out] == ["time_out"]
     assert "Dark ran out of time: 1 penalty point to Light" in out[0].reason
     assert ref.score.points == (0, 1)
@@ -55,26 +56,26 @@ def test_a_penalty_time_out_changes_the_score_and_play_goes_on() -> None:
 def test_a_penalty_that_reaches_the_match_length_wins_the_match() -> None:
     ref = Referee(Settings(match_to=3), score=(0, 2))
     ref.handle(OPENING)
-    ref.handle(ev.ClockTimeOut("dark", "penalty", points=2, t=5.0))
+    ref.handle(off.ClockTimeOut("dark", "penalty", points=2, t=5.0))
     assert ref.state == "match_over" and ref.score.points[1] >= 3
 
 
 def test_a_time_out_after_the_match_is_ignored() -> None:
     ref = _moving(1)
-    ref.handle(ev.ClockTimeOut("dark", "lose_match", t=5.0))
-    assert ref.handle(ev.ClockTimeOut("light", "lose_match", t=6.0)) == []
+    ref.handle(off.ClockTimeOut("dark", "lose_match", t=5.0))
+    assert ref.handle(off.ClockTimeOut("light", "lose_match", t=6.0)) == []
     assert ref.score.points == (0, 1)
 
 
 def test_bad_time_out_events_are_refused_naming_the_value() -> None:
     with pytest.raises(ev.EventError, match="'blue'"):
-        ev.ClockTimeOut("blue")
+        off.ClockTimeOut("blue")
     with pytest.raises(ev.EventError, match="'sudden'"):
-        ev.ClockTimeOut("dark", "sudden")
+        off.ClockTimeOut("dark", "sudden")
     with pytest.raises(ev.EventError, match="points 0"):
-        ev.ClockTimeOut("dark", "penalty", 0)
-    assert ev.from_json(ev.to_json(ev.ClockTimeOut("dark", "penalty", 2, t=3.0))) == \
-        ev.ClockTimeOut("dark", "penalty", 2, t=3.0)
+        off.ClockTimeOut("dark", "penalty", 0)
+    assert ev.from_json(ev.to_json(off.ClockTimeOut("dark", "penalty", 2, t=3.0))) == \
+        off.ClockTimeOut("dark", "penalty", 2, t=3.0)
 
 
 def test_the_table_applies_a_time_out_from_its_clock_and_the_records_carry_it(tmp_path) -> None:
@@ -126,7 +127,7 @@ def test_bgtable_run_hands_a_time_out_to_the_referee_through_its_event_queue(tmp
         club_outputs(core, loads('[clock]\nreserve = 60\ntimeout = "penalty"\npenalty_points = 2\n'), [], events)
         sink = next(s for s in core.sinks if isinstance(s, ClockSink))
         sink.on_timeout(TimeOut("light", 12.5, "penalty", 2))
-        assert events.get_nowait() == ev.ClockTimeOut("light", "penalty", 2, t=12.5)
+        assert events.get_nowait() == off.ClockTimeOut("light", "penalty", 2, t=12.5)
     finally:
         core.close()
 
@@ -134,7 +135,7 @@ def test_bgtable_run_hands_a_time_out_to_the_referee_through_its_event_queue(tmp
 def test_in_a_chouette_the_side_out_of_time_loses_the_game_on_every_cube() -> None:
     ref = Referee(Settings(chouette=("Box", "Cap", "Ann")))
     ref.handle(OPENING)
-    out = ref.handle(ev.ClockTimeOut(ref.turn or "dark", "lose_match", t=9.0))
+    out = ref.handle(off.ClockTimeOut(ref.turn or "dark", "lose_match", t=9.0))
     assert [d.kind for d in out][:2] == ["time_out", "game_over"]
     assert ref.state == "game_over"
     end = build_record(ref.new_record_actions()).games[-1].result

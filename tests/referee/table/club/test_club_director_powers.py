@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee.events import DirectorAction, PlayerInput
+from referee.events import PlayerInput
+from referee.officials import DirectorAction
 from referee.records.journal import read_journal
 from referee.rules.position import Position
 from referee.settings import Settings

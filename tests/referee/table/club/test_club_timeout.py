@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from referee import events as ev
+from referee import officials as off
 from referee.records.journal import Journal
 from referee.settings import Settings
 from referee.table.club.server import ClubState
@@ -19,7 +20,7 @@ def test_a_time_out_ends_the_match_on_the_page(tmp_path: Path) -> None:
     core = TableCore.open(tmp_path / "j.jsonl", Settings(match_to=3, names=("Ann", "Bob")),
                           journal_factory=lambda p: Journal(p, fsync=lambda fd: None))
     core.handle(OPENING)
-    core.handle(ev.ClockTimeOut("dark", "lose_match", t=40.0))
+    core.handle(off.ClockTimeOut("dark", "lose_match", t=40.0))
     core.close()
     tr = Translator("rv", "t1")
     state = ClubState("rv", ("t1",))
