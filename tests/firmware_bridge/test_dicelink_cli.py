@@ -60,7 +60,7 @@ def test_dice_sim_runs_until_interrupted() -> None:
         port = proc.stdout.readline().strip()
         assert os.path.exists(port)
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=10) == 0
+        assert proc.wait(timeout=30) == 0  # a bound on a hang only (a loaded machine is slow to stop)
         assert not os.path.exists(port)
     finally:
         proc.kill()
