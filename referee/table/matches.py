@@ -1,6 +1,10 @@
 """Matches at a club table: the live journal (``current.jsonl``), what it holds against the
-config (players, match length: reported, never silently ignored), and archiving a finished or
-abandoned match under a name with the players and the date."""
+config (players, match length, the chouette: reported, never silently ignored), and archiving a
+finished or abandoned match under a name with the players and the date.
+
+A chouette's match line carries ``"chouette": {"players": [...], "box_colour": ..., "rotation": ...}``
+(the players in rotation order); a match line without it (every heads-up match, and journals
+written before it was kept) is a heads-up match."""
 from __future__ import annotations
 
 import logging
@@ -9,8 +13,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from referee.records.journal import Journal, read_journal
+from referee.records.builder import MatchStart, entry_event
+from referee.records.journal import Journal, JournalError, read_journal
 from referee.settings import Settings
+from referee.table.config import ChouetteConfig
 from referee.table.process import TableCore
 
 log = logging.getLogger("bgtable.run")
@@ -21,29 +27,63 @@ def journal_path(directory: Path) -> Path:
     return directory / "current.jsonl"
 
 
-class HeaderJournal(Journal):
-    """A journal whose match line carries the record's header tags (``[match]`` and the date)."""
+def chouette_of(settings: Settings) -> ChouetteConfig:
+    """The chouette the referee's settings play (no players: heads-up)."""
+    if not settings.chouette:
+        return ChouetteConfig()
+    return ChouetteConfig(tuple(settings.chouette), settings.box_colour, settings.chouette_rotation)
 
-    def __init__(self, path: Path, header: tuple[tuple[str, str], ...] = (), **kw: Any) -> None:
+
+def chouette_line(chouette: ChouetteConfig) -> dict[str, Any]:
+    """The match line's ``chouette`` value: the players in rotation order, the box's colour, the rotation."""
+    return {"players": list(chouette.players), "box_colour": chouette.box_colour, "rotation": chouette.rotation}
+
+
+def chouette_from_line(value: Any, path: Path = Path("current.jsonl")) -> ChouetteConfig:
+    """The chouette of a match line's ``chouette`` value (None, no key: heads-up); JournalError
+    naming the file and the value when it is not one."""
+    if value is None:
+        return ChouetteConfig()
+    if not isinstance(value, dict) or not isinstance(value.get("players"), list):
+        raise JournalError(f"journal {path}: its match line has chouette = {value!r}, not "
+                           '{"players": [...], "box_colour": ..., "rotation": ...}; '
+                           "start the next match with --new-match")
+    d = ChouetteConfig()
+    return ChouetteConfig(tuple(str(n) for n in value["players"]), str(value.get("box_colour", d.box_colour)),
+                          str(value.get("rotation", d.rotation)))
+
+
+class HeaderJournal(Journal):
+    """A journal whose match line carries the record's header tags (``[match]`` and the date)
+    and, at a chouette, the chouette (its players in rotation, the box's colour, the rotation)."""
+
+    def __init__(self, path: Path, header: tuple[tuple[str, str], ...] = (),
+                 chouette: ChouetteConfig = ChouetteConfig(), **kw: Any) -> None:
         super().__init__(path, **kw)
         self.header = header
+        self.chouette = chouette
 
     def start_match(self, players: tuple[str, str], match_length: int, rules: Any = None,
                     meta: tuple[tuple[str, str], ...] = ()) -> int:
-        """The match line, with this journal's header when none is given."""
+        """The match line, with this journal's header when none is given (and its chouette)."""
         from referee.records.record import RuleSettings  # noqa: PLC0415
-        return super().start_match(players, match_length, rules if rules is not None else RuleSettings(),
-                                   meta or self.header)
+        line = entry_event(MatchStart(players, match_length, rules if rules is not None else RuleSettings(),
+                                      meta or self.header), 0)
+        if self.chouette.on:
+            line["chouette"] = chouette_line(self.chouette)
+        return self.append(line)
 
 
 @dataclass(frozen=True)
 class JournalMatch:
-    """What a journal's match line says: the players, the match length, the header tags."""
+    """What a journal's match line says: the players, the match length, the header tags, the
+    chouette (no players: a heads-up match)."""
 
     players: tuple[str, str]
     match_length: int
     meta: tuple[tuple[str, str], ...] = ()
     inputs: int = 0  # the journal's input events (0: nothing played yet)
+    chouette: ChouetteConfig = ChouetteConfig()
 
 
 def journal_match(path: Path) -> Optional[JournalMatch]:
@@ -55,7 +95,8 @@ def journal_match(path: Path) -> Optional[JournalMatch]:
         if e.get("event") == "match":
             return JournalMatch(tuple(e.get("players", ("", ""))), int(e.get("match_length", 0)),
                                 tuple(tuple(kv) for kv in e.get("meta", ())),
-                                sum(1 for x in read.events if x.get("event") == "input"))
+                                sum(1 for x in read.events if x.get("event") == "input"),
+                                chouette_from_line(e.get("chouette"), path))
     return None
 
 
@@ -63,10 +104,36 @@ def _length(n: int) -> str:
     return "money play" if n == 0 else f"a {n}-point match"
 
 
-def differences(config: Any, settings: Settings, found: JournalMatch) -> list[str]:
-    """How the config's match differs from the journal's: players, match length, event, round, table."""
+def _table(players: tuple[str, str], chouette: ChouetteConfig) -> str:
+    if not chouette.on:
+        return f"a heads-up match {players[0]} - {players[1]}"
+    return f"a chouette of {', '.join(chouette.players)}"
+
+
+def _chouette_differences(found: ChouetteConfig, want: ChouetteConfig) -> list[str]:
+    """How two chouettes differ: the players in rotation, the box's colour, the rotation."""
     out = []
-    if tuple(settings.names) != tuple(found.players) and not settings.chouette:
+    if found.players != want.players:
+        out.append(f"chouette players {', '.join(found.players)} in the journal, "
+                   f"{', '.join(want.players)} in the config")
+    if found.box_colour != want.box_colour:
+        out.append(f"the box plays {found.box_colour} in the journal, {want.box_colour} in the config")
+    if found.rotation != want.rotation:
+        out.append(f"chouette rotation {found.rotation!r} in the journal, {want.rotation!r} in the config")
+    return out
+
+
+def differences(config: Any, settings: Settings, found: JournalMatch) -> list[str]:
+    """How the config's match differs from the journal's: heads-up or chouette, players (at a
+    chouette: in rotation, the box's colour, the rotation), match length, event, round, table."""
+    out = []
+    chouette = chouette_of(settings)
+    if chouette.on != found.chouette.on:
+        out.append(f"{_table(found.players, found.chouette)} in the journal, "
+                   f"{_table(settings.names, chouette)} in the config")
+    elif chouette.on:
+        out += _chouette_differences(found.chouette, chouette)
+    elif tuple(settings.names) != tuple(found.players):
         out.append(f"players {found.players[0]} - {found.players[1]} in the journal, "
                    f"{settings.names[0]} - {settings.names[1]} in the config")
     if settings.match_to != found.match_length:
@@ -80,10 +147,12 @@ def differences(config: Any, settings: Settings, found: JournalMatch) -> list[st
 
 
 def resumed_settings(settings: Settings, found: JournalMatch) -> Settings:
-    """The settings that replay the journal's match: its players and match length (the rest the config's)."""
-    if settings.chouette:
-        return settings
-    return replace(settings, names=found.players, match_to=found.match_length)
+    """The settings that replay the journal's match: its players, match length and chouette (or
+    none: heads-up); the rest the config's."""
+    c = found.chouette
+    return replace(settings, names=found.players, match_to=found.match_length, chouette=c.players,
+                   box_colour=c.box_colour if c.on else settings.box_colour,
+                   chouette_rotation=c.rotation if c.on else settings.chouette_rotation)
 
 
 def _file_part(name: str) -> str:

@@ -51,7 +51,7 @@ from referee.table.sinks import CubeSink, LogSink, ScreenSink
 from referee.table.club.link import director_input
 from referee.table.sdnotify import Notifier
 from referee.table.devices import DeviceProblem, Devices, open_devices, settings_from
-from referee.table.matches import (archive, differences, journal_match, journal_path,
+from referee.table.matches import (archive, chouette_of, differences, journal_match, journal_path,
                                    HeaderJournal, resumed_settings)
 
 log = logging.getLogger("bgtable.run")
@@ -304,7 +304,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if found is not None:
                     match_settings = resumed_settings(settings, found)
                 core = TableCore.open(path, match_settings, sinks,
-                                      journal_factory=lambda p, h=header: HeaderJournal(p, h))  # type: ignore[misc]
+                                      journal_factory=lambda p, h=header, c=chouette_of(match_settings):
+                                      HeaderJournal(p, h, c))  # type: ignore[misc]
             except JournalError as exc:  # locked by another process, or not writable at all
                 code = fail(prog, str(exc))
                 break
@@ -318,7 +319,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 path.unlink()
                 found, told, match_settings = None, [], settings
                 core = TableCore.open(path, settings, sinks,
-                                      journal_factory=lambda p, h=header: HeaderJournal(p, h))  # type: ignore[misc]
+                                      journal_factory=lambda p, h=header, c=chouette_of(settings):
+                                      HeaderJournal(p, h, c))  # type: ignore[misc]
             holder.append(core)
             if new_match and core.events > 0:
                 new_match = False
