@@ -14,7 +14,12 @@ that was not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W 
 An accepted illegal play is its roll (``;PL[B]DI[42]``) then the position as it stood,
 gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``
 (``PL`` last when B plays next: see :func:`_board_node`), which the reader turns back
-into the accepted play.  Every node carries the time of its action as ``TS[seconds]``
+into the accepted play.  The director's set-up (``SetUp``) is a set-board node with no roll
+before it, ``PL`` naming the player on roll and ``C[set up by the director]``; the reader takes
+any such node (gnubg writes one for an edited position) as a set-up, with the cube from
+``CV[value]``/``CP[w|b|c]`` in that node or in the cube-only nodes gnubg writes after it
+(``;CV[4]`` ``;CP[b]``); a cube-only node elsewhere (gnubg's edited cube) is a set-up of the
+position where it stands.  Every node carries the time of its action as ``TS[seconds]``
 (the journal's clock; a private property gnubg ignores).
 Analysis properties (``A``, ``GS``...) are skipped when reading.  SGF has no place for
 re-rolls and corrections (the journal and the JSON form keep them).
@@ -27,7 +32,8 @@ from pathlib import Path
 from typing import Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
-from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, Take
+from referee.records.actions import (Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, SetUp,
+                                     Take)
 from referee.records.problems import Problem, layout
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.position import Position
@@ -146,6 +152,33 @@ def _board(props: dict[str, list[str]]) -> Optional[Position]:
         return None
 
 
+_OWNERS = {"w": 0, "b": 1, "c": None, "": None}
+
+
+def _is_cube_only(props: dict[str, list[str]]) -> bool:
+    """A node that only sets the cube (gnubg writes ``;CV[4]`` then ``;CP[w]`` after a set-board)."""
+    return bool(props) and set(props) <= {"CV", "CP", "TS", "C"} and ("CV" in props or "CP" in props)
+
+
+def _setup_cube(props: dict[str, list[str]], cube: int, owner: Optional[int]) -> tuple[int, Optional[int], str]:
+    """The cube a set-up node's ``CV[value]``/``CP[w|b|c]`` give (starting from ``cube`` and
+    ``owner``), and the bad value when one is unreadable ('' when all read)."""
+    bad = ""
+    if "CV" in props:
+        v = props["CV"][0].strip()
+        if v.isdigit() and int(v) >= 1 and int(v) & (int(v) - 1) == 0:
+            cube = int(v)
+        else:
+            bad = f"CV[{v}]"
+    if "CP" in props:
+        v = props["CP"][0].strip().lower()
+        if v in _OWNERS:
+            owner = _OWNERS[v]
+        else:
+            bad = bad or f"CP[{v}]"
+    return cube, (None if cube == 1 else owner), bad
+
+
 def _illegal_text(props: dict[str, list[str]]) -> Optional[str]:
     note = " ".join(props.get("C", []))
     m = re.search(re.escape(ILLEGAL_NOTE) + r"(.*)$", note)
@@ -255,8 +288,11 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                 nxt = dict(nodes[ni][1]) if ni < len(nodes) else {}
                 if _is_board(nxt):
                     # the roll of an accepted illegal play, then the position as it stood
-                    ni += 1
                     played, board = _illegal_text(nxt), _board(nxt)
+                    if played is None and board is not None:  # a roll, then the director's set-up
+                        feed(Roll(p, dice, t=t))
+                        continue
+                    ni += 1
                     if played is None or board is None:
                         problems.append(Problem(number, here, "AE/AB/AW", "a set-board node that does not "
                                                 "name an accepted illegal play; skipped", nodes[ni - 1][0]))
@@ -272,9 +308,40 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                     continue
                 feed(Roll(p, dice, t=t))
                 continue
-            if _is_board(props):
-                problems.append(Problem(number, here, "AE/AB/AW", "position set-up nodes are only read after "
-                                        "the roll of an accepted illegal play; skipped", line))
+            if _is_board(props):  # the director's set-up (gnubg: an edited position)
+                board = _board(props)
+                if board is None:
+                    problems.append(Problem(number, here, "AE/AB/AW", "a set-board node must clear the board "
+                                            "(AE[a:y]) and place 15 or fewer checkers a side on points a..y; "
+                                            "skipped", line))
+                    continue
+                pl = props.get("PL", [""])[0].strip().upper()
+                on_roll = 0 if pl == "W" else 1 if pl == "B" else (r.to_act if r.to_act is not None else 0)
+                cube, owner, bad = _setup_cube(props, 1, None)
+                while ni < len(nodes) and _is_cube_only(dict(nodes[ni][1])):
+                    cube, owner, more = _setup_cube(dict(nodes[ni][1]), cube, owner)
+                    bad = bad or more
+                    ni += 1
+                if bad:
+                    problems.append(Problem(number, here, bad, "the cube of a set-up must be CV[1, 2, 4 ...] "
+                                            "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
+                                            line))
+                stood = board if on_roll == 0 else board.swap()  # the ID is seen by the player on roll
+                feed(SetUp(on_roll, stood.position_id(), cube, owner, t=t))
+                continue
+            if _is_cube_only(props):  # gnubg's edited cube without a new board: a set-up where it stands
+                if r.broken or r.to_act is None:
+                    problems.append(Problem(number, here, "CV/CP", "a cube setting with no position to set it "
+                                            "in (before the opening roll, or after an unreadable play); "
+                                            "skipped", line))
+                    continue
+                cube, owner, bad = _setup_cube(props, r.cube, r.owner)
+                if bad:
+                    problems.append(Problem(number, here, bad, "the cube of a set-up must be CV[1, 2, 4 ...] "
+                                            "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
+                                            line))
+                stood = r.pos0 if r.to_act == 0 else r.pos0.swap()
+                feed(SetUp(r.to_act, stood.position_id(), cube, owner, t=t))
                 continue
             for side in ("W", "B"):
                 if side not in props:
