@@ -161,8 +161,8 @@ def _is_cube_only(props: dict[str, list[str]]) -> bool:
 
 
 def _setup_cube(props: dict[str, list[str]], cube: int, owner: Optional[int]) -> tuple[int, Optional[int], str]:
-    """The cube a set-up node's ``CV[value]``/``CP[w|b|c]`` give (starting from ``cube`` and
-    ``owner``), and the bad value when one is unreadable ('' when all read)."""
+    """The cube value and owner a node's ``CV[value]``/``CP[w|b|c]`` give (starting from ``cube``
+    and ``owner``), and the bad value when one is unreadable ('' when all read)."""
     bad = ""
     if "CV" in props:
         v = props["CV"][0].strip()
@@ -176,7 +176,7 @@ def _setup_cube(props: dict[str, list[str]], cube: int, owner: Optional[int]) ->
             owner = _OWNERS[v]
         else:
             bad = bad or f"CP[{v}]"
-    return cube, (None if cube == 1 else owner), bad
+    return cube, owner, bad
 
 
 def _illegal_text(props: dict[str, list[str]]) -> Optional[str]:
@@ -308,17 +308,26 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                     continue
                 feed(Roll(p, dice, t=t))
                 continue
-            if _is_board(props):  # the director's set-up (gnubg: an edited position)
-                board = _board(props)
-                if board is None:
-                    problems.append(Problem(number, here, "AE/AB/AW", "a set-board node must clear the board "
-                                            "(AE[a:y]) and place 15 or fewer checkers a side on points a..y; "
-                                            "skipped", line))
-                    continue
-                pl = props.get("PL", [""])[0].strip().upper()
-                on_roll = 0 if pl == "W" else 1 if pl == "B" else (r.to_act if r.to_act is not None else 0)
-                cube, owner, bad = _setup_cube(props, 1, None)
-                while ni < len(nodes) and _is_cube_only(dict(nodes[ni][1])):
+            if _is_board(props) or _is_cube_only(props):
+                # the director's set-up (gnubg: an edited position); a cube alone: set where the game stands
+                if _is_board(props):
+                    board, cube, owner = _board(props), 1, None
+                    if board is None:
+                        problems.append(Problem(number, here, "AE/AB/AW", "a set-board node must clear the board "
+                                                "(AE[a:y]) and place 15 or fewer checkers a side on points a..y; "
+                                                "skipped", line))
+                        continue
+                    pl = props.get("PL", [""])[0].strip().upper()
+                    on_roll = 0 if pl == "W" else 1 if pl == "B" else (r.to_act if r.to_act is not None else 0)
+                else:
+                    if r.broken or r.to_act is None:
+                        problems.append(Problem(number, here, "CV/CP", "a cube setting with no position to set "
+                                                "it in (before the opening roll, or after an unreadable play); "
+                                                "skipped", line))
+                        continue
+                    board, cube, owner, on_roll = r.pos0, r.cube, r.owner, r.to_act
+                cube, owner, bad = _setup_cube(props, cube, owner)
+                while ni < len(nodes) and _is_cube_only(dict(nodes[ni][1])):  # gnubg: ;CV[4] ;CP[b]
                     cube, owner, more = _setup_cube(dict(nodes[ni][1]), cube, owner)
                     bad = bad or more
                     ni += 1
@@ -327,21 +336,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                                             "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
                                             line))
                 stood = board if on_roll == 0 else board.swap()  # the ID is seen by the player on roll
-                feed(SetUp(on_roll, stood.position_id(), cube, owner, t=t))
-                continue
-            if _is_cube_only(props):  # gnubg's edited cube without a new board: a set-up where it stands
-                if r.broken or r.to_act is None:
-                    problems.append(Problem(number, here, "CV/CP", "a cube setting with no position to set it "
-                                            "in (before the opening roll, or after an unreadable play); "
-                                            "skipped", line))
-                    continue
-                cube, owner, bad = _setup_cube(props, r.cube, r.owner)
-                if bad:
-                    problems.append(Problem(number, here, bad, "the cube of a set-up must be CV[1, 2, 4 ...] "
-                                            "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
-                                            line))
-                stood = r.pos0 if r.to_act == 0 else r.pos0.swap()
-                feed(SetUp(r.to_act, stood.position_id(), cube, owner, t=t))
+                feed(SetUp(on_roll, stood.position_id(), cube, None if cube == 1 else owner, t=t))
                 continue
             for side in ("W", "B"):
                 if side not in props:
