@@ -91,7 +91,7 @@ def test_the_cube_of_a_set_up_is_read_from_cv_and_cp(where):
 @pytest.mark.xfail(strict=True, reason="sgfwriter.py does not write the set-up's cube (CV/CP) yet")
 def test_a_set_up_cube_round_trips():
     rec = _record(cube=2, owner=0)
-    assert read_sgf(write_sgf(rec)).record.games == rec.games
+    assert _shape(read_sgf(write_sgf(rec)).record) == _shape(rec)
 
 
 GNUBG_EXPORT = """(;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07.001]MI[length:5][game:0][ws:0][bs:0]PW[gnubg]PB[root]
@@ -157,7 +157,9 @@ def gnubg_read(tmp_path_factory):
     """What gnubg makes of a set-up game: our SGF (without and with the cube), our .mat."""
     tmp = tmp_path_factory.mktemp("gnubg_setup")
     plain, cubed = _record(), _record(cube=2, owner=0)
-    with_cube = write_sgf(cubed).replace(NOTE, "CV[2]CP[w]" + NOTE, 1)
+    with_cube = write_sgf(cubed)
+    if "CV[2]CP[w]" not in with_cube:  # until the writer writes the set-up's cube
+        with_cube = with_cube.replace(NOTE, "CV[2]CP[w]" + NOTE, 1)
     files = {"sgf": ("load match", write_sgf(plain), "s.sgf"), "sgf_cube": ("load match", with_cube, "c.sgf"),
              "mat": ("import mat", write_mat(plain), "m.mat")}
     jobs = []
