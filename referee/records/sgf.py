@@ -335,8 +335,8 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                     problems.append(Problem(number, here, bad, "the cube of a set-up must be CV[1, 2, 4 ...] "
                                             "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
                                             line))
-                stood = board if on_roll == 0 else board.swap()  # the ID is seen by the player on roll
-                feed(SetUp(on_roll, stood.position_id(), cube, None if cube == 1 else owner, t=t))
+                seen = board if on_roll == 0 else board.swap()  # the ID is seen by the player on roll
+                feed(SetUp(on_roll, seen.position_id(), cube, None if cube == 1 else owner, t=t))
                 continue
             for side in ("W", "B"):
                 if side not in props:
