@@ -146,6 +146,8 @@ def _board(props: dict[str, list[str]]) -> Optional[Position]:
                 return None
             pt = _point(player, v)
             side[24 if pt == BAR_POINT else pt - 1] += 1
+    if sum(me) > 15 or sum(opp) > 15:
+        return None
     try:
         return Position(me, opp)
     except ValueError:
@@ -289,13 +291,15 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                 if _is_board(nxt):
                     # the roll of an accepted illegal play, then the position as it stood
                     played, board = _illegal_text(nxt), _board(nxt)
-                    if played is None and board is not None:  # a roll, then the director's set-up
+                    if played is None:  # a roll, then the director's set-up (read as the next node)
                         feed(Roll(p, dice, t=t))
                         continue
                     ni += 1
-                    if played is None or board is None:
-                        problems.append(Problem(number, here, "AE/AB/AW", "a set-board node that does not "
-                                                "name an accepted illegal play; skipped", nodes[ni - 1][0]))
+                    if board is None:
+                        problems.append(Problem(number, here, "AE/AB/AW", "the position after an accepted "
+                                                "illegal play must clear the board (AE[a:y]) and place 15 or "
+                                                "fewer checkers a side on points a..y; the roll is kept",
+                                                nodes[ni - 1][0]))
                         feed(Roll(p, dice, t=t))
                         continue
                     # the board that stood is the record; the play text names it (and gives it, mostly)

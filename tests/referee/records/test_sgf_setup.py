@@ -131,6 +131,8 @@ def test_bad_set_up_nodes_are_problems():
     bad_cube = write_sgf(_record()).replace(NOTE, NOTE + "CV[3]", 1)
     read = read_sgf(bad_cube)
     assert [p.text for p in read.problems] == ["CV[3]"]
+    sixteen = text.replace(";PL[B]AW[a]AB[x]", ";PL[B]AE[a:y]AW[a]AB" + "[x]" * 16)
+    assert [p.text for p in read_sgf(sixteen).problems] == ["AE/AB/AW"]
     lone = "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b];CV[2];W[31hefe])"
     assert [p.text for p in read_sgf(lone).problems] == ["CV/CP"]
 
@@ -205,3 +207,12 @@ def test_gnubg_imports_the_mat_of_a_set_up_game(gnubg_read):
     # game 2 stops at the set-up: its opening play, then the roll that stood (gnubg: set dice)
     assert games[1]["game"][1:] == [{"dice": [6, 6], "action": "set", "player": "O"}]
     assert games[1]["info"]["winner"] is None
+
+
+def test_a_roll_then_a_bad_board_keeps_the_roll():
+    text = ("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b];W[31hefe]"
+            ";PL[B]DI[42];AE[a:y]AW[a]AB[x][x][x][x][x][x][x][x][x][x][x][x][x][x][x][x]PL[B]"
+            "C[b 42, accepted illegal play: 8/4 6/4])")
+    read = read_sgf(text)
+    assert [(p.game, p.text) for p in read.problems] == [(1, "AE/AB/AW")]
+    assert read.record.games[0].actions[-1] == Roll(1, (4, 2))
