@@ -14,7 +14,12 @@ that was not played (then a resignation) is the setup node ``;PL[W]DI[51]``.  W 
 An accepted illegal play is its roll (``;PL[B]DI[42]``) then the position as it stood,
 gnubg's set-board node ``;PL[W]AE[a:y]AW[..]AB[..]C[Light 42, accepted illegal play: 24/18]``
 (``PL`` last when B plays next: see :func:`_board_node`), which the reader turns back
-into the accepted play.  Every node carries the time of its action as ``TS[seconds]``
+into the accepted play.  The director's set-up (``SetUp``) is a set-board node with no roll
+before it, ``PL`` naming the player on roll and ``C[set up by the director]``; the reader takes
+any such node (gnubg writes one for an edited position) as a set-up, with the cube from
+``CV[value]``/``CP[w|b|c]`` in that node or in the cube-only nodes gnubg writes after it
+(``;CV[4]`` ``;CP[b]``); a cube-only node elsewhere (gnubg's edited cube) is a set-up of the
+position where it stands.  Every node carries the time of its action as ``TS[seconds]``
 (the journal's clock; a private property gnubg ignores).
 Analysis properties (``A``, ``GS``...) are skipped when reading.  SGF has no place for
 re-rolls and corrections (the journal and the JSON form keep them).
@@ -27,7 +32,8 @@ from pathlib import Path
 from typing import Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
-from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, Take
+from referee.records.actions import (Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, SetUp,
+                                     Take)
 from referee.records.problems import Problem, layout
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.position import Position
@@ -140,10 +146,39 @@ def _board(props: dict[str, list[str]]) -> Optional[Position]:
                 return None
             pt = _point(player, v)
             side[24 if pt == BAR_POINT else pt - 1] += 1
+    if sum(me) > 15 or sum(opp) > 15:
+        return None
     try:
         return Position(me, opp)
     except ValueError:
         return None
+
+
+_OWNERS = {"w": 0, "b": 1, "c": None, "": None}
+
+
+def _is_cube_only(props: dict[str, list[str]]) -> bool:
+    """A node that only sets the cube (gnubg writes ``;CV[4]`` then ``;CP[w]`` after a set-board)."""
+    return bool(props) and set(props) <= {"CV", "CP", "TS", "C"} and ("CV" in props or "CP" in props)
+
+
+def _setup_cube(props: dict[str, list[str]], cube: int, owner: Optional[int]) -> tuple[int, Optional[int], str]:
+    """The cube value and owner a node's ``CV[value]``/``CP[w|b|c]`` give (starting from ``cube``
+    and ``owner``), and the bad value when one is unreadable ('' when all read)."""
+    bad = ""
+    if "CV" in props:
+        v = props["CV"][0].strip()
+        if v.isdigit() and int(v) >= 1 and int(v) & (int(v) - 1) == 0:
+            cube = int(v)
+        else:
+            bad = f"CV[{v}]"
+    if "CP" in props:
+        v = props["CP"][0].strip().lower()
+        if v in _OWNERS:
+            owner = _OWNERS[v]
+        else:
+            bad = bad or f"CP[{v}]"
+    return cube, owner, bad
 
 
 def _illegal_text(props: dict[str, list[str]]) -> Optional[str]:
@@ -255,11 +290,16 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                 nxt = dict(nodes[ni][1]) if ni < len(nodes) else {}
                 if _is_board(nxt):
                     # the roll of an accepted illegal play, then the position as it stood
-                    ni += 1
                     played, board = _illegal_text(nxt), _board(nxt)
-                    if played is None or board is None:
-                        problems.append(Problem(number, here, "AE/AB/AW", "a set-board node that does not "
-                                                "name an accepted illegal play; skipped", nodes[ni - 1][0]))
+                    if played is None:  # a roll, then the director's set-up (read as the next node)
+                        feed(Roll(p, dice, t=t))
+                        continue
+                    ni += 1
+                    if board is None:
+                        problems.append(Problem(number, here, "AE/AB/AW", "the position after an accepted "
+                                                "illegal play must clear the board (AE[a:y]) and place 15 or "
+                                                "fewer checkers a side on points a..y; the roll is kept",
+                                                nodes[ni - 1][0]))
                         feed(Roll(p, dice, t=t))
                         continue
                     # the board that stood is the record; the play text names it (and gives it, mostly)
@@ -272,9 +312,35 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
                     continue
                 feed(Roll(p, dice, t=t))
                 continue
-            if _is_board(props):
-                problems.append(Problem(number, here, "AE/AB/AW", "position set-up nodes are only read after "
-                                        "the roll of an accepted illegal play; skipped", line))
+            if _is_board(props) or _is_cube_only(props):
+                # the director's set-up (gnubg: an edited position); a cube alone: set where the game stands
+                if _is_board(props):
+                    board, cube, owner = _board(props), 1, None
+                    if board is None:
+                        problems.append(Problem(number, here, "AE/AB/AW", "a set-board node must clear the board "
+                                                "(AE[a:y]) and place 15 or fewer checkers a side on points a..y; "
+                                                "skipped", line))
+                        continue
+                    pl = props.get("PL", [""])[0].strip().upper()
+                    on_roll = 0 if pl == "W" else 1 if pl == "B" else (r.to_act if r.to_act is not None else 0)
+                else:
+                    if r.broken or r.to_act is None:
+                        problems.append(Problem(number, here, "CV/CP", "a cube setting with no position to set "
+                                                "it in (before the opening roll, or after an unreadable play); "
+                                                "skipped", line))
+                        continue
+                    board, cube, owner, on_roll = r.pos0, r.cube, r.owner, r.to_act
+                cube, owner, bad = _setup_cube(props, cube, owner)
+                while ni < len(nodes) and _is_cube_only(dict(nodes[ni][1])):  # gnubg: ;CV[4] ;CP[b]
+                    cube, owner, more = _setup_cube(dict(nodes[ni][1]), cube, owner)
+                    bad = bad or more
+                    ni += 1
+                if bad:
+                    problems.append(Problem(number, here, bad, "the cube of a set-up must be CV[1, 2, 4 ...] "
+                                            "owned CP[w], CP[b] or CP[c] (centred); read as far as it goes",
+                                            line))
+                seen = board if on_roll == 0 else board.swap()  # the ID is seen by the player on roll
+                feed(SetUp(on_roll, seen.position_id(), cube, None if cube == 1 else owner, t=t))
                 continue
             for side in ("W", "B"):
                 if side not in props:
