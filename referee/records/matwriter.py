@@ -3,7 +3,9 @@
 One checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells, plus
 every header tag the record holds; what the format cannot hold (re-rolls, corrections,
 times, accepted illegal plays) is described in :mod:`referee.records.matfile`, the reader,
-which also re-exports :func:`write_mat` and :func:`save_mat`.
+which also re-exports :func:`write_mat` and :func:`save_mat`.  The score's notes (a time-out's
+penalty, the director's score correction: ``actions.SCORE_NOTES``) are written as nothing: the
+format has no comment gnubg reads, and the next game's score line shows them.
 """
 from __future__ import annotations
 
