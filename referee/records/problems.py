@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from referee.records.actions import (NOT_PLAYS, Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move, Pass,
-                                     Reroll, Resign, Roll, Take)
+from referee.records.actions import (NOT_PLAYS, Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move,
+                                     Pass, Reroll, Resign, Roll, Take)
 
 
 #: action types that take a column in a .mat move line

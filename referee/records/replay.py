@@ -29,7 +29,8 @@ from referee.rules.match import add_points, crawford_flags
 from referee.records.replay_state import GameReplay, KnownReplay, ReplayState
 from referee.records.replayer import GameReplayer
 
-__all__ = ["GameReplay", "GameReplayer", "KnownReplay", "MatchReplay", "ReplayState", "replay_game", "replay_match", "score_after"]
+__all__ = ["GameReplay", "GameReplayer", "KnownReplay", "MatchReplay", "ReplayState", "replay_game", "replay_match",
+           "score_after"]
 
 
 @dataclass

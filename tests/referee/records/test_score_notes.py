@@ -15,7 +15,8 @@ import pytest
 from referee import events as ev
 from referee.errors import RecordError
 from referee.events import DirectorAction
-from referee.records.actions import (GameEnd, Move, Pass, Penalty, Roll, ScoreCorrection, Double, action_from_json)
+from referee.records.actions import (Double, GameEnd, Move, Pass, Penalty, Roll, ScoreCorrection, Undo,
+                                     action_from_json)
 from referee.records.builder import GameStart, MatchStart, build_record
 from referee.records.journal import Journal, read_journal
 from referee.records.matfile import write_mat
@@ -148,7 +149,6 @@ def test_a_penalty_while_a_double_is_pending_and_an_undo_after_it() -> None:
     record = build_record(entries)
     assert replay_match(record).problems == []
     # the director's undo takes back the last action that is not a score note
-    from referee.records.actions import Undo
     undone = build_record(entries[:5] + [Undo(1, "Doubles => 2")]).games[0].actions
     assert undone == (Move(0, (3, 1), "8/5 6/5"), Penalty(0, 1))
 
