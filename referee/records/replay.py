@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from referee.records.actions import GameEnd, Penalty, ScoreCorrection
+from referee.records.actions import Penalty, ScoreCorrection
 from referee.records.problems import Problem, layout
 from referee.records.record import GameRecord, MatchRecord, RuleSettings
-from referee.rules.match import add_points, crawford_flags
+from referee.rules.match import crawford_flags
 from referee.records.replay_state import GameReplay, KnownReplay, ReplayState
 from referee.records.replayer import GameReplayer
 
@@ -64,14 +64,9 @@ def replay_game(game: GameRecord, match_length: int = 0, rules: RuleSettings = R
 def score_after(game: GameRecord, score: tuple[int, int]) -> tuple[int, int]:
     """The score after ``game`` played from ``score``: its score corrections, penalties and
     result in order (a correction sets the score; a penalty or the result adds to it)."""
-    for a in game.actions:
-        if isinstance(a, ScoreCorrection):
-            score = a.score
-        elif isinstance(a, Penalty):
-            score = add_points(score, a.gainer, a.points)
-        elif isinstance(a, GameEnd):
-            score = add_points(score, a.winner, a.points)
-    return score
+    if tuple(game.score_before) != score:
+        game = GameRecord(game.number, score, game.crawford, game.actions)
+    return game.score_after()
 
 
 def _corrected(game: GameRecord) -> Optional[tuple[int, int]]:

@@ -148,6 +148,8 @@ def test_a_penalty_while_a_double_is_pending_and_an_undo_after_it() -> None:
                GameStart(2, (0, 2))]
     record = build_record(entries)
     assert replay_match(record).problems == []
+    assert build_record(entries[:7]).final_score() == (0, 2)  # the record's own score counts the penalty
+    assert build_record(entries[:5]).final_score() == (0, 1)  # unfinished: the penalty alone
     # the director's undo takes back the last action that is not a score note
     undone = build_record(entries[:5] + [Undo(1, "Doubles => 2")]).games[0].actions
     assert undone == (Move(0, (3, 1), "8/5 6/5"), Penalty(0, 1))
