@@ -41,7 +41,16 @@ Actions (``type`` is the JSON tag)
                                                back on the opponent's demand; the player's next
                                                ``Move`` is the corrected play.
 ``GameEnd(winner, points, kind, reason)`` ``game_end``  the result: ``reason`` is ``bearoff``,
-                                               ``resign`` or ``pass``; ``kind`` 1/2/3.
+                                               ``resign``, ``pass`` or ``timeout``; ``kind`` 1/2/3.
+``Penalty(player, points, reason)`` ``penalty``  ``points`` to the opponent of ``player``, the
+                                               player penalised, mid-game (``reason``: one of
+                                               :data:`PENALTY_REASONS`); play goes on.
+
+The score's notes (:data:`SCORE_NOTES`: a ``Penalty``, the director's ``ScoreCorrection``)
+change the score, never the board or the turn: they may come anywhere in a game (between a
+roll and its play, while a double is pending), the replay adds them to the score sequence
+(:mod:`referee.records.replay`), SGF writes a comment node and .mat nothing (the next game's
+score line shows them).
 
 Every action also has a keyword-only ``t``: when it happened, in seconds on the journal's
 clock (the ``t`` of the input event that caused it; ``None`` when unknown, as in a file
@@ -81,6 +90,11 @@ REROLL_CAUSES: tuple[str, ...] = (
     "other",
 )
 END_REASONS: tuple[str, ...] = ("bearoff", "resign", "pass", "timeout")  # timeout: referee.turn.timeout
+PENALTY_REASONS: tuple[str, ...] = ("timeout",)  # timeout: the table's clock (referee.turn.timeout)
+#: the actions that change the score and nothing on the board: a penalty, the director's score correction
+SCORE_NOTES: tuple[str, ...] = ("penalty", "score")
+#: the actions a roll's play may come after (its roll's cell is the play's): void rolls, corrections, notes
+NOT_PLAYS: tuple[str, ...] = ("reroll", "correction") + SCORE_NOTES
 
 
 def _check_player(p: object, what: str = "player") -> None:
@@ -315,12 +329,34 @@ class GameEnd(Action):
         return self.player
 
 
+@dataclass(frozen=True)
+class Penalty(Action):
+    """``points`` penalty points to the opponent of ``player`` (the player penalised), mid-game;
+    play goes on where it was (``reason``: one of PENALTY_REASONS)."""
+
+    TYPE: ClassVar[str] = "penalty"
+    points: int = 1
+    reason: str = "timeout"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.points, int) or isinstance(self.points, bool) or self.points < 1:
+            raise RecordError(f"penalty points {self.points!r} must be a positive integer")
+        if self.reason not in PENALTY_REASONS:
+            raise RecordError(f"penalty reason {self.reason!r} is not one of {', '.join(PENALTY_REASONS)}")
+
+    @property
+    def gainer(self) -> int:
+        """The player the penalty points go to (the opponent of the player penalised)."""
+        return 1 - self.player
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.TYPE: cls for cls in (Roll, Move, Reroll, Double, Take, Pass, Beaver, Resign, AcceptResign,
-                              RejectResign, IllegalAccepted, Correction, GameEnd)
+                              RejectResign, IllegalAccepted, Correction, GameEnd, Penalty)
 }
 AnyAction = Union[Roll, Move, Reroll, Double, Take, Pass, Beaver, Resign, AcceptResign,
-                  RejectResign, IllegalAccepted, Correction, GameEnd]
+                  RejectResign, IllegalAccepted, Correction, GameEnd, Penalty]
 
 
 # ---------------------------------------------------------------------------- the director's actions
@@ -361,8 +397,10 @@ class Undo(Action):
 
 @dataclass(frozen=True)
 class ScoreCorrection(Action):
-    """The director corrected the score to ``score`` (player 0, player 1): the record folds it
-    into the game's score before (the game is played at the corrected score)."""
+    """The director corrected the score to ``score`` (player 0, player 1).  The record keeps it
+    in the game (a score note, so the replay accepts the score it sets) and folds it into the
+    game's score before (the game is played at the corrected score); one made between games is
+    the next game's first action (:mod:`referee.records.builder`)."""
 
     TYPE: ClassVar[str] = "score"
     score: tuple[int, int] = (0, 0)

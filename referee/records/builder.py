@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Optional, Union
 
 from referee.errors import RecordError
-from referee.records.actions import Action, action_from_dict
+from referee.records.actions import SCORE_NOTES, Action, GameEnd, action_from_dict
 from referee.records.record import GameRecord, MatchRecord, RuleSettings
 
 
@@ -119,7 +119,8 @@ def _start_match(b: "RecordBuilder", e: MatchStart) -> None:
 
 
 def _start_game(b: "RecordBuilder", e: GameStart) -> None:
-    b.games.append((e.number, e.score_before, e.crawford, []))
+    b.games.append((e.number, e.score_before, e.crawford, b.pending))  # a correction made between games first
+    b.pending = []
 
 
 def _append(b: "RecordBuilder", a: Action) -> None:
@@ -129,18 +130,27 @@ def _append(b: "RecordBuilder", a: Action) -> None:
 
 
 def _undo(b: "RecordBuilder", a: Action) -> None:
-    """The director's undo: the game's last action is taken back (it never reaches .mat or SGF)."""
-    if b.games and b.games[-1][3]:
-        b.games[-1][3].pop()
+    """The director's undo: the game's last action is taken back (it never reaches .mat or SGF);
+    a score note after it (a penalty, a score correction) stays: the table's undo keeps the score."""
+    acts = b.games[-1][3] if b.games else []
+    for i in range(len(acts) - 1, -1, -1):
+        if acts[i].TYPE not in SCORE_NOTES:
+            del acts[i]
+            return
 
 
 def _score(b: "RecordBuilder", a: Action) -> None:
-    """The director's score correction: the game under way is played at the corrected score."""
+    """The director's score correction, kept in the record: the game under way is played at the
+    corrected score (its score before); one made between games is the next game's first action."""
     if not b.games:
         raise RecordError(f"action {a.to_json()} comes before any game started")
     n, _, crawford, acts = b.games[-1]
+    if acts and isinstance(acts[-1], GameEnd):
+        b.pending.append(a if a.t is not None or b.clock is None else a.at(b.clock))
+        return
     score = getattr(a, "score")
     b.games[-1] = (n, (score[0], score[1]), crawford, acts)
+    _append(b, a)
 
 
 #: how each kind of entry is folded in (an action kind not named here is appended to its game)
@@ -161,6 +171,7 @@ class RecordBuilder:
         self.rules = RuleSettings()
         self.meta: tuple[tuple[str, str], ...] = ()
         self.games: list[tuple[int, tuple[int, int], bool, list[Action]]] = []
+        self.pending: list[Action] = []  # score corrections made between games: the next game's first actions
         self.clock: Optional[float] = None  # the last input event's time: stamps the actions it caused
         self.entries = 0  # the record entries folded in so far
 

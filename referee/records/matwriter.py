@@ -3,14 +3,16 @@
 One checker step per die, bar as 25 and off as 0, ``*`` after hits, 28-column cells, plus
 every header tag the record holds; what the format cannot hold (re-rolls, corrections,
 times, accepted illegal plays) is described in :mod:`referee.records.matfile`, the reader,
-which also re-exports :func:`write_mat` and :func:`save_mat`.
+which also re-exports :func:`write_mat` and :func:`save_mat`.  The score's notes (a time-out's
+penalty, the director's score correction: ``actions.SCORE_NOTES``) are written as nothing: the
+format has no comment gnubg reads, and the next game's score line shows them.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Optional, Union
 
-from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Roll, Take
+from referee.records.actions import NOT_PLAYS, Action, Beaver, Double, IllegalAccepted, Move, Pass, Roll, Take
 from referee.records.problems import layout
 from referee.records.record import GameRecord, MatchRecord
 from referee.rules.moves import legal_plays
@@ -81,7 +83,7 @@ def writable_actions(g: GameRecord) -> tuple[Action, ...]:
             break
         if isinstance(a, IllegalAccepted):
             rest: list[Action] = [g.result] if g.result is not None else []
-            before = [b for b in acts[:i] if b.TYPE not in ("reroll", "correction")]
+            before = [b for b in acts[:i] if b.TYPE not in NOT_PLAYS]
             rolled = bool(before) and isinstance(before[-1], Roll) and before[-1].player == a.player
             acts = acts[:i] + ([] if rolled else [Roll(a.player, a.dice, t=a.t)]) + rest
             break
@@ -89,7 +91,7 @@ def writable_actions(g: GameRecord) -> tuple[Action, ...]:
     out: list[Action] = []
     for i, (a, (line, _c)) in enumerate(zip(acts, layout(acts))):
         if isinstance(a, Roll):
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in NOT_PLAYS), None)
             played = isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player
             if (not played and g.finished and not r.broken
                     and len(legal_plays(r.mover_position(a.player), *a.dice)) == 1):
@@ -120,7 +122,7 @@ def _write_game(record: MatchRecord, g: GameRecord) -> list[str]:
             else:
                 text = f"{a.dice[0]}{a.dice[1]}: {a.play.strip()} ".rstrip() + " "
         elif isinstance(a, Roll):
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in NOT_PLAYS), None)
             if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
                 text = f"{a.dice[0]}{a.dice[1]}: "
         elif isinstance(a, Double):

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from referee.records.actions import (Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move, Pass,
-                                     Reroll, Resign, Roll, Take)
+from referee.records.actions import (NOT_PLAYS, Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move,
+                                     Pass, Reroll, Resign, Roll, Take)
 
 
 #: action types that take a column in a .mat move line
@@ -33,7 +33,7 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
             out.append((last[0], -1))
             continue
         if a.TYPE == "roll":
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in NOT_PLAYS), None)
             if isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player:
                 # shares the cell of its move: numbered as the move will be
                 c, ln = col, line

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Iterable, Optional
 
 from referee.errors import RecordError
-from referee.records.actions import Action, GameEnd, action_from_dict
+from referee.records.actions import Action, GameEnd, Penalty, ScoreCorrection, action_from_dict
 from referee.rules.match import add_points, crawford_flags as crawford_flags  # re-exported: the records' name for it
 
 EARLY_ROLL_RULES: tuple[str, ...] = ("stands", "void")
@@ -103,12 +103,17 @@ class GameRecord:
         return self.result is not None
 
     def score_after(self) -> tuple[int, int]:
-        """The score after the game as recorded (the score before while unfinished)."""
-        r = self.result
-        a, b = self.score_before
-        if r is None:
-            return (a, b)
-        return add_points((a, b), r.winner, r.points)
+        """The score after the game as recorded: the score before, its penalties and its result
+        (the director's corrections set it; while unfinished, without a result)."""
+        score = (self.score_before[0], self.score_before[1])
+        for a in self.actions:
+            if isinstance(a, ScoreCorrection):
+                score = a.score
+            elif isinstance(a, Penalty):
+                score = add_points(score, a.gainer, a.points)
+            elif isinstance(a, GameEnd):
+                score = add_points(score, a.winner, a.points)
+        return score
 
     def with_actions(self, actions: Iterable[Action]) -> "GameRecord":
         """The same game with ``actions`` in place of its own."""

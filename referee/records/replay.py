@@ -13,20 +13,24 @@ the legal alternatives named when it is illegal); players alternating; cube acti
 legal (turn, owner, value, no double in the Crawford game, cube limit, beavers only
 in money play with beavers on, the right player answering, the game ending after a
 pass); resignations answered by the opponent; each result consistent with the final
-position, the cube and the Jacoby rule; scores and the Crawford flag consistent.
+position, the cube and the Jacoby rule; scores and the Crawford flag consistent (the score
+sequence counts each game's penalties, and a game the director corrected the score of is
+played at the corrected score: :func:`score_after`).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
+from referee.records.actions import Penalty, ScoreCorrection
 from referee.records.problems import Problem, layout
 from referee.records.record import GameRecord, MatchRecord, RuleSettings
-from referee.rules.match import add_points, crawford_flags
+from referee.rules.match import crawford_flags
 from referee.records.replay_state import GameReplay, KnownReplay, ReplayState
 from referee.records.replayer import GameReplayer
 
-__all__ = ["GameReplay", "GameReplayer", "KnownReplay", "MatchReplay", "ReplayState", "replay_game", "replay_match"]
+__all__ = ["GameReplay", "GameReplayer", "KnownReplay", "MatchReplay", "ReplayState", "replay_game", "replay_match",
+           "score_after"]
 
 
 @dataclass
@@ -57,6 +61,19 @@ def replay_game(game: GameRecord, match_length: int = 0, rules: RuleSettings = R
     return r.finish()
 
 
+def score_after(game: GameRecord, score: tuple[int, int]) -> tuple[int, int]:
+    """The score after ``game`` played from ``score``: its score corrections, penalties and
+    result in order (a correction sets the score; a penalty or the result adds to it)."""
+    if tuple(game.score_before) != score:
+        game = GameRecord(game.number, score, game.crawford, game.actions)
+    return game.score_after()
+
+
+def _corrected(game: GameRecord) -> Optional[tuple[int, int]]:
+    """The score the director's last correction in ``game`` set (the game's score before), or None."""
+    return next((a.score for a in reversed(game.actions) if isinstance(a, ScoreCorrection)), None)
+
+
 def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = ()) -> MatchReplay:
     """Replay every game of a record; never stops at the first problem.  ``known[i]``,
     when given, is game ``i`` as a reader already replayed it: it is used instead of
@@ -67,11 +84,9 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
     expected_scores: list[tuple[int, int]] = []
     score = tuple(record.games[0].score_before) if record.games else (0, 0)  # type: ignore[assignment]
     for g in record.games:
+        score = g.score_before if _corrected(g) is not None else score
         expected_scores.append(score)
-        if g.finished:
-            r = g.result
-            assert r is not None
-            score = add_points(score, r.winner, r.points)
+        score = score_after(g, score)
     flags = crawford_flags(L, expected_scores, record.rules.crawford)
     # a record may start at a score other than 0-0 (a partial match): take the first game's
     score = tuple(record.games[0].score_before) if record.games else (0, 0)  # type: ignore[assignment]
@@ -83,7 +98,13 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
                                                 f"in a {L}-point match)"))
         if g.number != idx + 1:
             gp.append(Problem(g.number, 0, "", f"game number {g.number} out of order (expected {idx + 1})"))
-        if tuple(g.score_before) != score:
+        corrected = _corrected(g)
+        if corrected is not None:  # the director corrected the score: the game is played at it
+            if tuple(g.score_before) != corrected:
+                gp.append(Problem(g.number, 0, f"{g.score_before[0]}-{g.score_before[1]}",
+                                  f"the director corrected the score to {corrected[0]}-{corrected[1]}"))
+            score = tuple(g.score_before)  # type: ignore[assignment]
+        elif tuple(g.score_before) != score:
             gp.append(Problem(g.number, 0, f"{g.score_before[0]}-{g.score_before[1]}",
                               f"the score before this game is {score[0]}-{score[1]}"))
         if g.crawford != craw and L > 0:
@@ -94,12 +115,13 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
         rep.problems[:0] = gp
         if not g.finished and idx != len(record.games) - 1:
             rep.problems.append(Problem(g.number, 0, "", "the game has no result but another game follows"))
+        if L > 0 and any(isinstance(a, Penalty) and max(score_after(g.with_actions(g.actions[:i + 1]), score)) >= L
+                         for i, a in enumerate(g.actions)):
+            rep.problems.append(Problem(g.number, 0, "", f"a penalty reaches the {L}-point match's end: "
+                                                         "the game ends there (a timeout result), play cannot go on"))
         out.games.append(rep)
         out.problems.extend(rep.problems)
-        if g.finished:
-            r = g.result
-            assert r is not None
-            score = add_points(score, r.winner, r.points)
+        score = score_after(g, score)
         if L > 0 and max(score) >= L:
             match_over = True
     out.score = score

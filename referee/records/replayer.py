@@ -14,8 +14,8 @@ from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
 from referee.rules.notation import OFF_POINT, parse_play, parse_play_cached
 from referee.rules.position import Position
-from referee.records.actions import (AcceptResign, Action, Beaver, Correction, GameEnd, IllegalAccepted, Move, Pass,
-                                     RejectResign, Reroll, Roll, Take)
+from referee.records.actions import (SCORE_NOTES, AcceptResign, Action, Beaver, Correction, GameEnd, IllegalAccepted,
+                                     Move, Pass, RejectResign, Reroll, Roll, Take)
 from referee.records.replay_cube import CubeAndResult
 from referee.records.replay_state import GameReplay, KnownReplay, _pname
 
@@ -43,6 +43,8 @@ class GameReplayer(CubeAndResult):
             return
         if self.ended is not None:
             self.problem(move, a, "the game is already over; nothing may follow its result")
+            return
+        if a.TYPE in SCORE_NOTES:  # a penalty, a score correction: the board, the cube and the turn stand
             return
         if self.passed is not None and not isinstance(a, GameEnd):
             self.problem(move, a, f"{_pname(self.passed[0])} passed the double, so the game ends there")
@@ -182,6 +184,12 @@ class GameReplayer(CubeAndResult):
         self.cube_state, self.standing = Cube(getattr(a, "cube"), None if owner is None else COLOURS[owner]), None
         self.to_act, self.rolled, self.correction = a.player, None, None
         self.over, self.broken, self.moved = stood.is_game_over(), False, True
+
+    def _on_penalty(self, a: Action, move: int, index: int) -> None:
+        """A penalty (actions.Penalty): the score changes (replay_match adds it), not the game."""
+
+    def _on_score(self, a: Action, move: int, index: int) -> None:
+        """The director's score correction (actions.ScoreCorrection): the score, not the game."""
 
     def _on_correction(self, a: Correction, move: int, index: int) -> None:
         self._check_turn(move, a)

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
-from referee.records.actions import Action, Beaver, Double, IllegalAccepted, Move, Pass, Roll, Take
+from referee.records.actions import (NOT_PLAYS, Action, Beaver, Double, IllegalAccepted, Move, Pass, Penalty, Roll,
+                                     ScoreCorrection, Take)
 from referee.records.problems import layout
 from referee.records.record import GameRecord, MatchRecord
 from referee.records.matwriter import gnubg_steps
@@ -36,6 +37,7 @@ def _esc(text: str) -> str:
 #: record meta keys written as standard SGF root properties (the rest go to ``HT``)
 _STANDARD = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
 ILLEGAL_NOTE = "accepted illegal play: "
+SCORE_NOTE = "the director corrected the score to "
 
 
 def _time(a: Action) -> str:
@@ -113,11 +115,19 @@ def _game_nodes(record: MatchRecord, g: GameRecord) -> tuple[list[str], int]:
                 note = f"{record.players[a.player]} {a.dice[0]}{a.dice[1]}, {ILLEGAL_NOTE}{a.play}"
                 nodes.append(f";{_board_node(r.pos0, 1 - a.player)}C[{_esc(note)}]{_time(a)}")
         elif isinstance(a, Roll):
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in ("reroll", "correction")), None)
+            nxt = next((b for b in acts[i + 1:] if b.TYPE not in NOT_PLAYS), None)
             if not (isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player):
                 nodes.append(f";PL[{side}]DI[{a.dice[0]}{a.dice[1]}]{_time(a)}")
         elif a.TYPE == "setup":  # the director's set-up: a set-board node, the player on roll to play
-            nodes.append(f";{_board_node(r.pos0, a.player)}C[set up by the director]{_time(a)}")
+            cube, owner = getattr(a, "cube"), getattr(a, "owner")
+            cv = f"CV[{cube}]CP[{'c' if owner is None else 'wb'[owner]}]" if cube > 1 else ""
+            nodes.append(f";{_board_node(r.pos0, a.player)}{cv}C[set up by the director]{_time(a)}")
+        elif isinstance(a, Penalty):  # a score note: a comment node (gnubg shows it, the board stands)
+            note = f"{record.players[a.player]} ran out of time: {a.points} penalty point" \
+                   f"{'s' if a.points != 1 else ''} to {record.players[a.gainer]}"
+            nodes.append(f";C[{_esc(note)}]{_time(a)}")
+        elif isinstance(a, ScoreCorrection):
+            nodes.append(f";C[{_esc(f'{SCORE_NOTE}{a.score[0]}-{a.score[1]}')}]{_time(a)}")
         elif isinstance(a, Double):
             nodes.append(f";{side}[double]{_time(a)}")
         elif isinstance(a, Beaver):

@@ -26,8 +26,9 @@ Limits
   the game up to the set-up, then the result).
 * **Correct the score** (not after the match is over; a score that reaches the match
   length is refused: end the match instead).  During a game the game is played at the
-  corrected score (record ``ScoreCorrection``, folded into the game's score before);
-  between games the next game starts from it.
+  corrected score; between games the next game starts from it.  Once a game is in the
+  record, the record keeps a ``ScoreCorrection`` (folded into the game's score before; one
+  made between games is the next game's first action), so the replay accepts the new score.
 * **Override a verdict**: ``accept_move`` accepts a move the referee called illegal (as
   the opponent's acceptance would); ``reject_move`` rejects the last move the referee
   accepted (undone: the mover plays the roll again).
@@ -305,7 +306,7 @@ def setup(t: TableState, ev: DirectorAction) -> None:
     if between:
         opening.start_game(t)
     if order.score is not None and tuple(order.score) != t.score.points:
-        _set_score(t, order.score, ev, record=not between)
+        _set_score(t, order.score, ev, record=t.recorded_game > 0)
     t.pos, t.turn, t.cube = to_dark(order.position, order.on_roll), order.on_roll, order.cube
     t.t, t.opening, t.resigner = TurnFacts(), {"dark": None, "light": None}, None
     t.reading, t.fresh = None, False  # the board last read is not the one set up
@@ -323,8 +324,7 @@ def correct_score(t: TableState, ev: DirectorAction) -> None:
     """Correct the score (see the module doc)."""
     assert ev.score is not None
     old = t.score.points
-    between = _between(t)
-    _set_score(t, ev.score, ev, record=not between and bool(t.actions))
+    _set_score(t, ev.score, ev, record=t.recorded_game > 0)
     names = (t.names["dark"], t.names["light"])
     _said(t, ev, f"the score is corrected from {old[0]}-{old[1]} to {t.score.text(names)}", score=t.score.points)
 

@@ -88,7 +88,6 @@ def test_the_cube_of_a_set_up_is_read_from_cv_and_cp(where):
     assert replay_match(back.record).problems == []
 
 
-@pytest.mark.xfail(strict=True, reason="sgfwriter.py does not write the set-up's cube (CV/CP) yet")
 def test_a_set_up_cube_round_trips():
     rec = _record(cube=2, owner=0)
     assert _shape(read_sgf(write_sgf(rec)).record) == _shape(rec)
