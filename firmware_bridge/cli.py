@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import signal
 import sys
+import threading
 import time
 from typing import Any
 
@@ -44,6 +46,10 @@ def run_dice_sim(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
             p.error(f"cannot read script {args.script!r}: {exc.strerror}")
         except BridgeError as exc:
             p.error(f"{args.script}: {exc}")
+    # Ctrl-C stops it even when started in the background (a shell's "&", nohup, a CI script):
+    # those start it with SIGINT ignored, and Python then leaves it ignored
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     sim = SimulatedReader(seed=args.seed, link_dir=args.link_dir).start()
     try:
         print(sim.port_path, flush=True)
@@ -114,6 +120,8 @@ def run_dice(args: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     except BadPortUrl as exc:
         p.error(f"--port: {exc}")
     deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    if threading.current_thread() is threading.main_thread():  # Ctrl-C stops it, even in the background
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     n = 0
     try:
         link.start()

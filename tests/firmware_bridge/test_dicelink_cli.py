@@ -66,6 +66,23 @@ def test_dice_sim_runs_until_interrupted() -> None:
         proc.kill()
 
 
+def test_dice_sim_stops_on_ctrl_c_when_started_in_the_background() -> None:
+    """A shell's "&" and nohup start a program with SIGINT ignored (and Python then keeps it
+    ignored): the simulator still stops on Ctrl-C."""
+    proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "dice-sim", "--seed", "2"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        assert os.path.exists(port)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0  # a bound on a hang only
+        assert not os.path.exists(port)
+    finally:
+        proc.kill()
+
+
 def test_dice_human_output(capsys: Any) -> None:
     from firmware_bridge.sim import SimulatedReader
     with SimulatedReader(seed=3) as sim:
