@@ -23,7 +23,7 @@ Pure: readings in, readings out; no image.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
@@ -63,6 +63,8 @@ def _prior() -> np.ndarray:
 
 PRIOR = _prior()
 OFF_PRIOR = np.array(REAL_OFF, dtype=float) / sum(REAL_OFF)
+BAR_PRIOR = np.array(REAL_BAR + (1,) * (N - len(REAL_BAR)), dtype=float)
+BAR_PRIOR /= BAR_PRIOR.sum()
 
 
 @dataclass(frozen=True)
@@ -106,12 +108,10 @@ def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: floa
             else:
                 t[0, n] += wt
         out.append(t / t.sum())
-    bar_prior = np.array(REAL_BAR + (1,) * (N - len(REAL_BAR)), dtype=float)
-    bar_prior /= bar_prior.sum()
     for k in range(2):
         t = np.zeros((N, N))
         for n, w in bar_odds(bar[k], bar_conf).items():
-            w = (w + FLOOR * FALL ** abs(n - bar[k])) * bar_prior[n]
+            w = (w + FLOOR * FALL ** abs(n - bar[k])) * BAR_PRIOR[n]
             if n < N:
                 if k == 0:
                     t[n, 0] += w
@@ -228,8 +228,6 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     """A reading with impossible totals (more than 15 of a colour) as :func:`settle_totals`
     settles it: plausible, the changed points and the board unsure; a possible reading is
     returned as it is."""
-    from dataclasses import replace  # noqa: PLC0415
-
     from .assemble import board_confidence  # noqa: PLC0415
 
     if a.plausible:
