@@ -178,23 +178,66 @@ def cases_for(after: Position, mover: str, rng: random.Random, per: int) -> list
 
 
 MODES = {"plain": "the absolute reading alone", "self": "without a reference (the frame teaches itself)",
-         "made": "with a (made) reference frame"}
+         "made": "with a (made) reference frame",
+         "real": "with real reference frames (earlier frames of the same table, learned)"}
 
 
-def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, seed: int = 1) -> dict[str, Any]:
+def real_references(name: str, labels: dict[str, Any], tables: dict[str, list[str]]) -> list[str]:
+    """The frames the table would have learned from before ``name``: the earlier frames of the
+    same table (video order), each fully in view, its totals 15 a side; when there is none, the
+    nearest later one (said in the report).  Empty when ``name`` belongs to no listed table."""
+    for frames in tables.values():
+        if name not in frames:
+            continue
+        def shown(f: str) -> tuple[Any, ...]:
+            return tuple(json.dumps(labels[f][k]) for k in ("top", "bottom", "bar"))
+        # a frame showing the very position judged would be the answer, not a lesson
+        usable = [f for f in frames if f != name and not labels[f].get("hidden")
+                  and labels[f].get("totals") == {"dark": 15, "light": 15} and shown(f) != shown(name)]
+        k = frames.index(name)
+        past = [f for f in usable if frames.index(f) < k]
+        return past or [f for f in usable if frames.index(f) > k][:1]
+    return []
+
+
+def table_corners(name: str, labels: dict[str, Any], tables: dict[str, list[str]]) -> list[list[float]]:
+    """One table, one fixed camera: the corners the table found once, here the mean of its
+    frames' labelled corners (each frame's own when ``name`` is in no listed table)."""
+    for frames in tables.values():
+        if name in frames:
+            return np.mean([labels[f]["corners"] for f in frames], axis=0).round(1).tolist()
+    return labels[name]["corners"]
+
+
+def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, seed: int = 1,
+                tables: Optional[dict[str, list[str]]] = None) -> dict[str, Any]:
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
     rng = random.Random(seed)
+    tables = tables or {}
     tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0}
     detail = []
     for name in names:
         lab = labels[name]
         if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15}:
             continue
+        if lab.get("hidden"):  # an arm over the board: the truth under it is a guess (see arm_frames)
+            continue
+        refs = real_references(name, labels, tables) if mode == "real" else []
+        if mode == "real" and not refs:
+            continue
+        if mode == "real":  # one camera, fixed: every frame of the table read at the same corners
+            lab = dict(lab, corners=table_corners(name, labels, tables))
         img = load_image(name)
         size = checker_size(img, lab)
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))
             cfg = config_for(lab, home)
+            learned = None
+            if mode == "real":  # the table has learned its board from the earlier known frames
+                learned = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+                for ref in refs:
+                    learned.inspect(load_image(ref), read_occluded=True)
+                    learned.learn(rows_evidence(labels[ref], home))
             corners = L.parse_corners(cfg.corners or "")
             plain = None
             for mover in ("dark", "light"):
@@ -208,6 +251,11 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         ref_reader.inspect(ref_img, read_occluded=True)
                         ref_reader.learn(rows_evidence(position_rows(before, home), home))
                         reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+                        ev = reader.inspect(img).evidence
+                    elif mode == "real":
+                        assert learned is not None
+                        reader.memory, reader.colours = learned.memory, learned.colours
+                        reader.checker = learned.checker
                         ev = reader.inspect(img).evidence
                     elif mode == "self":
                         reader.inspect(img, read_occluded=True)
@@ -244,17 +292,47 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     return tally
 
 
+def arm_frames(names: list[str], labels: dict[str, Any],
+               tables: dict[str, list[str]]) -> list[tuple[str, bool, Optional[bool]]]:
+    """Frames with an arm or hand over the board (hidden points): (name, read as a board by the
+    absolute reading, read as a board by the table that learned its board from the earlier frames,
+    None when it has none).  A frame with an arm over it must never be read as a board."""
+    out = []
+    for name in names:
+        lab = labels[name]
+        if not lab["board"] or not lab.get("hidden"):
+            continue
+        img = load_image(name)
+        plain = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))
+        read_plain = plain.inspect(img).evidence is not None
+        refs = real_references(name, labels, tables)
+        read_learned: Optional[bool] = None
+        if refs:
+            lab_t = dict(lab, corners=table_corners(name, labels, tables))
+            cfg = config_for(lab_t)
+            learned = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+            for ref in refs:
+                learned.inspect(load_image(ref), read_occluded=True)
+                learned.learn(rows_evidence(labels[ref], "bottom-right"))
+            read_learned = learned.inspect(img).evidence is not None
+        out.append((name, read_plain, read_learned))
+    return out
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", type=int, default=3, help="cases per image, quadrant and mover (default 3)")
-    p.add_argument("--split", choices=("dev", "held_out", "all"), default="all")
-    p.add_argument("--modes", default="plain,self,made", help="verdict modes, comma-separated: " + ", ".join(
+    p.add_argument("--split", default="all", help="a split of the labels (dev, held_out, fresh) or all")
+    p.add_argument("--modes", default="plain,self,made,real", help="verdict modes, comma-separated: " + ", ".join(
         f"{k} ({v})" for k, v in MODES.items()))
     p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
     a = p.parse_args(argv)
     data = load_labels()
     labels = data["images"]
-    halves = ["dev", "held_out"] if a.split == "all" else [a.split]
+    halves = list(data["split"]) if a.split == "all" else [a.split]
+    if any(h not in data["split"] for h in halves):
+        p.error(f"--split {a.split!r}: the labels have {', '.join(data['split'])} (or all)")
+    tables = data.get("tables", {})
     for half in halves:
         names = data["split"][half]
         print(f"== {half}: {', '.join(names)}")
@@ -266,8 +344,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"  reading: points {acc['right']}/{acc['points']} = {100 * acc['right'] / max(1, acc['points']):.1f} %, "
               f"bar {acc['bar_right']}/{acc['bars']}, boards exact {acc['exact']}/{acc['boards']}, "
               f"wrong points reported sure {acc['sure_wrong']}")
+        for name, read_plain, read_learned in arm_frames(names, labels, tables):
+            print(f"  {name:10s} an arm over the board: read as a board by the absolute reading "
+                  f"{'YES' if read_plain else 'no'}, by the table that learned its board "
+                  f"{'-' if read_learned is None else 'YES' if read_learned else 'no'}")
         for mode in a.modes.split(","):
-            t = judge_cases(names, labels, a.cases, mode)
+            t = judge_cases(names, labels, a.cases, mode, tables=tables)
+            if not t["cases"]:
+                print(f"  verdicts {MODES[mode]}: no case (no image of this half has one)")
+                continue
             n = max(1, t["cases"])
             ms = np.percentile(t["ms"], 50) if t["ms"] else 0.0
             print(f"  verdicts {MODES[mode]}: "

@@ -44,8 +44,11 @@ def test_the_two_labellings_agree_and_the_merge_adds_up() -> None:
         totals = lab["totals"]
         if not lab["hidden"]:
             assert totals in ({"dark": 15, "light": 15}, {"dark": 0, "light": 0}), name
-    assert set(data["split"]["dev"]).isdisjoint(data["split"]["held_out"])
-    assert set(data["split"]["dev"]) | set(data["split"]["held_out"]) == set(data["images"])
+    halves = [set(names) for names in data["split"].values()]
+    assert sum(map(len, halves)) == len(set().union(*halves)), "an image in two splits"
+    assert set().union(*halves) == set(data["images"])
+    for frames in data["tables"].values():  # one table, one camera: the frames it shows are labelled
+        assert set(frames) <= set(data["images"])
 
 
 @pytest.mark.parametrize("name", ["test1", "test6"])
