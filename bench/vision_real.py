@@ -325,6 +325,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--split", default="all", help="a split of the labels (dev, held_out, fresh) or all")
     p.add_argument("--modes", default="plain,self,made,real", help="verdict modes, comma-separated: " + ", ".join(
         f"{k} ({v})" for k, v in MODES.items()))
+    p.add_argument("--images", default="", help="only these images of the split(s), comma-separated")
     p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
     a = p.parse_args(argv)
     data = load_labels()
@@ -334,7 +335,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         p.error(f"--split {a.split!r}: the labels have {', '.join(data['split'])} (or all)")
     tables = data.get("tables", {})
     for half in halves:
-        names = data["split"][half]
+        names = [n for n in data["split"][half] if not a.images or n in a.images.split(",")]
         print(f"== {half}: {', '.join(names)}")
         acc = reading_accuracy(names, labels)
         for name, ok, n, bar_ok, occ, wrong in acc["rows"]:

@@ -35,7 +35,7 @@ EMPTY, DARK, LIGHT = 0, 1, 2
 PATCH = 8            # a slot's patch, samples a side (after resampling)
 SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
 WIDE = PATCH + 2 * SHIFT
-BAR_SPREAD = 0.4     # checkers: the spread of a bar count measured from the changed places
+BAR_OVERLAP = 0.5    # the bar's places overlap by half: the share of a place's evidence that is its own
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
 CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
@@ -47,6 +47,22 @@ COVERED = 8          # foreign slots that mean something lies over the board (a 
 def point_slots(cd: float) -> int:
     """Checkers that fit in a row from a point's base to the middle of the board."""
     return max(5, min(7, int((L.HEIGHT / 2) // cd)))
+
+
+def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
+    """One colour's count on the bar, 0..``most``: a probability each, from the bar places'
+    likelihoods (places, 3).  The places lie half a checker apart, so ``n`` checkers cover
+    about ``2n`` of them: a count's likelihood is that of the ``2n`` places most like the
+    colour showing it and the rest showing the bar as it looks empty (or the other colour).
+    Each place's evidence counts :data:`BAR_OVERLAP` (neighbouring places see the same
+    checker).  Places that tell nothing (a look never learned there, a foreign patch) weigh
+    nothing either way, so a bar never seen leaves every count alike."""
+    other = LIGHT if state == DARK else DARK
+    rest = np.log(np.maximum(lik[:, EMPTY], lik[:, other]))
+    gain = np.sort(np.log(lik[:, state]) - rest)[::-1] * BAR_OVERLAP
+    logs = np.array([float(gain[:min(2 * n, len(gain))].sum()) for n in range(most + 1)])
+    w = np.exp(logs - logs.max()) + 1e-6
+    return [float(x) for x in w / w.sum()]
 
 
 @dataclass(frozen=True)
@@ -309,6 +325,9 @@ class BoardMemory:
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
         lik[self.foreign(view)] = 1.0
+        bar = self.geo.bar_start
+        if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
+            lik[bar:] = 1.0
         return lik
 
     def odds(self, view: View,
@@ -333,15 +352,9 @@ class BoardMemory:
             z = sum(math.exp(h[2] - top) for h in hyp)
             probs = sorted(((n, c, math.exp(v - top) / z) for n, c, v in hyp), key=lambda h: -h[2])
             points.append([h for h in probs[:max_alts] if h[2] > 1e-7])
-        # the bar: places half a checker apart, so a checker there changes about two of them
-        # (one fully and two by half, or two mostly): a colour's count is its changed places / 2
         b = lik[self.geo.bar_start:]
         post = b / b.sum(axis=1, keepdims=True)
-        bar = []
-        for s in (DARK, LIGHT):
-            m = float(post[:, s].sum()) / 2
-            w = np.exp(-0.5 * ((np.arange(7) - m) / BAR_SPREAD) ** 2) + 1e-6
-            bar.append([float(x) for x in w / w.sum()])
+        bar = [bar_counts(b, s) for s in (DARK, LIGHT)]
         empty = float(np.exp(np.log(np.maximum(post[:, EMPTY], 1e-12)).sum()))  # as it was empty
         return points, bar, empty
 

@@ -9,7 +9,7 @@ from referee.rules.moves import legal_plays
 from referee.rules.position import Position
 from vision import layout as L
 from vision.config import VisionConfig
-from vision.memory import BoardMemory
+from vision.memory import DARK, EMPTY, LIGHT, BoardMemory, bar_counts
 from vision.reader import BoardReader
 from vision.render import RenderParams, render_scene
 
@@ -81,3 +81,53 @@ def test_a_camera_that_moved_starts_afresh() -> None:
     view = reader.inspect(rr.image).view
     m.learn(view, L.RowReading(*reader.setup.to_rows(L.start_position()), (0, 0)), corners + 30)  # type: ignore[union-attr]
     assert m.frames == 1  # reset, then learned from this frame only
+
+
+def _bar_places(states: list[int], n: int = 20) -> np.ndarray:
+    """Bar places' likelihoods (places, 3): a place showing ``state`` is 20 times likelier so."""
+    lik = np.ones((n, 3))
+    for i, s in enumerate(states):
+        lik[i] = 1.0
+        lik[i, s] = 20.0
+    for i in range(len(states), n):
+        lik[i, EMPTY] = 20.0
+    return lik
+
+
+def test_an_empty_bar_counts_none_however_many_places_lean_a_little() -> None:
+    # twenty places each 10:1 empty (a black bar under other light: each about 9 % like a dark
+    # checker) used to add up to "one dark checker on the bar" (a real frame, wtc2022 frame0);
+    # the count is now that of the places most like one
+    lik = np.ones((20, 3))
+    lik[:, EMPTY] = 10.0
+    dark = bar_counts(lik, DARK)
+    assert max(range(7), key=dark.__getitem__) == 0 and dark[0] > 0.85
+
+
+def test_a_checker_on_the_bar_covers_two_places_and_counts_one() -> None:
+    lik = _bar_places([LIGHT, LIGHT])
+    light, dark = bar_counts(lik, LIGHT), bar_counts(lik, DARK)
+    assert max(range(7), key=light.__getitem__) == 1 and light[1] > 0.9
+    assert dark[0] > 0.9
+    assert max(range(7), key=bar_counts(_bar_places([DARK] * 4), DARK).__getitem__) == 2
+
+
+def test_a_bar_that_tells_nothing_leaves_every_count_alike() -> None:
+    counts = bar_counts(np.ones((20, 3)), DARK)
+    assert max(counts) - min(counts) < 1e-9
+
+
+def test_a_bar_never_seen_empty_tells_nothing() -> None:
+    # the table learned from a frame with checkers on the bar: the bar's own look (hinges,
+    # fittings) is unknown, so it must not be read as six checkers (it was)
+    scene = next(sc for sc in (render_scene(L.random_position(np.random.default_rng(s)), seed=s) for s in range(100))
+                 if sum(sc.truth.bar))
+    reader = BoardReader(VisionConfig(), corners=scene.corners)
+    reader.inspect(scene.image)
+    assert reader.learn(scene.truth)
+    mem = reader.memory
+    assert mem is not None and not mem.seen[mem.geo.bar_start:, EMPTY].any()
+    lik = mem.slot_likelihoods(reader.last_view)
+    assert np.all(lik[mem.geo.bar_start:] == 1.0)
+    _, bar, _ = mem.odds(reader.last_view)
+    assert all(max(c) - min(c) < 1e-9 for c in bar)
