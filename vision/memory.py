@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .occlusion import band_segments
 from .rectify import View
 
 EMPTY, DARK, LIGHT = 0, 1, 2
@@ -42,6 +43,9 @@ CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance betwe
 BORROWED = 12.0      # ... and at least this (Lab units)
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
+BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
+BAND_TOL = 24.0      # grey levels a band segment may stray from its learned look (after the light's shift)
+BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
 
 
 def point_slots(cd: float) -> int:
@@ -167,6 +171,7 @@ class BoardMemory:
         self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
+        self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
 
     @property
     def scale(self) -> float:
@@ -223,6 +228,10 @@ class BoardMemory:
                 continue
             self.look[i, s] = _core(pt[i])
             self.seen[i, s] += 1
+        band = np.concatenate(band_segments(view)).astype(np.float32)
+        if self.bands and self.bands[-1].shape != band.shape:
+            self.bands = []
+        self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
         self._last = self._tpl = self._spread_kept = None
 
@@ -230,6 +239,7 @@ class BoardMemory:
         """Forget everything (the camera or the board moved)."""
         self.look[:] = 0
         self.seen[:] = 0
+        self.bands = []
         self.frames = 0
         self._last = self._tpl = self._spread_kept = None
 
@@ -301,8 +311,33 @@ class BoardMemory:
         return dmin > np.maximum(FOREIGN * self._spread(), 4 * self.scale)
 
     def covered(self, view: View) -> bool:
-        """Something lies over the board: :data:`COVERED` or more slots look foreign."""
-        return int(self.foreign(view).sum()) >= COVERED
+        """Something lies over the board: :data:`COVERED` or more slots look foreign, or
+        something crosses the frame band (:meth:`band_crossed`) and at least one slot looks
+        foreign: a hand reaching over the points crosses the band and lies on some slot,
+        though over others a dark sleeve looks like a checker; a hand resting on the frame
+        hides no point, and a checker's side seen in perspective may overhang the band."""
+        foreign = int(self.foreign(view).sum())
+        return foreign >= COVERED or (foreign > 0 and self.band_crossed(view))
+
+    def band_crossed(self, view: View) -> bool:
+        """Something crosses the board's frame band, as this table's band looked in its known
+        frames: a hand or an arm reaching over the board must cross it, even where over the
+        points it looks like a checker (a dark sleeve) or an empty point.  Each 1-pw segment
+        is compared with its looks in the last known frames (hinges, fittings and a scoreboard
+        lying there are learned), after the light's overall shift; one segment further than
+        :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even) from every kept look is a crossing."""
+        if not self.bands:
+            return False
+        now = np.concatenate(band_segments(view)).astype(np.float32)
+        best = None
+        for band in self.bands:
+            if band.shape != now.shape:
+                continue
+            diff = now[:, :3] - band[:, :3]
+            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / BAND_TOL
+            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / BAND_STD_TOL)
+            best = dist if best is None else np.minimum(best, dist)
+        return best is not None and float(best.max()) > 1.0
 
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each slot.
@@ -366,7 +401,8 @@ class BoardMemory:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
                                 frames=np.int32(self.frames), side=np.float32(self.geo.side),
-                                corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32))
+                                corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
+                                bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32))
         os.replace(tmp, path)
 
     @classmethod
@@ -382,6 +418,7 @@ class BoardMemory:
                 m.scales = np.asarray(z["scales"], np.float64)
                 m.frames = int(z["frames"])
                 m.corners = z["corners"] if len(z["corners"]) else None
+                m.bands = list(z["bands"]) if "bands" in z.files else []  # a file from before the band was kept
         except (OSError, KeyError, EOFError, ValueError) as exc:
             if str(exc).startswith(f"board memory {path!r}"):
                 raise

@@ -131,3 +131,18 @@ def test_a_bar_never_seen_empty_tells_nothing() -> None:
     assert np.all(lik[mem.geo.bar_start:] == 1.0)
     _, bar, _ = mem.odds(reader.last_view)
     assert all(max(c) - min(c) < 1e-9 for c in bar)
+
+
+def test_the_learned_frame_band_round_trips_and_an_old_file_loads_without_it(tmp_path) -> None:
+    reader, _ = _learned_reader(5)
+    mem = reader.memory
+    assert mem is not None and len(mem.bands) == 1
+    path = str(tmp_path / "board.npz")
+    mem.save(path)
+    back = BoardMemory.load(path)
+    assert len(back.bands) == 1 and np.array_equal(back.bands[0], mem.bands[0])
+    assert not back.band_crossed(reader.last_view)
+    with np.load(path) as z:  # a memory kept before the band was learned
+        old = {k: z[k] for k in z.files if k != "bands"}
+    np.savez(str(tmp_path / "old.npz"), **old)
+    assert BoardMemory.load(str(tmp_path / "old.npz")).bands == []
