@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional
 from referee import events as ev
 from referee.records.builder import GameStart, MatchStart, entry_event
 from referee.records.journal import Journal, JournalError, read_journal
-from referee.settings import Settings
+from referee.settings import Settings, SettingsError
 from referee.table.config import ChouetteConfig
 from referee.table.process import TableCore
 from referee.turn.referee import Referee
@@ -148,19 +148,41 @@ def _tell(found: JournalMatch, settings: Settings) -> Told:
                for e in found.lines)
     old = (f"the journal's match line ({found.players[0]} - {found.players[1]}) does not say whether it is a "
            "chouette (journals written before the chouette was kept did not)")
-    if theirs and (not cube or _replays(found, _settings_for(settings, found, config))):
+    if theirs and (not cube or _fits(found, settings, config)):
         how = "its play replays as" if cube else "its players are the box and captain of"
         return Told(config, note=f"{old}; {how} the config's chouette of {', '.join(config.players)}: "
                                  "resumed as that chouette")
-    if not cube or _replays(found, _settings_for(settings, found, heads_up)):
+    if not cube or _fits(found, settings, heads_up):
         return Told(heads_up)
+    played = _unnamed_chouette(found, settings)
+    if played is None:  # nor a chouette's: not for this module to judge (the replay goes on as heads-up)
+        return Told(heads_up, note=f"{old}; its play replays neither as a heads-up match nor as a chouette: "
+                                   "resumed as heads-up")
+    box, captain = played.players[:2]
     tried = (f"nor as the config's chouette of {', '.join(config.players)}" if theirs else
-             f"and the config names {_table(settings.names, config)}, not a chouette whose box and captain "
-             f"are {found.players[0]} and {found.players[1]}")
-    return Told(heads_up, problem=f"{old}, and its play does not replay as a heads-up match, {tried}: it is not "
-                                  "resumed. To resume it, name its chouette in [chouette] (players in rotation "
-                                  "order, box_colour, rotation) as it was played; to start another match, move "
-                                  "the journal aside")
+             f"and the config names {_table(settings.names, config)}")
+    return Told(heads_up, problem=f"{old}, and its play is a chouette's of {len(played.players)} or more players "
+                                  f"({box} the box, {captain} the captain, the others not named), not a heads-up "
+                                  f"match, {tried}: it is not resumed. To resume it, name its chouette in "
+                                  "[chouette] (players in rotation order, box_colour, rotation) as it was played; "
+                                  "to start another match, move the journal aside")
+
+
+def _unnamed_chouette(found: JournalMatch, settings: Settings) -> Optional[ChouetteConfig]:
+    """The smallest chouette, with the journal's box and captain and the other members unnamed,
+    whose play makes the journal's record lines (None: no chouette does).  Who is the box and how
+    many play are what the record lines depend on (not the names, not the rotation)."""
+    places = [e["data"].get("choice") for e in found.lines if e.get("event") == "input"
+              and e["data"].get("kind") == "player" and e["data"].get("action") in _CUBE]
+    team = max([2] + [c + 1 for c in places if isinstance(c, int)])
+    for box_colour in ("dark", "light"):
+        box, captain = found.players if box_colour == "dark" else found.players[::-1]
+        for n in range(team, team + 3):
+            players = (box, captain) + tuple(f"player {i}" for i in range(3, n + 2))
+            chouette = ChouetteConfig(players, box_colour)
+            if _fits(found, settings, chouette):
+                return chouette
+    return None
 
 
 def _settings_for(settings: Settings, found: JournalMatch, chouette: ChouetteConfig) -> Settings:
@@ -169,12 +191,17 @@ def _settings_for(settings: Settings, found: JournalMatch, chouette: ChouetteCon
                    chouette_rotation=chouette.rotation if chouette.on else settings.chouette_rotation)
 
 
-def _replays(found: JournalMatch, settings: Settings) -> bool:
-    """True when the journal's inputs, replayed under ``settings``, make the record lines it holds
-    (the replay may make more: the lines of an event not yet journaled when the table stopped)."""
+def _fits(found: JournalMatch, settings: Settings, chouette: ChouetteConfig) -> bool:
+    """True when the journal's inputs, replayed as ``chouette`` (none: heads-up) with the config's
+    other settings, make the record lines it holds (the replay may make more: the lines of an event
+    not yet journaled when the table stopped)."""
+    try:
+        replay = _settings_for(settings, found, chouette)
+    except SettingsError:  # e.g. a chouette of a match to N: not this journal's
+        return False
     held = [{k: v for k, v in e.items() if k not in ("seq", "crc")} for e in found.lines
             if e.get("event") in ("game", "action")]
-    ref = Referee(settings)
+    ref = Referee(replay)
     try:
         for e in found.lines:
             if e.get("event") == "input":
