@@ -9,7 +9,8 @@
   (a throw, early rolls, checkers moved before a roll) with :mod:`~referee.turn.landing` (the
   landing rules), :mod:`~referee.turn.judging` (the dice lifted: the move judged),
   :mod:`~referee.turn.correcting` (an illegal move accepted or corrected),
-  :mod:`~referee.turn.camera_only` (no dice reader), :mod:`~referee.turn.cube` (doubles; heads-up)
+  :mod:`~referee.turn.camera_only` (no dice reader), :mod:`~referee.turn.crosscheck` (the camera's
+  view of the dice against the dice reader's throw), :mod:`~referee.turn.cube` (doubles; heads-up)
   and :mod:`~referee.turn.chouette`, :mod:`~referee.turn.ending` (resignations, the game's end),
   :mod:`~referee.turn.quiet` (hands, readings kept, the director's pause),
   :mod:`~referee.turn.director` (the director's powers: undo, set-up, score, verdicts, the

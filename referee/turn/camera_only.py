@@ -4,9 +4,10 @@ it cannot read surely is never taken as a roll: the mover moves and ends the tur
 ``PlayerInput(mover, "confirm")`` (or the dice lifted), and the roll is inferred from the move;
 when several rolls explain it, the players confirm the roll thrown.
 
-With a dice reader the camera's view only cross-checks the reader's throw: the reader's values
-and landing stand, and a difference is said (``dice_disagree``), never resolved; the camera's
-view is journaled like every input, so the difference is a fact of the record.
+With a dice reader the camera's view only cross-checks the reader's throw
+(:mod:`referee.turn.crosscheck`): the reader's values and landing stand, and a difference is said
+(``dice_disagree``), never resolved; the camera's view is journaled like every input, so the
+difference is a fact of the record.
 """
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from referee.colour import other
 from referee.rules.infer import ROLLS
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
+from referee.turn import crosscheck
 from referee.turn.judging import accept_illegal_move, finish_move, illegal
-from referee.turn.landing import camera_differences, thrower_zone
 from referee.turn.matching import match_reading
 from referee.turn.states import State
 from referee.turn.table_state import TableState, TurnFacts, roll_text, to_dark
@@ -104,7 +105,7 @@ def dice_seen(t: TableState, ev: DiceSeen) -> None:
     """The camera sees the dice at rest (or none any more): on a camera-only table a sure view is
     the throw and none the lift; with a dice reader it cross-checks the reader's throw."""
     if t.settings.dice_reader:
-        _cross_check(t, ev)
+        crosscheck.camera_view(t, ev)
     elif not ev.dice:
         t.follow_on(DiceLifted(t=ev.t))
     elif ev.sure:
@@ -118,27 +119,3 @@ def dice_seen(t: TableState, ev: DiceSeen) -> None:
             t.decide("dice_unsure", t.turn, f"The camera cannot read the dice surely ({shown}): it is not taken "
                      f"as the roll. {t.n(t.turn)} moves and lifts the dice; the roll is inferred from the move",
                      seen=shown)
-
-
-def _cross_check(t: TableState, ev: DiceSeen) -> None:
-    """The camera's view against the dice reader's throw under way: a difference is said; the
-    reader's throw stands."""
-    rolls = sum(isinstance(a, rec.Roll) for a in t.actions)
-    last = t.actions[-1] if t.actions else None
-    thrower = t.turn or "dark"
-    if isinstance(last, rec.Reroll) and t.state in (State.REROLL, State.OPENING_ROLL):
-        roll: Any = last.dice
-        faults = [] if last.cause in ("opening_tie", "early_roll") else [last.cause]
-        what = "call (throw again)"
-    elif t.t.dice is not None and t.state == State.MOVING:
-        roll, faults, what = t.t.dice, [], f"roll {roll_text(t.t.dice)}"
-    else:
-        return  # no throw of the reader's down on the board to check (not yet, or lifted)
-    opening = t.state == State.OPENING_ROLL or rolls <= 1 and not isinstance(last, rec.Reroll)
-    zone = None if opening else thrower_zone(t.settings.landing, thrower)
-    diffs = camera_differences(ev, roll, faults, zone, t.settings.die_on_checker, thrower, t.n(thrower))
-    if diffs:
-        words = "; ".join(diffs)
-        t.decide("dice_disagree", None if opening else thrower,
-                 f"{words[0].upper()}{words[1:]}: the dice reader's {what} stands; call the director if it is wrong",
-                 camera="-".join(str(v) if v is not None else "?" for v in ev.values))

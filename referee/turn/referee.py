@@ -60,7 +60,7 @@ from referee.rules.position import Position
 from referee.settings import Settings
 from referee.turn.chouette import Chouette
 from referee.turn.cube import CubePolicy, HeadsUpCube
-from referee.turn import director
+from referee.turn import crosscheck, director
 from referee.turn.machine import fire
 from referee.board import layout_of
 from referee.turn.states import STATES, VIEW_STATE, State
@@ -152,6 +152,7 @@ class Referee(TableState):
         self.out = []
         before = director.mark(self)
         fire(self, TABLE, event)
+        crosscheck.after_event(self, event, before.state)
         director.keep(self, before, self.undo_marks, event, self.out)
         out = self.out
         self.out = []

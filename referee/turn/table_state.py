@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from referee.decisions import Decision
-from referee.events import BoardEvidence, PlayerInput, RollSettled
+from referee.events import BoardEvidence, DiceSeen, PlayerInput, RollSettled
 from referee.records import actions as rec
 from referee.records.builder import GameStart, MatchStart, RecordEntry
 from referee.records.record import RuleSettings
@@ -126,6 +126,11 @@ class TableState:
         self.t = TurnFacts()
         self.reading: Optional[BoardEvidence] = None
         self.fresh = False
+        #: with a dice reader (:mod:`referee.turn.crosscheck`): the camera's latest view of the throw
+        #: under way, kept until the reader's throw checks it; and whether the reader's last throw
+        #: is still down on the board (its views are checked at once)
+        self.camera_dice: Optional[DiceSeen] = None
+        self.reader_dice_down = False
         self.resigner: Optional[str] = None
         self.resign_kind = 1
         self.resign_return = State.WAITING_FOR_ROLL

@@ -1,10 +1,13 @@
 """A chouette journal says it is a chouette (issue 15): the match line records the players in
 rotation, the box's colour and the rotation; a config whose chouette differs (other players,
 heads-up against a chouette journal, or the reverse) is reported, never silently ignored; resume
-replays the journal's chouette, and ``--new-match`` starts the config's."""
+replays the journal's chouette, and ``--new-match`` starts the config's.  A journal written before
+the match line kept the chouette resumes as the chouette it was when its play or its players tell
+it, and is never resumed as heads-up when they do not."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 import subprocess
 import sys
 from pathlib import Path
@@ -16,10 +19,10 @@ from referee.records.journal import JournalError
 from referee.settings import Settings
 from referee.table.config import ChouetteConfig, loads
 from referee.table.devices import settings_from
-from referee.table.matches import (HeaderJournal, JournalMatch, chouette_of, differences, journal_match,
-                                   resumed_settings)
+from referee.table.matches import (HeaderJournal, JournalMatch, Told, chouette_of, differences, journal_match,
+                                   resumed_settings, told_chouette)
 from referee.table.process import TableCore
-from referee.table.streams import opening_throw
+from referee.table.streams import Table, opening_throw
 from referee.turn.referee import Referee
 from tests.referee.table.test_chouette_config import CHOUETTE, _first_game
 from vision.layout import start_position
@@ -194,3 +197,141 @@ def test_run_reports_a_heads_up_config_against_a_chouette_journal(tmp_path: Path
     line = _first(current)
     assert line["players"] == ["Ann", "Bob"] and "chouette" not in line
     assert "started a new match" in res.stdout and "not the config's" not in res.stdout
+
+
+# ------------------------------------------------------------------- journals written before the chouette was kept
+
+OLD = Path(__file__).parent / "data" / "old_chouette_journal.jsonl"  # see data/README.md
+OLD_CLUB = CHOUETTE + '[match]\nevent = "Club night"\n'  # the config the old journal was written with
+
+
+def _old(tmp_path: Path) -> Path:
+    path = tmp_path / "current.jsonl"
+    path.write_bytes(OLD.read_bytes())
+    return path
+
+
+def test_the_old_fixture_is_an_old_chouette_journal() -> None:
+    first = _first(OLD)
+    assert "chouette" not in first and first["players"] == ["Ann", "Bob"] and "landing" not in first["rules"]
+    members = [json.loads(x)["data"] for x in OLD.read_text().splitlines() if '"choice":1' in x]
+    assert members and all(d["player"] == "light" for d in members)  # a team member doubles, passes: a chouette
+
+
+def test_an_old_chouette_journal_resumes_as_the_configs_chouette(tmp_path: Path) -> None:
+    path = _old(tmp_path)
+    found = journal_match(path)
+    assert found is not None and found.keyless and found.chouette == ChouetteConfig()
+    settings = _settings(OLD_CLUB)
+    told = told_chouette(found, settings)
+    assert told.chouette == ABC and not told.problem and "its play replays as the config's chouette" in told.note
+    assert differences(loads(OLD_CLUB), settings, found) == []
+    lines = path.read_text()
+    core = _open(path, resumed_settings(settings, found))
+    try:
+        ch = core.referee.chouette
+        assert ch is not None and (ch.box, ch.team) == ("Bob", ["Cid", "Ann"])
+        assert ch.scores == {"Ann": -4, "Bob": 3, "Cid": 1}
+        assert (ch.cubes["Cid"].value, ch.cubes["Cid"].playing, ch.cubes["Ann"].playing) == (2, True, False)
+        assert core.referee.state == "moving" and core.referee.t.dice == (3, 1)
+    finally:
+        core.close()
+    assert path.read_text() == lines  # nothing owed: the replay made the record lines it holds
+
+
+def test_an_old_chouette_journal_is_never_resumed_as_heads_up(tmp_path: Path) -> None:
+    path = _old(tmp_path)
+    found = journal_match(path)
+    assert found is not None
+    for text in (HEADS_UP, CHOUETTE.replace("Ann", "Dee")):  # heads-up, or another chouette
+        told = differences(loads(text), _settings(text), found)
+        assert "its play is a chouette's of 3 or more players (Ann the box, Bob the captain" in told[0]
+        assert "[chouette]" in told[0]
+        with pytest.raises(JournalError, match=r"it is not resumed\. To resume it, name its chouette in \[chouette\]"):
+            resumed_settings(_settings(text), found)
+    assert path.read_bytes() == OLD.read_bytes()
+
+
+def _old_style(path: Path, settings: Settings, inputs: list) -> None:
+    """A journal as the old code wrote it: the match line without the chouette."""
+    core = TableCore.open(path, settings, journal_factory=lambda p: HeaderJournal(p, ()))
+    try:
+        for e in inputs:
+            core.handle(e)
+    finally:
+        core.close()
+    assert "chouette" not in _first(path)
+
+
+def test_an_old_chouette_journal_with_no_cube_action_yet_is_told_by_its_players(tmp_path: Path) -> None:
+    settings = _settings(CHOUETTE)
+    t = Table(Referee(settings))
+    t.opening(3, 1)
+    t.move("8/5 6/5")
+    t.lift()
+    path = tmp_path / "current.jsonl"
+    _old_style(path, settings, list(t.ref.inputs))
+    found = journal_match(path)
+    assert found is not None
+    told = told_chouette(found, settings)
+    assert told.chouette == ABC and "its players are the box and captain of the config's chouette" in told.note
+    assert resumed_settings(settings, found).chouette == ABC.players
+    heads_up = _settings(HEADS_UP)  # nothing tells a chouette from heads-up: the config's heads-up match
+    assert told_chouette(found, heads_up) == Told(ChouetteConfig())
+    assert differences(loads(HEADS_UP), heads_up, found) == []
+
+
+def test_an_old_heads_up_journal_with_cube_actions_stays_heads_up(tmp_path: Path) -> None:
+    heads_up = _settings(HEADS_UP)
+    t = Table(Referee(heads_up))
+    t.opening(3, 1)
+    t.move("8/5 6/5")
+    t.lift()
+    t.press("light", "double")
+    t.press("dark", "take")
+    path = tmp_path / "current.jsonl"
+    _old_style(path, heads_up, list(t.ref.inputs))
+    found = journal_match(path)
+    assert found is not None
+    assert told_chouette(found, heads_up) == Told(ChouetteConfig())
+    assert differences(loads(HEADS_UP), heads_up, found) == []
+    chouette = _settings(CHOUETTE)  # the config's chouette has its players as box and captain, but not its play
+    assert told_chouette(found, chouette) == Told(ChouetteConfig())
+    assert differences(loads(CHOUETTE), chouette, found)[0].startswith("a heads-up match Ann - Bob in the journal")
+    assert resumed_settings(chouette, found).chouette == ()
+
+
+def test_an_old_journal_that_replays_as_nothing_is_resumed_as_heads_up_and_said(tmp_path: Path) -> None:
+    heads_up = _settings(HEADS_UP)
+    t = Table(Referee(heads_up))
+    t.opening(3, 1)
+    t.move("8/5 6/5")
+    t.lift()
+    t.press("light", "double")
+    t.press("dark", "take")
+    path = tmp_path / "current.jsonl"
+    _old_style(path, heads_up, list(t.ref.inputs))
+    found = journal_match(path)
+    assert found is not None
+    odd = replace(found, lines=tuple(e for e in found.lines if e.get("action", {}).get("type") != "double"))
+    told = told_chouette(odd, heads_up)  # its double is not in its record: no table's play makes it
+    assert not told.chouette.on and not told.problem
+    assert "replays neither as a heads-up match nor as a chouette" in told.note
+
+
+def test_run_resumes_an_old_chouette_journal_as_the_chouette_or_says_why_not(tmp_path: Path) -> None:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0.png"), render(start_position(), seed=3))
+    (tmp_path / "journal").mkdir()
+    current = tmp_path / "journal" / "current.jsonl"
+    current.write_bytes(OLD.read_bytes())
+    res = subprocess.run([sys.executable, "-m", "referee.cli", "run", "--headless", "--config",
+                          str(_config(tmp_path, frames, HEADS_UP)), "--max-seconds", "1"],
+                         capture_output=True, text=True, timeout=90)
+    assert res.returncode == 2 and "its play is a chouette's" in res.stderr and "[chouette]" in res.stderr
+    assert current.read_bytes() == OLD.read_bytes()  # not resumed, not touched
+    res = _run(_config(tmp_path, frames, OLD_CLUB))
+    assert "resumed as that chouette" in res.stdout + res.stderr and "resumed the match" in res.stdout
+    assert "not the config's" not in res.stdout
+    assert (tmp_path / "journal" / "current-scoresheet.json").exists()  # exported as the chouette it is

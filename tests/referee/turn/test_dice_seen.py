@@ -3,10 +3,13 @@ view of no dice the lift; an unsure view is never a roll; with a dice reader it 
 cross-checks the reader's throw, and a difference is said, never resolved."""
 from __future__ import annotations
 
-from referee.events import DiceSeen, DieReading, from_json, to_json
+from pathlib import Path
+
+from referee.events import DiceLifted, DiceSeen, DieReading, RollStarted, from_json, to_json
 from referee.rules.moves import match_play
 from referee.settings import Settings
-from referee.table.streams import Table, as_dark
+from referee.table.process import TableCore
+from referee.table.streams import Table, as_dark, throw
 from referee.turn.referee import Referee
 
 
@@ -113,3 +116,110 @@ def test_with_a_dice_reader_a_reroll_the_camera_sees_as_good_is_said() -> None:
     [d] = t.send(seen((6, "left"), (4, "left")))
     assert d.kind == "dice_disagree" and "land well" in d.reason and "call (throw again) stands" in d.reason
     assert t.ref.state == "reroll"
+
+
+# --------------------------------------------------------------------------- the camera before the reader
+
+
+def _light_to_throw() -> Table:
+    """A table with a dice reader where Light is to throw (Dark opened 5-3 and played it)."""
+    t = Table(Referee(Settings()))
+    t.opening(5, 3)
+    t.move("13/8 6/3")
+    t.lift()
+    assert t.ref.state == "waiting_for_roll" and t.ref.turn == "light"
+    return t
+
+
+def test_a_view_before_the_readers_roll_checks_it_when_the_roll_comes() -> None:
+    t = _light_to_throw()
+    assert t.send(seen((6, "left"), (5, "left"))) == []  # the camera first: nothing to check yet
+    out = t.throw([6, 4])
+    assert kinds(out) == ["roll_accepted", "dice_disagree"]
+    assert "camera reads 6-5 where the dice reader read 6-4" in out[1].reason and "roll 6-4 stands" in out[1].reason
+    assert out[1].player == "light" and t.ref.state == "moving" and t.ref.t.dice == (6, 4)
+
+
+def test_a_view_before_the_readers_roll_that_agrees_says_nothing() -> None:
+    t = _light_to_throw()
+    t.send(seen((4, "left"), (6, "left")))
+    assert kinds(t.throw([6, 4])) == ["roll_accepted"]
+
+
+def test_a_landing_fault_seen_before_the_readers_roll_is_said() -> None:
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (4, "left"), on_checker=1))
+    out = t.throw([6, 4])
+    assert kinds(out) == ["roll_accepted", "dice_disagree"] and "rests on a checker" in out[1].reason
+
+
+def test_only_the_latest_view_before_the_roll_counts() -> None:
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (None, "left")))  # the camera unsure of a die, then sure
+    t.send(seen((6, "left"), (5, "left")))
+    out = t.throw([6, 4])
+    assert kinds(out) == ["roll_accepted", "dice_disagree"] and "reads 6-5" in out[1].reason
+
+
+def test_the_opening_roll_seen_before_the_reader_is_checked() -> None:
+    t = Table(Referee(Settings()))
+    t.send(seen((5, "right"), (2, "left")))
+    out = t.opening(5, 3)
+    assert kinds(out) == ["opening_won", "roll_accepted", "dice_disagree"]
+    assert "reads 5-2 where the dice reader read 5-3" in out[2].reason and out[2].player is None
+
+
+def test_a_view_before_a_rethrow_checks_the_rethrow_not_the_call() -> None:
+    t = _light_to_throw()
+    [r] = t.throw([6, 4], cocked=0)
+    assert r.kind == "reroll" and t.ref.state == "reroll"
+    assert t.send(RollStarted()) == []  # the re-throw starts: the cocked throw is off the board
+    assert t.send(seen((2, "left"), (1, "left"))) == []  # not checked against the call to throw again
+    out = t.throw([2, 2])
+    assert kinds(out) == ["roll_accepted", "dice_disagree"]
+    assert "reads 2-1 where the dice reader read 2-2" in out[1].reason
+
+
+def test_a_stale_view_never_checks_a_later_roll() -> None:
+    # picked up by the reader: the view of the throw before is gone
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (5, "left")))
+    t.send(DiceLifted())
+    assert kinds(t.throw([6, 4])) == ["roll_accepted"]
+    # the camera sees the dice gone
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (5, "left")))
+    t.send(DiceSeen())
+    assert kinds(t.throw([6, 4])) == ["roll_accepted"]
+    # the reader's throw takes the view: the next throw is not checked against it
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (5, "left")))
+    t.throw([6, 4], cocked=0)
+    assert kinds(t.throw([3, 1])) == ["roll_accepted"]
+
+
+def test_an_opponents_early_throw_is_not_checked_against_a_kept_view() -> None:
+    t = _light_to_throw()
+    t.throw([6, 4])
+    t.send(DiceSeen())  # the camera sees Light's dice picked up before the reader does
+    t.send(seen((5, "right"), (5, "right")))  # Dark throws early
+    out = t.throw([3, 1], "dark")
+    assert "dice_disagree" not in kinds(out) and t.ref.t.dice == (6, 4)
+
+
+def test_a_view_kept_before_the_roll_is_checked_the_same_after_a_resume(tmp_path: Path) -> None:
+    t = _light_to_throw()
+    t.send(seen((6, "left"), (5, "left")))
+    path = tmp_path / "current.jsonl"
+    core = TableCore.open(path, Settings())
+    for ev in t.events:
+        core.handle(ev)
+    core.close()  # the table stops between the camera's view and the reader's roll
+    again = TableCore.open(path, Settings())
+    try:
+        out = again.handle(throw([6, 4], "light"))
+    finally:
+        again.close()
+    assert kinds(out) == ["roll_accepted", "dice_disagree"] and "reads 6-5" in out[1].reason
+    restored = Referee.restore(Settings(), t.ref.snapshot())
+    assert kinds(restored.handle(throw([6, 4], "light"))) == ["roll_accepted", "dice_disagree"]
