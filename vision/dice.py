@@ -201,31 +201,39 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
                        params: DiceParams = DiceParams(), px: int = 64,
-                       before: Optional[np.ndarray] = None) -> list[DieSeen]:
+                       before: Optional[np.ndarray] = None,
+                       also: Sequence[tuple[float, float]] = ()) -> list[DieSeen]:
     """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more).
     ``before``: a frame of the same board without the dice; then only the places that changed are
-    rectified and looked at (:func:`changed_regions`), a few times faster."""
+    rectified and looked at (:func:`changed_regions`), a few times faster.  ``also``: places (layout pw)
+    looked at as if they had changed (dice that already lay there in ``before``)."""
     if before is None:
         return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
     found: list[DieSeen] = []
-    for box in changed_regions(frame, before, corners, shape, params):
+    for box in changed_regions(frame, before, corners, shape, params, also=also):
         # on the whole view's grid of 8 px blocks (margin 0.6 pw), so a die is sampled, and scaled down
         # for the coarse searches, just as it would be there
         x0, y0 = (-0.6 + 8 * np.floor((v + 0.6) * px / 8) / px for v in box[:2])
         x1, y1 = (-0.6 + 8 * np.ceil((v + 0.6) * px / 8) / px for v in box[2:])
         view = rectify_region(frame, corners, px, x0, y0, x1, y1, shape)
         then = rectify_region(before, corners, px, x0, y0, x1, y1, shape)
-        found += find_dice(view, params, corners, shape, changed=changed_places(view, then, params))
+        changed = changed_places(view, then, params)
+        r = params.side[1]
+        for x, y in also:  # a die's place in ``before``: looked at whatever changed there
+            (u0, v0), (u1, v1) = view.to_px(x - r, y - r), view.to_px(x + r, y + r)
+            changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
+        found += find_dice(view, params, corners, shape, changed=changed)
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:6]
 
 
 def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
                     shape: L.BoardShape = L.BoardShape(), params: DiceParams = DiceParams(),
-                    px: int = 16, margin: float = 0.6) -> list[tuple[float, float, float, float]]:
+                    px: int = 16, margin: float = 0.6,
+                    also: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
     """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
-    ``px`` per point width), each widened so a die there and its surround lie inside; overlapping ones
-    merged.  Nothing changed: no rectangle."""
+    ``px`` per point width), and around the places ``also`` (layout pw), each widened so a die there and
+    its surround lie inside; overlapping ones merged.  Nothing changed: no rectangle."""
     a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
@@ -236,6 +244,8 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
              for x, y, w, h, area in stats[1:] if area >= least]
+    boxes += [[max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
+               min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)] for x, y in also]
     merged = True
     while merged:  # overlapping rectangles become one
         merged = False
