@@ -19,10 +19,8 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
     the pips' layout.  Empty when the face has no spots."""
     n = face.shape[0]
     g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    yy, xx = np.mgrid[0:n, 0:n]
-    h0 = (n - 1) / 2
-    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
-    base = float(np.median(g[(rim > 0.8) & (rim < 0.93)]))
+    rim, band, inside = _rims(n)
+    base = float(_median(g[band]))
     inner = g[rim < 0.8]
     lo, hi = float(np.percentile(inner, 2)), float(np.percentile(inner, 98))
     dark = base - lo > hi - base
@@ -32,12 +30,46 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
         return ()
     counts = []
     for at in p.pip_depths:
-        mask = ((ink > depth * at) & (rim < 0.85)).astype(np.uint8)
+        mask = ((ink > depth * at) & inside).view(np.uint8)
         _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
         area = stats[1:, cv2.CC_STAT_AREA]
         big = float(area.max()) if len(area) else 0.0
         counts.append(int((area >= max(2.0, big * 0.25)).sum()))
     return tuple(counts)
+
+
+@lru_cache(maxsize=4)
+def _rims(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a face cut out ``n`` px square: each pixel's distance from the centre as a share of the half
+    side (the largest of x and y), the band just inside the rim (0.8..0.93), and the inside (< 0.85)."""
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    rim.setflags(write=False)
+    band, inside = (rim > 0.8) & (rim < 0.93), rim < 0.85
+    band.setflags(write=False)
+    inside.setflags(write=False)
+    return rim, band, inside
+
+
+@lru_cache(maxsize=4)
+def _places(n: int, offsets: tuple[float, ...], spreads: tuple[float, ...],
+            pip_radius: float) -> tuple[np.ndarray, np.ndarray, int]:
+    """The pixel centres (x and y, one row of 9 per spread and offset) of the 3 x 3 places a pip can
+    be on a face cut out ``n`` px square, and the half width of the box each is scored over."""
+    h = (n - 1) / 2
+    w = max(1, int(round(pip_radius * h * 0.7)))
+    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    offs = np.array([(ox, oy) for ox in offsets for oy in offsets], np.float64) * h
+    sp = np.asarray(spreads, np.float64)
+    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
+    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
+    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cx.setflags(write=False)
+    cy.setflags(write=False)
+    return cx, cy, w
 
 
 # --------------------------------------------------------------------------- one die
@@ -167,11 +199,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     than its empty places by the widest margin (either way round)."""
     n = face.shape[0]
     # the face's colour: from the band between the pips and the face's edge, never a pip's place
-    yy, xx = np.mgrid[0:n, 0:n]
-    h0 = (n - 1) / 2
-    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
-    colour = np.median(face[(rim > 0.8) & (rim < 0.93)].reshape(-1, 3), axis=0)
-    dist = chan_max(cv2.absdiff(face, np.full_like(face, colour.astype(np.uint8)))).astype(np.float32)
+    _rim, band, _inside = _rims(n)
+    colour = _median(face[band].reshape(-1, 3)).astype(np.uint8)
+    dist = chan_max(cv2.absdiff(face, (int(colour[0]), int(colour[1]), int(colour[2]), 0))).astype(np.float32)
     e = max(1, n // 12)
     dist[:e] = 0
     dist[n - e:] = 0
@@ -184,18 +214,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     d = np.minimum(dist, contrast) / contrast
     # a die's face is square: its rim is all of the face's colour (a disc cut out square, a checker's
     # emblem, has other colours in its corners)
-    odd = float((dist[(rim > 0.8) & (rim < 0.93)] > p.rim_levels).mean())
-    h = (n - 1) / 2
-    w = max(1, int(round(p.pip_radius * h * 0.7)))
-    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    odd = float((dist[band] > p.rim_levels).mean())
     ii = cv2.integral(d)
-    offs = np.array([(ox, oy) for ox in p.offsets for oy in p.offsets], np.float64) * h
-    sp = np.asarray(p.spreads, np.float64)
-    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
-    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
-    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
-    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
-    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cx, cy, w = _places(n, tuple(p.offsets), tuple(p.spreads), p.pip_radius)
     box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
         / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
     on_min = np.where(ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
