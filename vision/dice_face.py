@@ -92,6 +92,20 @@ def _median(a: np.ndarray) -> np.ndarray:
     return s[k].astype(np.float64) if len(s) % 2 else (s[k - 1].astype(np.float64) + s[k]) / 2
 
 
+def _dilated(mask: np.ndarray, se: np.ndarray, box: "tuple[int, int, int, int] | cv2.typing.Rect",
+             at: "tuple[int, int, int, int] | None" = None) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """``mask`` (nonzero only inside ``box``: x, y, w, h) dilated by ``se``, worked out only where it
+    can be nonzero (the box and the element's reach; ``at``: this window instead, rows y0:y1 and
+    columns x0:x1): the window and the dilation in it (the same as dilating the whole mask)."""
+    if at is None:
+        H, W = mask.shape[:2]
+        ry, rx = se.shape[0] // 2, se.shape[1] // 2
+        x, y, w, h = box
+        at = (max(y - ry, 0), min(y + h + ry, H), max(x - rx, 0), min(x + w + rx, W))
+    y0, y1, x0, x1 = at
+    return at, cv2.dilate(mask[y0:y1, x0:x1], se)
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
           p: DiceParams) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
@@ -124,12 +138,15 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         blob = (lab == seed_label).view(np.uint8)
+        box = tuple(int(v) for v in stats[seed_label, :4])
         for _ in range(2):
             keep = np.zeros(n, np.uint8)
-            keep[lab[cv2.dilate(blob, se) > 0]] = 1  # the pieces the dilated face reaches ...
+            (y0, y1, x0, x1), grown = _dilated(blob, se, box)
+            keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
             keep[0] = 0
-            keep[out] = 0                             # ... less the background and any running out
+            keep[out] = 0                            # ... less the background and any running out
             blob = keep[lab]
+            box = cv2.boundingRect(blob)
         cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
@@ -142,19 +159,24 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             continue
         solid = np.zeros_like(blob)
         cv2.fillConvexPoly(solid, hull, 1)
-        band = (cv2.dilate(solid, band_out) > 0) & (cv2.dilate(solid, band_in) == 0)
+        # the bands around the face, worked out only where they can be: the face's box and the widest reach
+        box = cv2.boundingRect(hull)
+        (y0, y1, x0, x1), outer = _dilated(solid, far_out, box)
+        around = dist[y0:y1, x0:x1]
+        near = _dilated(solid, band_out, box, (y0, y1, x0, x1))[1] > 0
+        band = near & (_dilated(solid, band_in, box, (y0, y1, x0, x1))[1] == 0)
         if not band.any():
             continue
-        ring = dist[band]
+        ring = around[band]
         q = len(ring) * 3 // 10
         contrast = float(np.partition(ring, q)[q])  # its 30th percentile: a die stands out nearly all round
         if contrast < p.contrast:
             continue
         # a little further out it must still differ (an emblem's square on a checker is ringed by a
         # thin line, then the checker's colour again)
-        far = (cv2.dilate(solid, far_out) > 0) & (cv2.dilate(solid, band_out) == 0)
+        far = (outer > 0) & ~near
         if far.any():
-            ring = dist[far]
+            ring = around[far]
             q = len(ring) * 3 // 10
             if float(np.partition(ring, q)[q]) < p.far_contrast:
                 continue
