@@ -22,7 +22,7 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
     rim, band, inside = _rims(n)
     base = float(_median(g[band]))
     inner = g[rim < 0.8]
-    lo, hi = float(np.percentile(inner, 2)), float(np.percentile(inner, 98))
+    lo, hi = _percentile(inner, 2), _percentile(inner, 98)
     dark = base - lo > hi - base
     ink = (base - g) if dark else (g - base)
     depth = max(base - lo, hi - base)
@@ -54,9 +54,10 @@ def _rims(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @lru_cache(maxsize=4)
 def _places(n: int, offsets: tuple[float, ...], spreads: tuple[float, ...],
-            pip_radius: float) -> tuple[np.ndarray, np.ndarray, int]:
-    """The pixel centres (x and y, one row of 9 per spread and offset) of the 3 x 3 places a pip can
-    be on a face cut out ``n`` px square, and the half width of the box each is scored over."""
+            pip_radius: float) -> tuple[tuple[np.ndarray, ...], int]:
+    """Where the boxes of the 3 x 3 places a pip can be lie on a face cut out ``n`` px square (one row of
+    9 per spread and offset): their four corners as flat indices into the face's integral image
+    (bottom right, top right, bottom left, top left), and the half width of a box."""
     h = (n - 1) / 2
     w = max(1, int(round(pip_radius * h * 0.7)))
     # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
@@ -67,9 +68,12 @@ def _places(n: int, offsets: tuple[float, ...], spreads: tuple[float, ...],
     cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
     cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
     cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
-    cx.setflags(write=False)
-    cy.setflags(write=False)
-    return cx, cy, w
+    m = n + 1  # the integral image's width
+    corners = ((cy + w + 1) * m + cx + w + 1, (cy - w) * m + cx + w + 1,
+               (cy + w + 1) * m + cx - w, (cy - w) * m + cx - w)
+    for k in corners:
+        k.setflags(write=False)
+    return corners, w
 
 
 # --------------------------------------------------------------------------- one die
@@ -86,10 +90,29 @@ def _elements(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _median(a: np.ndarray) -> np.ndarray:
-    """Per column, the median of ``a``'s rows (as :func:`numpy.median`, without its overhead)."""
+    """Per column, the median of ``a``'s rows: :func:`numpy.median`'s value and type, without its
+    overhead (the mean of the middle one or two)."""
     s = np.sort(a, axis=0)
     k = len(s) // 2
-    return s[k].astype(np.float64) if len(s) % 2 else (s[k - 1].astype(np.float64) + s[k]) / 2
+    return np.mean(s[k - 1 + len(s) % 2: k + 1], axis=0)
+
+
+def _percentile(a: np.ndarray, q: float) -> float:
+    """:func:`numpy.percentile` of the 1-d ``a`` (its default linear method, the same float) without its
+    overhead: the two values about the q-th share, weighted as numpy's interpolation weighs them."""
+    n = a.size
+    qq = np.true_divide(q, 100)
+    vi = n * qq + (1 + qq * (1 - 1 - 1)) - 1  # numpy's virtual index for the linear method
+    if vi >= n - 1 or vi < 0:
+        i = j = n - 1 if vi >= n - 1 else 0
+    else:
+        i = int(np.floor(vi))
+        j = i + 1
+    s = np.partition(a, (i, j)) if i != j else np.partition(a, i)
+    g = float(vi - i) if i != j else 0.0
+    x, y = s[i], s[j]
+    d = y - x
+    return float((y - d * (1 - g)) if g >= 0.5 else (x + d * g))
 
 
 def _dilated(mask: np.ndarray, se: np.ndarray, box: "tuple[int, int, int, int] | cv2.typing.Rect",
@@ -238,9 +261,10 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     # emblem, has other colours in its corners)
     odd = float((dist[band] > p.rim_levels).mean())
     ii = cv2.integral(d)
-    cx, cy, w = _places(n, tuple(p.offsets), tuple(p.spreads), p.pip_radius)
-    box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
-        / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
+    corners, w = _places(n, tuple(p.offsets), tuple(p.spreads), p.pip_radius)
+    a, b, c, e_ = (ii.take(k) for k in corners)  # the integral image at each place's box corners
+    # how pip-like each place is (0: the face's colour, 1: the pips')
+    box = (a - b - c + e_) / float((2 * w + 1) ** 2)
     on_min = np.where(ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
     off_max = np.where(~ON[None], box[:, None, :], -np.inf).max(axis=2)
     margin = (on_min - off_max).max(axis=0)
@@ -249,7 +273,8 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
         scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
-    plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    light = d[d < 0.5]
+    plain = 1.0 - float(_median(light)) * 2 if light.size else 0.0
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
     plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
