@@ -160,16 +160,24 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             | (stats[:, 1] + stats[:, 3] >= side)
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
-        blob = (lab == seed_label).view(np.uint8)
+        # (twice: the pieces reached, then those they reach; the second time only the new pieces'
+        # reach is worked out, as the rest's is already known)
+        new = (lab == seed_label).view(np.uint8)
         box = tuple(int(v) for v in stats[seed_label, :4])
+        keep = np.zeros(n, np.uint8)
+        keep[seed_label] = 1
         for _ in range(2):
-            keep = np.zeros(n, np.uint8)
-            (y0, y1, x0, x1), grown = _dilated(blob, se, box)
+            had = keep.copy()
+            (y0, y1, x0, x1), grown = _dilated(new, se, box)
             keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
             keep[0] = 0
             keep[out] = 0                            # ... less the background and any running out
-            blob = keep[lab]
-            box = cv2.boundingRect(blob)
+            added = keep & ~had
+            if not added.any():
+                break
+            new = added[lab]
+            box = cv2.boundingRect(new)
+        blob = keep[lab]
         cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
