@@ -18,7 +18,8 @@ group is looked at closely only where something stands out from its surround
 (``DiceParams.pip_stand_out``).  Given a frame of the board before the throw
 (:func:`find_dice_in_frame` ``before=``, as the table's camera thread does:
 :mod:`vision.dice_watch`), only the places that changed are rectified and searched
-(:func:`changed_regions`, on the whole view's grid, so a die there is found as it would be).
+(:func:`changed_regions`, on the whole view's grid, so a die there is found as it would be), and
+the places ``also=`` names (where dice already lay on that frame).
 (2) At the view's own scale the face is the candidate's region of its colour (with the pieces of
 that colour a pip away: rows of pips cut a face into bands), grown at a loose likeness first, then
 tighter ones, none of it running out of a window a little larger than a die; it must be die-sized
@@ -37,8 +38,12 @@ Measured (``bench/dice_camera.py --frames 60 --seed 1``, 64 px per point width, 
 before the throw): rendered, 120 dice: 61.7 % found, 44-45 % read right and sure, 0 wrong while
 sure, 0 false dice; a camera-only table would take 16 of the 60 throws as rolls, none wrong; real
 tuned (test1, test6) 4 of 4 found, 3 sure right; held out (test2, template3, dices6) 5 of 10
-found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a loaded 2-core machine): about
-25 ms given the frame before the throw, 90-100 ms searching the whole board (it was 180-320 ms).
+found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a 2-core machine at load 11-15):
+20-25 ms given the frame before the throw; the whole board (a ``read --batch`` line's dice) 69-77 ms,
+against 86-108 ms in the same runs before the face search was made cheaper with the same results
+(it was 180-320 ms before that).  Of a whole-board search about 60 % is the close look at some 80
+candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each), 25 %
+the pip-like spots on the 64 px view, 10 % rectifying it.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
