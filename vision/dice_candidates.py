@@ -91,21 +91,27 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     P = float(view.px) * scale
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     s1 = p.pip_sigma * P
-    dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
+    dog = cv2.subtract(cv2.GaussianBlur(g, (0, 0), s1), cv2.GaussianBlur(g, (0, 0), 2.5 * s1))
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
-    for f in (-dog, dog):
-        xs, ys = _peaks(f, p.pip_contrast, k)
+    for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
+        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
     return out[0], out[1]
 
 
-def _peaks(f: np.ndarray, least: float, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box."""
+def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box
+    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
-    m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),
-                        cv2.compare(f, cv2.dilate(f, np.ones((k, k), np.uint8)), cv2.CMP_GE))
+    box = np.ones((k, k), np.uint8)
+    if low:
+        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),
+                            cv2.compare(f, cv2.erode(f, box), cv2.CMP_LE))
+    else:
+        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),
+                            cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
     pts = cv2.findNonZero(m)
     if pts is None:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
