@@ -2,17 +2,17 @@
 
 :class:`DiceWatch` is fed every frame with the playing area's corners.  It keeps a coarse view of
 the board (16 px per point width, about a millisecond) to see when the board is still, and a frame
-of the board as last looked at, with where the dice lay on it.  Once the board has been still for
-``still`` frames it looks for dice once, only where the board changed since that frame and where
-the dice lay (:func:`vision.dice.find_dice_in_frame` with ``before`` and ``also``), and says what it
-found when that differs from what it last said: the dice (thrown, moved, read more surely) or none
-(lifted).  A hand over the board, or a die still rolling, is movement: nothing is looked at until it
-stops.
+of the board without dice (the last still frame on which no die was found).  Once the board has
+been still for ``still`` frames it looks for dice once, only where the board changed since that
+frame (:func:`vision.dice.find_dice_in_frame` with ``before``), and says what it found when that
+differs from what it last said: the dice (thrown, moved, read more surely) or none (lifted).
+A hand over the board, or a die still rolling, is movement: nothing is looked at until it stops.
 
 The first still board is searched whole: dice may lie on it already (left from the last throw when
 the table starts).  Only the dice read surely count there (a whole board shows more things like a
-die than the places a throw changed); an unsure one is taken as part of the board, and found when
-it is thrown again.
+die than the places a throw changed; an unsure one is taken as part of the board, and found when it
+is thrown again).  That frame is then the board "without dice", the places of the dice on it looked
+at every time (``also``) until a look finds no die: then the board as it is replaces it.
 """
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ class DiceWatch:
         self.px = px
         self.moving = moving              # grey levels a coarse pixel changes by between frames ...
         self.moving_share = moving_share  # ... on more than this share of the board: movement
-        self.before: Optional[np.ndarray] = None  # the still frame last looked at (the board before a throw)
+        self.before: Optional[np.ndarray] = None  # a still frame of the board without dice (but ``lying``)
         self.lying: tuple[tuple[float, float], ...] = ()  # where dice lay on ``before`` (layout pw)
         self.seen: tuple[DieSeen, ...] = ()       # the dice last said
         self.looks = 0                            # times the dice finder ran
@@ -72,11 +72,12 @@ class DiceWatch:
         if self.before is None:  # the first still board: searched whole, its surely read dice taken
             dice = tuple(d for d in find_dice_in_frame(frame, corners, shape, self.params, self.px)
                          if d.sure(self.params))
+            self.before, self.lying = frame.copy(), tuple(d.board for d in dice)
         else:
             dice = tuple(find_dice_in_frame(frame, corners, shape, self.params, self.px, before=self.before,
                                             also=self.lying))
-        # the board as it is now (checkers may have moved) is the board before the next throw
-        self.before, self.lying = frame.copy(), tuple(d.board for d in dice)
+        if not dice:  # the board as it is now, without dice (checkers may have moved)
+            self.before, self.lying = frame.copy(), ()
         if _said(dice, setup, self.params) == _said(self.seen, setup, self.params):
             return None
         self.seen = dice
