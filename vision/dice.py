@@ -18,7 +18,8 @@ group is looked at closely only where something stands out from its surround
 (``DiceParams.pip_stand_out``).  Given a frame of the board before the throw
 (:func:`find_dice_in_frame` ``before=``, as the table's camera thread does:
 :mod:`vision.dice_watch`), only the places that changed are rectified and searched
-(:func:`changed_regions`, on the whole view's grid, so a die there is found as it would be).
+(:func:`changed_regions`, on the whole view's grid, so a die there is found as it would be), and
+the places ``also=`` names (where dice already lay on that frame).
 (2) At the view's own scale the face is the candidate's region of its colour (with the pieces of
 that colour a pip away: rows of pips cut a face into bands), grown at a loose likeness first, then
 tighter ones, none of it running out of a window a little larger than a die; it must be die-sized
@@ -37,8 +38,12 @@ Measured (``bench/dice_camera.py --frames 60 --seed 1``, 64 px per point width, 
 before the throw): rendered, 120 dice: 61.7 % found, 44-45 % read right and sure, 0 wrong while
 sure, 0 false dice; a camera-only table would take 16 of the 60 throws as rolls, none wrong; real
 tuned (test1, test6) 4 of 4 found, 3 sure right; held out (test2, template3, dices6) 5 of 10
-found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a loaded 2-core machine): about
-25 ms given the frame before the throw, 90-100 ms searching the whole board (it was 180-320 ms).
+found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a 2-core machine at load 11-15):
+20-25 ms given the frame before the throw; the whole board (a ``read --batch`` line's dice) 69-77 ms,
+against 86-108 ms in the same runs before the face search was made cheaper with the same results
+(it was 180-320 ms before that).  Of a whole-board search about 60 % is the close look at some 80
+candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each), 25 %
+the pip-like spots on the 64 px view, 10 % rectifying it.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -201,31 +206,39 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
                        params: DiceParams = DiceParams(), px: int = 64,
-                       before: Optional[np.ndarray] = None) -> list[DieSeen]:
+                       before: Optional[np.ndarray] = None,
+                       also: Sequence[tuple[float, float]] = ()) -> list[DieSeen]:
     """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more).
     ``before``: a frame of the same board without the dice; then only the places that changed are
-    rectified and looked at (:func:`changed_regions`), a few times faster."""
+    rectified and looked at (:func:`changed_regions`), a few times faster.  ``also``: places (layout pw)
+    looked at as if they had changed (dice that already lay there in ``before``)."""
     if before is None:
         return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
     found: list[DieSeen] = []
-    for box in changed_regions(frame, before, corners, shape, params):
+    for box in changed_regions(frame, before, corners, shape, params, also=also):
         # on the whole view's grid of 8 px blocks (margin 0.6 pw), so a die is sampled, and scaled down
         # for the coarse searches, just as it would be there
         x0, y0 = (-0.6 + 8 * np.floor((v + 0.6) * px / 8) / px for v in box[:2])
         x1, y1 = (-0.6 + 8 * np.ceil((v + 0.6) * px / 8) / px for v in box[2:])
         view = rectify_region(frame, corners, px, x0, y0, x1, y1, shape)
         then = rectify_region(before, corners, px, x0, y0, x1, y1, shape)
-        found += find_dice(view, params, corners, shape, changed=changed_places(view, then, params))
+        changed = changed_places(view, then, params)
+        r = params.side[1]
+        for x, y in also:  # a die's place in ``before``: looked at whatever changed there
+            (u0, v0), (u1, v1) = view.to_px(x - r, y - r), view.to_px(x + r, y + r)
+            changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
+        found += find_dice(view, params, corners, shape, changed=changed)
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:6]
 
 
 def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
                     shape: L.BoardShape = L.BoardShape(), params: DiceParams = DiceParams(),
-                    px: int = 16, margin: float = 0.6) -> list[tuple[float, float, float, float]]:
+                    px: int = 16, margin: float = 0.6,
+                    also: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
     """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
-    ``px`` per point width), each widened so a die there and its surround lie inside; overlapping ones
-    merged.  Nothing changed: no rectangle."""
+    ``px`` per point width), and around the places ``also`` (layout pw), each widened so a die there and
+    its surround lie inside; overlapping ones merged.  Nothing changed: no rectangle."""
     a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
@@ -236,6 +249,8 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
              for x, y, w, h, area in stats[1:] if area >= least]
+    boxes += [[max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
+               min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)] for x, y in also]
     merged = True
     while merged:  # overlapping rectangles become one
         merged = False

@@ -64,8 +64,7 @@ def ring_candidates(view: View, p: DiceParams,
     img, m = coarse if coarse is not None else stand_out(view, p)
     dp = float(p.detect_px)
     k = int(round(0.45 * dp)) | 1
-    peaks = (m >= p.contrast) & (m >= cv2.dilate(m, np.ones((k, k), np.uint8)))
-    ys, xs = np.nonzero(peaks)
+    xs, ys = _peaks(m, p.contrast, k)
     bx, by = xs / dp + view.x0, ys / dp + view.y0
     score = m[ys, xs].astype(np.float64)
     # pips: small spots of another shade within a die's half side of the peak
@@ -92,14 +91,32 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     P = float(view.px) * scale
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     s1 = p.pip_sigma * P
-    dog = cv2.GaussianBlur(g, (0, 0), s1) - cv2.GaussianBlur(g, (0, 0), 2.5 * s1)
+    dog = cv2.subtract(cv2.GaussianBlur(g, (0, 0), s1), cv2.GaussianBlur(g, (0, 0), 2.5 * s1))
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
-    for f in (-dog, dog):
-        peaks = (f >= p.pip_contrast) & (f >= cv2.dilate(f, np.ones((k, k), np.uint8)))
-        ys, xs = np.nonzero(peaks)
+    for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
+        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
     return out[0], out[1]
+
+
+def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box
+    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box)."""
+    if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
+        least = float(np.ceil(least))
+    box = np.ones((k, k), np.uint8)
+    if low:
+        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),
+                            cv2.compare(f, cv2.erode(f, box), cv2.CMP_LE))
+    else:
+        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),
+                            cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
+    pts = cv2.findNonZero(m)
+    if pts is None:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    pts = pts.reshape(-1, 2).astype(np.intp)
+    return pts[:, 0], pts[:, 1]
 
 
 def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
@@ -163,11 +180,12 @@ def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, flo
     if not points:
         return kept
     a = np.asarray(points, np.float64)
+    near = np.hypot(a[:, None, 0] - a[None, :, 0], a[:, None, 1] - a[None, :, 1]) <= d if len(a) <= 1024 else None
     taken = np.zeros(len(a), bool)
     for i in range(len(a)):
         if taken[i]:
             continue
         kept.append(points[i])
-        taken |= np.hypot(a[:, 0] - a[i, 0], a[:, 1] - a[i, 1]) <= d
+        taken |= near[i] if near is not None else np.hypot(a[:, 0] - a[i, 0], a[:, 1] - a[i, 1]) <= d
     return kept
 

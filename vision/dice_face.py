@@ -19,12 +19,10 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
     the pips' layout.  Empty when the face has no spots."""
     n = face.shape[0]
     g = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    yy, xx = np.mgrid[0:n, 0:n]
-    h0 = (n - 1) / 2
-    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
-    base = float(np.median(g[(rim > 0.8) & (rim < 0.93)]))
+    rim, band, inside = _rims(n)
+    base = float(_median(g[band]))
     inner = g[rim < 0.8]
-    lo, hi = float(np.percentile(inner, 2)), float(np.percentile(inner, 98))
+    lo, hi = _percentile(inner, 2), _percentile(inner, 98)
     dark = base - lo > hi - base
     ink = (base - g) if dark else (g - base)
     depth = max(base - lo, hi - base)
@@ -32,12 +30,50 @@ def count_pips(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[int, ...
         return ()
     counts = []
     for at in p.pip_depths:
-        mask = ((ink > depth * at) & (rim < 0.85)).astype(np.uint8)
+        mask = ((ink > depth * at) & inside).view(np.uint8)
         _k, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
         area = stats[1:, cv2.CC_STAT_AREA]
         big = float(area.max()) if len(area) else 0.0
         counts.append(int((area >= max(2.0, big * 0.25)).sum()))
     return tuple(counts)
+
+
+@lru_cache(maxsize=4)
+def _rims(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For a face cut out ``n`` px square: each pixel's distance from the centre as a share of the half
+    side (the largest of x and y), the band just inside the rim (0.8..0.93), and the inside (< 0.85)."""
+    yy, xx = np.mgrid[0:n, 0:n]
+    h0 = (n - 1) / 2
+    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
+    rim.setflags(write=False)
+    band, inside = (rim > 0.8) & (rim < 0.93), rim < 0.85
+    band.setflags(write=False)
+    inside.setflags(write=False)
+    return rim, band, inside
+
+
+@lru_cache(maxsize=4)
+def _places(n: int, offsets: tuple[float, ...], spreads: tuple[float, ...],
+            pip_radius: float) -> tuple[tuple[np.ndarray, ...], int]:
+    """Where the boxes of the 3 x 3 places a pip can be lie on a face cut out ``n`` px square (one row of
+    9 per spread and offset): their four corners as flat indices into the face's integral image
+    (bottom right, top right, bottom left, top left), and the half width of a box."""
+    h = (n - 1) / 2
+    w = max(1, int(round(pip_radius * h * 0.7)))
+    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    offs = np.array([(ox, oy) for ox in offsets for oy in offsets], np.float64) * h
+    sp = np.asarray(spreads, np.float64)
+    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
+    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
+    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    m = n + 1  # the integral image's width
+    corners = ((cy + w + 1) * m + cx + w + 1, (cy - w) * m + cx + w + 1,
+               (cy + w + 1) * m + cx - w, (cy - w) * m + cx - w)
+    for k in corners:
+        k.setflags(write=False)
+    return corners, w
 
 
 # --------------------------------------------------------------------------- one die
@@ -53,6 +89,46 @@ def _elements(P: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
             disc(max(5, int(round(0.36 * P)) | 1)))
 
 
+def _median(a: np.ndarray) -> np.ndarray:
+    """Per column, the median of ``a``'s rows: :func:`numpy.median`'s value and type, without its
+    overhead (the mean of the middle one or two)."""
+    s = np.sort(a, axis=0)
+    k = len(s) // 2
+    return np.mean(s[k - 1 + len(s) % 2: k + 1], axis=0)
+
+
+def _percentile(a: np.ndarray, q: float) -> float:
+    """:func:`numpy.percentile` of the 1-d ``a`` (its default linear method, the same float) without its
+    overhead: the two values about the q-th share, weighted as numpy's interpolation weighs them."""
+    n = a.size
+    qq = np.true_divide(q, 100)
+    vi = n * qq + (1 + qq * (1 - 1 - 1)) - 1  # numpy's virtual index for the linear method
+    if vi >= n - 1 or vi < 0:
+        i = j = n - 1 if vi >= n - 1 else 0
+    else:
+        i = int(np.floor(vi))
+        j = i + 1
+    s = np.partition(a, (i, j)) if i != j else np.partition(a, i)
+    g = float(vi - i) if i != j else 0.0
+    x, y = s[i], s[j]
+    d = y - x
+    return float((y - d * (1 - g)) if g >= 0.5 else (x + d * g))
+
+
+def _dilated(mask: np.ndarray, se: np.ndarray, box: "tuple[int, int, int, int] | cv2.typing.Rect",
+             at: "tuple[int, int, int, int] | None" = None) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    """``mask`` (nonzero only inside ``box``: x, y, w, h) dilated by ``se``, worked out only where it
+    can be nonzero (the box and the element's reach; ``at``: this window instead, rows y0:y1 and
+    columns x0:x1): the window and the dilation in it (the same as dilating the whole mask)."""
+    if at is None:
+        H, W = mask.shape[:2]
+        ry, rx = se.shape[0] // 2, se.shape[1] // 2
+        x, y, w, h = box
+        at = (max(y - ry, 0), min(y + h + ry, H), max(x - rx, 0), min(x + w + rx, W))
+    y0, y1, x0, x1 = at
+    return at, cv2.dilate(mask[y0:y1, x0:x1], se)
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
           p: DiceParams) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
@@ -62,8 +138,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     edge and shadow only)."""
     sx, sy = seed
     c0 = max(2, int(round(0.06 * P)))
-    colour = np.median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3), axis=0)
-    dist = chan_max(cv2.absdiff(crop, np.full_like(crop, colour.astype(np.uint8))))
+    colour = _median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
+    dist = chan_max(cv2.absdiff(crop, (int(colour[0]), int(colour[1]), int(colour[2]), 0)))
     se, band_out, band_in, far_out = _elements(P)
     at_seed = int(dist[sy, sx])
     side = 2 * r + 1
@@ -73,7 +149,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             if got is None:
                 got = "pip"
             continue
-        like = (dist < like_at).astype(np.uint8)
+        like = (dist < like_at).view(np.uint8)
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like.copy(), None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
@@ -84,13 +160,24 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             | (stats[:, 1] + stats[:, 3] >= side)
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
-        blob = (lab == seed_label).astype(np.uint8)
+        # (twice: the pieces reached, then those they reach; the second time only the new pieces'
+        # reach is worked out, as the rest's is already known)
+        new = (lab == seed_label).view(np.uint8)
+        box = tuple(int(v) for v in stats[seed_label, :4])
+        keep = np.zeros(n, np.uint8)
+        keep[seed_label] = 1
         for _ in range(2):
-            near = np.unique(lab[cv2.dilate(blob, se) > 0])
-            near = near[(near > 0) & ~out[near]]
-            keep = np.zeros(n, np.uint8)
-            keep[near] = 1
-            blob = keep[lab]
+            had = keep.copy()
+            (y0, y1, x0, x1), grown = _dilated(new, se, box)
+            keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
+            keep[0] = 0
+            keep[out] = 0                            # ... less the background and any running out
+            added = keep & ~had
+            if not added.any():
+                break
+            new = added[lab]
+            box = cv2.boundingRect(new)
+        blob = keep[lab]
         cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         hull = cv2.convexHull(np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
@@ -103,19 +190,24 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             continue
         solid = np.zeros_like(blob)
         cv2.fillConvexPoly(solid, hull, 1)
-        band = (cv2.dilate(solid, band_out) > 0) & (cv2.dilate(solid, band_in) == 0)
+        # the bands around the face, worked out only where they can be: the face's box and the widest reach
+        box = cv2.boundingRect(hull)
+        (y0, y1, x0, x1), outer = _dilated(solid, far_out, box)
+        around = dist[y0:y1, x0:x1]
+        near = _dilated(solid, band_out, box, (y0, y1, x0, x1))[1] > 0
+        band = near & (_dilated(solid, band_in, box, (y0, y1, x0, x1))[1] == 0)
         if not band.any():
             continue
-        ring = dist[band]
+        ring = around[band]
         q = len(ring) * 3 // 10
         contrast = float(np.partition(ring, q)[q])  # its 30th percentile: a die stands out nearly all round
         if contrast < p.contrast:
             continue
         # a little further out it must still differ (an emblem's square on a checker is ringed by a
         # thin line, then the checker's colour again)
-        far = (cv2.dilate(solid, far_out) > 0) & (cv2.dilate(solid, band_out) == 0)
+        far = (outer > 0) & ~near
         if far.any():
-            ring = dist[far]
+            ring = around[far]
             q = len(ring) * 3 // 10
             if float(np.partition(ring, q)[q]) < p.far_contrast:
                 continue
@@ -160,11 +252,9 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     than its empty places by the widest margin (either way round)."""
     n = face.shape[0]
     # the face's colour: from the band between the pips and the face's edge, never a pip's place
-    yy, xx = np.mgrid[0:n, 0:n]
-    h0 = (n - 1) / 2
-    rim = np.maximum(np.abs(xx - h0), np.abs(yy - h0)) / h0
-    colour = np.median(face[(rim > 0.8) & (rim < 0.93)].reshape(-1, 3), axis=0)
-    dist = chan_max(cv2.absdiff(face, np.full_like(face, colour.astype(np.uint8)))).astype(np.float32)
+    _rim, band, _inside = _rims(n)
+    colour = _median(face[band].reshape(-1, 3)).astype(np.uint8)
+    dist = chan_max(cv2.absdiff(face, (int(colour[0]), int(colour[1]), int(colour[2]), 0))).astype(np.float32)
     e = max(1, n // 12)
     dist[:e] = 0
     dist[n - e:] = 0
@@ -177,20 +267,12 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     d = np.minimum(dist, contrast) / contrast
     # a die's face is square: its rim is all of the face's colour (a disc cut out square, a checker's
     # emblem, has other colours in its corners)
-    odd = float((dist[(rim > 0.8) & (rim < 0.93)] > p.rim_levels).mean())
-    h = (n - 1) / 2
-    w = max(1, int(round(p.pip_radius * h * 0.7)))
-    # the pips' grid may sit off the cut's centre (a side face seen beside the top one)
+    odd = float((dist[band] > p.rim_levels).mean())
     ii = cv2.integral(d)
-    offs = np.array([(ox, oy) for ox in p.offsets for oy in p.offsets], np.float64) * h
-    sp = np.asarray(p.spreads, np.float64)
-    # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
-    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
-    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
-    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
-    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
-    box = (ii[cy + w + 1, cx + w + 1] - ii[cy - w, cx + w + 1] - ii[cy + w + 1, cx - w] + ii[cy - w, cx - w]) \
-        / float((2 * w + 1) ** 2)  # how pip-like each place is (0: the face's colour, 1: the pips')
+    corners, w = _places(n, tuple(p.offsets), tuple(p.spreads), p.pip_radius)
+    a, b, c, e_ = (ii.take(k) for k in corners)  # the integral image at each place's box corners
+    # how pip-like each place is (0: the face's colour, 1: the pips')
+    box = (a - b - c + e_) / float((2 * w + 1) ** 2)
     on_min = np.where(ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
     off_max = np.where(~ON[None], box[:, None, :], -np.inf).max(axis=2)
     margin = (on_min - off_max).max(axis=0)
@@ -199,7 +281,8 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
         scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
-    plain = 1.0 - float(np.median(d[d < 0.5])) * 2 if (d < 0.5).any() else 0.0
+    light = d[d < 0.5]
+    plain = 1.0 - float(_median(light)) * 2 if light.size else 0.0
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
     plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))

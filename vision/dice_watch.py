@@ -7,6 +7,12 @@ been still for ``still`` frames it looks for dice once, only where the board cha
 frame (:func:`vision.dice.find_dice_in_frame` with ``before``), and says what it found when that
 differs from what it last said: the dice (thrown, moved, read more surely) or none (lifted).
 A hand over the board, or a die still rolling, is movement: nothing is looked at until it stops.
+
+The first still board is searched whole: dice may lie on it already (left from the last throw when
+the table starts).  Only the dice read surely count there (a whole board shows more things like a
+die than the places a throw changed; an unsure one is taken as part of the board, and found when it
+is thrown again).  That frame is then the board "without dice", the places of the dice on it looked
+at every time (``also``) until a look finds no die: then the board as it is replaces it.
 """
 from __future__ import annotations
 
@@ -33,7 +39,8 @@ class DiceWatch:
         self.px = px
         self.moving = moving              # grey levels a coarse pixel changes by between frames ...
         self.moving_share = moving_share  # ... on more than this share of the board: movement
-        self.before: Optional[np.ndarray] = None  # a still frame of the board without dice
+        self.before: Optional[np.ndarray] = None  # a still frame of the board without dice (but ``lying``)
+        self.lying: tuple[tuple[float, float], ...] = ()  # where dice lay on ``before`` (layout pw)
         self.seen: tuple[DieSeen, ...] = ()       # the dice last said
         self.looks = 0                            # times the dice finder ran
         self._thumb: Optional[np.ndarray] = None
@@ -45,7 +52,8 @@ class DiceWatch:
         last, self._thumb = self._thumb, thumb
         if last is None or last.shape != thumb.shape:
             return True
-        return float((cv2.absdiff(thumb, last) > self.moving).mean()) > self.moving_share
+        changed = cv2.threshold(cv2.absdiff(thumb, last), self.moving, 255, cv2.THRESH_BINARY)[1]
+        return cv2.countNonZero(changed) / changed.size > self.moving_share  # (as numpy's mean of d > moving)
 
     def feed(self, frame: np.ndarray, corners: Optional[np.ndarray], shape: L.BoardShape = L.BoardShape(),
              setup: L.SetUp = L.SetUp()) -> Optional[tuple[DieSeen, ...]]:
@@ -60,13 +68,16 @@ class DiceWatch:
         if self._quiet < self.still or self._looked:
             return None
         self._looked = True
-        if self.before is None:  # the first still board: taken as the board without dice
-            self.before = frame.copy()
-            return None
         self.looks += 1
-        dice = tuple(find_dice_in_frame(frame, corners, shape, self.params, self.px, before=self.before))
-        if not dice:
-            self.before = frame.copy()  # the board as it is now, without dice (checkers may have moved)
+        if self.before is None:  # the first still board: searched whole, its surely read dice taken
+            dice = tuple(d for d in find_dice_in_frame(frame, corners, shape, self.params, self.px)
+                         if d.sure(self.params))
+            self.before, self.lying = frame.copy(), tuple(d.board for d in dice)
+        else:
+            dice = tuple(find_dice_in_frame(frame, corners, shape, self.params, self.px, before=self.before,
+                                            also=self.lying))
+        if not dice:  # the board as it is now, without dice (checkers may have moved)
+            self.before, self.lying = frame.copy(), ()
         if _said(dice, setup, self.params) == _said(self.seen, setup, self.params):
             return None
         self.seen = dice

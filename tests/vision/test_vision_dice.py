@@ -190,6 +190,34 @@ def test_the_dice_watch_looks_once_the_board_is_still_and_says_each_change_once(
         if got is not None:
             said.append(sorted(g.value or 0 for g in got))
     assert said == [[2, 5], []], said
-    assert watch.looks == 2 and watch.feed(frame(0, []).image, None) is None
+    assert watch.looks == 3 and watch.feed(frame(0, []).image, None) is None  # the empty board, throw, lift
     with pytest.raises(ValueError, match="still=0"):
         DiceWatch(still=0)
+
+
+def test_dice_already_on_the_first_still_board_are_said_then_their_lift_and_the_next_throw() -> None:
+    """Issue 15: the table starts with dice lying on the board (the first still frame has them): they
+    are found (the first board is searched whole), their lift is seen, and so is the next throw."""
+    from vision.dice_watch import DiceWatch
+    old = [Die(5, 9.0, 5.0, angle=20.0, size=0.4), Die(2, 10.6, 6.2, angle=-10.0, size=0.4)]
+    new = [Die(3, 2.5, 4.5, angle=10.0, size=0.4), Die(6, 4.0, 6.0, angle=35.0, size=0.4)]
+
+    def frame(k: int, on: list[Die]) -> R.Rendered:
+        return R.render_scene(L.start_position(), CLEAN, seed=8, frame=k, dice=on)
+    watch = DiceWatch(still=2)
+    said = []
+    for k, on in enumerate([old] * 3 + [[]] * 3 + [new] * 3 + [new] * 2):
+        r = frame(k, on)
+        got = watch.feed(r.image, r.corners)
+        if got is not None:
+            said.append(sorted(g.value or 0 for g in got))
+    assert said == [[2, 5], [], [3, 6]], said
+    assert watch.looks == 3  # once per still spell: the unchanged board after the throw is not looked at again
+
+
+def test_the_places_of_dice_lying_before_are_looked_at_though_nothing_changed_there() -> None:
+    r = R.render_scene(L.start_position(), CLEAN, seed=8, dice=[Die(5, 9.0, 5.0, angle=20.0, size=0.4)])
+    assert D.find_dice_in_frame(r.image, r.corners, before=r.image) == []
+    got = D.find_dice_in_frame(r.image, r.corners, before=r.image, also=[(9.0, 5.0)])
+    assert [g.value for g in got] == [5] and _near(got, 9.0, 5.0).sure()
+    assert D.changed_regions(r.image, r.image, r.corners, also=[(9.0, 5.0)]) != []
