@@ -48,9 +48,9 @@ BAND_TOL = 24.0      # grey levels a band segment may stray from its learned loo
 BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
 
 
-def point_slots(cd: float) -> int:
-    """Checkers that fit in a row from a point's base to the middle of the board."""
-    return max(5, min(7, int((L.HEIGHT / 2) // cd)))
+def point_slots(cd: float, height: float = L.HEIGHT) -> int:
+    """Checkers that fit in a row from a point's base to the middle of a board ``height`` pw tall."""
+    return max(5, min(7, int((height / 2) // cd)))
 
 
 def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
@@ -76,6 +76,8 @@ class SlotGeometry:
     centres: np.ndarray  # (n, 2) x, y
     side: float
     per_point: int       # slots per point; points are rows top 0..11 then bottom 0..11
+    height: float = L.HEIGHT  # the board's own height (pw) the slots were laid out for
+    squeeze: Optional[np.ndarray] = None  # (n,) each slot's height in the layout per pw of the board's (1: as it is)
 
     @property
     def bar_start(self) -> int:
@@ -83,21 +85,33 @@ class SlotGeometry:
         return 24 * self.per_point
 
 
-def slot_geometry(cd: float = L.CHECKER) -> SlotGeometry:
-    """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar."""
-    per = point_slots(cd)
-    cs = []
+def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeometry:
+    """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar.
+
+    On a board taller than the layout's (``height`` pw), :mod:`vision.rectify` keeps each row's
+    first :data:`~vision.layout.POINT_LEN` pw as they are and squeezes the band between the tips:
+    the checkers a row holds beyond it (six in a row on a tall board) lie squeezed there, and
+    their slots with them."""
+    per = point_slots(cd, height)
+    mid = max(height - 2 * L.POINT_LEN, 0.2)   # the board's band between the tips, shown as GAP
+    cs, sq = [], []
     for row in ("top", "bottom"):
         for col in range(12):
             x = L.column_x(col)
             for k in range(per):
-                d = (k + 0.5) * cd
+                d = (k + 0.5) * cd                # from the base, in the board's own pw
+                if d > L.POINT_LEN:
+                    d, f = L.POINT_LEN + (d - L.POINT_LEN) * L.GAP / mid, L.GAP / mid
+                else:
+                    f = 1.0
                 cs.append((x, d if row == "top" else L.HEIGHT - d))
+                sq.append(f)
     # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it)
     step = cd / 2
     for k in range(int((L.HEIGHT - cd) / step) + 1):
         cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
-    return SlotGeometry(np.array(cs, np.float32), cd, per)
+        sq.append(1.0)
+    return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32))
 
 
 _GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
@@ -107,13 +121,14 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
     """Pixel rows and columns (slots, WIDE, WIDE) of every slot's sample points (the patch and a
     margin of :data:`SHIFT` samples round it), and the box size."""
     h, w = view.image.shape[:2]
-    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres))
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height)
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH
         offs = (np.arange(WIDE) - SHIFT + 0.5) * cell - geo.side / 2
         xs = (geo.centres[:, 0, None] + offs[None, :] - view.x0) * view.px       # (slots, W)
-        ys = (geo.centres[:, 1, None] + offs[None, :] - view.y0) * view.px
+        squeeze = geo.squeeze if geo.squeeze is not None else np.ones(len(geo.centres), np.float32)
+        ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
         cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
         rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
         hit = (rows, cols, max(1, int(round(cell * view.px))))
@@ -160,8 +175,8 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
 class BoardMemory:
     """What one table's slots look like in each state, learned from frames of known positions."""
 
-    def __init__(self, checker: float = L.CHECKER) -> None:
-        self.geo = slot_geometry(checker)
+    def __init__(self, checker: float = L.CHECKER, height: float = L.HEIGHT) -> None:
+        self.geo = slot_geometry(checker, height)
         n = len(self.geo.centres)
         self.look = np.zeros((n, 3, PATCH, PATCH, 3), np.float32)  # last patch per slot and state
         self.seen = np.zeros((n, 3), np.int32)                     # frames each look was learned from
@@ -401,6 +416,7 @@ class BoardMemory:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
                                 frames=np.int32(self.frames), side=np.float32(self.geo.side),
+                                height=np.float32(self.geo.height),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
                                 bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32))
         os.replace(tmp, path)
@@ -410,7 +426,7 @@ class BoardMemory:
         """Read a memory written by :meth:`save` (a damaged file raises ValueError naming it)."""
         try:
             with np.load(path) as z:
-                m = cls(float(z["side"]))
+                m = cls(float(z["side"]), float(z["height"]) if "height" in z.files else L.HEIGHT)
                 if z["look"].shape != m.look.shape:
                     raise ValueError(f"board memory {path!r} was learned with another slot layout")
                 m.look[:] = z["look"]

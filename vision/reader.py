@@ -239,7 +239,7 @@ class BoardReader:
         if self.memory is None:
             if self.checker is None:  # a known position is the best frame to measure the checkers on
                 self._spacings += rim_spacings(ring_profiles(view, self.config.read), self.config.read)
-            self.memory = BoardMemory(self.checker_size)
+            self.memory = BoardMemory(self.checker_size, self.config.shape.height)
         top, bottom = self.setup.to_rows(ev)
         self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
         return True
@@ -254,7 +254,8 @@ class BoardReader:
         if view is None or self.setup is None:
             return False
         top, bottom = self.setup.to_rows(before)
-        self.memory = SelfReference(view, L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0), self.checker_size)
+        self.memory = SelfReference(view, L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0), self.checker_size,
+                                    self.config.shape.height)
         return True
 
     def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:

@@ -54,8 +54,9 @@ def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 class SelfReference(BoardMemory):
     """A board memory learned from one frame under the position it showed before a move."""
 
-    def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER) -> None:
-        super().__init__(checker)
+    def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
+                 height: float = L.HEIGHT) -> None:
+        super().__init__(checker, height)
         self.view = view
         per = self.geo.per_point
         n_points = 24 * per

@@ -146,3 +146,15 @@ def test_the_learned_frame_band_round_trips_and_an_old_file_loads_without_it(tmp
         old = {k: z[k] for k in z.files if k != "bands"}
     np.savez(str(tmp_path / "old.npz"), **old)
     assert BoardMemory.load(str(tmp_path / "old.npz")).bands == []
+
+
+def test_a_tall_board_has_slots_for_six_in_a_row_in_the_squeezed_band() -> None:
+    from vision.memory import slot_geometry
+    plain, tall = slot_geometry(1.013), slot_geometry(1.013, 12.26)
+    assert plain.per_point == 5 and tall.per_point == 6
+    # the sixth checker's centre (5.57 pw from the base on the board) lies in the band between
+    # the tips, which the rectified view squeezes from 2.26 pw to the layout's 1
+    y6 = float(tall.centres[5, 1])
+    assert L.POINT_LEN < y6 < L.HEIGHT / 2
+    assert tall.squeeze is not None and tall.squeeze[5] == pytest.approx(1 / 2.26, rel=1e-3) and tall.squeeze[0] == 1
+    assert float(tall.centres[24 * 6 - 1, 1]) == pytest.approx(L.HEIGHT - y6)  # the bottom row's mirror
