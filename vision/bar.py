@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
 from .rims import Profiles
 from .stacks import Checker, _peaks
+from .order import median_axis
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def _lone_bar_rims(prof: Profiles, peaks: list[int], taken: list[int], params: R
     a rim far from every checker found there that stands ``params.bar_lone`` times above the
     bar's median score (and above the floor) is a checker too (dark on a dark bar), with
     a confidence from how far above; returns the rims and that raw confidence."""
-    med = max(1e-3, float(np.median(prof.bar_full)))
+    med = max(1e-3, float(median_axis(prof.bar_full, 0)))
     cd = params.checker
     lone = [j for j in peaks if j not in taken and float(prof.bar_full[j]) > max(params.floor, params.bar_lone * med)
             and all(abs(float(prof.bar_y[j] - prof.bar_y[k])) > 1.5 * cd for k in taken)]

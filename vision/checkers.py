@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-import numpy as np
 
 from .bar import read_bar
 from .looks import drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
 from .stacks import Checker, PointCount, count_point
+from .order import _percentile
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ def board_params(prof: Profiles, params: ReadParams = DEFAULT) -> ReadParams:
     tops = tops[tops > params.threshold]
     if len(tops):  # rims on one board share their contrast: ignore the much fainter ones
         params = replace(params, threshold=max(params.threshold,
-                                               params.relative * float(np.quantile(tops, params.relative_q))))
+                                               params.relative * _percentile(tops, 100 * params.relative_q)))
     return params
 
 

@@ -39,7 +39,8 @@ def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) ->
     py = np.clip(yi[:, None, None] + off[None, :, None], 0, h - 1)
     px_ = np.clip(xi[:, None, None] + off[None, None, :], 0, w - 1)
     patches = img[py, px_].reshape(len(checkers), -1, 3)
-    bgr = np.median(patches, axis=1)
+    mid = patches.shape[1] // 2   # an odd count: the median is the middle value
+    bgr = np.partition(patches, mid, axis=1)[:, mid]
     sx = np.clip((xy[:, 0] / w * small.shape[1]).astype(np.int32), 0, small.shape[1] - 1)
     sy = np.clip((xy[:, 1] / h * small.shape[0]).astype(np.int32), 0, small.shape[0] - 1)
     gain = ref / np.maximum(8.0, small[sy, sx])

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from . import layout as L
 from .rectify import View
 from .rims import _percentile
+
+
+_ONES3 = np.ones((1, 3), np.float32)   # cv2.transform's weights: B + G + R
 
 
 @dataclass(frozen=True)
@@ -42,14 +46,17 @@ def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> li
         if n < 1:
             out.append(np.zeros((0, 4), np.float32))
             continue
-        strip = img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1].transpose(1, 0, 2)
-        f = strip.astype(np.float32)
-        cnt = f.shape[0] * px
-        means = f.sum(axis=0).reshape(n, px, 3).sum(axis=1) / cnt
-        grey = f.sum(axis=2) * (1.0 / 3.0)
-        g1 = grey.sum(axis=0).reshape(n, px).sum(axis=1) / cnt
-        g2 = (grey * grey).sum(axis=0).reshape(n, px).sum(axis=1) / cnt
-        std = np.sqrt(np.maximum(g2 - g1 * g1, 0.0))
+        strip = img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1]
+        across = 0 if horizontal else 1            # the axis across the band, summed over
+        cnt = strip.shape[across] * px
+        # sums across the band, then per 1-pw segment: the channels (exact integers), the grey
+        # level (B + G + R, exact in float32) and its square (in float64)
+        grey3 = cv2.transform(strip.astype(np.float32), _ONES3)
+        means = cv2.reduce(strip, across, cv2.REDUCE_SUM, dtype=cv2.CV_32S).reshape(n, px, 3).sum(axis=1) \
+            .astype(np.float32) / cnt
+        g1 = cv2.reduce(grey3, across, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(n, px).sum(axis=1) / (3 * cnt)
+        g2 = cv2.reduce(grey3 * grey3, across, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(n, px).sum(axis=1) / (9 * cnt)
+        std = np.sqrt(np.maximum(g2 - g1 * g1, 0.0)).astype(np.float32)
         out.append(np.concatenate([means, std[:, None]], axis=1))
     return out
 
