@@ -11,7 +11,7 @@ import sys
 from typing import Mapping, Optional
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+from .screen._pygame import pygame  # noqa: E402  (without pkg_resources: 6-10 MB less)
 
 from referee.view import TableView  # noqa: E402
 

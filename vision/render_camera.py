@@ -5,12 +5,15 @@ applied to a frame, and a hand with its arm over the board.
 Memory: a 1280x720 frame in float32 is 11 MB a plane of three channels, so the light is
 applied in bands of rows (:func:`apply_light`), the lens grid is kept as one row and one
 column (not three full planes), and the noise tile is drawn in bands: the same numbers,
-without the transient copies.
+without the transient copies.  A simulator renders every frame and keeps the frame size's
+noise tile and lens maps (19 MB at 1280x720); a camera that draws its scene once keeps
+neither: :class:`NoiseRows` draws the tile's rows as the light asks for them and
+:func:`distort` remaps the frame band by band with each band's maps (the same numbers).
 """
 from __future__ import annotations
 
 import functools
-from typing import Optional
+from typing import Callable, Optional, Union
 
 import cv2
 import numpy as np
@@ -46,6 +49,38 @@ def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]
     return mx, my
 
 
+def _band_maps(w: int, h: int, k1: float, y0: int, y1: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows ``y0:y1`` of :func:`_distortion_maps` (the same float32 arithmetic on those rows only)."""
+    dx, dy = _lens_grid(w, h)
+    dy = dy[y0:y1]
+    f = float(max(w, h))
+    s = dx * dx + dy * dy
+    s *= np.float32(k1)
+    s += 1
+    mx = np.multiply(dx, s)
+    mx *= f
+    mx += w / 2
+    my = np.multiply(dy, s)
+    my *= f
+    my += h / 2
+    return mx, my
+
+
+def distort(img: np.ndarray, k1: float, cache: bool = True, band: int = 64) -> np.ndarray:
+    """``img`` bent by radial lens distortion ``k1``; ``cache``: with the frame size's maps kept
+    (:func:`_distortion_maps`), else band by band with each band's maps, nothing kept (each
+    pixel is remapped from the same map values: the same image)."""
+    h, w = img.shape[:2]
+    if cache:
+        mx, my = _distortion_maps(w, h, k1)
+        return cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = np.empty_like(img)
+    for y in range(0, h, band):
+        mx, my = _band_maps(w, h, k1, y, min(y + band, h))
+        out[y:y + band] = cv2.remap(img, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
 def distort_points(pts: np.ndarray, w: int, h: int, k1: float) -> np.ndarray:
     """Where undistorted image points land after the renderer's lens distortion."""
     f = float(max(w, h))
@@ -69,18 +104,52 @@ def _noise_tile(w: int, h: int) -> np.ndarray:
     return out
 
 
-def apply_light(img: np.ndarray, mul: np.ndarray, add: np.ndarray, noise: Optional[np.ndarray] = None,
+class NoiseRows:
+    """A ``w`` x ``h`` window at ``ox, oy`` of the noise tile of :func:`_noise_tile` (its columns
+    mirrored when ``flip``), drawn band by band as the rows are asked for, top to bottom: the
+    same numbers from the same random stream, with two bands of it at a time (2 MB at
+    1280x720) instead of the whole tile (12 MB)."""
+
+    def __init__(self, w: int, h: int, ox: int, oy: int, flip: bool = False) -> None:
+        self.rng = np.random.default_rng(12345)
+        self.tw, self.th = w + 64, h + 64
+        self.w, self.ox, self.oy, self.flip = w, int(ox), int(oy), flip
+        self.buf = np.empty((0, self.tw, 3), np.float32)
+        self.top = 0    # the tile row of buf[0]
+        self.drawn = 0  # tile rows drawn so far
+
+    def __call__(self, y0: int, y1: int) -> np.ndarray:
+        """The window's rows ``y0:y1`` (a view; ``y0`` never below an earlier call's)."""
+        r0, r1 = y0 + self.oy, y1 + self.oy
+        if r0 < self.top:
+            raise ValueError(f"noise rows from {y0}: rows before {self.top - self.oy} are already let go")
+        keep = min(r0, self.drawn)  # the rows above r0 are not asked for again
+        parts = [self.buf[keep - self.top:]]
+        while self.drawn < r1:
+            band = np.empty((min(64, self.th - self.drawn), self.tw, 3), np.float32)
+            band[:] = self.rng.normal(0, 1, band.shape)  # as _noise_tile draws it
+            parts.append(band)
+            self.drawn += len(band)
+        if len(parts) > 1:
+            self.buf, self.top = np.concatenate(parts), keep
+        rows = self.buf[r0 - self.top:r1 - self.top]
+        return (rows[:, ::-1] if self.flip else rows)[:, self.ox:self.ox + self.w]
+
+
+def apply_light(img: np.ndarray, mul: np.ndarray, add: np.ndarray,
+                noise: Union[np.ndarray, Callable[[int, int], np.ndarray], None] = None,
                 sigma: float = 0.0, band: int = 64) -> np.ndarray:
     """``img * mul + add (+ sigma * noise)``, clipped to 0..255, as uint8: the light field
     (``mul``, ``add``: float32 planes the size of ``img``, the same for its three channels) and
-    the sensor noise (a window of the noise tile, any strides), computed in bands of ``band``
-    rows so that no full-frame float32 temporary is made (each pixel's arithmetic is that of
-    the whole-frame version)."""
+    the sensor noise (a window of the noise tile, any strides, or a :class:`NoiseRows` giving
+    its rows), computed in bands of ``band`` rows so that no full-frame float32 temporary is
+    made (each pixel's arithmetic is that of the whole-frame version)."""
     out = np.empty_like(img)
-    for y in range(0, img.shape[0], band):
+    h = img.shape[0]
+    for y in range(0, h, band):
         m, a = cv2.merge([mul[y:y + band]] * 3), cv2.merge([add[y:y + band]] * 3)
         if noise is not None:
-            n = noise[y:y + band]
+            n = noise[y:y + band] if isinstance(noise, np.ndarray) else noise(y, min(y + band, h))
             a = cv2.scaleAdd(n if n.strides[1] > 0 else np.ascontiguousarray(n), float(sigma), a)
         f = cv2.multiply(img[y:y + band], m, dtype=cv2.CV_32F)
         cv2.add(f, a, dst=f)

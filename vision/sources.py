@@ -163,7 +163,9 @@ class RenderSource(FrameSource):
         """The next rendered frame of the position (with a little noise), or None past ``limit`` frames.
 
         The scene (position, hand, camera) is drawn again only when it changed: the same
-        scene renders to the same image, so it is kept and each frame adds its noise to it."""
+        scene renders to the same image, so it is kept and each frame adds its noise to it.
+        The renderer keeps nothing else for it (``cache=False``: its noise tile and lens maps,
+        19 MB at 1280x720, are for simulators that render every frame)."""
         from .render import render
         if self.limit is not None and self.count >= self.limit:
             return None
@@ -171,11 +173,10 @@ class RenderSource(FrameSource):
         scene = (self.position, self.hand, self.params, self.seed)
         if self._drawn is None or self._drawn[0] != scene:
             self._drawn = None  # the old image goes before the new one is drawn
-            self._drawn = (scene, render(self.position, self.params, seed=self.seed, hand=self.hand))
-        noisy = self._drawn[1].astype(np.int16)
-        noisy += np.random.default_rng([self.seed, self.count]).integers(-2, 3, noisy.shape, dtype=np.int16)
-        np.clip(noisy, 0, 255, out=noisy)
-        return noisy.astype(np.uint8)
+            self._drawn = (scene, render(self.position, self.params, seed=self.seed, hand=self.hand, cache=False))
+        image = self._drawn[1]
+        noise = np.random.default_rng([self.seed, self.count]).integers(-2, 3, image.shape, dtype=np.int16)
+        return cv2.add(image, noise, dtype=cv2.CV_8U)  # saturated: the sum clipped to 0..255
 
 
 def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:

@@ -31,7 +31,7 @@ import os
 from typing import Optional
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-import pygame  # noqa: E402
+from ._pygame import pygame  # noqa: E402  (without pkg_resources: 6-10 MB less)
 
 from referee.view import TableView  # noqa: E402
 

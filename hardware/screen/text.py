@@ -31,11 +31,18 @@ def fit(text: str, px: int, max_w: int, bold: bool = False, min_px: int = 10) ->
     return f, text + "..."
 
 
+@lru_cache(maxsize=512)
+def _rendered(text: str, px: int, max_w: int, bold: bool, colour: RGB) -> pygame.Surface:
+    """``text`` fitted into ``max_w`` and drawn in ``colour`` (cached: a screen shows the same
+    labels frame after frame, and fitting and drawing them was a quarter of a frame's time)."""
+    f, t = fit(text, px, max_w, bold)
+    return f.render(t, True, colour)
+
+
 def draw_text(surf: pygame.Surface, text: str, px: int, colour: RGB, rect: pygame.Rect, *,
               align: str = "left", bold: bool = False) -> pygame.Rect:
     """Draw ``text`` fitted into ``rect`` (vertically centred, aligned left, right or centre); its rect."""
-    f, t = fit(text, px, rect.w, bold)
-    img = f.render(t, True, colour)
+    img = _rendered(text, px, rect.w, bold, colour)
     r = img.get_rect()
     r.centery = rect.centery
     if align == "left":

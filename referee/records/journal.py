@@ -281,9 +281,10 @@ class Journal:
 
     def begin_sync(self) -> None:
         """Start making the lines written so far durable, on the sync thread (sync "thread";
-        otherwise nothing): :meth:`durable` then only waits for it."""
+        otherwise nothing), and return once its fsync is under way: :meth:`durable` then
+        only waits for it."""
         if self.sync == "thread" and self.unsynced:
-            self._syncer.request(self._size)
+            self._syncer.begin(self._size)
 
     def _rewind(self) -> None:
         """Cut the journal back to its last durable line and rebuild the record from the file."""

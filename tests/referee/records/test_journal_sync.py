@@ -113,3 +113,32 @@ def test_durable_cuts_back_to_the_last_durable_line_when_fsync_fails(tmp_path):
         assert j.seq == 3 and not j.unsynced
         assert j.start_game(2, (1, 0)) == 4
     assert [e["event"] for e in read_journal(path).events] == ["match", "game", "input", "game"]
+
+
+def test_begin_sync_returns_once_the_fsync_is_under_way(tmp_path):
+    """The screen draws while the disk works: begin_sync does not return before the sync
+    thread has started the fsync (it would otherwise wait for the drawing to let go of the
+    interpreter), and durable() waits for that fsync to end."""
+    import threading
+
+    started, release, ended = threading.Event(), threading.Event(), threading.Event()
+    calls = []
+
+    def fsync(fd: int) -> None:
+        calls.append(fd)
+        if len(calls) == 3:  # past the new file's and the match line's
+            started.set()
+            release.wait(10)
+            ended.set()
+
+    with Journal(tmp_path / "j.jsonl", fsync=fsync, sync="thread") as j:
+        j.start_match(("a", "b"), 3)
+        j.durable()
+        j.input({"kind": "hand_over_board", "t": 0.0})
+        try:
+            j.begin_sync()
+            assert started.is_set() and not ended.is_set()
+        finally:
+            release.set()
+        j.durable()
+        assert ended.is_set() and not j.unsynced
