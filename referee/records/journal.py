@@ -13,7 +13,8 @@ refused with :class:`JournalLocked`.  Events:
 
 * ``{"event": "match", "players": [a, b], "match_length": L, "rules": {...}, "meta": [[k, v], ...]}``
   (at a chouette the table adds ``"chouette": {"players": [...], "box_colour": c, "rotation": r}``,
-  :mod:`referee.table.matches`; no such key: a heads-up match)
+  :mod:`referee.table.matches`; no such key: a heads-up match, or an old chouette's, told by
+  ``referee.table.matches.told_chouette``)
 * ``{"event": "game", "game": g, "score_before": [a, b], "crawford": bool}``
 * ``{"event": "action", "game": g, "action": <Action.to_dict()>}``  (see :mod:`referee.records.actions`)
 * anything else (``"input"`` device events, ``"note"``...) is kept but not part of the record.
