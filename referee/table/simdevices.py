@@ -264,23 +264,12 @@ class CameraOnTheDice:
     :meth:`lift`): with ``reader`` (a :class:`DirectDice` or :class:`PtyDice`) the reader's events come
     first and the camera's view of the same throw after them; without one (a camera-only table)
     the camera's view is all there is.  Dice are drawn where the throw's zones say (a thrower's
-    half, across the board's edge when outside, on a checker), cocked ones tilted.
-
-    ``noise_frames``: None draws every frame afresh (a new sensor noise each); a number N draws
-    each still scene (the board, the dice, a hand or not) N times and streams those frames in turn,
-    so a long still spell costs N renderings, not one per frame.  The camera thread reads every
-    frame as before; only the sensor noise repeats after N frames (the renderer changes nothing
-    else between frames of one scene).  The whole-match tests use it: the renderer, not the
-    table, took two thirds of their time."""
+    half, across the board's edge when outside, on a checker), cocked ones tilted."""
 
     source = "camera"
 
     def __init__(self, config: Any, events: "queue.Queue[Any]", reader: Any = None, seed: int = 0,
-                 size: tuple[int, int] = (960, 540), frames: int = 6,
-                 noise_frames: Optional[int] = None) -> None:
-        if noise_frames is not None and noise_frames < 2:
-            raise ValueError(f"CameraOnTheDice noise_frames={noise_frames!r}: give None (fresh noise every frame) "
-                             "or at least 2 (the stability filter must see frames differ by sensor noise)")
+                 size: tuple[int, int] = (960, 540), frames: int = 6) -> None:
         from referee.table.devices import CameraThread  # noqa: PLC0415 (the table process imports every package)
         from vision.render import RenderParams, render_scene  # noqa: PLC0415
 
@@ -289,10 +278,6 @@ class CameraOnTheDice:
                                    shadow_prob=0.0, noise_max=2.0, blur_max=0.6, jitter=0.03)
         self.seed = seed
         self.frames = frames
-        self.noise_frames = noise_frames
-        self._scene: Any = None  # the still scene drawn last, and its frames (with noise_frames)
-        self._drawn: dict[int, Any] = {}
-        self.rendered = 0  # frames the renderer drew
         self.reader = reader
         self.events = events
         self.rng = random.Random(f"camera-on-the-dice/{seed}")
@@ -312,17 +297,8 @@ class CameraOnTheDice:
         for _ in range(n):
             self.count += 1
             self.t += 0.1
-            variant = self.count if self.noise_frames is None else 1 + self.count % self.noise_frames
-            scene = (self.board, tuple(self.dice), hand)
-            if scene != self._scene:
-                self._scene, self._drawn = scene, {}
-            frame = self._drawn.get(variant)
-            if frame is None:
-                frame = render(board_evidence(self.board), self.params, seed=self.seed, hand=hand, frame=variant,
-                               dice=self.dice)
-                self.rendered += 1
-                if self.noise_frames is not None:
-                    self._drawn[variant] = frame
+            frame = render(board_evidence(self.board), self.params, seed=self.seed, hand=hand, frame=self.count,
+                           dice=self.dice)
             self.camera.step(frame, self.t)
             while not self.events.empty():
                 out.append(self.events.get_nowait())
