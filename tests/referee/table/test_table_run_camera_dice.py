@@ -48,8 +48,7 @@ from referee.table.sdnotify import Notifier
 from referee.table.simdevices import CameraOnTheDice, DirectDice, MockButtons, PerfectCamera
 from referee.table.simtable import Rates, SimulatedTable
 
-# short games (a double is passed; no Crawford game), so a whole match to 3 takes a few dozen throws
-# of rendered dice
+# short games but the last (a double is passed; no Crawford game); the last is played out
 NOW = datetime(2026, 12, 1, 19, 30)  # the match's start, as the kept files' names say it
 STEM = "2026-12-01-1930-Ann-Bob"
 CAMERA_ONLY_SEED = 5
