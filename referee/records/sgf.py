@@ -53,8 +53,10 @@ def _point(player: int, ch: str) -> int:
 
 
 
-_PROP = re.compile(r"([A-Za-z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
-_VAL = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
+# a value is [...] with \] and \\ escaped, as runs of plain characters between escapes (one
+# pattern step per run, not per character: the analysed files' comments are long)
+_PROP = re.compile(r"([A-Za-z]+)((?:\s*\[[^\]\\]*(?:\\.[^\]\\]*)*\])+)", re.S)
+_VAL = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)
 _WS = re.compile(r"\s*")  # matched at a position (a slice of the rest would copy it)
 
 
