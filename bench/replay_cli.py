@@ -51,11 +51,17 @@ every reader result, replay and writer output compared with the base tree):
 * the game-over check with ``any()`` (it summed 2 x 25 counts per play); fastcheck's plan keeps
   each segment's two steps.
 
-Whole command: 5.80 G -> 4.41 G (1a53055, before the last item; 1.32x).  CPU time, best of
-7, both sides in the same run: 2.29 -> 1.97 s = 19,700 -> 22,903 plays/s (1.16x; an earlier
-run at load 8-13: 2.23 -> 2.11 s).  The time gains less than the instructions: the cut work
-was mostly the regular expression engine's and memcpy's tight loops; what is left is the
-interpreter's.  The target, 30,000 plays/s, is still not reached on this machine.
+Whole command: 5.80 G -> 4.32 G instructions (1.34x; 45.7 M bytecodes, 49.8 M before).  CPU
+time moved far less and the runs scatter widely (the same command 2.2-3.1 s within a minute:
+neighbours on the host): best of 7, same run, 2.29 -> 1.97 s = 19,700 -> 22,903 plays/s; best
+of 9 in a later run 2.28 -> 2.28 s; alternating by hand, best of 6, 2.27 -> 2.11 s.  Callgrind
+overstates two of the cuts: it counts each byte of a ``rep movsb`` memcpy as an instruction (the
+SGF copies), and the regular expression engine's loops run many instructions a cycle; what is
+left is the interpreter's own work.  The target, 30,000 plays/s, is not reached.  With .pyc
+files kept (PYTHONDONTWRITEBYTECODE unset, as in an installed bgtable) the imports take 0.33 G
+instead of 0.62 G.
+Top after, by bytecodes: ``_on_move`` 11.7 %, ``_one_die_each`` 11.1 %, ``_search`` 8.7 %,
+``matfile.cells`` 6.6 %, ``matfile.action`` 5.2 %, ``_step`` 4.9 %, ``fast_play`` 4.6 %.
 """
 from __future__ import annotations
 
