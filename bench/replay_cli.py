@@ -56,8 +56,8 @@ time moved far less and the runs scatter widely (the same command 2.2-3.1 s with
 neighbours on the host): best of 7, same run, 2.29 -> 1.97 s = 19,700 -> 22,903 plays/s; best
 of 9 in a later run 2.28 -> 2.28 s; alternating by hand, best of 6, 2.27 -> 2.11 s.  Callgrind
 overstates two of the cuts: it counts each byte of a ``rep movsb`` memcpy as an instruction (the
-SGF copies), and the regular expression engine's loops run many instructions a cycle; what is
-left is the interpreter's own work.  The target, 30,000 plays/s, is not reached.  With .pyc
+SGF copies), and the regular expression engine's tight loops likely run more instructions a
+cycle than the interpreter, whose own work is what is left.  The target, 30,000 plays/s, is not reached.  With .pyc
 files kept (PYTHONDONTWRITEBYTECODE unset, as in an installed bgtable) the imports take 0.33 G
 instead of 0.62 G.
 Top after, by bytecodes: ``_on_move`` 11.7 %, ``_one_die_each`` 11.1 %, ``_search`` 8.7 %,
