@@ -30,7 +30,8 @@ so the CPU figures move by +-20 % between runs; both sides in the same run):
 
 Issue 19, the second pass (2026-12-01, replay5; same machine, load 2-13).  Instructions of the
 whole command (``valgrind --tool=callgrind .../bin/python3.11 -m referee.cli replay FILE...``:
-the interpreter binary itself, not pyenv's shim, which callgrind does not follow): 5.80 G at a970f71 (the merges since the first pass added about 0.3 G).
+the interpreter binary itself, not pyenv's shim, which callgrind does not follow): 5.80 G at
+a970f71 (the merges since the first pass added about 0.3 G).
 Split by phase (in process, the same files): Python's start and the imports 0.63 G (half of
 it compiling our sources: the environment sets PYTHONDONTWRITEBYTECODE, so no .pyc is kept),
 the readers 4.79 G, the validator's walk of the record 0.29 G.  A deterministic profile
@@ -57,9 +58,9 @@ neighbours on the host): best of 7, same run, 2.29 -> 1.97 s = 19,700 -> 22,903 
 of 9 in a later run 2.28 -> 2.28 s; alternating by hand, best of 6, 2.27 -> 2.11 s.  Callgrind
 overstates two of the cuts: it counts each byte of a ``rep movsb`` memcpy as an instruction (the
 SGF copies), and the regular expression engine's tight loops likely run more instructions a
-cycle than the interpreter, whose own work is what is left.  The target, 30,000 plays/s, is not reached.  With .pyc
-files kept (PYTHONDONTWRITEBYTECODE unset, as in an installed bgtable) the imports take 0.33 G
-instead of 0.62 G.
+cycle than the interpreter, whose own work is what is left.  The target, 30,000 plays/s, is
+not reached.  With .pyc files kept (PYTHONDONTWRITEBYTECODE unset, as in an installed bgtable)
+the imports take 0.33 G instead of 0.62 G.
 Top after, by bytecodes: ``_on_move`` 11.7 %, ``_one_die_each`` 11.1 %, ``_search`` 8.7 %,
 ``matfile.cells`` 6.6 %, ``matfile.action`` 5.2 %, ``_step`` 4.9 %, ``fast_play`` 4.6 %.
 """
