@@ -27,6 +27,42 @@ so the CPU figures move by +-20 % between runs; both sides in the same run):
   earlier runs, best of 7: 3.06 -> 2.21 s, 2.94 -> 2.35 s: the load); in one process, the files
   read and replayed once: 3.39 -> 1.88 s.  Every output identical.  The target, 30,000 plays/s,
   is not reached: about 0.2-0.3 s of the command is Python's start and the imports.
+
+Issue 19, the second pass (2026-12-01, replay5; same machine, load 2-13).  Instructions of the
+whole command (``valgrind --tool=callgrind .../bin/python3.11 -m referee.cli replay FILE...``:
+the interpreter binary itself, not pyenv's shim, which callgrind does not follow): 5.80 G at
+a970f71 (the merges since the first pass added about 0.3 G).
+Split by phase (in process, the same files): Python's start and the imports 0.63 G (half of
+it compiling our sources: the environment sets PYTHONDONTWRITEBYTECODE, so no .pyc is kept),
+the readers 4.79 G, the validator's walk of the record 0.29 G.  A deterministic profile
+(bytecodes per function, ``sys.settrace`` with ``f_trace_opcodes``), the top before:
+``_one_die_each`` 11 %, ``_on_move`` 11 %, ``_search`` 8 %, ``matfile.cells`` 6 %,
+``record.score_after`` 5 % (+ 3 % in replay_match's generators), ``matfile.action`` 5 %.
+Cut, each with the same outputs (the 114 files and 550 fuzzed variants of them, digests of
+every reader result, replay and writer output compared with the base tree):
+
+* the .mat move line of two rolls split with ``str.find`` (the action pattern's look-ahead
+  made ``finditer`` try a match at every column: a fifth of the instructions); in process
+  5.71 -> 5.20 G;
+* SGF: the whitespace after a property matched in place (``re.match`` on ``text[i:]`` copied
+  the rest of the file at every property, quadratic) and a value's pattern as runs between
+  escapes; 5.20 -> 4.67 G;
+* replay_match: the score sequence folded once, from the actions' kinds for a game without
+  score notes; ``KnownReplay.copy`` without ``dataclasses.replace``; 4.67 -> 4.44 G;
+* the game-over check with ``any()`` (it summed 2 x 25 counts per play); fastcheck's plan keeps
+  each segment's two steps.
+
+Whole command: 5.80 G -> 4.32 G instructions (1.34x; 45.7 M bytecodes, 49.8 M before).  CPU
+time moved far less and the runs scatter widely (the same command 2.2-3.1 s within a minute:
+neighbours on the host): best of 7, same run, 2.29 -> 1.97 s = 19,700 -> 22,903 plays/s; best
+of 9 in a later run 2.28 -> 2.28 s; alternating by hand, best of 6, 2.27 -> 2.11 s.  Callgrind
+overstates two of the cuts: it counts each byte of a ``rep movsb`` memcpy as an instruction (the
+SGF copies), and the regular expression engine's tight loops likely run more instructions a
+cycle than the interpreter, whose own work is what is left.  The target, 30,000 plays/s, is
+not reached.  With .pyc files kept (PYTHONDONTWRITEBYTECODE unset, as in an installed bgtable)
+the imports take 0.33 G instead of 0.62 G.
+Top after, by bytecodes: ``_on_move`` 11.7 %, ``_one_die_each`` 11.1 %, ``_search`` 8.7 %,
+``matfile.cells`` 6.6 %, ``matfile.action`` 5.2 %, ``_step`` 4.9 %, ``fast_play`` 4.6 %.
 """
 from __future__ import annotations
 

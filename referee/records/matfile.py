@@ -235,6 +235,18 @@ class _Reader:
     def cells(self, line: str, base: int, rest: str, move: int) -> None:
         g = self.g
         assert g is not None
+        # the common line, two rolls ("52: 13/8 6/4     31: 8/5 6/5"), split without the action
+        # pattern's scan: every action but a roll has an "s" or "=" (Takes, Doubles => 2, Wins,
+        # Concedes...), so in ASCII text without them the actions are exactly the rolls, one
+        # before each colon, and with two colons each after two digits they are these two
+        c1 = rest.find(":")
+        c2 = rest.find(":", c1 + 1)
+        if (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
+                and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
+                and rest.isascii()):
+            self.cell(g, 0, rest[c1 - 2:c2 - 2].strip(), move)
+            self.cell(g, 1, rest[c2 - 2:].strip(), move)
+            return
         found = list(_ACTION.finditer(rest))
         if len(found) == 2:  # the common line: one cell each side
             s1 = found[1].start()

@@ -22,10 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from referee.records.actions import Penalty, ScoreCorrection
+from referee.records.actions import GameEnd, Penalty, ScoreCorrection
 from referee.records.problems import Problem, layout
 from referee.records.record import GameRecord, MatchRecord, RuleSettings
-from referee.rules.match import crawford_flags
+from referee.rules.match import add_points, crawford_flags
 from referee.records.replay_state import GameReplay, KnownReplay, ReplayState
 from referee.records.replayer import GameReplayer
 
@@ -74,6 +74,26 @@ def _corrected(game: GameRecord) -> Optional[tuple[int, int]]:
     return next((a.score for a in reversed(game.actions) if isinstance(a, ScoreCorrection)), None)
 
 
+_SCORED = (GameEnd, Penalty, ScoreCorrection)
+
+
+def _plain_after(game: GameRecord, score: tuple[int, int]) -> Optional[tuple[int, int]]:
+    """:func:`score_after` of a game without score notes (no penalty, no correction) and with
+    at most one result, its last action -- nearly every game -- from the kinds of its actions
+    alone; None for any other game (the full fold)."""
+    kinds = list(map(type, game.actions))
+    if any(issubclass(k, _SCORED) and k is not GameEnd for k in set(kinds)):
+        return None
+    ends = kinds.count(GameEnd)
+    if ends == 0:
+        return (score[0], score[1])
+    if ends == 1 and kinds[-1] is GameEnd:
+        end = game.actions[-1]
+        assert isinstance(end, GameEnd)
+        return add_points(score, end.winner, end.points)
+    return None
+
+
 def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = ()) -> MatchReplay:
     """Replay every game of a record; never stops at the first problem.  ``known[i]``,
     when given, is game ``i`` as a reader already replayed it: it is used instead of
@@ -82,11 +102,18 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
     score = (0, 0)
     L = record.match_length
     expected_scores: list[tuple[int, int]] = []
+    afters: list[tuple[int, int]] = []  # the score after each game (the second walk below reaches the same)
+    plain: list[bool] = []  # the games without score notes (_plain_after): no correction, no penalty
     score = tuple(record.games[0].score_before) if record.games else (0, 0)  # type: ignore[assignment]
     for g in record.games:
-        score = g.score_before if _corrected(g) is not None else score
+        quick = _plain_after(g, score)
+        plain.append(quick is not None)
+        if quick is None:
+            score = g.score_before if _corrected(g) is not None else score
+            quick = score_after(g, score)
         expected_scores.append(score)
-        score = score_after(g, score)
+        afters.append(quick)
+        score = quick
     flags = crawford_flags(L, expected_scores, record.rules.crawford)
     # a record may start at a score other than 0-0 (a partial match): take the first game's
     score = tuple(record.games[0].score_before) if record.games else (0, 0)  # type: ignore[assignment]
@@ -98,7 +125,7 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
                                                 f"in a {L}-point match)"))
         if g.number != idx + 1:
             gp.append(Problem(g.number, 0, "", f"game number {g.number} out of order (expected {idx + 1})"))
-        corrected = _corrected(g)
+        corrected = None if plain[idx] else _corrected(g)
         if corrected is not None:  # the director corrected the score: the game is played at it
             if tuple(g.score_before) != corrected:
                 gp.append(Problem(g.number, 0, f"{g.score_before[0]}-{g.score_before[1]}",
@@ -115,13 +142,14 @@ def replay_match(record: MatchRecord, known: Sequence[Optional[KnownReplay]] = (
         rep.problems[:0] = gp
         if not g.finished and idx != len(record.games) - 1:
             rep.problems.append(Problem(g.number, 0, "", "the game has no result but another game follows"))
-        if L > 0 and any(isinstance(a, Penalty) and max(score_after(g.with_actions(g.actions[:i + 1]), score)) >= L
-                         for i, a in enumerate(g.actions)):
+        if L > 0 and not plain[idx] and any(
+                isinstance(a, Penalty) and max(score_after(g.with_actions(g.actions[:i + 1]), score)) >= L
+                for i, a in enumerate(g.actions)):
             rep.problems.append(Problem(g.number, 0, "", f"a penalty reaches the {L}-point match's end: "
                                                          "the game ends there (a timeout result), play cannot go on"))
         out.games.append(rep)
         out.problems.extend(rep.problems)
-        score = score_after(g, score)
+        score = afters[idx]
         if L > 0 and max(score) >= L:
             match_over = True
     out.score = score

@@ -8,7 +8,7 @@ action's check uses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Optional
 
 from referee.colour import Colour
@@ -64,7 +64,10 @@ class KnownReplay:
 
     def copy(self) -> "GameReplay":
         """A fresh copy of the replay (the caller may add problems to it)."""
-        return replace(self.replay, problems=[], resolved=dict(self.replay.resolved))
+        out = object.__new__(GameReplay)  # every field copied (dataclasses.replace, without its checks)
+        out.__dict__.update(self.replay.__dict__)
+        out.problems, out.resolved = [], dict(self.replay.resolved)
+        return out
 
 
 class ReplayState:

@@ -124,7 +124,8 @@ class GameReplayer(CubeAndResult):
         self.out.resolved[index] = lp.play
         result = lp.result  # the opponent on roll: _set_after, inline
         self.pos0 = result if p == 1 else _new(Position, (result[1], result[0]))
-        self.over = sum(result[0]) == 0 or sum(result[1]) == 0
+        # over when a side has no checker left (counts are never negative: any() stops at the first)
+        self.over = not any(result[1]) or not any(result[0])
 
     def _force(self, p: int, text: str, move: int, a: Action) -> None:
         """Apply a play as written, legal or not; mark the game broken when it cannot be."""

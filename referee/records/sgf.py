@@ -53,8 +53,11 @@ def _point(player: int, ch: str) -> int:
 
 
 
-_PROP = re.compile(r"([A-Za-z]+)((?:\s*\[(?:\\.|[^\]\\])*\])+)", re.S)
-_VAL = re.compile(r"\[((?:\\.|[^\]\\])*)\]", re.S)
+# a value is [...] with \] and \\ escaped, as runs of plain characters between escapes (one
+# pattern step per run, not per character: the analysed files' comments are long)
+_PROP = re.compile(r"([A-Za-z]+)((?:\s*\[[^\]\\]*(?:\\.[^\]\\]*)*\])+)", re.S)
+_VAL = re.compile(r"\[([^\]\\]*(?:\\.[^\]\\]*)*)\]", re.S)
+_WS = re.compile(r"\s*")  # matched at a position (a slice of the rest would copy it)
 
 
 @dataclass
@@ -104,15 +107,13 @@ def _trees(text: str) -> list[list[tuple[int, Node]]]:
             while True:
                 m = _PROP.match(text, i)
                 if not m:
-                    ws = re.match(r"\s*", text[i:])
-                    if ws and ws.end() and i + ws.end() < n and text[i + ws.end()].isalpha():
-                        i += ws.end()
+                    e = _WS.match(text, i).end()  # type: ignore[union-attr]  # \s* always matches
+                    if e > i and e < n and text[e].isalpha():
+                        i = e
                         continue
                     break
                 node.append((m.group(1), [_unesc(v) for v in _VAL.findall(m.group(2))]))
-                i = m.end()
-                ws = re.match(r"\s*", text[i:])
-                i += ws.end() if ws else 0
+                i = _WS.match(text, m.end()).end()  # type: ignore[union-attr]
             if cur is not None and depth == 1:
                 cur.append((line, node))
         elif c == "[":  # stray value: skip it

@@ -29,7 +29,8 @@ _STEP = tuple(tuple((Step(s, d, False), Step(s, d, True)) for d in range(26)) fo
 _new = tuple.__new__
 
 
-_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[tuple[int, int, int, int], ...]]
+_Direct = tuple[int, int, int, Step, Step]
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...]]
 #: the plans made so far, by the written play's identity (the replay parses each text once,
 #: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
 _PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
@@ -38,14 +39,16 @@ _PLANS_KEPT = 1 << 14
 
 def _plan(written: WrittenPlay) -> _Plan:
     """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off),
-    their distances sorted, and per segment (from index, to index or -1 for off, from, to)."""
+    their distances sorted, and per segment (from index, to index or -1 for off, the
+    opponent's index of the point landed on, its step, its step as a hit)."""
     segs: list[tuple[int, int]] = []
     for mv in written.moves:
         pts = mv.points
         for _ in range(mv.count):
             for a, b in zip(pts, pts[1:]):
                 segs.append((a, b))
-    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])), tuple([(a - 1, b - 1, a, b) for a, b in segs]))
+    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])),
+            tuple([(a - 1, b - 1, 24 - b, _STEP[a][b][False], _STEP[a][b][True]) for a, b in segs]))
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
@@ -88,7 +91,7 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
     return True
 
 
-def _one_die_each(position: Position, direct: tuple[tuple[int, int, int, int], ...]) -> Optional[LegalPlay]:
+def _one_die_each(position: Position, direct: tuple[_Direct, ...]) -> Optional[LegalPlay]:
     """Play as many segments as dice in order, each with the die of its exact distance
     (a bear-off from the 4 point with a 4): the caller has checked that the distances
     are the dice.  With one die per segment every legal way gives these steps, so no
@@ -96,17 +99,15 @@ def _one_die_each(position: Position, direct: tuple[tuple[int, int, int, int], .
     me = list(position[0])
     opp: Optional[list[int]] = None  # copied at the first hit
     steps: list[Step] = []
-    step = _STEP
-    for s, t, cur, dst in direct:
+    for s, t, o, plain, hit in direct:
         if me[s] == 0 or (me[24] and s != 24):
             return None
         if t < 0:  # bearing off with the exact die: every checker home
             if any(me[6:24]):
                 return None
             me[s] -= 1
-            steps.append(step[cur][0][False])
+            steps.append(plain)
             continue
-        o = 23 - t
         n = position[1][o] if opp is None else opp[o]
         if n >= 2:
             return None
@@ -117,9 +118,9 @@ def _one_die_each(position: Position, direct: tuple[tuple[int, int, int, int], .
                 opp = list(position[1])
             opp[o] = 0
             opp[24] += 1
-            steps.append(step[cur][dst][True])
+            steps.append(hit)
         else:
-            steps.append(step[cur][dst][False])
+            steps.append(plain)
     return _new(LegalPlay, (_new(Play, (tuple(steps),)),
                             _new(Position, (position[1] if opp is None else tuple(opp), tuple(me)))))
 
