@@ -107,10 +107,10 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.n
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
     if low:
-        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),
+        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),  # type: ignore[call-overload]
                             cv2.compare(f, cv2.erode(f, box), cv2.CMP_LE))
     else:
-        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),
+        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),  # type: ignore[call-overload]
                             cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
     pts = cv2.findNonZero(m)
     if pts is None:

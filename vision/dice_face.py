@@ -3,7 +3,7 @@ its colour, cut out square, its pips read and counted, and whether a checker's r
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -64,10 +64,10 @@ def _places(n: int, offsets: tuple[float, ...], spreads: tuple[float, ...],
     offs = np.array([(ox, oy) for ox in offsets for oy in offsets], np.float64) * h
     sp = np.asarray(spreads, np.float64)
     # centres of the 3 x 3 places for every (spread, offset): shape (spreads * offsets, 9)
-    cx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
-    cy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
-    cx = np.clip(np.round(cx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
-    cy = np.clip(np.round(cy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    fx = h + offs[None, :, 0, None] + GRID[None, None, :, 0] * sp[:, None, None] * h
+    fy = h + offs[None, :, 1, None] + GRID[None, None, :, 1] * sp[:, None, None] * h
+    cx = np.clip(np.round(fx), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
+    cy = np.clip(np.round(fy), w, n - 1 - w).astype(np.intp).reshape(-1, 9)
     m = n + 1  # the integral image's width
     corners = ((cy + w + 1) * m + cx + w + 1, (cy - w) * m + cx + w + 1,
                (cy + w + 1) * m + cx - w, (cy - w) * m + cx - w)
@@ -139,7 +139,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     sx, sy = seed
     c0 = max(2, int(round(0.06 * P)))
     colour = _median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
-    dist = chan_max(cv2.absdiff(crop, (int(colour[0]), int(colour[1]), int(colour[2]), 0)))
+    dist = chan_max(cv2.absdiff(crop, (int(colour[0]), int(colour[1]), int(colour[2]), 0)))  # type: ignore[call-overload]
     se, band_out, band_in, far_out = _elements(P)
     at_seed = int(dist[sy, sx])
     side = 2 * r + 1
@@ -163,7 +163,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
         # reach is worked out, as the rest's is already known)
         new = (lab == seed_label).view(np.uint8)
-        box = tuple(int(v) for v in stats[seed_label, :4])
+        box: Sequence[int] = tuple(int(v) for v in stats[seed_label, :4])
         keep = np.zeros(n, np.uint8)
         keep[seed_label] = 1
         for _ in range(2):
@@ -254,7 +254,8 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     # the face's colour: from the band between the pips and the face's edge, never a pip's place
     _rim, band, _inside = _rims(n)
     colour = _median(face[band].reshape(-1, 3)).astype(np.uint8)
-    dist = chan_max(cv2.absdiff(face, (int(colour[0]), int(colour[1]), int(colour[2]), 0))).astype(np.float32)
+    dist = chan_max(cv2.absdiff(face, (int(colour[0]), int(colour[1]),  # type: ignore[call-overload]
+                                       int(colour[2]), 0))).astype(np.float32)
     e = max(1, n // 12)
     dist[:e] = 0
     dist[n - e:] = 0
