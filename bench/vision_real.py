@@ -209,6 +209,18 @@ def table_corners(name: str, labels: dict[str, Any], tables: dict[str, list[str]
     return labels[name]["corners"]
 
 
+def learned_reader(name: str, labels: dict[str, Any], tables: dict[str, list[str]],
+                   home: str = "bottom-right") -> BoardReader:
+    """A reader of ``name``'s table, at the table's corners, that has learned its board from the
+    frames :func:`real_references` gives (their labels, ``home`` the quadrant of Dark's home)."""
+    cfg = config_for(dict(labels[name], corners=table_corners(name, labels, tables)), home)
+    reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+    for ref in real_references(name, labels, tables):
+        reader.inspect(load_image(ref), read_occluded=True)
+        reader.learn(rows_evidence(labels[ref], home))
+    return reader
+
+
 def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, seed: int = 1,
                 tables: Optional[dict[str, list[str]]] = None) -> dict[str, Any]:
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
@@ -232,12 +244,8 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))
             cfg = config_for(lab, home)
-            learned = None
-            if mode == "real":  # the table has learned its board from the earlier known frames
-                learned = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-                for ref in refs:
-                    learned.inspect(load_image(ref), read_occluded=True)
-                    learned.learn(rows_evidence(labels[ref], home))
+            # the table has learned its board from the earlier known frames
+            learned = learned_reader(name, labels, tables, home) if mode == "real" else None
             corners = L.parse_corners(cfg.corners or "")
             plain = None
             for mover in ("dark", "light"):
@@ -305,16 +313,9 @@ def arm_frames(names: list[str], labels: dict[str, Any],
         img = load_image(name)
         plain = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))
         read_plain = plain.inspect(img).evidence is not None
-        refs = real_references(name, labels, tables)
         read_learned: Optional[bool] = None
-        if refs:
-            lab_t = dict(lab, corners=table_corners(name, labels, tables))
-            cfg = config_for(lab_t)
-            learned = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-            for ref in refs:
-                learned.inspect(load_image(ref), read_occluded=True)
-                learned.learn(rows_evidence(labels[ref], "bottom-right"))
-            read_learned = learned.inspect(img).evidence is not None
+        if real_references(name, labels, tables):
+            read_learned = learned_reader(name, labels, tables).inspect(img).evidence is not None
         out.append((name, read_plain, read_learned))
     return out
 

@@ -175,12 +175,8 @@ def test_a_real_arm_over_a_learned_board_is_never_read_as_a_board(name: str) -> 
     # board's frame band as the table learned it (frame4's was read as a board before)
     data = VR.load_labels()
     labels, tables = data["images"], data["tables"]
-    lab = dict(labels[name], corners=VR.table_corners(name, labels, tables))
-    cfg = VR.config_for(lab)
-    reader = BoardReader(cfg, corners=VR.L.parse_corners(cfg.corners or ""))
-    for ref in VR.real_references(name, labels, tables):
-        reader.inspect(VR.load_image(ref), read_occluded=True)
-        assert reader.learn(rows_evidence(labels[ref], "bottom-right"))
+    reader = VR.learned_reader(name, labels, tables)
+    assert reader.memory is not None and reader.memory.frames >= 1
     r = reader.inspect(VR.load_image(name))
     assert r.evidence is None and r.occluded, name
 
@@ -191,12 +187,7 @@ def test_six_in_a_row_on_a_real_tall_board_is_read_by_the_learned_table() -> Non
     # where the learned look had no slot and read five
     data = VR.load_labels()
     labels, tables = data["images"], data["tables"]
-    lab = dict(labels["frame0"], corners=VR.table_corners("frame0", labels, tables))
-    cfg = VR.config_for(lab)
-    reader = BoardReader(cfg, corners=VR.L.parse_corners(cfg.corners or ""))
-    for ref in VR.real_references("frame0", labels, tables):
-        reader.inspect(VR.load_image(ref), read_occluded=True)
-        assert reader.learn(rows_evidence(labels[ref], "bottom-right"))
+    reader = VR.learned_reader("frame0", labels, tables)
     ev = reader.inspect(VR.load_image("frame0")).evidence
     assert ev is not None and reader.setup is not None
     top, bottom = reader.setup.to_rows(ev)
