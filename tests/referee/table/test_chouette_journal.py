@@ -281,8 +281,8 @@ def test_an_old_chouette_journal_with_no_cube_action_yet_is_told_by_its_players(
     assert differences(loads(HEADS_UP), heads_up, found) == []
 
 
-def test_an_old_heads_up_journal_with_cube_actions_stays_heads_up(tmp_path: Path) -> None:
-    heads_up = _settings(HEADS_UP)
+def _old_heads_up_with_a_take(tmp_path: Path, heads_up: Settings) -> JournalMatch:
+    """An old-style heads-up journal: the opening, a move, a double and a take."""
     t = Table(Referee(heads_up))
     t.opening(3, 1)
     t.move("8/5 6/5")
@@ -293,6 +293,12 @@ def test_an_old_heads_up_journal_with_cube_actions_stays_heads_up(tmp_path: Path
     _old_style(path, heads_up, list(t.ref.inputs))
     found = journal_match(path)
     assert found is not None
+    return found
+
+
+def test_an_old_heads_up_journal_with_cube_actions_stays_heads_up(tmp_path: Path) -> None:
+    heads_up = _settings(HEADS_UP)
+    found = _old_heads_up_with_a_take(tmp_path, heads_up)
     assert told_chouette(found, heads_up) == Told(ChouetteConfig())
     assert differences(loads(HEADS_UP), heads_up, found) == []
     chouette = _settings(CHOUETTE)  # the config's chouette has its players as box and captain, but not its play
@@ -303,16 +309,7 @@ def test_an_old_heads_up_journal_with_cube_actions_stays_heads_up(tmp_path: Path
 
 def test_an_old_journal_that_replays_as_nothing_is_resumed_as_heads_up_and_said(tmp_path: Path) -> None:
     heads_up = _settings(HEADS_UP)
-    t = Table(Referee(heads_up))
-    t.opening(3, 1)
-    t.move("8/5 6/5")
-    t.lift()
-    t.press("light", "double")
-    t.press("dark", "take")
-    path = tmp_path / "current.jsonl"
-    _old_style(path, heads_up, list(t.ref.inputs))
-    found = journal_match(path)
-    assert found is not None
+    found = _old_heads_up_with_a_take(tmp_path, heads_up)
     odd = replace(found, lines=tuple(e for e in found.lines if e.get("action", {}).get("type") != "double"))
     told = told_chouette(odd, heads_up)  # its double is not in its record: no table's play makes it
     assert not told.chouette.on and not told.problem
