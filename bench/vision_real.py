@@ -20,7 +20,9 @@ which also fixes the split chosen before any tuning: ``dev`` (looked at while tu
    a checker of that colour from another point), and the whole frame gets fresh noise and a
    2 % change of light.  This is said in every report of these figures.
 
-``python3 bench/vision_real.py [--cases N] [--split dev|held_out|all]``
+``python3 bench/vision_real.py [--cases N] [--split dev|held_out|fresh|all]``; another labelled
+set with ``--labels FILE --image-dir DIR`` (``tests/data/vision_unseen``: 8 real boards nobody
+here had seen, whose images are fetched from their sources, see its README).
 """
 from __future__ import annotations
 
@@ -53,6 +55,17 @@ from vision.photo_edit import doctored_reference  # noqa: E402
 LABELS = os.path.join(ROOT, "tests", "data", "vision_real", "labels.json")
 IMAGES = os.path.join(ROOT, "tests", "data", "vision_real", "images")
 HOMES = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+
+def set_labels(labels: str, images: str) -> None:
+    """Read another labelled set: its labels file and its images' folder (e.g. images that may
+    not be kept in this repository, fetched from each label's source url)."""
+    global LABELS, IMAGES
+    if not os.path.isfile(labels):
+        raise SystemExit(f"--labels {labels!r}: no such file (a labels.json of tests/data/vision_real's form)")
+    if not os.path.isdir(images):
+        raise SystemExit(f"--image-dir {images!r}: no such folder (the labelled images, NAME.jpg)")
+    LABELS, IMAGES = labels, images
 
 
 def load_labels() -> dict[str, Any]:
@@ -328,7 +341,10 @@ def main(argv: Optional[list[str]] = None) -> int:
         f"{k} ({v})" for k, v in MODES.items()))
     p.add_argument("--images", default="", help="only these images of the split(s), comma-separated")
     p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
+    p.add_argument("--labels", default=LABELS, help="a labels file of the same form (default: the repository's)")
+    p.add_argument("--image-dir", default="", help="the labelled images' folder (default: images/ beside the labels)")
     a = p.parse_args(argv)
+    set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
     data = load_labels()
     labels = data["images"]
     halves = list(data["split"]) if a.split == "all" else [a.split]
