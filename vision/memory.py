@@ -128,12 +128,12 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeomet
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32))
 
 
-_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
+_GRIDS: dict[tuple[float, ...], tuple[np.ndarray, int]] = {}
 
 
-def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
-    """Pixel rows and columns (slots, WIDE, WIDE) of every slot's sample points (the patch and a
-    margin of :data:`SHIFT` samples round it), and the box size."""
+def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, int]:
+    """Every slot's sample points (the patch and a margin of :data:`SHIFT` samples round it) as
+    flat pixel indices (slots, WIDE, WIDE) of the view's image, and the box size."""
     h, w = view.image.shape[:2]
     key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height)
     hit = _GRIDS.get(key)
@@ -145,7 +145,7 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
         ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
         cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
         rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
-        hit = (rows, cols, max(1, int(round(cell * view.px))))
+        hit = (rows * w + cols, max(1, int(round(cell * view.px))))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
         _GRIDS[key] = hit
@@ -155,8 +155,9 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
 def patches(view: View, geo: SlotGeometry) -> np.ndarray:
     """Every slot's patch with its margin, (slots, WIDE, WIDE, 3) float32 in Lab, from a rectified
     view: the view box-filtered to one sample's size, sampled on each slot's grid."""
-    rows, cols, box = _grid(view, geo)
-    samples = cv2.blur(view.image, (box, box))[rows, cols]          # (slots, W, W, 3) BGR
+    at, box = _grid(view, geo)
+    blurred = cv2.blur(view.image, (box, box))
+    samples = blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)  # BGR
     flat = samples.reshape(-1, 1, 3)
     return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(samples.shape)
 
@@ -176,6 +177,8 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
                   dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = _dist) -> np.ndarray:
     """(slots, states): the smallest ``dist`` of each template (slots, states, P, P, 3) to the
     new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
+    if dist is _dist:
+        return _shifted_lab_dist(wide, tpl)
     best = None
     for dy in range(2 * SHIFT + 1):
         for dx in range(2 * SHIFT + 1):
@@ -184,6 +187,25 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
             best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best
+
+
+_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # :func:`_dist`'s channel weights (a power of two: exact)
+
+
+def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """:func:`_shifted_dist` with :func:`_dist`, as OpenCV's row differences and sums: the
+    channels weighted first, each shifted patch set beside every state's template as one row."""
+    n, states = tpl.shape[:2]
+    ww = wide.astype(np.float32) * _WEIGHTS
+    rows = np.ascontiguousarray((tpl.astype(np.float32) * _WEIGHTS).reshape(n * states, -1))
+    best: Optional[np.ndarray] = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            win = np.repeat(ww[:, dy:dy + PATCH, dx:dx + PATCH, :].reshape(n, -1), states, axis=0)
+            d = cv2.reduce(cv2.absdiff(win, rows), 1, cv2.REDUCE_SUM)
+            best = d if best is None else np.minimum(best, d)
+    assert best is not None
+    return best.reshape(n, states) / (PATCH * PATCH)
 
 
 class BoardMemory:
@@ -431,22 +453,19 @@ class BoardMemory:
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
         per = self.geo.per_point
+        logs = np.log(lik[:24 * per]).reshape(24, per, 3)
+        rest = np.zeros((24, per + 1))   # per point, the sum of the empty logs from slot k on
+        rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
+        # each point's hypotheses: 1..per dark, 1..per light, then empty (this order breaks ties)
+        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + rest[:, 1:],
+                              np.cumsum(logs[:, :, LIGHT], axis=1) + rest[:, 1:], rest[:, :1]], axis=1)
+        w = np.exp(hyp - hyp.max(axis=1, keepdims=True))
+        prob = w / w.sum(axis=1, keepdims=True)
+        order = np.argsort(-prob, axis=1, kind="stable")[:, :max_alts]
+        names = [(n, c) for c in ("dark", "light") for n in range(1, per + 1)] + [(0, None)]
         points: list[list[tuple[int, Optional[str], float]]] = []
-        for p in range(24):
-            lk = lik[p * per:(p + 1) * per]
-            logs = np.log(lk)
-            hyp: list[tuple[int, Optional[str], float]] = []
-            base_empty = np.cumsum(logs[::-1, EMPTY])[::-1]  # sum of empty logs from slot k on
-            for colour, s in (("dark", DARK), ("light", LIGHT)):
-                taken = np.cumsum(logs[:, s])
-                for n in range(1, per + 1):
-                    rest = base_empty[n] if n < per else 0.0
-                    hyp.append((n, colour, float(taken[n - 1] + rest)))
-            hyp.append((0, None, float(base_empty[0])))
-            top = max(h[2] for h in hyp)
-            z = sum(math.exp(h[2] - top) for h in hyp)
-            probs = sorted(((n, c, math.exp(v - top) / z) for n, c, v in hyp), key=lambda h: -h[2])
-            points.append([h for h in probs[:max_alts] if h[2] > 1e-7])
+        for p, row in enumerate(prob.tolist()):
+            points.append([(*names[k], row[k]) for k in order[p].tolist() if row[k] > 1e-7])
         b = lik[self.geo.bar_start:]
         post = b / b.sum(axis=1, keepdims=True)
         bar = [bar_counts(b, s) for s in (DARK, LIGHT)]
