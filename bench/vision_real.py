@@ -234,6 +234,22 @@ def learned_reader(name: str, labels: dict[str, Any], tables: dict[str, list[str
     return reader
 
 
+_DICE: dict[tuple[str, str], tuple[Any, ...]] = {}
+
+
+def dice_seen(name: str, lab: dict[str, Any]) -> tuple[Any, ...]:
+    """The dice the table's dice finder sees on ``name`` (read at ``lab``'s corners): a whole board
+    searched, only the dice read surely, as :class:`vision.dice_watch.DiceWatch` takes them on a
+    board it has no frame without dice of."""
+    from vision.dice import find_dice_in_frame
+    key = (name, json.dumps(lab["corners"]))
+    if key not in _DICE:
+        cfg = config_for(lab)
+        found = find_dice_in_frame(load_image(name), np.asarray(lab["corners"], np.float32), cfg.shape)
+        _DICE[key] = tuple(d for d in found if d.sure())
+    return _DICE[key]
+
+
 def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, seed: int = 1,
                 tables: Optional[dict[str, list[str]]] = None) -> dict[str, Any]:
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
@@ -254,6 +270,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
             lab = dict(lab, corners=table_corners(name, labels, tables))
         img = load_image(name)
         size = checker_size(img, lab)
+        lying = dice_seen(name, lab) if mode != "plain" else ()  # the dice found on the frame
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))
             cfg = config_for(lab, home)
@@ -272,15 +289,19 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         ref_reader.inspect(ref_img, read_occluded=True)
                         ref_reader.learn(rows_evidence(position_rows(before, home), home))
                         reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+                        reader.memory.dice_lying(lying)
                         ev = reader.inspect(img).evidence
                     elif mode == "real":
                         assert learned is not None
                         reader.memory, reader.colours = learned.memory, learned.colours
                         reader.checker = learned.checker
+                        reader.memory.dice_lying(lying)
                         ev = reader.inspect(img).evidence
                     elif mode == "self":
                         reader.inspect(img, read_occluded=True)
                         reader.assume(rows_evidence(position_rows(before, home), home))
+                        assert reader.memory is not None
+                        reader.memory.dice_lying(lying)
                         ev = reader.inspect(img).evidence
                     else:
                         if plain is None:
@@ -328,7 +349,10 @@ def arm_frames(names: list[str], labels: dict[str, Any],
         read_plain = plain.inspect(img).evidence is not None
         read_learned: Optional[bool] = None
         if real_references(name, labels, tables):
-            read_learned = learned_reader(name, labels, tables).inspect(img).evidence is not None
+            learned = learned_reader(name, labels, tables)
+            assert learned.memory is not None
+            learned.memory.dice_lying(dice_seen(name, dict(lab, corners=table_corners(name, labels, tables))))
+            read_learned = learned.inspect(img).evidence is not None
         out.append((name, read_plain, read_learned))
     return out
 

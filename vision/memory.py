@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 import cv2
 import numpy as np
 
 from . import layout as L
-from .occlusion import band_segments
+from .dice import DieSeen, covered_slots
+from .occlusion import OcclusionParams, band_segments
 from .rectify import View
 
 EMPTY, DARK, LIGHT = 0, 1, 2
@@ -46,6 +47,7 @@ COVERED = 8          # foreign slots that mean something lies over the board (a 
 BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
 BAND_TOL = 24.0      # grey levels a band segment may stray from its learned look (after the light's shift)
 BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
+REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 
 
 def point_slots(cd: float, height: float = L.HEIGHT) -> int:
@@ -67,6 +69,18 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     logs = np.array([float(gain[:min(2 * n, len(gain))].sum()) for n in range(most + 1)])
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
+
+
+def band_places(params: OcclusionParams = OcclusionParams()) -> np.ndarray:
+    """(segments, 2): where each 1-pw segment of :func:`vision.occlusion.band_segments` lies
+    (layout pw, on the playing area's edge), in the same order (top, bottom, left, right)."""
+    out = []
+    skip = params.corner_skip
+    for horizontal, at, length in ((True, 0.0, L.WIDTH), (True, L.HEIGHT, L.WIDTH),
+                                   (False, 0.0, L.HEIGHT), (False, L.WIDTH, L.HEIGHT)):
+        along = skip + 0.5 + np.arange(max(0, int(length - 2 * skip)))
+        out += [(a, at) if horizontal else (at, a) for a in along]
+    return np.array(out, np.float64).reshape(-1, 2)
 
 
 @dataclass(frozen=True)
@@ -114,12 +128,12 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeomet
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32))
 
 
-_GRIDS: dict[tuple, tuple[np.ndarray, np.ndarray, int]] = {}
+_GRIDS: dict[tuple[float, ...], tuple[np.ndarray, int]] = {}
 
 
-def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
-    """Pixel rows and columns (slots, WIDE, WIDE) of every slot's sample points (the patch and a
-    margin of :data:`SHIFT` samples round it), and the box size."""
+def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, int]:
+    """Every slot's sample points (the patch and a margin of :data:`SHIFT` samples round it) as
+    flat pixel indices (slots, WIDE, WIDE) of the view's image, and the box size."""
     h, w = view.image.shape[:2]
     key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height)
     hit = _GRIDS.get(key)
@@ -131,7 +145,7 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
         ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
         cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
         rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
-        hit = (rows, cols, max(1, int(round(cell * view.px))))
+        hit = (rows * w + cols, max(1, int(round(cell * view.px))))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
         _GRIDS[key] = hit
@@ -141,8 +155,9 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, np.ndarray, int]:
 def patches(view: View, geo: SlotGeometry) -> np.ndarray:
     """Every slot's patch with its margin, (slots, WIDE, WIDE, 3) float32 in Lab, from a rectified
     view: the view box-filtered to one sample's size, sampled on each slot's grid."""
-    rows, cols, box = _grid(view, geo)
-    samples = cv2.blur(view.image, (box, box))[rows, cols]          # (slots, W, W, 3) BGR
+    at, box = _grid(view, geo)
+    blurred = cv2.blur(view.image, (box, box))
+    samples = blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)  # BGR
     flat = samples.reshape(-1, 1, 3)
     return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(samples.shape)
 
@@ -162,6 +177,8 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
                   dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = _dist) -> np.ndarray:
     """(slots, states): the smallest ``dist`` of each template (slots, states, P, P, 3) to the
     new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
+    if dist is _dist:
+        return _shifted_lab_dist(wide, tpl)
     best = None
     for dy in range(2 * SHIFT + 1):
         for dx in range(2 * SHIFT + 1):
@@ -170,6 +187,25 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
             best = d if best is None else np.minimum(best, d)
     assert best is not None
     return best
+
+
+_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # :func:`_dist`'s channel weights (a power of two: exact)
+
+
+def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+    """:func:`_shifted_dist` with :func:`_dist`, as OpenCV's row differences and sums: the
+    channels weighted first, each shifted patch set beside every state's template as one row."""
+    n, states = tpl.shape[:2]
+    ww = wide.astype(np.float32) * _WEIGHTS
+    rows = np.ascontiguousarray((tpl.astype(np.float32) * _WEIGHTS).reshape(n * states, -1))
+    best: Optional[np.ndarray] = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            win = np.repeat(ww[:, dy:dy + PATCH, dx:dx + PATCH, :].reshape(n, -1), states, axis=0)
+            d = cv2.reduce(cv2.absdiff(win, rows), 1, cv2.REDUCE_SUM)
+            best = d if best is None else np.minimum(best, d)
+    assert best is not None
+    return best.reshape(n, states) / (PATCH * PATCH)
 
 
 class BoardMemory:
@@ -187,6 +223,7 @@ class BoardMemory:
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
+        self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
 
     @property
     def scale(self) -> float:
@@ -317,32 +354,62 @@ class BoardMemory:
             return np.full(len(tpl), 8 * self.scale, np.float32)
         return np.median(np.stack(pairs, axis=1), axis=1)
 
-    def foreign(self, view: View) -> np.ndarray:
-        """The slots that look like nothing this board showed there (a hand, an arm, a cup, a die):
-        further from every look they had than :data:`FOREIGN` of the way between those looks."""
+    def dice_lying(self, dice: Sequence[DieSeen]) -> None:
+        """The dice the dice finder (:mod:`vision.dice`) sees on the board now (none: lifted):
+        a foreign look of the slots they lie over is the die's, not an arm's (:meth:`foreign`
+        leaves them out); such a slot still tells nothing of the checkers, and one that looks
+        as it did (a small die on its edge) still tells what it shows."""
+        self.under_dice = covered_slots(dice, self.geo.centres, self.geo.side) if len(dice) else \
+            np.zeros(len(self.geo.centres), bool)
+
+    def strange(self, view: View) -> np.ndarray:
+        """The slots that look like nothing this board showed there (a hand, an arm, a cup, a
+        die): further from every look they had than :data:`FOREIGN` of the way between those
+        looks.  They tell nothing of the checkers."""
         d = self._distances(view)
         seen = (self.seen > 0).any(axis=0)
         dmin = d[:, seen].min(axis=1)
         return dmin > np.maximum(FOREIGN * self._spread(), 4 * self.scale)
 
+    def foreign(self, view: View) -> np.ndarray:
+        """The :meth:`strange` slots no die found on the board explains (:meth:`dice_lying`):
+        what may be a hand or an arm."""
+        return self.strange(view) & ~self.under_dice
+
     def covered(self, view: View) -> bool:
         """Something lies over the board: :data:`COVERED` or more slots look foreign, or
-        something crosses the frame band (:meth:`band_crossed`) and at least one slot looks
-        foreign: a hand reaching over the points crosses the band and lies on some slot,
-        though over others a dark sleeve looks like a checker; a hand resting on the frame
-        hides no point, and a checker's side seen in perspective may overhang the band."""
-        foreign = int(self.foreign(view).sum())
-        return foreign >= COVERED or (foreign > 0 and self.band_crossed(view))
+        something crosses the frame band (:meth:`band_crossings`) and a slot within
+        :data:`REACH` of where it crosses looks foreign: a hand reaching over the points crosses
+        the band and lies on the slots next to it, though over others a dark sleeve looks like
+        a checker; a hand resting on the frame (by the trays, a cup in it) covers no point, a
+        die lying on the board (:meth:`dice_lying`) is no hand, and a checker's side seen in
+        perspective may overhang the band."""
+        foreign = self.foreign(view)
+        count = int(foreign.sum())
+        if count >= COVERED:
+            return True
+        if not count:
+            return False
+        crossed = self.band_crossings(view)
+        if not crossed.any():
+            return False
+        at = band_places()[crossed]
+        slots = self.geo.centres[foreign].astype(np.float64)
+        gap = np.hypot(slots[:, None, 0] - at[None, :, 0], slots[:, None, 1] - at[None, :, 1])
+        return bool(gap.min() <= REACH)
 
     def band_crossed(self, view: View) -> bool:
-        """Something crosses the board's frame band, as this table's band looked in its known
-        frames: a hand or an arm reaching over the board must cross it, even where over the
-        points it looks like a checker (a dark sleeve) or an empty point.  Each 1-pw segment
-        is compared with its looks in the last known frames (hinges, fittings and a scoreboard
-        lying there are learned), after the light's overall shift; one segment further than
-        :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even) from every kept look is a crossing."""
-        if not self.bands:
-            return False
+        """Something crosses the board's frame band (:meth:`band_crossings`) anywhere."""
+        return bool(self.band_crossings(view).any())
+
+    def band_crossings(self, view: View) -> np.ndarray:
+        """Per 1-pw segment of the board's frame band (:func:`band_places`), whether something
+        crosses it, as this table's band looked in its known frames: a hand or an arm reaching
+        over the board must cross it, even where over the points it looks like a checker (a dark
+        sleeve) or an empty point.  Each segment is compared with its looks in the last known
+        frames (hinges, fittings and a scoreboard lying there are learned), after the light's
+        overall shift; one further than :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even)
+        from every kept look is crossed."""
         now = np.concatenate(band_segments(view)).astype(np.float32)
         best = None
         for band in self.bands:
@@ -352,7 +419,7 @@ class BoardMemory:
             off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / BAND_TOL
             dist = np.maximum(off, (now[:, 3] - band[:, 3]) / BAND_STD_TOL)
             best = dist if best is None else np.minimum(best, dist)
-        return best is not None and float(best.max()) > 1.0
+        return np.zeros(len(now), bool) if best is None else best > 1.0
 
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each slot.
@@ -364,8 +431,8 @@ class BoardMemory:
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
         empty slot, and one far from it is strong evidence of a change; both terms count
-        :data:`SHARPNESS` times (a patch is several independent looks).  A foreign slot
-        tells nothing."""
+        :data:`SHARPNESS` times (a patch is several independent looks).  A strange slot
+        (:meth:`strange`: foreign, or a die's) tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
@@ -374,7 +441,7 @@ class BoardMemory:
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
-        lik[self.foreign(view)] = 1.0
+        lik[self.strange(view)] = 1.0
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
@@ -386,22 +453,19 @@ class BoardMemory:
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
         per = self.geo.per_point
+        logs = np.log(lik[:24 * per]).reshape(24, per, 3)
+        rest = np.zeros((24, per + 1))   # per point, the sum of the empty logs from slot k on
+        rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
+        # each point's hypotheses: 1..per dark, 1..per light, then empty (this order breaks ties)
+        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + rest[:, 1:],
+                              np.cumsum(logs[:, :, LIGHT], axis=1) + rest[:, 1:], rest[:, :1]], axis=1)
+        w = np.exp(hyp - hyp.max(axis=1, keepdims=True))
+        prob = w / w.sum(axis=1, keepdims=True)
+        order = np.argsort(-prob, axis=1, kind="stable")[:, :max_alts]
+        names = [(n, c) for c in ("dark", "light") for n in range(1, per + 1)] + [(0, None)]
         points: list[list[tuple[int, Optional[str], float]]] = []
-        for p in range(24):
-            lk = lik[p * per:(p + 1) * per]
-            logs = np.log(lk)
-            hyp: list[tuple[int, Optional[str], float]] = []
-            base_empty = np.cumsum(logs[::-1, EMPTY])[::-1]  # sum of empty logs from slot k on
-            for colour, s in (("dark", DARK), ("light", LIGHT)):
-                taken = np.cumsum(logs[:, s])
-                for n in range(1, per + 1):
-                    rest = base_empty[n] if n < per else 0.0
-                    hyp.append((n, colour, float(taken[n - 1] + rest)))
-            hyp.append((0, None, float(base_empty[0])))
-            top = max(h[2] for h in hyp)
-            z = sum(math.exp(h[2] - top) for h in hyp)
-            probs = sorted(((n, c, math.exp(v - top) / z) for n, c, v in hyp), key=lambda h: -h[2])
-            points.append([h for h in probs[:max_alts] if h[2] > 1e-7])
+        for p, row in enumerate(prob.tolist()):
+            points.append([(*names[k], row[k]) for k in order[p].tolist() if row[k] > 1e-7])
         b = lik[self.geo.bar_start:]
         post = b / b.sum(axis=1, keepdims=True)
         bar = [bar_counts(b, s) for s in (DARK, LIGHT)]

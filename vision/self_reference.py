@@ -118,7 +118,7 @@ class SelfReference(BoardMemory):
                                                                        tpl[:n_points], _structure)
         return d
 
-    def foreign(self, view: View) -> np.ndarray:
+    def strange(self, view: View) -> np.ndarray:
         """Point slots further from every look than :data:`~vision.memory.FOREIGN` of the way
         between those looks (a die, a logo, a finger); the bar's slots are never read here."""
         n_points = 24 * self.geo.per_point
@@ -141,7 +141,7 @@ class SelfReference(BoardMemory):
         ll -= ll.max(axis=1, keepdims=True)
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         lik[:, ~self._have] = 1.0
-        lik[self.foreign(view)] = 1.0
+        lik[self.strange(view)] = 1.0
         lik[self.geo.bar_start:] = 1.0
         return lik
 

@@ -158,3 +158,17 @@ def test_a_tall_board_has_slots_for_six_in_a_row_in_the_squeezed_band() -> None:
     assert L.POINT_LEN < y6 < L.HEIGHT / 2
     assert tall.squeeze is not None and tall.squeeze[5] == pytest.approx(1 / 2.26, rel=1e-3) and tall.squeeze[0] == 1
     assert float(tall.centres[24 * 6 - 1, 1]) == pytest.approx(L.HEIGHT - y6)  # the bottom row's mirror
+
+
+def test_the_band_places_follow_the_band_segments() -> None:
+    from vision.memory import band_places
+    from vision.occlusion import band_segments
+    reader, _ = _learned_reader(8)
+    assert reader.last_view is not None
+    segs = band_segments(reader.last_view)
+    at = band_places()
+    assert len(at) == sum(len(s) for s in segs)
+    top, bottom, left, right = np.split(at, np.cumsum([len(s) for s in segs])[:-1])
+    assert (top[:, 1] == 0).all() and (bottom[:, 1] == L.HEIGHT).all()
+    assert (left[:, 0] == 0).all() and (right[:, 0] == L.WIDTH).all()
+    assert np.all(np.diff(top[:, 0]) > 0) and np.all(np.diff(right[:, 1]) > 0)
