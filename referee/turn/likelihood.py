@@ -87,34 +87,6 @@ def most_likely_cells(table: Sequence[dict[tuple[int, Optional[str]], float]]) -
     return [max(t.items(), key=lambda kv: kv[1])[0] if t else (0, None) for t in table]
 
 
-def any_move_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
-                   mover: str) -> list[tuple[int, Optional[str]]]:
-    """The reading's best guess at every location among what *some* move of ``mover`` (legal or
-    not) could leave there: the mover's checkers anywhere, the opponent's as they were, except
-    that a lone one may have been hit (its point then empty or the mover's, the opponent's bar
-    one more).  A location read as nothing a move can make (the opponent's checkers where it had
-    none) is a misreading that tells no move from another, so the board is "explained" by this
-    guess, not by the reading's guess location by location; an illegal move's result is still
-    among what it allows, so a board showing one is never explained by a legal move."""
-    lay = layout_of(before)
-    mine, theirs = (DARK, LIGHT) if mover == DARK else (LIGHT, DARK)
-    their_counts = lay.light if mover == DARK else lay.dark
-    out: list[tuple[int, Optional[str]]] = []
-    for k, t in enumerate(table[:24]):
-        n = their_counts[k]
-        ok = [c for c in t if (c[0] and c[1] == mine) or (c == (n, theirs) if n else not c[0])]
-        if n == 1:  # a blot: hit, and the point the mover's or empty
-            ok += [c for c in t if not c[0]]
-        out.append(max(ok, key=lambda c: t[c]) if ok else (n, theirs if n else None))
-    bar_before = {DARK: lay.bar[0], LIGHT: lay.bar[1]}
-    for k, colour in ((24, DARK), (25, LIGHT)):
-        t = table[k]
-        was = bar_before[colour]
-        ok = [c for c in t if (c[0] <= was if colour == mine else c[0] >= was)]
-        out.append(max(ok, key=lambda c: t[c]) if ok else (was, colour))
-    return out
-
-
 def _names(locs: Sequence[int]) -> str:
     pts = [k + 1 for k in locs if k < 24]
     words = []
@@ -150,9 +122,8 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     legal.sort(key=lambda s: -s[0])
     best, best_k, best_cells = legal[0]
     own = most_likely_cells(table)
-    # how far the best legal position is from explaining the board (>= 0): from the best guess
-    # any move could leave (a misread point no move can make counts against every move alike)
-    misfit = max(0.0, log_likelihood(table, any_move_cells(table, before, mover)) - best)
+    own_raw = log_likelihood(table, own)
+    misfit = own_raw - best  # how far the best legal position is from explaining the board (>= 0)
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if misfit <= EXPLAINED and gap >= ACCEPT:

@@ -116,34 +116,3 @@ def test_the_only_play_no_move_is_matched() -> None:
     c = cands((6, 6), pos) or [pos]
     v = judge(odds(pos), pos, c, "dark")
     assert v.kind == "match"
-
-
-def test_a_misread_no_move_can_make_counts_against_no_move() -> None:
-    # point 16 (empty, out of Dark's reach with 3-1) read surely as two light checkers: Dark's
-    # move cannot put Light's checkers anywhere, so every move, legal or not, is wrong there
-    # alike; the board is explained by what some move could leave, and the move is told
-    # (it was "not clearly read" while the board had to be explained location by location)
-    c = cands()
-    true = c[4]
-    misread = {(2, "light"): 0.98, (0, None): 0.005, (1, "light"): 0.015}
-    v = match_reading(odds(true, p16=misread), START, c, "dark")
-    assert v.kind == "match" and c[v.indices[0]] == true, v
-    # an illegal play read surely beside the same misread: still never a match
-    bad = Position([0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], START.opp)
-    v = match_reading(odds(bad, p=0.99, p16=misread), START, c, "dark")
-    assert v.kind != "match", v
-    # the mover's own checkers where it had none, read surely, are a move's: they still count
-    extra = {(1, "dark"): 0.98, (0, None): 0.005, (2, "dark"): 0.015}
-    v = match_reading(odds(true, p16=extra), START, c, "dark")
-    assert v.kind != "match", v
-
-
-def test_the_opponent_checker_hit_is_among_what_a_move_can_leave() -> None:
-    from referee.turn.likelihood import any_move_cells, odds_table
-    # Light's blot on point 4 (Dark's view): a move may hit it (the point then Dark's or
-    # empty, Light's bar one more); Light's two on point 1 stay as they were
-    before = Position(START.me, (0,) * 20 + (1, 0, 0, 2) + (0,))  # Light's view: its points 21 and 24
-    table = odds_table(odds(before, p4={(0, None): 0.9, (1, "light"): 0.1}, p1={(0, None): 0.9, (2, "light"): 0.1},
-                            bar_light={(1, "light"): 0.9, (0, "light"): 0.1}))
-    got = any_move_cells(table, before, "dark")
-    assert got[3] == (0, None) and got[0] == (2, "light") and got[25] == (1, "light")
