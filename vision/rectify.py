@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .buffers import scratch
 
 
 @dataclass(frozen=True)
@@ -136,9 +137,10 @@ def remap(frame: np.ndarray, warp: _Warp) -> np.ndarray:
     """``frame`` through a kept warp (a BGR frame's part as BGRA: the same pixels, faster)."""
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
     if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8:
-        out = cv2.remap(cv2.cvtColor(part, cv2.COLOR_BGR2BGRA), warp.map1, warp.map2, cv2.INTER_LINEAR,
-                        borderMode=cv2.BORDER_REPLICATE)
-        return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)
+        src = cv2.cvtColor(part, cv2.COLOR_BGR2BGRA, dst=scratch("remap_src", part.shape[:2] + (4,), np.uint8))
+        out = scratch("remap_out", warp.map1.shape[:2] + (4,), np.uint8)
+        cv2.remap(src, warp.map1, warp.map2, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)   # (a new array: views are kept)
     return cv2.remap(part, warp.map1, warp.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

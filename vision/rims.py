@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .buffers import scratch as _scratch
 from .params import DEFAULT, ReadParams
 from .order import _percentile, median_axis
 from .rectify import View
@@ -93,25 +94,29 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     doubled, red-minus-green's as they are: the latter's half-scale weight then needs no
     fraction) and halved into floats once, at the end: the same values as float Sobels."""
     img = view.image
-    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
-    _, green, red = cv2.split(img)
-    rg = cv2.subtract(red, green, dtype=cv2.CV_16S)
-    gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, ksize=3)   # |.| <= 1020
-    gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, ksize=3)
-    ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, ksize=3)     # |.| <= 2040
-    ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, ksize=3)
-    zero = _zeros(gx.shape)
-    a = cv2.add(cv2.absdiff(ax, zero), cv2.absdiff(ay, zero))
-    b = cv2.add(cv2.absdiff(gx, zero), cv2.absdiff(gy, zero))
-    b = cv2.add(b, b)
-    mask = cv2.compare(a, b, cv2.CMP_GT)   # red-minus-green's (half-weighted) |ax| + |ay| the larger
-    gx = cv2.add(gx, gx)
-    gy = cv2.add(gy, gy)
+    hw = img.shape[:2]
+    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
+                   dst=_scratch("grey", hw, np.uint8))
+    _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
+    rg = cv2.subtract(red, green, dst=_scratch("rg", hw, np.int16), dtype=cv2.CV_16S)
+    gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, dst=_scratch("gx", hw, np.int16), ksize=3)   # |.| <= 1020
+    gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, dst=_scratch("gy", hw, np.int16), ksize=3)
+    ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, dst=_scratch("ax", hw, np.int16), ksize=3)     # |.| <= 2040
+    ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, dst=_scratch("ay", hw, np.int16), ksize=3)
+    zero = _zeros(hw)
+    t1, t2 = _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16)
+    a = cv2.add(cv2.absdiff(ax, zero, dst=t1), cv2.absdiff(ay, zero, dst=t2), dst=_scratch("a", hw, np.int16))
+    b = cv2.add(cv2.absdiff(gx, zero, dst=t1), cv2.absdiff(gy, zero, dst=t2), dst=_scratch("b", hw, np.int16))
+    b = cv2.add(b, b, dst=b)
+    # where red-minus-green's (half-weighted) sum is the larger
+    mask = cv2.compare(a, b, cv2.CMP_GT, dst=_scratch("mask", hw, np.uint8))
+    gx = cv2.add(gx, gx, dst=gx)
+    gy = cv2.add(gy, gy, dst=gy)
     cv2.copyTo(ax, mask, gx)
     cv2.copyTo(ay, mask, gy)
-    both = cv2.merge([gx, gy])
-    g = np.multiply(both, np.float32(0.5), dtype=np.float32).view(np.complex64)[..., 0]
-    return g, cv2.max(a, b)   # the chosen pair's |.| + |.|, doubled
+    both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
+    g = np.multiply(both, np.float32(0.5), dtype=np.float32).view(np.complex64)[..., 0]   # (a new array: it is kept)
+    return g, cv2.max(a, b, dst=_scratch("mag2", hw, np.int16))   # the chosen pair's |.| + |.|, doubled
 
 
 def _strength(mag2: np.ndarray, q: float = 97) -> float:
@@ -176,9 +181,9 @@ def _ring_best(flat: np.ndarray, index: list[np.ndarray]) -> np.ndarray:
     best_all = np.empty(shape, np.float32)
     n = shape[0]
     step = max(1, min(n, _CHUNK // max(1, int(np.prod(shape[1:])))))
-    z = np.empty((step,) + shape[1:], np.complex64)
-    v = np.empty(z.shape, np.float32)
-    tan = np.empty(z.shape, np.float32)
+    z = _scratch("ring_z", (step,) + shape[1:], np.complex64)
+    v = _scratch("ring_v", z.shape, np.float32)
+    tan = _scratch("ring_tan", z.shape, np.float32)
     for c0 in range(0, n, step):
         c1 = min(n, c0 + step)
         m = c1 - c0

@@ -40,3 +40,26 @@ def test_a_warp_entirely_outside_the_frame_replicates_the_frame_edge() -> None:
     RX.rectify(frame, corners, 8)
     got = RX.rectify(frame, corners, 8).image
     assert np.array_equal(got, _plain(frame, corners, 8, 0.6))
+
+
+def test_working_arrays_are_kept_per_name_shape_and_thread() -> None:
+    import threading
+
+    from vision.buffers import scratch
+    a = scratch("t", (3, 4), np.int16)
+    assert scratch("t", (3, 4), np.int16) is a
+    assert scratch("t", (3, 5), np.int16) is not a and scratch("u", (3, 4), np.int16) is not a
+    other: list[np.ndarray] = []
+    th = threading.Thread(target=lambda: other.append(scratch("t", (3, 4), np.int16)))
+    th.start()
+    th.join()
+    assert other[0] is not a   # another thread has its own
+
+
+def test_two_views_of_one_camera_do_not_share_pixels() -> None:
+    sc = render_scene(L.random_position(np.random.default_rng(5)), seed=5)
+    RX.rectify(sc.image, sc.corners)
+    first = RX.rectify(sc.image, sc.corners)
+    kept = first.image.copy()
+    RX.rectify(255 - sc.image, sc.corners)   # the next frame reuses the working arrays
+    assert np.array_equal(first.image, kept)
