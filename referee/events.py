@@ -137,6 +137,13 @@ class PointReading:
             object.__setattr__(self, "colour", None)
 
 
+def _checked_alt(alt: object) -> bool:
+    """One odds alternative already in its checked form: a tuple (count 0..15, colour, probability
+    0..1 as a float); anything else goes through the full check (and its error)."""
+    return (type(alt) is tuple and len(alt) == 3 and type(alt[0]) is int and 0 <= alt[0] <= 15
+            and type(alt[2]) is float and 0.0 <= alt[2] <= 1.0)
+
+
 @dataclass(frozen=True)
 class BoardEvidence:
     """A stable camera reading of the board, in table numbering (Dark's points).
@@ -175,6 +182,9 @@ class BoardEvidence:
                 raise EventError(f"board odds need 26 locations (24 points, bar dark, bar light), got {len(self.odds)}")
             odds = []
             for k, alts in enumerate(self.odds):
+                if type(alts) is tuple and all(_checked_alt(alt) for alt in alts):
+                    odds.append(alts)  # already as it would be rebuilt (a reading's odds: every frame, twice)
+                    continue
                 row = []
                 for alt in alts:
                     if not isinstance(alt, (list, tuple)) or len(alt) != 3:

@@ -119,9 +119,12 @@ def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional
     lab = axis_split(s)
     c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     for _ in range(5):
+        prev = lab
         lab = (np.linalg.norm(s - c[1], axis=1) < np.linalg.norm(s - c[0], axis=1)).astype(int)
         if lab.min() == lab.max():
             return None
+        if np.array_equal(lab, prev):
+            break   # settled: the same split gives the same centres, every further round alike
         c = np.stack([median_axis(s[lab == 0], 0), median_axis(s[lab == 1], 0)])
     if np.linalg.norm(c[0] - c[1]) < params.colour_min_gap:
         return None

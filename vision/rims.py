@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .buffers import scratch as _scratch
 from .params import DEFAULT, ReadParams
 from .order import _percentile, median_axis
 from .rectify import View
@@ -83,21 +84,64 @@ _LIGHTNESS = np.clip(np.array([(116 * ((v / 255) ** (1 / 3) if v / 255 > 0.00885
 def _gradients(view: View) -> np.ndarray:
     """Image gradients of lightness, or of red-minus-green where that is stronger (red on black),
     as one complex map ``gx + i gy`` (one gather per ring sample later)."""
+    return _gradient_maps(view)[0]
+
+
+def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_gradients`' map and, in 16 bits, twice its ``|gx| + |gy|`` (whole numbers).
+
+    Sobel sums of 8-bit levels are whole numbers, so they are taken in 16 bits (the lightness's
+    doubled, red-minus-green's as they are: the latter's half-scale weight then needs no
+    fraction) and halved into floats once, at the end: the same values as float Sobels."""
     img = view.image
-    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), _LIGHTNESS)
-    _, green, red = cv2.split(img)   # (contiguous planes: subtracting the strided channels copies them)
-    rg = cv2.subtract(red, green, dtype=cv2.CV_16S)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    ax = cv2.Sobel(rg, cv2.CV_32F, 1, 0, ksize=3, scale=0.5)
-    ay = cv2.Sobel(rg, cv2.CV_32F, 0, 1, ksize=3, scale=0.5)
-    a, b = np.abs(ax), np.abs(gx)   # |ax| + |ay| > |gx| + |gy|, summed in place
-    a += np.abs(ay)
-    b += np.abs(gy)
-    mask = np.greater(a, b).view(np.uint8)
-    gx = cv2.copyTo(ax, mask, gx)  # in place, much faster than np.where / np.copyto(where=)
-    gy = cv2.copyTo(ay, mask, gy)
-    return cv2.merge([gx, gy]).view(np.complex64)[..., 0]
+    hw = img.shape[:2]
+    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
+                   dst=_scratch("grey", hw, np.uint8))
+    _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
+    rg = cv2.subtract(red, green, dst=_scratch("rg", hw, np.int16), dtype=cv2.CV_16S)
+    gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, dst=_scratch("gx", hw, np.int16), ksize=3)   # |.| <= 1020
+    gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, dst=_scratch("gy", hw, np.int16), ksize=3)
+    ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, dst=_scratch("ax", hw, np.int16), ksize=3)     # |.| <= 2040
+    ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, dst=_scratch("ay", hw, np.int16), ksize=3)
+    zero = _zeros(hw)
+    t1, t2 = _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16)
+    a = cv2.add(cv2.absdiff(ax, zero, dst=t1), cv2.absdiff(ay, zero, dst=t2), dst=_scratch("a", hw, np.int16))
+    b = cv2.add(cv2.absdiff(gx, zero, dst=t1), cv2.absdiff(gy, zero, dst=t2), dst=_scratch("b", hw, np.int16))
+    b = cv2.add(b, b, dst=b)
+    # where red-minus-green's (half-weighted) sum is the larger
+    mask = cv2.compare(a, b, cv2.CMP_GT, dst=_scratch("mask", hw, np.uint8))
+    gx = cv2.add(gx, gx, dst=gx)
+    gy = cv2.add(gy, gy, dst=gy)
+    cv2.copyTo(ax, mask, gx)
+    cv2.copyTo(ay, mask, gy)
+    both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
+    g = np.multiply(both, np.float32(0.5), dtype=np.float32).view(np.complex64)[..., 0]   # (a new array: it is kept)
+    return g, cv2.max(a, b, dst=_scratch("mag2", hw, np.int16))   # the chosen pair's |.| + |.|, doubled
+
+
+def _strength(mag2: np.ndarray, q: float = 97) -> float:
+    """``_percentile(|gx| + |gy|, q)`` of the gradient map at every second pixel both ways, from
+    the doubled whole-number magnitudes (:func:`_gradient_maps`) by counting: the same value."""
+    sub = mag2[::2, ::2].ravel()
+    n = sub.size
+    vi = (n - 1) * np.true_divide(q, 100)
+    prev = int(np.floor(vi))
+    t = float(vi - prev)
+    if prev + 1 >= n:
+        return _percentile(sub.astype(np.float32) * np.float32(0.5), q)
+    cum = np.cumsum(np.bincount(sub))
+    lo2, hi2 = np.searchsorted(cum, (prev + 1, prev + 2))   # sorted positions prev and prev + 1
+    lo, hi = np.float32(lo2 * 0.5), np.float32(hi2 * 0.5)   # (halves of whole numbers: exact)
+    diff = hi - lo
+    return float(hi - diff * (1 - t)) if t >= 0.5 else float(lo + diff * t)
+
+
+@functools.lru_cache(maxsize=4)
+def _zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """A zero 16-bit plane of ``shape`` (read only: cv2.absdiff's other operand)."""
+    z = np.zeros(shape, np.int16)
+    z.flags.writeable = False
+    return z
 
 
 _RING_INDEX: dict = {}
@@ -126,36 +170,41 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     return out
 
 
-def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.ndarray,
-                    key: Optional[tuple] = None) -> list[np.ndarray]:
-    """Quadrant rim scores for centres (cx, cy): four arrays shaped like ``cx``, the
-    quadrants centred on right (+x), down (+y), left and up.
+_CHUNK = 45_000   # ring samples per pass of the ring scores (about six axes): a pass's buffers stay in the cache
 
-    ``g`` is the complex gradient map of :func:`_gradients`.  Per ring angle the best over
-    the radii of |radial gradient| minus half the tangential one (noise scores about zero,
-    a rim high), averaged over each quadrant's angles.  Centres must lie at least the
-    largest radius inside the image.
-    """
-    # angle 0 points right (+x), N_RING/4 down (+y); rolled so that each quadrant is a
-    # contiguous run of samples
-    h, w = g.shape
-    flat = g.ravel()
-    index = _ring_index(h, w, cx, cy, radii_px, key)
-    z = np.empty(index[0].shape, np.complex64)
-    best = np.empty(z.shape, np.float32)
-    v = np.empty(z.shape, np.float32)
-    tan = np.empty(z.shape, np.float32)
-    for k, idx in enumerate(index):  # (every buffer reused: no fresh pages per radius)
-        np.take(flat, idx, out=z, mode="wrap")  # (indices clipped already; "raise" with out= buffers: 3x slower)
-        z *= _RING_ROT
-        np.abs(z.real, out=v if k else best)
-        np.abs(z.imag, out=tan)
-        tan *= 0.5
-        if k:
-            v -= tan
-            np.maximum(best, v, out=best)
-        else:
-            best -= tan
+
+def _ring_best(flat: np.ndarray, index: list[np.ndarray]) -> np.ndarray:
+    """Per ring sample the best over the radii of |radial gradient| minus half the tangential
+    one; ``index[k]``: the samples' flat pixel indices at radius k (angles last).  Worked in
+    runs of whole rows of the indices, about :data:`_CHUNK` samples each, every buffer reused."""
+    shape = index[0].shape
+    best_all = np.empty(shape, np.float32)
+    n = shape[0]
+    step = max(1, min(n, _CHUNK // max(1, int(np.prod(shape[1:])))))
+    z = _scratch("ring_z", (step,) + shape[1:], np.complex64)
+    v = _scratch("ring_v", z.shape, np.float32)
+    tan = _scratch("ring_tan", z.shape, np.float32)
+    for c0 in range(0, n, step):
+        c1 = min(n, c0 + step)
+        m = c1 - c0
+        best = best_all[c0:c1]
+        zz, vv, tt = (z, v, tan) if m == step else (z[:m], v[:m], tan[:m])
+        for k, idx in enumerate(index):
+            np.take(flat, idx[c0:c1], out=zz, mode="wrap")  # (indices clipped already; "raise" with out=: 3x slower)
+            zz *= _RING_ROT
+            np.abs(zz.real, out=vv if k else best)
+            np.abs(zz.imag, out=tt)
+            tt *= 0.5
+            if k:
+                vv -= tt
+                np.maximum(best, vv, out=best)
+            else:
+                best -= tt
+    return best_all
+
+
+def _quadrant_sums(best: np.ndarray) -> np.ndarray:
+    """Each quadrant's mean of ``best`` (angles last), ``(..., 4)``: right, down, left, up."""
     # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
     # it: the same bits, without waking BLAS threads)
     k = N_RING // 4
@@ -164,16 +213,52 @@ def _ring_quadrants(g: np.ndarray, cx: np.ndarray, cy: np.ndarray, radii_px: np.
     acc = b[:, :, 0].copy()
     for j in range(1, k):
         acc += b[:, :, j]
-    return [acc[:, i].reshape(best.shape[:-1]) for i in range(4)]
+    return acc.reshape(best.shape[:-1] + (4,))
 
 
-def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
-    """Stage 1: rim scores along every point's axis and along the bar."""
-    g = _gradients(view)
+@dataclass(frozen=True)
+class _Plan:
+    """Where a view of one geometry is sampled (the same every frame: kept per geometry)."""
+
+    dist: np.ndarray          # pw from each axis's base, the candidate centres
+    lat: np.ndarray           # pw, the sideways offsets
+    ring: list[np.ndarray]    # per ring radius: flat indices of the axes' ring samples (axis, dist, lat, angle)
+    bar_y: np.ndarray         # pw, the bar's candidate centres
+    bar_ring: list[np.ndarray]  # per ring radius: flat indices of the bar's ring samples (y, lat, angle)
+    far_down: np.ndarray      # (axis, 1, 1): the axis's far side is down (the top row)
+    colour_at: np.ndarray     # flat pixel indices of the axes' candidate centres (axis, dist)
+    gap_at: np.ndarray        # flat pixel indices of :func:`_gap_fill`'s samples
+
+
+_PLANS: "dict[tuple[object, ...], _Plan]" = {}
+_last_plan: "tuple[Optional[ReadParams], tuple[object, ...], Optional[_Plan]]" = (None, (), None)
+
+
+def _plan(view: View, params: ReadParams) -> _Plan:
+    """The sample places of ``view``'s geometry under ``params`` (kept: the last by identity,
+    as every frame asks with the same objects; hashing the params costs more than a lookup)."""
+    global _last_plan
+    h, w = view.image.shape[:2]
+    key: tuple[object, ...] = (h, w, view.px, view.margin, view.x0, view.y0)
+    last = _last_plan   # one read of a tuple: safe with two threads reading boards
+    if last[0] is params and last[1] == key and last[2] is not None:
+        return last[2]
+    full = (params.ring_radii, params.lateral, params.axis_start, params.axis_end, params.step, params.checker,
+            params.gap_halves, params.gap_lateral) + key
+    plan = _PLANS.get(full)
+    if plan is None:
+        plan = _make_plan(view, params)
+        if len(_PLANS) > 16:
+            _PLANS.clear()
+        _PLANS[full] = plan
+    _last_plan = (params, key, plan)
+    return plan
+
+
+def _make_plan(view: View, params: ReadParams) -> _Plan:
+    """Build :func:`_plan`'s sample places (the profiles' arithmetic on them, unchanged)."""
+    h, w = view.image.shape[:2]
     px = view.px
-    sub = g[::2, ::2]
-    mag = np.abs(sub.real) + np.abs(sub.imag)
-    strength = _percentile(mag, 97) * 0.8 + 8.0
     dist = np.arange(params.axis_start, params.axis_end, params.step, dtype=np.float32)
     ax = axes(params)
     lat = np.array(params.lateral, np.float32)
@@ -183,27 +268,45 @@ def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     X = np.broadcast_to(X, (len(ax), len(dist), len(lat)))
     Y = np.broadcast_to(Y, X.shape)
     radii = np.array(params.ring_radii, np.float32) * (params.checker / L.CHECKER) * px
-    right, down, left, up = (q / strength for q in _ring_quadrants(g, (X + view.margin) * px, (Y + view.margin) * px,
-                                                                   radii, ("axes", px, view.margin, params)))
-    # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
-    # whole rim scores its weakest quadrant, a cap its weakest but the base's
-    far = np.where(np.broadcast_to(dirs, down.shape) > 0, down, up)
-    cap_l = np.minimum(np.minimum(far, left), right)
-    full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
-    li = full_l.argmax(axis=2)
+    ring = _ring_index(h, w, (X + view.margin) * px, (Y + view.margin) * px, radii, None)
     bar_y = np.arange(0.3, L.HEIGHT - 0.3, params.step, dtype=np.float32)
     bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
     BX = np.broadcast_to(bx + lat[None, :], (len(bar_y), len(lat)))
     BY = np.broadcast_to(bar_y[:, None], BX.shape)
-    bq = [q / strength for q in _ring_quadrants(g, (BX + view.margin) * px, (BY + view.margin) * px, radii,
-                                                ("bar", px, view.margin, params))]
-    bar_full = np.minimum(np.minimum(bq[0], bq[1]), np.minimum(bq[2], bq[3]))
-    blur = cv2.blur(view.image, (5, 5))
+    bar_ring = _ring_index(h, w, (BX + view.margin) * px, (BY + view.margin) * px, radii, None)
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
-    colour = blur[np.clip(cys, 0, blur.shape[0] - 1), np.clip(np.broadcast_to(cxs, cys.shape), 0, blur.shape[1] - 1)]
-    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), lat[li], dist, bar_full.max(axis=1), bar_y, strength, colour,
-                    _gap_fill(view, ax, blur, params), g, px, view.margin, view.image)
+    colour_at = np.clip(cys, 0, h - 1) * w + np.clip(np.broadcast_to(cxs, cys.shape), 0, w - 1)
+    for a in ring + bar_ring + [colour_at]:
+        a.flags.writeable = False
+    return _Plan(dist, lat, ring, bar_y, bar_ring, np.broadcast_to(dirs, dirs.shape) > 0, colour_at,
+                 _gap_index(view, ax, h, w, params))
+
+
+def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
+    """Stage 1: rim scores along every point's axis and along the bar."""
+    g, mag2 = _gradient_maps(view)
+    plan = _plan(view, params)
+    strength = _strength(mag2) * 0.8 + 8.0
+    flat = g.ravel()
+    q = _quadrant_sums(_ring_best(flat, plan.ring))
+    q /= strength
+    right, down, left, up = (q[..., i] for i in range(4))
+    # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
+    # whole rim scores its weakest quadrant, a cap its weakest but the base's
+    far = np.where(plan.far_down, down, up)
+    cap_l = np.minimum(np.minimum(far, left), right)
+    full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
+    li = full_l.argmax(axis=2)
+    bq = _quadrant_sums(_ring_best(flat, plan.bar_ring))
+    bq /= strength
+    bar_full = np.minimum(np.minimum(bq[..., 0], bq[..., 1]), np.minimum(bq[..., 2], bq[..., 3]))
+    blur = cv2.blur(view.image, (5, 5))
+    pixels = blur.reshape(-1, 3)
+    colour = pixels[plan.colour_at]
+    return Profiles(full_l.max(axis=2), cap_l.max(axis=2), plan.lat[li], plan.dist, bar_full.max(axis=1), plan.bar_y,
+                    strength, colour, _gap_fill_at(pixels, plan.gap_at, len(plan.far_down), params), g, view.px,
+                    view.margin, view.image)
 
 
 def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
@@ -211,22 +314,37 @@ def _gap_fill(view: View, ax: list[Axis], blur: np.ndarray, params: ReadParams =
     (+1: a layer below shows there) or like the board beyond the point (-1); 0 when the two
     look alike.  Tells a row of 5 from a 12-pyramid, whose whole rims lie at the same places
     (``params.gap_halves``, ``gap_lateral``; ``checker``: the diameter, pw)."""
+    h, w = blur.shape[:2]
+    return _gap_fill_at(blur.reshape(-1, 3), _gap_index(view, ax, h, w, params), len(ax), params)
+
+
+def _gap_index(view: View, ax: list[Axis], h: int, w: int, params: ReadParams) -> np.ndarray:
+    """Flat pixel indices of :func:`_gap_fill`'s samples in a ``h`` x ``w`` view: per axis the
+    gaps beside each of ``params.gap_halves`` (two sides), three checker centres, the board beyond."""
     cd = params.checker
     halves = params.gap_halves
     xs, ys = [], []
     for a in ax:
-        for h in halves:
+        for hv in halves:
             for side in (-1, 1):
                 xs.append(a.x + side * params.gap_lateral * cd / L.CHECKER)
-                ys.append(a.y0 + a.direction * h * cd / 2)
-        for h in (3, 5, 7):
+                ys.append(a.y0 + a.direction * hv * cd / 2)
+        for hv in (3, 5, 7):
             xs.append(a.x)
-            ys.append(a.y0 + a.direction * h * cd / 2)
+            ys.append(a.y0 + a.direction * hv * cd / 2)
         xs.append(a.x)
         ys.append(a.y0 + a.direction * (L.POINT_LEN + L.GAP * 0.3))
-    X = np.clip(np.rint((np.array(xs) + view.margin) * view.px).astype(int), 0, blur.shape[1] - 1)
-    Y = np.clip(np.rint((np.array(ys) + view.margin) * view.px).astype(int), 0, blur.shape[0] - 1)
-    c = blur[Y, X].astype(np.float32).reshape(len(ax), 2 * len(halves) + 4, 3)
+    X = np.clip(np.rint((np.array(xs) + view.margin) * view.px).astype(int), 0, w - 1)
+    Y = np.clip(np.rint((np.array(ys) + view.margin) * view.px).astype(int), 0, h - 1)
+    idx = Y * w + X
+    idx.flags.writeable = False
+    return idx
+
+
+def _gap_fill_at(pixels: np.ndarray, at: np.ndarray, n_axes: int, params: ReadParams) -> np.ndarray:
+    """:func:`_gap_fill` from the blurred view's pixels (rows of BGR) at :func:`_gap_index`'s places."""
+    halves = params.gap_halves
+    c = pixels[at].astype(np.float32).reshape(n_axes, 2 * len(halves) + 4, 3)
     gap = c[:, :2 * len(halves)]
     checker = median_axis(c[:, -4:-1], 1)[:, None]
     board = c[:, -1:]

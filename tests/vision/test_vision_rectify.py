@@ -1,0 +1,65 @@
+"""The kept warp of :mod:`vision.rectify` gives the pixels a plain remap of the whole frame gives."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import layout as L
+from vision import rectify as RX
+from vision.render import render_scene
+
+
+def _plain(frame: np.ndarray, corners: np.ndarray, px: int, margin: float) -> np.ndarray:
+    """The warp as one three-channel fixed-point remap of the whole frame (what rectify did before)."""
+    size = (int(round((L.WIDTH + 2 * margin) * px)), int(round((L.HEIGHT + 2 * margin) * px)))
+    ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float64)
+    inv = np.linalg.inv(RX.homography(corners, px, margin))
+    p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T
+    mx = np.clip((p[..., 0] / p[..., 2]).astype(np.float32), -1e6, 1e6)
+    my = np.clip((p[..., 1] / p[..., 2]).astype(np.float32), -1e6, 1e6)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
+    return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("shift", [(0.0, 0.0), (-300.0, -130.0), (420.0, 150.0)])
+def test_the_kept_warp_reads_the_frame_as_a_whole_frame_remap_does(shift: tuple[float, float]) -> None:
+    sc = render_scene(L.random_position(np.random.default_rng(4)), seed=4)
+    corners = sc.corners + np.array(shift, np.float32)   # shifted: the margin leaves the frame (replicated edges)
+    RX.rectify(sc.image, corners)                        # the first look warps; the second uses the kept maps
+    got = RX.rectify(sc.image, corners).image
+    assert np.array_equal(got, _plain(sc.image, corners, 32, 0.6))
+    grey = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)   # not a colour frame: remapped as it is
+    assert np.array_equal(RX.rectify(grey, corners).image, _plain(grey, corners, 32, 0.6))
+
+
+def test_a_warp_entirely_outside_the_frame_replicates_the_frame_edge() -> None:
+    frame = np.full((60, 80, 3), 7, np.uint8)
+    frame[:, -1] = (1, 2, 3)
+    corners = np.array([[500, 10], [900, 10], [900, 300], [500, 300]], np.float32)
+    RX.rectify(frame, corners, 8)
+    got = RX.rectify(frame, corners, 8).image
+    assert np.array_equal(got, _plain(frame, corners, 8, 0.6))
+
+
+def test_working_arrays_are_kept_per_name_shape_and_thread() -> None:
+    import threading
+
+    from vision.buffers import scratch
+    a = scratch("t", (3, 4), np.int16)
+    assert scratch("t", (3, 4), np.int16) is a
+    assert scratch("t", (3, 5), np.int16) is not a and scratch("u", (3, 4), np.int16) is not a
+    other: list[np.ndarray] = []
+    th = threading.Thread(target=lambda: other.append(scratch("t", (3, 4), np.int16)))
+    th.start()
+    th.join()
+    assert other[0] is not a   # another thread has its own
+
+
+def test_two_views_of_one_camera_do_not_share_pixels() -> None:
+    sc = render_scene(L.random_position(np.random.default_rng(5)), seed=5)
+    RX.rectify(sc.image, sc.corners)
+    first = RX.rectify(sc.image, sc.corners)
+    kept = first.image.copy()
+    RX.rectify(255 - sc.image, sc.corners)   # the next frame reuses the working arrays
+    assert np.array_equal(first.image, kept)
