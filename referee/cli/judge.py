@@ -114,6 +114,7 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     from referee.turn.matching import match_reading
     from referee.rules.moves import legal_plays
     from vision.config import VisionConfig
+    from vision.dice import find_dice_in_frame
     from vision.errors import BoardNotFound
     from vision.layout import parse_corners
     from vision.reader import BoardReader
@@ -146,7 +147,11 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             ref_reader.learn(rows_evidence(reference_position, dark_home))
             reader.memory = ref_reader.memory
             reader.colours = ref_reader.colours
-            reading = reader.inspect(frame(image))
+            img = frame(image)
+            if reader.memory is not None:  # the dice lying on the board are dice, not an arm (as at the table)
+                found = find_dice_in_frame(img, reader.locate(img), cfg.shape)
+                reader.memory.dice_lying([d for d in found if d.sure()])
+            reading = reader.inspect(img)
         else:  # no reference: the frame teaches itself, under the position before the move
             img = frame(image)
             reader.inspect(img, read_occluded=True)

@@ -167,3 +167,25 @@ def test_read_no_dice_leaves_them_out(tmp_path, capsys) -> None:
     assert main(["read", image, "--corners", corners, "--json", "--no-dice"]) == 0
     res = json.loads(capsys.readouterr().out)
     assert "dice" not in res and res["board_found"]
+
+
+def test_judge_with_a_reference_and_dice_lying_on_the_board(tmp_path, capsys) -> None:
+    """The dice lying on the judged frame are found and told to the learned board (a die is no
+    arm over it); the verdict names the play as without them."""
+    from vision.render_props import Die
+
+    plays = legal_plays(START, 6, 4)
+    k = len(plays) // 3
+    after = plays[k].result.swap()
+    dice = [Die(6, 8.5, 2.0, angle=20.0, size=0.45), Die(4, 11.0, 8.5, angle=-10.0, size=0.45)]
+    r = render_scene(layout_to_evidence(layout_of(after)), RenderParams(flip_prob=0.0), seed=23, frame=1, dice=dice)
+    image = tmp_path / "after.png"
+    cv2.imwrite(str(image), r.image)
+    ref, _ = _frame(tmp_path, START, 23, "start.png")
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    corners = format_corners(r.corners.tolist())
+    rc, out, err = _judge(capsys, [str(image), "--before", before, "--mover", "dark", "--dice", "6-4",
+                                   "--corners", corners, "--reference", ref, "--reference-position", before, "--json"])
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["verdict"] == "legal" and res["play"] == str(plays[k].play), res

@@ -62,3 +62,25 @@ def test_without_dice_watching_in_the_config_the_camera_says_nothing_of_dice() -
     for k in range(8):
         cam.step(_frame(k, [] if k < 4 else [Die(4, 9.0, 5.0, size=0.4)]).image, float(k))
     assert cam.dice_watch is None and _seen(events) == []
+
+
+def test_the_dice_seen_are_told_to_the_learned_board_and_forgotten_when_lifted() -> None:
+    """The learned board (vision.memory) hears of the dice the watch sees, so their slots' strange
+    look is a die's, not an arm's; once the dice are lifted it hears that none lie there."""
+    thrown = [Die(5, 9.0, 5.0, angle=20.0, size=0.4), Die(3, 10.6, 6.2, angle=-10.0, size=0.4)]
+    first = _frame(0, [])
+    cam, events = _camera(first.corners)
+    k = 0
+    under = []
+    for dice in ([], thrown, thrown, []):
+        for _ in range(4):
+            cam.step(_frame(k, dice).image, float(k))
+            if k == 3:
+                cam.known(Position.start())
+            k += 1
+        memory = cam.filter.reader.memory
+        under.append(None if memory is None else int(memory.under_dice.sum()))
+    assert under[0] is None  # learned from the next frame on
+    assert under[1] and under[2], under  # the slots the two dice lie over
+    assert under[3] == 0, under
+    assert [len(s.dice) for s in _seen(events)] == [2, 0]
