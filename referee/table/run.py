@@ -49,6 +49,7 @@ from referee.settings import SettingsError
 from referee.table.process import TableCore
 from referee.table.sinks import CubeSink, LogSink, ScreenSink
 from referee.table.sdnotify import Notifier
+from referee.table.lean import settle_heap
 from referee.table.devices import DeviceProblem, Devices, open_devices, settings_from
 from referee.table.matches import (archive, chouette_of, differences, journal_match, journal_path,
                                    HeaderJournal, resumed_settings)
@@ -348,6 +349,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 log.warning("%s", msg)
                 tell(sinks, core.referee.view(), msg)
             director = club_outputs(core, config, sinks, events, dev.camera)
+            settle_heap()  # set up: what lives as long as the table is not walked by every full collection
             notifier.ready(f"refereeing; journal {path}")
             loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds, director=director)
             if core.match_over:

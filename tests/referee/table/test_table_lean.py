@@ -46,3 +46,19 @@ def test_the_screen_s_pygame_has_no_sound_but_can_load_it() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_AUDIODRIVER": "dummy"}
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert out.stdout.split() == ["False", "False", "False", "True"], out.stderr
+
+
+def test_settle_heap_freezes_what_is_set_up_and_thaws_it_again() -> None:
+    import gc
+    from referee.table.lean import settle_heap
+    try:
+        kept = [[i] for i in range(1000)]
+        n = settle_heap()
+        assert n >= 1000 and gc.get_freeze_count() == n
+        cycle: list = []
+        cycle.append(cycle)  # made after the freeze: still collected
+        del cycle
+        assert gc.collect() >= 1
+        assert settle_heap() >= len(kept)  # again between matches: thawed, collected, frozen
+    finally:
+        gc.unfreeze()
