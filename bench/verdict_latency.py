@@ -1,6 +1,6 @@
 """Benchmark: dice lifted -> verdict on the screen, simulated table, split into its parts.
 
-    python3 bench/verdict_latency.py [--games 3] [--seed 3] [--paths old,new] [--profile]
+    python3 bench/verdict_latency.py [--games 3] [--seed 3] [--paths old,new] [--profile] [--no-settle]
 
 The same simulated match as ``bench/table.py`` (the simulated dice reader on a pty, read
 by the real dice link; the referee; the fsync'ed journal; the pygame screen on the SDL
@@ -38,6 +38,7 @@ from hardware.runner import ScreenRunner  # noqa: E402
 from referee.settings import Settings  # noqa: E402
 from referee.table.config import loads  # noqa: E402
 from referee.table.demo import DEFAULT_BUTTONS  # noqa: E402
+from referee.table.lean import settle_heap  # noqa: E402
 from referee.table.process import TableCore  # noqa: E402
 from referee.table.sinks import LogSink, ScreenSink  # noqa: E402
 from referee.table.simdevices import MockButtons, PerfectCamera, PtyDice  # noqa: E402
@@ -65,8 +66,9 @@ class TimedScreen(ScreenSink):
             m["lift"] = m["event"] = None
 
 
-def run_once(path: str, games: int, seed: int) -> dict[str, list[float]]:
-    """One simulated match on ``path`` ("old" or "new"); the latencies of its lifts."""
+def run_once(path: str, games: int, seed: int, settle: bool = True) -> dict[str, list[float]]:
+    """One simulated match on ``path`` ("old" or "new"); the latencies of its lifts.  ``settle``:
+    the heap set aside once set up, as ``bgtable run`` does (:func:`referee.table.lean.settle_heap`)."""
     marks: dict[str, Any] = {"lift": None, "event": None, "dice": [], "table": [], "total": []}
     runner = ScreenRunner(ScreenConfig(size=(1280, 720), driver="dummy"))
     tmp = Path(tempfile.mkdtemp(prefix="bgtable-bench-"))
@@ -92,6 +94,8 @@ def run_once(path: str, games: int, seed: int) -> dict[str, list[float]]:
     dice._collect = timed_collect  # type: ignore[method-assign]
     buttons = MockButtons(loads(DEFAULT_BUTTONS).buttons)
     table = SimulatedTable(core, dice, PerfectCamera(), buttons, seed=seed, rates=Rates())
+    if settle:
+        settle_heap()  # as bgtable run does once it is set up (referee.table.lean)
     try:
         table.run()
     finally:
@@ -114,6 +118,8 @@ def main() -> None:
     ap.add_argument("--paths", default="old,new", help="old, new or both (comma-separated)")
     ap.add_argument("--repeat", type=int, default=1, help="runs of each path; the best p99 is kept")
     ap.add_argument("--profile", action="store_true", help="cProfile the new path, print the top lines")
+    ap.add_argument("--no-settle", action="store_true",
+                    help="leave the heap as set up (bgtable run freezes it before its loop: the before figure)")
     args = ap.parse_args()
     for path in args.paths.split(","):
         best = None
@@ -121,10 +127,10 @@ def main() -> None:
             if args.profile:
                 prof = cProfile.Profile()
                 cpu0 = time.process_time()
-                r = prof.runcall(run_once, path, args.games, args.seed)
+                r = prof.runcall(run_once, path, args.games, args.seed, not args.no_settle)
             else:
                 cpu0 = time.process_time()
-                r = run_once(path, args.games, args.seed)
+                r = run_once(path, args.games, args.seed, not args.no_settle)
             r["cpu"] = [time.process_time() - cpu0]
             if best is None or pct(r["total"], 0.99) < pct(best["total"], 0.99):
                 best = r

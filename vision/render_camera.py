@@ -13,6 +13,7 @@ neither: :class:`NoiseRows` draws the tile's rows as the light asks for them and
 from __future__ import annotations
 
 import functools
+import sys
 from typing import Callable, Optional, Union
 
 import cv2
@@ -134,6 +135,52 @@ class NoiseRows:
             self.buf, self.top = np.concatenate(parts), keep
         rows = self.buf[r0 - self.top:r1 - self.top]
         return (rows[:, ::-1] if self.flip else rows)[:, self.ox:self.ox + self.w]
+
+
+def _uint16_stream(raw: Callable[[int], np.ndarray]) -> Callable[[int, np.ndarray], np.ndarray]:
+    """The generator's 16-bit draws in order as NumPy's bounded ``integers`` takes them, ``n`` at a
+    time (each 64-bit output is four of them, low half first; ``rest`` the draws left from before)."""
+    def take(n: int, rest: np.ndarray) -> np.ndarray:
+        x = rest
+        while x.size < n:
+            more = raw((n - x.size + 3) // 4).view(np.uint16)
+            if not more.all():  # a 0 is the one draw Lemire's method rejects for 5 values
+                more = more[more != 0]
+            x = np.concatenate((x, more)) if x.size else more
+        return x
+    return take
+
+
+def add_frame_noise(image: np.ndarray, seed: int, count: int, band: int = 48) -> np.ndarray:
+    """``image`` plus the render camera's sensor noise of frame ``count``, saturated to 0..255:
+    bit for bit ``cv2.add(image, default_rng([seed, count]).integers(-2, 3, image.shape,
+    dtype=np.int16), dtype=cv2.CV_8U)``, but made ``band`` rows at a time (1 MB at 1280x720,
+    not the 5.3 MB int16 frame of noise).
+
+    NumPy draws each value from one 16-bit draw ``x`` of the generator's stream (its 64-bit
+    outputs cut in four) by Lemire's method: ``(5 * x) >> 16`` less 2, the draw rejected (and
+    the next one taken) only when ``5 * x`` is 0 modulo 2**16, which for 5 values is ``x == 0``.
+    tests/vision/test_vision_render_memory.py checks it against ``integers`` itself."""
+    rng = np.random.default_rng([seed, count])
+    if sys.byteorder != "little":  # the views below cut the draws as a little-endian machine does
+        return cv2.add(image, rng.integers(-2, 3, image.shape, dtype=np.int16), dtype=cv2.CV_8U)
+    h = image.shape[0]
+    per_row = int(np.prod(image.shape[1:], dtype=np.int64))
+    take = _uint16_stream(rng.bit_generator.random_raw)
+    out = np.empty_like(image)
+    product = np.empty(band * per_row, np.uint32)
+    noise = np.empty(band * per_row, np.int16)
+    rest = np.empty(0, np.uint16)
+    for y0 in range(0, h, band):
+        y1 = min(h, y0 + band)
+        n = (y1 - y0) * per_row
+        x = take(n, rest)
+        rest = x[n:]
+        p, v = product[:n], noise[:n]
+        np.multiply(x[:n], 5, out=p, dtype=np.uint32)
+        np.subtract(p.view(np.uint16)[1::2], 2, out=v, casting="unsafe")  # the high half (little-endian) less 2
+        cv2.add(image[y0:y1], v.reshape(image[y0:y1].shape), dst=out[y0:y1], dtype=cv2.CV_8U)
+    return out
 
 
 def apply_light(img: np.ndarray, mul: np.ndarray, add: np.ndarray,

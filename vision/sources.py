@@ -167,6 +167,7 @@ class RenderSource(FrameSource):
         The renderer keeps nothing else for it (``cache=False``: its noise tile and lens maps,
         19 MB at 1280x720, are for simulators that render every frame)."""
         from .render import render
+        from .render_camera import add_frame_noise
         if self.limit is not None and self.count >= self.limit:
             return None
         self.count += 1
@@ -174,9 +175,8 @@ class RenderSource(FrameSource):
         if self._drawn is None or self._drawn[0] != scene:
             self._drawn = None  # the old image goes before the new one is drawn
             self._drawn = (scene, render(self.position, self.params, seed=self.seed, hand=self.hand, cache=False))
-        image = self._drawn[1]
-        noise = np.random.default_rng([self.seed, self.count]).integers(-2, 3, image.shape, dtype=np.int16)
-        return cv2.add(image, noise, dtype=cv2.CV_8U)  # saturated: the sum clipped to 0..255
+        # the frame's noise is drawn in bands of rows: the same pixels as one int16 frame of noise
+        return add_frame_noise(self._drawn[1], self.seed, self.count)
 
 
 def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:

@@ -101,6 +101,8 @@ def run_command(name: str, argv: Sequence[str]) -> int:
         from referee.cli import journal  # noqa: PLC0415
         return journal.main(argv)
     if name == "run":
+        from referee.table.lean import lean_start  # noqa: PLC0415
+        lean_start()  # before the libraries load: OpenSSL's hashes are never used at the table
         from referee.table import run  # noqa: PLC0415
         return run.main(argv)
     if name == "demo":

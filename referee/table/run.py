@@ -48,16 +48,13 @@ from referee.records.journal import JournalError
 from referee.settings import SettingsError
 from referee.table.process import TableCore
 from referee.table.sinks import CubeSink, LogSink, ScreenSink
-from referee.table.club.link import director_input
 from referee.table.sdnotify import Notifier
+from referee.table.lean import settle_heap
 from referee.table.devices import DeviceProblem, Devices, open_devices, settings_from
 from referee.table.matches import (archive, chouette_of, differences, journal_match, journal_path,
                                    HeaderJournal, resumed_settings)
 
 log = logging.getLogger("bgtable.run")
-
-
-
 
 
 class ChoiceScreenSink(ScreenSink):
@@ -147,7 +144,8 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
         elif core.paused is not None and clock() - last_retry >= retry_seconds:
             last_retry = clock()
             core.retry()  # the journal could not be written: try again now and then
-        while director:
+        while director:  # (only with a club: its link, and the ssl module, are not loaded without one)
+            from referee.table.club.link import director_input  # noqa: PLC0415
             order = director_input(director.pop(0), core.referee.view(), t=clock())
             if order is not None:
                 core.handle(order)
@@ -181,7 +179,6 @@ def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],
     ``core``; the list the club's director actions arrive in (empty without a club).  A
     time-out goes onto ``events`` for the referee to apply (:mod:`referee.turn.timeout`); with
     a ``camera``, its last frame goes to the club when something waits (:mod:`.club.frames`)."""
-    from referee.table.club.link import open_link  # noqa: PLC0415
     from referee.table.clock_sink import ClockSink, timeout_event  # noqa: PLC0415
     director: list[dict[str, Any]] = []
     if config.clock.enabled:
@@ -195,8 +192,11 @@ def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],
             else:
                 tell(sinks, core.referee.view(), msg)
         core.sinks.append(ClockSink(core.journal, config.clock, time.monotonic, on_timeout=timed_out))
+    club = None
     try:
-        club = open_link(config.club, core.journal, config.clock, on_director=director.append)
+        if config.club.enabled:  # the link (and ssl) is loaded only for a club: a table alone never needs it
+            from referee.table.club.link import open_link  # noqa: PLC0415
+            club = open_link(config.club, core.journal, config.clock, on_director=director.append)
     except Exception as exc:  # the broker is away or refuses us: the table works alone, and says so
         log.warning("club broker %s: %s; the table goes on alone and publishes when it is back",
                     config.club.broker, exc)
@@ -349,6 +349,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 log.warning("%s", msg)
                 tell(sinks, core.referee.view(), msg)
             director = club_outputs(core, config, sinks, events, dev.camera)
+            settle_heap()  # set up: what lives as long as the table is not walked by every full collection
             notifier.ready(f"refereeing; journal {path}")
             loop(core, events, dev, notifier, stop, max_seconds=args.max_seconds, director=director)
             if core.match_over:

@@ -46,3 +46,33 @@ def test_the_render_camera_keeps_no_renderer_tables() -> None:
     a, b = src.read(), src.read()
     assert a is not None and b is not None and a.shape == (200, 320, 3) and not np.array_equal(a, b)
     assert RC._noise_tile.cache_info().currsize == 0 and RC._distortion_maps.cache_info().currsize == 0
+
+
+def _numpy_noise(image: np.ndarray, seed: int, count: int) -> np.ndarray:
+    import cv2
+    noise = np.random.default_rng([seed, count]).integers(-2, 3, image.shape, dtype=np.int16)
+    return cv2.add(image, noise, dtype=cv2.CV_8U)
+
+
+@pytest.mark.parametrize("shape,seed,count,band", [((720, 1280, 3), 3, 1, 48), ((200, 320, 3), 0, 0, 48),
+                                                   ((31, 17, 3), 7, 99, 5), ((64, 64), 2, 4, 7)])
+def test_the_frame_noise_in_bands_is_numpy_s_noise(shape: tuple[int, ...], seed: int, count: int, band: int) -> None:
+    image = np.random.default_rng(count).integers(0, 256, shape, dtype=np.uint8)
+    image[:3] = 0
+    image[3:6] = 255  # both saturations
+    assert np.array_equal(RC.add_frame_noise(image, seed, count, band=band), _numpy_noise(image, seed, count))
+
+
+def test_the_frame_noise_skips_the_rejected_draws_as_numpy_does() -> None:
+    raw = np.random.default_rng([3, 1]).bit_generator.random_raw(720 * 1280 * 3 // 4).view(np.uint16)
+    assert (raw == 0).sum() > 10  # the frame's stream has draws Lemire's method rejects (x == 0)
+    image = np.full((720, 1280, 3), 128, np.uint8)
+    assert np.array_equal(RC.add_frame_noise(image, 3, 1, band=37), _numpy_noise(image, 3, 1))
+
+
+def test_the_render_camera_s_frames_are_the_whole_frame_noise() -> None:
+    src = RenderSource(params=RenderParams(width=320, height=200), seed=4)
+    for count in (1, 2):
+        got = src.read()
+        assert src._drawn is not None
+        assert np.array_equal(got, _numpy_noise(src._drawn[1], 4, count))
