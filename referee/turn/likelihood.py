@@ -115,33 +115,38 @@ def any_move_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], befo
 
 
 def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
-                     mover: str) -> tuple[list[tuple[int, Optional[str]]], list[int]]:
-    """The guess a legal move must come close to, to explain the board, and where it was eased.
+                     mover: str) -> tuple[list[tuple[int, Optional[str]]], list[int], list[int]]:
+    """The guess a legal move must come close to, to explain the board; where it was eased; and
+    where the reading is sure the opponent's checkers are not as any move leaves them.
 
     It is the reading's own guess, location by location, except where that shows what no move
-    could leave (the opponent's checkers moved, or appeared, or gone) and the reading is not
-    sure of it: there the best guess some move could leave is taken instead, as a misreading
-    that counts against every move alike.  "Not sure" is on the reading's own scale: the
-    evidence for what no move makes over the best a move could leave, summed over all such
-    locations, stays below :data:`UNSURE` (the odds :data:`SURE` means on two outcomes, 4 to
-    1); the least sure locations are eased first.  Where the reading is surer than that that
-    the opponent's checkers were disturbed (a checker knocked onto the next point, the wrong
-    player's move), the reading's own guess stands and no legal move explains the board.
+    could leave (the opponent's checkers moved, or appeared, or gone).  There the reading's
+    evidence for it is weighed against the best guess some move could leave (the log of their
+    odds): at :data:`UNSURE` or more (4 to 1, what :data:`SURE` means on two outcomes) the
+    reading is sure of it, the location is *disturbed* and no legal move explains the board
+    (a checker knocked onto the next point, the wrong player's move); below, the reading is not
+    sure, and the guess some move could leave is taken instead, a misreading that counts
+    against every move alike.  Least sure first, and no more than two such locations' worth in
+    all (2 x :data:`UNSURE`: the two ends of one checker pushed along, each short of sure); past
+    that, the reading's own guess stands there and counts against the moves as before.
     """
     own = most_likely_cells(table)
     some = any_move_cells(table, before, mover)
+    mover_bar = 24 if mover == DARK else 25  # more there than before is a misreading (a hinge): as before
 
     def gain(k: int) -> float:
         return math.log(max(table[k].get(own[k], 0.0), FLOOR)) - math.log(max(table[k].get(some[k], 0.0), FLOOR))
 
+    odd = [k for k in range(26) if own[k] != some[k] and k != mover_bar]
+    disturbed = [k for k in odd if gain(k) >= UNSURE]
     eased: list[int] = []
     total = 0.0
-    for k in sorted((k for k in range(26) if own[k] != some[k]), key=gain):
-        if total + gain(k) >= UNSURE:
+    for k in sorted((k for k in odd if k not in disturbed), key=gain):
+        if total + gain(k) >= 2 * UNSURE:
             break
         total += gain(k)
         eased.append(k)
-    return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased)
+    return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased), disturbed
 
 
 def _names(locs: Sequence[int]) -> str:
@@ -181,13 +186,11 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     own = most_likely_cells(table)
     # how far the best legal position is from explaining the board (>= 0), measured from the
     # reading's own guess eased only where it is unsure of what no move could leave
-    guess, _eased = explaining_cells(table, before, mover)
+    guess, _eased, disturbed = explaining_cells(table, before, mover)
     misfit = max(0.0, log_likelihood(table, guess) - best)
     # where the reading is sure (4 to 1 or better) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
-    mover_bar = 24 if mover == DARK else 25  # more there than before is a misreading (a hinge), not the opponent's
-    disturbed = [k for k, c in enumerate(any_move_cells(table, before, mover)) if guess[k] != c and k != mover_bar]
     explained = misfit <= EXPLAINED and not disturbed
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf

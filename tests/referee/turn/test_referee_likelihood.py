@@ -199,11 +199,18 @@ def test_the_opponent_checker_hit_is_among_what_a_move_can_leave() -> None:
 
 def test_only_what_the_reading_is_unsure_of_is_eased() -> None:
     from referee.turn.likelihood import UNSURE, explaining_cells, odds_table
-    # two unsure misreads on Light's side, each alone under 4 to 1, together over it: the least
-    # sure is eased, the other stands (0.22 and 1.32 nats: 1.54 in all)
+    assert abs(UNSURE - 1.386) < 0.001  # 4 to 1
+    # on Light's side, point 16 read two at 0.5 against empty at 0.4 (0.22 nats), point 15 one
+    # at 0.75 against 0.2 (1.32), point 14 one at 0.85 against 0.1 (2.14: sure): 14 is
+    # disturbed, 15 and 16 eased
     unsure = {(2, "light"): 0.5, (0, None): 0.4, (1, "light"): 0.1}
     less = {(1, "light"): 0.75, (0, None): 0.2, (2, "light"): 0.05}
-    table = odds_table(odds(cands()[4], p16=unsure, p15=less))
-    guess, eased = explaining_cells(table, START, "dark")
-    assert eased == [15] and guess[15] == (0, None) and guess[14] == (1, "light")
-    assert abs(UNSURE - 1.386) < 0.001
+    sure = {(1, "light"): 0.85, (0, None): 0.1, (2, "light"): 0.05}
+    table = odds_table(odds(cands()[4], p16=unsure, p15=less, p14=sure))
+    guess, eased, disturbed = explaining_cells(table, START, "dark")
+    assert eased == [14, 15] and disturbed == [13]
+    assert guess[15] == guess[14] == (0, None) and guess[13] == (1, "light")
+    # three unsure locations of 1.32 nats each: two are eased (2.64), the third counts as before
+    table = odds_table(odds(cands()[4], p16=less, p15=less, p14=less))
+    guess, eased, disturbed = explaining_cells(table, START, "dark")
+    assert len(eased) == 2 and not disturbed and sum(g == (1, "light") for g in guess[13:16]) == 1
