@@ -11,7 +11,12 @@ location, whatever position it makes).  Then:
 * **match** when the best legal successor explains the board (the reading's own best guess,
   location by location, is at most :data:`EXPLAINED` nats more likely: a point or two read
   a little wrong) and is clearly more likely than every other legal successor (by
-  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1);
+  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1).  Where the reading's guess
+  shows what no move of the mover could leave (the opponent's checkers moved, appeared or
+  gone) and the reading is not sure of it (under 4 to 1 against the best a move could leave),
+  the guess some move could leave is taken there instead: that misreading counts against
+  every move alike (:func:`explaining_cells`).  Where it is sure of it (a checker knocked
+  onto the next point, the wrong player's move), no legal move explains the board;
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
