@@ -15,8 +15,9 @@ location, whatever position it makes).  Then:
   shows what no move of the mover could leave (the opponent's checkers moved, appeared or
   gone) and the reading is not sure of it (under 4 to 1 against the best a move could leave),
   the guess some move could leave is taken there instead: that misreading counts against
-  every move alike (:func:`explaining_cells`).  Where it is sure of it (a checker knocked
-  onto the next point, the wrong player's move), no legal move explains the board;
+  every move alike (:func:`explaining_cells`).  Where it is sure of it (its guess there at
+  :data:`SURE` or more: a checker knocked onto the next point, the wrong player's move), no
+  legal move explains the board;
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -125,15 +126,16 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
     where the reading is sure the opponent's checkers are not as any move leaves them.
 
     It is the reading's own guess, location by location, except where that shows what no move
-    could leave (the opponent's checkers moved, or appeared, or gone).  There the reading's
-    evidence for it is weighed against the best guess some move could leave (the log of their
-    odds): at :data:`UNSURE` or more (4 to 1, what :data:`SURE` means on two outcomes) the
-    reading is sure of it, the location is *disturbed* and no legal move explains the board
-    (a checker knocked onto the next point, the wrong player's move); below, the reading is not
-    sure, and the guess some move could leave is taken instead, a misreading that counts
-    against every move alike.  Least sure first, and no more than two such locations' worth in
-    all (2 x :data:`UNSURE`: the two ends of one checker pushed along, each short of sure); past
-    that, the reading's own guess stands there and counts against the moves as before.
+    could leave (the opponent's checkers moved, or appeared, or gone).  Where the reading is sure
+    of it, by the rule's own measure (its guess there has :data:`SURE` odds, as "illegal" asks),
+    the location is *disturbed* and no legal move explains the board (a checker knocked onto
+    the next point, the wrong player's move).  Where the reading is not sure what it shows is
+    not what some move leaves (the log of their odds under :data:`UNSURE`: short of 4 to 1, what
+    :data:`SURE` means on two outcomes), the guess some move could leave is taken instead, a
+    misreading that counts against every move alike: least sure first, and no more than two
+    such locations' worth in all (2 x :data:`UNSURE`: the two ends of one checker pushed along,
+    each short of sure).  Everywhere else the reading's own guess stands and counts against the
+    moves as it always did.
     """
     own = most_likely_cells(table)
     some = any_move_cells(table, before, mover)
@@ -143,11 +145,11 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
         return math.log(max(table[k].get(own[k], 0.0), FLOOR)) - math.log(max(table[k].get(some[k], 0.0), FLOOR))
 
     odd = [k for k in range(26) if own[k] != some[k] and k != mover_bar]
-    disturbed = [k for k in odd if gain(k) >= UNSURE]
+    disturbed = [k for k in odd if table[k].get(own[k], 0.0) >= SURE]
     eased: list[int] = []
     total = 0.0
     for k in sorted((k for k in odd if k not in disturbed), key=gain):
-        if total + gain(k) >= 2 * UNSURE:
+        if gain(k) >= UNSURE or total + gain(k) >= 2 * UNSURE:
             break
         total += gain(k)
         eased.append(k)
@@ -193,7 +195,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # reading's own guess eased only where it is unsure of what no move could leave
     guess, _eased, disturbed = explaining_cells(table, before, mover)
     misfit = max(0.0, log_likelihood(table, guess) - best)
-    # where the reading is sure (4 to 1 or better) the opponent's checkers are not as any move of
+    # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
     explained = misfit <= EXPLAINED and not disturbed
