@@ -11,7 +11,13 @@ location, whatever position it makes).  Then:
 * **match** when the best legal successor explains the board (the reading's own best guess,
   location by location, is at most :data:`EXPLAINED` nats more likely: a point or two read
   a little wrong) and is clearly more likely than every other legal successor (by
-  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1);
+  :data:`ACCEPT` nats, a likelihood ratio of about 1,000 to 1).  Where the reading's guess
+  shows what no move of the mover could leave (the opponent's checkers moved, appeared or
+  gone) and the reading is not sure of it (under 4 to 1 against the best a move could leave),
+  the guess some move could leave is taken there instead: that misreading counts against
+  every move alike (:func:`explaining_cells`).  Where it is sure of it (its guess there at
+  :data:`SURE` or more: a checker knocked onto the next point, the wrong player's move), no
+  legal move explains the board;
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -46,6 +52,7 @@ ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one 
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
 EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
+UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
 
 
 def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]) -> list[tuple[int, Optional[str]]]:
@@ -87,6 +94,68 @@ def most_likely_cells(table: Sequence[dict[tuple[int, Optional[str]], float]]) -
     return [max(t.items(), key=lambda kv: kv[1])[0] if t else (0, None) for t in table]
 
 
+def any_move_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
+                   mover: str) -> list[tuple[int, Optional[str]]]:
+    """The reading's best guess at every location among what *some* move of ``mover`` (legal or
+    not) could leave there: the mover's checkers anywhere, the opponent's as they were, except
+    that a lone one may have been hit (its point then empty or the mover's, the opponent's bar
+    one more).  Every legal successor is among what it allows, so it is at least as likely as
+    the best of them, and at most as likely as the reading's own guess."""
+    lay = layout_of(before)
+    mine, theirs = (DARK, LIGHT) if mover == DARK else (LIGHT, DARK)
+    their_counts = lay.light if mover == DARK else lay.dark
+    out: list[tuple[int, Optional[str]]] = []
+    for k, t in enumerate(table[:24]):
+        n = their_counts[k]
+        ok = [c for c in t if (c[0] and c[1] == mine) or (c == (n, theirs) if n else not c[0])]
+        if n == 1:  # a blot: hit, and the point the mover's or empty
+            ok += [c for c in t if not c[0]]
+        out.append(max(ok, key=lambda c: t[c]) if ok else (n, theirs if n else None))
+    bar_before = {DARK: lay.bar[0], LIGHT: lay.bar[1]}
+    for k, colour in ((24, DARK), (25, LIGHT)):
+        t = table[k]
+        was = bar_before[colour]
+        ok = [c for c in t if (c[0] <= was if colour == mine else c[0] >= was)]
+        out.append(max(ok, key=lambda c: t[c]) if ok else (was, colour))
+    return out
+
+
+def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
+                     mover: str) -> tuple[list[tuple[int, Optional[str]]], list[int], list[int]]:
+    """The guess a legal move must come close to, to explain the board; where it was eased; and
+    where the reading is sure the opponent's checkers are not as any move leaves them.
+
+    It is the reading's own guess, location by location, except where that shows what no move
+    could leave (the opponent's checkers moved, or appeared, or gone).  Where the reading is sure
+    of it, by the rule's own measure (its guess there has :data:`SURE` odds, as "illegal" asks),
+    the location is *disturbed* and no legal move explains the board (a checker knocked onto
+    the next point, the wrong player's move).  Where the reading is not sure what it shows is
+    not what some move leaves (the log of their odds under :data:`UNSURE`: short of 4 to 1, what
+    :data:`SURE` means on two outcomes), the guess some move could leave is taken instead, a
+    misreading that counts against every move alike: least sure first, and no more than two
+    such locations' worth in all (2 x :data:`UNSURE`: the two ends of one checker pushed along,
+    each short of sure).  Everywhere else the reading's own guess stands and counts against the
+    moves as it always did.
+    """
+    own = most_likely_cells(table)
+    some = any_move_cells(table, before, mover)
+    mover_bar = 24 if mover == DARK else 25  # more there than before is a misreading (a hinge): as before
+
+    def gain(k: int) -> float:
+        return math.log(max(table[k].get(own[k], 0.0), FLOOR)) - math.log(max(table[k].get(some[k], 0.0), FLOOR))
+
+    odd = [k for k in range(26) if own[k] != some[k] and k != mover_bar]
+    disturbed = [k for k in odd if table[k].get(own[k], 0.0) >= SURE]
+    eased: list[int] = []
+    total = 0.0
+    for k in sorted((k for k in odd if k not in disturbed), key=gain):
+        if gain(k) >= UNSURE or total + gain(k) >= 2 * UNSURE:
+            break
+        total += gain(k)
+        eased.append(k)
+    return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased), disturbed
+
+
 def _names(locs: Sequence[int]) -> str:
     pts = [k + 1 for k in locs if k < 24]
     words = []
@@ -122,11 +191,17 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     legal.sort(key=lambda s: -s[0])
     best, best_k, best_cells = legal[0]
     own = most_likely_cells(table)
-    own_raw = log_likelihood(table, own)
-    misfit = own_raw - best  # how far the best legal position is from explaining the board (>= 0)
+    # how far the best legal position is from explaining the board (>= 0), measured from the
+    # reading's own guess eased only where it is unsure of what no move could leave
+    guess, _eased, disturbed = explaining_cells(table, before, mover)
+    misfit = max(0.0, log_likelihood(table, guess) - best)
+    # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
+    # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
+    # explains the board, however close it comes: the players are asked (or told "illegal")
+    explained = misfit <= EXPLAINED and not disturbed
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
-    if misfit <= EXPLAINED and gap >= ACCEPT:
+    if explained and gap >= ACCEPT:
         return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
                                               f"{misfit:.1f} nats from the reading)")
     # the reading's own position, when it is a real one outside the legal set (the position
@@ -138,13 +213,17 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if own_real and misfit >= ILLEGAL and all(table[k].get(own[k], 0.0) >= SURE for k in off):
         return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
                        "differs from the board)", position=own_pos)
-    if misfit <= EXPLAINED and len(legal) > 1:
+    if explained and len(legal) > 1:
         third = legal[2][0] if len(legal) > 2 else -math.inf
         if legal[1][0] - third >= ACCEPT:
             apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]]
             return Verdict("ambiguous", (best_k, legal[1][1]),
                            reason=f"two legal moves fit the reading about equally well "
                                   f"({_names(apart)} cannot be told apart)")
+    if disturbed:
+        theirs = LIGHT if mover == DARK else DARK
+        return Verdict("uncertain", order, reason=f"{_names(disturbed)} show {theirs}'s checkers where no move "
+                       f"of {mover}'s leaves them (moved, knocked?); {_names(off)} not as the closest legal move")
     if misfit > EXPLAINED:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off

@@ -116,3 +116,101 @@ def test_the_only_play_no_move_is_matched() -> None:
     c = cands((6, 6), pos) or [pos]
     v = judge(odds(pos), pos, c, "dark")
     assert v.kind == "match"
+
+
+def _knocked(pos: Position, frm: int, to: int) -> Position:
+    """``pos`` with one of Light's checkers on point ``frm`` pushed to point ``to`` (Dark's numbers)."""
+    from referee.board import layout_of, position_of
+    lay = layout_of(pos)
+    light = list(lay.light)
+    light[frm - 1] -= 1
+    light[to - 1] += 1
+    return position_of(lay.dark, light, lay.bar)
+
+
+def test_a_sure_knocked_opponent_checker_is_never_accepted() -> None:
+    # Dark plays 13/10 24/23 and, doing so, pushes one of Light's five on point 19 onto point 20
+    # (or one of Light's on 12 onto 11): the mover's move is clear, but the table no longer
+    # shows what it would record; read surely (4 to 1 or better) it is never a match, and the
+    # points are named
+    c = cands()
+    true = c[4]
+    for frm, to in ((19, 20), (12, 11)):
+        board = _knocked(true, frm, to)
+        for p in (0.8, 0.85, 0.9, 0.97, 0.99):
+            v = match_reading(odds(board, p=p), START, c, "dark")
+            assert v.kind in ("uncertain", "illegal"), (frm, p, v)
+            assert f"{min(frm, to)}, {max(frm, to)}" in v.reason, (frm, p, v.reason)
+
+
+def test_the_wrong_player_moving_is_never_accepted() -> None:
+    # Dark rolled 3-1 but Light played it: every reading of it, sure or not, is never a match
+    c = cands()
+    for lp in legal_plays(START.swap(), 3, 1):
+        board = lp.result  # Dark on roll
+        for p in (0.7, 0.8, 0.9, 0.97, 0.99):
+            v = match_reading(odds(board, p=p), START, c, "dark")
+            assert v.kind != "match", (lp.play, p, v)
+
+
+def test_an_unsure_misread_on_an_opponents_empty_point_no_longer_blocks_the_verdict() -> None:
+    # a hinge read as two dark checkers on the bar (4.6 nats against every move alike) and,
+    # beside it, point 16 (empty, and Light's checkers cannot come there on Dark's move) read
+    # two light checkers at 0.5 against empty at 0.4: the reading is not sure of what no move
+    # could leave, so that point counts against every move alike and the move is told; summed
+    # with the hinge location by location, the board was "not clearly read"
+    c = cands()
+    true = c[4]
+    hinge = {(2, "dark"): 0.97, (0, "dark"): 0.01, (1, "dark"): 0.02}
+    unsure = {(2, "light"): 0.5, (0, None): 0.4, (1, "light"): 0.1}
+    v = match_reading(odds(true, bar_dark=hinge, p16=unsure), START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == true, v
+    # the same misread held surely (0.9 against 0.05) is the opponent's checkers appearing: asked
+    sure = {(2, "light"): 0.9, (0, None): 0.05, (1, "light"): 0.05}
+    v = match_reading(odds(true, p16=sure), START, c, "dark")
+    assert v.kind == "uncertain" and "point 16" in v.reason, v
+
+
+def test_an_illegal_play_beside_an_unsure_misread_is_never_accepted() -> None:
+    # Dark plays 13/8 with 3-1, read surely, beside the unsure misread on point 16: the eased
+    # point tells no move from another, the illegal play still explains the board best
+    bad = Position([0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], START.opp)
+    c = cands()
+    unsure = {(2, "light"): 0.5, (0, None): 0.4, (1, "light"): 0.1}
+    for p in (0.6, 0.8, 0.9, 0.99):
+        v = match_reading(odds(bad, p=p, p16=unsure), START, c, "dark")
+        assert v.kind != "match", (p, v)
+    # the mover's own checkers where it had none, read surely, are a move's: they still count
+    extra = {(1, "dark"): 0.98, (0, None): 0.005, (2, "dark"): 0.015}
+    v = match_reading(odds(c[4], p16=extra), START, c, "dark")
+    assert v.kind != "match", v
+
+
+def test_the_opponent_checker_hit_is_among_what_a_move_can_leave() -> None:
+    from referee.turn.likelihood import any_move_cells, odds_table
+    # Light's blot on point 4 (Dark's view): a move may hit it (the point then Dark's or
+    # empty, Light's bar one more); Light's two on point 1 stay as they were
+    before = Position(START.me, (0,) * 20 + (1, 0, 0, 2) + (0,))  # Light's view: its points 21 and 24
+    table = odds_table(odds(before, p4={(0, None): 0.9, (1, "light"): 0.1}, p1={(0, None): 0.9, (2, "light"): 0.1},
+                            bar_light={(1, "light"): 0.9, (0, "light"): 0.1}))
+    got = any_move_cells(table, before, "dark")
+    assert got[3] == (0, None) and got[0] == (2, "light") and got[25] == (1, "light")
+
+
+def test_only_what_the_reading_is_unsure_of_is_eased() -> None:
+    from referee.turn.likelihood import UNSURE, explaining_cells, odds_table
+    assert abs(UNSURE - 1.386) < 0.001  # 4 to 1
+    # on Light's side, point 16 read two at 0.5 against empty at 0.4 (0.22 nats), point 15 one
+    # at 0.75 against 0.2 (1.32), point 14 one at 0.85 against 0.1 (2.14: sure): 14 is
+    # disturbed, 15 and 16 eased
+    unsure = {(2, "light"): 0.5, (0, None): 0.4, (1, "light"): 0.1}
+    less = {(1, "light"): 0.75, (0, None): 0.2, (2, "light"): 0.05}
+    sure = {(1, "light"): 0.85, (0, None): 0.1, (2, "light"): 0.05}
+    table = odds_table(odds(cands()[4], p16=unsure, p15=less, p14=sure))
+    guess, eased, disturbed = explaining_cells(table, START, "dark")
+    assert eased == [14, 15] and disturbed == [13]
+    assert guess[15] == guess[14] == (0, None) and guess[13] == (1, "light")
+    # three unsure locations of 1.32 nats each: two are eased (2.64), the third counts as before
+    table = odds_table(odds(cands()[4], p16=less, p15=less, p14=less))
+    guess, eased, disturbed = explaining_cells(table, START, "dark")
+    assert len(eased) == 2 and not disturbed and sum(g == (1, "light") for g in guess[13:16]) == 1
