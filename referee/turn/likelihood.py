@@ -128,8 +128,10 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
     It is the reading's own guess, location by location, except where that shows what no move
     could leave (the opponent's checkers moved, or appeared, or gone).  Where the reading is sure
     of it, by the rule's own measure (its guess there has :data:`SURE` odds, as "illegal" asks),
-    the location is *disturbed* and no legal move explains the board (a checker knocked onto
-    the next point, the wrong player's move).  Where the reading is not sure what it shows is
+    at two places or more (a checker moved by hand leaves one place and reaches another), those
+    locations are *disturbed* and no legal move explains the board (a checker knocked onto the
+    next point, the wrong player's move); one sure place alone (a stack read one short) counts
+    against the moves as it always did.  Where the reading is not sure what it shows is
     not what some move leaves (the log of their odds under :data:`UNSURE`: short of 4 to 1, what
     :data:`SURE` means on two outcomes), the guess some move could leave is taken instead, a
     misreading that counts against every move alike: least sure first, and no more than two
@@ -146,6 +148,8 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
 
     odd = [k for k in range(26) if own[k] != some[k] and k != mover_bar]
     disturbed = [k for k in odd if table[k].get(own[k], 0.0) >= SURE]
+    if len(disturbed) < 2:  # a checker moved by hand has a from and a to; one sure place alone
+        disturbed = []      # (a stack read one short) is counted as before, not a disturbance
     eased: list[int] = []
     total = 0.0
     for k in sorted((k for k in odd if k not in disturbed), key=gain):
