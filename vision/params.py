@@ -64,6 +64,9 @@ class ReadParams:
     """relative BGR distance: ... and this far from the first checker's colour is a point's tip."""
     checker: float = L.CHECKER
     """pw: the checkers' diameter (the set's own: ``VisionConfig.checker``)."""
+    board_height: float = L.HEIGHT
+    """pw: the playing area's own height (``VisionConfig.board_height``): where a row's checkers past a
+    point's tip lie in the view (:mod:`vision.rows`)."""
 
     # --- colours (stage 3: vision.colours) ---
     hue_sep: float = 12.0
