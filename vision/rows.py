@@ -6,9 +6,7 @@ fit.  The rim profiles stop at the layout's point length, and on a board taller 
 layout :mod:`vision.rectify` squeezes the band between the rows' tips (where a sixth
 checker lies) into the layout's gap.  So a row's next slots are looked at in the board's
 own geometry: rings of the checkers' own diameter, touching the last one found, each
-mapped into the view through the squeeze (an ellipse there) and scored like
-:mod:`vision.rims` scores its rings (the radial gradient, the tangential half held
-against it, the weakest quadrant).  A slot counts when its whole rim clears the board's
+mapped into the view through the squeeze (an ellipse there, :mod:`vision.board_rings`).  A slot counts when its whole rim clears the board's
 threshold and the checker stays on its own half of the board.
 """
 from __future__ import annotations
@@ -16,64 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import layout as L
+from .board_rings import ring_scores, to_board_distance
 from .params import ReadParams
 from .rims import Axis, Profiles, axes
 from .stacks import TWIN, PointCount, count_point_low
 
-N_RING = 32                                    # samples round a ring (a sampling density)
-_TH = np.arange(N_RING) * (2 * np.pi / N_RING)
-_QUAD = ((_TH + np.pi / 4) // (np.pi / 2)).astype(int) % 4   # right, down (+u), left, up
 _SEARCH = np.arange(-4, 5) / 16                # pw, along the axis round a slot's place (the profiles' step)
-
-
-def to_view_distance(u: np.ndarray, height: float) -> tuple[np.ndarray, np.ndarray]:
-    """Distances from a row's base in the board's own pw to the layout's (the view's), and
-    the squeeze there (layout pw per board pw): as :meth:`vision.layout.BoardShape.to_real`
-    maps them, the point's length as it is, the band beyond the tip squeezed (or stretched)
-    onto the layout's gap."""
-    mid = max(height - 2 * L.POINT_LEN, 0.2)
-    k = L.GAP / mid
-    beyond = u > L.POINT_LEN
-    return np.where(beyond, L.POINT_LEN + (u - L.POINT_LEN) * k, u), np.where(beyond, k, 1.0)
-
-
-def from_view_distance(v: float, height: float) -> float:
-    """The inverse of :func:`to_view_distance`: a distance from a row's base in the view's pw
-    to the board's own."""
-    if v <= L.POINT_LEN:
-        return v
-    return L.POINT_LEN + (v - L.POINT_LEN) * max(height - 2 * L.POINT_LEN, 0.2) / L.GAP
-
-
-def ring_scores(prof: Profiles, a: Axis, lateral: np.ndarray, u: np.ndarray, cd: float,
-                ring_radii: tuple[float, ...], height: float) -> np.ndarray:
-    """Whole-rim scores (in the frame's strengths) of rings ``cd`` across centred ``u`` pw
-    (the board's own) from axis ``a``'s base and ``lateral`` pw beside it; shaped (u, lateral)."""
-    assert prof.grad is not None
-    g = prof.grad
-    h, w = g.shape
-    radii = np.asarray(ring_radii, np.float64) * cd / L.CHECKER
-    cu = u[:, None, None, None]                             # (u, lat, radius, angle)
-    cx = a.x + lateral[None, :, None, None]
-    r = radii[None, None, :, None]
-    su = cu + r * np.sin(_TH)
-    sx = cx + r * np.cos(_TH)
-    v, k = to_view_distance(su, height)
-    sy = a.y0 + a.direction * v
-    col = np.clip(np.rint((sx + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
-    row = np.clip(np.rint((sy + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
-    z = g[row, col]
-    gx, gy = z.real.astype(np.float64), z.imag.astype(np.float64)
-    # the ring's normal and tangent in the view: the board's (cos, sin) through the squeeze
-    nx, ny = np.cos(_TH) + 0 * k, a.direction * np.sin(_TH) / k
-    tx, ty = -np.sin(_TH) + 0 * k, a.direction * np.cos(_TH) * k
-    nn = np.hypot(nx, ny)
-    tn = np.hypot(tx, ty)
-    radial = np.abs(gx * nx + gy * ny) / nn
-    tangential = np.abs(gx * tx + gy * ty) / tn
-    best = (radial - 0.5 * tangential).max(axis=2)          # (u, lat, angle): the best radius
-    quads = np.stack([best[..., _QUAD == q].mean(axis=-1) for q in range(4)], axis=-1)
-    return np.asarray(quads.min(axis=-1) / prof.strength)
 
 
 def longer_row(prof: Profiles, a: Axis, pc: PointCount, params: ReadParams) -> PointCount:
@@ -81,11 +27,11 @@ def longer_row(prof: Profiles, a: Axis, pc: PointCount, params: ReadParams) -> P
     next slot touching the last checker found, whole-rimmed above the board's threshold
     (``params.threshold``), and its far edge short of the board's middle."""
     cd = params.checker
-    height = params.board_height
+    shape = params.shape
     if not pc.samples:
         return pc
     # the last cap found: the fifth, or a sixth the rim count stopped at five
-    last = from_view_distance(abs(pc.samples[0].y - a.y0), height)
+    last = to_board_distance(abs(pc.samples[0].y - a.y0), shape)
     k = int(round((last - cd / 2) / cd))
     if k < L.PYRAMID[0] - 1:
         return pc   # the last cap is not a full row's end
@@ -94,10 +40,10 @@ def longer_row(prof: Profiles, a: Axis, pc: PointCount, params: ReadParams) -> P
     n, conf = pc.count, pc.confidence
     while True:
         u = last + cd + _SEARCH * cd / L.CHECKER
-        u = u[u + cd / 2 <= height / 2 + 0.05]     # a row stays on its own half of the board
+        u = u[u + cd / 2 <= shape.height / 2 + 0.05]     # a row stays on its own half of the board
         if not len(u):
             break
-        s = ring_scores(prof, a, lateral, u, cd, params.ring_radii, height)
+        s = ring_scores(prof, a.x + lateral[None, :], u[:, None], cd, params.ring_radii, shape, direction=a.direction)
         j = int(np.unravel_index(int(np.argmax(s)), s.shape)[0])
         score = float(s.max())
         conf = min(conf, abs(score - params.threshold) / params.threshold * 2)

@@ -17,7 +17,7 @@ from vision.read import read_view
 from vision.rectify import rectify
 from vision.render import RenderParams, render_scene
 from vision.rims import ring_profiles
-from vision.rows import from_view_distance, to_view_distance
+from vision.board_rings import to_board_distance, to_layout_distance
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -27,11 +27,11 @@ import vision_real as VR  # noqa: E402
 
 def test_view_distances_round_trip_through_the_squeeze() -> None:
     u = np.array([0.5, 4.9, 5.0, 5.6, 6.1])
-    v, k = to_view_distance(u, 12.26)
+    v, k = to_layout_distance(u, L.BoardShape(height=12.26))
     assert list(v[:3]) == [0.5, 4.9, 5.0] and list(k[:3]) == [1.0, 1.0, 1.0]
     assert v[3] == pytest.approx(5.0 + 0.6 / 2.26) and k[3] == pytest.approx(1 / 2.26)
-    assert [from_view_distance(float(x), 12.26) for x in v] == pytest.approx(list(u))
-    assert list(to_view_distance(u, L.HEIGHT)[0]) == pytest.approx(list(u))  # the layout's shape: as it is
+    assert [to_board_distance(float(x), L.BoardShape(height=12.26)) for x in v] == pytest.approx(list(u))
+    assert list(to_layout_distance(u, L.BoardShape())[0]) == pytest.approx(list(u))  # the layout's shape: as it is
 
 
 def _six_in_a_row() -> BoardEvidence:
@@ -48,7 +48,7 @@ def test_six_in_a_row_on_a_rendered_board_is_six(height: float, seed: int) -> No
     pos = _six_in_a_row()
     shape = L.BoardShape(height=height)
     r = render_scene(pos, RenderParams(row_max=6, shape=shape), seed=seed)
-    a, _ = read_view(rectify(r.image, r.corners, shape=shape), None, replace(DEFAULT, board_height=height))
+    a, _ = read_view(rectify(r.image, r.corners, shape=shape), None, replace(DEFAULT, shape=shape))
     got = r.setup.to_evidence(a.rows).points
     assert [got[i].count for i in (5, 18, 12, 0)] == [6, 6, 5, 2]
 
