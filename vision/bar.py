@@ -51,7 +51,8 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     narrow = narrower_than_the_bar(prof, [float(prof.bar_y[j]) for j in bp], params)
     if any(narrow):  # a hinge or fitting the bar's edges run past: not a checker, nor evidence of one
         keep = {j for j, n in zip(bp, narrow) if not n}
-        bp, strong, faint = [j for j in bp if j in keep], [j for j in strong if j in keep], [j for j in faint if j in keep]
+        bp, strong = [j for j in bp if j in keep], [j for j in strong if j in keep]
+        faint = [j for j in faint if j in keep]
     low = max(params.floor, thr * params.weak)
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
     band = band_checkers(prof, params)

@@ -6,8 +6,9 @@ fit.  The rim profiles stop at the layout's point length, and on a board taller 
 layout :mod:`vision.rectify` squeezes the band between the rows' tips (where a sixth
 checker lies) into the layout's gap.  So a row's next slots are looked at in the board's
 own geometry: rings of the checkers' own diameter, touching the last one found, each
-mapped into the view through the squeeze (an ellipse there, :mod:`vision.board_rings`).  A slot counts when its whole rim clears the board's
-threshold and the checker stays on its own half of the board.
+mapped into the view through the squeeze (an ellipse there, :mod:`vision.board_rings`).
+A slot counts when its whole rim clears the board's threshold and the checker stays on
+its own half of the board.
 """
 from __future__ import annotations
 

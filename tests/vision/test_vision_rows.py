@@ -64,3 +64,39 @@ def test_six_in_a_row_on_the_real_tall_board_is_six() -> None:
     assert found.per_axis["bottom3"].count == 6
     assert [found.per_axis[f"bottom{i}"].count for i in (4, 5, 6)] == [3, 2, 2]  # rows of 2..3 stay
     assert found.per_axis["top0"].count == 4
+
+
+def _run_profile(beyond: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A point's profiles with three light checkers whose rims fade (0.49, 0.33, 0.145, as on
+    the real wtc2022 test8's top 12), the point beyond them coloured ``beyond``."""
+    dist = np.arange(0.25, 5.0, 1 / 16, dtype=np.float32)
+    full = np.zeros_like(dist)
+    colour = np.tile(np.array(beyond, np.uint8), (len(dist), 1))
+    for c, s in ((0.5, 0.49), (1.5, 0.33), (2.5, 0.145)):
+        full += s * np.exp(-((dist - c) / 0.06) ** 2)
+        colour[np.abs(dist - c) < 0.4] = (185, 175, 172)
+    return full, full.copy(), colour
+
+
+def test_a_fading_run_of_light_checkers_is_continued_by_its_colour() -> None:
+    from vision.rims import Axis
+    from vision.stacks import count_point
+    a = Axis("top11", 12.5, 0.0, 1)
+    params = replace(DEFAULT, checker=1.0, threshold=0.286)
+    full, cap, colour = _run_profile((10, 8, 9))          # on a black point: the third is a checker
+    lateral = np.zeros_like(full)
+    dist = np.arange(0.25, 5.0, 1 / 16, dtype=np.float32)
+    got = count_point(a, full, cap, lateral, dist, params, colour)
+    assert got.count == 3 and got.alt == 2 and got.confidence <= params.point_knee * 4
+    full, cap, colour = _run_profile((185, 175, 172))     # the point itself that colour: no evidence, 2 stays
+    assert count_point(a, full, cap, lateral, dist, params, colour).count == 2
+
+
+@pytest.mark.parametrize("axis", ["top11", "bottom7"])
+def test_three_light_checkers_on_the_real_board_are_three(axis: str) -> None:
+    # wtc2022 test8: white checkers whose sides lie against the cream board; before: 2
+    lab = VR.load_labels()["images"]["test8"]
+    cfg = VR.config_for(lab)
+    view = rectify(VR.load_image("test8"), L.parse_corners(L.format_corners(lab["corners"])), cfg.px, shape=cfg.shape)
+    params = replace(cfg.read, checker=1.0)
+    assert pick_checkers(ring_profiles(view, params), params).per_axis[axis].count == 3
