@@ -145,18 +145,22 @@ def band_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Optional[list
     sc = ring_scores(prof, xs[None, :], ys[:, None], cd, params.ring_radii, shape, sx)
     best = sc.max(axis=1)
     out: list[Checker] = []
+    taken: list[float] = []     # board y of the checkers found (bar checkers lie side by side)
+    looked: list[float] = []    # ... and of the coarse peaks looked at closely
     for j in np.argsort(-best).tolist():
         if best[j] <= params.threshold * 0.8:
             break
-        if any(abs(ys[j] - b) < 0.7 * cd for b in [float(shape.to_real(np.array(bx), np.array(c.y))[1]) for c in out]):
+        if any(abs(ys[j] - b) < 0.7 * cd for b in taken) or any(abs(ys[j] - b) < 2 * params.step for b in looked):
             continue
+        looked.append(float(ys[j]))
         fy = ys[j] + np.arange(-2, 3) * params.step / 2
         fx = xs[int(np.argmax(sc[j]))] + np.arange(-2, 3) * 0.025 * sx
         f = ring_scores(prof, fx[None, :], fy[:, None], cd, params.ring_radii, shape, sx)
         k = np.unravel_index(int(np.argmax(f)), f.shape)
         if float(f[k]) > params.threshold:
+            taken.append(float(fy[k[0]]))
             out.append(Checker("bar", float(fx[k[1]]), float(to_layout_y(np.array(fy[k[0]]), shape)[0]), float(f[k])))
-    return out
+    return sorted(out, key=lambda c: c.y)
 
 
 def _gap_between(bar: list[Checker], cd: float = L.CHECKER, params: ReadParams = DEFAULT) -> Optional[int]:

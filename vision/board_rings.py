@@ -63,20 +63,22 @@ def ring_scores(prof: Profiles, x: np.ndarray, y: np.ndarray, cd: float, ring_ra
     h, w = g.shape
     x, y = np.broadcast_arrays(np.asarray(x, np.float32), np.asarray(y, np.float32))
     radii = (np.asarray(ring_radii, np.float32) * np.float32(cd / L.CHECKER)).reshape((1,) * x.ndim + (-1, 1))
-    cos, sin = _COS, _SIN
-    px_ = x[..., None, None] + radii * (cos * np.float32(sx))
-    u = y[..., None, None] + radii * sin
-    yl, k = to_layout_y(u if direction > 0 else np.float32(shape.height) - u, shape)
-    k = k.astype(np.float32)
+    px_ = x[..., None, None] + radii * (_COS * np.float32(sx))
+    u = y[..., None, None] + radii * _SIN
+    yb = u if direction > 0 else np.float32(shape.height) - u
+    lo, hi = L.POINT_LEN, shape.height - L.POINT_LEN
+    band = (yb > lo) & (yb < hi)
+    kk = np.float32(L.GAP / _mid(shape))
+    yl = np.where(band, lo + (yb - lo) * kk, np.where(yb >= hi, yb - np.float32(shape.height - L.HEIGHT), yb))
     col = np.clip(np.rint((px_ + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
     row = np.clip(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
-    z = g[row, col]
-    gx, gy = z.real, z.imag
-    # the board's normal (cos, sin) and tangent through the mapping (x by sx, y by k, flipped going up)
-    nx, ny = cos / np.float32(sx), (direction * sin) / k
-    tx, ty = -sin * np.float32(sx), (direction * cos) * k
-    radial = np.abs(gx * nx + gy * ny) / np.hypot(nx, ny)
-    tangential = np.abs(gx * tx + gy * ty) / np.hypot(tx, ty)
-    best = (radial - 0.5 * tangential).max(axis=-2)              # (..., angle): the best radius
+    z = g.ravel()[row * w + col]
+    # the board's normal (cos, sin) through the mapping (x by sx, y by the squeeze, flipped going
+    # up), as a unit complex number; the tangent stays perpendicular to it, so z times its
+    # conjugate is radial + i tangential
+    normal = [(_COS / np.float32(sx) + 1j * direction * _SIN / np.float32(k)).astype(np.complex64) for k in (1.0, kk)]
+    normal = [n / np.abs(n) for n in normal]
+    z *= np.where(band, np.conj(normal[1]), np.conj(normal[0]))
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=-2)     # (..., angle): the best radius
     quads = best.reshape(best.shape[:-1] + (4, N_RING // 4)).mean(axis=-1)
     return np.asarray(quads.min(axis=-1) / prof.strength)

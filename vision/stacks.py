@@ -242,26 +242,32 @@ def continued_run(a: Axis, full: np.ndarray, dist: np.ndarray, colour: np.ndarra
     cd = params.checker
     n, conf = pc.count, pc.confidence
     last = (n - 1 + 0.5) * cd
-    first = colour[int(np.argmin(np.abs(dist - cd / 2)))].astype(np.float32)
-    while n < L.PYRAMID[0]:
-        c = last + cd
-        win = np.abs(dist - c) <= params.slot_tolerance * cd / 2
-        if not win.any() or c + cd > float(dist[-1]):
+    d0, step, size = float(dist[0]), float(dist[1] - dist[0]), len(dist)
+    at = lambda d: min(size - 1, max(0, int(round((d - d0) / step))))  # noqa: E731  (dist is evenly spaced)
+    half = int(params.slot_tolerance * cd / 2 / step)
+    first: Optional[np.ndarray] = None
+    while n < L.PYRAMID[0] and last + 2 * cd <= float(dist[-1]):
+        c = at(last + cd)
+        lo, hi = max(0, c - half), min(size, c + half + 1)
+        j = lo + int(np.argmax(full[lo:hi]))
+        peak = float(full[j])
+        if peak <= params.floor / RUN_PEAK:
+            break   # no ring there at all (the usual case): nothing more to look at
+        d = float(dist[j])
+        if peak <= RUN_PEAK * max(float(full[at(d - cd / 2)]), float(full[at(d + cd / 2)])):
             break
-        j = int(np.flatnonzero(win)[int(np.argmax(full[win]))])
-        at = lambda d: colour[int(np.argmin(np.abs(dist - d)))].astype(np.float32)  # noqa: E731
-        beyond = at(float(dist[j]) + cd)
-        here = at(float(dist[j]))
+        if first is None:
+            first = colour[at(cd / 2)].astype(np.float32)
+        here = colour[j].astype(np.float32)
         d_run = float(np.linalg.norm(here - first))
-        d_point = float(np.linalg.norm(beyond - here))
-        contacts = max(float(full[int(np.argmin(np.abs(dist - (float(dist[j]) + s * cd / 2))))]) for s in (-1, 1))
+        d_point = float(np.linalg.norm(colour[at(d + cd)].astype(np.float32) - here))
         scale = max(40.0, float(np.linalg.norm(first)))
-        if not (full[j] > max(RUN_PEAK * contacts, params.floor / RUN_PEAK) and d_run <= params.stranger_colour * scale
-                and d_point > RUN_COLOUR * d_run and d_point > params.stranger_colour * scale):
+        if not (d_run <= params.stranger_colour * scale and d_point > RUN_COLOUR * d_run
+                and d_point > params.stranger_colour * scale):
             break
         n += 1
         conf = min(conf, params.point_knee * 4 * (1 - RUN_COLOUR * d_run / d_point))
-        last = float(dist[j])
+        last = d
     if n == pc.count:
         return pc
     samples = pc.samples + tuple(Checker(a.name, a.x, a.y0 + a.direction * (k + 0.5) * cd, 0.0)
