@@ -52,6 +52,12 @@ def bar_stretch(shape: L.BoardShape) -> float:
     return 1.0 / min(1.0, shape.bar / L.BAR_WIDTH)
 
 
+def _unit_normal(sx: float, k: float, direction: int) -> np.ndarray:
+    """Per ring angle, the conjugate of a round ring's unit normal in the view (complex, x + i y)."""
+    n = (_COS / np.float32(sx) + 1j * direction * _SIN / np.float32(k)).astype(np.complex64)
+    return np.asarray(np.conj(n / np.abs(n)))
+
+
 def ring_scores(prof: Profiles, x: np.ndarray, y: np.ndarray, cd: float, ring_radii: tuple[float, ...],
                 shape: L.BoardShape, sx: float = 1.0, direction: int = 1) -> np.ndarray:
     """Whole-rim scores (in the frame's strengths) of rings ``cd`` across, round on the board,
@@ -76,9 +82,7 @@ def ring_scores(prof: Profiles, x: np.ndarray, y: np.ndarray, cd: float, ring_ra
     # the board's normal (cos, sin) through the mapping (x by sx, y by the squeeze, flipped going
     # up), as a unit complex number; the tangent stays perpendicular to it, so z times its
     # conjugate is radial + i tangential
-    normal = [(_COS / np.float32(sx) + 1j * direction * _SIN / np.float32(k)).astype(np.complex64) for k in (1.0, kk)]
-    normal = [n / np.abs(n) for n in normal]
-    z *= np.where(band, np.conj(normal[1]), np.conj(normal[0]))
+    z *= np.where(band, _unit_normal(sx, float(kk), direction), _unit_normal(sx, 1.0, direction))
     best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=-2)     # (..., angle): the best radius
     quads = best.reshape(best.shape[:-1] + (4, N_RING // 4)).mean(axis=-1)
     return np.asarray(quads.min(axis=-1) / prof.strength)
