@@ -59,7 +59,10 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     if band is not None:  # the band between the tips squeezed: its checkers found in the board's geometry
         lo, hi = band_span(params)
         inside = {j for j in bp if lo < float(prof.bar_y[j]) < hi}
-        bar = sorted([c for c, j in zip(bar, sorted(strong + faint)) if j not in inside] + band, key=lambda c: c.y)
+        kept = [c for c, j in zip(bar, sorted(strong + faint)) if j not in inside]
+        real = lambda c: float(params.shape.to_real(np.array(c.x), np.array(c.y))[1])  # noqa: E731
+        band = [b for b in band if all(abs(real(b) - real(c)) >= 0.7 * params.checker for c in kept)]  # side by side
+        bar = sorted(kept + band, key=lambda c: c.y)
         bp = [j for j in bp if j not in inside]
         faint = [j for j in faint if j not in inside]
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
