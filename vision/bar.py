@@ -11,12 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
+from .board_rings import bar_stretch, ring_scores, to_layout_y
 from .rims import Profiles
 from .stacks import Checker, _peaks
 from .order import median_axis
+
+
+EDGE_SEARCH = 0.1     # pw either side of the layout's bar edges where the board's edge is looked for
+RIM_REACH = 0.94      # a checker's width a sixth of a diameter off its centre, in diameters
+EDGE_CLEAR = 0.03     # pw (the board's) kept between the edges looked at and such a checker's rim
+BAND_SQUEEZE = 0.15   # pw: a band between the tips this much taller (or shorter) than the layout's is not as it is
+EDGE_KEPT = 0.5       # share of the edges' typical strength that shows past something narrower than the bar
 
 
 @dataclass(frozen=True)
@@ -39,8 +48,23 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     faint = _faint_bar_runs(prof, bp, strong, thr, params)
     lone, lone_conf = _lone_bar_rims(prof, bp, strong + faint, params)
     faint = sorted(faint + lone)
+    narrow = narrower_than_the_bar(prof, [float(prof.bar_y[j]) for j in bp], params)
+    if any(narrow):  # a hinge or fitting the bar's edges run past: not a checker, nor evidence of one
+        keep = {j for j, n in zip(bp, narrow) if not n}
+        bp, strong = [j for j in bp if j in keep], [j for j in strong if j in keep]
+        faint = [j for j in faint if j in keep]
     low = max(params.floor, thr * params.weak)
     bar = [Checker("bar", bx, float(prof.bar_y[j]), float(prof.bar_full[j])) for j in sorted(strong + faint)]
+    band = band_checkers(prof, params)
+    if band is not None:  # the band between the tips squeezed: its checkers found in the board's geometry
+        lo, hi = band_span(params)
+        inside = {j for j in bp if lo < float(prof.bar_y[j]) < hi}
+        kept = [c for c, j in zip(bar, sorted(strong + faint)) if j not in inside]
+        real = lambda c: float(params.shape.to_real(np.array(c.x), np.array(c.y))[1])  # noqa: E731
+        band = [b for b in band if all(abs(real(b) - real(c)) >= 0.7 * params.checker for c in kept)]  # side by side
+        bar = sorted(kept + band, key=lambda c: c.y)
+        bp = [j for j in bp if j not in inside]
+        faint = [j for j in faint if j not in inside]
     m = [abs(prof.bar_full[j] - thr) / thr for j in bp if j not in faint] + [
         abs(prof.bar_full[j] - low) / low * 0.5 for j in faint]
     conf = min(m + [0.5]) * 2
@@ -48,6 +72,98 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
         conf = min(conf, lone_conf)
     gap = _gap_between(bar, params.checker, params)
     return BarReading(tuple(bar), conf if gap is None else min(conf, params.point_knee / 2), gap, conf)
+
+
+def bar_edges(prof: Profiles, reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The bar's two long edges as the view shows them: per row of the view (layout y, pw,
+    one a profile step), the weaker edge's gradient across (in the frame's strengths, each
+    edge's best within ``reach`` pw of the layout's bar edge, where :mod:`vision.rectify`
+    puts the board's own)."""
+    assert prof.grad is not None
+    g = prof.grad
+    h, w = g.shape
+    ys = np.arange(0.2, L.HEIGHT - 0.2, 1.0 / 16)
+    rows = np.clip(np.rint((ys + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
+    offs = np.arange(-reach, reach + 1e-9, 1.0 / prof.px)
+    out = []
+    for x in (L.BAR_LEFT, L.BAR_RIGHT):
+        cols = np.clip(np.rint((x + offs + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
+        out.append(np.abs(g[rows[:, None], cols[None, :]].real).max(axis=1))
+    return ys, np.minimum(out[0], out[1]) / prof.strength
+
+
+def narrower_than_the_bar(prof: Profiles, ys: list[float], params: ReadParams = DEFAULT) -> list[bool]:
+    """For bar rims centred at layout ``ys``: whether both the bar's edges run on past them.
+
+    A checker wider than the bar (the board's own bar, ``params.shape``) lies across its
+    edges and hides at least one (both when it lies in the middle); a hinge, a clasp or a
+    logo narrower than the bar leaves both showing.  Each edge is looked for close enough
+    that a checker's own rim, beyond it, is not taken for it (checkers too little wider than
+    the bar: not judged), and only where the bar's edges show along most of its length (at
+    least the board's rim threshold, ``params.threshold``): a rim whose middle (a third of a
+    checker along the bar) shows both at :data:`EDGE_KEPT` of their typical strength is no checker."""
+    cd, shape = params.checker, params.shape
+    sx = bar_stretch(shape)
+    reach = min(EDGE_SEARCH, ((RIM_REACH * cd - shape.bar) / 2 - EDGE_CLEAR) * sx)
+    if not ys or prof.grad is None or reach * prof.px < 1.5:
+        return [False] * len(ys)
+    ey, e = bar_edges(prof, reach)
+    typical = float(median_axis(e, 0))
+    if typical < params.threshold:
+        return [False] * len(ys)
+    out = []
+    for y in ys:
+        yb = float(shape.to_real(np.array(0.0), np.array(y))[1])
+        lo = float(to_layout_y(np.array(yb - cd / 6), shape)[0])
+        hi = float(to_layout_y(np.array(yb + cd / 6), shape)[0])
+        m = (ey >= lo) & (ey <= hi)
+        out.append(bool(m.any()) and float(e[m].mean()) >= EDGE_KEPT * typical)
+    return out
+
+
+def band_span(params: ReadParams) -> tuple[float, float]:
+    """Layout y (pw) of the bar's stretch whose rings cross the band between the rows' tips."""
+    r = 0.5 * params.checker
+    return L.POINT_LEN - r, L.POINT_LEN + L.GAP + r
+
+
+def band_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Optional[list[Checker]]:
+    """The bar's checkers in the band between the rows' tips, where a board taller than the
+    layout is squeezed in the view: rings round in the board's own geometry (an ellipse in
+    the view, stretched across as a narrow bar is), searched along the band and across the
+    bar (a checker wider than the bar lies off its middle); whole rims above the board's
+    threshold, side by side.  None on a board whose band the view shows as it is."""
+    shape, cd = params.shape, params.checker
+    mid = shape.height - 2 * L.POINT_LEN
+    if prof.grad is None or abs(mid - L.GAP) < BAND_SQUEEZE:
+        return None
+    sx = bar_stretch(shape)
+    bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    lo, hi = band_span(params)
+    y0 = float(shape.to_real(np.array(bx), np.array(lo))[1])
+    y1 = float(shape.to_real(np.array(bx), np.array(hi))[1])
+    ys = np.arange(y0, y1 + 1e-9, 2 * params.step)      # coarse, then refined round each peak
+    side = max(0.1, (cd - min(shape.bar, L.BAR_WIDTH)) / 2) * sx
+    xs = bx + np.linspace(-side, side, 2 * int(round(side / 0.1)) + 1)
+    sc = ring_scores(prof, xs[None, :], ys[:, None], cd, params.ring_radii, shape, sx)
+    best = sc.max(axis=1)
+    out: list[Checker] = []
+    taken: list[float] = []     # board y of the checkers found (bar checkers lie side by side)
+    looked: list[float] = []    # ... and of the coarse peaks looked at closely
+    for j in np.argsort(-best).tolist():
+        if best[j] <= params.threshold * 0.8:
+            break
+        if any(abs(ys[j] - b) < 0.7 * cd for b in taken) or any(abs(ys[j] - b) < 2 * params.step for b in looked):
+            continue
+        looked.append(float(ys[j]))
+        fy = ys[j] + np.arange(-2, 3) * params.step / 2
+        fx = xs[int(np.argmax(sc[j]))] + np.arange(-2, 3) * 0.025 * sx
+        f = ring_scores(prof, fx[None, :], fy[:, None], cd, params.ring_radii, shape, sx)
+        k = np.unravel_index(int(np.argmax(f)), f.shape)
+        if float(f[k]) > params.threshold:
+            taken.append(float(fy[k[0]]))
+            out.append(Checker("bar", float(fx[k[1]]), float(to_layout_y(np.array(fy[k[0]]), shape)[0]), float(f[k])))
+    return sorted(out, key=lambda c: c.y)
 
 
 def _gap_between(bar: list[Checker], cd: float = L.CHECKER, params: ReadParams = DEFAULT) -> Optional[int]:

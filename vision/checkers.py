@@ -15,6 +15,7 @@ from .bar import read_bar
 from .looks import drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
+from .rows import longer_rows
 from .stacks import Checker, PointCount, count_point
 from .order import _percentile
 
@@ -53,5 +54,6 @@ def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
     """Stage 2: counts per point and the checkers on the bar."""
     params = board_params(prof, params)
     per_axis = outlined_checkers(prof, drop_empty_bases(prof, count_points(prof, params), params), params)
+    per_axis = longer_rows(prof, per_axis, params)
     bar = read_bar(prof, params)
     return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open)

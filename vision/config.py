@@ -102,6 +102,8 @@ class VisionConfig:
                               f" (most sets: 0.85-0.95)")
         if self.checker is not None and self.checker != self.read.checker:
             object.__setattr__(self, "read", replace(self.read, checker=self.checker))
+        if self.shape != self.read.shape:
+            object.__setattr__(self, "read", replace(self.read, shape=self.shape))
         self.shape  # checks bar_width and board_height
         if self.stable_frames < 1 or self.repeat < 1:
             raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")

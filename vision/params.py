@@ -64,6 +64,9 @@ class ReadParams:
     """relative BGR distance: ... and this far from the first checker's colour is a point's tip."""
     checker: float = L.CHECKER
     """pw: the checkers' diameter (the set's own: ``VisionConfig.checker``)."""
+    shape: L.BoardShape = L.BoardShape()
+    """the playing area's own proportions (``VisionConfig.shape``): where a row's checkers past a point's
+    tip and the bar's checkers lie in the view, squeezed or stretched (:mod:`vision.board_rings`)."""
 
     # --- colours (stage 3: vision.colours) ---
     hue_sep: float = 12.0

@@ -76,6 +76,8 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     """:func:`count_point_low` and then, for a full first row, the pyramid pass for 10..15
     (:func:`tall_stack`)."""
     pc = count_point_low(a, full, cap, lateral, dist, params, colour)
+    if colour is not None and 0 < pc.count < L.PYRAMID[0]:
+        pc = continued_run(a, full, dist, colour, pc, params)
     if not params.tall_stacks:
         return pc
     cd = params.checker
@@ -224,6 +226,57 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
         conf *= 0.5  # a third layer would lie hidden
     rims = [f for d, f in strong_full if d <= pos + 0.2 * cd] + [float(cap[last])]
     return PointCount(n, tuple(samples), float(max(0.0, min(1.0, conf)))), rims
+
+
+def continued_run(a: Axis, full: np.ndarray, dist: np.ndarray, colour: np.ndarray, pc: PointCount,
+                  params: ReadParams = DEFAULT) -> PointCount:
+    """A first row's run with the checkers that continue it though their rims barely show
+    (light checkers whose sides lie against a light board where the point narrows).
+
+    The next slot, one diameter past the last checker, holds one more when its centre shows
+    the run's colour (as near the first checker's as ``params.stranger_colour`` allows, and
+    :data:`RUN_COLOUR` times nearer it than to the point one slot further, so that colour is
+    not the point's own), and a whole rim peaks at the slot :data:`RUN_PEAK` times above the
+    contacts on either side.  Repeated up to a full row; each checker so added makes the
+    count unsure."""
+    cd = params.checker
+    n, conf = pc.count, pc.confidence
+    last = (n - 1 + 0.5) * cd
+    d0, step, size = float(dist[0]), float(dist[1] - dist[0]), len(dist)
+    at = lambda d: min(size - 1, max(0, int(round((d - d0) / step))))  # noqa: E731  (dist is evenly spaced)
+    half = int(params.slot_tolerance * cd / 2 / step)
+    first: Optional[np.ndarray] = None
+    while n < L.PYRAMID[0] and last + 2 * cd <= float(dist[-1]):
+        c = at(last + cd)
+        lo, hi = max(0, c - half), min(size, c + half + 1)
+        j = lo + int(np.argmax(full[lo:hi]))
+        peak = float(full[j])
+        if peak <= params.floor / RUN_PEAK:
+            break   # no ring there at all (the usual case): nothing more to look at
+        d = float(dist[j])
+        if peak <= RUN_PEAK * max(float(full[at(d - cd / 2)]), float(full[at(d + cd / 2)])):
+            break
+        if first is None:
+            first = colour[at(cd / 2)].astype(np.float32)
+        here = colour[j].astype(np.float32)
+        d_run = float(np.linalg.norm(here - first))
+        d_point = float(np.linalg.norm(colour[at(d + cd)].astype(np.float32) - here))
+        scale = max(40.0, float(np.linalg.norm(first)))
+        if not (d_run <= params.stranger_colour * scale and d_point > RUN_COLOUR * d_run
+                and d_point > params.stranger_colour * scale):
+            break
+        n += 1
+        conf = min(conf, params.point_knee * 4 * (1 - RUN_COLOUR * d_run / d_point))
+        last = d
+    if n == pc.count:
+        return pc
+    samples = pc.samples + tuple(Checker(a.name, a.x, a.y0 + a.direction * (k + 0.5) * cd, 0.0)
+                                 for k in range(pc.count, n))
+    return PointCount(n, samples, float(conf), pc.count, pc.faint)
+
+
+RUN_PEAK = 4.0     # a continuing checker's whole rim against the contacts beside it (a ring of its size centred there)
+RUN_COLOUR = 4.0   # its colour this many times nearer the run's than the point's beyond it
 
 
 def _faint_stranger(j: int, cap: np.ndarray, rims: list[tuple[float, float]], colour: Optional[np.ndarray],
