@@ -9,18 +9,20 @@ empty play ("Cannot Move") is legal when no checker can move one die.  When ther
 are as many written segments as dice (``24/18 13/11``, ``6/off 5/off``; not ``24/13``)
 every way to play them gives each segment one die, so the same steps and position:
 the segments are first played in order each with the die of its exact distance, and
-only when that fails does the search look for another assignment.  In
-every other case -- fewer dice used, a step it cannot place, an empty play with a
-legal move -- it returns ``None`` and the caller asks the full generator
+only when that fails does the search look for another assignment.  Other plays (``24/13``,
+``13/7(2)`` with 3-3, ``6/off`` with a 4) take the steps the search would try first: those the
+dice alone fix are kept per play and roll (a route) and played straight, and the search runs
+only when the board stops one of them.  In every other case -- fewer dice used, a step it
+cannot place, an empty play with a legal move -- it returns ``None`` and the caller asks the full generator
 (:func:`referee.rules.moves.match_play`), which stays the authority.  The test suite
 cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Union
 
 from referee.rules.moves import LegalPlay
-from referee.rules.notation import OFF_POINT, Play, Step, WrittenPlay
+from referee.rules.notation import OFF_POINT, Play, Step, WrittenMove, WrittenPlay
 from referee.rules.position import Position
 
 
@@ -29,12 +31,38 @@ _STEP = tuple(tuple((Step(s, d, False), Step(s, d, True)) for d in range(26)) fo
 _new = tuple.__new__
 
 
-_Direct = tuple[int, int, int, Step, Step]
-_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...]]
+#: one checker's step on a route: (from index, to index -- or, off the board, from index
+#: minus the die, so negative --, the opponent's index of the point landed on, its step, its
+#: step as a hit or None where the route may not hit: a point the text passes without naming)
+_Direct = tuple[int, int, int, Step, Optional[Step]]
+#: a written play's plan: its (from, to) segments, their distances sorted, its one-die-each
+#: route, and its routes by roll (``d1 * 8 + d2`` -> the route, or None: search)
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...],
+              dict[int, Optional[tuple[_Direct, ...]]]]
 #: the plans made so far, by the written play's identity (the replay parses each text once,
 #: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
 _PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
 _PLANS_KEPT = 1 << 14
+#: a written move's segments and their one-die steps (moves repeat across plays: "24/18")
+_MOVE_PLANS: dict[WrittenMove, tuple[list[tuple[int, int]], list[int], list[_Direct]]] = {}
+
+
+def _direct(a: int, b: int) -> _Direct:
+    """The step of a segment ``a``/``b`` made with the die of its distance."""
+    return (a - 1, b - 1, 24 - b, _STEP[a][b][False], _STEP[a][b][True])
+
+
+def _move_plan(mv: WrittenMove) -> tuple[list[tuple[int, int]], list[int], list[_Direct]]:
+    """A written move's (from, to) segments (each repeat in turn), distances and one-die steps."""
+    segs: list[tuple[int, int]] = []
+    pts = mv.points
+    for _ in range(mv.count):
+        for a, b in zip(pts, pts[1:]):
+            segs.append((a, b))
+    if len(_MOVE_PLANS) >= _PLANS_KEPT:
+        _MOVE_PLANS.clear()
+    out = _MOVE_PLANS[mv] = (segs, [a - b for a, b in segs], [_direct(a, b) for a, b in segs])
+    return out
 
 
 def _plan(written: WrittenPlay) -> _Plan:
@@ -42,13 +70,18 @@ def _plan(written: WrittenPlay) -> _Plan:
     their distances sorted, and per segment (from index, to index or -1 for off, the
     opponent's index of the point landed on, its step, its step as a hit)."""
     segs: list[tuple[int, int]] = []
+    dists: list[int] = []
+    direct: list[_Direct] = []
+    known = _MOVE_PLANS
     for mv in written.moves:
-        pts = mv.points
-        for _ in range(mv.count):
-            for a, b in zip(pts, pts[1:]):
-                segs.append((a, b))
-    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])),
-            tuple([(a - 1, b - 1, 24 - b, _STEP[a][b][False], _STEP[a][b][True]) for a, b in segs]))
+        m = known.get(mv)
+        if m is None:
+            m = _move_plan(mv)
+        segs += m[0]
+        dists += m[1]
+        direct += m[2]
+    dists.sort()
+    plan = (tuple(segs), tuple(dists), tuple(direct), {})
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
@@ -65,14 +98,73 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     if not written.moves:
         return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
     known = _PLANS.get(id(written))
-    segs, dists, direct = known[1] if known is not None and known[0] is written else _plan(written)
+    segs, dists, direct, routes = known[1] if known is not None and known[0] is written else _plan(written)
     if not segs:
         return None
     if dists == _DICE[d1][d2]:
         lp = _one_die_each(position, direct)
         if lp is not None:
             return lp
+    else:
+        key = d1 * 8 + d2
+        route = routes[key] if key in routes else _route(routes, key, segs, d1, d2)
+        if route is not None:
+            lp = _one_die_each(position, route)
+            if lp is not None:
+                return lp
     return _search(position, segs, ((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1)))
+
+
+def _route(routes: dict[int, Optional[tuple[_Direct, ...]]], key: int, segs: tuple[tuple[int, int], ...],
+           d1: int, d2: int) -> Optional[tuple[_Direct, ...]]:
+    """The steps :func:`_search` takes for these segments and dice whenever the board allows
+    every one of them -- what it finds is then this play -- or None when that depends on the
+    board (kept in ``routes`` under ``key``).  Only the points each die reaches are fixed here:
+    the order it tries first, or its other order when the first cannot place the segments
+    (a die past a segment's end), playing every segment and every die."""
+    route = None
+    for order in (((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1))):
+        steps = _walk(segs, order)
+        if steps is not False:
+            route = steps
+            break
+    routes[key] = route
+    return route
+
+
+def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Union[None, bool, tuple[_Direct, ...]]:
+    """:func:`_search`'s walk of ``order`` on the segments, before any board: its steps when it
+    places every segment with every die, False when a die passes a segment's end (the
+    search goes on to the next order, whatever the board), None otherwise (the board decides)."""
+    n = len(segs)
+    out: list[_Direct] = []
+    i = 0
+    cur, dst = segs[0]
+    while cur == dst:
+        i += 1
+        if i == n:
+            break
+        cur, dst = segs[i]
+    for d in order:
+        if i == n:
+            return None  # every segment placed with dice to spare (or the board stops it first)
+        if dst != OFF_POINT and d > cur - dst:
+            return False
+        nxt = cur - d if cur - d >= 1 else OFF_POINT
+        s = cur - 1  # 24 for the bar
+        if nxt == OFF_POINT:
+            out.append((s, s - d, 0, _STEP[cur][nxt][False], None))
+        else:
+            out.append((s, nxt - 1, 24 - nxt, _STEP[cur][nxt][False], _STEP[cur][nxt][True] if nxt == dst else None))
+        cur = nxt
+        while cur == dst:
+            i += 1
+            if i == n:
+                break
+            cur, dst = segs[i]
+    if i < n:
+        return None
+    return tuple(out)
 
 
 _NO_PLAY = Play(())
@@ -92,18 +184,18 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
 
 
 def _one_die_each(position: Position, direct: tuple[_Direct, ...]) -> Optional[LegalPlay]:
-    """Play as many segments as dice in order, each with the die of its exact distance
-    (a bear-off from the 4 point with a 4): the caller has checked that the distances
-    are the dice.  With one die per segment every legal way gives these steps, so no
-    search is needed.  None when a step is illegal."""
+    """Play the steps of a route in order (:func:`_plan`'s one die per segment, with the die of
+    its exact distance, or :func:`_route`'s): the caller has checked that the dice are these
+    steps'.  With one die per segment every legal way gives these steps, so no search is
+    needed.  None when a step is illegal (or hits where the route may not)."""
     me = list(position[0])
     opp: Optional[list[int]] = None  # copied at the first hit
     steps: list[Step] = []
     for s, t, o, plain, hit in direct:
         if me[s] == 0 or (me[24] and s != 24):
             return None
-        if t < 0:  # bearing off with the exact die: every checker home
-            if any(me[6:24]):
+        if t < 0:  # bearing off: every checker home, and with a die past the point none above it
+            if any(me[6:24]) or (t < -1 and any(me[s + 1:6])):
                 return None
             me[s] -= 1
             steps.append(plain)
@@ -114,6 +206,8 @@ def _one_die_each(position: Position, direct: tuple[_Direct, ...]) -> Optional[L
         me[s] -= 1
         me[t] += 1
         if n == 1:
+            if hit is None:  # a hit the text does not name: leave the choice to the search
+                return None
             if opp is None:
                 opp = list(position[1])
             opp[o] = 0
