@@ -19,7 +19,7 @@ cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Optional
 
 from referee.rules.moves import LegalPlay
 from referee.rules.notation import OFF_POINT, Play, Step, WrittenMove, WrittenPlay
@@ -81,7 +81,7 @@ def _plan(written: WrittenPlay) -> _Plan:
         dists += m[1]
         direct += m[2]
     dists.sort()
-    plan = (tuple(segs), tuple(dists), tuple(direct), {})
+    plan: _Plan = (tuple(segs), tuple(dists), tuple(direct), {})
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
@@ -125,16 +125,16 @@ def _route(routes: dict[int, Optional[tuple[_Direct, ...]]], key: int, segs: tup
     route = None
     for order in (((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1))):
         steps = _walk(segs, order)
-        if steps is not False:
+        if steps != ():  # () is an order that cannot place the segments: the search tries the next
             route = steps
             break
     routes[key] = route
     return route
 
 
-def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Union[None, bool, tuple[_Direct, ...]]:
+def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Optional[tuple[_Direct, ...]]:
     """:func:`_search`'s walk of ``order`` on the segments, before any board: its steps when it
-    places every segment with every die, False when a die passes a segment's end (the
+    places every segment with every die, ``()`` when a die passes a segment's end (the
     search goes on to the next order, whatever the board), None otherwise (the board decides)."""
     n = len(segs)
     out: list[_Direct] = []
@@ -149,7 +149,7 @@ def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Union[No
         if i == n:
             return None  # every segment placed with dice to spare (or the board stops it first)
         if dst != OFF_POINT and d > cur - dst:
-            return False
+            return ()
         nxt = cur - d if cur - d >= 1 else OFF_POINT
         s = cur - 1  # 24 for the bar
         if nxt == OFF_POINT:
