@@ -32,7 +32,7 @@ from typing import Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
-from referee.records.actions import Action, Beaver, Double, Move, Pass, Resign, Roll, Take
+from referee.records.actions import Action, Beaver, Double, Move, Pass, Resign, Roll, Take, move_unchecked
 from referee.records.problems import Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.records.replay import GameReplayer, KnownReplay
@@ -128,8 +128,7 @@ class _Reader:
         if "\0" in text:
             self.problems.append(Problem(0, 0, "", "a binary file, not match text", 1))
             return MatRead(MatchRecord(), self.problems)
-        for self.lineno, raw in enumerate(text.splitlines(), 1):
-            self.line(raw.rstrip())
+        self._lines(text)
         self.close_game()
         players = ("Player 1", "Player 2")
         for g in self.games:
@@ -160,6 +159,50 @@ class _Reader:
                        self.lines, known)
 
     # --------------------------------------------------------------- lines
+
+    def _lines(self, text: str) -> None:
+        """Read every line (:meth:`line`); a game's common move line, two rolls whose cells were
+        read before, is read here without the calls (:meth:`move_line`, :meth:`cells`, :meth:`cell`)."""
+        played0, played1 = _PLAYED
+        match = _MOVELINE.match
+        lines = self.lines
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            self.lineno = lineno
+            line = raw.rstrip()
+            g = self.g
+            m = match(line) if g is not None else None
+            if m is None:
+                self.line(line)
+                continue
+            assert g is not None
+            move = int(m.group(1))  # :meth:`move_line`
+            g.last_move = move
+            lines.setdefault((g.number, move), lineno)
+            rest = m.group(2)
+            c1 = rest.find(":")  # :meth:`cells`' test of its common line
+            c2 = rest.find(":", c1 + 1)
+            if not (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
+                    and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
+                    and rest.isascii()):
+                self.cells(line, m.start(2), rest, move)
+                continue
+            # :meth:`cell`, twice
+            text0 = rest[c1 - 2:c2 - 2].strip()
+            known = None if g.ended or g.held is not None else played0.get(text0)
+            if known is None:
+                self.action(0, text0, move)
+            else:
+                acts = g.actions
+                acts.append(known)
+                g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+            text1 = rest[c2 - 2:].strip()
+            known = None if g.ended or g.held is not None else played1.get(text1)
+            if known is None:
+                self.action(1, text1, move)
+            else:
+                acts = g.actions
+                acts.append(known)
+                g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
 
     def line(self, line: str) -> None:
         s = line.strip()
@@ -324,7 +367,7 @@ class _Reader:
                     self.problem(move, text, f"unreadable move: {exc}")
                     self.add(Move(p, (d1, d2), rest), move)
                     return
-                mv = Move(p, (d1, d2), rest)
+                mv = move_unchecked(p, (d1, d2), rest)  # the player, the dice and the text checked above
                 played = _PLAYED[p]
                 if len(played) >= _PLAYED_KEPT:
                     played.clear()
