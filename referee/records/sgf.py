@@ -34,7 +34,7 @@ from typing import Optional, Union
 from referee.rules.notation import BAR_POINT, OFF_POINT
 from referee.records.actions import (Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, SetUp,
                                      Take)
-from referee.records.problems import Problem, layout
+from referee.records.problems import MoveNumbers, Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, KnownReplay
@@ -266,9 +266,12 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
         r = GameReplayer(number, length, rules, crawford_flags(length, [s for _, s, _ in games], crawford_rule)[-1])
         replayers.append(r)
 
-        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number) -> None:
+        numbers = MoveNumbers()
+
+        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number,
+                 numbers: MoveNumbers = numbers) -> None:
             acts.append(a)
-            move = layout(acts)[-1][0]
+            move = numbers.last(acts)
             lines.setdefault((number, move), line)
             r.feed(a, move, len(acts) - 1)
 
@@ -280,7 +283,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
             ni += 1
             props = dict(node)
             t = _float(props.get("TS"))
-            here = layout(acts)[-1][0] if acts else 0
+            here = numbers.last(acts) if acts else 0
             if "DI" in props and "PL" in props and not _is_board(props):
                 pl = props["PL"][0].upper()
                 d = props["DI"][0]
