@@ -43,6 +43,10 @@ _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _MOVELINE = re.compile(r"^\s*(\d+)\)(.*)$")
+#: a move line of two rolls in ASCII without "s" or "=" (the common line, as :meth:`_Reader.cells`
+#: tests it): its move number and its two cells, each from its roll's two digits and colon
+_TWO_ROLLS = re.compile(r"[ \t\n\r\f\v]*([0-9]+)\)[^:sS=\x80-\U0010ffff]*"
+                        r"([0-9][0-9]:[^:sS=\x80-\U0010ffff]*)([0-9][0-9]:[^:sS=\x80-\U0010ffff]*)\Z")
 # the look-ahead only lets the scan skip, fast, the columns where no action can start
 _ACTION = re.compile(
     r"(?=[\dbcdprtw])(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
@@ -164,45 +168,61 @@ class _Reader:
         """Read every line (:meth:`line`); a game's common move line, two rolls whose cells were
         read before, is read here without the calls (:meth:`move_line`, :meth:`cells`, :meth:`cell`)."""
         played0, played1 = _PLAYED
+        two = _TWO_ROLLS.match
         match = _MOVELINE.match
         lines = self.lines
+        lineno = 0
         for lineno, raw in enumerate(text.splitlines(), 1):
-            self.lineno = lineno
             line = raw.rstrip()
             g = self.g
-            m = match(line) if g is not None else None
-            if m is None:
+            if g is None:
+                self.lineno = lineno
                 self.line(line)
                 continue
-            assert g is not None
-            move = int(m.group(1))  # :meth:`move_line`
-            g.last_move = move
-            lines.setdefault((g.number, move), lineno)
-            rest = m.group(2)
-            c1 = rest.find(":")  # :meth:`cells`' test of its common line
-            c2 = rest.find(":", c1 + 1)
-            if not (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
-                    and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
-                    and rest.isascii()):
-                self.cells(line, m.start(2), rest, move)
-                continue
+            m = two(line)
+            if m is not None:  # the common line in ASCII: the cells' test below, in one match
+                num, text0, text1 = m.groups()
+                move = int(num)
+                g.last_move = move
+                lines.setdefault((g.number, move), lineno)
+                text0 = text0.strip()  # text1 ends the line, which is stripped
+            else:
+                self.lineno = lineno
+                m = match(line)
+                if m is None:
+                    self.line(line)
+                    continue
+                move = int(m.group(1))  # :meth:`move_line`
+                g.last_move = move
+                lines.setdefault((g.number, move), lineno)
+                rest = m.group(2)
+                c1 = rest.find(":")  # :meth:`cells`' test of its common line
+                c2 = rest.find(":", c1 + 1)
+                if not (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
+                        and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
+                        and rest.isascii()):
+                    self.cells(line, m.start(2), rest, move)
+                    continue
+                text0, text1 = rest[c1 - 2:c2 - 2].strip(), rest[c2 - 2:].strip()
             # :meth:`cell`, twice
-            text0 = rest[c1 - 2:c2 - 2].strip()
             known = None if g.ended or g.held is not None else played0.get(text0)
             if known is None:
+                self.lineno = lineno
                 self.action(0, text0, move)
             else:
                 acts = g.actions
                 acts.append(known)
                 g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
-            text1 = rest[c2 - 2:].strip()
             known = None if g.ended or g.held is not None else played1.get(text1)
             if known is None:
+                self.lineno = lineno
                 self.action(1, text1, move)
             else:
                 acts = g.actions
                 acts.append(known)
                 g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+        if lineno:
+            self.lineno = lineno
 
     def line(self, line: str) -> None:
         s = line.strip()
