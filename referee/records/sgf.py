@@ -74,7 +74,11 @@ class SgfRead:
 
 
 def _unesc(v: str) -> str:
-    return re.sub(r"\\(.)", r"\1", v, flags=re.S)
+    # most values have no escape: returned as they are, without the substitution's template
+    return _ESCAPED(r"\1", v) if "\\" in v else v
+
+
+_ESCAPED = re.compile(r"\\(.)", re.S).sub
 
 
 Node = list[tuple[str, list[str]]]
