@@ -45,8 +45,8 @@ _SCORE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _MOVELINE = re.compile(r"^\s*(\d+)\)(.*)$")
 #: a move line of two rolls in ASCII without "s" or "=" (the common line, as :meth:`_Reader.cells`
 #: tests it): its move number and its two cells, each from its roll's two digits and colon
-_TWO_ROLLS = re.compile(r"[ \t\n\r\f\v]*([0-9]+)\)[^:sS=\x80-\U0010ffff]*"
-                        r"([0-9][0-9]:[^:sS=\x80-\U0010ffff]*)([0-9][0-9]:[^:sS=\x80-\U0010ffff]*)\Z")
+_PLAIN = r"[\x00-\x39\x3b\x3c\x3e-\x52\x54-\x72\x74-\x7f]*"  # ASCII but ":", "=", "S" and "s"
+_TWO_ROLLS = re.compile(rf"[ \t\n\r\f\v]*([0-9]+)\){_PLAIN}([0-9][0-9]:{_PLAIN})([0-9][0-9]:{_PLAIN})\Z")
 # the look-ahead only lets the scan skip, fast, the columns where no action can start
 _ACTION = re.compile(
     r"(?=[\dbcdprtw])(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
