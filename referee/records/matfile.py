@@ -122,6 +122,8 @@ class _Reader:
         self.g: Optional[_GameBuilder] = None
         self.lineno = 0
         self.lines: dict[tuple[int, int], int] = {}
+        #: (match length, Crawford rule), the games before the last looked at, whether one needed a point
+        self.crawford_seen: tuple[tuple[int, bool], int, bool] = ((0, True), 0, False)
 
     def problem(self, move: int, text: str, reason: str) -> None:
         self.problems.append(Problem(self.g.number if self.g else 0, move, text.strip(), reason, self.lineno))
@@ -204,23 +206,31 @@ class _Reader:
                     self.cells(line, m.start(2), rest, move)
                     continue
                 text0, text1 = rest[c1 - 2:c2 - 2].strip(), rest[c2 - 2:].strip()
-            # :meth:`cell`, twice
-            known = None if g.ended or g.held is not None else played0.get(text0)
-            if known is None:
+            # :meth:`cell`, twice (a new cell's play by :meth:`new_move`, else :meth:`action`)
+            if g.ended or g.held is not None:
                 self.lineno = lineno
                 self.action(0, text0, move)
             else:
-                acts = g.actions
-                acts.append(known)
-                g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
-            known = None if g.ended or g.held is not None else played1.get(text1)
-            if known is None:
+                known = played0.get(text0)
+                if known is not None:
+                    acts = g.actions
+                    acts.append(known)
+                    g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+                elif not self.new_move(g, 0, text0, move):
+                    self.lineno = lineno
+                    self.action(0, text0, move)
+            if g.ended or g.held is not None:
                 self.lineno = lineno
                 self.action(1, text1, move)
             else:
-                acts = g.actions
-                acts.append(known)
-                g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+                known = played1.get(text1)
+                if known is not None:
+                    acts = g.actions
+                    acts.append(known)
+                    g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+                elif not self.new_move(g, 1, text1, move):
+                    self.lineno = lineno
+                    self.action(1, text1, move)
         if lineno:
             self.lineno = lineno
 
@@ -274,14 +284,48 @@ class _Reader:
                 g.score = (int(m.group(2)), int(m.group(4)))
                 g.right_offset = m.start(3)
                 if not g.actions:  # replay it as the Crawford game it is (or not), to share the replay
-                    flags = crawford_flags(self.length or 0, [b.score or (0, 0) for b in self.games],
-                                           self.rules.crawford)
-                    g.replayer = GameReplayer(g.number, self.length or 0, self.rules, flags[-1])
+                    g.replayer = GameReplayer(g.number, self.length or 0, self.rules, self.crawford_flag())
                 return
         if _WINS.search(s):
             self.cells(line, 0, line, g.last_move)
             return
         self.unreadable(Problem(g.number, g.last_move, s, "unreadable line"))
+
+    def new_move(self, g: _GameBuilder, p: int, text: str, move: int) -> bool:
+        """A cell of the common line not read before (``52: 13/8 6/4``, :data:`_TWO_ROLLS`: two
+        ASCII digits and a colon first, no "s") when it is a readable play, added as
+        :meth:`action` adds it; False, with nothing done, for anything else (:meth:`action` then
+        reads it: dice out of range, no play, "????", an unreadable play)."""
+        d1, d2 = ord(text[0]) - 48, ord(text[1]) - 48
+        rest = text[3:].strip()
+        if not (0 < d1 < 7 and 0 < d2 < 7) or not rest or rest in ("????", "???", "?"):
+            return False
+        try:
+            parse_play_cached(rest)
+        except NotationError:
+            return False
+        mv = move_unchecked(p, (d1, d2), rest)  # the player, the dice and the text checked above
+        played = _PLAYED[p]
+        if len(played) >= _PLAYED_KEPT:
+            played.clear()
+        played[text] = mv
+        acts = g.actions  # :meth:`add`, with no roll held
+        acts.append(mv)
+        g.replayer.feed(mv, move, len(acts) - 1)  # type: ignore[union-attr]
+        return True
+
+    def crawford_flag(self) -> bool:
+        """Whether the last game is the Crawford game by the scores so far (``crawford_flags``'
+        last flag), each earlier game's score looked at once over the file."""
+        length, rule = self.length or 0, self.rules.crawford
+        key, done, seen = self.crawford_seen
+        if key != (length, rule):
+            done, seen = 0, False
+        earlier = [b.score or (0, 0) for b in self.games[done:-1]]
+        seen = seen or any(crawford_flags(length, earlier, rule))  # a game before needed one point
+        self.crawford_seen = ((length, rule), len(self.games) - 1, seen)
+        last = self.games[-1].score or (0, 0)
+        return crawford_flags(length, [(length - 1, 0)] * seen + [last], rule)[-1]
 
     def move_line(self, g: _GameBuilder, line: str, m: re.Match[str]) -> None:
         move = int(m.group(1))
