@@ -7,12 +7,12 @@ are checked by :class:`~referee.records.replay_cube.CubeAndResult`.
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Union
 
 from referee.errors import IllegalPlay, NotationError
-from referee.rules.fastcheck import Route, fast_play, play_route, route_of
+from referee.rules.fastcheck import fast_play
 from referee.rules.moves import legal_plays, match_play
-from referee.rules.notation import OFF_POINT, WrittenPlay, parse_play, parse_play_cached
+from referee.rules.notation import OFF_POINT, parse_play, parse_play_cached
 from referee.rules.position import Position
 from referee.records.actions import (SCORE_NOTES, AcceptResign, Action, Beaver, Correction, GameEnd, IllegalAccepted,
                                      Move, Pass, RejectResign, Reroll, Roll, Take)
@@ -21,10 +21,6 @@ from referee.records.replay_state import GameReplay, KnownReplay, _pname
 
 _parse = parse_play_cached
 _new = tuple.__new__
-#: per Move met (by identity: the .mat reader gives the same cell the same Move), its written
-#: play and its route for its roll (:func:`referee.rules.fastcheck.route_of`)
-_ROUTED: dict[int, tuple[Move, WrittenPlay, Optional[Route]]] = {}
-_ROUTED_KEPT = 1 << 15
 
 
 class GameReplayer(CubeAndResult):
@@ -109,23 +105,13 @@ class GameReplayer(CubeAndResult):
         if self._on != p:
             pos = _new(Position, (pos[1], pos[0]))
         d1, d2 = a.dice
-        known = _ROUTED.get(id(a))
-        if known is not None and known[0] is a:  # a play met before (a reader shares its Moves)
-            written, route = known[1], known[2]
-            lp = None if route is None else play_route(pos, route)
-            if lp is None:
-                lp = fast_play(pos, d1, d2, written)
-        else:
-            try:
-                written = _parse(a.play)
-            except NotationError as exc:
-                self.problem(move, a, f"{exc}")
-                self.broken = True
-                return
-            lp = fast_play(pos, d1, d2, written)
-            if len(_ROUTED) >= _ROUTED_KEPT:
-                _ROUTED.clear()
-            _ROUTED[id(a)] = (a, written, route_of(written, d1, d2))  # the Move kept with it: its id stays its own
+        try:
+            written = _parse(a.play)
+        except NotationError as exc:
+            self.problem(move, a, f"{exc}")
+            self.broken = True
+            return
+        lp = fast_play(pos, d1, d2, written)
         if lp is None:
             try:
                 lp = match_play(pos, d1, d2, written)

@@ -41,10 +41,10 @@ _Direct = tuple[int, int, int, Step, Step]
 _Entry = tuple[int, int, int, Optional[Step], int]
 #: the steps a play takes for a roll when the board allows them: the play without hits, and
 #: each step's entry
-Route = tuple[Play, tuple[_Entry, ...]]
+_Route = tuple[Play, tuple[_Entry, ...]]
 #: a written play's plan: its (from, to) segments, their distances sorted, its steps with one
 #: die each, and its routes by roll (``d1 * 8 + d2`` -> the route, or None: search)
-_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...], dict[int, Optional[Route]]]
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...], dict[int, Optional[_Route]]]
 #: the plans made so far, by the written play's identity (the replay parses each text once,
 #: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
 _PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
@@ -109,7 +109,7 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     key = d1 * 8 + d2
     route = routes[key] if key in routes else _route(plan, key, d1, d2)
     if route is not None:
-        lp = play_route(position, route)
+        lp = _play_route(position, route)
         if lp is not None:
             return lp
     segs = plan[0]
@@ -118,18 +118,7 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     return _search(position, segs, ((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1)))
 
 
-def route_of(written: WrittenPlay, d1: int, d2: int) -> Optional[Route]:
-    """The steps ``written`` takes for the roll whenever the board allows them (for
-    :func:`play_route`), or None when only :func:`fast_play` can tell."""
-    if not written.moves:
-        return None
-    known = _PLANS.get(id(written))
-    plan = known[1] if known is not None and known[0] is written else _plan(written)
-    key = d1 * 8 + d2
-    return plan[3][key] if key in plan[3] else _route(plan, key, d1, d2)
-
-
-def _route(plan: _Plan, key: int, d1: int, d2: int) -> Optional[Route]:
+def _route(plan: _Plan, key: int, d1: int, d2: int) -> Optional[_Route]:
     """The steps the play takes for this roll whenever the board allows every one of them, or
     None when that depends on the board (kept in the plan's routes under ``key``).
 
@@ -139,7 +128,7 @@ def _route(plan: _Plan, key: int, d1: int, d2: int) -> Optional[Route]:
     each die reaches are fixed here: the order it tries first, or its other order when the first
     cannot place the segments (a die past a segment's end), playing every segment and every die."""
     segs, dists, direct, routes = plan
-    route: Optional[Route] = None  # d1 * 8 + d2 is never 0: the dice are 1-6
+    route: Optional[_Route] = None  # d1 * 8 + d2 is never 0: the dice are 1-6
     if not segs:
         pass
     elif dists == _DICE[d1][d2]:  # the same route for both orders of the dice: kept under 0
@@ -158,10 +147,10 @@ def _route(plan: _Plan, key: int, d1: int, d2: int) -> Optional[Route]:
 
 
 #: :func:`_walk`'s answer for an order that cannot place the segments (never a route)
-_STUCK: Route = (Play(()), ())
+_STUCK: _Route = (Play(()), ())
 
 
-def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Optional[Route]:
+def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Optional[_Route]:
     """:func:`_search`'s walk of ``order`` on the segments, before any board: its route when it
     places every segment with every die, :data:`_STUCK` when a die passes a segment's end (the
     search goes on to the next order, whatever the board), None otherwise (the board decides)."""
@@ -215,10 +204,9 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
     return True
 
 
-def play_route(position: Position, route: Route) -> Optional[LegalPlay]:
-    """The legal play of a route (:func:`route_of`: its play's steps for its roll) on
-    ``position`` when the board allows every step, else None (then :func:`fast_play` of the
-    same play and roll decides): a replay that meets a play and roll again keeps its route."""
+def _play_route(position: Position, route: _Route) -> Optional[LegalPlay]:
+    """Play a route's steps in order (:func:`_route`: the caller has checked that they are
+    the roll's).  None when a step is illegal (or hits where the route may not)."""
     plain, entries = route
     me = list(position[0])
     opp: Sequence[int] = position[1]  # a list once a checker is hit
