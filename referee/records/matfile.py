@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
@@ -522,8 +522,20 @@ def read_mat(text: Union[str, bytes]) -> MatRead:
     return _Reader().read(text)
 
 
-# the writer (re-exported: ``from referee.records.matfile import write_mat`` keeps working)
-from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: E402
+# the writer, re-exported (``from referee.records.matfile import write_mat`` keeps working) and
+# imported when first asked for: reading and replaying a file never needs it
+_WRITER_NAMES = ("gnubg_steps", "save_mat", "writable_actions", "write_mat")
+if TYPE_CHECKING:
+    from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    """The writer's names (:mod:`referee.records.matwriter`), imported on first use."""
+    if name in _WRITER_NAMES:
+        from referee.records import matwriter  # noqa: PLC0415
+
+        return getattr(matwriter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError",
            "GNUBG_TAGS", "header_lines", "ordered_meta", "rule_tags", "writable_actions", "rules_from_meta"]
