@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
 from referee.records.actions import (Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, SetUp,
@@ -38,7 +38,27 @@ from referee.records.problems import MoveNumbers, Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, KnownReplay
-from referee.records.sgfwriter import APP, ILLEGAL_NOTE, save_sgf, write_sgf
+
+#: the application name the writer puts in ``AP[]``, and the comment that names an accepted
+#: illegal play (the writer writes it, the reader reads the play from it)
+APP = "bgtable:0.1"
+ILLEGAL_NOTE = "accepted illegal play: "
+
+# the writer, re-exported (``from referee.records.sgf import write_sgf`` keeps working) and
+# imported when first asked for: reading and replaying a file never needs it
+_WRITER_NAMES = ("save_sgf", "write_sgf")
+if TYPE_CHECKING:
+    from referee.records.sgfwriter import save_sgf, write_sgf  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    """The writer's names (:mod:`referee.records.sgfwriter`), imported on first use."""
+    if name in _WRITER_NAMES:
+        from referee.records import sgfwriter  # noqa: PLC0415
+
+        return getattr(sgfwriter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["APP", "ILLEGAL_NOTE", "SgfRead", "read_sgf", "load_sgf", "write_sgf", "save_sgf"]
 
