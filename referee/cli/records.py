@@ -138,13 +138,17 @@ def _where(p: dict[str, Any], line: bool = True) -> str:
 def _no_cycle_collections() -> Iterator[None]:
     """The cyclic garbage collector off while the files are replayed: a replay makes many
     small objects and almost no cycles (the 114 real files' replay leaves 6,812 objects in
-    cycles, freed by the next collection), and the collector's passes over the records
-    kept so far were 3-4 % of the command's instructions (a tenth before it ran rarely)."""
+    cycles), and the collector's passes over the records kept so far were 3-4 % of the
+    command's instructions (a tenth before it ran rarely).  After it, what is left (the
+    readers' caches: 170,000 objects) goes to the collector's permanent generation
+    (``gc.freeze``), so that no later collection walks it again: the collections at the
+    process's exit took 0.4-0.8 s of the command's 2.3 s."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if was:
             gc.enable()
 
