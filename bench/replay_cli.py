@@ -99,7 +99,7 @@ instructions, no less CPU time (the machine scatters +-20 %).  Top after, by byt
 ``_play_route`` 17.6 %, ``_on_move`` 13.8 %, ``matfile._lines`` 8.8 %, ``fast_play`` 6.8 %,
 ``feed`` 5.0 %, ``new_move`` 4.5 %; cProfile by own time: ``_on_move`` 0.29 s, ``_lines``
 0.22, ``_play_route`` 0.22, ``fast_play`` 0.19, ``new_move`` 0.11, ``feed`` 0.10 (1.42 M calls,
-2.18 M before).
+2.18 M before).  With the freeze the whole command is 3.34 G instructions (0.77x f4d0224's).
 """
 from __future__ import annotations
 
