@@ -63,6 +63,43 @@ not reached.  With .pyc files kept (PYTHONDONTWRITEBYTECODE unset, as in an inst
 the imports take 0.33 G instead of 0.62 G.
 Top after, by bytecodes: ``_on_move`` 11.7 %, ``_one_die_each`` 11.1 %, ``_search`` 8.7 %,
 ``matfile.cells`` 6.6 %, ``matfile.action`` 5.2 %, ``_step`` 4.9 %, ``fast_play`` 4.6 %.
+
+Issue 19, the third pass (2026-12-01, replay6; the machine at load 1-12).  Instructions of the
+whole command (callgrind, as above): 4.32 G at f4d0224 -> 3.61 G (0.84x; the in-process
+replay's bytecodes 47.3 M -> 35.5 M).  Python's bare start is 0.14 G of it and the imports
+0.58 G (0.32 G of that compiling our sources: PYTHONDONTWRITEBYTECODE), so the replay itself
+went about 3.6 G -> 2.9 G.  Cut, each with every output the same (the reader results, known
+replays, resolved plays, problems and check_file reports of the 114 files and 600 fuzzed
+variants compared with f4d0224's by digest; fastcheck against the old fastcheck on 450,790
+real and fuzzed plays):
+
+* fastcheck: one route player for every fast play -- a play whose segments are not one die
+  each (24/13, 13/7(2) with 3-3, 6/off with a 4) keeps per play and roll the steps the search
+  tries first that the dice alone fix, played straight, the search running only when the board
+  stops one; the play without hits kept with its route; a written move's segments kept per move;
+* matfile: the common move line (two rolls, ASCII, no s or =) read by one pattern and one loop
+  without the per-line calls, a new cell's play added by ``new_move`` (its Move built by
+  ``actions.move_unchecked``), the Crawford flag per game without re-reading every earlier game;
+* SGF: the move numbers laid out once (``problems.MoveNumbers``; the layout of the whole game at
+  every node was quadratic), a value without a backslash not run through ``re.sub``;
+* replay: the position kept as the last play left it (no side swapped per play); the cyclic
+  collector off during the replay (still 3-4 % of the instructions at the raised threshold);
+* imports: neither writer is compiled for a replay (matfile and sgf re-export them on first use);
+  a cheaper character class for the two-rolls pattern (the first one took 25 ms to compile).
+Tried and dropped: a per-Move route cache (no fewer bytecodes once the route came first).
+
+The largest cut is not in those instructions: the collections at the process's exit walked
+every object the readers' caches keep (170,000; 114,000 at f4d0224), 0.4-0.8 s of CPU (with
+``os._exit`` after ``main``: 1.91-2.01 s -> 1.67-1.71 s; the normal exit 2.3-2.7 s).
+``gc.freeze()`` when the replay ends moves them to the permanent generation (the base tree
+with the same freeze: 1.75-1.92 s).  Whole command, best of 7, same run: 2.08 s -> 1.45 s =
+21,686 -> 30,997 plays/s against f4d0224 (1.43x); against a970f71, with a callgrind run beside
+it, 2.84 -> 1.83 s (1.55x).  Before the freeze the same trees gave 2.07 -> 2.11 s: 16 % fewer
+instructions, no less CPU time (the machine scatters +-20 %).  Top after, by bytecodes:
+``_play_route`` 17.6 %, ``_on_move`` 13.8 %, ``matfile._lines`` 8.8 %, ``fast_play`` 6.8 %,
+``feed`` 5.0 %, ``new_move`` 4.5 %; cProfile by own time: ``_on_move`` 0.29 s, ``_lines``
+0.22, ``_play_route`` 0.22, ``fast_play`` 0.19, ``new_move`` 0.11, ``feed`` 0.10 (1.42 M calls,
+2.18 M before).  With the freeze the whole command is 3.34 G instructions (0.77x f4d0224's).
 """
 from __future__ import annotations
 

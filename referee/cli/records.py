@@ -135,15 +135,22 @@ def _where(p: dict[str, Any], line: bool = True) -> str:
 
 
 @contextmanager
-def _few_collections() -> Iterator[None]:
-    """The cyclic garbage collector run rarely: a replay makes many small objects and
-    almost no cycles, and the collector's young passes were a tenth of its time."""
-    before = gc.get_threshold()
-    gc.set_threshold(100_000, 50, 100)
+def _no_cycle_collections() -> Iterator[None]:
+    """The cyclic garbage collector off while the files are replayed: a replay makes many
+    small objects and almost no cycles (the 114 real files' replay leaves 6,812 objects in
+    cycles), and the collector's passes over the records kept so far were 3-4 % of the
+    command's instructions (a tenth before it ran rarely).  After it, what is left (the
+    readers' caches: 170,000 objects) goes to the collector's permanent generation
+    (``gc.freeze``), so that no later collection walks it again: the collections at the
+    process's exit took 0.4-0.8 s of the command's 2.3 s."""
+    was = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        gc.set_threshold(*before)
+        gc.freeze()
+        if was:
+            gc.enable()
 
 
 def main_replay(argv: Optional[Sequence[str]] = None) -> int:
@@ -152,7 +159,7 @@ def main_replay(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("files", nargs="+", metavar="FILE", help=".mat/.txt, .sgf, journal .jsonl or record .json")
     ap.add_argument("--json", action="store_true", help="print one JSON report")
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
-    with _few_collections():
+    with _no_cycle_collections():
         reports = [check_file(Path(f)) for f in args.files]
     if args.json:
         print(json.dumps({"files": reports}, ensure_ascii=False))

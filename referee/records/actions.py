@@ -178,6 +178,22 @@ class Move(Action):
             raise RecordError(f"play {self.play!r} must be text in gnubg notation")
 
 
+_object_new = object.__new__
+
+
+def move_unchecked(player: int, dice: tuple[int, int], play: str) -> Move:
+    """``Move(player, dice, play)`` from values the caller has checked (player 0 or 1, dice a
+    tuple of two ints 1-6, play text): the same value without the dataclass's checks, for a
+    reader's inner loop (a .mat file's every new cell)."""
+    m = _object_new(Move)
+    d = m.__dict__  # the fields in Move.__init__'s order
+    d["player"] = player
+    d["t"] = None
+    d["dice"] = dice
+    d["play"] = play
+    return m
+
+
 @dataclass(frozen=True)
 class Reroll(Action):
     """A roll that did not count, and why (one of REROLL_CAUSES); ``dice`` if they were read."""

@@ -28,11 +28,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from referee.errors import NotationError, RecordError
 from referee.rules.notation import parse_play_cached
-from referee.records.actions import Action, Beaver, Double, Move, Pass, Resign, Roll, Take
+from referee.records.actions import Action, Beaver, Double, Move, Pass, Resign, Roll, Take, move_unchecked
 from referee.records.problems import Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.records.replay import GameReplayer, KnownReplay
@@ -43,6 +43,10 @@ _LENGTH = re.compile(r"^(\d+)\s+point\s+match\b", re.IGNORECASE)
 _GAME = re.compile(r"^Game\s+(\d+)\s*$", re.IGNORECASE)
 _SCORE = re.compile(r"^\s*(.*?\S)\s*:\s*(\d+)\s+(\S.*?)\s*:\s*(\d+)\s*$")
 _MOVELINE = re.compile(r"^\s*(\d+)\)(.*)$")
+#: a move line of two rolls in ASCII without "s" or "=" (the common line, as :meth:`_Reader.cells`
+#: tests it): its move number and its two cells, each from its roll's two digits and colon
+_PLAIN = r"[\x00-\x39\x3b\x3c\x3e-\x52\x54-\x72\x74-\x7f]*"  # ASCII but ":", "=", "S" and "s"
+_TWO_ROLLS = re.compile(rf"[ \t\n\r\f\v]*([0-9]+)\){_PLAIN}([0-9][0-9]:{_PLAIN})([0-9][0-9]:{_PLAIN})\Z")
 # the look-ahead only lets the scan skip, fast, the columns where no action can start
 _ACTION = re.compile(
     r"(?=[\dbcdprtw])(\d\d:|Doubles\s*=>\s*\d+|Beavers?\s*=>\s*\d+|Takes|Drops|Passes|Concedes|Resigns|"
@@ -118,6 +122,8 @@ class _Reader:
         self.g: Optional[_GameBuilder] = None
         self.lineno = 0
         self.lines: dict[tuple[int, int], int] = {}
+        #: (match length, Crawford rule), the games before the last looked at, whether one needed a point
+        self.crawford_seen: tuple[tuple[int, bool], int, bool] = ((0, True), 0, False)
 
     def problem(self, move: int, text: str, reason: str) -> None:
         self.problems.append(Problem(self.g.number if self.g else 0, move, text.strip(), reason, self.lineno))
@@ -128,8 +134,7 @@ class _Reader:
         if "\0" in text:
             self.problems.append(Problem(0, 0, "", "a binary file, not match text", 1))
             return MatRead(MatchRecord(), self.problems)
-        for self.lineno, raw in enumerate(text.splitlines(), 1):
-            self.line(raw.rstrip())
+        self._lines(text)
         self.close_game()
         players = ("Player 1", "Player 2")
         for g in self.games:
@@ -160,6 +165,74 @@ class _Reader:
                        self.lines, known)
 
     # --------------------------------------------------------------- lines
+
+    def _lines(self, text: str) -> None:
+        """Read every line (:meth:`line`); a game's common move line, two rolls whose cells were
+        read before, is read here without the calls (:meth:`move_line`, :meth:`cells`, :meth:`cell`)."""
+        played0, played1 = _PLAYED
+        two = _TWO_ROLLS.match
+        match = _MOVELINE.match
+        lines = self.lines
+        lineno = 0
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            line = raw.rstrip()
+            g = self.g
+            if g is None:
+                self.lineno = lineno
+                self.line(line)
+                continue
+            m = two(line)
+            if m is not None:  # the common line in ASCII: the cells' test below, in one match
+                num, text0, text1 = m.groups()
+                move = int(num)
+                g.last_move = move
+                lines.setdefault((g.number, move), lineno)
+                text0 = text0.strip()  # text1 ends the line, which is stripped
+            else:
+                self.lineno = lineno
+                m = match(line)
+                if m is None:
+                    self.line(line)
+                    continue
+                move = int(m.group(1))  # :meth:`move_line`
+                g.last_move = move
+                lines.setdefault((g.number, move), lineno)
+                rest = m.group(2)
+                c1 = rest.find(":")  # :meth:`cells`' test of its common line
+                c2 = rest.find(":", c1 + 1)
+                if not (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
+                        and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
+                        and rest.isascii()):
+                    self.cells(line, m.start(2), rest, move)
+                    continue
+                text0, text1 = rest[c1 - 2:c2 - 2].strip(), rest[c2 - 2:].strip()
+            # :meth:`cell`, twice (a new cell's play by :meth:`new_move`, else :meth:`action`)
+            if g.ended or g.held is not None:
+                self.lineno = lineno
+                self.action(0, text0, move)
+            else:
+                known = played0.get(text0)
+                if known is not None:
+                    acts = g.actions
+                    acts.append(known)
+                    g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+                elif not self.new_move(g, 0, text0, move):
+                    self.lineno = lineno
+                    self.action(0, text0, move)
+            if g.ended or g.held is not None:
+                self.lineno = lineno
+                self.action(1, text1, move)
+            else:
+                known = played1.get(text1)
+                if known is not None:
+                    acts = g.actions
+                    acts.append(known)
+                    g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
+                elif not self.new_move(g, 1, text1, move):
+                    self.lineno = lineno
+                    self.action(1, text1, move)
+        if lineno:
+            self.lineno = lineno
 
     def line(self, line: str) -> None:
         s = line.strip()
@@ -211,14 +284,48 @@ class _Reader:
                 g.score = (int(m.group(2)), int(m.group(4)))
                 g.right_offset = m.start(3)
                 if not g.actions:  # replay it as the Crawford game it is (or not), to share the replay
-                    flags = crawford_flags(self.length or 0, [b.score or (0, 0) for b in self.games],
-                                           self.rules.crawford)
-                    g.replayer = GameReplayer(g.number, self.length or 0, self.rules, flags[-1])
+                    g.replayer = GameReplayer(g.number, self.length or 0, self.rules, self.crawford_flag())
                 return
         if _WINS.search(s):
             self.cells(line, 0, line, g.last_move)
             return
         self.unreadable(Problem(g.number, g.last_move, s, "unreadable line"))
+
+    def new_move(self, g: _GameBuilder, p: int, text: str, move: int) -> bool:
+        """A cell of the common line not read before (``52: 13/8 6/4``, :data:`_TWO_ROLLS`: two
+        ASCII digits and a colon first, no "s") when it is a readable play, added as
+        :meth:`action` adds it; False, with nothing done, for anything else (:meth:`action` then
+        reads it: dice out of range, no play, "????", an unreadable play)."""
+        d1, d2 = ord(text[0]) - 48, ord(text[1]) - 48
+        rest = text[3:].strip()
+        if not (0 < d1 < 7 and 0 < d2 < 7) or not rest or rest in ("????", "???", "?"):
+            return False
+        try:
+            parse_play_cached(rest)
+        except NotationError:
+            return False
+        mv = move_unchecked(p, (d1, d2), rest)  # the player, the dice and the text checked above
+        played = _PLAYED[p]
+        if len(played) >= _PLAYED_KEPT:
+            played.clear()
+        played[text] = mv
+        acts = g.actions  # :meth:`add`, with no roll held
+        acts.append(mv)
+        g.replayer.feed(mv, move, len(acts) - 1)  # type: ignore[union-attr]
+        return True
+
+    def crawford_flag(self) -> bool:
+        """Whether the last game is the Crawford game by the scores so far (``crawford_flags``'
+        last flag), each earlier game's score looked at once over the file."""
+        length, rule = self.length or 0, self.rules.crawford
+        key, done, seen = self.crawford_seen
+        if key != (length, rule):
+            done, seen = 0, False
+        earlier = [b.score or (0, 0) for b in self.games[done:-1]]
+        seen = seen or any(crawford_flags(length, earlier, rule))  # a game before needed one point
+        self.crawford_seen = ((length, rule), len(self.games) - 1, seen)
+        last = self.games[-1].score or (0, 0)
+        return crawford_flags(length, [(length - 1, 0)] * seen + [last], rule)[-1]
 
     def move_line(self, g: _GameBuilder, line: str, m: re.Match[str]) -> None:
         move = int(m.group(1))
@@ -324,7 +431,7 @@ class _Reader:
                     self.problem(move, text, f"unreadable move: {exc}")
                     self.add(Move(p, (d1, d2), rest), move)
                     return
-                mv = Move(p, (d1, d2), rest)
+                mv = move_unchecked(p, (d1, d2), rest)  # the player, the dice and the text checked above
                 played = _PLAYED[p]
                 if len(played) >= _PLAYED_KEPT:
                     played.clear()
@@ -415,8 +522,20 @@ def read_mat(text: Union[str, bytes]) -> MatRead:
     return _Reader().read(text)
 
 
-# the writer (re-exported: ``from referee.records.matfile import write_mat`` keeps working)
-from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: E402
+# the writer, re-exported (``from referee.records.matfile import write_mat`` keeps working) and
+# imported when first asked for: reading and replaying a file never needs it
+_WRITER_NAMES = ("gnubg_steps", "save_mat", "writable_actions", "write_mat")
+if TYPE_CHECKING:
+    from referee.records.matwriter import gnubg_steps, save_mat, writable_actions, write_mat  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    """The writer's names (:mod:`referee.records.matwriter`), imported on first use."""
+    if name in _WRITER_NAMES:
+        from referee.records import matwriter  # noqa: PLC0415
+
+        return getattr(matwriter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["MatRead", "read_mat", "load_mat", "write_mat", "save_mat", "decode", "gnubg_steps", "RecordError",
            "GNUBG_TAGS", "header_lines", "ordered_meta", "rule_tags", "writable_actions", "rules_from_meta"]

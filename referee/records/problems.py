@@ -6,7 +6,7 @@ reason)`` -- how every reader and the replay report what is wrong -- and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from referee.records.actions import (NOT_PLAYS, Action, Beaver, Correction, Double, GameEnd, IllegalAccepted, Move,
                                      Pass, Reroll, Resign, Roll, Take)
@@ -25,15 +25,28 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
     followed by the same player's Move shares the Move's cell.
     """
     acts = list(actions)
+    return _lay(acts, 0, len(acts), _START)[0]
+
+
+_Where = tuple[int, int, tuple[int, int]]  # the line, the column and the last cell so far
+_START: _Where = (1, 0, (1, -1))
+
+
+def _lay(acts: Sequence[Action], start: int, stop: int, where: _Where) -> tuple[list[tuple[int, int]], _Where]:
+    """:func:`layout` of ``acts[start:stop]`` from ``where`` (a roll looks ahead in all of ``acts``)."""
     out: list[tuple[int, int]] = []
-    line, col = 1, 0
-    last = (1, -1)
-    for i, a in enumerate(acts):
+    line, col, last = where
+    n = len(acts)
+    for i in range(start, stop):
+        a = acts[i]
         if a.TYPE not in COLUMN_TYPES:
             out.append((last[0], -1))
             continue
         if a.TYPE == "roll":
-            nxt = next((b for b in acts[i + 1:] if b.TYPE not in NOT_PLAYS), None)
+            j = i + 1
+            while j < n and acts[j].TYPE in NOT_PLAYS:
+                j += 1
+            nxt = acts[j] if j < n else None
             if isinstance(nxt, (Move, IllegalAccepted)) and nxt.player == a.player:
                 # shares the cell of its move: numbered as the move will be
                 c, ln = col, line
@@ -48,7 +61,26 @@ def layout(actions: Iterable[Action]) -> list[tuple[int, int]]:
         col = a.player + 1
         if col == 2:
             line, col = line + 1, 0
-    return out
+    return out, (line, col, last)
+
+
+class MoveNumbers:
+    """The move numbers of a list of actions while a reader appends to it: :meth:`last` is
+    ``layout(actions)[-1][0]`` without laying out the whole list again at every action."""
+
+    def __init__(self) -> None:
+        self._done = 0  # the actions laid out for good: those before the last play or cube action
+        self._where = _START
+
+    def last(self, actions: Sequence[Action]) -> int:
+        """The move number of the last of ``actions`` (the same list each time, only appended to)."""
+        j = len(actions) - 1
+        while j > self._done and actions[j].TYPE in NOT_PLAYS:
+            j -= 1
+        if j > self._done:  # every roll before ``j`` has its next play or cube action: laid out for good
+            self._where = _lay(actions, self._done, j, self._where)[1]
+            self._done = j
+        return _lay(actions, self._done, len(actions), self._where)[0][-1][0]
 
 
 # ---------------------------------------------------------------------------- problems and text

@@ -22,6 +22,7 @@ from referee.records.record import GameRecord, RuleSettings
 from referee.rules.scoring import points_won
 
 _KIND_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
+_new = tuple.__new__
 
 
 def _pname(p: int) -> str:
@@ -82,7 +83,10 @@ class ReplayState:
         self.match_length = match_length
         self.rules = rules
         self.crawford = crawford
-        self.pos0 = Position.start()
+        # the position now with player ``_on`` on roll: kept as the last play left it (the next
+        # player on roll), so a game of alternating plays never swaps sides (:attr:`pos0`)
+        self._pos = Position.start()
+        self._on = 0
         # the cube (referee.rules.cube); while a double (or a beaver) is pending, ``standing``
         # is the cube as it was before the offer: what the game is played for if the offer
         # is never answered (a record that goes on, or ends, without the answer)
@@ -107,16 +111,27 @@ class ReplayState:
         """Note a problem at ``move`` of this game (with the action's text)."""
         self.out.problems.append(Problem(self.number, move, action_text(a) if a is not None else "", reason))
 
+    @property
+    def pos0(self) -> Position:
+        """The position now with player 0 on roll (player 0's side is ``me``)."""
+        pos = self._pos
+        return pos if self._on == 0 else _new(Position, (pos[1], pos[0]))
+
+    @pos0.setter
+    def pos0(self, position: Position) -> None:
+        self._pos, self._on = position, 0
+
     def mover_position(self, p: int) -> Position:
         """The position now, seen by player ``p`` (0 Dark, 1 Light)."""
-        return self.pos0 if p == 0 else self.pos0.swap()  # referee.board.for_side, without its import
+        pos = self._pos
+        return pos if self._on == p else _new(Position, (pos[1], pos[0]))  # swap(), without its checks
 
     def legal_exists(self, p: int, dice: tuple[int, int]) -> bool:
         """Whether ``p`` has a legal play for ``dice`` now (False once positions are unknown)."""
         return not self.broken and bool(legal_plays(self.mover_position(p), dice[0], dice[1]))
 
     def _set_after(self, p: int, result: Position) -> None:
-        self.pos0 = result if p == 1 else result.swap()  # ``result`` has the opponent on roll
+        self._pos, self._on = result, 1 - p  # ``result`` has the opponent on roll
         self.over = result.is_game_over()
 
     def _check_turn(self, move: int, a: Action) -> None:

@@ -101,8 +101,9 @@ class GameReplayer(CubeAndResult):
         self.out.plays += 1  # the bookkeeping of _played, inline: the replay's inner loop
         if self.broken:
             return
-        pos0 = self.pos0
-        pos = pos0 if p == 0 else _new(Position, (pos0[1], pos0[0]))  # mover_position(p)
+        pos = self._pos  # mover_position(p), inline: the last play left the mover on roll
+        if self._on != p:
+            pos = _new(Position, (pos[1], pos[0]))
         d1, d2 = a.dice
         try:
             written = _parse(a.play)
@@ -123,7 +124,7 @@ class GameReplayer(CubeAndResult):
                 return
         self.out.resolved[index] = lp.play
         result = lp.result  # the opponent on roll: _set_after, inline
-        self.pos0 = result if p == 1 else _new(Position, (result[1], result[0]))
+        self._pos, self._on = result, 1 - p
         # over when a side has no checker left (counts are never negative: any() stops at the first)
         self.over = not any(result[1]) or not any(result[0])
 

@@ -29,16 +29,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from referee.rules.notation import BAR_POINT, OFF_POINT
 from referee.records.actions import (Action, Beaver, Double, IllegalAccepted, Move, Pass, Reroll, Roll, SetUp,
                                      Take)
-from referee.records.problems import Problem, layout
+from referee.records.problems import MoveNumbers, Problem
 from referee.records.record import GameRecord, MatchRecord, RuleSettings, crawford_flags
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer, KnownReplay
-from referee.records.sgfwriter import APP, ILLEGAL_NOTE, save_sgf, write_sgf
+
+#: the application name the writer puts in ``AP[]``, and the comment that names an accepted
+#: illegal play (the writer writes it, the reader reads the play from it)
+APP = "bgtable:0.1"
+ILLEGAL_NOTE = "accepted illegal play: "
+
+# the writer, re-exported (``from referee.records.sgf import write_sgf`` keeps working) and
+# imported when first asked for: reading and replaying a file never needs it
+_WRITER_NAMES = ("save_sgf", "write_sgf")
+if TYPE_CHECKING:
+    from referee.records.sgfwriter import save_sgf, write_sgf  # noqa: F401
+
+
+def __getattr__(name: str) -> Any:
+    """The writer's names (:mod:`referee.records.sgfwriter`), imported on first use."""
+    if name in _WRITER_NAMES:
+        from referee.records import sgfwriter  # noqa: PLC0415
+
+        return getattr(sgfwriter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["APP", "ILLEGAL_NOTE", "SgfRead", "read_sgf", "load_sgf", "write_sgf", "save_sgf"]
 
@@ -74,7 +94,11 @@ class SgfRead:
 
 
 def _unesc(v: str) -> str:
-    return re.sub(r"\\(.)", r"\1", v, flags=re.S)
+    # most values have no escape: returned as they are, without the substitution's template
+    return _ESCAPED(r"\1", v) if "\\" in v else v
+
+
+_ESCAPED = re.compile(r"\\(.)", re.S).sub
 
 
 Node = list[tuple[str, list[str]]]
@@ -266,9 +290,12 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
         r = GameReplayer(number, length, rules, crawford_flags(length, [s for _, s, _ in games], crawford_rule)[-1])
         replayers.append(r)
 
-        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number) -> None:
+        numbers = MoveNumbers()
+
+        def feed(a: Action, acts: list[Action] = acts, r: GameReplayer = r, number: int = number,
+                 numbers: MoveNumbers = numbers) -> None:
             acts.append(a)
-            move = layout(acts)[-1][0]
+            move = numbers.last(acts)
             lines.setdefault((number, move), line)
             r.feed(a, move, len(acts) - 1)
 
@@ -280,7 +307,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
             ni += 1
             props = dict(node)
             t = _float(props.get("TS"))
-            here = layout(acts)[-1][0] if acts else 0
+            here = numbers.last(acts) if acts else 0
             if "DI" in props and "PL" in props and not _is_board(props):
                 pl = props["PL"][0].upper()
                 d = props["DI"][0]

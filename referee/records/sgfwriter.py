@@ -17,9 +17,7 @@ from referee.records.matwriter import gnubg_steps
 from referee.records.mattags import ordered_meta
 from referee.rules.position import Position
 from referee.records.replay import GameReplayer
-
-APP = "bgtable:0.1"
-
+from referee.records.sgf import APP, ILLEGAL_NOTE
 
 def _letter(player: int, point: int) -> str:
     if point == BAR_POINT:
@@ -36,7 +34,6 @@ def _esc(text: str) -> str:
 
 #: record meta keys written as standard SGF root properties (the rest go to ``HT``)
 _STANDARD = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
-ILLEGAL_NOTE = "accepted illegal play: "
 SCORE_NOTE = "the director corrected the score to "
 
 

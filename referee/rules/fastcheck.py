@@ -9,18 +9,20 @@ empty play ("Cannot Move") is legal when no checker can move one die.  When ther
 are as many written segments as dice (``24/18 13/11``, ``6/off 5/off``; not ``24/13``)
 every way to play them gives each segment one die, so the same steps and position:
 the segments are first played in order each with the die of its exact distance, and
-only when that fails does the search look for another assignment.  In
-every other case -- fewer dice used, a step it cannot place, an empty play with a
-legal move -- it returns ``None`` and the caller asks the full generator
+only when that fails does the search look for another assignment.  Other plays (``24/13``,
+``13/7(2)`` with 3-3, ``6/off`` with a 4) take the steps the search would try first: those the
+dice alone fix are kept per play and roll (a route) and played straight, and the search runs
+only when the board stops one of them.  In every other case -- fewer dice used, a step it
+cannot place, an empty play with a legal move -- it returns ``None`` and the caller asks the full generator
 (:func:`referee.rules.moves.match_play`), which stays the authority.  The test suite
 cross-checks the two on every play of the real match files.
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from referee.rules.moves import LegalPlay
-from referee.rules.notation import OFF_POINT, Play, Step, WrittenPlay
+from referee.rules.notation import OFF_POINT, Play, Step, WrittenMove, WrittenPlay
 from referee.rules.position import Position
 
 
@@ -29,26 +31,63 @@ _STEP = tuple(tuple((Step(s, d, False), Step(s, d, True)) for d in range(26)) fo
 _new = tuple.__new__
 
 
+#: a segment's step with the die of its distance: (from index, to index or -1 for off, the
+#: opponent's index of the point landed on, its step, its step as a hit)
 _Direct = tuple[int, int, int, Step, Step]
-_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...]]
+#: one checker's step on a route: (from index, to index -- or, off the board, from index
+#: minus the die, so negative --, the opponent's index of the point landed on, its step as a
+#: hit or None where the route may not hit -- a point the text passes without naming --, and
+#: its place in the play)
+_Entry = tuple[int, int, int, Optional[Step], int]
+#: the steps a play takes for a roll when the board allows them: the play without hits, and
+#: each step's entry
+_Route = tuple[Play, tuple[_Entry, ...]]
+#: a written play's plan: its (from, to) segments, their distances sorted, its steps with one
+#: die each, and its routes by roll (``d1 * 8 + d2`` -> the route, or None: search)
+_Plan = tuple[tuple[tuple[int, int], ...], tuple[int, ...], tuple[_Direct, ...], dict[int, Optional[_Route]]]
 #: the plans made so far, by the written play's identity (the replay parses each text once,
 #: :func:`referee.rules.notation.parse_play_cached`): id -> (the play, its plan)
 _PLANS: dict[int, tuple[WrittenPlay, _Plan]] = {}
 _PLANS_KEPT = 1 << 14
+#: a written move's segments and their one-die steps (moves repeat across plays: "24/18")
+_MOVE_PLANS: dict[WrittenMove, tuple[list[tuple[int, int]], list[int], list[_Direct]]] = {}
+
+
+def _direct(a: int, b: int) -> _Direct:
+    """The step of a segment ``a``/``b`` made with the die of its distance."""
+    return (a - 1, b - 1, 24 - b, _STEP[a][b][False], _STEP[a][b][True])
+
+
+def _move_plan(mv: WrittenMove) -> tuple[list[tuple[int, int]], list[int], list[_Direct]]:
+    """A written move's (from, to) segments (each repeat in turn), distances and one-die steps."""
+    segs: list[tuple[int, int]] = []
+    pts = mv.points
+    for _ in range(mv.count):
+        for a, b in zip(pts, pts[1:]):
+            segs.append((a, b))
+    if len(_MOVE_PLANS) >= _PLANS_KEPT:
+        _MOVE_PLANS.clear()
+    out = _MOVE_PLANS[mv] = (segs, [a - b for a, b in segs], [_direct(a, b) for a, b in segs])
+    return out
 
 
 def _plan(written: WrittenPlay) -> _Plan:
     """The written moves as (from, to) segments in the mover's numbering (25 = bar, 0 = off),
-    their distances sorted, and per segment (from index, to index or -1 for off, the
-    opponent's index of the point landed on, its step, its step as a hit)."""
+    their distances sorted, per segment its step with the die of its distance, and the
+    routes found so far (:func:`_route`)."""
     segs: list[tuple[int, int]] = []
+    dists: list[int] = []
+    direct: list[_Direct] = []
+    known = _MOVE_PLANS
     for mv in written.moves:
-        pts = mv.points
-        for _ in range(mv.count):
-            for a, b in zip(pts, pts[1:]):
-                segs.append((a, b))
-    plan = (tuple(segs), tuple(sorted([a - b for a, b in segs])),
-            tuple([(a - 1, b - 1, 24 - b, _STEP[a][b][False], _STEP[a][b][True]) for a, b in segs]))
+        m = known.get(mv)
+        if m is None:
+            m = _move_plan(mv)
+        segs += m[0]
+        dists += m[1]
+        direct += m[2]
+    dists.sort()
+    plan: _Plan = (tuple(segs), tuple(dists), tuple(direct), {})
     if len(_PLANS) >= _PLANS_KEPT:
         _PLANS.clear()
     _PLANS[id(written)] = (written, plan)  # the play is kept with it: its id stays its own
@@ -65,14 +104,88 @@ def fast_play(position: Position, d1: int, d2: int, written: WrittenPlay) -> Opt
     if not written.moves:
         return LegalPlay(_NO_PLAY, position.swap()) if _cannot_move(position, d1, d2) else None
     known = _PLANS.get(id(written))
-    segs, dists, direct = known[1] if known is not None and known[0] is written else _plan(written)
-    if not segs:
-        return None
-    if dists == _DICE[d1][d2]:
-        lp = _one_die_each(position, direct)
+    plan = known[1] if known is not None and known[0] is written else _plan(written)
+    routes = plan[3]
+    key = d1 * 8 + d2
+    route = routes[key] if key in routes else _route(plan, key, d1, d2)
+    if route is not None:
+        lp = _play_route(position, route)
         if lp is not None:
             return lp
+    segs = plan[0]
+    if not segs:
+        return None
     return _search(position, segs, ((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1)))
+
+
+def _route(plan: _Plan, key: int, d1: int, d2: int) -> Optional[_Route]:
+    """The steps the play takes for this roll whenever the board allows every one of them, or
+    None when that depends on the board (kept in the plan's routes under ``key``).
+
+    With as many segments as dice, each of its distance, they are the segments in order, each
+    with its die (every legal way to play them gives these steps).  Otherwise they are the
+    steps :func:`_search` takes -- what it finds is then this play --, of which only the points
+    each die reaches are fixed here: the order it tries first, or its other order when the first
+    cannot place the segments (a die past a segment's end), playing every segment and every die."""
+    segs, dists, direct, routes = plan
+    route: Optional[_Route] = None  # d1 * 8 + d2 is never 0: the dice are 1-6
+    if not segs:
+        pass
+    elif dists == _DICE[d1][d2]:  # the same route for both orders of the dice: kept under 0
+        route = routes.get(0)
+        if route is None:
+            route = routes[0] = (_new(Play, (tuple([plain for _s, _t, _o, plain, _h in direct]),)),
+                                 tuple([(s, t, o, hit, k) for k, (s, t, o, _p, hit) in enumerate(direct)]))
+    else:
+        for order in (((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1))):
+            walked = _walk(segs, order)
+            if walked is not _STUCK:  # an order that cannot place the segments: the search tries the next
+                route = walked
+                break
+    routes[key] = route
+    return route
+
+
+#: :func:`_walk`'s answer for an order that cannot place the segments (never a route)
+_STUCK: _Route = (Play(()), ())
+
+
+def _walk(segs: tuple[tuple[int, int], ...], order: tuple[int, ...]) -> Optional[_Route]:
+    """:func:`_search`'s walk of ``order`` on the segments, before any board: its route when it
+    places every segment with every die, :data:`_STUCK` when a die passes a segment's end (the
+    search goes on to the next order, whatever the board), None otherwise (the board decides)."""
+    n = len(segs)
+    plain: list[Step] = []
+    out: list[_Entry] = []
+    i = 0
+    cur, dst = segs[0]
+    while cur == dst:
+        i += 1
+        if i == n:
+            break
+        cur, dst = segs[i]
+    for d in order:
+        if i == n:
+            return None  # every segment placed with dice to spare (or the board stops it first)
+        if dst != OFF_POINT and d > cur - dst:
+            return _STUCK
+        nxt = cur - d if cur - d >= 1 else OFF_POINT
+        s = cur - 1  # 24 for the bar
+        k = len(out)
+        plain.append(_STEP[cur][nxt][False])
+        if nxt == OFF_POINT:
+            out.append((s, s - d, 0, None, k))
+        else:
+            out.append((s, nxt - 1, 24 - nxt, _STEP[cur][nxt][True] if nxt == dst else None, k))
+        cur = nxt
+        while cur == dst:
+            i += 1
+            if i == n:
+                break
+            cur, dst = segs[i]
+    if i < n:
+        return None
+    return (_new(Play, (tuple(plain),)), tuple(out))
 
 
 _NO_PLAY = Play(())
@@ -91,38 +204,37 @@ def _cannot_move(position: Position, d1: int, d2: int) -> bool:
     return True
 
 
-def _one_die_each(position: Position, direct: tuple[_Direct, ...]) -> Optional[LegalPlay]:
-    """Play as many segments as dice in order, each with the die of its exact distance
-    (a bear-off from the 4 point with a 4): the caller has checked that the distances
-    are the dice.  With one die per segment every legal way gives these steps, so no
-    search is needed.  None when a step is illegal."""
+def _play_route(position: Position, route: _Route) -> Optional[LegalPlay]:
+    """Play a route's steps in order (:func:`_route`: the caller has checked that they are
+    the roll's).  None when a step is illegal (or hits where the route may not)."""
+    plain, entries = route
     me = list(position[0])
-    opp: Optional[list[int]] = None  # copied at the first hit
-    steps: list[Step] = []
-    for s, t, o, plain, hit in direct:
-        if me[s] == 0 or (me[24] and s != 24):
+    opp: Sequence[int] = position[1]  # a list once a checker is hit
+    bar = me[24]  # while a checker is on the bar it enters first (no hit ever puts one there)
+    steps: Optional[list[Step]] = None  # the play's steps once one hits
+    for s, t, o, hit, k in entries:
+        if not me[s] or (bar and me[24] and s != 24):
             return None
-        if t < 0:  # bearing off with the exact die: every checker home
-            if any(me[6:24]):
+        if t < 0:  # bearing off: every checker home, and with a die past the point none above it
+            if any(me[6:24]) or (t < -1 and any(me[s + 1:6])):
                 return None
             me[s] -= 1
-            steps.append(plain)
             continue
-        n = position[1][o] if opp is None else opp[o]
-        if n >= 2:
-            return None
+        n = opp[o]
+        if n:
+            if n >= 2 or hit is None:  # a held point, or a hit the text does not name (the search decides)
+                return None
+            hit_opp = list(opp)
+            hit_opp[o] = 0
+            hit_opp[24] += 1
+            opp = hit_opp
+            if steps is None:
+                steps = list(plain[0])
+            steps[k] = hit
         me[s] -= 1
         me[t] += 1
-        if n == 1:
-            if opp is None:
-                opp = list(position[1])
-            opp[o] = 0
-            opp[24] += 1
-            steps.append(hit)
-        else:
-            steps.append(plain)
-    return _new(LegalPlay, (_new(Play, (tuple(steps),)),
-                            _new(Position, (position[1] if opp is None else tuple(opp), tuple(me)))))
+    return _new(LegalPlay, (plain if steps is None else _new(Play, (tuple(steps),)),
+                            _new(Position, (tuple(opp), tuple(me)))))
 
 
 def _step(me: list[int], opp: list[int], s: int, d: int) -> Optional[tuple[int, bool]]:

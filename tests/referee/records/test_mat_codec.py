@@ -130,3 +130,42 @@ def test_cli_convert_round_trip(matches_dir, tmp_path, capsys):
     assert e.value.code == 2
     assert main_convert([str(src), str(tmp_path / "x.pdf")]) == 2
     assert "unknown extension '.pdf'" in capsys.readouterr().err
+
+
+def test_the_two_rolls_pattern_reads_what_the_cells_test_reads(matches_dir):
+    # the reader's one-match common line (_TWO_ROLLS) takes only lines the cells' test takes,
+    # with the same move number and the same two cells
+    import random
+
+    from referee.records.matfile import _MOVELINE, _TWO_ROLLS
+
+    def cells_test(line):
+        m = _MOVELINE.match(line)
+        if not m:
+            return None
+        rest = m.group(2)
+        c1 = rest.find(":")
+        c2 = rest.find(":", c1 + 1)
+        if not (c1 >= 2 and c2 > 0 and rest.find(":", c2 + 1) < 0 and rest[c1 - 2:c1].isdigit()
+                and rest[c2 - 2:c2].isdigit() and "s" not in rest and "S" not in rest and "=" not in rest
+                and rest.isascii()):
+            return None
+        return int(m.group(1)), rest[c1 - 2:c2 - 2].strip(), rest[c2 - 2:].strip()
+
+    lines = [raw.rstrip() for p in sorted(matches_dir.glob("*.txt"))[:20]
+             for raw in p.read_text(encoding="utf-8", errors="replace").splitlines()]
+    rng = random.Random(3)
+    alphabet = list("0123456789  :)/*sS=abWins?\t") + ["\xa0", "é", "１", "\x1c", "13/8", "52:", " 1)", "Takes"]
+    lines += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30))).rstrip() for _ in range(20000)]
+    lines += [f" {rng.randint(0, 99)}) {rng.randint(10, 66)}: 13/8 {rng.choice(alphabet)}   "
+              f"{rng.randint(0, 99)}:{rng.choice(alphabet)}".rstrip() for _ in range(20000)]
+    taken = 0
+    for line in lines:
+        m = _TWO_ROLLS.match(line)
+        want = cells_test(line)
+        if m is None:
+            continue
+        taken += 1
+        num, left, right = m.groups()
+        assert want == (int(num), left.strip(), right), line
+    assert taken > 5000

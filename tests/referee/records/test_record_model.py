@@ -50,3 +50,11 @@ def test_layout_follows_mat_columns():
             AcceptResign(0), GameEnd(0, 2, 1, "resign")]
     assert layout(acts) == [(1, 1), (2, 0), (2, 1), (3, 0), (3, 1), (3, -1), (4, 0), (4, 0), (4, 1), (4, -1),
                             (4, -1), (4, -1)]
+
+
+def test_a_move_built_unchecked_is_the_checked_move():
+    from referee.records.actions import Move, move_unchecked
+
+    fast, checked = move_unchecked(1, (6, 4), "24/18 13/9"), Move(1, (6, 4), "24/18 13/9")
+    assert fast == checked and hash(fast) == hash(checked) and vars(fast) == vars(checked)
+    assert list(vars(fast)) == list(vars(checked)) and fast.to_json() == checked.to_json()

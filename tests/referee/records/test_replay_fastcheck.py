@@ -118,3 +118,34 @@ def test_intermediate_hit_is_left_to_the_matcher():
     written = parse_play("24/13")
     lp = fast_play(pos, 6, 5, written)
     assert lp is None or not any(st.hit for st in lp.play.steps)
+
+
+def test_a_route_by_roll_gives_what_the_search_gives(real_plays):
+    # the plays whose segments are not one die each (24/13, 13/7(2) with 3-3, 6/off with a 4...):
+    # the route fixed by the dice alone gives the search's steps, or leaves the play to it
+    from referee.rules import fastcheck
+
+    routed = 0
+    for d in real_plays:
+        if not d["played"]:
+            continue
+        pos = Position.from_position_id(d["position_id"])
+        written = steps_from_pairs(d["played"])
+        segs, dists = fastcheck._plan(written)[:2]
+        for d1, d2 in (d["dice"], d["dice"][::-1]):
+            if dists == fastcheck._DICE[d1][d2]:
+                continue
+            orders = ((d1,) * 4,) if d1 == d2 else ((d1, d2), (d2, d1))
+            assert fast_play(pos, d1, d2, written) == fastcheck._search(pos, segs, orders), d
+            routed += 1
+    assert routed > 5000
+
+
+def test_a_route_through_a_blot_the_text_does_not_name_is_left_to_the_search():
+    # 3-3: 13/7(2) passes the 10 point; an opposing blot there is hit only if the text says so
+    pos = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {15: 1, 6: 4, 8: 3, 13: 4, 24: 2})
+    lp = fast_play(pos, 3, 3, parse_play("13/7(2)"))
+    assert lp is None or not any(st.hit for st in lp.play.steps)
+    hit = fast_play(pos, 3, 3, parse_play("13/10*/7 13/7"))
+    assert hit is not None and hit.result == match_play(pos, 3, 3, parse_play("13/10*/7 13/7")).result
+    assert [tuple(s) for s in hit.play.steps if s.hit] == [(13, 10, True)]

@@ -156,3 +156,23 @@ def test_money_rules_automatic_double_beaver_and_jacoby():
               Take(1), Move(0, (2, 1), "13/11 6/5"), Double(0, 8))
     p = replay_match(MatchRecord(("a", "b"), 0, money, (g,))).problems
     assert len(p) == 2 and "owns the cube" in p[1].reason and p[1].move == 5
+
+
+def test_move_numbers_of_a_growing_list_are_the_layouts():
+    # MoveNumbers (the SGF reader's) gives layout(actions)[-1][0] at every append, with the rolls,
+    # re-rolls, corrections, penalties and resignations that make the numbering look ahead
+    import random
+
+    from referee.records.actions import Correction, Penalty, Reroll, Roll
+    from referee.records.problems import MoveNumbers
+
+    rng = random.Random(5)
+    makers = [lambda p: Roll(p, (3, 1)), lambda p: Move(p, (3, 1), "8/5 6/5"), lambda p: Reroll(p, "cocked"),
+              lambda p: Correction(p, (3, 1), "8/4"), lambda p: Penalty(p, 1, "timeout"), lambda p: Double(p, 2),
+              lambda p: Take(p), lambda p: Resign(p, 1), lambda p: AcceptResign(p)]
+    for _ in range(300):
+        acts: list = []
+        numbers = MoveNumbers()
+        for _ in range(rng.randint(1, 30)):
+            acts.append(rng.choice(makers)(rng.randint(0, 1)))
+            assert numbers.last(acts) == layout(acts)[-1][0], acts
