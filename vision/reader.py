@@ -169,6 +169,12 @@ class BoardReader:
             if not read_occluded:
                 return Reading(None, None, True, corners, view, reason=self._occluded(view, memory))
             params = self._read_params(view, learn=False)[0]
+            if self.checker is None and not self._spacings:
+                # nothing measured on this board yet: the checkers' size from this frame's own
+                # rims (those in view), for this read only (a covered frame teaches nothing)
+                cd = measure_checker(rim_spacings(ring_profiles(view, self.config.read), self.config.read))
+                if cd is not None:
+                    params = replace(self.config.read, checker=cd)
             assembled = settle_assembled(read_view(view, self.colours, params)[0], params)
             rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
             return Reading(rows, None, True, corners, view, reason=self._occluded(view, memory))

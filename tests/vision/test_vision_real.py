@@ -273,3 +273,17 @@ def test_an_arm_beside_a_die_is_still_an_arm() -> None:
                                  or [DieSeen((5.0, 5.0), None, "left", False, False, 3, 1.0, 0.4)])
         r = reader.inspect(VR.load_image(name))
         assert r.evidence is None and r.occluded, name
+
+
+def test_a_covered_frame_is_read_at_its_own_checkers_size() -> None:
+    # wtc2022 frame2: an arm over the board, so the single-frame read (read_occluded) measured
+    # no checker size and counted with the layout's 0.9 pw while the real checkers are 1.02:
+    # the six black checkers in a row on top point 1 read as five.  The size is now measured
+    # from the rims in view, for that read only (a covered frame teaches the reader nothing)
+    lab = VR.load_labels()["images"]["frame2"]
+    cfg = VR.config_for(lab)
+    reader = BoardReader(cfg, corners=VR.L.parse_corners(cfg.corners or ""))
+    r = reader.inspect(VR.load_image("frame2"), read_occluded=True)
+    assert r.occluded and r.rows is not None
+    assert lab["top"][0] == [6, "dark"] and (r.rows.top[0].count, r.rows.top[0].colour) == (6, "dark")
+    assert reader.checker is None and not reader._spacings  # nothing kept from a covered frame
