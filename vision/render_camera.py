@@ -36,26 +36,16 @@ def _lens_grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
 @functools.lru_cache(maxsize=4)
 def _distortion_maps(w: int, h: int, k1: float) -> tuple[np.ndarray, np.ndarray]:
     """The remap tables of radial distortion ``k1`` for a ``w`` x ``h`` frame (kept: a camera's are fixed)."""
-    dx, dy = _lens_grid(w, h)
-    f = float(max(w, h))
-    s = dx * dx + dy * dy   # the square distance from the centre, (h, w)
-    s *= np.float32(k1)     # in place, as ``w / 2 + dx * (1 + k1 * r2) * f`` in float32
-    s += 1
-    mx = np.multiply(dx, s)
-    mx *= f
-    mx += w / 2
-    my = np.multiply(dy, s)
-    my *= f
-    my += h / 2
-    return mx, my
+    return _band_maps(w, h, k1, 0, h)
 
 
 def _band_maps(w: int, h: int, k1: float, y0: int, y1: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rows ``y0:y1`` of :func:`_distortion_maps` (the same float32 arithmetic on those rows only)."""
+    """Rows ``y0:y1`` of the remap tables of radial distortion ``k1`` (as ``w / 2 + dx * (1 + k1 *
+    r2) * f`` in float32, worked in place)."""
     dx, dy = _lens_grid(w, h)
     dy = dy[y0:y1]
     f = float(max(w, h))
-    s = dx * dx + dy * dy
+    s = dx * dx + dy * dy   # the square distance from the centre, (y1 - y0, w)
     s *= np.float32(k1)
     s += 1
     mx = np.multiply(dx, s)

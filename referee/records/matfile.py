@@ -206,31 +206,20 @@ class _Reader:
                     self.cells(line, m.start(2), rest, move)
                     continue
                 text0, text1 = rest[c1 - 2:c2 - 2].strip(), rest[c2 - 2:].strip()
-            # :meth:`cell`, twice (a new cell's play by :meth:`new_move`, else :meth:`action`)
-            if g.ended or g.held is not None:
-                self.lineno = lineno
-                self.action(0, text0, move)
-            else:
-                known = played0.get(text0)
+            # :meth:`cell` for each side (a new cell's play by :meth:`new_move`, else :meth:`action`)
+            for p, text, played in ((0, text0, played0), (1, text1, played1)):
+                if g.ended or g.held is not None:
+                    self.lineno = lineno
+                    self.action(p, text, move)
+                    continue
+                known = played.get(text)
                 if known is not None:
                     acts = g.actions
                     acts.append(known)
                     g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
-                elif not self.new_move(g, 0, text0, move):
+                elif not self.new_move(g, p, text, move):
                     self.lineno = lineno
-                    self.action(0, text0, move)
-            if g.ended or g.held is not None:
-                self.lineno = lineno
-                self.action(1, text1, move)
-            else:
-                known = played1.get(text1)
-                if known is not None:
-                    acts = g.actions
-                    acts.append(known)
-                    g.replayer.feed(known, move, len(acts) - 1)  # type: ignore[union-attr]
-                elif not self.new_move(g, 1, text1, move):
-                    self.lineno = lineno
-                    self.action(1, text1, move)
+                    self.action(p, text, move)
         if lineno:
             self.lineno = lineno
 
