@@ -1,4 +1,4 @@
-"""The unseen set's labels (tests/data/vision_unseen): two labellings that agree, merged, adding up.
+"""The unseen sets' labels (tests/data/vision_unseen*): two labellings that agree, merged, adding up.
 
 The images are not kept here (their repositories carry no licence); the labels are checked alone.
 """
@@ -7,16 +7,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "vision_unseen"
+import pytest
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+SETS = ["vision_unseen", "vision_unseen3"]
 
 
-def test_the_two_labellings_agree_and_the_merge_adds_up() -> None:
-    data = json.loads((DATA / "labels.json").read_text())
+@pytest.mark.parametrize("folder", SETS)
+def test_the_two_labellings_agree_and_the_merge_adds_up(folder: str) -> None:
+    data = json.loads((DATA / folder / "labels.json").read_text())
     names = [n for half in data["split"].values() for n in half]
     assert sorted(names) == sorted(data["images"])
     for name, lab in data["images"].items():
-        a = json.loads((DATA / "labeller_a" / f"{name}.json").read_text())
-        b = json.loads((DATA / "labeller_b" / f"{name}.json").read_text())
+        a = json.loads((DATA / folder / "labeller_a" / f"{name}.json").read_text())
+        b = json.loads((DATA / folder / "labeller_b" / f"{name}.json").read_text())
         for row in ("top", "bottom"):
             assert len(lab[row]) == 12, (name, row)
             for x, y, m in zip(a[row], b[row], lab[row]):
