@@ -64,7 +64,7 @@ def set_labels(labels: str, images: str) -> None:
     if not os.path.isfile(labels):
         raise SystemExit(f"--labels {labels!r}: no such file (a labels.json of tests/data/vision_real's form)")
     if not os.path.isdir(images):
-        raise SystemExit(f"--image-dir {images!r}: no such folder (the labelled images, NAME.jpg)")
+        raise SystemExit(f"--image-dir {images!r}: no such folder (the labelled images, each label's 'image' file)")
     LABELS, IMAGES = labels, images
 
 
@@ -74,7 +74,9 @@ def load_labels() -> dict[str, Any]:
 
 
 def image_path(name: str) -> str:
-    return os.path.join(IMAGES, f"{name}.jpg")
+    """The image file of label ``name``: its ``image`` field (``moma.png``), else ``NAME.jpg``."""
+    lab = load_labels()["images"].get(name, {})
+    return os.path.join(IMAGES, lab.get("image") or f"{name}.jpg")
 
 
 def load_image(name: str) -> np.ndarray:
