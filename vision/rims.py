@@ -162,7 +162,7 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     for r in radii_px:
         idx = np.rint(cye + r * _RING_S).astype(np.int32) * w + np.rint(cxe + r * _RING_C).astype(np.int32)
         np.clip(idx, 0, h * w - 1, out=idx)
-        out.append(idx)
+        out.append(idx.astype(np.intp))   # (numpy gathers with its own index type fastest)
     if full_key is not None:
         if len(_RING_INDEX) > 8:
             _RING_INDEX.clear()
@@ -277,8 +277,7 @@ def _make_plan(view: View, params: ReadParams) -> _Plan:
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour_at = np.clip(cys, 0, h - 1) * w + np.clip(np.broadcast_to(cxs, cys.shape), 0, w - 1)
-    for a in ring + bar_ring + [colour_at]:
-        a.flags.writeable = False
+    colour_at.flags.writeable = False   # (the ring indices stay writeable: np.take copies read-only ones first)
     return _Plan(dist, lat, ring, bar_y, bar_ring, np.broadcast_to(dirs, dirs.shape) > 0, colour_at,
                  _gap_index(view, ax, h, w, params))
 
