@@ -352,3 +352,46 @@ def _gap_fill_at(pixels: np.ndarray, at: np.ndarray, n_axes: int, params: ReadPa
     sep = np.linalg.norm(checker - board, axis=2)
     f = median_axis((db - dc) / (sep + 20.0), 1)
     return np.clip(f, -1.0, 1.0)
+
+
+def peaks_rows(profiles: np.ndarray, thr: float, nms_steps: int, lead: bool = False) -> list[list[int]]:
+    """:func:`vision.stacks._peaks` of every row of ``profiles`` (e.g. :attr:`Profiles.cap`, one
+    row an axis) at one threshold: the same indices, the candidates of all rows found in one
+    pass (the rows with two or more then suppressed one by one, as there)."""
+    p = profiles
+    rows, n = p.shape
+    if n < 3:   # (too short for a middle: the plain function)
+        from .stacks import _peaks
+        return [_peaks(p[i], thr, nms_steps, lead) for i in range(rows)]
+    mid = p[:, 1:-1]
+    m = mid > thr
+    m &= mid >= p[:, :-2]
+    m &= mid >= p[:, 2:]
+    m_all = np.zeros((rows, n), bool)
+    m_all[:, 1:-1] = m
+    if lead:
+        m_all[:, 0] = (p[:, 0] > p[:, 1]) & (p[:, 0] > thr)
+    out: list[list[int]] = [[] for _ in range(rows)]
+    score: list[list[float]] = [[] for _ in range(rows)]
+    r_idx, c_idx = m_all.nonzero()   # row-major: each row's candidates ascending
+    for r, c, v in zip(r_idx.tolist(), c_idx.tolist(), p[r_idx, c_idx].tolist()):
+        out[r].append(c)
+        score[r].append(v)
+    for r, cand in enumerate(out):
+        if len(cand) < 2:
+            continue
+        vals = score[r]
+        if len(set(vals)) < len(vals):   # a tie: in numpy's order, as the plain function has it
+            at = np.array(cand)
+            order = at[np.argsort(-p[r, at])].tolist()
+        else:                            # no tie: every sort gives the one order
+            order = [j for _, j in sorted(zip(vals, cand), reverse=True)]
+        keep: list[int] = []
+        for j in order:   # the strongest first; none within nms_steps of a kept one
+            for k in keep:
+                if abs(j - k) <= nms_steps:
+                    break
+            else:
+                keep.append(j)
+        out[r] = sorted(keep)
+    return out

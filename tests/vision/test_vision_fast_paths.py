@@ -20,7 +20,8 @@ from vision import looks  # noqa: E402
 from vision.looks import outline_score  # noqa: E402
 from vision.rectify import rectify  # noqa: E402
 from vision.render import render_scene  # noqa: E402
-from vision.rims import ring_profiles  # noqa: E402
+from vision.rims import peaks_rows, ring_profiles  # noqa: E402
+from vision.stacks import _peaks  # noqa: E402
 
 
 def test_kept_absolute_odds_are_the_odds_worked_afresh() -> None:
@@ -47,3 +48,17 @@ def test_the_outline_quantiles_are_numpys(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(looks, "_percentile", lambda row, q: float(np.quantile(row, 0.1)))   # the 10th percentile
     assert [outline_score(prof, x, y) for x, y in at] == fast
     assert all(type(v) is float for o in fast for v in o)
+
+
+def test_peaks_of_all_rows_are_the_peaks_of_each_row() -> None:
+    rng = np.random.default_rng(1)
+    sc = render_scene(L.random_position(np.random.default_rng(5)), seed=5)
+    prof = ring_profiles(rectify(sc.image, sc.corners))
+    cases: list[np.ndarray] = [prof.full, prof.cap]
+    # few levels: many ties, which numpy's sort orders its own way
+    cases += [rng.integers(0, int(rng.integers(2, 8)), (5, int(rng.integers(1, 80)))).astype(np.float32)
+              for _ in range(400)]
+    for arr in cases:
+        some = (float(rng.uniform(-1, 3)), int(rng.integers(0, 6)), True)
+        for thr, nms, lead in ((0.075, 3, True), (0.3, 1, False), some):
+            assert peaks_rows(arr, thr, nms, lead) == [_peaks(row, thr, nms, lead) for row in arr]
