@@ -14,6 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from . import layout as L
+from .order import _percentile
 from .params import DEFAULT, ReadParams
 from .rims import N_RING, Profiles, axes
 from .stacks import Checker, PointCount, _peaks
@@ -70,8 +71,9 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = DEFAU
     yi = np.clip(np.rint(cy + radii * s).astype(np.int32), 0, h - 1)
     nr, nf = len(params.ring_radii), len(params.outline_face_radii)
 
-    def q10(v: np.ndarray) -> np.ndarray:   # per row
-        return np.quantile((np.roll(v, 1, axis=-1) + v + np.roll(v, -1, axis=-1)) / 3, 0.1, axis=-1)
+    def q10(v: np.ndarray) -> list[float]:   # per row (np.quantile's values, from one partition each)
+        sm = (np.roll(v, 1, axis=-1) + v + np.roll(v, -1, axis=-1)) / 3
+        return [_percentile(row, 10) for row in sm.reshape(-1, sm.shape[-1])]
 
     z = g[yi[:nr], xi[:nr]] * rot
     best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=0)
@@ -79,7 +81,7 @@ def outline_score(prof: Profiles, x: float, y: float, params: ReadParams = DEFAU
     face = np.minimum(grey[0], grey[1])
     line = grey[nf:].min(axis=0)
     qf, ql = q10(np.stack([face, face - line]))
-    return float(q10(best)) / prof.strength, float(qf), float(ql)
+    return q10(best)[0] / prof.strength, qf, ql
 
 
 def outlined_checkers(prof: Profiles, per_axis: dict[str, PointCount],

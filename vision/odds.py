@@ -15,6 +15,7 @@ light counts) and mapped to table numbering by :func:`to_table`.
 """
 from __future__ import annotations
 
+import functools
 from typing import Optional, Sequence
 
 from referee.events import PointReading
@@ -104,8 +105,17 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
 
 
 def _alts(d: dict, limit: int = 6) -> Alts:
+    """The ``limit`` likeliest (count, colour, probability) of odds ``d``, the likeliest first."""
     items = sorted(d.items(), key=lambda kv: -kv[1])[:limit]
     return [(int(k[0]), k[1], round(float(v), 6)) for k, v in items]
+
+
+@functools.lru_cache(maxsize=4096)
+def _absolute_alts(count: int, colour: Optional[str], confidence: float,
+                   kind: str) -> tuple[tuple[int, Optional[str], float], ...]:
+    """:func:`_alts` of a point's absolute odds alone (kept: a still board's points read the
+    same every frame; ``kind``, the confidence's type name, keeps a numpy float's arithmetic apart)."""
+    return tuple(_alts(point_odds(PointReading(count, colour, confidence))))
 
 
 def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
@@ -113,9 +123,11 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
     """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light)."""
     out: list[Alts] = []
     for i, p in enumerate(list(rows.top) + list(rows.bottom)):
-        ab = point_odds(p)
-        le = None if learned is None else {(n, c): pr for n, c, pr in learned[0][i]}
-        out.append(_alts(combine(ab, le, per_point)))
+        if learned is None:
+            out.append(list(_absolute_alts(p.count, p.colour, p.confidence, type(p.confidence).__name__)))
+            continue
+        le = {(n, c): pr for n, c, pr in learned[0][i]}
+        out.append(_alts(combine(point_odds(p), le, per_point)))
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:

@@ -162,7 +162,7 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     for r in radii_px:
         idx = np.rint(cye + r * _RING_S).astype(np.int32) * w + np.rint(cxe + r * _RING_C).astype(np.int32)
         np.clip(idx, 0, h * w - 1, out=idx)
-        out.append(idx)
+        out.append(idx.astype(np.intp))   # (numpy gathers with its own index type fastest)
     if full_key is not None:
         if len(_RING_INDEX) > 8:
             _RING_INDEX.clear()
@@ -277,8 +277,7 @@ def _make_plan(view: View, params: ReadParams) -> _Plan:
     cxs = np.rint((np.array([a.x for a in ax], np.float32)[:, None] + view.margin) * px).astype(np.int32)
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour_at = np.clip(cys, 0, h - 1) * w + np.clip(np.broadcast_to(cxs, cys.shape), 0, w - 1)
-    for a in ring + bar_ring + [colour_at]:
-        a.flags.writeable = False
+    colour_at.flags.writeable = False   # (the ring indices stay writeable: np.take copies read-only ones first)
     return _Plan(dist, lat, ring, bar_y, bar_ring, np.broadcast_to(dirs, dirs.shape) > 0, colour_at,
                  _gap_index(view, ax, h, w, params))
 
@@ -353,3 +352,46 @@ def _gap_fill_at(pixels: np.ndarray, at: np.ndarray, n_axes: int, params: ReadPa
     sep = np.linalg.norm(checker - board, axis=2)
     f = median_axis((db - dc) / (sep + 20.0), 1)
     return np.clip(f, -1.0, 1.0)
+
+
+def peaks_rows(profiles: np.ndarray, thr: float, nms_steps: int, lead: bool = False) -> list[list[int]]:
+    """:func:`vision.stacks._peaks` of every row of ``profiles`` (e.g. :attr:`Profiles.cap`, one
+    row an axis) at one threshold: the same indices, the candidates of all rows found in one
+    pass (the rows with two or more then suppressed one by one, as there)."""
+    p = profiles
+    rows, n = p.shape
+    if n < 3:   # (too short for a middle: the plain function)
+        from .stacks import _peaks
+        return [_peaks(p[i], thr, nms_steps, lead) for i in range(rows)]
+    mid = p[:, 1:-1]
+    m = mid > thr
+    m &= mid >= p[:, :-2]
+    m &= mid >= p[:, 2:]
+    m_all = np.zeros((rows, n), bool)
+    m_all[:, 1:-1] = m
+    if lead:
+        m_all[:, 0] = (p[:, 0] > p[:, 1]) & (p[:, 0] > thr)
+    out: list[list[int]] = [[] for _ in range(rows)]
+    score: list[list[float]] = [[] for _ in range(rows)]
+    r_idx, c_idx = m_all.nonzero()   # row-major: each row's candidates ascending
+    for r, c, v in zip(r_idx.tolist(), c_idx.tolist(), p[r_idx, c_idx].tolist()):
+        out[r].append(c)
+        score[r].append(v)
+    for r, cand in enumerate(out):
+        if len(cand) < 2:
+            continue
+        vals = score[r]
+        if len(set(vals)) < len(vals):   # a tie: in numpy's order, as the plain function has it
+            at = np.array(cand)
+            order = at[np.argsort(-p[r, at])].tolist()
+        else:                            # no tie: every sort gives the one order
+            order = [j for _, j in sorted(zip(vals, cand), reverse=True)]
+        keep: list[int] = []
+        for j in order:   # the strongest first; none within nms_steps of a kept one
+            for k in keep:
+                if abs(j - k) <= nms_steps:
+                    break
+            else:
+                keep.append(j)
+        out[r] = sorted(keep)
+    return out
