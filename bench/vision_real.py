@@ -337,10 +337,12 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
 
 
 def arm_frames(names: list[str], labels: dict[str, Any],
-               tables: dict[str, list[str]]) -> list[tuple[str, bool, Optional[bool]]]:
+               tables: dict[str, list[str]]) -> list[tuple[str, bool, Optional[bool], bool]]:
     """Frames with an arm or hand over the board (hidden points): (name, read as a board by the
     absolute reading, read as a board by the table that learned its board from the earlier frames,
-    None when it has none).  A frame with an arm over it must never be read as a board."""
+    None when it has none, read as a board by the frame teaching itself under its labelled
+    position, as ``bgtable judge`` without a reference does).  A frame with an arm over it must
+    never be read as a board."""
     out = []
     for name in names:
         lab = labels[name]
@@ -355,7 +357,10 @@ def arm_frames(names: list[str], labels: dict[str, Any],
             assert learned.memory is not None
             learned.memory.dice_lying(dice_seen(name, dict(lab, corners=table_corners(name, labels, tables))))
             read_learned = learned.inspect(img).evidence is not None
-        out.append((name, read_plain, read_learned))
+        taught = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))
+        taught.inspect(img, read_occluded=True)
+        read_self = taught.assume(rows_evidence(lab, "bottom-right")) and taught.inspect(img).evidence is not None
+        out.append((name, read_plain, read_learned, read_self))
     return out
 
 
@@ -388,10 +393,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"  reading: points {acc['right']}/{acc['points']} = {100 * acc['right'] / max(1, acc['points']):.1f} %, "
               f"bar {acc['bar_right']}/{acc['bars']}, boards exact {acc['exact']}/{acc['boards']}, "
               f"wrong points reported sure {acc['sure_wrong']}")
-        for name, read_plain, read_learned in arm_frames(names, labels, tables):
+        for name, read_plain, read_learned, read_self in arm_frames(names, labels, tables):
             print(f"  {name:10s} an arm over the board: read as a board by the absolute reading "
                   f"{'YES' if read_plain else 'no'}, by the table that learned its board "
-                  f"{'-' if read_learned is None else 'YES' if read_learned else 'no'}")
+                  f"{'-' if read_learned is None else 'YES' if read_learned else 'no'}, "
+                  f"by the frame teaching itself {'YES' if read_self else 'no'}")
         for mode in a.modes.split(","):
             t = judge_cases(names, labels, a.cases, mode, tables=tables)
             if not t["cases"]:

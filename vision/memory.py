@@ -131,20 +131,21 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeomet
 _GRIDS: dict[tuple[float, ...], tuple[np.ndarray, int]] = {}
 
 
-def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, int]:
-    """Every slot's sample points (the patch and a margin of :data:`SHIFT` samples round it) as
-    flat pixel indices (slots, WIDE, WIDE) of the view's image, and the box size."""
+def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int]:
+    """Every slot's sample points (the patch and a margin of ``shift`` samples round it) as
+    flat pixel indices (slots, wide, wide) of the view's image, and the box size."""
     h, w = view.image.shape[:2]
-    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height)
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift)
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH
-        offs = (np.arange(WIDE) - SHIFT + 0.5) * cell - geo.side / 2
+        wide = PATCH + 2 * shift
+        offs = (np.arange(wide) - shift + 0.5) * cell - geo.side / 2
         xs = (geo.centres[:, 0, None] + offs[None, :] - view.x0) * view.px       # (slots, W)
         squeeze = geo.squeeze if geo.squeeze is not None else np.ones(len(geo.centres), np.float32)
         ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
-        cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(WIDE, axis=1)
-        rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(WIDE, axis=2)
+        cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(wide, axis=1)
+        rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(wide, axis=2)
         hit = (rows * w + cols, max(1, int(round(cell * view.px))))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
@@ -152,10 +153,10 @@ def _grid(view: View, geo: SlotGeometry) -> tuple[np.ndarray, int]:
     return hit
 
 
-def patches(view: View, geo: SlotGeometry) -> np.ndarray:
-    """Every slot's patch with its margin, (slots, WIDE, WIDE, 3) float32 in Lab, from a rectified
-    view: the view box-filtered to one sample's size, sampled on each slot's grid."""
-    at, box = _grid(view, geo)
+def patches(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
+    """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) float32 in
+    Lab, from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid."""
+    at, box = _grid(view, geo, shift)
     blurred = cv2.blur(view.image, (box, box))
     samples = blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)  # BGR
     flat = samples.reshape(-1, 1, 3)
@@ -168,20 +169,21 @@ def _dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return (0.5 * d[..., 0] + d[..., 1] + d[..., 2]).mean(axis=(-1, -2))
 
 
-def _core(p: np.ndarray) -> np.ndarray:
-    """The patch itself, without its margin."""
-    return p[..., SHIFT:SHIFT + PATCH, SHIFT:SHIFT + PATCH, :]
+def _core(p: np.ndarray, shift: int = SHIFT) -> np.ndarray:
+    """The patch itself, without its margin of ``shift`` samples."""
+    return p[..., shift:shift + PATCH, shift:shift + PATCH, :]
 
 
 def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
                   dist: Callable[[np.ndarray, np.ndarray], np.ndarray] = _dist) -> np.ndarray:
     """(slots, states): the smallest ``dist`` of each template (slots, states, P, P, 3) to the
-    new patch (slots, W, W, 3) shifted by up to :data:`SHIFT` samples either way."""
-    if dist is _dist:
+    new patch (slots, W, W, 3) shifted by up to its margin ((W - P) / 2 samples) either way."""
+    shift = (wide.shape[-2] - PATCH) // 2
+    if dist is _dist and shift == SHIFT:
         return _shifted_lab_dist(wide, tpl)
     best = None
-    for dy in range(2 * SHIFT + 1):
-        for dx in range(2 * SHIFT + 1):
+    for dy in range(2 * shift + 1):
+        for dx in range(2 * shift + 1):
             win = wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :]
             d = dist(win, tpl)
             best = d if best is None else np.minimum(best, d)

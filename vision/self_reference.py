@@ -13,10 +13,19 @@ from *the other points only* (leave one point out), so a point never explains it
   at the same distance from the base, that were empty;
 * patches are compared by colour and by their lightness pattern (a light checker on a light
   triangle differs in its rim and shading more than in colour);
-* the medians shrug off the few slots the move changed, since those are a minority;
+* the medians shrug off the few slots the move changed, since those are a minority; and a
+  second pass leaves out the slots that look more like another state than the one they held
+  (the changed ones), then makes the looks again from the rest;
+* a colour's look comes from at least :data:`MIN_POINTS` other points (one point's checkers
+  share its light and shadows), else from both rows, the other row's turned upside down;
+  patches may shift by :data:`SELF_SHIFT` samples (another point's checkers sit off their
+  slot more than one point's checker is nudged between two frames);
 * the distances become likelihoods on the scale the frame itself shows (how far the slots
   stray from the looks of the state they held before), as :class:`~vision.memory.BoardMemory`
-  does with the scale of its known frames;
+  does with the scale of its known frames; capped at :data:`SCALE_MAX` only when the state's
+  slots lie :data:`APART` times further from the other states' looks than from their own (a
+  wooden set, light checkers on light points: the frame tells the states apart only as far as
+  its own scale says, and a cap would make its wrong points sure);
 * a slot like none of the looks (a die, a logo, a finger) tells nothing.
 
 The bar is not read this way (an empty bar's look is only the bar's own, which may now hold
@@ -29,6 +38,8 @@ works on a frame of a board nobody has seen, with no reference.  Pure: arrays in
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import layout as L
@@ -38,8 +49,14 @@ from .rectify import View
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
 MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
-MIN_DONORS = 3     # checker looks: the same row's when it has this many slots of the colour, else both rows'
+MIN_DONORS = 3     # checker looks: the same row's when it has this many slots of the colour ...
+MIN_POINTS = 2     # ... on this many other points (one point's checkers share its light, shadows), else both rows'
 COVERED_SELF = 16  # foreign slots that mean a hand or an arm lies over the board (logos make a few)
+SELF_SHIFT = 2     # samples a patch may be shifted by: another point's checkers lie off its slot more than a
+                   # checker is nudged between two frames of one point
+SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
+APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
+UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
 
 
 def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -60,22 +77,23 @@ class SelfReference(BoardMemory):
         self.view = view
         per = self.geo.per_point
         n_points = 24 * per
-        wide = patches(view, self.geo)
-        core = _core(wide)
+        wide = patches(view, self.geo, SELF_SHIFT)
+        core = _core(wide, SELF_SHIFT)
         st = self.states_of(before)
-        tpl = np.zeros((len(st), 3, *core.shape[1:]), np.float32)
-        point_of = np.arange(n_points) // per
-        for p in range(24):
-            mine = slice(p * per, (p + 1) * per)
-            r = p // 12
-            for s in (DARK, LIGHT):
-                donors = np.flatnonzero((st[:n_points] == s) & (point_of != p))
-                same = donors[point_of[donors] // 12 == r]
-                use = same if len(same) >= MIN_DONORS else donors
-                if len(use):
-                    tpl[mine, s] = np.median(core[use], axis=0)
-            for k in range(per):
-                tpl[p * per + k, EMPTY] = self._empty_look(core, st, p, k)
+        tpl = self._looks(core, st)
+        # the slots the move changed look like another state than they held before: they are
+        # left out of the looks, which are then made again from the slots that still show it
+        d0 = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
+        have = [s for s in (EMPTY, DARK, LIGHT) if (st[:n_points] == s).any()]
+        held = st[:n_points].astype(np.int64)
+        own = d0[np.arange(n_points), np.clip(held, 0, 2)]
+        best = d0[:, have].min(axis=1)
+        kept = st.copy()
+        kept[:n_points][(held >= 0) & (own > best)] = UNSURE_SLOT
+        if (kept != st).any():
+            again = self._looks(core, kept)
+            lost = np.asarray(~again.any(axis=(2, 3, 4)))   # a look no slot still teaches keeps the first one
+            tpl = np.where(lost[:, :, None, None, None], tpl, again)
         self._tpl = tpl
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
         self.seen[:n_points] = self._have[None, :]   # every point slot has a look of each state seen
@@ -84,10 +102,43 @@ class SelfReference(BoardMemory):
         # still hold it), per state, robustly
         d = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
         self._d = d
+        seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         for s in (EMPTY, DARK, LIGHT):
-            own = d[st[:n_points] == s, s]
-            if len(own) >= 3:
-                self.scales[s] = float(np.clip(np.percentile(own, 75), 1.5, 30.0))
+            held = st[:n_points] == s
+            own = d[held, s]
+            if len(own) < 3:
+                continue
+            scale = float(np.percentile(own, 75))
+            others = [o for o in seen if o != s]
+            # a frame whose slots of this state lie nearly as close to another state's look as
+            # to their own (wood on wood, light checkers on light points) tells the states apart
+            # only as far as its own scale says: no cap then
+            apart = float(np.median(d[held][:, others].min(axis=1)) / max(float(np.median(own)), 1e-3)) \
+                if others else math.inf
+            self.scales[s] = float(np.clip(scale, 1.5, SCALE_MAX if apart >= APART else math.inf))
+
+    def _looks(self, core: np.ndarray, st: np.ndarray) -> np.ndarray:
+        """Per point slot and state the look of the other points' slots that held it (``st``:
+        each slot's state, :data:`UNSURE_SLOT` for a slot that teaches nothing)."""
+        per = self.geo.per_point
+        n_points = 24 * per
+        tpl = np.zeros((len(st), 3, *core.shape[1:]), np.float32)
+        point_of = np.arange(n_points) // per
+        for p in range(24):
+            mine = slice(p * per, (p + 1) * per)
+            r = p // 12
+            for s in (DARK, LIGHT):
+                donors = np.flatnonzero((st[:n_points] == s) & (point_of != p))
+                same = donors[point_of[donors] // 12 == r]
+                if len(same) >= MIN_DONORS and len(np.unique(point_of[same])) >= MIN_POINTS:
+                    tpl[mine, s] = np.median(core[same], axis=0)
+                elif len(donors):  # the other row's checkers turned upside down, to stand as this row's do
+                    other = donors[point_of[donors] // 12 != r]
+                    looks = np.concatenate([core[same], core[other][:, ::-1]])
+                    tpl[mine, s] = np.median(looks, axis=0)
+            for k in range(per):
+                tpl[p * per + k, EMPTY] = self._empty_look(core, st, p, k)
+        return tpl
 
     def _empty_look(self, core: np.ndarray, st: np.ndarray, p: int, k: int) -> np.ndarray:
         """Slot ``k`` of point ``p`` empty: the median look of up to :data:`NEAREST` points of the
@@ -114,7 +165,7 @@ class SelfReference(BoardMemory):
         n_points = 24 * self.geo.per_point
         d = np.zeros((len(self.geo.centres), 3), np.float32)
         tpl = self._templates()
-        d[:n_points] = self._d if view is self.view else _shifted_dist(patches(view, self.geo)[:n_points],
+        d[:n_points] = self._d if view is self.view else _shifted_dist(patches(view, self.geo, SELF_SHIFT)[:n_points],
                                                                        tpl[:n_points], _structure)
         return d
 

@@ -287,3 +287,83 @@ def test_a_covered_frame_is_read_at_its_own_checkers_size() -> None:
     assert r.occluded and r.rows is not None
     assert lab["top"][0] == [6, "dark"] and (r.rows.top[0].count, r.rows.top[0].colour) == (6, "dark")
     assert reader.checker is None and not reader._spacings  # nothing kept from a covered frame
+
+
+def _tinted_view(name: str, tint: float, seed: int = 0):
+    """A dev frame rectified, each point's checkers given their own tone (a wooden set: every
+    checker its own grain and shade), with the reader, the true rows and the tinted view."""
+    from vision import layout as L
+    from vision.memory import slot_geometry
+    from vision.rectify import View
+    lab = VR.load_labels()["images"][name]
+    cfg = VR.config_for(lab, "bottom-right")
+    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(VR.load_image(name), read_occluded=True)
+    view = reader.last_view
+    assert view is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(rows_evidence(lab, "bottom-right"))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    geo = slot_geometry(reader.checker_size, cfg.shape.height)
+    rng = np.random.default_rng(seed)
+    img = view.image.astype(np.float32)
+    yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
+    for r, row in enumerate((top, bottom)):
+        for c, p in enumerate(row):
+            shift = rng.normal(0, tint, 3)
+            for k in range(min(p.count, geo.per_point)):
+                x, y = geo.centres[(r * 12 + c) * geo.per_point + k]
+                cx, cy = (x - view.x0) * view.px, (y - view.y0) * view.px
+                img[(yy - cy) ** 2 + (xx - cx) ** 2 <= (0.42 * geo.side * view.px) ** 2] += shift
+    return reader, rows, View(img.clip(0, 255).astype(np.uint8), view.px, view.margin, view.origin)
+
+
+def test_a_self_reference_weighs_checkers_that_differ_one_from_another_at_their_own_scale() -> None:
+    # a wooden set: each checker its own tone, so a colour's slots lie nearly as far from their
+    # own look (the other points' median) as from the points': the frame's evidence is worth its
+    # own scale then, not the cap a board of even checkers earns (that made wrong points sure)
+    from vision.memory import DARK, LIGHT
+    from vision.self_reference import APART, SCALE_MAX, SelfReference
+    reader, rows, view = _tinted_view("test1", 50.0)
+    m = SelfReference(view, rows, reader.checker_size, reader.config.shape.height)
+    n = 24 * m.geo.per_point
+    st = m.states_of(rows)[:n]
+    for s in (DARK, LIGHT):
+        held = st == s
+        own = m._d[held, s]
+        others = [o for o in range(3) if o != s and m._have[o]]
+        apart = np.median(m._d[held][:, others].min(axis=1)) / np.median(own)
+        if apart < APART:
+            assert m.scales[s] == pytest.approx(np.percentile(own, 75), rel=1e-5) and m.scales[s] > SCALE_MAX
+        else:
+            assert m.scales[s] <= SCALE_MAX
+    assert max(m.scales[DARK], m.scales[LIGHT]) > SCALE_MAX  # this frame's checkers are not apart
+    # the untinted frame's states lie well apart: the cap stands
+    plain = SelfReference(reader.last_view, rows, reader.checker_size, reader.config.shape.height)
+    assert max(plain.scales) <= SCALE_MAX
+
+
+def test_a_self_reference_leaves_the_slots_the_move_changed_out_of_its_looks() -> None:
+    # three empty points of a row said to have held two checkers each before (they "left"):
+    # those slots now show empty points, not checkers, and are left out of the checkers' look
+    # (made again from the slots that still show what they held), so the other points stay read
+    from vision import layout as L
+    from vision.self_reference import SelfReference
+    lab = VR.load_labels()["images"]["test1"]
+    cfg = VR.config_for(lab, "bottom-right")
+    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(VR.load_image("test1"), read_occluded=True)
+    view = reader.last_view
+    assert view is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(rows_evidence(lab, "bottom-right"))
+    truth = [(p.count, p.colour if p.count else None) for p in list(top) + list(bottom)]
+    wrong = 0
+    for colour in ("dark", "light"):
+        for r in (0, 1):
+            rows = [list(top), list(bottom)]
+            for c in [c for c, p in enumerate(rows[r]) if not p.count][:3]:
+                rows[r][c] = L.PointReading(2, colour, 1.0)
+            before = L.RowReading(tuple(rows[0]), tuple(rows[1]), (0, 0), 1.0)
+            m = SelfReference(view, before, reader.checker_size, cfg.shape.height)
+            pts = m.odds(view)[0]
+            wrong += sum((a[0][0], a[0][1]) != t for a, t in zip(pts, truth))
+    assert wrong <= 4  # 7 with the first looks kept
