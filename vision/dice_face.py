@@ -154,9 +154,13 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     sx, sy = seed
     c0 = max(2, int(round(0.06 * P)))
     colour = _median_colour(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
+    # the seed's own distance from that colour (the channel that differs most), worked out alone: a
+    # seed unlike it at every likeness is a pip's, and the window's distances are never needed
+    at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
+    if p.likeness and at_seed >= max(p.likeness):
+        return "pip"
     dist = chan_max(cv2.absdiff(crop, colour + (0,)))  # type: ignore[call-overload]
     se, band_out, band_in, far_out = _elements(P)
-    at_seed = int(dist[sy, sx])
     side = 2 * r + 1
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:

@@ -235,3 +235,19 @@ def test_the_face_colour_in_integers_is_the_float_median_truncated() -> None:
                 a[: n // 2] = a[0]   # ties
             m = _median(a)
             assert _median_colour(a) == (int(m[0]), int(m[1]), int(m[2]))
+
+
+def test_a_seed_unlike_its_surround_at_every_likeness_is_a_pip_and_like_it_is_looked_at() -> None:
+    """The seed's distance worked out alone (the speed path) is the window's at the seed: a seed as far
+    as the loosest likeness from its patch's median is a pip's at once; one just inside is grown at that
+    likeness (here a plain surface that runs out of the window) and is a pip's at the tighter ones; a seed
+    of the surround's colour is grown at every likeness (nothing die-shaped: None)."""
+    from vision.dice_face import _blob
+    from vision.dice_params import DiceParams
+    p = DiceParams()
+    P, r = 64, int(round(p.max_extent * 0.62 * 64))
+    loosest = int(max(p.likeness))
+    for off, want in ((loosest, "pip"), (loosest - 1, "pip"), (0, None)):
+        crop = np.full((2 * r + 1, 2 * r + 1, 3), 120, np.uint8)
+        crop[r, r] = (120, 120 + off, 120)
+        assert _blob(crop, r, (r, r), P, p) == want, off
