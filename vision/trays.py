@@ -125,13 +125,15 @@ def ladder_profile(img: np.ndarray, px: int) -> tuple[np.ndarray, int, int]:
     if grey.shape[0] <= 2 * d or grey.shape[1] < win:
         return _ladder_profile_float(grey, d, win)
     # grey levels are whole numbers, so the ridge and its column sums are too: computed in
-    # integers they are the float ones exactly, in a fraction of the time
-    ridge = np.zeros(grey.shape, np.int16)
-    np.subtract(np.minimum(grey[:-2 * d], grey[2 * d:]), grey[d:-d], out=ridge[d:-d], dtype=np.int16)
-    colsum = np.maximum(ridge, 0).sum(axis=0, dtype=np.int32)
+    # integers they are the float ones exactly, in a fraction of the time (the ridge's positive
+    # part is the saturating uint8 difference; the signed ridge is needed in the window only)
+    lo = cv2.min(grey[:-2 * d], grey[2 * d:])
+    colsum = cv2.reduce(cv2.subtract(lo, grey[d:-d]), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]
     energy = np.convolve(colsum, np.ones(win), mode="valid")
     c0 = int(np.argmax(energy))
-    return median_axis(ridge[:, c0:c0 + win].astype(np.float32), 1), c0, win  # a line runs across the whole window
+    ridge = np.zeros((grey.shape[0], win), np.float32)
+    np.subtract(lo[:, c0:c0 + win], grey[d:-d, c0:c0 + win], out=ridge[d:-d], dtype=np.float32)
+    return median_axis(ridge, 1), c0, win  # a line runs across the whole window
 
 
 def _ladder_profile_float(grey: np.ndarray, d: int, win: int) -> tuple[np.ndarray, int, int]:
