@@ -3,13 +3,14 @@ board per frame, and ``bgtable read --batch`` per line (with and without the dic
 
 Run: python3 bench/vision_batch.py [--base REV] [--rounds 3] [--lines 15] [--only stab|batch].
 ``--base`` (default ``main``): the commit measured as "before", exported with ``git archive``
-into a temporary folder; "after" is this working tree.  Each round measures both, in turn
-(the order alternates), each in a fresh child process (``--child ROOT``) that imports that
-tree's ``vision``; a figure is the best of the rounds (the machine may be shared: every figure is
-CPU time, ``time.process_time``, OpenCV on one thread), printed with its target, the other side
-and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still board
-of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of one
-camera, corners given (``read --batch``), the first line not counted.
+into a temporary folder; "after" is this working tree.  Each round is a fresh child process that
+imports both trees' ``vision`` (this tree's as ``vision``, the base's as ``vision_base``: the
+package imports itself relatively) and times them in turn, item by item, the order alternating,
+so both see the same machine; a figure is the best of the rounds (the machine may be shared: every
+figure is CPU time, ``time.process_time``, OpenCV on one thread), printed with its target, the base's
+figure and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still
+board of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of
+one camera, corners given (``read --batch``), the first line not counted.
 """
 from __future__ import annotations
 
@@ -36,51 +37,65 @@ FIGURES = {
 }
 
 
-def _best(f: Callable[[], None], n: int, passes: int) -> float:
-    """Best-of-``passes`` CPU milliseconds per item of ``f()`` (which handles ``n`` items)."""
-    best = float("inf")
-    for _ in range(passes):
-        t = time.process_time()
-        f()
-        best = min(best, (time.process_time() - t) / n * 1000)
-    return best
+def _pair(items: list[Any], run: dict[str, Callable[[Any], Any]]) -> dict[str, float]:
+    """CPU milliseconds per item of each side's ``run`` over ``items``, the sides taking turns item
+    by item (the first side alternating), so both meet the same load."""
+    spent = dict.fromkeys(run, 0.0)
+    sides = list(run)
+    for i, item in enumerate(items):
+        for side in (sides if i % 2 == 0 else sides[::-1]):
+            t = time.process_time()
+            run[side](item)
+            spent[side] += time.process_time() - t
+    return {side: v / len(items) * 1000 for side, v in spent.items()}
 
 
-def child(root: str, lines: int, only: str, passes: int) -> dict[str, float]:
-    """The figures of the tree at ``root`` (its ``vision`` imported), as JSON-ready floats."""
-    sys.path.insert(0, root)
+def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
+    """Both trees' figures (``base_pkgs`` holds the base's ``vision`` as ``vision_base``)."""
+    import importlib
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(1, base_pkgs)
     import cv2
     import numpy as np
     from vision import layout as L
-    from vision.cli import read_image
-    from vision.config import VisionConfig
-    from vision.reader import BoardReader
     from vision.render import render_scene
-    from vision.stability import StabilityFilter
     cv2.setNumThreads(1)
-    out: dict[str, float] = {}
+    mods = {side: {m: importlib.import_module(f"{pkg}.{m}") for m in ("cli", "config", "reader", "stability")}
+            for side, pkg in (("after", "vision"), ("before", "vision_base"))}
+    out: dict[str, dict[str, float]] = {"after": {}, "before": {}}
+
+    def keep(key: str, got: dict[str, float]) -> None:
+        for side, v in got.items():
+            out[side][key] = v
+
     if only in ("", "stab"):
         pos = L.random_position(np.random.default_rng(5))
         corners = render_scene(pos, seed=5).corners
         still = [render_scene(pos, seed=5, frame=k + 1).image for k in range(30)]
-        sf = StabilityFilter(BoardReader(VisionConfig(), corners=corners))
-        sf.is_quiet(still[0])
-        out["band"] = _best(lambda: [sf.is_quiet(f) for f in still[1:]], len(still) - 1, passes)
-        for k, f in enumerate(still[:6]):
-            sf.feed(f, t=k)
-        assert sf.state.value == "stable", sf.state
-        out["ref"] = _best(lambda: [sf.is_quiet(f) for f in still], len(still), passes)
-        seq = [still[k % len(still)] for k in range(120)]
-        best = float("inf")
-        for _ in range(passes):
-            sf = StabilityFilter(BoardReader(VisionConfig(), corners=corners))
-            for k, f in enumerate(seq[:60]):
-                sf.feed(f, t=k)
-            t = time.process_time()
-            for k, f in enumerate(seq):
-                sf.feed(f, t=k)
-            best = min(best, (time.process_time() - t) / len(seq) * 1000)
-        out["still"] = best
+        filters = {side: m["stability"].StabilityFilter(m["reader"].BoardReader(m["config"].VisionConfig(),
+                                                                                 corners=corners))
+                   for side, m in mods.items()}
+        # each side its own copy of the frames: a camera's frame is fresh, in no cache, for each
+        own = {side: [f.copy() for f in still] for side in mods}
+        for side, sf in filters.items():
+            sf.is_quiet(own[side][0])
+        items = [k for _ in range(3) for k in range(1, len(still))]
+        keep("band", _pair(items, {s: (lambda k, sf=f, fr=own[s]: sf.is_quiet(fr[k])) for s, f in filters.items()}))
+        for side, sf in filters.items():
+            for k in range(6):
+                sf.feed(own[side][k], t=k)
+            assert sf.state.value == "stable", sf.state
+        items = [k for _ in range(3) for k in range(len(still))]
+        keep("ref", _pair(items, {s: (lambda k, sf=f, fr=own[s]: sf.is_quiet(fr[k])) for s, f in filters.items()}))
+        # a table's still board: stable for a while (the first re-reads over), then 4 s at 30 fps
+        filters = {side: m["stability"].StabilityFilter(m["reader"].BoardReader(m["config"].VisionConfig(),
+                                                                                 corners=corners))
+                   for side, m in mods.items()}
+        for side, sf in filters.items():
+            for k in range(60):
+                sf.feed(own[side][k % len(still)], t=k)
+        keep("still", _pair(list(range(60, 180)), {s: (lambda k, sf=f, fr=own[s]: sf.feed(fr[k % len(fr)], t=k))
+                                                   for s, f in filters.items()}))
     if only in ("", "batch"):
         with tempfile.TemporaryDirectory() as d:
             jobs = []
@@ -90,11 +105,12 @@ def child(root: str, lines: int, only: str, passes: int) -> dict[str, float]:
                 cv2.imwrite(path, sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
                 jobs.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
             for key, dice in (("nodice", False), ("dice", True)):
-                readers: dict[tuple, Any] = {}
-                read_image(*jobs[0], readers=readers, dice=dice)
-                out[key] = _best(lambda: [json.dumps(read_image(p, c, readers=readers, dice=dice))
-                                          for p, c in jobs[1:]], lines, passes)
-            out["decode"] = _best(lambda: [cv2.imread(p, cv2.IMREAD_COLOR) for p, _ in jobs[1:]], lines, passes)
+                readers: dict[str, dict[tuple, Any]] = {side: {} for side in mods}
+                for side, m in mods.items():
+                    m["cli"].read_image(*jobs[0], readers=readers[side], dice=dice)
+                keep(key, _pair(jobs[1:], {side: (lambda job, m=m, r=readers[side], dice=dice: json.dumps(
+                    m["cli"].read_image(*job, readers=r, dice=dice))) for side, m in mods.items()}))
+            keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
     return out
 
 
@@ -104,33 +120,36 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--base", default="main", help="the commit measured as before (default main)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--lines", type=int, default=15, help="read --batch lines after the first")
-    ap.add_argument("--passes", type=int, default=2, help="passes per child, the best counting")
     ap.add_argument("--only", choices=("stab", "batch"), default="")
-    ap.add_argument("--child", metavar="ROOT", help=argparse.SUPPRESS)
+    ap.add_argument("--child", metavar="PKGS", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     if a.child:
-        print(json.dumps(child(a.child, a.lines, a.only, a.passes)))
+        print(json.dumps(child(a.child, a.lines, a.only)))
         return 0
     if a.rounds < 1 or a.lines < 1:
         ap.error(f"--rounds {a.rounds} and --lines {a.lines} must be at least 1")
-    with tempfile.TemporaryDirectory() as base:
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        base.mkdir()
         try:
             tar = subprocess.run(["git", "-C", str(ROOT), "archive", a.base], check=True, capture_output=True).stdout
         except subprocess.CalledProcessError as exc:
             ap.error(f"--base {a.base!r}: git archive failed ({exc.stderr.decode().strip()}); name a commit or branch")
-        subprocess.run(["tar", "-x", "-C", base], input=tar, check=True)
-        sides = {"before": base, "after": str(ROOT)}
+        subprocess.run(["tar", "-x", "-C", str(base)], input=tar, check=True)
+        pkgs = Path(tmp) / "pkgs"
+        pkgs.mkdir()
+        (pkgs / "vision_base").symlink_to(base / "vision")
         best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
         load = os.getloadavg()[0]
-        for r in range(a.rounds):
-            for side in (("before", "after") if r % 2 == 0 else ("after", "before")):
-                cmd = [sys.executable, __file__, "--child", sides[side], "--lines", str(a.lines),
-                       "--passes", str(a.passes)] + (["--only", a.only] if a.only else [])
-                got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, cwd="/").stdout)
-                for k, v in got.items():
+        for _ in range(a.rounds):
+            cmd = [sys.executable, __file__, "--child", str(pkgs), "--lines", str(a.lines)] + \
+                (["--only", a.only] if a.only else [])
+            got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, cwd="/").stdout)
+            for side in best:
+                for k, v in got[side].items():
                     best[side][k] = min(v, best[side].get(k, float("inf")))
-        print(f"base {a.base}; {a.rounds} rounds, interleaved; load average {load:.1f} at the start, "
-              f"{os.getloadavg()[0]:.1f} at the end")
+        print(f"base {a.base}; {a.rounds} rounds, both trees in each, item by item; load average "
+              f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
         for k, (label, target) in FIGURES.items():
             if k not in best["after"]:
                 continue
