@@ -97,6 +97,21 @@ def _median(a: np.ndarray) -> np.ndarray:
     return np.mean(s[k - 1 + len(s) % 2: k + 1], axis=0)
 
 
+def _median_colour(a: np.ndarray) -> tuple[int, int, int]:
+    """``int`` of each channel of :func:`_median` of ``a``'s uint8 rows (BGR), in integers: the middle
+    row's value, or the two middle ones' mean rounded down (what ``int`` makes of the float mean)."""
+    if not len(a):
+        c = _median(a)
+        return int(c[0]), int(c[1]), int(c[2])
+    s = np.sort(a, axis=0)
+    k = len(s) // 2
+    if len(s) % 2:
+        b, g, r = s[k].tolist()
+        return b, g, r
+    lo, hi = s[k - 1].tolist(), s[k].tolist()
+    return (lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2, (lo[2] + hi[2]) // 2
+
+
 def _percentile(a: np.ndarray, q: float) -> float:
     """:func:`numpy.percentile` of the 1-d ``a`` (its default linear method, the same float) without its
     overhead: the two values about the q-th share, weighted as numpy's interpolation weighs them."""
@@ -138,10 +153,14 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     edge and shadow only)."""
     sx, sy = seed
     c0 = max(2, int(round(0.06 * P)))
-    colour = _median(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
-    dist = chan_max(cv2.absdiff(crop, (int(colour[0]), int(colour[1]), int(colour[2]), 0)))  # type: ignore[call-overload]
+    colour = _median_colour(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
+    # the seed's own distance from that colour (the channel that differs most), worked out alone: a
+    # seed unlike it at every likeness is a pip's, and the window's distances are never needed
+    at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
+    if p.likeness and at_seed >= max(p.likeness):
+        return "pip"
+    dist = chan_max(cv2.absdiff(crop, colour + (0,)))  # type: ignore[call-overload]
     se, band_out, band_in, far_out = _elements(P)
-    at_seed = int(dist[sy, sx])
     side = 2 * r + 1
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
@@ -151,7 +170,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
             continue
         like = (dist < like_at).view(np.uint8)
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
-        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like.copy(), None, (sx, sy), 2, 0, 0, 4)
+        # (filled in place with 2: the components below count any nonzero pixel alike)
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
         n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)

@@ -47,6 +47,9 @@ STILL_LEVEL = 20           # grey levels: a thumbnail pixel further off the last
 STILL_PIXELS = 3           # ... and more such pixels than this: the board may have changed (re-read it)
 REREAD_EVERY = 60          # frames: a still board is read again at least this often (2 s at 30 fps)
 UNSURE_EVERY = 2           # ... first after this many while its reading could still get surer (then doubling)
+THUMB_SIZE = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)), int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
+CACHE_LINE = 64                # bytes: the frame is read ahead of the warp one byte per line
+_LEVELS = np.arange(-255, 256)   # the frame-to-frame change of a grey level: a histogram's bins
 
 
 class State(str, Enum):
@@ -77,24 +80,41 @@ class StabilityFilter:
         self._repeats = 0
         self.last: Optional[BoardEvidence] = None
         self._H: Optional[np.ndarray] = None
-        self._Hfor: Optional[np.ndarray] = None
+        self._Hfor: Optional[tuple[bytes, tuple[int, ...]]] = None   # the corners and frame size it is for
+        self._touch: Optional[tuple[int, int, int, int]] = None      # the frame's part the warp reads
         self._ref: Optional[np.ndarray] = None
         self._last_grey: Optional[np.ndarray] = None
         self._still_changed = 0
-        self._ref_median: Optional[tuple[np.ndarray, float]] = None   # the reference thumbnail's median grey
+        # the reference thumbnail, its median grey and its grey levels as floats
+        self._ref_median: Optional[tuple[np.ndarray, float, np.ndarray]] = None
+        self._buffers: dict[str, np.ndarray] = {}  # kept per-frame work arrays (the thumbnail's size)
         self.last_view: Optional[View] = None       # the frame (rectified) of the last reading emitted
         self._known: Optional[BoardEvidence] = None  # a position the referee says the board shows, to learn
         self.learned = 0                             # known positions learned from
 
     def _thumb(self, frame: np.ndarray) -> View:
+        """The frame's small rectified thumbnail (a new array: the rebase keeps none of it)."""
         corners = self.reader.locate(frame)
-        if self._Hfor is None or not np.array_equal(self._Hfor, corners):
-            self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), corners.copy()
-        assert self._H is not None
-        size = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)),
-                int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
-        small = cv2.warpPerspective(frame, self._H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        key = (np.ascontiguousarray(corners).tobytes(), frame.shape)
+        if self._H is None or key != self._Hfor:
+            self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), key
+            self._touch = _touched_part(self._H, frame.shape)
+        if self._touch is not None and frame.dtype == np.uint8 and frame.flags.c_contiguous:
+            # read the frame's part the warp samples one byte per cache line, in order, first: the
+            # warp's scattered reads of a frame fresh from the camera (not yet in any cache) then
+            # find it there, at half the cost of the warp alone; the pixels are the same
+            y0, y1, b0, b1 = self._touch
+            part = frame.reshape(frame.shape[0], -1)[y0:y1, b0:b1:CACHE_LINE]
+            np.copyto(self._scratch("touch", part.shape, np.uint8), part)
+        small = cv2.warpPerspective(frame, self._H, THUMB_SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
         return View(small, THUMB_PX, THUMB_MARGIN)
+
+    def _scratch(self, name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+        """A kept work array of this shape and type (its contents are overwritten)."""
+        buf = self._buffers.get(name)
+        if buf is None or buf.shape != shape or buf.dtype != dtype:
+            buf = self._buffers[name] = np.empty(shape, dtype)
+        return buf
 
     def is_quiet(self, frame: np.ndarray) -> bool:
         """The per-frame check: nothing moved since the last frame, and nothing is over the board.
@@ -109,11 +129,15 @@ class StabilityFilter:
         self._last_grey = grey
         if prev is None or prev.shape != grey.shape:
             return False
+        # the frame-to-frame change, all from its histogram (511 bins, not a pass per test over
+        # the thumbnail): a global flicker of the light (the median change) is not motion
         diff = grey - prev
-        d = np.abs(diff - int(small_median(diff, -255)))  # a global flicker of the light is not motion
+        diff += 255
+        counts = np.bincount(diff.ravel(), minlength=511)
+        d = np.abs(_LEVELS - int(_hist_median(counts.cumsum(), -255)))   # each bin's change past the flicker
         cfg = self.reader.config
-        if (float(np.maximum(d - NOISE_LEVEL, 0).mean()) > cfg.motion * 0.25
-                or int((d > cfg.motion * 4).sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25):
+        if (int(counts @ np.maximum(d - NOISE_LEVEL, 0)) / grey.size > cfg.motion * 0.25
+                or int(counts[d > cfg.motion * 4].sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25):
             return False
         if self._ref is None:
             # no still board seen yet: stillness is enough here (the reader refuses a frame whose
@@ -132,9 +156,13 @@ class StabilityFilter:
 
     def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
         if self._ref_median is None or self._ref_median[0] is not ref:
-            self._ref_median = (ref, small_median(ref, 0))
-        gain = small_median(grey, 0) / max(1.0, self._ref_median[1])
-        diff = (np.abs(grey - ref * gain) > CHANGE_LEVEL).view(np.uint8)
+            self._ref_median = (ref, small_median(ref, 0), ref.astype(np.float64))
+        gain = _hist_median(np.bincount(grey.ravel(), minlength=256).cumsum(), 0) / max(1.0, self._ref_median[1])
+        # |grey - ref * gain| > CHANGE_LEVEL, the same float arithmetic in kept buffers
+        off = np.multiply(self._ref_median[2], gain, out=self._scratch("off", grey.shape, np.float64))
+        np.subtract(grey, off, out=off)
+        np.abs(off, out=off)
+        diff = np.greater(off, CHANGE_LEVEL, out=self._scratch("changed", grey.shape, np.bool_)).view(np.uint8)
         m = int(THUMB_MARGIN * THUMB_PX)
         inner = diff[m:-m, m:-m]   # the playing area; the frame band is the rest
         n_inner = cv2.countNonZero(inner)
@@ -254,10 +282,38 @@ class StabilityFilter:
         return True
 
 
+def _touched_part(H: np.ndarray, frame_shape: tuple[int, ...]) -> Optional[tuple[int, int, int, int]]:
+    """The rows ``y0:y1`` and the bytes ``b0:b1`` of each row of a uint8 frame that the thumbnail's
+    warp by ``H`` reads (its pixels' source points and their right and lower neighbours, clamped to the
+    frame as the replicated border is); None when the frame is no image of rows or ``H`` maps
+    no pixel to a finite point."""
+    if len(frame_shape) not in (2, 3):
+        return None
+    h, w = frame_shape[:2]
+    ch = frame_shape[2] if len(frame_shape) == 3 else 1
+    ys, xs = np.mgrid[0:THUMB_SIZE[1], 0:THUMB_SIZE[0]].astype(np.float64)
+    try:
+        q = np.linalg.inv(H) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    except np.linalg.LinAlgError:
+        return None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sx, sy = q[0] / q[2], q[1] / q[2]
+    if not (np.isfinite(sx).all() and np.isfinite(sy).all()):
+        return None
+    x0, x1 = int(np.clip(np.floor(sx.min()) - 1, 0, w - 1)), int(np.clip(np.floor(sx.max()) + 2, 1, w))
+    y0, y1 = int(np.clip(np.floor(sy.min()) - 1, 0, h - 1)), int(np.clip(np.floor(sy.max()) + 2, 1, h))
+    return y0, y1, x0 * ch, min(w * ch, x1 * ch + CACHE_LINE)
+
+
 def small_median(a: np.ndarray, lo: int) -> float:
     """``np.median`` of an integer array whose values lie in ``lo .. lo + 510`` (a thumbnail's
     grey levels or their differences), the same value from a histogram: no sort, no copy."""
-    counts = np.bincount((a.ravel() - lo).astype(np.intp), minlength=511).cumsum()
+    return _hist_median(np.bincount((a.ravel() - lo).astype(np.intp), minlength=511).cumsum(), lo)
+
+
+def _hist_median(counts: np.ndarray, lo: int) -> float:
+    """The median of the values ``lo + i`` counted ``counts[i]`` times, from the running counts
+    (``np.median``'s value: the mean of the two middle ones when their number is even)."""
     n = int(counts[-1])
     upper = int(np.searchsorted(counts, n // 2 + 1)) + lo      # order statistic n // 2 (0-based)
     if n % 2:

@@ -119,15 +119,32 @@ def ladder_profile(img: np.ndarray, px: int) -> tuple[np.ndarray, int, int]:
     """A half-tray's line profile: per row, how much darker than the rows a little above and
     below it (a thin line, not a step), in the column window where such lines are strongest.
     Returns (profile, the window's first column, its width)."""
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     d = max(2, int(round(px / 16)))   # a line is thin: compare with rows this far either side
-    ridge = np.zeros_like(grey)
-    ridge[d:-d] = np.minimum(grey[:-2 * d], grey[2 * d:]) - grey[d:-d]
     win = max(3, int(TRAY_WINDOW * px))
+    if grey.shape[0] <= 2 * d or grey.shape[1] < win:
+        return _ladder_profile_float(grey, d, win)
+    # grey levels are whole numbers, so the ridge and its column sums are too: computed in
+    # integers they are the float ones exactly, in a fraction of the time (the ridge's positive
+    # part is the saturating uint8 difference; the signed ridge is needed in the window only)
+    lo = cv2.min(grey[:-2 * d], grey[2 * d:])
+    colsum = cv2.reduce(cv2.subtract(lo, grey[d:-d]), 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]
+    energy = np.convolve(colsum, np.ones(win), mode="valid")
+    c0 = int(np.argmax(energy))
+    ridge = np.zeros((grey.shape[0], win), np.float32)
+    np.subtract(lo[:, c0:c0 + win], grey[d:-d, c0:c0 + win], out=ridge[d:-d], dtype=np.float32)
+    return median_axis(ridge, 1), c0, win  # a line runs across the whole window
+
+
+def _ladder_profile_float(grey: np.ndarray, d: int, win: int) -> tuple[np.ndarray, int, int]:
+    """:func:`ladder_profile` in floats, for a strip too small for the integer shortcut."""
+    g = grey.astype(np.float32)
+    ridge = np.zeros_like(g)
+    ridge[d:-d] = np.minimum(g[:-2 * d], g[2 * d:]) - g[d:-d]
     colsum = np.maximum(ridge, 0).sum(axis=0)
     energy = np.convolve(colsum, np.ones(win), mode="valid")
     c0 = int(np.argmax(energy))
-    return median_axis(ridge[:, c0:c0 + win], 1), c0, win  # a line runs across the whole window
+    return median_axis(ridge[:, c0:c0 + win], 1), c0, win
 
 
 def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Optional[str], int, bool]:

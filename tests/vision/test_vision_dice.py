@@ -221,3 +221,33 @@ def test_the_places_of_dice_lying_before_are_looked_at_though_nothing_changed_th
     got = D.find_dice_in_frame(r.image, r.corners, before=r.image, also=[(9.0, 5.0)])
     assert [g.value for g in got] == [5] and _near(got, 9.0, 5.0).sure()
     assert D.changed_regions(r.image, r.image, r.corners, also=[(9.0, 5.0)]) != []
+
+
+def test_the_face_colour_in_integers_is_the_float_median_truncated() -> None:
+    """The seed colour worked out in integers (the speed path) is ``int`` of the float median, for
+    odd and even counts, ties and the empty case's fallback aside."""
+    from vision.dice_face import _median, _median_colour
+    rng = np.random.default_rng(23)
+    for n in list(range(1, 40)) + [81, 82, 121]:
+        for _ in range(10):
+            a = rng.integers(0, 256, (n, 3), dtype=np.uint8)
+            if n > 3 and _ % 2:
+                a[: n // 2] = a[0]   # ties
+            m = _median(a)
+            assert _median_colour(a) == (int(m[0]), int(m[1]), int(m[2]))
+
+
+def test_a_seed_unlike_its_surround_at_every_likeness_is_a_pip_and_like_it_is_looked_at() -> None:
+    """The seed's distance worked out alone (the speed path) is the window's at the seed: a seed as far
+    as the loosest likeness from its patch's median is a pip's at once; one just inside is grown at that
+    likeness (here a plain surface that runs out of the window) and is a pip's at the tighter ones; a seed
+    of the surround's colour is grown at every likeness (nothing die-shaped: None)."""
+    from vision.dice_face import _blob
+    from vision.dice_params import DiceParams
+    p = DiceParams()
+    P, r = 64, int(round(p.max_extent * 0.62 * 64))
+    loosest = int(max(p.likeness))
+    for off, want in ((loosest, "pip"), (loosest - 1, "pip"), (0, None)):
+        crop = np.full((2 * r + 1, 2 * r + 1, 3), 120, np.uint8)
+        crop[r, r] = (120, 120 + off, 120)
+        assert _blob(crop, r, (r, r), P, p) == want, off

@@ -119,3 +119,28 @@ def test_the_same_board_with_its_trays_now_read_is_surer() -> None:
     assert surer(replace(pos, confidence=0.9), without)
     assert not surer(without, replace(pos, confidence=0.9))
     assert not surer(replace(pos, confidence=0.3), without)   # an unsure board is not surer for its trays
+
+
+def test_the_thumbnail_is_the_plain_warp_and_its_read_ahead_covers_what_the_warp_reads() -> None:
+    """Reading the frame ahead (speed only) changes no pixel of the thumbnail, and the part read
+    ahead holds every source pixel of the warp (and the neighbour it blends), in the frame."""
+    import cv2
+
+    from vision.rectify import homography
+    from vision.render import render_scene
+    from vision.stability import THUMB_MARGIN, THUMB_PX, THUMB_SIZE, _touched_part
+    sc = render_scene(L.start_position(), RenderParams(scheme="walnut"), seed=3)
+    sf = StabilityFilter(BoardReader(VisionConfig(), corners=sc.corners))
+    H = homography(sc.corners, THUMB_PX, THUMB_MARGIN)
+    plain = cv2.warpPerspective(sc.image, H, THUMB_SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    assert np.array_equal(sf._thumb(sc.image).image, plain) and sf._touch is not None
+    assert np.array_equal(sf._thumb(sc.image[:, :, :].copy()).image, plain)
+    y0, y1, b0, b1 = sf._touch
+    h, w = sc.image.shape[:2]
+    inv = np.linalg.inv(H)
+    ys, xs = np.mgrid[0:THUMB_SIZE[1], 0:THUMB_SIZE[0]]
+    q = inv @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
+    sx, sy = np.clip(q[0] / q[2], 0, w - 1), np.clip(q[1] / q[2], 0, h - 1)
+    assert y0 <= sy.min() and np.minimum(np.floor(sy) + 1, h - 1).max() < y1
+    assert b0 <= 3 * np.floor(sx.min()) and 3 * (np.minimum(np.floor(sx) + 1, w - 1).max() + 1) <= b1
+    assert _touched_part(np.zeros((3, 3)), (720, 1280, 3)) is None   # no warp: nothing to read ahead

@@ -215,3 +215,25 @@ def test_a_tray_side_without_a_tray_reads_empty() -> None:
         assert tr is not None
         phantoms += tr.dark + tr.light
     assert phantoms <= 1, f"{phantoms} checkers seen where there is no tray"
+
+
+def test_the_ladder_profile_in_integers_is_the_float_one() -> None:
+    """The profile worked out in integers (the speed path) gives the float computation's values,
+    window and type, on half-trays of rendered boards and on noise, odd sizes included."""
+    import cv2
+
+    from vision.trays import TRAY_PX, _ladder_profile_float, ladder_profile
+    strips = []
+    for seed in SEEDS[:4]:
+        r = render_scene(_with_off(seed), seed=seed)
+        strips += [v.image[a:b] for _, v in tray_views(r.image, r.corners) if v is not None
+                   for a, b in ((0, 352), (352, 704))]
+    rng = np.random.default_rng(19)
+    strips += [rng.integers(0, 256, (h, w, 3), dtype=np.uint8) for h, w in ((352, 243), (40, 33), (9, 40), (20, 31))]
+    assert len(strips) > 8
+    for img in strips:
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        d, win = max(2, int(round(TRAY_PX / 16))), max(3, int(0.5 * TRAY_PX))
+        prof, c0, w = ladder_profile(img, TRAY_PX)
+        want, c1, w1 = _ladder_profile_float(grey, d, win)
+        assert (c0, w) == (c1, w1) and prof.dtype == want.dtype and np.array_equal(prof, want)

@@ -1,0 +1,165 @@
+"""The edges' figures of issue 19, before and after, in one run: the stability check, a still
+board per frame, and ``bgtable read --batch`` per line (with and without the dice).
+
+Run: python3 bench/vision_batch.py [--base REV] [--rounds 3] [--lines 15] [--only stab|batch].
+``--base`` (default ``main``): the commit measured as "before", exported with ``git archive``
+into a temporary folder; "after" is this working tree.  Each round is a fresh child process that
+imports both trees' ``vision`` (this tree's as ``vision``, the base's as ``vision_base``: the
+package imports itself relatively) and times them in turn, item by item, the order alternating,
+so both see the same machine; a figure is the best of the rounds (the machine may be shared: every
+figure is CPU time, ``time.process_time``, OpenCV on one thread), printed with its target, the base's
+figure and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still
+board of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of
+one camera, corners given (``read --batch``), the first line not counted.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: figure -> (label, target ms or None)
+FIGURES = {
+    "band": ("stability check, before the first stable board (band test)", 1.0),
+    "ref": ("stability check, against the last stable board", 1.0),
+    "still": ("a still board, per frame (stable state, nothing moving)", 1.5),
+    "nodice": ("read --batch --no-dice, per line after the first (one camera, JPEG)", 12.0),
+    "decode": ("... of it the JPEG decoding", None),
+    "dice": ("read --batch with the dice, per line after the first", None),
+}
+
+
+def _pair(items: list[Any], run: dict[str, Callable[[Any], Any]]) -> dict[str, float]:
+    """CPU milliseconds per item of each side's ``run`` over ``items``, the sides taking turns item
+    by item (the first side alternating), so both meet the same load."""
+    spent = dict.fromkeys(run, 0.0)
+    sides = list(run)
+    for i, item in enumerate(items):
+        for side in (sides if i % 2 == 0 else sides[::-1]):
+            t = time.process_time()
+            run[side](item)
+            spent[side] += time.process_time() - t
+    return {side: v / len(items) * 1000 for side, v in spent.items()}
+
+
+def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
+    """Both trees' figures (``base_pkgs`` holds the base's ``vision`` as ``vision_base``)."""
+    import importlib
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(1, base_pkgs)
+    import cv2
+    import numpy as np
+    from vision import layout as L
+    from vision.render import render_scene
+    cv2.setNumThreads(1)
+    mods = {side: {m: importlib.import_module(f"{pkg}.{m}") for m in ("cli", "config", "reader", "stability")}
+            for side, pkg in (("after", "vision"), ("before", "vision_base"))}
+    out: dict[str, dict[str, float]] = {"after": {}, "before": {}}
+
+    def keep(key: str, got: dict[str, float]) -> None:
+        for side, v in got.items():
+            out[side][key] = v
+
+    if only in ("", "stab"):
+        pos = L.random_position(np.random.default_rng(5))
+        corners = render_scene(pos, seed=5).corners
+        still = [render_scene(pos, seed=5, frame=k + 1).image for k in range(30)]
+        filters = {side: m["stability"].StabilityFilter(m["reader"].BoardReader(m["config"].VisionConfig(),
+                                                                                 corners=corners))
+                   for side, m in mods.items()}
+        # each side its own copy of the frames: a camera's frame is fresh, in no cache, for each
+        own = {side: [f.copy() for f in still] for side in mods}
+        for side, sf in filters.items():
+            sf.is_quiet(own[side][0])
+        items = [k for _ in range(3) for k in range(1, len(still))]
+        keep("band", _pair(items, {s: (lambda k, sf=f, fr=own[s]: sf.is_quiet(fr[k])) for s, f in filters.items()}))
+        for side, sf in filters.items():
+            for k in range(6):
+                sf.feed(own[side][k], t=k)
+            assert sf.state.value == "stable", sf.state
+        items = [k for _ in range(3) for k in range(len(still))]
+        keep("ref", _pair(items, {s: (lambda k, sf=f, fr=own[s]: sf.is_quiet(fr[k])) for s, f in filters.items()}))
+        # a table's still board: stable for a while (the first re-reads over), then 4 s at 30 fps
+        filters = {side: m["stability"].StabilityFilter(m["reader"].BoardReader(m["config"].VisionConfig(),
+                                                                                 corners=corners))
+                   for side, m in mods.items()}
+        for side, sf in filters.items():
+            for k in range(60):
+                sf.feed(own[side][k % len(still)], t=k)
+        keep("still", _pair(list(range(60, 180)), {s: (lambda k, sf=f, fr=own[s]: sf.feed(fr[k % len(fr)], t=k))
+                                                   for s, f in filters.items()}))
+    if only in ("", "batch"):
+        with tempfile.TemporaryDirectory() as d:
+            jobs = []
+            for k in range(lines + 1):
+                sc = render_scene(L.random_position(np.random.default_rng(k)), seed=77)
+                path = str(Path(d) / f"{k}.jpg")
+                cv2.imwrite(path, sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                jobs.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
+            for key, dice in (("nodice", False), ("dice", True)):
+                readers: dict[str, dict[tuple, Any]] = {side: {} for side in mods}
+                for side, m in mods.items():
+                    m["cli"].read_image(*jobs[0], readers=readers[side], dice=dice)
+                keep(key, _pair(jobs[1:], {side: (lambda job, m=m, r=readers[side], dice=dice: json.dumps(
+                    m["cli"].read_image(*job, readers=r, dice=dice))) for side, m in mods.items()}))
+            keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    """Measure the base commit and this tree in turn; print each figure against its target and peer."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", default="main", help="the commit measured as before (default main)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--lines", type=int, default=15, help="read --batch lines after the first")
+    ap.add_argument("--only", choices=("stab", "batch"), default="")
+    ap.add_argument("--child", metavar="PKGS", help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.child:
+        print(json.dumps(child(a.child, a.lines, a.only)))
+        return 0
+    if a.rounds < 1 or a.lines < 1:
+        ap.error(f"--rounds {a.rounds} and --lines {a.lines} must be at least 1")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base"
+        base.mkdir()
+        try:
+            tar = subprocess.run(["git", "-C", str(ROOT), "archive", a.base], check=True, capture_output=True).stdout
+        except subprocess.CalledProcessError as exc:
+            ap.error(f"--base {a.base!r}: git archive failed ({exc.stderr.decode().strip()}); name a commit or branch")
+        subprocess.run(["tar", "-x", "-C", str(base)], input=tar, check=True)
+        pkgs = Path(tmp) / "pkgs"
+        pkgs.mkdir()
+        (pkgs / "vision_base").symlink_to(base / "vision")
+        best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
+        load = os.getloadavg()[0]
+        for _ in range(a.rounds):
+            cmd = [sys.executable, __file__, "--child", str(pkgs), "--lines", str(a.lines)] + \
+                (["--only", a.only] if a.only else [])
+            got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True, cwd="/").stdout)
+            for side in best:
+                for k, v in got[side].items():
+                    best[side][k] = min(v, best[side].get(k, float("inf")))
+        print(f"base {a.base}; {a.rounds} rounds, both trees in each, item by item; load average "
+              f"{load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+        for k, (label, target) in FIGURES.items():
+            if k not in best["after"]:
+                continue
+            now, was = best["after"][k], best["before"][k]
+            s = f"{label}: {now:.2f} ms"
+            if target is not None:
+                s += f" (target <= {target:g} ms: {'met' if now <= target else 'NOT met'})"
+            print(s + f"; before {was:.2f} ms, ratio {now / was:.2f}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
