@@ -36,6 +36,8 @@ which is why the likelihood is robust where the exact matching rule of
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import math
 from typing import TYPE_CHECKING, Optional, Sequence
 
@@ -210,9 +212,11 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
                                               f"{misfit:.1f} nats from the reading)")
     # the reading's own position, when it is a real one outside the legal set (the position
     # before the move included: the mover lifted the dice without moving)
+    # (with the trays in view, its checkers and theirs total 15 a colour: a board read with 17 dark
+    # checkers is misread, not an illegal move, however sure each point is)
     own_pos = _cells_position(own)
     own_real = (own_pos is not None and own_pos not in index_of
-                and _totals_problem(_as_evidence(own_pos), layout_of(before), mover) is None)
+                and _totals_problem(_as_evidence(own_pos, ev.off), layout_of(before), mover) is None)
     off = [k for k in range(26) if own[k] != best_cells[k]]
     if own_real and misfit >= ILLEGAL and all(table[k].get(own[k], 0.0) >= SURE for k in off):
         return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
@@ -234,5 +238,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
 
-def _as_evidence(pos: Position) -> BoardEvidence:
-    return reading_of(pos, show_off=False)
+def _as_evidence(pos: Position, off: Optional[tuple[int, int]] = None) -> BoardEvidence:
+    """``pos`` as a reading, with the trays as read (``off``) or, when None, out of sight."""
+    ev = reading_of(pos, show_off=False)
+    return ev if off is None else replace(ev, off=(off[0], off[1]))

@@ -221,3 +221,24 @@ def test_only_what_the_reading_is_unsure_of_is_eased() -> None:
     table = odds_table(odds(cands()[4], p16=less, p15=less, p14=less))
     guess, eased, disturbed = explaining_cells(table, START, "dark")
     assert len(eased) == 2 and not disturbed and sum(g == (1, "light") for g in guess[13:16]) == 1
+
+
+def test_a_board_whose_trays_make_a_colour_other_than_fifteen_is_misread_not_illegal() -> None:
+    """A real reading from a whole camera-only match (tests/data/verdicts): Ann (dark) bore off two
+    with a legal 6-2, the trays read 7 off, but two of her home stacks each read one over, surely
+    (0.90, 0.95), so the points showed the board as before the roll. With the trays that is 17 dark
+    checkers: a misreading to wait on, never "illegal" (Bob had accepted it: a position that never
+    stood went into the record). With the trays as before the roll (5 off), it is illegal."""
+    import json
+    from pathlib import Path
+
+    from referee.events import from_dict
+    data = json.loads((Path(__file__).resolve().parents[2] / "data" / "verdicts" / "false_illegal_trays.json").read_text())
+    ev = from_dict(dict(data["board"]))
+    before = Position.from_position_id(data["action"]["position"]).swap()  # the record's is Bob's on roll
+    legal = cands((6, 2), before)
+    assert ev.off == (7, 2)
+    v = match_reading(ev, before, legal, "dark")
+    assert v.kind == "uncertain", (v.kind, v.reason)
+    unmoved = match_reading(replace(ev, off=(5, 2)), before, legal, "dark")
+    assert unmoved.kind == "illegal" and unmoved.position == before, (unmoved.kind, unmoved.reason)
