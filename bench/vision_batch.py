@@ -59,6 +59,7 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
     import numpy as np
     from vision import layout as L
     from vision.render import render_scene
+    from vision_speed import batch_jobs  # the same rendered JPEG lines as vision_speed's batch figure
     cv2.setNumThreads(1)
     mods = {side: {m: importlib.import_module(f"{pkg}.{m}") for m in ("cli", "config", "reader", "stability")}
             for side, pkg in (("after", "vision"), ("before", "vision_base"))}
@@ -98,12 +99,7 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                                                    for s, f in filters.items()}))
     if only in ("", "batch"):
         with tempfile.TemporaryDirectory() as d:
-            jobs = []
-            for k in range(lines + 1):
-                sc = render_scene(L.random_position(np.random.default_rng(k)), seed=77)
-                path = str(Path(d) / f"{k}.jpg")
-                cv2.imwrite(path, sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-                jobs.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
+            jobs = batch_jobs(lines + 1, d)
             for key, dice in (("nodice", False), ("dice", True)):
                 readers: dict[str, dict[tuple, Any]] = {side: {} for side in mods}
                 for side, m in mods.items():

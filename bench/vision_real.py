@@ -73,10 +73,14 @@ def load_labels() -> dict[str, Any]:
         return json.load(f)
 
 
+_FILES: dict[str, dict[str, str]] = {}   # per labels file: each label's image file
+
+
 def image_path(name: str) -> str:
     """The image file of label ``name``: its ``image`` field (``moma.png``), else ``NAME.jpg``."""
-    lab = load_labels()["images"].get(name, {})
-    return os.path.join(IMAGES, lab.get("image") or f"{name}.jpg")
+    if LABELS not in _FILES:
+        _FILES[LABELS] = {n: lab.get("image") or f"{n}.jpg" for n, lab in load_labels()["images"].items()}
+    return os.path.join(IMAGES, _FILES[LABELS].get(name, f"{name}.jpg"))
 
 
 def load_image(name: str) -> np.ndarray:

@@ -85,16 +85,23 @@ def still_ms(corners: np.ndarray, frames: list[np.ndarray], **kw: int) -> float:
     return best
 
 
+def batch_jobs(n: int, folder: str) -> list[tuple[str, str]]:
+    """``n`` rendered frames of one camera written to ``folder`` as JPEG files, each with its
+    corners as ``read --batch`` takes them."""
+    jobs = []
+    for k in range(n):
+        sc = render_scene(L.random_position(np.random.default_rng(k)), seed=77)
+        path = str(Path(folder) / f"{k}.jpg")
+        cv2.imwrite(path, sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        jobs.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
+    return jobs
+
+
 def batch_ms(n: int, kept: bool, dice: bool = True) -> tuple[float, float]:
     """``read --batch`` CPU ms per line after the first (JPEG files of one camera, corners given),
     and of it the image decoding; ``dice``: with the dice looked for (``--no-dice`` leaves them out)."""
     with tempfile.TemporaryDirectory() as d:
-        jobs = []
-        for k in range(n + 1):
-            sc = render_scene(L.random_position(np.random.default_rng(k)), seed=77)
-            path = str(Path(d) / f"{k}.jpg")
-            cv2.imwrite(path, sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-            jobs.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in sc.corners)))
+        jobs = batch_jobs(n + 1, d)
         best = dec = float("inf")
         for _ in range(PASSES):
             readers: dict[tuple, Any] | None = {} if kept else None

@@ -80,29 +80,27 @@ class SelfReference(BoardMemory):
         wide = patches(view, self.geo, SELF_SHIFT)
         core = _core(wide, SELF_SHIFT)
         st = self.states_of(before)
+        self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
+        seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         tpl = self._looks(core, st)
         # the slots the move changed look like another state than they held before: they are
         # left out of the looks, which are then made again from the slots that still show it
-        d0 = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
-        have = [s for s in (EMPTY, DARK, LIGHT) if (st[:n_points] == s).any()]
-        held = st[:n_points].astype(np.int64)
-        own = d0[np.arange(n_points), np.clip(held, 0, 2)]
-        best = d0[:, have].min(axis=1)
+        d = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
+        was = st[:n_points].astype(np.int64)
+        own = d[np.arange(n_points), np.clip(was, 0, 2)]
         kept = st.copy()
-        kept[:n_points][(held >= 0) & (own > best)] = UNSURE_SLOT
+        kept[:n_points][(was >= 0) & (own > d[:, seen].min(axis=1))] = UNSURE_SLOT
         if (kept != st).any():
             again = self._looks(core, kept)
             lost = np.asarray(~again.any(axis=(2, 3, 4)))   # a look no slot still teaches keeps the first one
             tpl = np.where(lost[:, :, None, None, None], tpl, again)
+            d = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
         self._tpl = tpl
-        self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
         self.seen[:n_points] = self._have[None, :]   # every point slot has a look of each state seen
         self.frames = 1
         # the scale: how far slots stray from the look of the state they held before (most
         # still hold it), per state, robustly
-        d = _shifted_dist(wide[:n_points], tpl[:n_points], _structure)
         self._d = d
-        seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         for s in (EMPTY, DARK, LIGHT):
             held = st[:n_points] == s
             own = d[held, s]

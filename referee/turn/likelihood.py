@@ -241,4 +241,4 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
 def _as_evidence(pos: Position, off: Optional[tuple[int, int]] = None) -> BoardEvidence:
     """``pos`` as a reading, with the trays as read (``off``) or, when None, out of sight."""
     ev = reading_of(pos, show_off=False)
-    return ev if off is None else replace(ev, off=(off[0], off[1]))
+    return ev if off is None else replace(ev, off=off)
