@@ -12,9 +12,11 @@ over-counts are the table's learned look (vision.memory), taught wrongly in two 
   table learns that look as "a dark checker in slot 6", so the five left after one is borne off
   read six.  Point 2.
 
-Neither lies in the absolute reading (vision.bare, stacks, totals): the fixes belong to
-vision.stability and vision.memory (other engineers' areas), so these tests are kept as strict
-expected failures that name the fix; remove the mark with it.
+Neither lies in the absolute reading (vision.bare, stacks, totals).  The fixes: a position told
+again after it was learned is not learned again (``StabilityFilter.known``, the memory's
+``lesson``), the trays count among the places a lesson frame may not contradict
+(``vision.stability.shows``), and a slot a known position has taken that still shows its own
+empty look is not learned as the checker's (``BoardMemory._hidden``).
 """
 from __future__ import annotations
 
@@ -72,8 +74,6 @@ def test_the_absolute_reading_of_the_bear_off_frame_is_right() -> None:
     assert _home(ev)[1][1] >= 0.6  # the five on the 2 point is read surely
 
 
-@pytest.mark.xfail(strict=True, reason="vision.stability: a known position told again after it was learned "
-                   "must not arm a second lesson (StabilityFilter.known ignores the position it last learned)")
 def test_a_position_told_again_is_not_learned_from_the_next_move() -> None:
     cam = _Camera()
     cam.show(BEFORE)
@@ -86,8 +86,6 @@ def test_a_position_told_again_is_not_learned_from_the_next_move() -> None:
     assert ev is None or _home(ev)[2][0] == 2 or _home(ev)[2][1] < 0.6, _home(ev)
 
 
-@pytest.mark.xfail(strict=True, reason="vision.memory: the sixth slot of a six-stack drawn five in a row and "
-                   "one on top shows the bare tip; learned as a checker, the five left read six surely")
 def test_five_left_of_a_six_stack_are_not_read_six_surely() -> None:
     cam = _Camera()
     cam.show(BEFORE)
