@@ -241,6 +241,7 @@ class BoardMemory:
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
+        self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
 
     @property
     def scale(self) -> float:
@@ -294,7 +295,10 @@ class BoardMemory:
                         self.scales[state] = float(np.clip(0.7 * self.scales[state] + 0.3 * q, 1.5, 30.0))
         hidden = self._hidden(pt, st)
         for i, s in enumerate(st):
-            if s < 0 or hidden[i]:
+            if s < 0:
+                continue
+            self.blind[i, s] = hidden[i]
+            if hidden[i]:
                 continue
             self.look[i, s] = _core(pt[i])
             self.seen[i, s] += 1
@@ -309,7 +313,8 @@ class BoardMemory:
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,
         so that learning their patch as the checker's look would later read them taken when
-        they are empty, surely:
+        they are empty, surely (such a slot is *blind* to that state: it tells it from empty
+        no more, :meth:`slot_likelihoods`):
 
         * a slot whose patch is still its own empty look, within :data:`HIDDEN` empty-board
           scales (a checker the colour of the point);
@@ -351,6 +356,7 @@ class BoardMemory:
         self.bands = []
         self.frames = 0
         self.lesson = ""
+        self.blind[:] = False
         self._last = self._tpl = self._spread_kept = None
 
     # ------------------------------------------------------------------ reading
@@ -489,7 +495,8 @@ class BoardMemory:
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
         empty slot, and one far from it is strong evidence of a change; both terms count
-        :data:`SHARPNESS` times (a patch is several independent looks).  A strange slot
+        :data:`SHARPNESS` times (a patch is several independent looks).  A state a slot is blind
+        to (:meth:`_hidden`) is as likely there as empty.  A strange slot
         (:meth:`strange`: foreign, or a die's) tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
@@ -499,6 +506,9 @@ class BoardMemory:
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
+        blind = self.blind
+        if blind.any():   # a state this slot last showed looking empty is as likely as empty there
+            lik[blind] = np.broadcast_to(lik[:, EMPTY:EMPTY + 1], lik.shape)[blind]
         lik[self.strange(view)] = 1.0
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
@@ -541,7 +551,7 @@ class BoardMemory:
                                 height=np.float32(self.geo.height),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
                                 bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
-                                lesson=np.str_(self.lesson))
+                                lesson=np.str_(self.lesson), blind=self.blind)
         os.replace(tmp, path)
 
     @classmethod
@@ -559,6 +569,8 @@ class BoardMemory:
                 m.corners = z["corners"] if len(z["corners"]) else None
                 m.bands = list(z["bands"]) if "bands" in z.files else []  # a file from before the band was kept
                 m.lesson = str(z["lesson"]) if "lesson" in z.files else ""
+                if "blind" in z.files:
+                    m.blind[:] = z["blind"]
         except (OSError, KeyError, EOFError, ValueError) as exc:
             if str(exc).startswith(f"board memory {path!r}"):
                 raise
