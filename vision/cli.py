@@ -44,22 +44,16 @@ from .reasons import no_board
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
-               readers: Optional[dict[tuple, Any]] = None, dice: bool = True) -> dict[str, Any]:
+               readers: Optional[dict[tuple, Any]] = None, dice: bool = True,
+               image: Optional[Any] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
     settings): pictures of one camera are read as its frames are, what was learned (the
     checkers' colours and size) carrying over; with no corners given, the markers are looked
-    for in every picture."""
-    import os
+    for in every picture.  ``image``: the file's picture, already decoded (:func:`load_image`)."""
     from .reader import BoardReader
-    if os.path.isdir(path):
-        raise VisionError(f"image {path!r} is a directory; name a photo file (JPEG, PNG...)")
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"image {path!r} does not exist")
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    img = load_image(path) if image is None else image
     if corners is not None and not isinstance(corners, str):
         raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
     cs = parse_corners(corners) if corners else None
@@ -98,6 +92,19 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
         out["dice"] = dice_found(img, r.corners, reader.config.shape)
     return out
+
+
+def load_image(path: str) -> Any:
+    """The picture in the file ``path``, decoded (FileNotFoundError / VisionError naming it)."""
+    import os
+    if os.path.isdir(path):
+        raise VisionError(f"image {path!r} is a directory; name a photo file (JPEG, PNG...)")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"image {path!r} does not exist")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    return img
 
 
 def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:
@@ -191,22 +198,23 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _batch(dice: bool = True) -> int:
+def _batch(dice: bool = True, ahead: int = 1) -> int:
+    """``--batch``: a JSON result per line of stdin, in order (a bad line: its error, and on);
+    each line's picture decoded while the line before is read (:mod:`vision.batch`)."""
+    from .batch import read_ahead
     rc = 0
     readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
-    for n, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            job = json.loads(line)
-            if not isinstance(job, dict) or "image" not in job:
-                raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
-            res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice)
-        except json.JSONDecodeError as exc:
-            res, msg = None, f"line {n}: not JSON ({exc.msg})"
-        except (FileNotFoundError, VisionError) as exc:
-            res, msg = None, f"line {n}: {exc}"
+    for line in read_ahead(sys.stdin, load_image, ahead):
+        msg = line.error
+        res = None
+        if line.job is not None:
+            job = line.job
+            try:
+                res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
+                                 job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
+                                 image=line.picture())
+            except (FileNotFoundError, VisionError) as exc:
+                msg = f"line {line.n}: {exc}"
         if res is None:
             print(f"bgtable read: error: {msg}", file=sys.stderr)
             res = {"board_found": False, "error": msg}
