@@ -30,11 +30,13 @@ dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fi
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from typing import Any, Optional
 
 import cv2
+import numpy as np
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
@@ -56,9 +58,7 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     img = load_image(path) if image is None else image
     if corners is not None and not isinstance(corners, str):
         raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
-    cs = parse_corners(corners) if corners else None
-    if cs is not None:
-        check_corners(cs, img.shape[1], img.shape[0], corners or "")
+    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
     for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
                              ("board_height", board_height, 1.0)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
@@ -130,9 +130,22 @@ def reported_odds(rows: Any) -> dict[str, Any]:
                     for k, c in enumerate(("dark", "light"))}}
 
 
+def given_corners(text: str, width: int, height: int) -> Any:
+    """``--corners`` ``text`` as a 4x2 array, checked against a ``width`` x ``height`` picture
+    (VisionError when malformed or outside it); a camera's lines give the same corners, parsed
+    and checked once (a fresh copy each time)."""
+    return np.frombuffer(_given_corners(text, width, height), np.float32).reshape(4, 2).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _given_corners(text: str, width: int, height: int) -> bytes:
+    cs = parse_corners(text)
+    check_corners(cs, width, height, text)
+    return cs.tobytes()
+
+
 def check_corners(cs: Any, width: int, height: int, text: str) -> None:
     """VisionError when the given corners lie outside the picture or enclose no area."""
-    import numpy as np
     margin = 0.05 * max(width, height)  # a corner just off the frame (cropped board edge) is fine
     for x, y in cs:
         if not (np.isfinite(x) and np.isfinite(y)) or not (-margin <= x <= width + margin

@@ -172,3 +172,18 @@ def test_batch_prints_the_same_with_and_without_the_read_ahead(tmp_path: Path, m
     assert rc == 2 and len(res) == 7 and len(stderr.splitlines()) == 3
     assert [r["board_found"] for r in res] == [True, True, False, False, False, True, True]
     assert "line 3: not JSON" in res[2]["error"] and "missing.jpg" in res[3]["error"] and "notes.txt" in res[4]["error"]
+
+
+def test_given_corners_are_checked_once_per_camera_and_handed_out_fresh() -> None:
+    from vision.cli import given_corners
+    from vision.layout import parse_corners
+    text = "10,20 600,22 610,400 8,398"
+    a = given_corners(text, 640, 480)
+    assert a.dtype == np.float32 and np.array_equal(a, parse_corners(text))
+    a[0, 0] = -99.0                                    # a caller's copy: the next line's is untouched
+    assert np.array_equal(given_corners(text, 640, 480), parse_corners(text))
+    for _ in range(2):                                 # a bad line is refused every time, not remembered
+        with pytest.raises(VisionError, match="outside the 300x200 picture"):
+            given_corners(text, 300, 200)
+        with pytest.raises(VisionError, match="expected four 'x,y' pairs"):
+            given_corners("1,2 3,4", 640, 480)
