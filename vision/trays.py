@@ -8,6 +8,7 @@ counts as ``BoardEvidence.off`` only when sure and adding up to 15 with the boar
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Optional
 
@@ -45,7 +46,16 @@ def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True,
     ``warp=False`` only which sides are in view (the views are None)."""
     from .rectify import rectify_region
     h, w = frame.shape[:2]
-    to_img = cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
+    sides = _strips_in_view(np.asarray(corners, np.float32).tobytes(), h, w, shape)
+    return [(side, rectify_region(frame, corners, TRAY_PX, x0, 0.0, x1, L.HEIGHT, shape) if warp else None)
+            for side, x0, x1 in sides]
+
+
+@functools.lru_cache(maxsize=64)
+def _strips_in_view(corners: bytes, h: int, w: int, shape: L.BoardShape) -> tuple[tuple[str, float, float], ...]:
+    """The tray strips (side, x0, x1 in pw) wholly inside an ``h`` x ``w`` frame for these
+    corners (float32 bytes): a camera's, worked out once."""
+    to_img = cv2.getPerspectiveTransform(shape.corners_pw(), np.frombuffer(corners, np.float32).reshape(4, 2))
     a, b = L.TRAY_SEARCH
     out = []
     for side, x0, x1 in (("left", -b, -a), ("right", L.WIDTH + a, L.WIDTH + b)):
@@ -54,8 +64,8 @@ def tray_views(frame: np.ndarray, corners: np.ndarray, warp: bool = True,
         pts = cv2.perspectiveTransform(box, to_img)[0]
         if pts.min() < 1 or (pts[:, 0] > w - 2).any() or (pts[:, 1] > h - 2).any():
             continue
-        out.append((side, rectify_region(frame, corners, TRAY_PX, x0, 0.0, x1, L.HEIGHT, shape) if warp else None))
-    return out
+        out.append((side, x0, x1))
+    return tuple(out)
 
 
 def ladder_pitch(prof: np.ndarray, px: int) -> Optional[float]:
