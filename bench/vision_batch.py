@@ -6,15 +6,17 @@ Run: python3 bench/vision_batch.py [--base REV] [--rounds 3] [--lines 15] [--onl
 into a temporary folder; "after" is this working tree.  Each round is a fresh child process that
 imports both trees' ``vision`` (this tree's as ``vision``, the base's as ``vision_base``: the
 package imports itself relatively) and times them in turn, item by item, the order alternating,
-so both see the same machine; a figure is the best of the rounds (the machine may be shared: every
-figure is CPU time, ``time.process_time``, OpenCV on one thread), printed with its target, the base's
+so both see the same machine; a figure is the best of the rounds (the machine may be shared: the
+figures are CPU time, ``time.process_time``, OpenCV on one thread, but for the loop's wall time below),
+printed with its target, the base's
 figure and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still
 board of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of
 one camera, corners given (``read --batch``), the first line not counted.  ``read_image`` per line
 is CPU time of one thread; the whole ``--batch`` loop (stdin lines to stdout, the next line's
 picture decoded in a thread while a line is read, :mod:`vision.batch`) is timed as CPU time of
-the process (both threads) and as wall time, the target being the wall time a user waits per
-line (on a machine with a core to spare: on a shared one it is the noisier figure).
+the process (both threads), as CPU time of the reading (main) thread alone (what a line takes when
+the decoding thread has a core of its own) and as wall time, the target being the wall time a
+user waits per line (on a shared machine the noisiest figure).
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ FIGURES = {
     "decode": ("... of it the JPEG decoding", None),
     "dice": ("read --batch with the dice, per line after the first", None),
     "loop_cpu": ("the whole read --batch --no-dice loop (stdin lines to stdout), per line after the first, CPU", None),
+    "loop_main": ("... of it in the reading thread (a line's wall time with a core to spare)", None),
     "loop_wall": ("... the same, wall time (the next picture decoded while a line is read)", 12.0),
 }
 
@@ -128,29 +131,28 @@ def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3) -> dict[s
     import io
     first = text.splitlines(keepends=True)[0]
 
-    def run(cli: Any, lines_in: str) -> tuple[float, float, str]:
+    def run(cli: Any, lines_in: str) -> tuple[list[float], str]:
         stdin, stdout = sys.stdin, sys.stdout
         sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
         try:
-            t, w = time.process_time(), time.perf_counter()
+            t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
             cli._batch(dice=False)
-            cpu, wall = time.process_time() - t, time.perf_counter() - w
-            return cpu, wall, sys.stdout.getvalue()
+            spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
+            return spent, sys.stdout.getvalue()
         finally:
             sys.stdin, sys.stdout = stdin, stdout
 
-    printed = {side: run(cli, text)[2] for side, cli in clis.items()}   # the warps' maps made
-    best = {side: {"all": [float("inf")] * 2, "one": [float("inf")] * 2} for side in clis}
+    printed = {side: run(cli, text)[1] for side, cli in clis.items()}   # the warps' maps made
+    best = {side: {"all": [float("inf")] * 3, "one": [float("inf")] * 3} for side in clis}
     sides = list(clis)
     for r in range(reps):
         for side in (sides if r % 2 == 0 else sides[::-1]):
             for key, lines_in in (("all", text), ("one", first)):
-                cpu, wall, _ = run(clis[side], lines_in)
-                b = best[side][key]
-                b[0], b[1] = min(b[0], cpu), min(b[1], wall)
+                spent, _ = run(clis[side], lines_in)
+                best[side][key] = [min(a, b) for a, b in zip(best[side][key], spent)]
     same = float(len(set(printed.values())) == 1)
-    return {side: {"loop_cpu": (b["all"][0] - b["one"][0]) / lines * 1000,
-                   "loop_wall": (b["all"][1] - b["one"][1]) / lines * 1000, "same": same}
+    return {side: {**{k: (b["all"][i] - b["one"][i]) / lines * 1000
+                      for i, k in enumerate(("loop_cpu", "loop_main", "loop_wall"))}, "same": same}
             for side, b in best.items()}
 
 
