@@ -194,20 +194,28 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
 _WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # :func:`_dist`'s channel weights (a power of two: exact)
 
 
-def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray, rows: Optional[list[np.ndarray]] = None) -> np.ndarray:
     """:func:`_shifted_dist` with :func:`_dist`, as OpenCV's row differences and sums: the
-    channels weighted first, each shifted patch set beside every state's template as one row."""
-    n, states = tpl.shape[:2]
+    channels weighted first, each shifted patch beside each state's template (``rows``: the
+    templates so weighted, :func:`_weighted_rows`, when kept) as one row."""
+    n = tpl.shape[0]
     ww = wide.astype(np.float32) * _WEIGHTS
-    rows = np.ascontiguousarray((tpl.astype(np.float32) * _WEIGHTS).reshape(n * states, -1))
+    rows = rows if rows is not None else _weighted_rows(tpl)
     best: Optional[np.ndarray] = None
     for dy in range(2 * SHIFT + 1):
         for dx in range(2 * SHIFT + 1):
-            win = np.repeat(ww[:, dy:dy + PATCH, dx:dx + PATCH, :].reshape(n, -1), states, axis=0)
-            d = cv2.reduce(cv2.absdiff(win, rows), 1, cv2.REDUCE_SUM)
+            win = np.ascontiguousarray(ww[:, dy:dy + PATCH, dx:dx + PATCH, :]).reshape(n, -1)
+            d = np.concatenate([cv2.reduce(cv2.absdiff(win, r), 1, cv2.REDUCE_SUM) for r in rows], axis=1)
             best = d if best is None else np.minimum(best, d)
     assert best is not None
-    return best.reshape(n, states) / (PATCH * PATCH)
+    return best / (PATCH * PATCH)
+
+
+def _weighted_rows(tpl: np.ndarray) -> list[np.ndarray]:
+    """Per state, every slot's template (slots, states, P, P, 3) with :func:`_dist`'s channel
+    weights, one row a slot (what :func:`_shifted_lab_dist` compares with)."""
+    n = tpl.shape[0]
+    return [np.ascontiguousarray((tpl[:, s].astype(np.float32) * _WEIGHTS).reshape(n, -1)) for s in range(tpl.shape[1])]
 
 
 class BoardMemory:
@@ -224,6 +232,7 @@ class BoardMemory:
         self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
+        self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, with the looks they are of
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
 
@@ -337,7 +346,10 @@ class BoardMemory:
         """(slots, 3) distance of each slot's patch to its look in each state (kept for the view)."""
         if self._last is not None and self._last[0] is view:
             return self._last[1]
-        d = _shifted_dist(patches(view, self.geo), self._templates())
+        tpl = self._templates()
+        if self._rows is None or self._rows[0] is not tpl:
+            self._rows = (tpl, _weighted_rows(tpl))
+        d = _shifted_lab_dist(patches(view, self.geo), tpl, self._rows[1])
         self._last = (view, d)
         return d
 

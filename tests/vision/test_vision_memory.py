@@ -172,3 +172,21 @@ def test_the_band_places_follow_the_band_segments() -> None:
     assert (top[:, 1] == 0).all() and (bottom[:, 1] == L.HEIGHT).all()
     assert (left[:, 0] == 0).all() and (right[:, 0] == L.WIDTH).all()
     assert np.all(np.diff(top[:, 0]) > 0) and np.all(np.diff(right[:, 1]) > 0)
+
+
+def test_the_fast_slot_distance_is_the_plain_one_exactly() -> None:
+    # the learned read's comparison (OpenCV row sums, the looks weighted once per lesson) gives
+    # bit for bit what the plain numpy comparison gives, shift by shift
+    from vision.memory import PATCH, SHIFT, _dist, _shifted_lab_dist, _weighted_rows
+    rng = np.random.default_rng(3)
+    wide = rng.uniform(0, 255, (40, PATCH + 2 * SHIFT, PATCH + 2 * SHIFT, 3)).round().astype(np.float32)
+    tpl = rng.uniform(0, 255, (40, 3, PATCH, PATCH, 3)).round().astype(np.float32)
+    plain = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            d = _dist(wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :], tpl)
+            plain = d if plain is None else np.minimum(plain, d)
+    fast = _shifted_lab_dist(wide, tpl, _weighted_rows(tpl))
+    assert fast.shape == (40, 3)
+    np.testing.assert_allclose(fast, plain, rtol=1e-5)
+    assert np.array_equal(fast, _shifted_lab_dist(wide, tpl))
