@@ -190,3 +190,40 @@ def test_the_fast_slot_distance_is_the_plain_one_exactly() -> None:
     assert fast.shape == (40, 3)
     np.testing.assert_allclose(fast, plain, rtol=1e-5)
     assert np.array_equal(fast, _shifted_lab_dist(wide, tpl))
+
+
+def _foreshortened(view, f: float):
+    """``view`` with its bottom row's contents drawn ``f`` times as long towards the base (a
+    steep oblique view's near row: its stacks' checkers lie closer than a diameter apart)."""
+    import cv2
+    from vision.rectify import View
+    h, w = view.image.shape[:2]
+    base = (L.HEIGHT - view.y0) * view.px          # the bottom row's base, in pixels
+    ys = np.arange(h, dtype=np.float32)
+    src = np.where(ys > base - 5.5 * view.px, base - (base - ys) / f, ys)
+    mx = np.tile(np.arange(w, dtype=np.float32), (h, 1))
+    my = np.tile(src[:, None], (1, w)).astype(np.float32)
+    return View(cv2.remap(view.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), view.px,
+                view.margin, view.origin)
+
+
+def test_a_foreshortened_row_is_learned_at_its_own_spacing_and_kept_in_the_file(tmp_path) -> None:
+    # a known frame whose bottom row's stacks lie 0.85 of a diameter apart: the memory lays that
+    # row's slots out so (five checkers end in the fifth slot, not half-way into it), not the top's
+    from vision.memory import row_pitch
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=4)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    reader.inspect(r0.image)
+    assert reader.last_view is not None and reader.setup is not None
+    view = _foreshortened(reader.last_view, 0.85)
+    mem = BoardMemory(reader.checker_size)
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    assert row_pitch(reader.last_view, mem.geo, mem.states_of(rows)) == (1.0, 1.0)
+    top_f, bottom_f = row_pitch(view, mem.geo, mem.states_of(rows))
+    assert top_f == 1.0 and 0.8 <= bottom_f <= 0.9
+    mem.learn(view, rows)
+    assert mem.geo.pitch == (top_f, bottom_f)
+    path = str(tmp_path / "board-memory.npz")
+    mem.save(path)
+    assert BoardMemory.load(path).geo.pitch == (top_f, bottom_f)
