@@ -173,20 +173,21 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple
     return out
 
 
-def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray) -> tuple[float, float]:
+def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
+              pitches: Sequence[float] = PITCHES, ends: int = PITCH_ENDS) -> tuple[float, float]:
     """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
-    of a known position (``st``: each slot's state at ``geo``): the spacing of :data:`PITCHES`
+    of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
     at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
-    :data:`PITCH_GAIN` better than a diameter's; else 1.  A steep oblique view foreshortens
+    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep oblique view foreshortens
     one row: a stack of five then ends in its fifth slot's first half, and is read as four."""
     flat = slot_geometry(geo.side, geo.height)
     at_one = _stack_ends_fit(view, flat, st)
     best = [(fit, 1.0) for fit, _ in at_one]
-    for f in PITCHES:
+    for f in pitches:
         for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
             if fit < best[r][0]:
                 best[r] = (fit, f)
-    return tuple(f if at_one[r][1] >= PITCH_ENDS and fit < PITCH_GAIN * at_one[r][0] else 1.0  # type: ignore[return-value]
+    return tuple(f if at_one[r][1] >= ends and fit < PITCH_GAIN * at_one[r][0] else 1.0  # type: ignore[return-value]
                  for r, (fit, f) in enumerate(best))
 
 

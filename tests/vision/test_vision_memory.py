@@ -227,3 +227,18 @@ def test_a_foreshortened_row_is_learned_at_its_own_spacing_and_kept_in_the_file(
     path = str(tmp_path / "board-memory.npz")
     mem.save(path)
     assert BoardMemory.load(path).geo.pitch == (top_f, bottom_f)
+
+
+def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -> None:
+    # no reference: the frame's own stacks under the position before the move show the near
+    # row's spacing (0.85 of a diameter here); the far row stays at a diameter
+    from vision.self_reference import SelfReference
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=6)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    reader.inspect(r0.image)
+    assert reader.last_view is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    assert SelfReference(reader.last_view, rows, reader.checker_size).geo.pitch == (1.0, 1.0)
+    taught = SelfReference(_foreshortened(reader.last_view, 0.85), rows, reader.checker_size)
+    assert taught.geo.pitch[0] == 1.0 and 0.8 < taught.geo.pitch[1] <= 0.9
