@@ -352,7 +352,8 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         detail.append(f"{name} {home} {mover} {dice}: WRONG illegal ({v.reason})")
                     else:
                         tally["asked"] += 1
-                        detail.append(f"{name} {home} {mover} {dice}: asked ({v.kind + ': ' + v.reason if v else 'no reading'})")
+                        why = v.kind + ": " + v.reason if v else "no reading"
+                        detail.append(f"{name} {home} {mover} {dice}: asked ({why})")
     tally["detail"] = detail
     return tally
 

@@ -178,8 +178,9 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
     """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
     of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
     at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
-    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep oblique view foreshortens
-    one row: a stack of five then ends in its fifth slot's first half, and is read as four."""
+    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep
+    oblique view foreshortens one row: a stack of five then ends in its fifth slot's first half,
+    and is read as four."""
     flat = slot_geometry(geo.side, geo.height)
     at_one = _stack_ends_fit(view, flat, st)
     best = [(fit, 1.0) for fit, _ in at_one]
