@@ -6,11 +6,17 @@ Run: python3 bench/vision_batch.py [--base REV] [--rounds 3] [--lines 15] [--onl
 into a temporary folder; "after" is this working tree.  Each round is a fresh child process that
 imports both trees' ``vision`` (this tree's as ``vision``, the base's as ``vision_base``: the
 package imports itself relatively) and times them in turn, item by item, the order alternating,
-so both see the same machine; a figure is the best of the rounds (the machine may be shared: every
-figure is CPU time, ``time.process_time``, OpenCV on one thread), printed with its target, the base's
+so both see the same machine; a figure is the best of the rounds (the machine may be shared: the
+figures are CPU time, ``time.process_time``, OpenCV on one thread, but for the loop's wall time below),
+printed with its target, the base's
 figure and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still
 board of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of
-one camera, corners given (``read --batch``), the first line not counted.
+one camera, corners given (``read --batch``), the first line not counted.  ``read_image`` per line
+is CPU time of one thread; the whole ``--batch`` loop (stdin lines to stdout, the next line's
+picture decoded in a thread while a line is read, :mod:`vision.batch`) is timed as CPU time of
+the process (both threads), as CPU time of the reading (main) thread alone (what a line takes when
+the decoding thread has a core of its own) and as wall time, the target being the wall time a
+user waits per line (on a shared machine the noisiest figure).
 """
 from __future__ import annotations
 
@@ -34,6 +40,9 @@ FIGURES = {
     "nodice": ("read --batch --no-dice, per line after the first (one camera, JPEG)", 12.0),
     "decode": ("... of it the JPEG decoding", None),
     "dice": ("read --batch with the dice, per line after the first", None),
+    "loop_cpu": ("the whole read --batch --no-dice loop (stdin lines to stdout), per line after the first, CPU", None),
+    "loop_main": ("... of it in the reading thread (a line's wall time with a core to spare)", None),
+    "loop_wall": ("... the same, wall time (the next picture decoded while a line is read)", 12.0),
 }
 
 
@@ -107,7 +116,44 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                 keep(key, _pair(jobs[1:], {side: (lambda job, m=m, r=readers[side], dice=dice: json.dumps(
                     m["cli"].read_image(*job, readers=r, dice=dice))) for side, m in mods.items()}))
             keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
+            text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in jobs)
+            loop = _loops({side: m["cli"] for side, m in mods.items()}, text, lines)
+            for side, got in loop.items():
+                out[side].update(got)
     return out
+
+
+def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3) -> dict[str, dict[str, float]]:
+    """Each side's whole ``read --batch --no-dice`` loop (its ``_batch``, stdin and stdout swapped
+    for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
+    the first line alone taken off (a fresh set of readers each run, as a new command has), the
+    best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
+    import io
+    first = text.splitlines(keepends=True)[0]
+
+    def run(cli: Any, lines_in: str) -> tuple[list[float], str]:
+        stdin, stdout = sys.stdin, sys.stdout
+        sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
+        try:
+            t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
+            cli._batch(dice=False)
+            spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
+            return spent, sys.stdout.getvalue()
+        finally:
+            sys.stdin, sys.stdout = stdin, stdout
+
+    printed = {side: run(cli, text)[1] for side, cli in clis.items()}   # the warps' maps made
+    best = {side: {"all": [float("inf")] * 3, "one": [float("inf")] * 3} for side in clis}
+    sides = list(clis)
+    for r in range(reps):
+        for side in (sides if r % 2 == 0 else sides[::-1]):
+            for key, lines_in in (("all", text), ("one", first)):
+                spent, _ = run(clis[side], lines_in)
+                best[side][key] = [min(a, b) for a, b in zip(best[side][key], spent)]
+    same = float(len(set(printed.values())) == 1)
+    return {side: {**{k: (b["all"][i] - b["one"][i]) / lines * 1000
+                      for i, k in enumerate(("loop_cpu", "loop_main", "loop_wall"))}, "same": same}
+            for side, b in best.items()}
 
 
 def main(argv: list[str]) -> int:
@@ -154,6 +200,9 @@ def main(argv: list[str]) -> int:
             if target is not None:
                 s += f" (target <= {target:g} ms: {'met' if now <= target else 'NOT met'})"
             print(s + f"; before {was:.2f} ms, ratio {now / was:.2f}", flush=True)
+        if "same" in best["after"]:
+            print("the whole loop's output, after against before: "
+                  + ("the same, byte for byte" if best["after"]["same"] == 1.0 else "DIFFERENT"), flush=True)
     return 0
 
 

@@ -156,6 +156,22 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
     return measure_checker(rim_spacings(ring_profiles(view, cfg.read), cfg.read)) or L.CHECKER
 
 
+def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[float, float]:
+    """The checkers' spacing (pw) along the points of each row (top, bottom) of ``name``'s
+    frame, as the learned table measures it on a frame of a known position
+    (:func:`vision.memory.row_pitch`): in a steep oblique view one row's stacks are foreshortened,
+    and a made reference frame must show its moved checkers so too."""
+    from vision.memory import BoardMemory, row_pitch
+    from vision.rectify import rectify
+    cfg = config_for(lab)
+    view = rectify(img, np.asarray(lab["corners"], np.float32), cfg.px, shape=cfg.shape)
+    mem = BoardMemory(size, cfg.shape.height)
+    rows = L.RowReading(tuple(L.PointReading(n, c, 1.0) for n, c in lab["top"]),
+                        tuple(L.PointReading(n, c, 1.0) for n, c in lab["bottom"]), (0, 0), 1.0)
+    top, bottom = row_pitch(view, mem.geo, mem.states_of(rows))
+    return size * top, size * bottom
+
+
 def unmoves(after_m: Position, dice: tuple[int, int]) -> list[Position]:
     """Positions (mover on roll) from which ``dice`` can lead to ``after_m`` (mover's view, not
     yet swapped) by two plain steps (no hits undone, no bear-offs undone)."""
@@ -276,6 +292,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
             lab = dict(lab, corners=table_corners(name, labels, tables))
         img = load_image(name)
         size = checker_size(img, lab)
+        spacing = checker_spacing(img, lab, size) if mode == "made" else (size, size)
         lying = dice_seen(name, lab) if mode != "plain" else ()  # the dice found on the frame
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))
@@ -290,7 +307,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                     reader = BoardReader(cfg, corners=corners)
                     if mode == "made":
                         ref_img = doctored_reference(img, lab, position_rows(before, home), home, cfg,
-                                                     seed=rng.randrange(1 << 30), checker=size)
+                                                     seed=rng.randrange(1 << 30), checker=spacing)
                         ref_reader = BoardReader(cfg, corners=corners)
                         ref_reader.inspect(ref_img, read_occluded=True)
                         ref_reader.learn(rows_evidence(position_rows(before, home), home))
@@ -335,7 +352,8 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         detail.append(f"{name} {home} {mover} {dice}: WRONG illegal ({v.reason})")
                     else:
                         tally["asked"] += 1
-                        detail.append(f"{name} {home} {mover} {dice}: asked ({v.kind + ': ' + v.reason if v else 'no reading'})")
+                        why = v.kind + ": " + v.reason if v else "no reading"
+                        detail.append(f"{name} {home} {mover} {dice}: asked ({why})")
     tally["detail"] = detail
     return tally
 

@@ -23,18 +23,21 @@ no tray is beside the playing area in the picture), ``"corners"``, ``"corner_sou
 layout (bar 1, height 11) with the corners given or from the markers;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D,
 "bar_width": W, "board_height": H}`` (all but the image optional) on stdin
-and writes one JSON result per line.  ``bgtable markers OUT.png`` writes the corner
+and writes one JSON result per line, in input order (each line's picture is decoded while the line
+before it is read: :mod:`vision.batch`).  ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2 (``parser.error``; the ``bgtable``
 dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fill and run it).
 """
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from typing import Any, Optional
 
 import cv2
+import numpy as np
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
@@ -44,27 +47,19 @@ from .reasons import no_board
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
-               readers: Optional[dict[tuple, Any]] = None, dice: bool = True) -> dict[str, Any]:
+               readers: Optional[dict[tuple, Any]] = None, dice: bool = True,
+               image: Optional[Any] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
     settings): pictures of one camera are read as its frames are, what was learned (the
     checkers' colours and size) carrying over; with no corners given, the markers are looked
-    for in every picture."""
-    import os
+    for in every picture.  ``image``: the file's picture, already decoded (:func:`load_image`)."""
     from .reader import BoardReader
-    if os.path.isdir(path):
-        raise VisionError(f"image {path!r} is a directory; name a photo file (JPEG, PNG...)")
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"image {path!r} does not exist")
-    img = cv2.imread(path, cv2.IMREAD_COLOR)
-    if img is None:
-        raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    img = load_image(path) if image is None else image
     if corners is not None and not isinstance(corners, str):
         raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
-    cs = parse_corners(corners) if corners else None
-    if cs is not None:
-        check_corners(cs, img.shape[1], img.shape[0], corners or "")
+    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
     for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
                              ("board_height", board_height, 1.0)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
@@ -100,6 +95,19 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     return out
 
 
+def load_image(path: str) -> Any:
+    """The picture in the file ``path``, decoded (FileNotFoundError / VisionError naming it)."""
+    import os
+    if os.path.isdir(path):
+        raise VisionError(f"image {path!r} is a directory; name a photo file (JPEG, PNG...)")
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"image {path!r} does not exist")
+    img = cv2.imread(path, cv2.IMREAD_COLOR)
+    if img is None:
+        raise VisionError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
+    return img
+
+
 def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:
     """``"dice"``: the dice found on the board (vision.dice), as dice, not checkers: where each
     lies (image px and board pw), which half, on a checker or off the board, its value when sure."""
@@ -123,9 +131,22 @@ def reported_odds(rows: Any) -> dict[str, Any]:
                     for k, c in enumerate(("dark", "light"))}}
 
 
+def given_corners(text: str, width: int, height: int) -> Any:
+    """``--corners`` ``text`` as a 4x2 array, checked against a ``width`` x ``height`` picture
+    (VisionError when malformed or outside it); a camera's lines give the same corners, parsed
+    and checked once (a fresh copy each time)."""
+    return np.frombuffer(_given_corners(text, width, height), np.float32).reshape(4, 2).copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _given_corners(text: str, width: int, height: int) -> bytes:
+    cs = parse_corners(text)
+    check_corners(cs, width, height, text)
+    return cs.tobytes()
+
+
 def check_corners(cs: Any, width: int, height: int, text: str) -> None:
     """VisionError when the given corners lie outside the picture or enclose no area."""
-    import numpy as np
     margin = 0.05 * max(width, height)  # a corner just off the frame (cropped board edge) is fine
     for x, y in cs:
         if not (np.isfinite(x) and np.isfinite(y)) or not (-margin <= x <= width + margin
@@ -191,22 +212,23 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _batch(dice: bool = True) -> int:
+def _batch(dice: bool = True, ahead: int = 1) -> int:
+    """``--batch``: a JSON result per line of stdin, in order (a bad line: its error, and on);
+    each line's picture decoded while the line before is read (:mod:`vision.batch`)."""
+    from .batch import read_ahead
     rc = 0
     readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
-    for n, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            job = json.loads(line)
-            if not isinstance(job, dict) or "image" not in job:
-                raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
-            res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                             job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice)
-        except json.JSONDecodeError as exc:
-            res, msg = None, f"line {n}: not JSON ({exc.msg})"
-        except (FileNotFoundError, VisionError) as exc:
-            res, msg = None, f"line {n}: {exc}"
+    for line in read_ahead(sys.stdin, load_image, ahead):
+        msg = line.error
+        res = None
+        if line.job is not None:
+            job = line.job
+            try:
+                res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
+                                 job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
+                                 image=line.picture())
+            except (FileNotFoundError, VisionError) as exc:
+                msg = f"line {line.n}: {exc}"
         if res is None:
             print(f"bgtable read: error: {msg}", file=sys.stderr)
             res = {"board_found": False, "error": msg}

@@ -49,6 +49,9 @@ COVERED = 8          # foreign slots that mean something lies over the board (a 
 BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
 BAND_TOL = 24.0      # grey levels a band segment may stray from its learned look (after the light's shift)
 BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
+PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1)  # a row's checker spacings (per diameter) tried besides 1
+PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks this much better than at 1
+PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
@@ -98,6 +101,7 @@ class SlotGeometry:
     per_point: int       # slots per point; points are rows top 0..11 then bottom 0..11
     height: float = L.HEIGHT  # the board's own height (pw) the slots were laid out for
     squeeze: Optional[np.ndarray] = None  # (n,) each slot's height in the layout per pw of the board's (1: as it is)
+    pitch: tuple[float, float] = (1.0, 1.0)  # per row (top, bottom): the checkers' spacing along it, per diameter
 
     @property
     def bar_start(self) -> int:
@@ -105,8 +109,13 @@ class SlotGeometry:
         return 24 * self.per_point
 
 
-def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeometry:
+def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
+                  pitch: tuple[float, float] = (1.0, 1.0)) -> SlotGeometry:
     """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar.
+
+    ``pitch``: per row, how far apart its checkers lie along the point, per diameter: in a steep
+    oblique view one row's stacks are foreshortened (their checkers' tops lie closer together
+    than a diameter in the rectified board), and its slots, each as tall as its checker, with them.
 
     On a board taller than the layout's (``height`` pw), :mod:`vision.rectify` keeps each row's
     first :data:`~vision.layout.POINT_LEN` pw as they are and squeezes the band between the tips:
@@ -115,23 +124,24 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT) -> SlotGeomet
     per = point_slots(cd, height)
     mid = max(height - 2 * L.POINT_LEN, 0.2)   # the board's band between the tips, shown as GAP
     cs, sq = [], []
-    for row in ("top", "bottom"):
+    for row, along in zip(("top", "bottom"), pitch):
         for col in range(12):
             x = L.column_x(col)
             for k in range(per):
-                d = (k + 0.5) * cd                # from the base, in the board's own pw
+                d = (k + 0.5) * cd * along        # from the base, in the board's own pw
                 if d > L.POINT_LEN:
                     d, f = L.POINT_LEN + (d - L.POINT_LEN) * L.GAP / mid, L.GAP / mid
                 else:
                     f = 1.0
                 cs.append((x, d if row == "top" else L.HEIGHT - d))
-                sq.append(f)
+                sq.append(f * along)
     # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it)
     step = cd / 2
     for k in range(int((L.HEIGHT - cd) / step) + 1):
         cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
         sq.append(1.0)
-    return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32))
+    return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
+                        (float(pitch[0]), float(pitch[1])))
 
 
 def lesson_key(rows: L.RowReading) -> str:
@@ -142,14 +152,68 @@ def lesson_key(rows: L.RowReading) -> str:
     return f"{row(rows.top)} / {row(rows.bottom)} / bar {rows.bar[0]} {rows.bar[1]}"
 
 
-_GRIDS: dict[tuple[float, ...], tuple[np.ndarray, int]] = {}
+def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple[float, int]]:
+    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more) fit
+    the row's own looks at ``geo``: the mean distance of each stack's last checker's slot to the
+    row's median look of that colour and of the slot just past it to the median look of that
+    slot empty on the row's points of the same triangle colour; and how many such slots."""
+    per = geo.per_point
+    wide = patches(view, geo)
+    core = _core(wide)
+    out = []
+    for r in range(2):
+        idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
+        looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
+        ends: list[int] = []
+        tpl: list[np.ndarray] = []
+        for col in range(12):
+            base = (r * 12 + col) * per
+            n = int((st[base:base + per] > 0).sum())
+            if n < 2:
+                continue
+            ends.append(base + n - 1)
+            tpl.append(looks[int(st[base])])
+            if n < per:
+                donors = [(r * 12 + c) * per + n for c in range(col % 2, 12, 2)
+                          if c != col and st[(r * 12 + c) * per + n] == EMPTY]
+                if donors:
+                    ends.append(base + n)
+                    tpl.append(np.median(core[donors], axis=0))
+        if not ends:
+            out.append((math.inf, 0))
+            continue
+        d = _shifted_dist(wide[ends], np.stack(tpl)[:, None])[:, 0]
+        out.append((float(d.mean()), len(ends)))
+    return out
+
+
+def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
+              pitches: Sequence[float] = PITCHES, ends: int = PITCH_ENDS) -> tuple[float, float]:
+    """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
+    of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
+    at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
+    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep
+    oblique view foreshortens one row: a stack of five then ends in its fifth slot's first half,
+    and is read as four."""
+    flat = slot_geometry(geo.side, geo.height)
+    at_one = _stack_ends_fit(view, flat, st)
+    best = [(fit, 1.0) for fit, _ in at_one]
+    for f in pitches:
+        for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
+            if fit < best[r][0]:
+                best[r] = (fit, f)
+    return tuple(f if at_one[r][1] >= ends and fit < PITCH_GAIN * at_one[r][0] else 1.0  # type: ignore[return-value]
+                 for r, (fit, f) in enumerate(best))
+
+
+_GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int]] = {}
 
 
 def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int]:
     """Every slot's sample points (the patch and a margin of ``shift`` samples round it) as
     flat pixel indices (slots, wide, wide) of the view's image, and the box size."""
     h, w = view.image.shape[:2]
-    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift)
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch)
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH
@@ -208,20 +272,28 @@ def _shifted_dist(wide: np.ndarray, tpl: np.ndarray,
 _WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)  # :func:`_dist`'s channel weights (a power of two: exact)
 
 
-def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray) -> np.ndarray:
+def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray, rows: Optional[list[np.ndarray]] = None) -> np.ndarray:
     """:func:`_shifted_dist` with :func:`_dist`, as OpenCV's row differences and sums: the
-    channels weighted first, each shifted patch set beside every state's template as one row."""
-    n, states = tpl.shape[:2]
+    channels weighted first, each shifted patch beside each state's template (``rows``: the
+    templates so weighted, :func:`_weighted_rows`, when kept) as one row."""
+    n = tpl.shape[0]
     ww = wide.astype(np.float32) * _WEIGHTS
-    rows = np.ascontiguousarray((tpl.astype(np.float32) * _WEIGHTS).reshape(n * states, -1))
+    rows = rows if rows is not None else _weighted_rows(tpl)
     best: Optional[np.ndarray] = None
     for dy in range(2 * SHIFT + 1):
         for dx in range(2 * SHIFT + 1):
-            win = np.repeat(ww[:, dy:dy + PATCH, dx:dx + PATCH, :].reshape(n, -1), states, axis=0)
-            d = cv2.reduce(cv2.absdiff(win, rows), 1, cv2.REDUCE_SUM)
+            win = np.ascontiguousarray(ww[:, dy:dy + PATCH, dx:dx + PATCH, :]).reshape(n, -1)
+            d = np.concatenate([cv2.reduce(cv2.absdiff(win, r), 1, cv2.REDUCE_SUM) for r in rows], axis=1)
             best = d if best is None else np.minimum(best, d)
     assert best is not None
-    return best.reshape(n, states) / (PATCH * PATCH)
+    return best / (PATCH * PATCH)
+
+
+def _weighted_rows(tpl: np.ndarray) -> list[np.ndarray]:
+    """Per state, every slot's template (slots, states, P, P, 3) with :func:`_dist`'s channel
+    weights, one row a slot (what :func:`_shifted_lab_dist` compares with)."""
+    n = tpl.shape[0]
+    return [np.ascontiguousarray((tpl[:, s].astype(np.float32) * _WEIGHTS).reshape(n, -1)) for s in range(tpl.shape[1])]
 
 
 class BoardMemory:
@@ -238,6 +310,7 @@ class BoardMemory:
         self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
+        self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
@@ -280,8 +353,12 @@ class BoardMemory:
             if self.corners is not None and float(np.abs(self.corners - c).max()) > 4.0:
                 self.reset()
             self.corners = c.copy()
-        pt = patches(view, self.geo)
         st = self.states_of(rows)
+        if not self.frames:  # the first known frame: how far apart each row's checkers lie
+            pitch = row_pitch(view, self.geo, st)
+            if pitch != self.geo.pitch:
+                self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
+        pt = patches(view, self.geo)
         if self.frames:  # the scale: how far a slot in the same state moved since it was learned
             known = [(i, s) for i, s in enumerate(st) if s >= 0 and self.seen[i, s]]
             if known:
@@ -399,7 +476,10 @@ class BoardMemory:
         """(slots, 3) distance of each slot's patch to its look in each state (kept for the view)."""
         if self._last is not None and self._last[0] is view:
             return self._last[1]
-        d = _shifted_dist(patches(view, self.geo), self._templates())
+        tpl = self._templates()
+        if self._rows is None or self._rows[0] is not tpl:
+            self._rows = (tpl, _weighted_rows(tpl))
+        d = _shifted_lab_dist(patches(view, self.geo), tpl, self._rows[1])
         self._last = (view, d)
         return d
 
@@ -548,7 +628,7 @@ class BoardMemory:
         with open(tmp, "wb") as f:
             np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
                                 frames=np.int32(self.frames), side=np.float32(self.geo.side),
-                                height=np.float32(self.geo.height),
+                                height=np.float32(self.geo.height), pitch=np.asarray(self.geo.pitch, np.float64),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
                                 bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
                                 lesson=np.str_(self.lesson), blind=self.blind)
@@ -562,6 +642,8 @@ class BoardMemory:
                 m = cls(float(z["side"]), float(z["height"]) if "height" in z.files else L.HEIGHT)
                 if z["look"].shape != m.look.shape:
                     raise ValueError(f"board memory {path!r} was learned with another slot layout")
+                if "pitch" in z.files:  # a file from before the rows' spacing was kept: (1, 1)
+                    m.geo = slot_geometry(m.geo.side, m.geo.height, tuple(float(v) for v in z["pitch"]))  # type: ignore[arg-type]
                 m.look[:] = z["look"]
                 m.seen[:] = z["seen"]
                 m.scales = np.asarray(z["scales"], np.float64)

@@ -12,7 +12,7 @@ sensor noise and a small change of light, as a second frame of a real camera wou
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import cv2
 import numpy as np
@@ -61,17 +61,22 @@ def _cells(rows: dict[str, Any]) -> dict[tuple[str, int], tuple[int, Optional[st
 
 
 def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], dark_home: str,
-                       config: VisionConfig, seed: int = 0, checker: float = L.CHECKER) -> np.ndarray:
+                       config: VisionConfig, seed: int = 0,
+                       checker: Union[float, tuple[float, float]] = L.CHECKER) -> np.ndarray:
     """A frame of ``before_rows`` (the ``read --json`` rows form) made from the real frame
-    ``img`` that shows ``labels`` (its rows, corners and shape)."""
+    ``img`` that shows ``labels`` (its rows, corners and shape); ``checker``: the spacing (pw)
+    of the checkers along a point, or one per row (top, bottom: a foreshortened row's is less)."""
     rng = np.random.default_rng(seed)
+    pitch = (checker, checker) if isinstance(checker, (int, float)) else checker
     corners = np.asarray(labels["corners"], np.float32)
     shape = config.shape
     now, want = _cells(labels), _cells(before_rows)
     out = img.copy()
 
-    def quad(row: str, col: int, d0: float, d1: float) -> np.ndarray:
-        return layout_to_image(_segment(row, col, d0, d1), corners, shape)
+    def quad(row: str, col: int, k0: float, k1: float) -> np.ndarray:
+        """The stretch of checker places ``k0`` to ``k1`` of a point, in the image."""
+        cd = pitch[0 if row == "top" else 1]
+        return layout_to_image(_segment(row, col, k0 * cd, k1 * cd), corners, shape)
 
     for (row, col), (n, colour) in want.items():
         m, was = now[(row, col)]
@@ -89,8 +94,7 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             # a point holding more than k, else the outermost checker of the tallest row
             dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
             j = min(k, now[(dr, dc)][0] - 1)
-            _paste(out, img, quad(dr, dc, j * checker, (j + 1) * checker),
-                   quad(row, col, k * checker, (k + 1) * checker))
+            _paste(out, img, quad(dr, dc, j, j + 1), quad(row, col, k, k + 1))
         # the places n..hi the checkers left: empty there, on a point of the same triangle colour
         # (triangles alternate along a row, and the other row starts with the other colour)
         if hi > max(n, lo):
@@ -99,7 +103,7 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
                               and q != (row, col)), key=lambda q: (q[0] != row, abs(q[1] - col)))
             if empties:
                 er, ec = empties[0]
-                _paste(out, img, quad(er, ec, a * checker, hi * checker), quad(row, col, a * checker, hi * checker))
+                _paste(out, img, quad(er, ec, a, hi), quad(row, col, a, hi))
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)

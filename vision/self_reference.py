@@ -44,7 +44,7 @@ import numpy as np
 
 from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
-                     patches)
+                     patches, row_pitch, slot_geometry, PITCHES)
 from .rectify import View
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
@@ -56,6 +56,7 @@ SELF_SHIFT = 2     # samples a patch may be shifted by: another point's checkers
                    # checker is nudged between two frames of one point
 SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
+SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
 UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
 
 
@@ -77,9 +78,14 @@ class SelfReference(BoardMemory):
         self.view = view
         per = self.geo.per_point
         n_points = 24 * per
+        st = self.states_of(before)
+        # each row's spacing, as a known frame shows it (most slots still do); only a foreshortened
+        # row's, from four stacks or more (a frame under a position a move changed says less)
+        pitch = row_pitch(view, self.geo, st, [f for f in PITCHES if 0.8 < f < 1], SELF_ENDS)
+        if pitch != self.geo.pitch:
+            self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
         wide = patches(view, self.geo, SELF_SHIFT)
         core = _core(wide, SELF_SHIFT)
-        st = self.states_of(before)
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
         seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         tpl = self._looks(core, st)

@@ -172,3 +172,73 @@ def test_the_band_places_follow_the_band_segments() -> None:
     assert (top[:, 1] == 0).all() and (bottom[:, 1] == L.HEIGHT).all()
     assert (left[:, 0] == 0).all() and (right[:, 0] == L.WIDTH).all()
     assert np.all(np.diff(top[:, 0]) > 0) and np.all(np.diff(right[:, 1]) > 0)
+
+
+def test_the_fast_slot_distance_is_the_plain_one_exactly() -> None:
+    # the learned read's comparison (OpenCV row sums, the looks weighted once per lesson) gives
+    # bit for bit what the plain numpy comparison gives, shift by shift
+    from vision.memory import PATCH, SHIFT, _dist, _shifted_lab_dist, _weighted_rows
+    rng = np.random.default_rng(3)
+    wide = rng.uniform(0, 255, (40, PATCH + 2 * SHIFT, PATCH + 2 * SHIFT, 3)).round().astype(np.float32)
+    tpl = rng.uniform(0, 255, (40, 3, PATCH, PATCH, 3)).round().astype(np.float32)
+    plain = None
+    for dy in range(2 * SHIFT + 1):
+        for dx in range(2 * SHIFT + 1):
+            d = _dist(wide[:, None, dy:dy + PATCH, dx:dx + PATCH, :], tpl)
+            plain = d if plain is None else np.minimum(plain, d)
+    fast = _shifted_lab_dist(wide, tpl, _weighted_rows(tpl))
+    assert fast.shape == (40, 3)
+    np.testing.assert_allclose(fast, plain, rtol=1e-5)
+    assert np.array_equal(fast, _shifted_lab_dist(wide, tpl))
+
+
+def _foreshortened(view, f: float):
+    """``view`` with its bottom row's contents drawn ``f`` times as long towards the base (a
+    steep oblique view's near row: its stacks' checkers lie closer than a diameter apart)."""
+    import cv2
+    from vision.rectify import View
+    h, w = view.image.shape[:2]
+    base = (L.HEIGHT - view.y0) * view.px          # the bottom row's base, in pixels
+    ys = np.arange(h, dtype=np.float32)
+    src = np.where(ys > base - 5.5 * view.px, base - (base - ys) / f, ys)
+    mx = np.tile(np.arange(w, dtype=np.float32), (h, 1))
+    my = np.tile(src[:, None], (1, w)).astype(np.float32)
+    return View(cv2.remap(view.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), view.px,
+                view.margin, view.origin)
+
+
+def test_a_foreshortened_row_is_learned_at_its_own_spacing_and_kept_in_the_file(tmp_path) -> None:
+    # a known frame whose bottom row's stacks lie 0.85 of a diameter apart: the memory lays that
+    # row's slots out so (five checkers end in the fifth slot, not half-way into it), not the top's
+    from vision.memory import row_pitch
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=4)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    reader.inspect(r0.image)
+    assert reader.last_view is not None and reader.setup is not None
+    view = _foreshortened(reader.last_view, 0.85)
+    mem = BoardMemory(reader.checker_size)
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    assert row_pitch(reader.last_view, mem.geo, mem.states_of(rows)) == (1.0, 1.0)
+    top_f, bottom_f = row_pitch(view, mem.geo, mem.states_of(rows))
+    assert top_f == 1.0 and 0.8 <= bottom_f <= 0.9
+    mem.learn(view, rows)
+    assert mem.geo.pitch == (top_f, bottom_f)
+    path = str(tmp_path / "board-memory.npz")
+    mem.save(path)
+    assert BoardMemory.load(path).geo.pitch == (top_f, bottom_f)
+
+
+def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -> None:
+    # no reference: the frame's own stacks under the position before the move show the near
+    # row's spacing (0.85 of a diameter here); the far row stays at a diameter
+    from vision.self_reference import SelfReference
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=6)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    reader.inspect(r0.image)
+    assert reader.last_view is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    assert SelfReference(reader.last_view, rows, reader.checker_size).geo.pitch == (1.0, 1.0)
+    taught = SelfReference(_foreshortened(reader.last_view, 0.85), rows, reader.checker_size)
+    assert taught.geo.pitch[0] == 1.0 and 0.8 < taught.geo.pitch[1] <= 0.9

@@ -237,3 +237,19 @@ def test_the_ladder_profile_in_integers_is_the_float_one() -> None:
         prof, c0, w = ladder_profile(img, TRAY_PX)
         want, c1, w1 = _ladder_profile_float(grey, d, win)
         assert (c0, w) == (c1, w1) and prof.dtype == want.dtype and np.array_equal(prof, want)
+
+
+def test_window_colour_is_the_numpy_mean_exactly() -> None:
+    """The trays' colour window summed by OpenCV gives NumPy's mean bit for bit (and falls back
+    to it for strips it does not take: floats, grey, empty)."""
+    from vision.trays import window_colour
+    rng = np.random.default_rng(19)
+    for k in range(300):
+        h, w = int(rng.integers(1, 200)), int(rng.integers(1, 120))
+        a = rng.integers(0, 256, (h, w, 3), dtype=np.uint8) if k % 4 else np.full((h, w, 3), 255, np.uint8)
+        c0, win = int(rng.integers(0, w)), int(rng.integers(1, 70))
+        want = a[:, c0:c0 + win].astype(np.float32).mean(axis=1)
+        got = window_colour(a, c0, win)
+        assert got.dtype == want.dtype and got.shape == want.shape and np.array_equal(got, want)
+    f = rng.random((20, 30, 3)).astype(np.float32)
+    assert np.array_equal(window_colour(f, 3, 8), f[:, 3:11].mean(axis=1))

@@ -1,0 +1,189 @@
+"""``read --batch``'s read-ahead (vision.batch): the lines in input order, each picture loaded one
+line ahead in a thread, errors in their place, the end of input and a broken input handled.
+
+No test waits on the clock: the threads meet on events (the timeouts only stop a broken
+read-ahead from hanging the suite)."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from vision.batch import Line, parse_job, read_ahead  # noqa: E402
+from vision.errors import VisionError  # noqa: E402
+
+GUARD = 30.0   # seconds: only a broken read-ahead ever waits this long
+
+
+def _job(path: str) -> str:
+    return json.dumps({"image": path}) + "\n"
+
+
+def _load(path: str) -> str:
+    if path.startswith("missing"):
+        raise FileNotFoundError(f"image {path!r} does not exist")
+    if path.startswith("bad"):
+        raise VisionError(f"image {path!r} is not a readable picture")
+    return "picture of " + path
+
+
+@pytest.mark.parametrize("ahead", [0, 1, 3])
+def test_lines_come_in_input_order_with_errors_in_their_place(ahead: int) -> None:
+    lines = [_job(f"{k}.jpg") for k in range(12)]
+    lines[3] = "not json\n"
+    lines[5] = _job("missing.jpg")
+    lines[6] = "\n"                       # blank: skipped, its number kept by the next
+    lines[7] = json.dumps([1]) + "\n"
+    lines[9] = _job("bad.jpg")
+    got = list(read_ahead(iter(lines), _load, ahead))
+    assert [ln.n for ln in got] == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+    assert got[3].error == "line 4: not JSON (Expecting value)" and got[3].job is None
+    assert got[6].error is not None and got[6].error.startswith("line 8: line 8: expected {\"image\"")
+    with pytest.raises(FileNotFoundError, match="missing.jpg"):
+        got[5].picture()
+    with pytest.raises(VisionError, match="bad.jpg"):
+        got[8].picture()
+    for ln in got:
+        if ln.job is not None and ln.failed is None:
+            assert ln.picture() == "picture of " + ln.job["image"]
+
+
+@pytest.mark.parametrize("ahead", [0, 1])
+def test_end_of_input_blank_lines_and_no_last_newline(ahead: int) -> None:
+    assert list(read_ahead(iter([]), _load, ahead)) == []
+    assert list(read_ahead(iter(["\n", "  \n"]), _load, ahead)) == []
+    got = list(read_ahead(iter([_job("a.jpg"), "\n", json.dumps({"image": "b.jpg"})]), _load, ahead))
+    assert [(ln.n, ln.picture()) for ln in got] == [(1, "picture of a.jpg"), (3, "picture of b.jpg")]
+
+
+def test_a_broken_input_is_raised_after_the_lines_before_it() -> None:
+    def lines() -> Iterator[str]:
+        yield _job("a.jpg")
+        yield _job("b.jpg")
+        raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
+    it = read_ahead(lines(), _load, 1)
+    assert next(it).n == 1 and next(it).n == 2
+    with pytest.raises(UnicodeDecodeError):
+        next(it)
+
+
+def test_the_next_picture_is_loaded_while_this_line_is_read_and_no_further() -> None:
+    loaded: list[str] = []
+    second = threading.Event()
+
+    def load(path: str) -> str:
+        loaded.append(path)
+        if path == "2.jpg":
+            second.set()
+        return path
+
+    it = read_ahead(iter(_job(f"{k}.jpg") for k in range(1, 6)), load, 1)
+    first = next(it)
+    assert first.picture() == "1.jpg"
+    # line 1 is being read: line 2's picture is loaded meanwhile, in another thread...
+    assert second.wait(GUARD), "the read-ahead never loaded line 2 while line 1 was read"
+    # ...and no more: line 3 waits for line 1 to be done (the thread is blocked on its slot)
+    assert loaded == ["1.jpg", "2.jpg"]
+    assert [ln.picture() for ln in it] == ["2.jpg", "3.jpg", "4.jpg", "5.jpg"]
+    assert loaded == [f"{k}.jpg" for k in range(1, 6)]
+
+
+def test_a_line_is_handed_over_before_the_next_one_is_written() -> None:
+    """A client that writes a line and waits for its answer gets it: the thread, not the
+    caller, waits for the next line of input."""
+    answered = threading.Event()
+
+    def client() -> Iterator[str]:
+        yield _job("1.jpg")
+        assert answered.wait(GUARD), "line 1 was not handed over before line 2 was written"
+        yield _job("2.jpg")
+
+    it = read_ahead(client(), _load, 1)
+    assert next(it).n == 1
+    answered.set()
+    assert [ln.n for ln in it] == [2]
+
+
+def test_the_loads_run_in_the_thread_the_reading_in_the_callers() -> None:
+    where: list[str] = []
+    got = list(read_ahead(iter([_job("a.jpg")]), lambda p: where.append(threading.current_thread().name), 1))
+    assert where == ["read-ahead"] and len(got) == 1
+    where.clear()
+    list(read_ahead(iter([_job("a.jpg")]), lambda p: where.append(threading.current_thread().name), 0))
+    assert where == [threading.current_thread().name]
+
+
+def test_stopping_early_ends_the_thread() -> None:
+    it = read_ahead(iter(_job(f"{k}.jpg") for k in range(100)), _load, 1)
+    assert next(it).n == 1
+    it.close()
+    for t in threading.enumerate():
+        if t.name == "read-ahead":
+            t.join(GUARD)
+            assert not t.is_alive()
+
+
+def test_parse_job_and_bad_ahead() -> None:
+    assert parse_job(1, '{"image": "a.jpg", "corners": "1,2 3,4 5,6 7,8"}')["image"] == "a.jpg"
+    with pytest.raises(VisionError, match="line 2"):
+        parse_job(2, '{"corners": "x"}')
+    with pytest.raises(ValueError, match="ahead -1"):
+        list(read_ahead(iter([]), _load, -1))
+    assert Line(1, error="x").picture() is None
+
+
+def test_batch_prints_the_same_with_and_without_the_read_ahead(tmp_path: Path, monkeypatch: Any,
+                                                               capsys: Any) -> None:
+    """The whole ``--batch`` loop on pictures of one camera with bad lines among them: the same
+    output, line for line, read ahead or not (the reader learns in the same order)."""
+    import cv2
+
+    from vision import layout as L
+    from vision.cli import _batch
+    from vision.render import render_scene
+    lines = []
+    for k in range(4):
+        sc = render_scene(L.random_position(np.random.default_rng(k)), seed=77)
+        path = tmp_path / f"{k}.jpg"
+        cv2.imwrite(str(path), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        lines.append(json.dumps({"image": str(path), "corners": L.format_corners(sc.corners)}) + "\n")
+    (tmp_path / "notes.txt").write_text("not a picture")
+    lines[2:2] = ["not json\n", _job(str(tmp_path / "missing.jpg")), _job(str(tmp_path / "notes.txt"))]
+    out = {}
+    # a geometry's first picture is warped directly, later ones through its kept maps
+    # (vision.rectify, per process): the first run only makes the maps, the two after it compare
+    for ahead in (1, 0, 1):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("".join(lines)))
+        rc = _batch(dice=False, ahead=ahead)
+        out[ahead] = (rc, *capsys.readouterr())
+    assert out[0] == out[1]   # the second run with the read-ahead against the one without
+    rc, stdout, stderr = out[1]
+    res = [json.loads(s) for s in stdout.splitlines()]
+    assert rc == 2 and len(res) == 7 and len(stderr.splitlines()) == 3
+    assert [r["board_found"] for r in res] == [True, True, False, False, False, True, True]
+    assert "line 3: not JSON" in res[2]["error"] and "missing.jpg" in res[3]["error"] and "notes.txt" in res[4]["error"]
+
+
+def test_given_corners_are_checked_once_per_camera_and_handed_out_fresh() -> None:
+    from vision.cli import given_corners
+    from vision.layout import parse_corners
+    text = "10,20 600,22 610,400 8,398"
+    a = given_corners(text, 640, 480)
+    assert a.dtype == np.float32 and np.array_equal(a, parse_corners(text))
+    a[0, 0] = -99.0                                    # a caller's copy: the next line's is untouched
+    assert np.array_equal(given_corners(text, 640, 480), parse_corners(text))
+    for _ in range(2):                                 # a bad line is refused every time, not remembered
+        with pytest.raises(VisionError, match="outside the 300x200 picture"):
+            given_corners(text, 300, 200)
+        with pytest.raises(VisionError, match="expected four 'x,y' pairs"):
+            given_corners("1,2 3,4", 640, 480)

@@ -1,0 +1,113 @@
+"""``bgtable read --batch``'s read-ahead: the next line's picture decoded while this one is read.
+
+A line of ``read --batch`` is mostly two things done one after the other: decoding its JPEG
+(3-4 ms for 1280x720) and reading the board.  :func:`read_ahead` does the first in a thread,
+one line ahead: OpenCV decodes without holding the GIL, so on a machine with a core to spare a
+line takes about as long as its read, not the read and the decoding.  The thread also takes
+the lines from the input (so a client that writes a line and waits for its answer is never
+kept waiting for the next line), parses each and decodes its picture; the reading itself stays
+in the caller's thread, in input order, so the reader learns from the pictures in the same
+order as without the read-ahead and the output is the same, byte for byte.
+
+A line that is no job, or whose picture cannot be loaded, comes through with its error in its
+place; the caller reports it and goes on.  Nothing here knows the reader: ``load`` is given.
+"""
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+from .errors import VisionError
+
+
+@dataclass(frozen=True)
+class Line:
+    """One non-blank input line: its number (from 1), the job it asks for, or why it is none,
+    and its picture, decoded ahead (or the error that loading it raised)."""
+
+    n: int
+    job: Optional[dict[str, Any]] = None
+    error: Optional[str] = None          # not a job: the message, e.g. "line 3: not JSON (...)"
+    image: Any = None
+    failed: Optional[BaseException] = None   # loading the picture raised this
+
+    def picture(self) -> Any:
+        """The decoded picture; raises what loading it raised (in the caller's thread)."""
+        if self.failed is not None:
+            raise self.failed
+        return self.image
+
+
+def parse_job(n: int, line: str) -> dict[str, Any]:
+    """Line ``n``'s job ``{"image": PATH, ...}`` (json.JSONDecodeError, or VisionError naming
+    the line when it is JSON but no object with an image)."""
+    job = json.loads(line)
+    if not isinstance(job, dict) or "image" not in job:
+        raise VisionError(f'line {n}: expected {{"image": PATH, "corners": "..."}}, got {line.strip()[:80]!r}')
+    return job
+
+
+def _line(n: int, text: str, load: Callable[[str], Any]) -> Line:
+    """Line ``n`` parsed and its picture loaded (errors kept in it, not raised)."""
+    try:
+        job = parse_job(n, text)
+    except json.JSONDecodeError as exc:
+        return Line(n, error=f"line {n}: not JSON ({exc.msg})")
+    except VisionError as exc:
+        return Line(n, error=f"line {n}: {exc}")
+    try:
+        return Line(n, job, image=load(str(job["image"])))
+    except Exception as exc:  # noqa: BLE001 - raised again in the caller's thread, at this line's turn
+        return Line(n, job, failed=exc)
+
+
+_END = object()
+
+
+def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1) -> Iterator[Line]:
+    """The non-blank ``lines`` as :class:`Line` s, in order, each picture loaded by ``load(path)``
+    in a thread, up to ``ahead`` lines before the caller asks for it (0: no thread, each line
+    loaded when asked for).  An error while taking the lines (a bad byte on stdin) is raised
+    here after the lines before it."""
+    if ahead < 0:
+        raise ValueError(f"ahead {ahead!r}: expected 0 or more lines to load in advance")
+    if ahead == 0:
+        for n, text in enumerate(lines, 1):
+            if text.strip():
+                yield _line(n, text, load)
+        return
+    done: "queue.Queue[Any]" = queue.Queue()
+    slots = threading.Semaphore(ahead + 1)   # the line being read and those loaded ahead
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for n, text in enumerate(lines, 1):
+                if not text.strip():
+                    continue
+                slots.acquire()
+                if stop.is_set():
+                    return
+                done.put(_line(n, text, load))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there in order
+            done.put(exc)
+            return
+        done.put(_END)
+
+    worker = threading.Thread(target=work, name="read-ahead", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item = done.get()
+            if item is _END:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+            slots.release()   # this line is read: the thread may load one more
+    finally:
+        stop.set()
+        slots.release()   # a thread waiting for a slot wakes, sees the stop and ends
