@@ -28,6 +28,8 @@ from typing import Callable, Optional, Sequence
 import cv2
 import numpy as np
 
+from referee.events import PointReading
+
 from . import layout as L
 from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
@@ -51,6 +53,10 @@ PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1)  # a row's checker spacings (per dia
 PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks this much better than at 1
 PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
+ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
+HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
+#                      empty look does not show its checker (stacked on top of the row, or a checker the
+#                      colour of the point): its look is not learned as the checker's
 
 
 def point_slots(cd: float, height: float = L.HEIGHT) -> int:
@@ -136,6 +142,14 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
         sq.append(1.0)
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
                         (float(pitch[0]), float(pitch[1])))
+
+
+def lesson_key(rows: L.RowReading) -> str:
+    """A known position (image rows) as one line: each row's points (``5d``, ``2l``, ``0``) and
+    the bar, the key by which the table knows it has learned from a frame of that position."""
+    def row(ps: Sequence[PointReading]) -> str:
+        return " ".join(f"{p.count}{(p.colour or '')[:1]}" if p.count else "0" for p in ps)
+    return f"{row(rows.top)} / {row(rows.bottom)} / bar {rows.bar[0]} {rows.bar[1]}"
 
 
 def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple[float, int]]:
@@ -299,6 +313,8 @@ class BoardMemory:
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
+        self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
+        self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
 
     @property
     def scale(self) -> float:
@@ -354,11 +370,16 @@ class BoardMemory:
                     if len(ds) >= 3:
                         q = max(1.5, float(np.percentile(ds, 75)))
                         self.scales[state] = float(np.clip(0.7 * self.scales[state] + 0.3 * q, 1.5, 30.0))
+        hidden = self._hidden(pt, st)
         for i, s in enumerate(st):
             if s < 0:
                 continue
+            self.blind[i, s] = hidden[i]
+            if hidden[i]:
+                continue
             self.look[i, s] = _core(pt[i])
             self.seen[i, s] += 1
+        self.lesson = lesson_key(rows)
         band = np.concatenate(band_segments(view)).astype(np.float32)
         if self.bands and self.bands[-1].shape != band.shape:
             self.bands = []
@@ -366,12 +387,53 @@ class BoardMemory:
         self.frames += 1
         self._last = self._tpl = self._spread_kept = None
 
+    def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
+        """The slots a known position has taken that do not show the checker it puts there,
+        so that learning their patch as the checker's look would later read them taken when
+        they are empty, surely (such a slot is *blind* to that state: it tells it from empty
+        no more, :meth:`slot_likelihoods`):
+
+        * a slot whose patch is still its own empty look, within :data:`HIDDEN` empty-board
+          scales (a checker the colour of the point);
+        * a slot beyond a row of :data:`ROW` (a sixth checker is laid in the row on a long
+          point, or on top of the row where it does not fit) whose patch is nearer the empty
+          look of that slot (its own, or this frame's same slot on the empty points of its
+          triangle colour) than this frame's checkers of that colour in the row."""
+        per = self.geo.per_point
+        out = np.zeros(len(st), bool)
+        taken = np.flatnonzero((st > EMPTY) & (self.seen[:, EMPTY] > 0))
+        if len(taken):
+            d = _shifted_dist(pt[taken], self.look[taken, EMPTY][:, None])[:, 0]
+            out[taken] = d <= HIDDEN * self.scales[EMPTY]
+        pts = st[:24 * per].reshape(24, per)
+        core = _core(pt[:24 * per]).reshape(24, per, PATCH, PATCH, 3)
+        for p, k in zip(*np.nonzero(pts[:, ROW:] > EMPTY)):
+            k = int(k) + ROW
+            i, colour = int(p) * per + k, int(pts[p, k])
+            row = core[:, :ROW][pts[:, :ROW] == colour]
+            if self.seen[i, EMPTY]:
+                bare = self.look[i, EMPTY]
+            else:
+                r, col = divmod(int(p), 12)
+                same = [q for q in range(24) if pts[q, k] == EMPTY and
+                        ((q // 12 == r and (q % 12 - col) % 2 == 0) or (q // 12 != r and (q % 12 - col) % 2 == 1))]
+                if not same:
+                    continue
+                bare = core[same, k].mean(axis=0)
+            if not len(row):
+                continue
+            dd = _shifted_dist(pt[i:i + 1], np.stack([bare, row.mean(axis=0)])[None])[0]
+            out[i] |= bool(dd[0] < dd[1])
+        return out
+
     def reset(self) -> None:
         """Forget everything (the camera or the board moved)."""
         self.look[:] = 0
         self.seen[:] = 0
         self.bands = []
         self.frames = 0
+        self.lesson = ""
+        self.blind[:] = False
         self._last = self._tpl = self._spread_kept = None
 
     # ------------------------------------------------------------------ reading
@@ -513,7 +575,8 @@ class BoardMemory:
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
         empty slot, and one far from it is strong evidence of a change; both terms count
-        :data:`SHARPNESS` times (a patch is several independent looks).  A strange slot
+        :data:`SHARPNESS` times (a patch is several independent looks).  A state a slot is blind
+        to (:meth:`_hidden`) is as likely there as empty.  A strange slot
         (:meth:`strange`: foreign, or a die's) tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
@@ -523,6 +586,9 @@ class BoardMemory:
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
+        blind = self.blind
+        if blind.any():   # a state this slot last showed looking empty is as likely as empty there
+            lik[blind] = np.broadcast_to(lik[:, EMPTY:EMPTY + 1], lik.shape)[blind]
         lik[self.strange(view)] = 1.0
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
@@ -564,7 +630,8 @@ class BoardMemory:
                                 frames=np.int32(self.frames), side=np.float32(self.geo.side),
                                 height=np.float32(self.geo.height), pitch=np.asarray(self.geo.pitch, np.float64),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
-                                bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32))
+                                bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
+                                lesson=np.str_(self.lesson), blind=self.blind)
         os.replace(tmp, path)
 
     @classmethod
@@ -583,6 +650,9 @@ class BoardMemory:
                 m.frames = int(z["frames"])
                 m.corners = z["corners"] if len(z["corners"]) else None
                 m.bands = list(z["bands"]) if "bands" in z.files else []  # a file from before the band was kept
+                m.lesson = str(z["lesson"]) if "lesson" in z.files else ""
+                if "blind" in z.files:
+                    m.blind[:] = z["blind"]
         except (OSError, KeyError, EOFError, ValueError) as exc:
             if str(exc).startswith(f"board memory {path!r}"):
                 raise

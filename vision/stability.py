@@ -30,7 +30,8 @@ import numpy as np
 from referee.events import BoardEvidence, HandOverBoard
 
 from .errors import BoardNotFound
-from .layout import same_board
+from .layout import RowReading, same_board
+from .memory import lesson_key
 from .occlusion import occlusion_score
 from .read import CERTAIN
 from .reader import BoardReader, Reading
@@ -246,9 +247,24 @@ class StabilityFilter:
     def known(self, ev: BoardEvidence) -> bool:
         """The referee says the board now shows ``ev`` (a game's start, an accepted move):
         learn the board's look from the last still frame if it shows that position, else from
-        the next still frame that does.  True when learned now."""
+        the next still frame that does.  True when learned now.
+
+        A position told again after it was learned (a restart tells the referee's position, and
+        the players may have moved on since) is not learned again: the next still frame may
+        already show the next move, and a move of one or two checkers differs from it in no more
+        places than a reading may err (:func:`shows`)."""
+        if self._learned_already(ev):
+            self._known = None
+            return False
         self._known = ev
         return self._try_learn()
+
+    def _learned_already(self, ev: BoardEvidence) -> bool:
+        memory, setup = self.reader.memory, self.reader.setup
+        if memory is None or setup is None or not getattr(memory, "lesson", ""):
+            return False
+        top, bottom = setup.to_rows(ev)
+        return bool(memory.lesson == lesson_key(RowReading(tuple(top), tuple(bottom), ev.bar, 1.0)))
 
     def _trained(self) -> bool:
         return self.reader.memory is not None and self.reader.memory.trained
@@ -334,12 +350,14 @@ LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame 
 
 def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
     """Whether a reading may be a frame of the known position: at most :data:`LEARN_MISFITS`
-    locations where the reading gives the known contents less than a 2 % chance (the reader
+    locations (the points, the bar, and the trays where both are read) where the reading gives
+    the known contents less than a 2 % chance (the reader
     alone errs on a point or two of a real board; a frame of another position differs more)."""
     if not reading.odds:
         return same_board(reading, known)
     cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
-    misfits = 0
+    # the trays, where both are known: a bear-off of two checkers changes two points and a tray
+    misfits = int(reading.off is not None and known.off is not None and tuple(reading.off) != tuple(known.off))
     for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
         p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
         misfits += p < 0.02
