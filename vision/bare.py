@@ -1,17 +1,24 @@
-"""Stage 2, a second look across the board: checkers whose faces look like their bare point.
+"""Stage 2, a second look across the board: each point against the bare points of its colour.
 
 A board's points of one colour are printed (inlaid, etched) alike: every bare point of a row's
 colour shows, slot by slot from its base, the same colour.  A checker covers that with a round
-face of one of the two checker colours.  A stack whose faces show just its own point's colour
-(the colour its row's bare points of that colour show at the same slots) rests on its rims
-alone: a pattern, a grain or a dot at the tip may make those, so its count is unsure unless
-the rims were clear.  How near "just" is, is measured on the board itself: against the
-difference between its two point colours at the same slot.
+face of one of the two checker colours.  So, per row, the points read bare give each slot's
+bare colour for both point colours (:class:`BareLook`), and:
+
+- a stack whose faces all show just its own point's bare colour rests on its rims alone (a
+  pattern, a grain or a dot at the tip makes rims too): it is sure only when its rims were
+  clear (:data:`CLEAR`, :func:`doubt_bare_faces`);
+- a stack grows from the point's base in checker pitch: the next slot of a short row that
+  shows the row's own face colour, plainly not the bare point's, and a ring there, holds one
+  more checker though its rim is below the board's threshold (light on a light cloth,
+  :func:`grow_stacks`).
+
+How near "just" and "plainly" are is measured on the board itself: against the difference
+between its two point colours at the same slot.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Optional
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -19,60 +26,105 @@ import numpy as np
 from . import layout as L
 from .params import ReadParams
 from .rims import Profiles, axes
-from .stacks import PointCount
+from .stacks import Checker, PointCount
 
 LIKE = 0.25       # a face this near its bare point's colour (a share of the two point colours' difference) looks bare
 CLEAR = 0.5       # the raw rim margin a stack of such faces needs to be sure (the reader's knee for others)
-
-DEBUG: Optional[list[tuple[str, int, list[float]]]] = None   # (point, count, nearness per slot)
-
-
-def _lab(bgr: np.ndarray) -> np.ndarray:
-    """BGR rows (n x 3, uint8) in Lab, float32."""
-    return cv2.cvtColor(np.ascontiguousarray(bgr, np.uint8)[None], cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+PLAIN = 0.5       # a slot this far from its bare colour (the same share) plainly shows something else
+FACE = 4.0        # ... and this many times nearer the row's first face than the bare colour: the same face
+RING = 0.5        # a ring there of this share of the board's threshold at least
+SLOTS = L.PYRAMID[0]
 
 
-def face_nearness(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, list[float]]:
-    """Per point read with checkers (and a row's bare points of both colours to compare with):
-    for each first-row slot, how near its centre's colour lies to the bare points' of its own
-    colour at that slot, as a share of the difference between the row's two point colours there
-    (0: just the bare point's colour; 1 or more: as far as the other point colour)."""
-    out: dict[str, list[float]] = {}
+@dataclass(frozen=True)
+class BareLook:
+    """One board's colours per slot: ``colour[a, k]`` the centre colour (Lab) of axis ``a``'s
+    slot ``k``; ``bare[r, p, k]`` the median over row ``r``'s (0 top, 1 bottom) points of parity
+    ``p`` read bare (NaN when none), and ``contrast[r, k]`` the two bare colours' distance."""
+
+    colour: np.ndarray
+    bare: np.ndarray
+    contrast: np.ndarray
+    slot: np.ndarray          # the profile index of each slot's centre
+
+
+def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> BareLook | None:
+    """The board's bare colours per row, parity and slot; None without colour profiles."""
     if prof.colour is None:
-        return out
+        return None
     cd = params.checker
-    idx = {a.name: i for i, a in enumerate(axes(params))}
-    for row in ("top", "bottom"):
-        bare = {par: [f"{row}{i}" for i in range(par, 12, 2) if per_axis[f"{row}{i}"].count == 0] for par in (0, 1)}
-        if not bare[0] or not bare[1]:
+    slot = np.array([int(np.argmin(np.abs(prof.dist - (k + 0.5) * cd))) for k in range(SLOTS)])
+    bgr = np.ascontiguousarray(prof.colour[:, slot], np.uint8)
+    colour = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    names = [a.name for a in axes(params)]
+    bare = np.full((2, 2, SLOTS, 3), np.nan, np.float32)
+    for r, row in enumerate(("top", "bottom")):
+        for p in (0, 1):
+            rows = [j for j, n in enumerate(names) if n.startswith(row) and int(n[len(row):]) % 2 == p
+                    and per_axis[n].count == 0]
+            if rows:
+                bare[r, p] = np.median(colour[rows], axis=0)
+    contrast = np.maximum(10.0, np.linalg.norm(bare[:, 0] - bare[:, 1], axis=2))
+    return BareLook(colour, bare, contrast, slot)
+
+
+def _place(name: str) -> tuple[int, int]:
+    """A point's row (0 top, 1 bottom) and parity."""
+    row = 0 if name.startswith("top") else 1
+    return row, int(name[3 if row == 0 else 6:]) % 2
+
+
+def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
+    """``per_axis`` with the stacks whose every face lies near its own point's bare colour
+    (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
+    not the usual knee)."""
+    out = dict(per_axis)
+    for j, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        r, p = _place(a.name)
+        if not pc.count or np.isnan(look.bare[r, 1 - p, 0, 0]) or np.isnan(look.bare[r, p, 0, 0]):
             continue
-        for i in range(12):
-            name = f"{row}{i}"
-            pc = per_axis[name]
-            if pc.count == 0:
-                continue
-            near = []
-            for k in range(min(pc.count, L.PYRAMID[0])):
-                j = int(np.argmin(np.abs(prof.dist - (k + 0.5) * cd)))
-                own = np.median(_lab(np.array([prof.colour[idx[b], j] for b in bare[i % 2]])), axis=0)
-                other = np.median(_lab(np.array([prof.colour[idx[b], j] for b in bare[1 - i % 2]])), axis=0)
-                here = _lab(prof.colour[idx[name], j][None])[0]
-                contrast = max(10.0, float(np.linalg.norm(own - other)))
-                near.append(float(np.linalg.norm(here - own)) / contrast)
-            out[name] = near
+        k = min(pc.count, SLOTS)
+        near = np.linalg.norm(look.colour[j, :k] - look.bare[r, p, :k], axis=1) / look.contrast[r, :k]
+        if float(near.max()) < LIKE:
+            out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
+    return out
+
+
+def grow_stacks(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
+                params: ReadParams) -> dict[str, PointCount]:
+    """``per_axis`` with each short first row (1..4) continued while its next slot shows its
+    first face's colour (:data:`FACE` times nearer it than the bare colour), plainly not the
+    bare point's (:data:`PLAIN`), with a ring there (:data:`RING`); each checker so added
+    makes the count unsure."""
+    out = dict(per_axis)
+    thr = params.threshold
+    cd = params.checker
+    for j, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        r, p = _place(a.name)
+        if not 0 < pc.count < SLOTS or pc.faint or np.isnan(look.bare[r, p, 0, 0]):
+            continue
+        face = look.colour[j, 0]
+        n = pc.count
+        while n < SLOTS:
+            here = look.colour[j, n]
+            d_bare = float(np.linalg.norm(here - look.bare[r, p, n]))
+            s = int(look.slot[n])
+            ring = float(prof.full[j, max(0, s - 2):s + 3].max())
+            if not (d_bare >= PLAIN * float(look.contrast[r, n])
+                    and FACE * float(np.linalg.norm(here - face)) < d_bare and ring >= RING * thr):
+                break
+            n += 1
+        if n > pc.count:
+            added = tuple(Checker(a.name, a.x, a.y0 + a.direction * (k + 0.5) * cd, 0.0) for k in range(pc.count, n))
+            out[a.name] = PointCount(n, pc.samples + added, min(pc.confidence, params.point_knee * 0.8), pc.count)
     return out
 
 
 def bare_points(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
-    """``per_axis`` with the stacks whose faces all look like their own bare point's colour
-    unsure unless their rims were clear (a raw margin of ``CLEAR``, not the usual knee)."""
-    near = face_nearness(prof, per_axis, params)
-    if DEBUG is not None:
-        for n, v in near.items():
-            DEBUG.append((n, per_axis[n].count, [round(x, 2) for x in v]))
-    out = dict(per_axis)
-    for name, v in near.items():
-        if max(v) < LIKE:
-            pc = per_axis[name]
-            out[name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
-    return out
+    """The second look against the bare points: short rows grown, bare-looking stacks doubted."""
+    look = bare_look(prof, per_axis, params)
+    if look is None:
+        return per_axis
+    return doubt_bare_faces(look, grow_stacks(prof, look, per_axis, params), params)
