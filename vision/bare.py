@@ -18,13 +18,14 @@ between its two point colours at the same slot.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from . import layout as L
-from .params import ReadParams
+from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
 from .stacks import Checker, PointCount
 
@@ -39,13 +40,23 @@ SLOTS = L.PYRAMID[0]
 @dataclass(frozen=True)
 class BareLook:
     """One board's colours per slot: ``colour[a, k]`` the centre colour (Lab) of axis ``a``'s
-    slot ``k``; ``bare[r, p, k]`` the median over row ``r``'s (0 top, 1 bottom) points of parity
-    ``p`` read bare (NaN when none), and ``contrast[r, k]`` the two bare colours' distance."""
+    slot ``k``; ``own[a, k]`` the bare colour of axis ``a``'s row and parity there (the median
+    over the row's points of that parity read bare; NaN when there are none) and ``contrast[a, k]``
+    the distance between the bare colours of its row's two parities (NaN when one has none)."""
 
     colour: np.ndarray
-    bare: np.ndarray
+    own: np.ndarray
     contrast: np.ndarray
     slot: np.ndarray          # the profile index of each slot's centre
+
+
+@functools.lru_cache(maxsize=1)
+def _places() -> tuple[np.ndarray, np.ndarray]:
+    """Each axis's row (0 top, 1 bottom) and parity, in :func:`vision.rims.axes` order."""
+    names = [a.name for a in axes(DEFAULT)]
+    row = np.array([0 if n.startswith("top") else 1 for n in names])
+    par = np.array([int(n[3 if r == 0 else 6:]) % 2 for n, r in zip(names, row)])
+    return row, par
 
 
 def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> BareLook | None:
@@ -53,25 +64,22 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
     if prof.colour is None:
         return None
     cd = params.checker
-    slot = np.array([int(np.argmin(np.abs(prof.dist - (k + 0.5) * cd))) for k in range(SLOTS)])
+    d0, step = float(prof.dist[0]), float(prof.dist[1] - prof.dist[0])
+    slot = np.clip(np.rint(((np.arange(SLOTS) + 0.5) * cd - d0) / step).astype(int), 0, len(prof.dist) - 1)
     bgr = np.ascontiguousarray(prof.colour[:, slot], np.uint8)
     colour = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
-    names = [a.name for a in axes(params)]
-    bare = np.full((2, 2, SLOTS, 3), np.nan, np.float32)
-    for r, row in enumerate(("top", "bottom")):
+    row, par = _places()
+    bare = np.array([per_axis[a.name].count == 0 for a in axes(params)])
+    med = np.full((2, 2, SLOTS, 3), np.nan, np.float32)
+    for r in (0, 1):
         for p in (0, 1):
-            rows = [j for j, n in enumerate(names) if n.startswith(row) and int(n[len(row):]) % 2 == p
-                    and per_axis[n].count == 0]
-            if rows:
-                bare[r, p] = np.median(colour[rows], axis=0)
-    contrast = np.maximum(10.0, np.linalg.norm(bare[:, 0] - bare[:, 1], axis=2))
-    return BareLook(colour, bare, contrast, slot)
-
-
-def _place(name: str) -> tuple[int, int]:
-    """A point's row (0 top, 1 bottom) and parity."""
-    row = 0 if name.startswith("top") else 1
-    return row, int(name[3 if row == 0 else 6:]) % 2
+            m = bare & (row == r) & (par == p)
+            k = int(m.sum())
+            if k:
+                srt = np.sort(colour[m], axis=0)
+                med[r, p] = (srt[(k - 1) // 2] + srt[k // 2]) / 2     # the median, as np.median gives it
+    contrast = np.maximum(10.0, np.linalg.norm(med[:, 0] - med[:, 1], axis=2))   # NaN stays NaN
+    return BareLook(colour, med[row, par], contrast[row], slot)
 
 
 def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
@@ -79,14 +87,10 @@ def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: Re
     (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
     not the usual knee)."""
     out = dict(per_axis)
+    near = np.linalg.norm(look.colour - look.own, axis=2) / look.contrast     # NaN without both bare colours
     for j, a in enumerate(axes(params)):
         pc = per_axis[a.name]
-        r, p = _place(a.name)
-        if not pc.count or np.isnan(look.bare[r, 1 - p, 0, 0]) or np.isnan(look.bare[r, p, 0, 0]):
-            continue
-        k = min(pc.count, SLOTS)
-        near = np.linalg.norm(look.colour[j, :k] - look.bare[r, p, :k], axis=1) / look.contrast[r, :k]
-        if float(near.max()) < LIKE:
+        if pc.count and float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
             out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
     return out
 
@@ -98,22 +102,20 @@ def grow_stacks(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
     bare point's (:data:`PLAIN`), with a ring there (:data:`RING`); each checker so added
     makes the count unsure."""
     out = dict(per_axis)
-    thr = params.threshold
+    ring_min = RING * params.threshold
     cd = params.checker
     for j, a in enumerate(axes(params)):
         pc = per_axis[a.name]
-        r, p = _place(a.name)
-        if not 0 < pc.count < SLOTS or pc.faint or np.isnan(look.bare[r, p, 0, 0]):
+        if not 0 < pc.count < SLOTS or pc.faint or not look.contrast[j, 0] > 0:
             continue
-        face = look.colour[j, 0]
         n = pc.count
         while n < SLOTS:
             here = look.colour[j, n]
-            d_bare = float(np.linalg.norm(here - look.bare[r, p, n]))
+            d_bare = float(np.linalg.norm(here - look.own[j, n]))
             s = int(look.slot[n])
-            ring = float(prof.full[j, max(0, s - 2):s + 3].max())
-            if not (d_bare >= PLAIN * float(look.contrast[r, n])
-                    and FACE * float(np.linalg.norm(here - face)) < d_bare and ring >= RING * thr):
+            if not (d_bare >= PLAIN * float(look.contrast[j, n])
+                    and FACE * float(np.linalg.norm(here - look.colour[j, 0])) < d_bare
+                    and float(prof.full[j, max(0, s - 2):s + 3].max()) >= ring_min):
                 break
             n += 1
         if n > pc.count:
