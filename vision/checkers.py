@@ -2,8 +2,9 @@
 
 Rims on one board share their contrast, so the threshold is first raised to the board's own
 (``params.relative`` of its typical best rim); then each point is counted
-(:func:`vision.stacks.count_point`), judged again against the board (:mod:`vision.looks`),
-and the bar read (:mod:`vision.bar`).  Returns a new :class:`Found`.
+(:func:`vision.stacks.count_point`), judged again against the board (:mod:`vision.looks`,
+:mod:`vision.rows`, and against the bare points of its colour, :mod:`vision.bare`), and the bar
+read (:mod:`vision.bar`).  Returns a new :class:`Found`.
 """
 from __future__ import annotations
 
