@@ -39,7 +39,8 @@ SLOTS = L.PYRAMID[0]
 
 @dataclass(frozen=True)
 class BareLook:
-    """One board's colours per slot: ``colour[a, k]`` the centre colour (Lab) of axis ``a``'s
+    """One board's colours per slot: ``colour[a, k]`` the centre colour (Lab, its lightness
+    weighed by ``l_weight``) of axis ``a``'s
     slot ``k``; ``own[a, k]`` the bare colour of axis ``a``'s row and parity there (the median
     over the row's points of that parity read bare; NaN when there are none) and ``contrast[a, k]``
     the distance between the bare colours of its row's two parities (NaN when one has none)."""
@@ -68,6 +69,7 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
     slot = np.clip(np.rint(((np.arange(SLOTS) + 0.5) * cd - d0) / step).astype(int), 0, len(prof.dist) - 1)
     bgr = np.ascontiguousarray(prof.colour[:, slot], np.uint8)
     colour = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    colour[..., 0] *= params.l_weight      # light falling off across the board moves lightness most
     row, par = _places()
     bare = np.array([per_axis[a.name].count == 0 for a in axes(params)])
     med = np.full((2, 2, SLOTS, 3), np.nan, np.float32)
