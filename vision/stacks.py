@@ -86,11 +86,12 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
         return pc  # no checker where a full row ends: not a tall stack
     n, margin, alt, fit = tall_fit(full, dist, params.threshold, fill, cd, params)
     if fit < TALL_FIT:
-        # no stack's rim pattern fits (a patterned, grained or dotted point shows rims
-        # everywhere): the rims' own count stands, unsure when it is a full row
+        # no stack's rim pattern fits (a patterned, grained or dotted point, a hand, shows rims
+        # everywhere): the rims' own count stands, unsure (its far end showed a rim it does not explain)
+        conf = min(pc.confidence, params.point_knee / 2)
         if pc.count < 5:
-            return pc
-        return PointCount(pc.count, pc.samples, min(pc.confidence, params.point_knee / 2), n, pc.faint)
+            return replace(pc, confidence=conf)
+        return PointCount(pc.count, pc.samples, conf, n, pc.faint)
     if n < 10 and pc.count >= 5 and n != pc.count:
         # the rim pattern disagrees with the rim count: measured on rendered 5..9 stacks, a
         # clear pattern was right every time; an unclear one leaves the count, unsure

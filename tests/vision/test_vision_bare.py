@@ -111,6 +111,7 @@ def test_a_point_whose_rims_fit_no_stack_pattern_keeps_its_rim_count() -> None:
     a = axes(p)[0]
     pc = count_point(a, full, full, np.zeros_like(full), dist, p)
     assert pc.count < 5, pc                # before: the tall pattern's count (13..15)
+    assert pc.confidence <= p.point_knee / 2   # and unsure: its far end showed a rim it does not explain
     # a clear 12-pyramid still fits its pattern
     from vision.read import TALL_PATTERNS
     halves = [h for h, ch in enumerate(TALL_PATTERNS[14], start=1) if ch == "H"]
