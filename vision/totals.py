@@ -218,7 +218,8 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
         same = n == p.count and (c == p.colour or n == 0)
         if not same:
             changed.append(i)
-        conf = p.confidence if same else min(CHANGED_MAX, post[i])
+        # a kept point is as sure as the possible readings agree on it (no surer than it was read)
+        conf = min(p.confidence, post[i]) if same else min(CHANGED_MAX, post[i])
         pts.append(PointReading(n, c, round(float(conf), 3)))
     new_bar = (chosen[24][0], chosen[25][1])
     return Settled(tuple(pts), new_bar, tuple(round(x, 4) for x in post), tuple(changed))
