@@ -2,8 +2,9 @@
 
 Rims on one board share their contrast, so the threshold is first raised to the board's own
 (``params.relative`` of its typical best rim); then each point is counted
-(:func:`vision.stacks.count_point`), judged again against the board (:mod:`vision.looks`),
-and the bar read (:mod:`vision.bar`).  Returns a new :class:`Found`.
+(:func:`vision.stacks.count_point`), judged again against the board (:mod:`vision.looks`,
+:mod:`vision.rows`, and against the bare points of its colour, :mod:`vision.bare`), and the bar
+read (:mod:`vision.bar`).  Returns a new :class:`Found`.
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Optional
 
 
 from .bar import read_bar
+from .bare import bare_points
 from .looks import drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
@@ -55,5 +57,6 @@ def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
     params = board_params(prof, params)
     per_axis = outlined_checkers(prof, drop_empty_bases(prof, count_points(prof, params), params), params)
     per_axis = longer_rows(prof, per_axis, params)
+    per_axis = bare_points(prof, per_axis, params)
     bar = read_bar(prof, params)
     return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open)

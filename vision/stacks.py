@@ -84,7 +84,14 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
     far = np.abs(dist - 4.5 * cd) < 0.3
     if pc.count < 5 and not (far.any() and float(cap[far].max()) > params.threshold):
         return pc  # no checker where a full row ends: not a tall stack
-    n, margin, alt = tall_stack(full, dist, params.threshold, fill, cd, params)
+    n, margin, alt, fit = tall_fit(full, dist, params.threshold, fill, cd, params)
+    if fit < TALL_FIT:
+        # no stack's rim pattern fits (a patterned, grained or dotted point, a hand, shows rims
+        # everywhere): the rims' own count stands, unsure (its far end showed a rim it does not explain)
+        conf = min(pc.confidence, params.point_knee / 2)
+        if pc.count < 5:
+            return replace(pc, confidence=conf)
+        return PointCount(pc.count, pc.samples, conf, n, pc.faint)
     if n < 10 and pc.count >= 5 and n != pc.count:
         # the rim pattern disagrees with the rim count: measured on rendered 5..9 stacks, a
         # clear pattern was right every time; an unclear one leaves the count, unsure
@@ -108,10 +115,18 @@ TALL_PATTERNS = {
     10: "HLHLLHLHL", 11: "HLHLHLLHL", 12: "HLHLHLHLH", 13: "HHLHLLHLH", 14: "HHLHLHLHH", 15: "HHHLHLHHH",
 }
 TWIN = 12          # the pyramid whose whole rims lie where a row of 5's do
+TALL_FIT = 4.0     # the least fit (of 9 halves, each -1..1) of a stack's rim pattern that is taken for one
 
 
 def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
                cd: float = L.CHECKER, params: ReadParams = DEFAULT) -> tuple[int, float, int]:
+    """:func:`tall_fit` without the fit: the stack size, its margin and the next best."""
+    n, margin, alt, _ = tall_fit(full, dist, thr, fill, cd, params)
+    return n, margin, alt
+
+
+def tall_fit(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
+             cd: float = L.CHECKER, params: ReadParams = DEFAULT) -> tuple[int, float, int, float]:
     """The stack size 5..15 whose rim pattern fits the profile best, the margin over the
     next best (in halves fully believed; 2 = one clear half told them apart) and that next.
 
@@ -139,6 +154,7 @@ def tall_stack(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
             sc -= max(0.0, (-1 if n == 12 else 1) * float(np.clip(params.tall_twelve * z, -4.0, 4.0)))
         scores[n] = sc
     order = sorted(scores, key=scores.get, reverse=True)  # type: ignore[arg-type]
+    return order[0], scores[order[0]] - scores[order[1]], order[1], scores[order[0]]
     return order[0], scores[order[0]] - scores[order[1]], order[1]
 
 

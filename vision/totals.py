@@ -17,7 +17,10 @@ by a max-product pass over the 26 locations with the running totals as its state
 counts get the real positions' odds too: mostly none), and each point's
 posterior -- the share of all possible readings in which it holds what was chosen -- is its new
 confidence.  A point this changed is never made sure by it alone: the trays and totals vouch
-only for the sum, so its confidence is capped below the reader's "certain".
+only for the sum, so its confidence is capped below the reader's "certain".  Nor is any point
+of a board read :data:`MISREAD` or more checkers over the 15 a colour: the reader saw checkers
+this board does not have in two places or more, and nothing says the points it kept are not
+more of them.
 
 Pure: readings in, readings out; no image.
 """
@@ -45,6 +48,7 @@ FALL = 0.5          # ... falling off by this factor for each checker away from 
 TALL_ROW = 0.3      # a stack read taller than a row: the row alone, this share of the tall reading
 CHANGED_MAX = 0.55  # a point the totals changed is at most this sure (below the reader's certain)
 SETTLED_MAX = 0.95  # a settled board is at most this share of the reader's "certain"
+MISREAD = 2         # checkers read over the 15 a colour (both colours) that make no point of the board sure
 
 
 # checkers off per colour in the same positions (0..15), for a reading whose trays were not read
@@ -218,7 +222,8 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
         same = n == p.count and (c == p.colour or n == 0)
         if not same:
             changed.append(i)
-        conf = p.confidence if same else min(CHANGED_MAX, post[i])
+        # a kept point is as sure as the possible readings agree on it (no surer than it was read)
+        conf = min(p.confidence, post[i]) if same else min(CHANGED_MAX, post[i])
         pts.append(PointReading(n, c, round(float(conf), 3)))
     new_bar = (chosen[24][0], chosen[25][1])
     return Settled(tuple(pts), new_bar, tuple(round(x, 4) for x in post), tuple(changed))
@@ -236,12 +241,17 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     s = settle_totals(pts, a.rows.bar, a.bar_confidence)
     if s is None:
         return a
+    points = s.points
+    if sum(max(0, t - L.PER_SIDE) for t in a.totals) >= MISREAD:
+        # checkers this board does not have were read at two places or more, and the totals
+        # cannot tell which: a point kept is no surer than one they changed
+        points = tuple(replace(p, confidence=min(p.confidence, CHANGED_MAX)) for p in points)
     totals = (sum(p.count for p in s.points if p.colour == "dark") + s.bar[0],
               sum(p.count for p in s.points if p.colour == "light") + s.bar[1])
     bar_conf = a.bar_confidence if s.bar == a.rows.bar else min(CHANGED_MAX, a.bar_confidence)
     # the totals vouch for the sum, not for which points were wrong: never a sure board
-    conf = min(board_confidence([p.confidence for p in s.points], True, bar_conf, params), SETTLED_MAX * params.certain)
-    rows = L.RowReading(s.points[:12], s.points[12:], s.bar, round(conf, 3))
+    conf = min(board_confidence([p.confidence for p in points], True, bar_conf, params), SETTLED_MAX * params.certain)
+    rows = L.RowReading(points[:12], points[12:], s.bar, round(conf, 3))
     changed = {("top" if i < 12 else "bottom", i % 12) for i in s.changed}
     return replace(a, rows=rows, checkers=sum(totals), plausible=True, totals=totals, bar_confidence=bar_conf,
                    alts=tuple(x for x in a.alts if x[:2] not in changed), reason=None)

@@ -117,3 +117,40 @@ def test_a_real_board_with_hinges_and_a_tall_misread_reads_exactly() -> None:
     want = [(t[0], t[1] if t[0] else None) for t in labels["top"] + labels["bottom"]]
     assert got == want
     assert tuple(r.rows.bar) == (0, 0)
+
+
+def test_a_board_read_two_checkers_over_has_no_sure_point() -> None:
+    from vision.assemble import Assembled
+    from vision.params import DEFAULT
+
+    pts = _start_rows()
+    pts[3] = P(1, "dark", 0.9)     # a false lone checker ...
+    pts[9] = P(1, "dark", 0.9)     # ... and another, each read as sure as the rest: dark totals 17
+    rows = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), (0, 0), 0.0)
+    s = T.settle_assembled(Assembled(rows, 32, False, (17, 15)), DEFAULT)
+    assert s.totals == (15, 15)
+    assert max(p.confidence for p in list(s.rows.top) + list(s.rows.bottom)) <= T.CHANGED_MAX
+    one = list(pts)
+    one[9] = P(0)                  # one checker over: the totals may well name it, the rest stay sure
+    rows = L.RowReading(tuple(one[:12]), tuple(one[12:]), (0, 0), 0.0)
+    s = T.settle_assembled(Assembled(rows, 31, False, (16, 15)), DEFAULT)
+    assert max(p.confidence for p in list(s.rows.top) + list(s.rows.bottom)) > T.CHANGED_MAX
+
+
+def test_a_real_board_read_eight_over_reports_no_wrong_point_sure() -> None:
+    """test6 (dev half): read 21 dark and 17 light; settled, two points stayed wrong and sure (an
+    empty point for a lone dark checker at 0.79, a false light one at 0.60)."""
+    cv2 = pytest.importorskip("cv2")
+    from vision.config import VisionConfig
+    from vision.reader import BoardReader
+
+    labels = json.loads((DATA / "labels.json").read_text())["images"]["test6"]
+    cfg = VisionConfig(markers=False, corners=L.format_corners(labels["corners"]), dark_home="bottom-right",
+                       bar_width=labels["bar_width"], board_height=labels["board_height"])
+    reader = BoardReader(cfg, corners=L.parse_corners(L.format_corners(labels["corners"])))
+    r = reader.inspect(cv2.imread(str(DATA / "images" / "test6.jpg")), read_occluded=True)
+    assert r.rows is not None
+    got = list(r.rows.top) + list(r.rows.bottom)
+    want = [(t[0], t[1] if t[0] else None) for t in labels["top"] + labels["bottom"]]
+    wrong_sure = [(i, p) for i, (p, w) in enumerate(zip(got, want)) if (p.count, p.colour) != w and p.confidence >= 0.6]
+    assert not wrong_sure, wrong_sure

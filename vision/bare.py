@@ -1,0 +1,134 @@
+"""Stage 2, a second look across the board: each point against the bare points of its colour.
+
+A board's points of one colour are printed (inlaid, etched) alike: every bare point of a row's
+colour shows, slot by slot from its base, the same colour.  A checker covers that with a round
+face of one of the two checker colours.  So, per row, the points read bare give each slot's
+bare colour for both point colours (:class:`BareLook`), and:
+
+- a stack whose faces all show just its own point's bare colour rests on its rims alone (a
+  pattern, a grain or a dot at the tip makes rims too): it is sure only when its rims were
+  clear (:data:`CLEAR`, :func:`doubt_bare_faces`);
+- a stack grows from the point's base in checker pitch: the next slot of a short row that
+  shows the row's own face colour, plainly not the bare point's, and a ring there, holds one
+  more checker though its rim is below the board's threshold (light on a light cloth,
+  :func:`grow_stacks`).
+
+How near "just" and "plainly" are is measured on the board itself: against the difference
+between its two point colours at the same slot.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from . import layout as L
+from .params import DEFAULT, ReadParams
+from .rims import Profiles, axes
+from .stacks import Checker, PointCount
+
+LIKE = 0.25       # a face this near its bare point's colour (a share of the two point colours' difference) looks bare
+CLEAR = 0.5       # the raw rim margin a stack of such faces needs to be sure (the reader's knee for others)
+PLAIN = 0.5       # a slot this far from its bare colour (the same share) plainly shows something else
+FACE = 4.0        # ... and this many times nearer the row's first face than the bare colour: the same face
+RING = 0.5        # a ring there of this share of the board's threshold at least
+SLOTS = L.PYRAMID[0]
+
+
+@dataclass(frozen=True)
+class BareLook:
+    """One board's colours per slot: ``colour[a, k]`` the centre colour (Lab, its lightness
+    weighed by ``l_weight``) of axis ``a``'s
+    slot ``k``; ``own[a, k]`` the bare colour of axis ``a``'s row and parity there (the median
+    over the row's points of that parity read bare; NaN when there are none) and ``contrast[a, k]``
+    the distance between the bare colours of its row's two parities (NaN when one has none)."""
+
+    colour: np.ndarray
+    own: np.ndarray
+    contrast: np.ndarray
+    slot: np.ndarray          # the profile index of each slot's centre
+
+
+@functools.lru_cache(maxsize=1)
+def _places() -> tuple[np.ndarray, np.ndarray]:
+    """Each axis's row (0 top, 1 bottom) and parity, in :func:`vision.rims.axes` order."""
+    names = [a.name for a in axes(DEFAULT)]
+    row = np.array([0 if n.startswith("top") else 1 for n in names])
+    par = np.array([int(n[3 if r == 0 else 6:]) % 2 for n, r in zip(names, row)])
+    return row, par
+
+
+def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> BareLook | None:
+    """The board's bare colours per row, parity and slot; None without colour profiles."""
+    if prof.colour is None:
+        return None
+    cd = params.checker
+    d0, step = float(prof.dist[0]), float(prof.dist[1] - prof.dist[0])
+    slot = np.clip(np.rint(((np.arange(SLOTS) + 0.5) * cd - d0) / step).astype(int), 0, len(prof.dist) - 1)
+    bgr = np.ascontiguousarray(prof.colour[:, slot], np.uint8)
+    colour = cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).astype(np.float32)
+    colour[..., 0] *= params.l_weight      # light falling off across the board moves lightness most
+    row, par = _places()
+    bare = np.array([per_axis[a.name].count == 0 for a in axes(params)])
+    med = np.full((2, 2, SLOTS, 3), np.nan, np.float32)
+    for r in (0, 1):
+        for p in (0, 1):
+            m = bare & (row == r) & (par == p)
+            k = int(m.sum())
+            if k:
+                srt = np.sort(colour[m], axis=0)
+                med[r, p] = (srt[(k - 1) // 2] + srt[k // 2]) / 2     # the median, as np.median gives it
+    contrast = np.maximum(10.0, np.linalg.norm(med[:, 0] - med[:, 1], axis=2))   # NaN stays NaN
+    return BareLook(colour, med[row, par], contrast[row], slot)
+
+
+def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
+    """``per_axis`` with the stacks whose every face lies near its own point's bare colour
+    (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
+    not the usual knee)."""
+    out = dict(per_axis)
+    near = np.linalg.norm(look.colour - look.own, axis=2) / look.contrast     # NaN without both bare colours
+    for j, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        if pc.count and float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
+            out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
+    return out
+
+
+def grow_stacks(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
+                params: ReadParams) -> dict[str, PointCount]:
+    """``per_axis`` with each short first row (1..4) continued while its next slot shows its
+    first face's colour (:data:`FACE` times nearer it than the bare colour), plainly not the
+    bare point's (:data:`PLAIN`), with a ring there (:data:`RING`); each checker so added
+    makes the count unsure."""
+    out = dict(per_axis)
+    ring_min = RING * params.threshold
+    cd = params.checker
+    for j, a in enumerate(axes(params)):
+        pc = per_axis[a.name]
+        if not 0 < pc.count < SLOTS or pc.faint or not look.contrast[j, 0] > 0:
+            continue
+        n = pc.count
+        while n < SLOTS:
+            here = look.colour[j, n]
+            d_bare = float(np.linalg.norm(here - look.own[j, n]))
+            s = int(look.slot[n])
+            if not (d_bare >= PLAIN * float(look.contrast[j, n])
+                    and FACE * float(np.linalg.norm(here - look.colour[j, 0])) < d_bare
+                    and float(prof.full[j, max(0, s - 2):s + 3].max()) >= ring_min):
+                break
+            n += 1
+        if n > pc.count:
+            added = tuple(Checker(a.name, a.x, a.y0 + a.direction * (k + 0.5) * cd, 0.0) for k in range(pc.count, n))
+            out[a.name] = PointCount(n, pc.samples + added, min(pc.confidence, params.point_knee * 0.8), pc.count)
+    return out
+
+
+def bare_points(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
+    """The second look against the bare points: short rows grown, bare-looking stacks doubted."""
+    look = bare_look(prof, per_axis, params)
+    if look is None:
+        return per_axis
+    return doubt_bare_faces(look, grow_stacks(prof, look, per_axis, params), params)
