@@ -5,12 +5,13 @@ around the playing area, so pixel ``(x, y)`` shows board point ``(x/px - margin,
 y/px - margin)`` in the coordinates of :mod:`vision.layout`.
 
 The camera and the board stand still between frames, so the pixel maps of a warp are
-kept per (corners, frame size, scale, region) and each frame is one fixed-point remap
-(about twice as fast as a fresh perspective warp).  A colour frame is remapped as BGRA, only
-the part of the frame the warp reads: OpenCV's remap of four channels is vectorised, of three
-not, and the same integer arithmetic gives the same pixels, in half the time with the two
-conversions.  :func:`rectify_region` warps any rectangle of board coordinates (the trays lie
-outside the playing area).
+kept per (corners, frame size, scale, region) and each frame is one remap.  The maps are
+OpenCV's fixed-point grid (1/32 pixel) held as floats: OpenCV's float remap of four channels
+is vectorised (about 0.6 ms for the board's view), of three channels or with fixed-point maps
+not (2-4 ms); on that grid it gives the fixed-point remap's pixels but where a value lies
+exactly half-way (rounded to even, not up: one level, about 1 % of the values).  A colour
+frame is remapped as BGRA, only the part of the frame the warp reads.  :func:`rectify_region`
+warps any rectangle of board coordinates (the trays lie outside the playing area).
 
 A board of another shape than the layout's (:class:`vision.layout.BoardShape`: a wider bar,
 a taller area) is warped onto the layout's: the view is always in layout coordinates, the
@@ -67,11 +68,10 @@ def region_homography(corners: np.ndarray, px: int, x0: float, y0: float) -> np.
 
 @dataclass(frozen=True)
 class _Warp:
-    """A kept warp: fixed-point maps into the frame's part ``x0..x1, y0..y1`` that it reads
-    (its pixel and the next on both axes), the maps relative to that part's corner."""
+    """A kept warp: a float map (x, y per pixel) into the frame's part ``x0..x1, y0..y1`` that
+    it reads (its pixel and the next on both axes), relative to that part's corner."""
 
-    map1: np.ndarray
-    map2: np.ndarray
+    map: np.ndarray
     x0: int
     y0: int
     x1: int
@@ -87,7 +87,7 @@ _SEEN: "OrderedDict[tuple, None]" = OrderedDict()
 
 def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
           size: tuple[int, int], shape: L.BoardShape = L.BoardShape()) -> _Warp | None:
-    """Fixed-point remap tables for one warp, built the second time a geometry is seen (a
+    """The remap table of one warp, built the second time a geometry is seen (a
     one-off read is faster with a plain perspective warp; None the first time), or at once
     for a board of another shape than the layout's (no plain warp does that)."""
     c = np.ascontiguousarray(corners, np.float32)
@@ -114,23 +114,25 @@ def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float,
     my = (p[..., 1] / w).astype(np.float32)
     np.clip(mx, -1e6, 1e6, out=mx)
     np.clip(my, -1e6, 1e6, out=my)
-    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)
-    warp = _part(m1, m2, frame_shape)
+    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)   # the fixed-point grid (1/32 pixel) ...
+    mx, my = cv2.convertMaps(m1, m2, cv2.CV_32FC1)   # ... as float coordinates
+    warp = _part(mx, my, frame_shape)
     _MAPS[key] = warp
     while len(_MAPS) > _MAPS_KEPT:
         _MAPS.popitem(last=False)
     return warp
 
 
-def _part(m1: np.ndarray, m2: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
+def _part(mx: np.ndarray, my: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
     """The warp reading only the frame's part its maps reach.  Where the maps leave the frame the
     part's edge is the frame's, so border pixels are replicated as from the whole frame."""
     h, w = frame_shape[:2]
-    x0, y0 = max(0, int(m1[..., 0].min())), max(0, int(m1[..., 1].min()))
-    x1, y1 = min(w, int(m1[..., 0].max()) + 2), min(h, int(m1[..., 1].max()) + 2)
+    x0, y0 = max(0, int(np.floor(mx.min()))), max(0, int(np.floor(my.min())))
+    x1, y1 = min(w, int(np.floor(mx.max())) + 2), min(h, int(np.floor(my.max())) + 2)
     if x1 - x0 < 2 or y1 - y0 < 2:   # the warp lies outside the frame: the whole frame
-        return _Warp(m1, m2, 0, 0, w, h)
-    return _Warp(m1 - np.array([x0, y0], np.int16), m2, x0, y0, x1, y1)
+        x0 = y0 = 0
+        x1, y1 = w, h
+    return _Warp(np.ascontiguousarray(np.stack([mx - np.float32(x0), my - np.float32(y0)], axis=-1)), x0, y0, x1, y1)
 
 
 def remap(frame: np.ndarray, warp: _Warp) -> np.ndarray:
@@ -138,10 +140,13 @@ def remap(frame: np.ndarray, warp: _Warp) -> np.ndarray:
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
     if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8:
         src = cv2.cvtColor(part, cv2.COLOR_BGR2BGRA, dst=scratch("remap_src", part.shape[:2] + (4,), np.uint8))
-        out = scratch("remap_out", warp.map1.shape[:2] + (4,), np.uint8)
-        cv2.remap(src, warp.map1, warp.map2, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
+        out = scratch("remap_out", warp.map.shape[:2] + (4,), np.uint8)
+        cv2.remap(src, warp.map, None, cv2.INTER_LINEAR, dst=out,  # type: ignore[call-overload]
+                  borderMode=cv2.BORDER_REPLICATE)   # (no map2: map holds x and y)
         return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)   # (a new array: views are kept)
-    return cv2.remap(part, warp.map1, warp.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = cv2.remap(part, warp.map, None, cv2.INTER_LINEAR,  # type: ignore[call-overload]
+                    borderMode=cv2.BORDER_REPLICATE)
+    return np.asarray(out)
 
 
 def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y0: float, x1: float, y1: float,

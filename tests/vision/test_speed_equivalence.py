@@ -1,8 +1,11 @@
 """The speed work changes no reading: rendered boards read as the base commit read them.
 
 ``tests/data/vision/speed_readings.json`` was recorded by ``python3 tests/vision/test_speed_equivalence.py
-record`` on commit b1b8704 (before the read and stability work of issue 19), and again on 3ec7678
-(the absolute reading's second looks against the bare points changed readings on purpose): every point's count,
+record`` on commit b1b8704 (before the read and stability work of issue 19), again on 3ec7678
+(the absolute reading's second looks against the bare points changed readings on purpose), and
+again when the kept warp became a float remap of the same grid (branch fastread3: 97 of the 200
+readings moved in a confidence, none in a count, colour, bar, tray or evidence; the accuracy
+figures held), recorded on the merge of both: every point's count,
 colour and confidence, the bar, the board's confidence, the trays and the evidence, for
 :data:`CASES` rendered boards, each read by one reader three times (the first read warps, later
 ones remap and know the colours; the third is a fresh frame of the same board) and once by a

@@ -11,7 +11,8 @@ from vision.render import render_scene
 
 
 def _plain(frame: np.ndarray, corners: np.ndarray, px: int, margin: float) -> np.ndarray:
-    """The warp as one three-channel fixed-point remap of the whole frame (what rectify did before)."""
+    """The warp as one three-channel fixed-point remap of the whole frame (what rectify did before
+    it remapped with the same grid as floats)."""
     size = (int(round((L.WIDTH + 2 * margin) * px)), int(round((L.HEIGHT + 2 * margin) * px)))
     ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float64)
     inv = np.linalg.inv(RX.homography(corners, px, margin))
@@ -28,9 +29,15 @@ def test_the_kept_warp_reads_the_frame_as_a_whole_frame_remap_does(shift: tuple[
     corners = sc.corners + np.array(shift, np.float32)   # shifted: the margin leaves the frame (replicated edges)
     RX.rectify(sc.image, corners)                        # the first look warps; the second uses the kept maps
     got = RX.rectify(sc.image, corners).image
-    assert np.array_equal(got, _plain(sc.image, corners, 32, 0.6))
+    _alike(got, _plain(sc.image, corners, 32, 0.6))
     grey = cv2.cvtColor(sc.image, cv2.COLOR_BGR2GRAY)   # not a colour frame: remapped as it is
-    assert np.array_equal(RX.rectify(grey, corners).image, _plain(grey, corners, 32, 0.6))
+    _alike(RX.rectify(grey, corners).image, _plain(grey, corners, 32, 0.6))
+
+
+def _alike(got: np.ndarray, want: np.ndarray) -> None:
+    """The fixed-point remap's pixels, but for a level where a value lies half-way (about 1 %)."""
+    diff = np.abs(got.astype(int) - want.astype(int))
+    assert got.shape == want.shape and diff.max() <= 1 and (diff > 0).mean() < 0.02
 
 
 def test_a_warp_entirely_outside_the_frame_replicates_the_frame_edge() -> None:
@@ -39,7 +46,7 @@ def test_a_warp_entirely_outside_the_frame_replicates_the_frame_edge() -> None:
     corners = np.array([[500, 10], [900, 10], [900, 300], [500, 300]], np.float32)
     RX.rectify(frame, corners, 8)
     got = RX.rectify(frame, corners, 8).image
-    assert np.array_equal(got, _plain(frame, corners, 8, 0.6))
+    assert np.array_equal(got, _plain(frame, corners, 8, 0.6))   # (one colour per edge: no half-way values)
 
 
 def test_working_arrays_are_kept_per_name_shape_and_thread() -> None:
