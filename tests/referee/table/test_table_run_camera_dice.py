@@ -179,7 +179,9 @@ def _inputs(lines: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
 
 @pytest.mark.slow
 def test_board_mode_the_camera_cross_checks_the_dice_reader_through_a_whole_match(tmp_path: Path) -> None:
-    table, core, lines = _play(tmp_path, seed=3, reader=True)
+    # its last game (2-2) is always played out: players who hit whenever they may made it longer
+    # than 400 steps once the readings changed (the module docstring), so these keep from hitting
+    table, core, lines = _play(tmp_path, seed=3, reader=True, rates=replace(RATES, careful=0.8))
     assert core.match_over
     _the_match_is_kept(tmp_path, core)
     seen = _inputs(lines, "dice_seen")
