@@ -106,8 +106,6 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
                 reference_corners: Optional[str] = None, checker: Optional[float] = None,
                 bar_width: float = 1.0, board_height: float = 11.0) -> dict[str, Any]:
     """The ``--json`` result (raises JudgeInputError / vision errors for bad input)."""
-    import cv2
-
     from referee.turn.likelihood import cells_of, log_likelihood, odds_table
     from referee.board import for_side, position_of_reading
     from referee.colour import other
@@ -115,17 +113,16 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     from referee.rules.moves import legal_plays
     from vision.config import VisionConfig
     from vision.dice import find_dice_in_frame
-    from vision.errors import BoardNotFound
+    from vision.cli import load_image
+    from vision.errors import BoardNotFound, VisionError
     from vision.layout import parse_corners
     from vision.reader import BoardReader
 
     def frame(path: str) -> Any:
-        if not os.path.isfile(path):
-            raise JudgeInputError(f"image {path!r} does not exist")
-        img = cv2.imread(path, cv2.IMREAD_COLOR)
-        if img is None:
-            raise JudgeInputError(f"image {path!r} is not a readable picture (expected JPEG, PNG...)")
-        return img
+        try:
+            return load_image(path)
+        except (FileNotFoundError, VisionError) as exc:
+            raise JudgeInputError(str(exc)) from None
 
     pos = position_of_reading(rows_evidence(before, dark_home))
     before_m = for_side(pos, mover)
