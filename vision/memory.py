@@ -144,6 +144,16 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
                         (float(pitch[0]), float(pitch[1])))
 
 
+def triangle_mates(p: int) -> tuple[list[int], list[int]]:
+    """The points (image rows: top 0..11, then bottom) whose triangles are the colour of point
+    ``p``'s: every second point of its own row, and the other row's points of the other parity
+    (its triangles alternate the other way round), each nearest ``p``'s column first."""
+    r, col = divmod(p, 12)
+    near = sorted(range(12), key=lambda c: abs(c - col))
+    return ([r * 12 + c for c in near if (c - col) % 2 == 0 and c != col],
+            [(1 - r) * 12 + c for c in near if (c - col) % 2 == 1])
+
+
 def lesson_key(rows: L.RowReading) -> str:
     """A known position (image rows) as one line: each row's points (``5d``, ``2l``, ``0``) and
     the bar, the key by which the table knows it has learned from a frame of that position."""
@@ -174,8 +184,7 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple
             ends.append(base + n - 1)
             tpl.append(looks[int(st[base])])
             if n < per:
-                donors = [(r * 12 + c) * per + n for c in range(col % 2, 12, 2)
-                          if c != col and st[(r * 12 + c) * per + n] == EMPTY]
+                donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
                 if donors:
                     ends.append(base + n)
                     tpl.append(np.median(core[donors], axis=0))
@@ -414,9 +423,7 @@ class BoardMemory:
             if self.seen[i, EMPTY]:
                 bare = self.look[i, EMPTY]
             else:
-                r, col = divmod(int(p), 12)
-                same = [q for q in range(24) if pts[q, k] == EMPTY and
-                        ((q // 12 == r and (q % 12 - col) % 2 == 0) or (q // 12 != r and (q % 12 - col) % 2 == 1))]
+                same = sorted(q for q in sum(triangle_mates(int(p)), []) if pts[q, k] == EMPTY)
                 if not same:
                     continue
                 bare = core[same, k].mean(axis=0)
@@ -461,13 +468,10 @@ class BoardMemory:
                 donors = [j for j in range(self.geo.bar_start, n) if have[j, EMPTY]]
             else:
                 p, k = divmod(i, per)
-                r, col = divmod(p, 12)
-                # the same slot on points of the same triangle colour (every second point), nearest first
-                cols = sorted((c for c in range(12) if (c - col) % 2 == 0 and c != col), key=lambda c: abs(c - col))
-                donors = [(r * 12 + c) * per + k for c in cols if have[(r * 12 + c) * per + k, EMPTY]]
-                if not donors:  # the other row: its triangles alternate the other way round
-                    donors = [((1 - r) * 12 + c) * per + k for c in sorted(range(12), key=lambda c: abs(c - col))
-                              if (c - col) % 2 == 1 and have[((1 - r) * 12 + c) * per + k, EMPTY]]
+                # the same slot on points of the same triangle colour, nearest first; else the other row's
+                own, other = triangle_mates(p)
+                donors = [q * per + k for q in own if have[q * per + k, EMPTY]] or \
+                    [q * per + k for q in other if have[q * per + k, EMPTY]]
             if donors:
                 tpl[i, EMPTY] = self.look[donors[0], EMPTY]
         return tpl
