@@ -1,12 +1,14 @@
 """Benchmark: the peak memory of ``bgtable run`` with every part, on simulated devices.
 
-    python3 bench/run_memory.py [--seconds 20] [--rolls 4] [--tracemalloc 15]
+    python3 bench/run_memory.py [--seconds 20] [--rolls 4] [--camera render|replay] [--tracemalloc 15]
 
 The real ``bgtable run`` process (``python3 -m referee.cli run``) with every part
 configured: the camera on the synthetic renderer at 1280x720 (``[camera] source =
 "render"``) read by the real vision pipeline, the simulated dice reader on a pty (it rolls
 and lifts a few times), the buttons and an LED cube display on gpiozero's mock pins, the
-pygame screen on SDL's dummy driver.  Prints the child's peak memory (its ``VmHWM`` at
+pygame screen on SDL's dummy driver.  ``--camera replay`` gives the same camera's frames from
+a recorded video instead (MJPG, as a USB camera sends them; ``--frames`` of them, made before the
+run): the parts a real table runs, without the renderer, which only stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at
 exit; ``wait4``'s max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the same command under
 ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
@@ -85,11 +87,28 @@ finally:
 sys.exit(code)
 """
 
+def record(path: Path, frames: int, distinct: int = 30) -> Path:
+    """A video of the render camera's frames (``[camera] source = "render"``, device 3: the start
+    position, each frame with its own sensor noise) as a USB camera sends them (MJPG, 1280x720):
+    ``distinct`` frames over and over, ``frames`` in all (a single picture would be read once and
+    the camera would then give nothing: no stable board, no dice search)."""
+    import cv2  # noqa: PLC0415
+    from vision.sources import RenderSource  # noqa: PLC0415
+    source = RenderSource(seed=3)
+    shots = [source.read() for _ in range(distinct)]
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, (1280, 720))
+    for i in range(frames):
+        out.write(shots[i % distinct])
+    out.release()
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0, help="how long the table runs")
     ap.add_argument("--camera", choices=("render", "replay"), default="render",
-                    help="render: the synthetic renderer in the process; replay: a recorded 1280x720 frame")
+                    help="render: the synthetic renderer in the process; replay: a recorded 1280x720 video of its frames")
+    ap.add_argument("--frames", type=int, default=900, help="replay: the video's length in frames")
     ap.add_argument("--rolls", type=int, default=4, help="dice rolls (and lifts) during the run")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="an environment variable for the run (e.g. MALLOC_ARENA_MAX=2), again for more")
@@ -100,13 +119,8 @@ def main() -> None:
     try:
         cfg = tmp / "table.toml"
         if args.camera == "replay":  # recorded frames: the renderer stays out of the process
-            import cv2  # noqa: PLC0415
-            from vision.layout import start_position  # noqa: PLC0415
-            from vision.render import RenderParams, render  # noqa: PLC0415
-            (tmp / "frames").mkdir()
-            cv2.imwrite(str(tmp / "frames" / "0.png"), render(start_position(), RenderParams(width=1280, height=720),
-                                                                seed=3))
-            camera = f'source = "replay"\npath = "{tmp / "frames"}"'
+            video = record(tmp / "camera.avi", args.frames)
+            camera = f'source = "replay"\npath = "{video}"'
         else:
             camera = 'source = "render"\ndevice = 3'
         cfg.write_text(CONFIG.format(port=sim.port_path, journal=tmp / "journal", camera=camera))
