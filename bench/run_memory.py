@@ -6,9 +6,10 @@ The real ``bgtable run`` process (``python3 -m referee.cli run``) with every par
 configured: the camera on the synthetic renderer at 1280x720 (``[camera] source =
 "render"``) read by the real vision pipeline, the simulated dice reader on a pty (it rolls
 and lifts a few times), the buttons and an LED cube display on gpiozero's mock pins, the
-pygame screen on SDL's dummy driver.  ``--camera replay`` gives the same camera's frames from
-a recorded video instead (MJPG, as a USB camera sends them; ``--frames`` of them, made before the
-run): the parts a real table runs, without the renderer, which only stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at
+pygame screen on SDL's dummy driver.  ``--camera replay`` gives the same camera's frames as
+recorded JPEG pictures instead (``--frames`` of them, made before the run, decoded by OpenCV as a
+USB camera's MJPG frames are): the parts a real table runs, without the renderer, which only
+stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at
 exit; ``wait4``'s max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the same command under
 ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,28 +89,31 @@ finally:
 sys.exit(code)
 """
 
-def record(path: Path, frames: int, distinct: int = 30) -> Path:
-    """A video of the render camera's frames (``[camera] source = "render"``, device 3: the start
-    position, each frame with its own sensor noise) as a USB camera sends them (MJPG, 1280x720):
-    ``distinct`` frames over and over, ``frames`` in all (a single picture would be read once and
-    the camera would then give nothing: no stable board, no dice search)."""
+def record(folder: Path, frames: int, distinct: int = 30) -> Path:
+    """``frames`` JPEG pictures of the render camera (``[camera] source = "render"``, device 3: the
+    start position, each frame with its own sensor noise) in ``folder``, in name order: ``distinct``
+    of them written, the rest links to them.  Read one by one they are decoded by OpenCV's libjpeg,
+    as a USB camera's MJPG frames are; a single picture would be read once and the camera would
+    then give nothing (no stable board, no dice search)."""
     import cv2  # noqa: PLC0415
     from vision.sources import RenderSource  # noqa: PLC0415
+    folder.mkdir()
     source = RenderSource(seed=3)
-    shots = [source.read() for _ in range(distinct)]
-    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 15, (1280, 720))
     for i in range(frames):
-        out.write(shots[i % distinct])
-    out.release()
-    return path
+        path = folder / f"{i:05d}.jpg"
+        if i < distinct:
+            cv2.imwrite(str(path), source.read())
+        else:
+            path.symlink_to(folder / f"{i % distinct:05d}.jpg")
+    return folder
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0, help="how long the table runs")
     ap.add_argument("--camera", choices=("render", "replay"), default="render",
-                    help="render: the synthetic renderer in the process; replay: a recorded 1280x720 video of its frames")
-    ap.add_argument("--frames", type=int, default=900, help="replay: the video's length in frames")
+                    help="render: the synthetic renderer in the process; replay: its frames recorded as 1280x720 JPEGs")
+    ap.add_argument("--frames", type=int, default=900, help="replay: how many frames the camera gives")
     ap.add_argument("--rolls", type=int, default=4, help="dice rolls (and lifts) during the run")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="an environment variable for the run (e.g. MALLOC_ARENA_MAX=2), again for more")
@@ -119,8 +124,7 @@ def main() -> None:
     try:
         cfg = tmp / "table.toml"
         if args.camera == "replay":  # recorded frames: the renderer stays out of the process
-            video = record(tmp / "camera.avi", args.frames)
-            camera = f'source = "replay"\npath = "{video}"'
+            camera = f'source = "replay"\npath = "{record(tmp / "frames", args.frames)}"'
         else:
             camera = 'source = "render"\ndevice = 3'
         cfg.write_text(CONFIG.format(port=sim.port_path, journal=tmp / "journal", camera=camera))
@@ -175,6 +179,7 @@ def main() -> None:
         proc.returncode = os.waitstatus_to_exitcode(status)
     finally:
         sim.stop()
+        shutil.rmtree(tmp, ignore_errors=True)  # the config, the journal and the recorded frames
     wall = time.perf_counter() - t0
     decided = sum(1 for line in out.splitlines() if not line.startswith(("INFO", "WARNING", "ERROR")))
     print(f"bgtable run, every part ({args.camera} camera 1280x720, pty dice, mock GPIO buttons and cube, screen on "
