@@ -9,9 +9,9 @@ and lifts a few times), the buttons and an LED cube display on gpiozero's mock p
 pygame screen on SDL's dummy driver.  ``--camera replay`` gives the same camera's frames as
 recorded JPEG pictures instead (``--frames`` of them, made before the run, decoded by OpenCV as a
 USB camera's MJPG frames are): the parts a real table runs, without the renderer, which only
-stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at
-exit; ``wait4``'s max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the same command under
-``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
+stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at exit; ``wait4``'s
+max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the
+same command under ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
 """
 from __future__ import annotations
@@ -147,8 +147,8 @@ def main() -> None:
         def sample() -> None:  # the resident kinds at the highest RSS seen (VmHWM is the peak)
             try:
                 with open(f"/proc/{proc.pid}/status") as f:
-                    st = {l.split(":")[0]: int(l.split()[1]) // 1024 for l in f
-                          if l.startswith(("VmRSS", "Rss", "VmHWM"))}
+                    st = {line.split(":")[0]: int(line.split()[1]) // 1024 for line in f
+                          if line.startswith(("VmRSS", "Rss", "VmHWM"))}
             except (OSError, ValueError):
                 return
             if st.get("VmHWM", 0) > high.get("VmHWM", 0) and os.environ.get("BENCH_TIMELINE"):
@@ -189,7 +189,8 @@ def main() -> None:
     # the high-water mark of the forked bench process from before the exec
     own = f"{peak[0] / 1024:.0f} MB" if peak else "unknown (the process did not reach its exit)"
     print(f"peak memory of the bgtable run process (VmHWM): {own} (target <= 120 MB); wait4 ru_maxrss "
-          f"{usage.ru_maxrss / 1024:.0f} MB; at the highest RSS sample: " + ", ".join(f"{k} {v} MB" for k, v in high.items()))
+          f"{usage.ru_maxrss / 1024:.0f} MB; at the highest RSS sample: "
+          + ", ".join(f"{k} {v} MB" for k, v in high.items()))
     if proc.returncode != 0:
         print(out[-2000:])
 
