@@ -13,6 +13,10 @@ stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at exit
 max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the
 same command under ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
+
+The camera shows the starting position throughout: what a whole match adds (the screen's labels
+for pips, plays and messages, the learned board) is not in this figure; ``bgtable demo`` with its
+screen on SDL's dummy driver plays one.
 """
 from __future__ import annotations
 
