@@ -60,7 +60,7 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import face_at, on_checker_at, count_pips, read_face
+from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
@@ -164,10 +164,11 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                  if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
                             min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
     cands = cands[: params.max_looks]
-    for cx, cy in cands:
+    seeds = seed_colours(view, cands, params)  # the faces' colours about every candidate, at once
+    for (cx, cy), known in zip(cands, seeds):
         if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
             continue  # on a die already found: the same face again
-        got = face_at(view, cx, cy, params)
+        got = face_at(view, cx, cy, params, known)
         if got is None:
             continue
         face, rect, contrast, fill = got

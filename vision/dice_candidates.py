@@ -119,25 +119,57 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.n
     return pts[:, 0], pts[:, 1]
 
 
+def _close_pairs(points: np.ndarray, d: float, strict: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs (i < j) of ``points`` (shape (n, 2), pw) whose distance (:func:`numpy.hypot`) is below
+    ``d`` (``strict``) or at most ``d``: only the pairs near in x are measured (sorted by x, each point
+    against the next ones while they lie within ``d``), not all n x n."""
+    n = len(points)
+    if n < 2:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    order = np.argsort(points[:, 0], kind="stable")
+    xs = points[order, 0]
+    # |dx| <= hypot(dx, dy): a pair further apart in x is further apart (a hair's slack for rounding)
+    reach = np.searchsorted(xs, xs + d * (1 + 1e-9) + 1e-12, side="right") - np.arange(n) - 1
+    ii, jj = [], []
+    for k in range(1, int(reach.max(initial=0)) + 1):
+        at = np.nonzero(reach >= k)[0]
+        ii.append(order[at])
+        jj.append(order[at + k])
+    if not ii:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    a, b = np.concatenate(ii), np.concatenate(jj)
+    i, j = np.minimum(a, b), np.maximum(a, b)
+    dist = np.hypot(points[i, 0] - points[j, 0], points[i, 1] - points[j, 1])
+    near = dist < d if strict else dist <= d
+    return i[near], j[near]
+
+
+def _group_labels(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Per point of ``n``, the least index of its group (single linkage over the pairs ``i``-``j``)."""
+    label = np.arange(n)
+    if len(i) == 0:
+        return label
+    while True:  # each pass takes the lesser label across every pair, then follows labels to their roots
+        low = np.minimum(label[i], label[j])
+        new = label.copy()
+        np.minimum.at(new, i, low)
+        np.minimum.at(new, j, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            return label
+        label = new
+
+
 def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
-    """The spots linked into groups (single linkage at ``link`` pw)."""
+    """The spots linked into groups (single linkage at ``link`` pw), in the order of their first spot,
+    each group's spots in their order."""
     n = len(spots)
     if n == 0:
         return []
-    parent = list(range(n))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-    d = np.hypot(spots[:, None, 0] - spots[None, :, 0], spots[:, None, 1] - spots[None, :, 1])
-    for i, j in zip(*np.nonzero(np.triu(d < link, 1))):
-        parent[root(int(i))] = root(int(j))
-    groups: dict[int, list[int]] = {}
-    for i in range(n):
-        groups.setdefault(root(i), []).append(i)
-    return [spots[g] for g in groups.values()]
+    label = _group_labels(n, *_close_pairs(spots, link, strict=True))
+    order = np.argsort(label, kind="stable")
+    cuts = np.nonzero(np.diff(label[order]))[0] + 1
+    return [spots[g] for g in np.split(order, cuts)]
 
 
 def pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
@@ -145,15 +177,36 @@ def pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
     symmetrically about its centre, so their mean is the face's centre."""
     out: list[tuple[float, float]] = []
     for spots in _pip_spots(view, p):  # dark pips, then light ones: never mixed in one face
-        if len(spots) > p.max_spots:
+        if len(spots) > p.max_spots or len(spots) == 0:
             continue
         for link in p.pip_links:
-            for grp in _pip_groups(spots, link):
-                span = float(np.ptp(grp, axis=0).max()) if len(grp) > 1 else 0.0
-                if len(grp) <= 6 and span <= p.side[1] * 0.8:
-                    c = grp.mean(axis=0)
-                    out.append((float(c[0]), float(c[1])))
+            out += _small_groups(spots, link, p.side[1] * 0.8)
     return _apart(out, 0.06)
+
+
+def _small_groups(spots: np.ndarray, link: float, widest: float) -> list[tuple[float, float]]:
+    """The centres (their spots' mean) of the groups of :func:`_pip_groups` with at most 6 spots and
+    spanning at most ``widest`` pw on either axis, in the groups' order (worked out for all groups at once)."""
+    n = len(spots)
+    label = _group_labels(n, *_close_pairs(spots, link, strict=True))
+    order = np.argsort(label, kind="stable")
+    lab = label[order]
+    starts = np.r_[0, np.nonzero(np.diff(lab))[0] + 1]
+    size = np.diff(np.r_[starts, n])
+    s = spots[order]
+    span = np.maximum(np.maximum.reduceat(s[:, 0], starts) - np.minimum.reduceat(s[:, 0], starts),
+                      np.maximum.reduceat(s[:, 1], starts) - np.minimum.reduceat(s[:, 1], starts))
+    span[size == 1] = 0.0
+    ok = np.nonzero((size <= 6) & (span <= widest))[0]
+    if len(ok) == 0:
+        return []
+    # each kept group's mean, summed spot by spot in their order as numpy's mean of <= 6 rows does
+    total = s[starts[ok]].copy()
+    for k in range(1, 6):
+        more = size[ok] > k
+        total[more] += s[starts[ok][more] + k]
+    centre = total / size[ok][:, None]
+    return [(float(x), float(y)) for x, y in centre.tolist()]
 
 
 def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
@@ -176,16 +229,18 @@ def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
 
 def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
     """``points`` in order, less any within ``d`` pw of an earlier one kept."""
-    kept: list[tuple[float, float]] = []
     if not points:
-        return kept
+        return []
     a = np.asarray(points, np.float64)
-    near = np.hypot(a[:, None, 0] - a[None, :, 0], a[:, None, 1] - a[None, :, 1]) <= d if len(a) <= 1024 else None
-    taken = np.zeros(len(a), bool)
-    for i in range(len(a)):
-        if taken[i]:
+    i, j = _close_pairs(a, d, strict=False)
+    later: dict[int, list[int]] = {}
+    for p_, q_ in zip(i.tolist(), j.tolist()):
+        later.setdefault(p_, []).append(q_)
+    kept: list[tuple[float, float]] = []
+    taken: set[int] = set()
+    for k in range(len(a)):
+        if k in taken:
             continue
-        kept.append(points[i])
-        taken |= near[i] if near is not None else np.hypot(a[:, 0] - a[i, 0], a[:, 1] - a[i, 1]) <= d
+        kept.append(points[k])
+        taken.update(later.get(k, ()))
     return kept
-
