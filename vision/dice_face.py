@@ -167,11 +167,17 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
+    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
+    # from there on its region runs out of the window (no fill needed to tell)
+    runs_out = min(int(dist[sy, :sx + 1].max()), int(dist[sy, sx:].max()),
+                   int(dist[:sy + 1, sx].max()), int(dist[sy:, sx].max()))
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
+            continue
+        if runs_out < like_at:
             continue
         like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
@@ -179,24 +185,26 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
-        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+        # the pieces running out of the window are no part of a face: cleared first (one fill from a
+        # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
+        # left are labelled without their boxes
+        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+        cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
+        n, lab = cv2.connectedComponents(framed[1:-1, 1:-1], connectivity=4)
         seed_label = int(lab[sy, sx])
-        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= side) \
-            | (stats[:, 1] + stats[:, 3] >= side)
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
         # reach is worked out, as the rest's is already known)
         new = (lab == seed_label).view(np.uint8)
-        box: Sequence[int] = tuple(int(v) for v in stats[seed_label, :4])
+        box: Sequence[int] = (bx, by, bw, bh)
         keep = np.zeros(n, np.uint8)
         keep[seed_label] = 1
         for _ in range(2):
             had = keep.copy()
             (y0, y1, x0, x1), grown = _dilated(new, se, box)
             keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
-            keep[0] = 0
-            keep[out] = 0                            # ... less the background and any running out
+            keep[0] = 0                              # ... less the background (and what ran out)
             added = keep & ~had
             if not added.any():
                 break
