@@ -2,6 +2,8 @@
 all round from their surround at a coarse scale, and groups of 1..6 pip-like spots no wider than a die."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -100,15 +102,32 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
                                                       interpolation=cv2.INTER_LINEAR)
     P = float(view.px) * scale
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
-    dog = cv2.subtract(cv2.GaussianBlur(g, (0, 0), s1), cv2.GaussianBlur(g, (0, 0), 2.5 * s1))
+    dog = cv2.subtract(_blurred(g, s1), _blurred(g, 2.5 * s1))
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
         xs, ys = _peaks(dog, p.pip_contrast, k, low=dark)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
     return out[0], out[1]
+
+
+def _blurred(grey: np.ndarray, sigma: float) -> np.ndarray:
+    """``grey`` (8 bits) blurred by a Gaussian of ``sigma`` px into floats: the kernel
+    :func:`cv2.GaussianBlur` takes for a float image (4 sigmas each side), run straight on the 8-bit
+    levels (two to three times faster than on the levels made floats first; the sums taken in
+    another order, so values may differ in the last bits, about 1e-5 of a grey level)."""
+    k = _gaussian_kernel(sigma)
+    return cv2.sepFilter2D(grey, cv2.CV_32F, k, k)
+
+
+@lru_cache(maxsize=8)
+def _gaussian_kernel(sigma: float) -> np.ndarray:
+    """:func:`cv2.GaussianBlur`'s kernel for a float image and ``sigma``."""
+    k = cv2.getGaussianKernel(int(round(sigma * 4 * 2 + 1)) | 1, sigma, cv2.CV_32F)
+    k.setflags(write=False)
+    return k
 
 
 def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.ndarray, np.ndarray]:
