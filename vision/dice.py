@@ -41,9 +41,12 @@ tuned (test1, test6) 4 of 4 found, 3 sure right; held out (test2, template3, dic
 found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a 2-core machine at load 11-15):
 20-25 ms given the frame before the throw; the whole board (a ``read --batch`` line's dice) 69-77 ms,
 against 86-108 ms in the same runs before the face search was made cheaper with the same results
-(it was 180-320 ms before that).  Of a whole-board search about 60 % is the close look at some 80
-candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each), 25 %
-the pip-like spots on the 64 px view, 10 % rectifying it.
+(it was 180-320 ms before that); since made 0.79-0.81 of that again with the same results (the
+candidates' seed colours gathered at once, pip groups vectorised, the blurs on 8-bit levels, peaks
+found row by row), 29-32 ms at load 7-16.  Of a whole-board search about half is the close look at
+its 96 candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each,
+most of them on blobs too small for a die), a fifth the pip-like spots on the 64 px view, a tenth
+rectifying it, a tenth the coarse stand-out search.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).

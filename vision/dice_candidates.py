@@ -142,11 +142,17 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.n
     else:
         m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),  # type: ignore[call-overload]
                             cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
-    pts = cv2.findNonZero(m)
-    if pts is None:
+    return _points(m)
+
+
+def _points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The nonzero pixels (x, y, row by row) of an 8-bit mask: cv2.findNonZero's, looked for only in
+    the rows that have any (a row's sum, vectorised, is ten times quicker than its pixel-by-pixel scan)."""
+    rows = np.flatnonzero(cv2.reduce(mask, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S))
+    if not len(rows):
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    pts = pts.reshape(-1, 2).astype(np.intp)
-    return pts[:, 0], pts[:, 1]
+    pts = cv2.findNonZero(mask[rows]).reshape(-1, 2).astype(np.intp)
+    return pts[:, 0], rows[pts[:, 1]].astype(np.intp)
 
 
 def _close_pairs(points: np.ndarray, d: float, strict: bool) -> tuple[np.ndarray, np.ndarray]:
