@@ -58,6 +58,8 @@ SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
 SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
 UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
+FLOAT_NATS = 0.5   # how surely the slots from a point's base must look empty for a checker's look above them to float
+MOVE_MAX = 4       # checkers one move adds to or takes from a point (a double's four steps)
 
 
 def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -79,6 +81,7 @@ class SelfReference(BoardMemory):
         per = self.geo.per_point
         n_points = 24 * per
         st = self.states_of(before)
+        self._before = st.copy()
         # each row's spacing, as a known frame shows it (most slots still do); only a foreshortened
         # row's, from four stacks or more (a frame under a position a move changed says less)
         pitch = row_pitch(view, self.geo, st, [f for f in PITCHES if 0.8 < f < 1], SELF_ENDS)
@@ -189,7 +192,30 @@ class SelfReference(BoardMemory):
 
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each point slot, on the frame's own scale;
-        the bar's slots tell nothing."""
+        the bar's slots tell nothing, nor do the slots of a point :meth:`_misread`."""
+        lik = self._looks_likelihoods(view)
+        per = self.geo.per_point
+        lik[:24 * per][self._floating(lik)] = 1.0
+        for p in np.flatnonzero(self._misread(lik)).tolist():
+            lik[p * per:(p + 1) * per] = 1.0
+        return lik
+
+    def _floating(self, lik: np.ndarray) -> np.ndarray:
+        """Per point slot, whether it looks like a checker above a base slot that looks empty:
+        checkers lie on the board or on each other, so what floats there is something else (a
+        cup, a hand, a shadow) and tells nothing; the base still tells what it shows."""
+        per = self.geo.per_point
+        pts = lik[:24 * per].reshape(24, per, 3)
+        best = pts.argmax(axis=2)
+        base = np.minimum.accumulate(best == EMPTY, axis=1)      # the run of empty looks from the base
+        out = np.zeros((24, per), bool)
+        for c in (DARK, LIGHT):
+            sure = (np.log(pts[:, :, EMPTY] / pts[:, :, c]) * base).sum(axis=1) >= FLOAT_NATS
+            out |= sure[:, None] & (best == c)
+        return out.reshape(-1)
+
+    def _looks_likelihoods(self, view: View) -> np.ndarray:
+        """(slots, 3) likelihood of each state at each point slot, from the looks alone."""
         d = self._distances(view)
         tau = self.scales[None, :]
         ll = -SHARPNESS * (d / tau + np.log(tau))
@@ -199,6 +225,28 @@ class SelfReference(BoardMemory):
         lik[self.strange(view)] = 1.0
         lik[self.geo.bar_start:] = 1.0
         return lik
+
+    def _misread(self, lik: np.ndarray) -> np.ndarray:
+        """Per point, whether its slots show what no stack or no move makes: a checker's look
+        above a slot that looks empty (checkers lie on the board or on each other: a cup, a
+        hand, a shadow), or a stack more than :data:`MOVE_MAX` checkers from what the point held
+        before (no move does that: this frame's looks are wrong there).  Such a point tells nothing."""
+        per = self.geo.per_point
+        logs = np.log(lik[:24 * per]).reshape(24, per, 3)
+        rest = np.zeros((24, per + 1))
+        rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
+        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + rest[:, 1:],
+                              np.cumsum(logs[:, :, LIGHT], axis=1) + rest[:, 1:], rest[:, :1]], axis=1)
+        k = hyp.argmax(axis=1)
+        n = np.where(k < 2 * per, k % per + 1, 0)
+        colour = np.where(k < per, DARK, np.where(k < 2 * per, LIGHT, EMPTY))
+        was = self._before[:24 * per].reshape(24, per)
+        n0 = (was > EMPTY).sum(axis=1)
+        c0 = was[:, 0]
+        same = (colour == c0) | (n == 0) | (n0 == 0)
+        changed = np.where(same, np.abs(n - n0), n + n0)
+        far = changed > MOVE_MAX + ((n0 == 1) & ~same)
+        return far
 
     def odds(self, view: View, max_alts: int = 6):
         """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame)."""
