@@ -193,12 +193,19 @@ class SelfReference(BoardMemory):
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each point slot, on the frame's own scale;
         the bar's slots tell nothing, nor do the slots of a point :meth:`_misread`."""
+        lik, misread = self._read_slots(view)
+        per = self.geo.per_point
+        for p in np.flatnonzero(misread).tolist():
+            lik[p * per:(p + 1) * per] = 1.0
+        return lik
+
+    def _read_slots(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """The slots' likelihoods from the looks, the :meth:`_floating` ones flat; and the
+        points :meth:`_misread`."""
         lik = self._looks_likelihoods(view)
         per = self.geo.per_point
         lik[:24 * per][self._floating(lik)] = 1.0
-        for p in np.flatnonzero(self._misread(lik)).tolist():
-            lik[p * per:(p + 1) * per] = 1.0
-        return lik
+        return lik, self._misread(lik)
 
     def _floating(self, lik: np.ndarray) -> np.ndarray:
         """Per point slot, whether it looks like a checker above a base slot that looks empty:
@@ -249,8 +256,15 @@ class SelfReference(BoardMemory):
         return far
 
     def odds(self, view: View, max_alts: int = 6):
-        """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame)."""
-        points, _, empty = super().odds(view, max_alts)
+        """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame); a
+        point's alternatives tied with the last one listed are listed too (a point that tells
+        nothing, :meth:`_misread` or under a hand, lists every count of either colour: the first
+        few of a tie would say "dark" where the frame says nothing)."""
+        points, _, empty = super().odds(view, 2 * self.geo.per_point + 1)
+        for p, alts in enumerate(points):
+            if len(alts) > max_alts:
+                last = alts[max_alts - 1][2]
+                points[p] = [a for k, a in enumerate(alts) if k < max_alts or a[2] >= last * (1 - 1e-6)]
         flat = [1.0 / 7] * 7
         return points, [flat, list(flat)], empty
 
