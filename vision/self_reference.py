@@ -26,7 +26,13 @@ from *the other points only* (leave one point out), so a point never explains it
   slots lie :data:`APART` times further from the other states' looks than from their own (a
   wooden set, light checkers on light points: the frame tells the states apart only as far as
   its own scale says, and a cap would make its wrong points sure);
-* a slot like none of the looks (a die, a logo, a finger) tells nothing.
+* a slot like none of the looks (a die, a logo, a finger) tells nothing;
+* checkers lie on the board or on each other: a checker's look above a base that looks empty
+  (by :data:`FLOAT_NATS`) is something else lying there (a dice cup, a hand) and tells nothing,
+  while the base still tells what it shows;
+* a move adds to or takes from a point at most :data:`MOVE_MAX` checkers: a point whose slots
+  read further from what it held before is misread by this frame's looks (a shadowed column
+  read as six dark checkers) and tells nothing, for every count of either colour alike.
 
 The bar is not read this way (an empty bar's look is only the bar's own, which may now hold
 a checker): its odds are flat, so the points decide (a hit always changes a point too), and
