@@ -153,6 +153,26 @@ def condition(drift: Drift, names: list[str], labels: dict[str, Any], tables: di
     return tally, detail
 
 
+def arms(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[str, list[str]]) -> list[str]:
+    """The frames with an arm or a hand over the board (hidden points) that the table, having
+    learned its board from the earlier frames, reads as a board once drifted by ``drift``
+    (each must give no reading)."""
+    out = []
+    for i, name in enumerate(n for n in names if labels[n]["board"] and labels[n].get("hidden")
+                             and VR.real_references(n, labels, tables)):
+        lab = dict(labels[name], corners=VR.table_corners(name, labels, tables))
+        img = drift(VR.load_image(name), np.asarray(lab["corners"], np.float32), i)
+        reader = learned(name, labels, tables, "bottom-right")
+        assert reader.memory is not None
+        reader.memory.dice_lying(_lying(img, lab))
+        cfg = VR.config_for(lab)
+        r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+        r.memory, r.colours, r.checker = reader.memory, reader.colours, reader.checker
+        if r.inspect(img).evidence is not None:
+            out.append(name)
+    return out
+
+
 def sequence(step: Callable[[np.ndarray, np.ndarray, int], np.ndarray], labels: dict[str, Any],
              tables: dict[str, list[str]], per: int, relearn: bool = True,
              seed: int = 1) -> tuple[dict[str, Any], list[str]]:
@@ -226,7 +246,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     total = _tally()
     for label in chosen:
         t, detail = condition(CONDITIONS[label], names, labels, tables, a.cases)
-        print(_line(label, t), flush=True)
+        arm = arms(CONDITIONS[label], names, labels, tables)
+        print(_line(label, t) + f"; arm frames read as a board: {', '.join(arm) or 'none'}", flush=True)
         for k in ("cases", "right", "asked", "wrong"):
             total[k] += t[k]
         total["ms"] += t["ms"]

@@ -56,6 +56,7 @@ PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks 
 PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
+LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
 LIGHT_MOVED = 0.15   # log: a light that changes some value by more than this (16 %) is carried into the looks
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
@@ -395,7 +396,7 @@ class BoardMemory:
         pt = to_lab(raw)
         if self.frames:  # the light moved since the last lesson: the looks not seen now are carried into it
             light = self._light(raw, st)
-            if light.change > LIGHT_MOVED:
+            if light.change > LIGHT_FOLLOWED:
                 seen = self.seen > 0
                 self.look[seen] = bgr_to_lab(light.carry(lab_to_bgr(self.look))[seen])
                 self.bands = [self._carry_band(b, light) for b in self.bands]
@@ -669,9 +670,10 @@ class BoardMemory:
         crosses it, as this table's band looked in its known frames: a hand or an arm reaching
         over the board must cross it, even where over the points it looks like a checker (a dark
         sleeve) or an empty point.  Each segment is compared with its looks in the last known
-        frames (hinges, fittings and a scoreboard lying there are learned), after the light's
-        overall shift; one further than :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even)
-        from every kept look is crossed."""
+        frames (hinges, fittings and a scoreboard lying there are learned), carried into the
+        frame's light when it moved (:meth:`_light`; the tolerances grow with a brighter light,
+        as every difference does), after the light's overall shift; one further than
+        :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even) from every kept look is crossed."""
         now = np.concatenate(band_segments(self.aligned(view))).astype(np.float32)
         self._distances(view)
         assert self._last is not None
@@ -680,11 +682,14 @@ class BoardMemory:
         for band in self.bands:
             if band.shape != now.shape:
                 continue
+            grow = np.ones(len(band), np.float32)
             if light is not None:   # the band as the frame's light shows it
-                band = self._carry_band(band, light)
+                lit = self._carry_band(band, light)
+                grow = np.maximum(1.0, lit[:, :3].mean(axis=1) / np.maximum(band[:, :3].mean(axis=1), 1.0))
+                band = lit
             diff = now[:, :3] - band[:, :3]
-            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / BAND_TOL
-            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / BAND_STD_TOL)
+            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / (BAND_TOL * grow)
+            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / (BAND_STD_TOL * grow))
             best = dist if best is None else np.minimum(best, dist)
         return np.zeros(len(now), bool) if best is None else best > 1.0
 
