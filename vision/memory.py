@@ -10,9 +10,11 @@ read slot by slot: each patch is compared with what that slot looked like in eac
 the same triangle colour; a slot never seen taken, the mean look of that colour's
 checkers).  Distances become likelihoods on the scale the known frames themselves showed,
 with a floor, so a die, a cup or a hand over one slot leaves that slot uninformative instead
-of deciding the point.  The result is, per point, a probability for each (count, colour)
-and, for the bar, for each count of each colour: the ``odds`` of
-:class:`referee.events.BoardEvidence`.
+of deciding the point.  A club table's light moves and its camera gets knocked: the looks
+are compared in the frame's light (:mod:`vision.relight`, fitted on the slots the last known
+position says are unchanged), in the view with a knock undone (:mod:`vision.knock`).  The
+result is, per point, a probability for each (count, colour) and, for the bar, for each count
+of each colour: the ``odds`` of :class:`referee.events.BoardEvidence`.
 
 Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
 was learned in one ``.npz`` file per table (beside the journal), tied to the corners it was
