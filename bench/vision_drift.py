@@ -210,6 +210,34 @@ STEPS: dict[str, Callable[[np.ndarray, np.ndarray, int], np.ndarray]] = {
 }
 
 
+def rendered(drift: Drift, moves: int, seed_base: int = 930000) -> dict[str, Any]:
+    """``bench/verdicts.py``'s rendered real-looking tables, every frame after the starting
+    position's drifted (the lamp switched on, the camera knocked once the game began: the
+    table learns the start as it was, then judges and relearns each move under the drift);
+    its tally (right, asked, wrong)."""
+    import verdicts as V
+    from dataclasses import replace
+    plain = V.render_scene
+
+    def drifted(position: Any, params: Any, seed: int = 0, frame: int = 0, **kw: Any) -> Any:
+        r = plain(position, params, seed=seed, frame=frame, **kw)
+        return r if not frame else replace(r, image=drift(r.image, np.asarray(r.corners, np.float32), seed))
+
+    tally: dict[str, Any] = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0,
+                             "read_ms": [], "render_ms": []}
+    detail: list[str] = []
+    V.render_scene = drifted
+    try:
+        seed = seed_base
+        while tally["moves"] < moves:
+            V.play_board(seed, min(V.MOVES_PER_BOARD, moves - tally["moves"]), 0.05, False, tally, detail)
+            seed += 1
+    finally:
+        V.render_scene = plain
+    tally["detail"] = detail
+    return tally
+
+
 def _line(label: str, t: dict[str, Any]) -> str:
     n = max(1, t["cases"])
     ms = float(np.median(t["ms"])) if t["ms"] else 0.0
@@ -225,8 +253,20 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--conditions", default="", help="only these conditions, comma-separated: " + ", ".join(CONDITIONS))
     p.add_argument("--sequence", action="store_true", help="the slow drift over a game's moves instead")
     p.add_argument("--no-relearn", action="store_true", help="with --sequence: learn the first frame only")
+    p.add_argument("--rendered", type=int, default=0, metavar="MOVES",
+                   help="bench/verdicts.py's rendered tables instead (MOVES moves a condition from seed 930000)")
     p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
     a = p.parse_args(argv)
+    if a.rendered:
+        for label in [c for c in CONDITIONS if not a.conditions or c in a.conditions.split(",")]:
+            t = rendered(CONDITIONS[label], a.rendered)
+            n = max(1, t["moves"])
+            print(f"  {label:32s} {t['moves']:4d} moves: right {t['right']:4d} ({100 * t['right'] / n:5.1f} %), "
+                  f"asked {t['asked']:4d}, WRONG {t['wrong']}", flush=True)
+            if a.verbose:
+                for line in t["detail"]:
+                    print("     ", line)
+        return 0
     data = VR.load_labels()
     labels, tables = data["images"], data.get("tables", {})
     names = data["split"][a.split]

@@ -166,7 +166,7 @@ def shadowed(img: np.ndarray, corners: np.ndarray, quarter: int = 0, depth: floa
     # inside the quarter: within half the board of its corner along both axes
     du, dv = np.abs(u - cu) - 0.5, np.abs(v - cv) - 0.5
     edge = np.maximum(du, dv)            # < 0 inside the quarter
-    inside = 1.0 / (1.0 + np.exp(edge / max(soft / 4, 1e-3)))
+    inside = 1.0 / (1.0 + np.exp(np.clip(edge / max(soft / 4, 1e-3), -50.0, 50.0)))
     return _lit(img, 1.0 - depth * inside.astype(np.float32))
 
 
