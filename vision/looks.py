@@ -150,12 +150,10 @@ def doubt_empty_rims(prof: Profiles, per_axis: dict[str, PointCount],
     none above 0.8 of it 5 times in 2,225; the real boards: all 6 empty points with one above 0.9
     of it held checkers).  Returns the counts, a new dict (``per_axis`` unchanged)."""
     thr = params.threshold
-    top = prof.full.max(axis=1)
+    raw = np.maximum(0.0, 2 * (thr - prof.full.max(axis=1).astype(np.float64)) / thr).tolist()
     out = dict(per_axis)
-    for k, a in enumerate(axes(params)):
+    for a, r in zip(axes(params), raw):
         pc = per_axis[a.name]
-        if pc.count == 0:
-            raw = max(0.0, 2 * (thr - float(top[k])) / thr)
-            if raw < pc.confidence:
-                out[a.name] = replace(pc, confidence=raw)
+        if pc.count == 0 and r < pc.confidence:
+            out[a.name] = replace(pc, confidence=r)
     return out
