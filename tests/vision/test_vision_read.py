@@ -518,3 +518,21 @@ def test_an_empty_point_with_a_whole_rim_as_strong_as_a_checkers_is_not_surely_e
     assert p.certain <= calibrate(got[names[1]].confidence, p) < calibrate(1.0, p)
     assert got[names[2]] == per_axis[names[2]] and got[names[3]] == per_axis[names[3]]
     assert per_axis[names[0]].confidence == 1.0                       # the counts given are left as they were
+
+
+def test_a_board_with_many_unsure_points_keeps_only_its_firm_points_sure() -> None:
+    """More than ``doubted_points`` unsure points: the reader does not read this board well, so
+    a point of it is sure only when ``firm``; the others sure below that become at most
+    ``doubted``.  With that many unsure points or fewer the board stays as it was read."""
+    from vision.assemble import doubt_unsure_board
+    from vision.params import DEFAULT
+    k = DEFAULT.doubted_points
+    firm, weak, unsure = PointReading(2, "dark", 0.9), PointReading(1, "light", 0.7), PointReading(3, "dark", 0.3)
+    few = {"top": [unsure] * k + [weak] * (12 - k), "bottom": [firm] * 12}
+    assert doubt_unsure_board(few) == few
+    many = {"top": [unsure] * (k + 1) + [weak] * (11 - k), "bottom": [firm] * 12}
+    got = doubt_unsure_board(many)
+    assert got["top"][:k + 1] == many["top"][:k + 1] and got["bottom"] == many["bottom"]
+    assert all(p == PointReading(1, "light", DEFAULT.doubted) for p in got["top"][k + 1:])
+    assert DEFAULT.doubted < DEFAULT.certain <= weak.confidence < DEFAULT.firm <= firm.confidence
+    assert many["top"][-1] == weak                                    # the rows given are left as they were
