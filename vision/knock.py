@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -68,11 +69,16 @@ def anchor(view: View) -> np.ndarray:
     return cv2.resize(grey, None, fx=SCALE, fy=SCALE, interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
-def _tiles(shape: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+@lru_cache(maxsize=8)
+def _tiles(shape: tuple[int, int]) -> tuple[tuple[int, int, int, int, np.ndarray], ...]:
+    """The tiles of an anchor of ``shape``: rows and columns (y0, y1, x0, x1) and the Hanning
+    window phase correlation weighs each with (kept: a view's size does not change)."""
     h, w = shape
     nx, ny = TILES
     xs, ys = np.linspace(0, w, nx + 1).astype(int), np.linspace(0, h, ny + 1).astype(int)
-    return [(ys[j], ys[j + 1], xs[i], xs[i + 1]) for j in range(ny) for i in range(nx)]
+    return tuple((int(ys[j]), int(ys[j + 1]), int(xs[i]), int(xs[i + 1]),
+                  cv2.createHanningWindow((int(xs[i + 1] - xs[i]), int(ys[j + 1] - ys[j])), cv2.CV_32F))
+                 for j in range(ny) for i in range(nx))
 
 
 def measure(before: np.ndarray, view: View) -> Move:
@@ -83,8 +89,7 @@ def measure(before: np.ndarray, view: View) -> Move:
     h, w = now.shape
     cx, cy = (w - 1) / 2, (h - 1) / 2
     rows, shifts = [], []
-    for y0, y1, x0, x1 in _tiles((h, w)):
-        win = cv2.createHanningWindow((x1 - x0, y1 - y0), cv2.CV_32F)
+    for y0, y1, x0, x1, win in _tiles((h, w)):
         (sx, sy), peak = cv2.phaseCorrelate(before[y0:y1, x0:x1], now[y0:y1, x0:x1], win)
         if peak < WEAK:
             continue
