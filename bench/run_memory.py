@@ -1,20 +1,28 @@
 """Benchmark: the peak memory of ``bgtable run`` with every part, on simulated devices.
 
-    python3 bench/run_memory.py [--seconds 20] [--rolls 4] [--tracemalloc 15]
+    python3 bench/run_memory.py [--seconds 20] [--rolls 4] [--camera render|replay] [--tracemalloc 15]
 
 The real ``bgtable run`` process (``python3 -m referee.cli run``) with every part
 configured: the camera on the synthetic renderer at 1280x720 (``[camera] source =
 "render"``) read by the real vision pipeline, the simulated dice reader on a pty (it rolls
 and lifts a few times), the buttons and an LED cube display on gpiozero's mock pins, the
-pygame screen on SDL's dummy driver.  Prints the child's peak memory (its ``VmHWM`` at
-exit; ``wait4``'s max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the same command under
-``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
+pygame screen on SDL's dummy driver.  ``--camera replay`` gives the same camera's frames as
+recorded JPEG pictures instead (``--frames`` of them, made before the run, decoded by OpenCV as a
+USB camera's MJPG frames are): the parts a real table runs, without the renderer, which only
+stands in for the camera.  Prints the child's peak memory (its ``VmHWM`` at exit; ``wait4``'s
+max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemalloc N`` runs the
+same command under ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
+
+The camera shows the starting position throughout: what a whole match adds (the screen's labels
+for pips, plays and messages, the learned board) is not in this figure; ``bgtable demo`` with its
+screen on SDL's dummy driver plays one.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -85,11 +93,31 @@ finally:
 sys.exit(code)
 """
 
+def record(folder: Path, frames: int, distinct: int = 30) -> Path:
+    """``frames`` JPEG pictures of the render camera (``[camera] source = "render"``, device 3: the
+    start position, each frame with its own sensor noise) in ``folder``, in name order: ``distinct``
+    of them written, the rest links to them.  Read one by one they are decoded by OpenCV's libjpeg,
+    as a USB camera's MJPG frames are; a single picture would be read once and the camera would
+    then give nothing (no stable board, no dice search)."""
+    import cv2  # noqa: PLC0415
+    from vision.sources import RenderSource  # noqa: PLC0415
+    folder.mkdir()
+    source = RenderSource(seed=3)
+    for i in range(frames):
+        path = folder / f"{i:05d}.jpg"
+        if i < distinct:
+            cv2.imwrite(str(path), source.read())
+        else:
+            path.symlink_to(folder / f"{i % distinct:05d}.jpg")
+    return folder
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0, help="how long the table runs")
     ap.add_argument("--camera", choices=("render", "replay"), default="render",
-                    help="render: the synthetic renderer in the process; replay: a recorded 1280x720 frame")
+                    help="render: the synthetic renderer in the process; replay: its frames recorded as 1280x720 JPEGs")
+    ap.add_argument("--frames", type=int, default=900, help="replay: how many frames the camera gives")
     ap.add_argument("--rolls", type=int, default=4, help="dice rolls (and lifts) during the run")
     ap.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                     help="an environment variable for the run (e.g. MALLOC_ARENA_MAX=2), again for more")
@@ -100,13 +128,7 @@ def main() -> None:
     try:
         cfg = tmp / "table.toml"
         if args.camera == "replay":  # recorded frames: the renderer stays out of the process
-            import cv2  # noqa: PLC0415
-            from vision.layout import start_position  # noqa: PLC0415
-            from vision.render import RenderParams, render  # noqa: PLC0415
-            (tmp / "frames").mkdir()
-            cv2.imwrite(str(tmp / "frames" / "0.png"), render(start_position(), RenderParams(width=1280, height=720),
-                                                                seed=3))
-            camera = f'source = "replay"\npath = "{tmp / "frames"}"'
+            camera = f'source = "replay"\npath = "{record(tmp / "frames", args.frames)}"'
         else:
             camera = 'source = "render"\ndevice = 3'
         cfg.write_text(CONFIG.format(port=sim.port_path, journal=tmp / "journal", camera=camera))
@@ -129,8 +151,8 @@ def main() -> None:
         def sample() -> None:  # the resident kinds at the highest RSS seen (VmHWM is the peak)
             try:
                 with open(f"/proc/{proc.pid}/status") as f:
-                    st = {l.split(":")[0]: int(l.split()[1]) // 1024 for l in f
-                          if l.startswith(("VmRSS", "Rss", "VmHWM"))}
+                    st = {line.split(":")[0]: int(line.split()[1]) // 1024 for line in f
+                          if line.startswith(("VmRSS", "Rss", "VmHWM"))}
             except (OSError, ValueError):
                 return
             if st.get("VmHWM", 0) > high.get("VmHWM", 0) and os.environ.get("BENCH_TIMELINE"):
@@ -161,6 +183,7 @@ def main() -> None:
         proc.returncode = os.waitstatus_to_exitcode(status)
     finally:
         sim.stop()
+        shutil.rmtree(tmp, ignore_errors=True)  # the config, the journal and the recorded frames
     wall = time.perf_counter() - t0
     decided = sum(1 for line in out.splitlines() if not line.startswith(("INFO", "WARNING", "ERROR")))
     print(f"bgtable run, every part ({args.camera} camera 1280x720, pty dice, mock GPIO buttons and cube, screen on "
@@ -170,7 +193,8 @@ def main() -> None:
     # the high-water mark of the forked bench process from before the exec
     own = f"{peak[0] / 1024:.0f} MB" if peak else "unknown (the process did not reach its exit)"
     print(f"peak memory of the bgtable run process (VmHWM): {own} (target <= 120 MB); wait4 ru_maxrss "
-          f"{usage.ru_maxrss / 1024:.0f} MB; at the highest RSS sample: " + ", ".join(f"{k} {v} MB" for k, v in high.items()))
+          f"{usage.ru_maxrss / 1024:.0f} MB; at the highest RSS sample: "
+          + ", ".join(f"{k} {v} MB" for k, v in high.items()))
     if proc.returncode != 0:
         print(out[-2000:])
 
