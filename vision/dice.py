@@ -41,9 +41,12 @@ tuned (test1, test6) 4 of 4 found, 3 sure right; held out (test2, template3, dic
 found, 4 sure right, 0 wrong sure.  CPU on a 1280 x 720 frame (a 2-core machine at load 11-15):
 20-25 ms given the frame before the throw; the whole board (a ``read --batch`` line's dice) 69-77 ms,
 against 86-108 ms in the same runs before the face search was made cheaper with the same results
-(it was 180-320 ms before that).  Of a whole-board search about 60 % is the close look at some 80
-candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each), 25 %
-the pip-like spots on the 64 px view, 10 % rectifying it.
+(it was 180-320 ms before that); since made 0.79-0.81 of that again with the same results (the
+candidates' seed colours gathered at once, pip groups vectorised, the blurs on 8-bit levels, peaks
+found row by row), 29-32 ms at load 7-16.  Of a whole-board search about half is the close look at
+its 96 candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and OpenCV calls each,
+most of them on blobs too small for a die), a fifth the pip-like spots on the 64 px view, a tenth
+rectifying it, a tenth the coarse stand-out search.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -60,7 +63,7 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import face_at, on_checker_at, count_pips, read_face
+from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
@@ -164,10 +167,11 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                  if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
                             min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
     cands = cands[: params.max_looks]
-    for cx, cy in cands:
+    seeds = seed_colours(view, cands, params)  # the faces' colours about every candidate, at once
+    for (cx, cy), known in zip(cands, seeds):
         if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
             continue  # on a die already found: the same face again
-        got = face_at(view, cx, cy, params)
+        got = face_at(view, cx, cy, params, known)
         if got is None:
             continue
         face, rect, contrast, fill = got

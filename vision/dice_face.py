@@ -144,54 +144,67 @@ def _dilated(mask: np.ndarray, se: np.ndarray, box: "tuple[int, int, int, int] |
     return at, cv2.dilate(mask[y0:y1, x0:x1], se)
 
 
-def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
-          p: DiceParams) -> "tuple[tuple, float, float] | str | None":
+def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams,
+          known: "tuple[tuple[int, int, int], int] | None" = None) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
     what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
     none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
     at a loose likeness first, then tighter ones (a white die on a cream point is told from it by its
-    edge and shadow only)."""
+    edge and shadow only).  ``known``: the seed's colour and its own distance from it
+    (:func:`seed_colours`), when already worked out."""
     sx, sy = seed
-    c0 = max(2, int(round(0.06 * P)))
-    colour = _median_colour(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
-    # the seed's own distance from that colour (the channel that differs most), worked out alone: a
-    # seed unlike it at every likeness is a pip's, and the window's distances are never needed
-    at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
+    if known is None:
+        c0 = max(2, int(round(0.06 * P)))
+        colour = _median_colour(crop[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
+        # the seed's own distance from that colour (the channel that differs most), worked out alone: a
+        # seed unlike it at every likeness is a pip's, and the window's distances are never needed
+        at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
+    else:
+        colour, at_seed = known
     if p.likeness and at_seed >= max(p.likeness):
         return "pip"
-    dist = chan_max(cv2.absdiff(crop, colour + (0,)))  # type: ignore[call-overload]
+    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
+    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
+    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
+    # from there on its region runs out of the window (no fill needed to tell)
+    runs_out = min(int(dist[sy, :sx + 1].max()), int(dist[sy, sx:].max()),
+                   int(dist[:sy + 1, sx].max()), int(dist[sy:, sx].max()))
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        like = (dist < like_at).view(np.uint8)
+        if runs_out < like_at:
+            continue
+        like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
-        n, lab, stats, _c = cv2.connectedComponentsWithStats(like, connectivity=4)
+        # the pieces running out of the window are no part of a face: cleared first (one fill from a
+        # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
+        # left are labelled without their boxes
+        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+        cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
+        n, lab = cv2.connectedComponents(framed[1:-1, 1:-1], connectivity=4)
         seed_label = int(lab[sy, sx])
-        out = (stats[:, 0] == 0) | (stats[:, 1] == 0) | (stats[:, 0] + stats[:, 2] >= side) \
-            | (stats[:, 1] + stats[:, 3] >= side)
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
         # reach is worked out, as the rest's is already known)
         new = (lab == seed_label).view(np.uint8)
-        box: Sequence[int] = tuple(int(v) for v in stats[seed_label, :4])
+        box: Sequence[int] = (bx, by, bw, bh)
         keep = np.zeros(n, np.uint8)
         keep[seed_label] = 1
         for _ in range(2):
             had = keep.copy()
             (y0, y1, x0, x1), grown = _dilated(new, se, box)
             keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
-            keep[0] = 0
-            keep[out] = 0                            # ... less the background and any running out
+            keep[0] = 0                              # ... less the background (and what ran out)
             added = keep & ~had
             if not added.any():
                 break
@@ -235,23 +248,76 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int,
     return got
 
 
-def face_at(view: View, cx: float, cy: float, p: DiceParams) -> Optional[tuple[np.ndarray, tuple, float, float]]:
-    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
-    contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
-    the centre, else a little to each side (the centre may be a pip)."""
-    P = view.px
-    r = int(round(p.max_extent * 0.62 * P))
+def _seed_offsets(P: int) -> tuple[tuple[int, int], ...]:
+    """Where a face's colour is taken, px from the candidate's centre: the centre, else a little to each
+    side (the centre may be a pip)."""
+    o = max(2, int(round(0.08 * P)))
+    return ((0, 0), (o, 0), (-o, 0), (0, o), (0, -o))
+
+
+def _window(view: View, cx: float, cy: float, p: DiceParams) -> "tuple[int, int, int] | None":
+    """The close look's window about (cx, cy) (pw): its centre pixel (u, v) and half side r; None when
+    it runs out of the view."""
+    r = int(round(p.max_extent * 0.62 * view.px))
     u, v = view.to_px(cx, cy)
     u, v = int(round(u)), int(round(v))
     H, W = view.image.shape[:2]
-    x0, y0, x1, y1 = u - r, v - r, u + r + 1, v + r + 1
-    if x0 < 0 or y0 < 0 or x1 > W or y1 > H:
+    if u - r < 0 or v - r < 0 or u + r + 1 > W or v + r + 1 > H:
         return None
-    crop = view.image[y0:y1, x0:x1]
-    o = max(2, int(round(0.08 * P)))
+    return u, v, r
+
+
+def seed_colours(view: View, points: Sequence[tuple[float, float]],
+                 p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
+    """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
+    the colour about it (the median of a small box, per channel, as :func:`_median_colour`) and the
+    seed's own distance from it; worked out for all points at once (one gather and one partial sort)."""
+    P = view.px
+    c0 = max(2, int(round(0.06 * P)))
+    wins = [_window(view, cx, cy, p) for cx, cy in points]
+    at = [k for k, w in enumerate(wins) if w is not None]
+    out: "list[tuple[tuple[tuple[int, int, int], int], ...] | None]" = [None] * len(points)
+    if not at:
+        return out
+    offs = np.asarray(_seed_offsets(P), np.intp)                      # (5, 2)
+    uv = np.asarray([wins[k][:2] for k in at], np.intp)  # type: ignore[index]
+    sx = uv[:, None, 0] + offs[None, :, 0]                              # (n, 5)
+    sy = uv[:, None, 1] + offs[None, :, 1]
+    k = np.arange(-c0, c0 + 1)
+    grid = (len(at), len(offs), len(k), len(k))
+    ys = np.broadcast_to(sy[:, :, None, None] + k[None, None, :, None], grid).reshape(len(at), len(offs), -1)
+    xs = np.broadcast_to(sx[:, :, None, None] + k[None, None, None, :], grid).reshape(len(at), len(offs), -1)
+    boxes = view.image[ys, xs]                                          # (n, 5, m, 3), m odd
+    mid = boxes.shape[2] // 2
+    colour = np.partition(boxes, mid, axis=2)[:, :, mid].astype(np.int64)  # the middle value: the median
+    seed = view.image[sy, sx].astype(np.int64)
+    far = np.abs(seed - colour).max(axis=2)
+    for i, k_ in enumerate(at):
+        out[k_] = tuple(((c[0], c[1], c[2]), f) for c, f in zip(colour[i].tolist(), far[i].tolist()))
+    return out
+
+
+def face_at(view: View, cx: float, cy: float, p: DiceParams,
+            seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None
+            ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+    """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
+    contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
+    the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
+    (:func:`seed_colours`), when already worked out."""
+    P = view.px
+    win = _window(view, cx, cy, p)
+    if win is None:
+        return None
+    u, v, r = win
+    x0, y0 = u - r, v - r
+    crop = view.image[y0:v + r + 1, x0:u + r + 1]
+    loosest = max(p.likeness) if p.likeness else None
     got: "tuple[tuple, float, float] | str | None" = "pip"
-    for sx, sy in ((r, r), (r + o, r), (r - o, r), (r, r + o), (r, r - o)):
-        got = _blob(crop, r, (sx, sy), P, p)
+    for k, (dx, dy) in enumerate(_seed_offsets(P)):
+        known = None if seeds is None else seeds[k]
+        if known is not None and loosest is not None and known[1] >= loosest:
+            continue  # the seed is unlike the colour about it at every likeness: a pip's
+        got = _blob(crop, r, (r + dx, r + dy), P, p, known)
         if got != "pip":
             break
     if got is None or isinstance(got, str):

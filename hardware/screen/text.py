@@ -31,7 +31,14 @@ def fit(text: str, px: int, max_w: int, bold: bool = False, min_px: int = 10) ->
     return f, text + "..."
 
 
-@lru_cache(maxsize=512)
+#: labels kept drawn: two frames' worth (a chouette of five shows 61, a heads-up match 43).  A
+#: label is 32 KB on average (a banner's message up to 160 KB), and the labels met over a match
+#: (pips, plays, messages) are new ones: 512 kept were 17-20 MB by a match's third game, 128 are
+#: at most 4 MB, and a frame drawn again still finds every label it shows.
+KEPT_LABELS = 128
+
+
+@lru_cache(maxsize=KEPT_LABELS)
 def _rendered(text: str, px: int, max_w: int, bold: bool, colour: RGB) -> pygame.Surface:
     """``text`` fitted into ``max_w`` and drawn in ``colour`` (cached: a screen shows the same
     labels frame after frame, and fitting and drawing them was a quarter of a frame's time)."""

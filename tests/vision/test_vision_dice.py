@@ -251,3 +251,85 @@ def test_a_seed_unlike_its_surround_at_every_likeness_is_a_pip_and_like_it_is_lo
         crop = np.full((2 * r + 1, 2 * r + 1, 3), 120, np.uint8)
         crop[r, r] = (120, 120 + off, 120)
         assert _blob(crop, r, (r, r), P, p) == want, off
+
+
+def _linked(spots: np.ndarray, link: float) -> list[list[int]]:
+    """Single linkage the plain way (every pair measured), groups in the order of their first spot."""
+    n = len(spots)
+    group = list(range(n))
+    d = np.hypot(spots[:, None, 0] - spots[None, :, 0], spots[:, None, 1] - spots[None, :, 1])
+    for i in range(n):
+        for j in range(i + 1, n):
+            if d[i, j] < link and group[i] != group[j]:
+                old, new = max(group[i], group[j]), min(group[i], group[j])
+                group = [new if g == old else g for g in group]
+    out: dict[int, list[int]] = {}
+    for i, g in enumerate(group):
+        out.setdefault(g, []).append(i)
+    return list(out.values())
+
+
+def test_pip_groups_and_their_centres_are_those_of_every_pair_measured() -> None:
+    """The pip groups found from the pairs near in x (the speed path) are single linkage over every
+    pair, in the same order; a kept group's centre is its spots' mean; ``_apart`` keeps a point only
+    when no earlier kept one lies within reach (ties on the grid included)."""
+    from vision.dice_candidates import _apart, _pip_groups, _small_groups
+    rng = np.random.default_rng(7)
+    for trial in range(120):
+        n = int(rng.integers(0, 90))
+        spots = rng.random((n, 2)) * float(rng.choice([0.6, 3.0, 12.0]))
+        if trial % 3 == 0:
+            spots = np.round(spots * 20) / 20   # on a grid: distances exactly at the link
+        for link in (0.17, 0.32):
+            want = _linked(spots, link)
+            got = _pip_groups(spots, link)
+            assert [g.tolist() for g in got] == [spots[w].tolist() for w in want]
+            if n:
+                kept = [spots[w].mean(axis=0) for w in want
+                        if len(w) <= 6 and (len(w) == 1 or float(np.ptp(spots[w], axis=0).max()) <= 0.3)]
+                assert _small_groups(spots, link, 0.3) == [(float(c[0]), float(c[1])) for c in kept]
+        pts = [(float(x), float(y)) for x, y in spots]
+        kept_pts: list[tuple[float, float]] = []
+        for q in pts:
+            if all(np.hypot(q[0] - k[0], q[1] - k[1]) > 0.06 for k in kept_pts):
+                kept_pts.append(q)
+        assert _apart(pts, 0.06) == kept_pts
+
+
+def test_peaks_pixels_are_those_of_the_whole_mask() -> None:
+    """The peaks' pixels found row by row (the speed path) are cv2.findNonZero's, in its order."""
+    from vision.dice_candidates import _points
+    rng = np.random.default_rng(3)
+    for share in (0.0, 0.001, 0.05, 0.6):
+        mask = ((rng.random((57, 83)) < share) * 255).astype(np.uint8)
+        xs, ys = _points(mask)
+        pts = cv2.findNonZero(mask)
+        want = np.zeros((0, 2), int) if pts is None else pts.reshape(-1, 2)
+        assert xs.tolist() == want[:, 0].tolist() and ys.tolist() == want[:, 1].tolist()
+
+
+def test_seed_colours_of_all_candidates_are_each_seeds_own() -> None:
+    """The seeds' colours gathered for all candidates at once (the speed path) are each seed's own
+    median colour and distance; a candidate whose window leaves the view has none."""
+    from vision.dice_face import _median_colour, _seed_offsets, _window, seed_colours
+    from vision.dice_params import DiceParams
+    from vision.rectify import View
+    p = DiceParams()
+    rng = np.random.default_rng(11)
+    img = rng.integers(0, 256, (200, 260, 3), dtype=np.uint8)
+    img[40:120, 60:200] = (30, 140, 200)   # a plain patch: ties in the medians
+    view = View(img, 64, 0.6)
+    points = [(float(x), float(y)) for x, y in rng.random((40, 2)) * (4.2, 3.2) - 0.6]
+    got = seed_colours(view, points, p)
+    c0 = max(2, int(round(0.06 * 64)))
+    for (x, y), seeds in zip(points, got):
+        win = _window(view, x, y, p)
+        assert (seeds is None) == (win is None)
+        if win is None or seeds is None:
+            continue
+        u, v, _r = win
+        for (dx, dy), (colour, far) in zip(_seed_offsets(64), seeds):
+            sx, sy = u + dx, v + dy
+            want = _median_colour(img[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
+            assert colour == want
+            assert far == max(abs(int(a) - b) for a, b in zip(img[sy, sx].tolist(), want))
