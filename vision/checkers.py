@@ -14,7 +14,7 @@ from typing import Optional
 
 from .bar import read_bar
 from .bare import bare_points
-from .looks import drop_empty_bases, outlined_checkers
+from .looks import doubt_empty_rims, drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
 from .rows import longer_rows
@@ -57,6 +57,6 @@ def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
     params = board_params(prof, params)
     per_axis = outlined_checkers(prof, drop_empty_bases(prof, count_points(prof, params), params), params)
     per_axis = longer_rows(prof, per_axis, params)
-    per_axis = bare_points(prof, per_axis, params)
+    per_axis = doubt_empty_rims(prof, bare_points(prof, per_axis, params), params)
     bar = read_bar(prof, params)
     return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open)

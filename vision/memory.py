@@ -10,9 +10,11 @@ read slot by slot: each patch is compared with what that slot looked like in eac
 the same triangle colour; a slot never seen taken, the mean look of that colour's
 checkers).  Distances become likelihoods on the scale the known frames themselves showed,
 with a floor, so a die, a cup or a hand over one slot leaves that slot uninformative instead
-of deciding the point.  The result is, per point, a probability for each (count, colour)
-and, for the bar, for each count of each colour: the ``odds`` of
-:class:`referee.events.BoardEvidence`.
+of deciding the point.  A club table's light moves and its camera gets knocked: the looks
+are compared in the frame's light (:mod:`vision.relight`, fitted on the slots the last known
+position says are unchanged), in the view with a knock undone (:mod:`vision.knock`).  The
+result is, per point, a probability for each (count, colour) and, for the bar, for each count
+of each colour: the ``odds`` of :class:`referee.events.BoardEvidence`.
 
 Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
 was learned in one ``.npz`` file per table (beside the journal), tied to the corners it was
@@ -33,7 +35,9 @@ from referee.events import PointReading
 from . import layout as L
 from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
+from . import knock
 from .rectify import View
+from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, neighbours, steady
 
 EMPTY, DARK, LIGHT = 0, 1, 2
 PATCH = 8            # a slot's patch, samples a side (after resampling)
@@ -54,6 +58,8 @@ PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks 
 PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
+LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
+LIGHT_MOVED = 0.15   # log: a light that changes some value by more than this (16 %) is carried into the looks
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
 #                      colour of the point): its look is not learned as the checker's
@@ -240,14 +246,23 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
     return hit
 
 
-def patches(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
-    """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) float32 in
-    Lab, from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid."""
+def samples(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
+    """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) uint8 BGR,
+    from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid."""
     at, box = _grid(view, geo, shift)
     blurred = cv2.blur(view.image, (box, box))
-    samples = blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)  # BGR
-    flat = samples.reshape(-1, 1, 3)
-    return cv2.cvtColor(flat, cv2.COLOR_BGR2LAB).astype(np.float32).reshape(samples.shape)
+    return blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)
+
+
+def to_lab(bgr: np.ndarray) -> np.ndarray:
+    """:func:`samples` (uint8 BGR) in OpenCV's 8-bit Lab, float32, the same shape."""
+    return cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).astype(np.float32).reshape(bgr.shape)
+
+
+def patches(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
+    """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) float32 in
+    Lab (:func:`samples` converted)."""
+    return to_lab(samples(view, geo, shift))
 
 
 def _dist(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -316,7 +331,8 @@ class BoardMemory:
         self.scales = np.full(3, 6.0)  # per state: how far a slot's patch strays from its own look, learned
         self.frames = 0
         self.corners: Optional[np.ndarray] = None
-        self._last: Optional[tuple[View, np.ndarray]] = None  # the last view's distances
+        # the last view's distances, the looks' spread and the light they were carried into (None: steady)
+        self._last: Optional[tuple[View, np.ndarray, np.ndarray, Optional[Light]]] = None
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
@@ -324,6 +340,11 @@ class BoardMemory:
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
         self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
+        self.states = np.full(n, -1, np.int8)  # each slot's state in the last known position (-1: not known)
+        self._near: Optional[tuple[bytes, np.ndarray, np.ndarray]] = None  # the fitting slots' neighbours
+        self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
+        self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
+        self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
 
     @property
     def scale(self) -> float:
@@ -363,11 +384,24 @@ class BoardMemory:
                 self.reset()
             self.corners = c.copy()
         st = self.states_of(rows)
+        if self.frames and self.move(view).far(view.px):   # more than a knock: what was learned is stale
+            self.reset()
+        # the anchor stays in the geometry it was first learned in: a view re-aligned to it is
+        # no new anchor (each re-alignment's small error would add up, lesson after lesson)
+        still = self.move(view).still
+        view = self.aligned(view)
         if not self.frames:  # the first known frame: how far apart each row's checkers lie
             pitch = row_pitch(view, self.geo, st)
             if pitch != self.geo.pitch:
                 self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
-        pt = patches(view, self.geo)
+        raw = samples(view, self.geo)
+        pt = to_lab(raw)
+        if self.frames:  # the light moved since the last lesson: the looks not seen now are carried into it
+            light = self._light(raw, st)
+            if light.change > LIGHT_FOLLOWED:
+                seen = self.seen > 0
+                self.look[seen] = bgr_to_lab(light.carry(lab_to_bgr(self.look))[seen])
+                self.bands = [self._carry_band(b, light) for b in self.bands]
         if self.frames:  # the scale: how far a slot in the same state moved since it was learned
             known = [(i, s) for i, s in enumerate(st) if s >= 0 and self.seen[i, s]]
             if known:
@@ -389,12 +423,15 @@ class BoardMemory:
             self.look[i, s] = _core(pt[i])
             self.seen[i, s] += 1
         self.lesson = lesson_key(rows)
+        self.states[:] = st
+        if still or self.anchor is None:
+            self.anchor = knock.anchor(view)
         band = np.concatenate(band_segments(view)).astype(np.float32)
         if self.bands and self.bands[-1].shape != band.shape:
             self.bands = []
         self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
-        self._last = self._tpl = self._spread_kept = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
 
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,
@@ -441,7 +478,9 @@ class BoardMemory:
         self.frames = 0
         self.lesson = ""
         self.blind[:] = False
-        self._last = self._tpl = self._spread_kept = None
+        self.states[:] = -1
+        self.anchor = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
 
     # ------------------------------------------------------------------ reading
 
@@ -476,16 +515,77 @@ class BoardMemory:
                 tpl[i, EMPTY] = self.look[donors[0], EMPTY]
         return tpl
 
+    def _light(self, raw: np.ndarray, st: Optional[np.ndarray] = None) -> Light:
+        """How the light moved from the looks' to the frame whose slot samples are ``raw``
+        (:func:`samples`), fitted (:func:`vision.relight.fit_light`) on the slots whose state in
+        ``st`` (by default the last known position's) has its own look here, not blind to it and
+        under no die found."""
+        st = self.states if st is None else st
+        s = np.clip(st, 0, 2).astype(np.intp)
+        idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
+                             & ~self.blind[np.arange(len(st)), s] & ~self.under_dice)
+        if len(idx) < 8:
+            return steady(len(st))
+        key = idx.tobytes()
+        if self._near is None or self._near[0] != key:
+            at = self.geo.centres[idx].astype(np.float64)
+            self._near = (key, neighbours(at, at), neighbours(self.geo.centres.astype(np.float64), at))
+        if self._tpl_bgr is None:
+            self._tpl_bgr = lab_to_bgr(self._templates())
+        if st is self.states:   # the looks of the last known position, as learned (own looks: the templates')
+            learned = self._tpl_bgr[idx, s[idx]]
+        else:
+            learned = lab_to_bgr(self.look[idx, s[idx]])
+        return fit_light(learned, _core(raw[idx]), self._near[1], self._near[2])
+
+    def move(self, view: View) -> knock.Move:
+        """How the board moved in ``view`` since the last known frame (:func:`vision.knock.measure`;
+        none before one): a knocked camera with the corners fixed in the configuration."""
+        if self._moved is not None and self._moved[0] is view:
+            return self._moved[2]
+        m = knock.NONE if self.anchor is None else knock.measure(self.anchor, view)
+        self._moved = (view, view if m.still or m.far(view.px) else knock.undo(view, m), m)
+        return m
+
+    def aligned(self, view: View) -> View:
+        """``view`` with a knock of the camera undone (:meth:`move`), as the looks were learned;
+        ``view`` itself when the board did not move, or moved too far to undo (:meth:`moved_far`)."""
+        self.move(view)
+        assert self._moved is not None
+        return self._moved[1]
+
+    def moved_far(self, view: View) -> Optional[knock.Move]:
+        """The move, when the board moved in ``view`` further than a knock (:data:`vision.knock.FAR`):
+        the learned looks no longer lie where the slots are; else None."""
+        m = self.move(view)
+        return m if m.far(view.px) else None
+
     def _distances(self, view: View) -> np.ndarray:
-        """(slots, 3) distance of each slot's patch to its look in each state (kept for the view)."""
+        """(slots, 3) distance of each slot's patch to its look in each state, in ``view`` with a
+        knock undone (:meth:`aligned`), the looks carried into the frame's light when it moved
+        (:meth:`_light`); kept for the view."""
         if self._last is not None and self._last[0] is view:
             return self._last[1]
         tpl = self._templates()
+        raw = samples(self.aligned(view), self.geo)
+        light = self._light(raw)
+        if light.change > LIGHT_MOVED:
+            assert self._tpl_bgr is not None
+            lit = bgr_to_lab(light.carry(self._tpl_bgr))
+            d = _shifted_lab_dist(to_lab(raw), lit, _weighted_rows(lit))
+            self._last = (view, d, self._make_spread(lit), light)
+            return d
         if self._rows is None or self._rows[0] is not tpl:
             self._rows = (tpl, _weighted_rows(tpl))
-        d = _shifted_lab_dist(patches(view, self.geo), tpl, self._rows[1])
-        self._last = (view, d)
+        d = _shifted_lab_dist(to_lab(raw), tpl, self._rows[1])
+        self._last = (view, d, self._spread(), None)
         return d
+
+    def _spread_now(self, view: View) -> np.ndarray:
+        """:meth:`_spread` of the looks as the frame ``view`` is compared with them (in its light)."""
+        self._distances(view)
+        assert self._last is not None
+        return self._last[2]
 
     def _spread(self) -> np.ndarray:
         """Per slot, how different its looks in the states seen are (median pairwise distance)."""
@@ -517,7 +617,7 @@ class BoardMemory:
         d = self._distances(view)
         seen = (self.seen > 0).any(axis=0)
         dmin = d[:, seen].min(axis=1)
-        return dmin > np.maximum(FOREIGN * self._spread(), 4 * self.scale)
+        return dmin > np.maximum(FOREIGN * self._spread_now(view), 4 * self.scale)
 
     def foreign(self, view: View) -> np.ndarray:
         """The :meth:`strange` slots no die found on the board explains (:meth:`dice_lying`):
@@ -546,6 +646,23 @@ class BoardMemory:
         gap = np.hypot(slots[:, None, 0] - at[None, :, 0], slots[:, None, 1] - at[None, :, 1])
         return bool(gap.min() <= REACH)
 
+    def _band_field(self) -> np.ndarray:
+        """Per frame band segment (:func:`band_places`), the slot nearest it (whose light factor it takes)."""
+        at = band_places()
+        c = self.geo.centres.astype(np.float64)
+        return np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
+
+    def _carry_band(self, band: np.ndarray, light: Light) -> np.ndarray:
+        """A kept frame band's segments (n, 4: mean BGR, grey std) as ``light`` shows them: the
+        colours carried with the field of the slot nearest each segment, the std with its grey."""
+        near = self._band_field()
+        if len(near) != len(band):
+            return band
+        out = band.copy()
+        out[:, :3] = light.carry(band[:, :3], light.field[near])
+        out[:, 3] *= out[:, :3].mean(axis=1) / np.maximum(band[:, :3].mean(axis=1), 1.0)
+        return out
+
     def band_crossed(self, view: View) -> bool:
         """Something crosses the board's frame band (:meth:`band_crossings`) anywhere."""
         return bool(self.band_crossings(view).any())
@@ -555,17 +672,26 @@ class BoardMemory:
         crosses it, as this table's band looked in its known frames: a hand or an arm reaching
         over the board must cross it, even where over the points it looks like a checker (a dark
         sleeve) or an empty point.  Each segment is compared with its looks in the last known
-        frames (hinges, fittings and a scoreboard lying there are learned), after the light's
-        overall shift; one further than :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even)
-        from every kept look is crossed."""
-        now = np.concatenate(band_segments(view)).astype(np.float32)
+        frames (hinges, fittings and a scoreboard lying there are learned), carried into the
+        frame's light when it moved (:meth:`_light`; the tolerances grow with a brighter light,
+        as every difference does), after the light's overall shift; one further than
+        :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even) from every kept look is crossed."""
+        now = np.concatenate(band_segments(self.aligned(view))).astype(np.float32)
+        self._distances(view)
+        assert self._last is not None
+        light = self._last[3]
         best = None
         for band in self.bands:
             if band.shape != now.shape:
                 continue
+            grow = np.ones(len(band), np.float32)
+            if light is not None:   # the band as the frame's light shows it
+                lit = self._carry_band(band, light)
+                grow = np.maximum(1.0, lit[:, :3].mean(axis=1) / np.maximum(band[:, :3].mean(axis=1), 1.0))
+                band = lit
             diff = now[:, :3] - band[:, :3]
-            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / BAND_TOL
-            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / BAND_STD_TOL)
+            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / (BAND_TOL * grow)
+            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / (BAND_STD_TOL * grow))
             best = dist if best is None else np.minimum(best, dist)
         return np.zeros(len(now), bool) if best is None else best > 1.0
 
@@ -584,7 +710,7 @@ class BoardMemory:
         (:meth:`strange`: foreign, or a die's) tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
-        tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread())[:, None])
+        tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         ll -= ll.max(axis=1, keepdims=True)
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
@@ -635,7 +761,8 @@ class BoardMemory:
                                 height=np.float32(self.geo.height), pitch=np.asarray(self.geo.pitch, np.float64),
                                 corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
                                 bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
-                                lesson=np.str_(self.lesson), blind=self.blind)
+                                lesson=np.str_(self.lesson), blind=self.blind, states=self.states,
+                                anchor=self.anchor if self.anchor is not None else np.zeros((0, 0), np.float32))
         os.replace(tmp, path)
 
     @classmethod
@@ -657,6 +784,10 @@ class BoardMemory:
                 m.lesson = str(z["lesson"]) if "lesson" in z.files else ""
                 if "blind" in z.files:
                     m.blind[:] = z["blind"]
+                if "states" in z.files:  # a file from before: the light is taken as steady until the next lesson
+                    m.states[:] = z["states"]
+                if "anchor" in z.files and z["anchor"].size:  # ... and the camera as still
+                    m.anchor = np.asarray(z["anchor"], np.float32)
         except (OSError, KeyError, EOFError, ValueError) as exc:
             if str(exc).startswith(f"board memory {path!r}"):
                 raise

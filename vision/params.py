@@ -137,6 +137,14 @@ class ReadParams:
     """raw point margin that maps to ``certain``: below it most readings are wrong."""
     unsure_points: int = 3
     """points (and bar): a board with more unsure ones than this is unsure as a whole."""
+    doubted_points: int = 4
+    """points: a board with more unsure ones than this is one the reader does not read well."""
+    firm: float = 0.8
+    """confidence: a point of such a board (``doubted_points``) is sure only from this one."""
+    rare_stack: int = 7
+    """checkers: a point read with this many or more is never sure (a full row and one more are common, more rare)."""
+    doubted: float = 0.55
+    """confidence: the most a stack of ``rare_stack`` or more is given, or a doubted board's point below ``firm``."""
     colour_knee: float = 0.1
     """colour margin (0..1) below which a point's colour is unsure."""
     flip_clear: float = 0.5

@@ -107,3 +107,86 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------- a real table's drift
+
+def _board_uv(shape_hw: tuple[int, int], corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's place on the board as shares of its width and height (0..1 inside the
+    playing area, beyond it outside), through the corners' perspective."""
+    h, w = shape_hw
+    unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+    H = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), unit)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    uv = cv2.perspectiveTransform(np.stack([xs, ys], axis=-1).reshape(-1, 1, 2), H).reshape(h, w, 2)
+    return uv[..., 0], uv[..., 1]
+
+
+def _lit(img: np.ndarray, mul: Union[float, np.ndarray]) -> np.ndarray:
+    out = img.astype(np.float32) * (mul[..., None] if isinstance(mul, np.ndarray) and mul.ndim == 2 else mul)
+    return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def gained(img: np.ndarray, gain: float) -> np.ndarray:
+    """The frame ``gain`` times as bright (a webcam's auto-exposure, a cloud, a lamp on)."""
+    return _lit(img, gain)
+
+
+def gamma(img: np.ndarray, g: float) -> np.ndarray:
+    """The frame's tone curve bent by ``g`` (levels ``255 * (v / 255) ** g``: the camera's contrast)."""
+    lut = np.clip(255.0 * (np.arange(256) / 255.0) ** g + 0.5, 0, 255).astype(np.uint8)
+    return cv2.LUT(img, lut)
+
+
+WARM = (0.80, 1.0, 1.12)   # B, G, R gains of a warm lamp (about 3,000 K against daylight)
+COOL = (1.15, 1.0, 0.88)   # ... of cool daylight through a window (about 7,500 K)
+
+
+def tinted(img: np.ndarray, bgr: tuple[float, float, float]) -> np.ndarray:
+    """The frame under light of another colour (or the camera's white balance shifted): each
+    channel times its gain."""
+    return _lit(img, np.asarray(bgr, np.float32))
+
+
+def graded(img: np.ndarray, corners: np.ndarray, darker: float = 0.3, side: str = "right") -> np.ndarray:
+    """The light falling off linearly across the board: full at one side, ``darker`` less at
+    ``side`` (left, right, top, bottom: the low sun, a lamp by the table)."""
+    u, v = _board_uv(img.shape[:2], corners)
+    t = {"right": u, "left": 1 - u, "bottom": v, "top": 1 - v}[side]
+    return _lit(img, 1.0 - darker * np.clip(t, 0.0, 1.0))
+
+
+def shadowed(img: np.ndarray, corners: np.ndarray, quarter: int = 0, depth: float = 0.45,
+             soft: float = 0.06) -> np.ndarray:
+    """A soft shadow (a standing spectator's) over one quarter of the board: quarter 0..3 =
+    top-left, top-right, bottom-right, bottom-left, ``depth`` of the light taken, its edge
+    blurred over ``soft`` of the board's size."""
+    u, v = _board_uv(img.shape[:2], corners)
+    cu, cv = (0.0, 0.0) if quarter == 0 else (1.0, 0.0) if quarter == 1 else (1.0, 1.0) if quarter == 2 else (0.0, 1.0)
+    # inside the quarter: within half the board of its corner along both axes
+    du, dv = np.abs(u - cu) - 0.5, np.abs(v - cv) - 0.5
+    edge = np.maximum(du, dv)            # < 0 inside the quarter
+    inside = 1.0 / (1.0 + np.exp(np.clip(edge / max(soft / 4, 1e-3), -50.0, 50.0)))
+    return _lit(img, 1.0 - depth * inside.astype(np.float32))
+
+
+def moved(img: np.ndarray, corners: np.ndarray, dx: float = 0.0, dy: float = 0.0, degrees: float = 0.0) -> np.ndarray:
+    """The camera knocked: the frame shifted by (``dx``, ``dy``) px and turned ``degrees`` about
+    the board's centre (the corners stay as configured)."""
+    c = np.asarray(corners, np.float64).mean(axis=0)
+    M = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), degrees, 1.0).astype(np.float64)
+    M[:, 2] += np.array([dx, dy], np.float64)
+    h, w = img.shape[:2]
+    return cv2.warpAffine(img, M, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def recompressed(img: np.ndarray, seed: int = 0, noise: float = 3.0, quality: int = 35) -> np.ndarray:
+    """Sensor noise (``noise`` grey levels, Gaussian) and a JPEG re-compression at ``quality``
+    (a webcam's stream at a low bit rate)."""
+    rng = np.random.default_rng(seed)
+    noisy = np.clip(img.astype(np.float32) + rng.normal(0.0, noise, img.shape), 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+    if out is None:
+        raise ValueError("the frame could not be re-compressed as JPEG")
+    return np.asarray(out)

@@ -56,6 +56,13 @@ def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> 
                         " (check the camera sees the whole board, or give --corners)")
 
 
+def camera_moved(how: str) -> NoReading:
+    """The board moved in the camera's view since the table learned it, further than a knock
+    (``how``: by how much): its corners must be set again (or the camera put back)."""
+    return NoReading("no_board", f"the camera moved: {how}; set the board's corners again (or put the camera back)",
+                     (("moved", how),))
+
+
 def consistent_off(trays: Optional[TrayReading], on_board: tuple[int, int]) -> Optional[tuple[int, int]]:
     """The trays' counts for :attr:`BoardEvidence.off`, only when they were read surely and add
     up with the checkers on the board (points and bar) to 15 a colour; else None ("not seen").
@@ -161,6 +168,11 @@ class BoardReader:
         view = rectify(frame, corners, self.config.px, shape=self.config.shape)
         self.last_view = view
         memory = self.memory if self.memory is not None and self.memory.trained else None
+        far = memory.moved_far(view) if memory is not None else None
+        if far is not None and not read_occluded:
+            # the board lies further from where its look was learned than a knock: say so rather
+            # than compare every slot with its neighbour's look
+            return Reading(None, None, False, corners, view, reason=camera_moved(far.told(view.px)))
         # with the board's look learned, something over it is what looks like nothing it showed
         # (fittings and logos on the frame then count for nothing); before, the frame band
         covered = memory.covered(view) if memory is not None else \

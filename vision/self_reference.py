@@ -26,7 +26,13 @@ from *the other points only* (leave one point out), so a point never explains it
   slots lie :data:`APART` times further from the other states' looks than from their own (a
   wooden set, light checkers on light points: the frame tells the states apart only as far as
   its own scale says, and a cap would make its wrong points sure);
-* a slot like none of the looks (a die, a logo, a finger) tells nothing.
+* a slot like none of the looks (a die, a logo, a finger) tells nothing;
+* checkers lie on the board or on each other: a checker's look above a base that looks empty
+  (by :data:`FLOAT_NATS`) is something else lying there (a dice cup, a hand) and tells nothing,
+  while the base still tells what it shows;
+* a move adds to or takes from a point at most :data:`MOVE_MAX` checkers: a point whose slots
+  read further from what it held before is misread by this frame's looks (a shadowed column
+  read as six dark checkers) and tells nothing, for every count of either colour alike.
 
 The bar is not read this way (an empty bar's look is only the bar's own, which may now hold
 a checker): its odds are flat, so the points decide (a hit always changes a point too), and
@@ -58,6 +64,8 @@ SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
 SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
 UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
+FLOAT_NATS = 0.5   # how surely the slots from a point's base must look empty for a checker's look above them to float
+MOVE_MAX = 4       # checkers one move adds to or takes from a point (a double's four steps)
 
 
 def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -79,6 +87,7 @@ class SelfReference(BoardMemory):
         per = self.geo.per_point
         n_points = 24 * per
         st = self.states_of(before)
+        self._before = st.copy()
         # each row's spacing, as a known frame shows it (most slots still do); only a foreshortened
         # row's, from four stacks or more (a frame under a position a move changed says less)
         pitch = row_pitch(view, self.geo, st, [f for f in PITCHES if 0.8 < f < 1], SELF_ENDS)
@@ -189,7 +198,37 @@ class SelfReference(BoardMemory):
 
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each point slot, on the frame's own scale;
-        the bar's slots tell nothing."""
+        the bar's slots tell nothing, nor do the slots of a point :meth:`_misread`."""
+        lik, misread = self._read_slots(view)
+        per = self.geo.per_point
+        for p in np.flatnonzero(misread).tolist():
+            lik[p * per:(p + 1) * per] = 1.0
+        return lik
+
+    def _read_slots(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """The slots' likelihoods from the looks, the :meth:`_floating` ones flat; and the
+        points :meth:`_misread`."""
+        lik = self._looks_likelihoods(view)
+        per = self.geo.per_point
+        lik[:24 * per][self._floating(lik)] = 1.0
+        return lik, self._misread(lik)
+
+    def _floating(self, lik: np.ndarray) -> np.ndarray:
+        """Per point slot, whether it looks like a checker above a base slot that looks empty:
+        checkers lie on the board or on each other, so what floats there is something else (a
+        cup, a hand, a shadow) and tells nothing; the base still tells what it shows."""
+        per = self.geo.per_point
+        pts = lik[:24 * per].reshape(24, per, 3)
+        best = pts.argmax(axis=2)
+        base = np.minimum.accumulate(best == EMPTY, axis=1)      # the run of empty looks from the base
+        out = np.zeros((24, per), bool)
+        for c in (DARK, LIGHT):
+            sure = (np.log(pts[:, :, EMPTY] / pts[:, :, c]) * base).sum(axis=1) >= FLOAT_NATS
+            out |= sure[:, None] & (best == c)
+        return out.reshape(-1)
+
+    def _looks_likelihoods(self, view: View) -> np.ndarray:
+        """(slots, 3) likelihood of each state at each point slot, from the looks alone."""
         d = self._distances(view)
         tau = self.scales[None, :]
         ll = -SHARPNESS * (d / tau + np.log(tau))
@@ -200,9 +239,38 @@ class SelfReference(BoardMemory):
         lik[self.geo.bar_start:] = 1.0
         return lik
 
+    def _misread(self, lik: np.ndarray) -> np.ndarray:
+        """Per point, whether its slots show what no stack or no move makes: a checker's look
+        above a slot that looks empty (checkers lie on the board or on each other: a cup, a
+        hand, a shadow), or a stack more than :data:`MOVE_MAX` checkers from what the point held
+        before (no move does that: this frame's looks are wrong there).  Such a point tells nothing."""
+        per = self.geo.per_point
+        logs = np.log(lik[:24 * per]).reshape(24, per, 3)
+        rest = np.zeros((24, per + 1))
+        rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
+        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + rest[:, 1:],
+                              np.cumsum(logs[:, :, LIGHT], axis=1) + rest[:, 1:], rest[:, :1]], axis=1)
+        k = hyp.argmax(axis=1)
+        n = np.where(k < 2 * per, k % per + 1, 0)
+        colour = np.where(k < per, DARK, np.where(k < 2 * per, LIGHT, EMPTY))
+        was = self._before[:24 * per].reshape(24, per)
+        n0 = (was > EMPTY).sum(axis=1)
+        c0 = was[:, 0]
+        same = (colour == c0) | (n == 0) | (n0 == 0)
+        changed = np.where(same, np.abs(n - n0), n + n0)
+        far = changed > MOVE_MAX + ((n0 == 1) & ~same)
+        return far
+
     def odds(self, view: View, max_alts: int = 6):
-        """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame)."""
-        points, _, empty = super().odds(view, max_alts)
+        """As :meth:`BoardMemory.odds`, with the bar's counts flat (not read from this frame); a
+        point's alternatives tied with the last one listed are listed too (a point that tells
+        nothing, :meth:`_misread` or under a hand, lists every count of either colour: the first
+        few of a tie would say "dark" where the frame says nothing)."""
+        points, _, empty = super().odds(view, 2 * self.geo.per_point + 1)
+        for p, alts in enumerate(points):
+            if len(alts) > max_alts:
+                last = alts[max_alts - 1][2]
+                points[p] = [a for k, a in enumerate(alts) if k < max_alts or a[2] >= last * (1 - 1e-6)]
         flat = [1.0 / 7] * 7
         return points, [flat, list(flat)], empty
 

@@ -5,7 +5,9 @@ record`` on commit b1b8704 (before the read and stability work of issue 19), aga
 (the absolute reading's second looks against the bare points changed readings on purpose), and
 again when the kept warp became a float remap of the same grid (branch fastread3: 97 of the 200
 readings moved in a confidence, none in a count, colour, bar, tray or evidence; the accuracy
-figures held), recorded on the merge of both: every point's count,
+figures held), recorded on the merge of both, and again on branch absread4 (a board with 5+
+unsure points keeps only its firm points sure: 15 of the 200 readings moved in a confidence, none
+in a count, colour, bar, tray or evidence): every point's count,
 colour and confidence, the bar, the board's confidence, the trays and the evidence, for
 :data:`CASES` rendered boards, each read by one reader three times (the first read warps, later
 ones remap and know the colours; the third is a fresh frame of the same board) and once by a

@@ -474,3 +474,65 @@ def test_no_colour_is_flipped_without_a_clear_culprit() -> None:
     assert flipped["top"][0].colour == "light" and flipped["top"][0].confidence < 0.6
     assert rows["top"][0].colour == "dark"                                   # the rows given are left as they were
     assert flip_one_colour(rows, margins, [], [16, 16])[0] is None            # both over: nothing to give
+
+
+def test_a_stack_of_seven_or_more_is_never_sure() -> None:
+    """Seven or more checkers on one point are rare in real games and mostly a misreading (a
+    pattern or a pyramid's rims): such a reading is at most ``doubted`` sure; six is not doubted."""
+    from vision.assemble import doubt_rare_stacks
+    from vision.params import DEFAULT
+    rows = {"top": [PointReading(DEFAULT.rare_stack, "dark", 0.95), PointReading(DEFAULT.rare_stack - 1, "light", 0.95)]
+            + [PointReading(0, None, 1.0)] * 10, "bottom": [PointReading(0, None, 1.0)] * 12}
+    got = doubt_rare_stacks(rows)
+    assert got["top"][0] == PointReading(DEFAULT.rare_stack, "dark", DEFAULT.doubted)
+    assert DEFAULT.doubted < DEFAULT.certain
+    assert got["top"][1:] == rows["top"][1:] and got["bottom"] == rows["bottom"]
+    assert rows["top"][0].confidence == 0.95                      # the rows given are left as they were
+    plain = {"top": rows["top"][1:] + [PointReading(0, None, 1.0)], "bottom": rows["bottom"]}
+    assert doubt_rare_stacks(plain) is plain                      # nothing rare: the same rows
+
+
+def test_an_empty_point_with_a_whole_rim_as_strong_as_a_checkers_is_not_surely_empty() -> None:
+    """A point read empty is as sure as its strongest whole rim lies below the threshold: one at
+    the threshold or above (a checker leaning off its point, a hand) leaves it unsure; faint rims
+    leave it as it was; a stack is not judged so."""
+    from vision.assemble import calibrate
+    from vision.looks import doubt_empty_rims
+    from vision.read import ReadParams
+    from vision.rims import Profiles, axes
+    from vision.stacks import Checker, PointCount
+    p = ReadParams()
+    names = [a.name for a in axes(p)]
+    dist = np.arange(p.axis_start, p.axis_end, p.step, dtype=np.float32)
+    full = np.zeros((24, len(dist)), np.float32)
+    full[0, 20] = 1.2 * p.threshold      # a whole rim above the threshold that no stack explained
+    full[1, 20] = 0.9 * p.threshold      # just below it
+    full[2, 20] = 0.3 * p.threshold      # the faint rims of a bare point
+    full[3, 20] = 2.0 * p.threshold      # a stack's own rims
+    bar_y = np.arange(0.3, L.HEIGHT - 0.3, 1 / 16, dtype=np.float32)
+    prof = Profiles(full, full, np.zeros_like(full), dist, np.zeros_like(bar_y), bar_y, 1.0)
+    per_axis = {n: PointCount(0, (), 1.0) for n in names}
+    per_axis[names[3]] = PointCount(1, (Checker(names[3], 0.5, 0.5, 2.0),), 0.9)
+    got = doubt_empty_rims(prof, per_axis, p)
+    assert calibrate(got[names[0]].confidence, p) < p.certain
+    assert p.certain <= calibrate(got[names[1]].confidence, p) < calibrate(1.0, p)
+    assert got[names[2]] == per_axis[names[2]] and got[names[3]] == per_axis[names[3]]
+    assert per_axis[names[0]].confidence == 1.0                       # the counts given are left as they were
+
+
+def test_a_board_with_many_unsure_points_keeps_only_its_firm_points_sure() -> None:
+    """More than ``doubted_points`` unsure points: the reader does not read this board well, so
+    a point of it is sure only when ``firm``; the others sure below that become at most
+    ``doubted``.  With that many unsure points or fewer the board stays as it was read."""
+    from vision.assemble import doubt_unsure_board
+    from vision.params import DEFAULT
+    k = DEFAULT.doubted_points
+    firm, weak, unsure = PointReading(2, "dark", 0.9), PointReading(1, "light", 0.7), PointReading(3, "dark", 0.3)
+    few = {"top": [unsure] * k + [weak] * (12 - k), "bottom": [firm] * 12}
+    assert doubt_unsure_board(few) == few
+    many = {"top": [unsure] * (k + 1) + [weak] * (11 - k), "bottom": [firm] * 12}
+    got = doubt_unsure_board(many)
+    assert got["top"][:k + 1] == many["top"][:k + 1] and got["bottom"] == many["bottom"]
+    assert all(p == PointReading(1, "light", DEFAULT.doubted) for p in got["top"][k + 1:])
+    assert DEFAULT.doubted < DEFAULT.certain <= weak.confidence < DEFAULT.firm <= firm.confidence
+    assert many["top"][-1] == weak                                    # the rows given are left as they were
