@@ -14,6 +14,11 @@ max RSS would keep the forked bench's own size), target <= 120 MB.  ``--tracemal
 same command under ``tracemalloc`` and prints its top N allocation sites at the peak (Python's own
 allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
 
+Figures (VmHWM, 2 runs each, interleaved, load 5-14): main e7ea35a replay 125/125, render 132/131 MB;
+with lean4b's vision changes (fresh large working arrays, a warp's maps built in strips, int32 ring
+indices, one frame copy in the dice watch) replay 113/113, render 119/119 MB.  On 34f47b6 the peak came with the
+dice watch's first whole-board search (its pip-like spots' planes at 64 px per point width).
+
 The camera shows the starting position throughout: what a whole match adds (the screen's labels
 for pips, plays and messages, the learned board) is not in this figure; ``bgtable demo`` with its
 screen on SDL's dummy driver plays one.

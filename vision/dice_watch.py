@@ -69,15 +69,18 @@ class DiceWatch:
             return None
         self._looked = True
         self.looks += 1
+        lying: Optional[tuple[tuple[float, float], ...]] = None   # new places of dice on ``before``
         if self.before is None:  # the first still board: searched whole, its surely read dice taken
             dice = tuple(d for d in find_dice_in_frame(frame, corners, shape, self.params, self.px)
                          if d.sure(self.params))
-            self.before, self.lying = frame.copy(), tuple(d.board for d in dice)
+            lying = tuple(d.board for d in dice)
         else:
             dice = tuple(find_dice_in_frame(frame, corners, shape, self.params, self.px, before=self.before,
                                             also=self.lying))
         if not dice:  # the board as it is now, without dice (checkers may have moved)
-            self.before, self.lying = frame.copy(), ()
+            lying = ()
+        if lying is not None:   # (one copy of the frame, whichever way it became the board before)
+            self.before, self.lying = frame.copy(), lying
         if _said(dice, setup, self.params) == _said(self.seen, setup, self.params):
             return None
         self.seen = dice

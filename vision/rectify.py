@@ -83,6 +83,7 @@ _MAPS_KEPT = 16
 
 
 _SEEN: "OrderedDict[tuple, None]" = OrderedDict()
+_STRIP = 16_384   # map pixels built at a time (whole rows): the float64 working arrays stay about 1 MB
 
 
 def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
@@ -101,38 +102,48 @@ def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float,
         while len(_SEEN) > 4 * _MAPS_KEPT:
             _SEEN.popitem(last=False)
         return None
-    ys, xs = np.mgrid[0:size[1], 0:size[0]].astype(np.float64)
     if shape.default:
         inv = np.linalg.inv(region_homography(c, px, x0, y0))
     else:  # layout pw -> the board's own pw -> image
-        xs, ys = shape.to_real(xs / px + x0, ys / px + y0)
         inv = np.linalg.inv(cv2.getPerspectiveTransform(c, shape.corners_pw()))
-    p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T
-    w = p[..., 2]
-    w = np.where(np.abs(w) < 1e-12, 1e-12, w)
-    mx = (p[..., 0] / w).astype(np.float32)
-    my = (p[..., 1] / w).astype(np.float32)
-    np.clip(mx, -1e6, 1e6, out=mx)
-    np.clip(my, -1e6, 1e6, out=my)
-    m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)   # the fixed-point grid (1/32 pixel) ...
-    mx, my = cv2.convertMaps(m1, m2, cv2.CV_32FC1)   # ... as float coordinates
-    warp = _part(mx, my, frame_shape)
+    w_px, h_px = size
+    xy = np.empty((h_px, w_px, 2), np.float32)   # the map, x and y per pixel
+    step = max(1, _STRIP // max(1, w_px))
+    for r0 in range(0, h_px, step):   # in strips of rows: the float64 arithmetic of a strip stays small
+        r1 = min(h_px, r0 + step)
+        ys, xs = np.mgrid[r0:r1, 0:w_px].astype(np.float64)
+        if not shape.default:
+            xs, ys = shape.to_real(xs / px + x0, ys / px + y0)
+        p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T   # (one product per row of pixels, as whole)
+        w = p[..., 2]
+        w = np.where(np.abs(w) < 1e-12, 1e-12, w)
+        mx = (p[..., 0] / w).astype(np.float32)
+        my = (p[..., 1] / w).astype(np.float32)
+        np.clip(mx, -1e6, 1e6, out=mx)
+        np.clip(my, -1e6, 1e6, out=my)
+        m1, m2 = cv2.convertMaps(mx, my, cv2.CV_16SC2)   # the fixed-point grid (1/32 pixel) ...
+        cv2.convertMaps(m1, m2, cv2.CV_32FC2, dstmap1=xy[r0:r1])   # ... as float coordinates
+    warp = _part(xy, frame_shape)
     _MAPS[key] = warp
     while len(_MAPS) > _MAPS_KEPT:
         _MAPS.popitem(last=False)
     return warp
 
 
-def _part(mx: np.ndarray, my: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
-    """The warp reading only the frame's part its maps reach.  Where the maps leave the frame the
-    part's edge is the frame's, so border pixels are replicated as from the whole frame."""
+def _part(xy: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
+    """The warp reading only the frame's part its map ``xy`` (x, y per pixel, into the whole frame;
+    made relative to the part, in place) reaches.  Where the map leaves the frame the part's edge is
+    the frame's, so border pixels are replicated as from the whole frame."""
     h, w = frame_shape[:2]
+    mx, my = xy[..., 0], xy[..., 1]
     x0, y0 = max(0, int(np.floor(mx.min()))), max(0, int(np.floor(my.min())))
     x1, y1 = min(w, int(np.floor(mx.max())) + 2), min(h, int(np.floor(my.max())) + 2)
     if x1 - x0 < 2 or y1 - y0 < 2:   # the warp lies outside the frame: the whole frame
         x0 = y0 = 0
         x1, y1 = w, h
-    return _Warp(np.ascontiguousarray(np.stack([mx - np.float32(x0), my - np.float32(y0)], axis=-1)), x0, y0, x1, y1)
+    mx -= np.float32(x0)
+    my -= np.float32(y0)
+    return _Warp(xy, x0, y0, x1, y1)
 
 
 def remap(frame: np.ndarray, warp: _Warp) -> np.ndarray:

@@ -162,7 +162,7 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     for r in radii_px:
         idx = np.rint(cye + r * _RING_S).astype(np.int32) * w + np.rint(cxe + r * _RING_C).astype(np.int32)
         np.clip(idx, 0, h * w - 1, out=idx)
-        out.append(idx.astype(np.intp))   # (numpy gathers with its own index type fastest)
+        out.append(idx)   # int32: half the bytes of numpy's own index type (np.take casts a run's at a time)
     if full_key is not None:
         if len(_RING_INDEX) > 8:
             _RING_INDEX.clear()

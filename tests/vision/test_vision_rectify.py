@@ -70,3 +70,21 @@ def test_two_views_of_one_camera_do_not_share_pixels() -> None:
     kept = first.image.copy()
     RX.rectify(255 - sc.image, sc.corners)   # the next frame reuses the working arrays
     assert np.array_equal(first.image, kept)
+
+
+@pytest.mark.parametrize("shape", [L.BoardShape(), L.BoardShape(bar=1.4, height=11.6)], ids=["layout", "wider bar"])
+def test_a_warps_maps_built_in_strips_are_the_maps_built_whole(shape: L.BoardShape,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    corners = np.array([[300, 100], [1000, 120], [1020, 650], [280, 640]], np.float32)
+    maps = []
+    for strip in (10**9, 1000, 1):   # one strip, strips of a few rows, one row at a time
+        monkeypatch.setattr(RX, "_STRIP", strip)
+        RX._MAPS.clear()
+        RX._SEEN.clear()
+        RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape)   # (seen once: no maps yet)
+        maps.append(RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape))
+    whole = maps[0]
+    assert whole is not None and whole.map.shape == (390, 454, 2) and whole.map.dtype == np.float32
+    for w in maps[1:]:
+        assert w is not None and (w.x0, w.y0, w.x1, w.y1) == (whole.x0, whole.y0, whole.x1, whole.y1)
+        assert w.map.tobytes() == whole.map.tobytes()
