@@ -104,7 +104,9 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     P = float(view.px) * scale
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
-    dog = cv2.subtract(_blurred(g, s1), _blurred(g, 2.5 * s1))
+    dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
+    dog = cv2.subtract(dog, _blurred(g, 2.5 * s1), dst=dog)
+    del g, img
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
