@@ -114,19 +114,8 @@ def judge(reader: BoardReader, lab: dict[str, Any], img: np.ndarray, home: str, 
             cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
             v = match_reading(ev, before, cands, mover) if ev is not None else None
             tally["ms"].append(1000 * (time.process_time() - t0))
-            tally["cases"] += 1
-            if v is not None and v.kind == "match":
-                good = cands[v.indices[0]] == after
-                tally["right" if good else "wrong"] += 1
-                if not good:
-                    detail.append(f"{tag} {home} {mover} {dice}: WRONG {plays[v.indices[0]].play}")
-            elif v is not None and v.kind == "illegal":
-                tally["wrong"] += 1
-                detail.append(f"{tag} {home} {mover} {dice}: WRONG illegal ({v.reason})")
-            else:
-                tally["asked"] += 1
-                why = v.kind + ": " + v.reason if v else (reading.reason.text if reading.reason else "no reading")
-                detail.append(f"{tag} {home} {mover} {dice}: asked ({why})")
+            VR.tally_verdict(tally, detail, f"{tag} {home} {mover} {dice}", v, cands, plays, after,
+                             reading.reason.text if reading.reason else "no reading")
 
 
 def _tally() -> dict[str, Any]:
@@ -250,7 +239,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--cases", type=int, default=5, help="cases per image, quadrant and mover (default 5)")
     p.add_argument("--split", default="fresh",
                    help="the labels' split judged (default fresh: the one with real references)")
-    p.add_argument("--conditions", default="", help="only these conditions, comma-separated: " + ", ".join(CONDITIONS))
+    p.add_argument("--conditions", default="", help="only these conditions, comma-separated: " + ", ".join(CONDITIONS).replace("%", "%%"))
     p.add_argument("--sequence", action="store_true", help="the slow drift over a game's moves instead")
     p.add_argument("--no-relearn", action="store_true", help="with --sequence: learn the first frame only")
     p.add_argument("--rendered", type=int, default=0, metavar="MOVES",

@@ -235,6 +235,25 @@ def real_references(name: str, labels: dict[str, Any], tables: dict[str, list[st
     return []
 
 
+def tally_verdict(tally: dict[str, Any], detail: list[str], case: str, v: Any, cands: list, plays: list,
+                  after: Position, no_reading: str = "no reading") -> None:
+    """Count one case's verdict ``v`` (None: no reading) as right, asked or wrong (a wrong play or a
+    false "illegal"), and note the asked and wrong ones in ``detail`` under ``case``."""
+    tally["cases"] += 1
+    if v is not None and v.kind == "match":
+        good = cands[v.indices[0]] == after
+        tally["right" if good else "wrong"] += 1
+        if not good:
+            detail.append(f"{case}: WRONG {plays[v.indices[0]].play}")
+    elif v is not None and v.kind == "illegal":
+        tally["wrong"] += 1
+        detail.append(f"{case}: WRONG illegal ({v.reason})")
+    else:
+        tally["asked"] += 1
+        why = v.kind + ": " + v.reason if v else no_reading
+        detail.append(f"{case}: asked ({why})")
+
+
 def table_corners(name: str, labels: dict[str, Any], tables: dict[str, list[str]]) -> list[list[float]]:
     """One table, one fixed camera: the corners the table found once, here the mean of its
     frames' labelled corners (each frame's own when ``name`` is in no listed table)."""
@@ -341,19 +360,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                             [(ev.bar[0], "dark"), (ev.bar[1], "light")]
                         tally["cells"] += 26
                         tally["cells_right"] += sum(a == b for a, b in zip(got, truth))
-                    tally["cases"] += 1
-                    if v is not None and v.kind == "match":
-                        good = cands[v.indices[0]] == after
-                        tally["right" if good else "wrong"] += 1
-                        if not good:
-                            detail.append(f"{name} {home} {mover} {dice}: WRONG {plays[v.indices[0]].play}")
-                    elif v is not None and v.kind == "illegal":
-                        tally["wrong"] += 1
-                        detail.append(f"{name} {home} {mover} {dice}: WRONG illegal ({v.reason})")
-                    else:
-                        tally["asked"] += 1
-                        why = v.kind + ": " + v.reason if v else "no reading"
-                        detail.append(f"{name} {home} {mover} {dice}: asked ({why})")
+                    tally_verdict(tally, detail, f"{name} {home} {mover} {dice}", v, cands, plays, after)
     tally["detail"] = detail
     return tally
 
