@@ -50,23 +50,27 @@ def count_points(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, Poin
 
     What each count looks up in its point's profiles is found for all points at once
     (:class:`vision.stacks.Ahead`): the rim peaks at the board's threshold and the faint pass's
-    (:func:`vision.rims.peaks_rows`: the indices :func:`vision.stacks._peaks` gives row by row),
-    which points show faint rims, which a rim where a full row ends."""
+    (:func:`vision.rims.peaks_rows`: the indices :func:`vision.stacks._peaks` gives row by row;
+    the faint pass's only for the points it looks at), which points show faint rims, which a
+    rim where a full row ends."""
     low = low_params(params)
-    peaks: dict[float, tuple[list[list[int]], list[list[int]]]] = {}
-    for p in (params, low):
-        if p.threshold not in peaks:
-            peaks[p.threshold] = (peaks_rows(prof.cap, p.threshold * 0.5, peak_steps(p), lead=True),
-                                  peaks_rows(prof.full, p.threshold * 0.5, peak_steps(p), lead=True))
     faint: list[bool] = np.any((prof.cap > low.threshold) & (prof.cap <= params.threshold), axis=1).tolist()
     far = np.abs(prof.dist - 4.5 * params.checker) < 0.3
     far_rim: list[bool] = (prof.cap[:, far].max(axis=1) > params.threshold).tolist() if far.any() \
         else [False] * len(prof.cap)
+    n = len(prof.cap)
+    peaks: list[dict[float, tuple[list[int], list[int]]]] = [{} for _ in range(n)]
+    # the faint pass's peaks only where it will look (points with faint rims)
+    for p, at in ((low, [i for i in range(n) if faint[i]]), (params, list(range(n)))):
+        if at:
+            caps = peaks_rows(prof.cap[at], p.threshold * 0.5, peak_steps(p), lead=True)
+            fulls = peaks_rows(prof.full[at], p.threshold * 0.5, peak_steps(p), lead=True)
+            for i, c, f in zip(at, caps, fulls):
+                peaks[i][p.threshold] = (c, f)
     return {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
                                 None if prof.colour is None else prof.colour[i],
                                 0.0 if prof.fill is None else float(prof.fill[i]),
-                                Ahead({t: (caps[i], fulls[i]) for t, (caps, fulls) in peaks.items()},
-                                      faint[i], far_rim[i]))
+                                Ahead(peaks[i], faint[i], far_rim[i]))
             for i, a in enumerate(axes(params))}
 
 
