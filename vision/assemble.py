@@ -89,21 +89,24 @@ def _point_rows(found: Found, labels: np.ndarray, cmargin: np.ndarray,
     rows: Rows = {"top": [], "bottom": []}
     total = [0, 0]
     margins: dict[tuple[str, int], float] = {}   # each point's weakest colour margin
+    # as Python numbers: a point's few samples summed and their least margin found without
+    # numpy's per-call cost (the same values: the labels' ints, the margins' floats)
+    labs, cms = labels.tolist(), cmargin.tolist()
     for name in [f"{r}{i}" for r in ("top", "bottom") for i in range(12)]:
         pc = found.per_axis[name]
         m = len(pc.samples)
-        lab = labels[k:k + m]
-        cm = cmargin[k:k + m]
+        lab = labs[k:k + m]
+        weakest = min(cms[k:k + m]) if pc.count else np.inf
         k += m
         conf = pc.confidence
         colour = None
         if pc.count:
-            light = int(lab.sum())
+            light = sum(lab)
             colour = "light" if light * 2 > m else "dark"
-            conf = min(conf, colour_raw(float(np.min(cm)), params)) * (0.3 if min(light, m - light) else 1.0)
+            conf = min(conf, colour_raw(weakest, params)) * (0.3 if min(light, m - light) else 1.0)
             total[colour == "light"] += pc.count
         row = "top" if name.startswith("top") else "bottom"
-        margins[(row, len(rows[row]))] = float(np.min(cm)) if pc.count else np.inf
+        margins[(row, len(rows[row]))] = weakest
         rows[row].append(PointReading(pc.count, colour, max(0.0, min(1.0, conf))))
     return rows, total, margins, k
 

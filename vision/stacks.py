@@ -8,7 +8,7 @@ takes values and returns new ones.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -70,19 +70,27 @@ class PointCount:
     faint: bool = False         # found only by the faint-stack pass (no rim above the board's threshold)
 
 
+class Ahead(NamedTuple):
+    """What :func:`count_point` looks up in a point's profiles, found beforehand for every point
+    of a board at once (:func:`vision.checkers.count_points`): the same values, fewer calls."""
+
+    peaks: dict[float, tuple[list[int], list[int]]]   # per threshold: the cap's and the full rims' :func:`_peaks`
+    faint: bool      # cap rims above the faint pass's threshold and not above the board's
+    far_rim: bool    # a cap rim above the board's threshold where a full first row ends
+
+
 def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
                 params: ReadParams = DEFAULT, colour: Optional[np.ndarray] = None,
-                fill: float = 0.0) -> PointCount:
+                fill: float = 0.0, ahead: Optional[Ahead] = None) -> PointCount:
     """:func:`count_point_low` and then, for a full first row, the pyramid pass for 10..15
-    (:func:`tall_stack`)."""
-    pc = count_point_low(a, full, cap, lateral, dist, params, colour)
+    (:func:`tall_stack`).  ``ahead``: what was found beforehand (:class:`Ahead`), if anything."""
+    pc = count_point_low(a, full, cap, lateral, dist, params, colour, ahead)
     if colour is not None and 0 < pc.count < L.PYRAMID[0]:
         pc = continued_run(a, full, dist, colour, pc, params)
     if not params.tall_stacks:
         return pc
     cd = params.checker
-    far = np.abs(dist - 4.5 * cd) < 0.3
-    if pc.count < 5 and not (far.any() and float(cap[far].max()) > params.threshold):
+    if pc.count < 5 and not (far_rim(cap, dist, params) if ahead is None else ahead.far_rim):
         return pc  # no checker where a full row ends: not a tall stack
     n, margin, alt, fit = tall_fit(full, dist, params.threshold, fill, cd, params)
     if fit < TALL_FIT:
@@ -159,7 +167,8 @@ def tall_fit(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
 
 
 def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
-                    params: ReadParams = DEFAULT, colour: Optional[np.ndarray] = None) -> PointCount:
+                    params: ReadParams = DEFAULT, colour: Optional[np.ndarray] = None,
+                    ahead: Optional[Ahead] = None) -> PointCount:
     """Stage 2 for one point: the stack's extent from its last cap, plus second-layer rims.
 
     Checkers in the first layer touch each other from the base outwards, so the farthest
@@ -169,13 +178,14 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
 
     Checkers that barely stand out from their point (dark on a dark red point) fall below
     the board's threshold; they are counted at a lower one when their rims are as even as
-    one stack's are (and as strong as the rims already found on the point).
+    one stack's are (and as strong as the rims already found on the point).  ``peaks``: the
+    point's profiles as found beforehand (:class:`Ahead`), if they were.
     """
-    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour)
+    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour, ahead)
     low = low_params(params)
-    if not np.any((cap > low.threshold) & (cap <= params.threshold)):
+    if not (np.any((cap > low.threshold) & (cap <= params.threshold)) if ahead is None else ahead.faint):
         return strong  # nothing faint here
-    weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour)
+    weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour, ahead)
     if weak.count > strong.count and w_rims and _even_stack(w_rims, s_rims, params):
         return PointCount(weak.count, weak.samples, weak.confidence * 0.5, faint=strong.count == 0)
     return strong
@@ -190,18 +200,31 @@ def _even_stack(w_rims: list[float], s_rims: list[float], params: ReadParams) ->
     return smooth and min(w_rims) >= params.even * _median(w_rims)
 
 
+def far_rim(cap: np.ndarray, dist: np.ndarray, params: ReadParams) -> bool:
+    """A cap rim above the board's threshold where a full first row ends (4.5 checkers out)."""
+    far = np.abs(dist - 4.5 * params.checker) < 0.3
+    return bool(far.any() and float(cap[far].max()) > params.threshold)
+
+
+def peak_steps(params: ReadParams) -> int:
+    """The rim peaks' suppression window, in profile steps (:func:`_peaks`'s ``nms_steps``)."""
+    return max(1, int(round(params.nms / params.step)))
+
+
 def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
-              params: ReadParams, colour: Optional[np.ndarray]) -> tuple[PointCount, list[float]]:
+              params: ReadParams, colour: Optional[np.ndarray],
+              ahead: Optional[Ahead] = None) -> tuple[PointCount, list[float]]:
     """:func:`count_point` at one threshold; also the rim scores the count rests on."""
     thr = params.threshold
-    nms = max(1, int(round(params.nms / params.step)))
+    nms = peak_steps(params)
     cd = params.checker
-    caps = _peaks(cap, thr * 0.5, nms, lead=True)
+    found = None if ahead is None else ahead.peaks.get(thr)
+    caps = _peaks(cap, thr * 0.5, nms, lead=True) if found is None else found[0]
     strong = [j for j in caps if cap[j] > thr]
     margin = min([abs(cap[j] - thr) / thr for j in caps] + [1.0])
     if not strong:
         return PointCount(0, (), min(1.0, margin * 2)), []
-    fulls = _peaks(full, thr * 0.5, nms, lead=True)
+    fulls = _peaks(full, thr * 0.5, nms, lead=True) if found is None else found[1]
     strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
     last = -1
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
