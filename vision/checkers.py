@@ -11,15 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
-import numpy as np
-
 from .bar import read_bar
 from .bare import bare_points
 from .looks import doubt_empty_rims, drop_empty_bases, outlined_checkers
-from .params import DEFAULT, ReadParams, low_params
-from .rims import Profiles, axes, peaks_rows
+from .params import DEFAULT, ReadParams
+from .rims import Profiles, axes
 from .rows import longer_rows
-from .stacks import Ahead, Checker, PointCount, count_point, peak_steps
+from .stacks import Checker, PointCount, count_point, look_ahead
 from .order import _percentile
 
 
@@ -46,31 +44,13 @@ def board_params(prof: Profiles, params: ReadParams = DEFAULT) -> ReadParams:
 
 
 def count_points(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, PointCount]:
-    """Every point's count at ``params`` (already the board's own), before the second looks.
-
-    What each count looks up in its point's profiles is found for all points at once
-    (:class:`vision.stacks.Ahead`): the rim peaks at the board's threshold and the faint pass's
-    (:func:`vision.rims.peaks_rows`: the indices :func:`vision.stacks._peaks` gives row by row;
-    the faint pass's only for the points it looks at), which points show faint rims, which a
-    rim where a full row ends."""
-    low = low_params(params)
-    faint: list[bool] = np.any((prof.cap > low.threshold) & (prof.cap <= params.threshold), axis=1).tolist()
-    far = np.abs(prof.dist - 4.5 * params.checker) < 0.3
-    far_rim: list[bool] = (prof.cap[:, far].max(axis=1) > params.threshold).tolist() if far.any() \
-        else [False] * len(prof.cap)
-    n = len(prof.cap)
-    peaks: list[dict[float, tuple[list[int], list[int]]]] = [{} for _ in range(n)]
-    # the faint pass's peaks only where it will look (points with faint rims)
-    for p, at in ((low, [i for i in range(n) if faint[i]]), (params, list(range(n)))):
-        if at:
-            caps = peaks_rows(prof.cap[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            fulls = peaks_rows(prof.full[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            for i, c, f in zip(at, caps, fulls):
-                peaks[i][p.threshold] = (c, f)
+    """Every point's count at ``params`` (already the board's own), before the second looks; what
+    each count looks up in its point's profiles found for all points at once
+    (:func:`vision.stacks.look_ahead`)."""
+    ahead = look_ahead(prof.cap, prof.full, prof.dist, params)
     return {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
                                 None if prof.colour is None else prof.colour[i],
-                                0.0 if prof.fill is None else float(prof.fill[i]),
-                                Ahead(peaks[i], faint[i], far_rim[i]))
+                                0.0 if prof.fill is None else float(prof.fill[i]), ahead[i])
             for i, a in enumerate(axes(params))}
 
 

@@ -342,6 +342,7 @@ class BoardMemory:
         self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
         self.states = np.full(n, -1, np.int8)  # each slot's state in the last known position (-1: not known)
         self._near: Optional[tuple[bytes, np.ndarray, np.ndarray]] = None  # the fitting slots' neighbours
+        self._band_near: Optional[tuple[SlotGeometry, np.ndarray]] = None  # each band segment's nearest slot
         self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
         self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
@@ -647,10 +648,14 @@ class BoardMemory:
         return bool(gap.min() <= REACH)
 
     def _band_field(self) -> np.ndarray:
-        """Per frame band segment (:func:`band_places`), the slot nearest it (whose light factor it takes)."""
-        at = band_places()
-        c = self.geo.centres.astype(np.float64)
-        return np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
+        """Per frame band segment (:func:`band_places`), the slot nearest it (whose light factor it
+        takes); kept for the slot geometry (a frame in a moved light carries every kept band)."""
+        if self._band_near is None or self._band_near[0] is not self.geo:
+            at = band_places()
+            c = self.geo.centres.astype(np.float64)
+            near = np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
+            self._band_near = (self.geo, near)
+        return self._band_near[1]
 
     def _carry_band(self, band: np.ndarray, light: Light) -> np.ndarray:
         """A kept frame band's segments (n, 4: mean BGR, grey std) as ``light`` shows them: the

@@ -162,7 +162,7 @@ def shadowed(img: np.ndarray, corners: np.ndarray, quarter: int = 0, depth: floa
     top-left, top-right, bottom-right, bottom-left, ``depth`` of the light taken, its edge
     blurred over ``soft`` of the board's size."""
     u, v = _board_uv(img.shape[:2], corners)
-    cu, cv = (0.0, 0.0) if quarter == 0 else (1.0, 0.0) if quarter == 1 else (1.0, 1.0) if quarter == 2 else (0.0, 1.0)
+    cu, cv = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))[quarter]   # the quarter's corner of the board
     # inside the quarter: within half the board of its corner along both axes
     du, dv = np.abs(u - cu) - 0.5, np.abs(v - cv) - 0.5
     edge = np.maximum(du, dv)            # < 0 inside the quarter

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams, low_params
-from .rims import Axis
+from .rims import Axis, peaks_rows
 
 
 def _median(xs: list[float]) -> float:
@@ -178,12 +178,12 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
 
     Checkers that barely stand out from their point (dark on a dark red point) fall below
     the board's threshold; they are counted at a lower one when their rims are as even as
-    one stack's are (and as strong as the rims already found on the point).  ``peaks``: the
-    point's profiles as found beforehand (:class:`Ahead`), if they were.
+    one stack's are (and as strong as the rims already found on the point).  ``ahead``: what was
+    found beforehand in the point's profiles (:class:`Ahead`), if anything.
     """
     strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour, ahead)
     low = low_params(params)
-    if not (np.any((cap > low.threshold) & (cap <= params.threshold)) if ahead is None else ahead.faint):
+    if not (bool(_faint_rims(cap, params).any()) if ahead is None else ahead.faint):
         return strong  # nothing faint here
     weak, w_rims = _count_at(a, full, cap, lateral, dist, low, colour, ahead)
     if weak.count > strong.count and w_rims and _even_stack(w_rims, s_rims, params):
@@ -200,10 +200,43 @@ def _even_stack(w_rims: list[float], s_rims: list[float], params: ReadParams) ->
     return smooth and min(w_rims) >= params.even * _median(w_rims)
 
 
+def _faint_rims(cap: np.ndarray, params: ReadParams) -> np.ndarray:
+    """Where cap rims lie above the faint pass's threshold and not above the board's (one point's
+    profile, or every point's, one a row)."""
+    return (cap > low_params(params).threshold) & (cap <= params.threshold)
+
+
+def _row_end(dist: np.ndarray, params: ReadParams) -> np.ndarray:
+    """The profile steps where a full first row ends (4.5 checkers out)."""
+    return np.abs(dist - 4.5 * params.checker) < 0.3
+
+
 def far_rim(cap: np.ndarray, dist: np.ndarray, params: ReadParams) -> bool:
-    """A cap rim above the board's threshold where a full first row ends (4.5 checkers out)."""
-    far = np.abs(dist - 4.5 * params.checker) < 0.3
+    """A cap rim above the board's threshold where a full first row ends."""
+    far = _row_end(dist, params)
     return bool(far.any() and float(cap[far].max()) > params.threshold)
+
+
+def look_ahead(cap: np.ndarray, full: np.ndarray, dist: np.ndarray, params: ReadParams) -> list[Ahead]:
+    """What :func:`count_point` looks up for every point of a board (``cap`` and ``full``: one
+    point's profile a row), found at once: the rim peaks at the board's threshold and the faint
+    pass's (:func:`vision.rims.peaks_rows`: the indices :func:`_peaks` gives row by row; the faint
+    pass's only for the points it looks at), which points show faint rims, which a rim where a
+    full row ends."""
+    n = len(cap)
+    faint: list[bool] = np.any(_faint_rims(cap, params), axis=1).tolist()
+    far = _row_end(dist, params)
+    ends: list[bool] = [False] * n
+    if far.any():
+        ends = (cap[:, far].max(axis=1) > params.threshold).tolist()
+    peaks: list[dict[float, tuple[list[int], list[int]]]] = [{} for _ in range(n)]
+    for p, at in ((low_params(params), [i for i in range(n) if faint[i]]), (params, list(range(n)))):
+        if at:
+            caps = peaks_rows(cap[at], p.threshold * 0.5, peak_steps(p), lead=True)
+            fulls = peaks_rows(full[at], p.threshold * 0.5, peak_steps(p), lead=True)
+            for i, c, f in zip(at, caps, fulls):
+                peaks[i][p.threshold] = (c, f)
+    return [Ahead(peaks[i], faint[i], ends[i]) for i in range(n)]
 
 
 def peak_steps(params: ReadParams) -> int:
