@@ -102,12 +102,12 @@ def test_the_page_shows_every_table_a_dispute_first_and_sends_the_directors_acti
             browser.execute_script("document.querySelector(`#tables [data-table='${arguments[0]}'] "
                                    "button[data-action='${arguments[1]}']`).click()", table, action)
         click("t3", "pause")
-        assert wait(lambda: "refused" in browser.find_element(By.ID, "status").text, 30)
+        assert wait(lambda: "refused" in browser.find_element(By.ID, "said").text, 30)
         browser.find_element(By.ID, "user").send_keys("dir")
         browser.find_element(By.ID, "pw").send_keys("dpw")
         browser.find_element(By.ID, "signin").click()
         click("t3", "pause")
-        assert wait(lambda: "sent to t3" in browser.find_element(By.ID, "status").text, 30)
+        assert wait(lambda: "sent to t3" in browser.find_element(By.ID, "said").text, 30)
         assert wait(lambda: (tables[2].pump() or True) and bool(tables[2].director_lines), 30)
         assert [(e["action"], e["by"]) for e in tables[2].director_lines] == [("pause", "dir")]
         # the director's other powers from the page: a score typed into t2's card, with why
@@ -115,7 +115,7 @@ def test_the_page_shows_every_table_a_dispute_first_and_sends_the_directors_acti
                                "c.querySelector('input.score').value = '1-0';"
                                "c.querySelector('input.why').value = 'the score board was wrong';")
         click("t2", "score")
-        assert wait(lambda: "score sent to t2" in browser.find_element(By.ID, "status").text, 30)
+        assert wait(lambda: "score sent to t2" in browser.find_element(By.ID, "said").text, 30)
         assert wait(lambda: (tables[1].pump() or True) and bool(tables[1].director_lines), 30)
         [e] = tables[1].director_lines
         assert (e["action"], e["by"], e.get("data")) == ("score", "dir", {"score": [1, 0],
