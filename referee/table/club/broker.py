@@ -227,6 +227,8 @@ class PahoBroker:
         self._connected = threading.Event()
         self._pending: dict[int, _PahoAck] = {}  # message id -> its ack, until the broker's PUBACK
         self._early: set[int] = set()            # PUBACKs that came before publish() returned
+        self._asked: set[int] = set()            # subscriptions sent, until the broker's SUBACK
+        self._granted: set[int] = set()          # SUBACKs that came before subscribe() noted the id
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id or "",
                                   clean_session=not client_id)
         self.client.max_queued_messages_set(0)  # queue while the broker is away (the offset bounds it)
@@ -245,6 +247,7 @@ class PahoBroker:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+        self.client.on_subscribe = self._on_subscribe
         self.client.reconnect_delay_set(min_delay=1, max_delay=5)
         self.client.connect_async(host, port, keepalive)
         self.client.loop_start()
@@ -255,10 +258,10 @@ class PahoBroker:
                          f"{reason}; check the password (the club file's table list)", lasting=True)
             return
         self.failure, self.lasting = "", False
-        self._connected.set()
-        with self._lock:
+        with self._lock:  # subscribed again before anyone sees the connection up
             for pattern, _ in self._subs:
-                client.subscribe(pattern, qos=1)
+                self._ask(pattern)
+            self._connected.set()
 
     def _failed(self, why: str, lasting: bool) -> None:
         if why != self.failure:
@@ -292,6 +295,34 @@ class PahoBroker:
                 self._early.add(mid)
             else:
                 ack.ok = True
+
+    def _ask(self, pattern: str) -> None:
+        """Send one subscription and note it until the broker grants it (under the lock)."""
+        _, mid = self.client.subscribe(pattern, qos=1)
+        if mid is None:
+            return
+        if mid in self._granted:
+            self._granted.discard(mid)
+        else:
+            self._asked.add(mid)
+
+    def _on_subscribe(self, client: Any, userdata: Any, mid: int, reasons: Any = None, props: Any = None) -> None:
+        with self._lock:
+            if mid in self._asked:
+                self._asked.discard(mid)
+            else:
+                self._granted.add(mid)
+
+    def wait_subscribed(self, timeout: float, step: float = 0.02) -> bool:
+        """True once connected and every subscription so far is granted by the broker (within
+        ``timeout`` seconds): messages published after that reach this client."""
+        end = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                ready = self.connected and not self._asked
+            if ready or time.monotonic() >= end:
+                return ready
+            time.sleep(step)
 
     @property
     def connected(self) -> bool:
@@ -327,8 +358,8 @@ class PahoBroker:
         """Subscribe ``callback`` to ``pattern`` (again on every reconnection); QoS 1."""
         with self._lock:
             self._subs.append((pattern, callback))
-        if self.connected:
-            self.client.subscribe(pattern, qos=1)
+            if self.connected:
+                self._ask(pattern)
 
     def close(self) -> None:
         """Disconnect from the broker and stop the network thread."""

@@ -160,7 +160,7 @@ def test_the_ci_broker_carries_a_table_to_the_server(tmp_path: Path) -> None:
     server = PahoBroker(host, int(port))
     assert server.wait_connected(10)
     subscribe(state, server)
-    time.sleep(0.3)
+    assert server.wait_subscribed(10)
     t = ClubTable("ci", "t1", tmp_path / "t1", PahoBroker(host, int(port)), seed=1, fsync=False)
     assert t.broker.wait_connected(10)  # type: ignore[attr-defined]
     t.play()

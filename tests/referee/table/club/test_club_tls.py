@@ -68,7 +68,7 @@ def test_a_table_publishes_and_the_server_receives_through_tls(broker: LocalBrok
     try:
         assert server.wait_failure(10) == "" and table.wait_failure(10) == ""
         server.subscribe("bgtable/rv/#", lambda t, p: got.append((t, p)))
-        time.sleep(0.3)  # the subscription reaches the broker
+        assert server.wait_subscribed(10)  # the broker granted it: what follows reaches the server
         m = Message(topic("rv", "t1", "event"), {"table": "t1", "seq": 1, "n": 0, "type": "match_start"})
         ack = table.publish(m)
         assert wait(ack.done) and wait(lambda: bool(got))
