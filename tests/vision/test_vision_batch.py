@@ -187,3 +187,73 @@ def test_given_corners_are_checked_once_per_camera_and_handed_out_fresh() -> Non
             given_corners(text, 300, 200)
         with pytest.raises(VisionError, match="expected four 'x,y' pairs"):
             given_corners("1,2 3,4", 640, 480)
+
+
+def test_also_runs_in_the_thread_on_the_job_and_picture_and_its_errors_are_dropped() -> None:
+    where: list[str] = []
+
+    def also(job: dict[str, Any], picture: Any) -> Any:
+        where.append(threading.current_thread().name)
+        if job["image"] == "2.jpg":
+            raise ValueError("the caller does this one itself")
+        return (job["image"], picture)
+
+    lines = [_job("1.jpg"), _job("2.jpg"), _job("missing.jpg"), "not json\n"]
+    for ahead, thread in ((1, "read-ahead"), (0, threading.current_thread().name)):
+        where.clear()
+        got = list(read_ahead(iter(lines), _load, ahead, also))
+        assert [ln.ahead for ln in got] == [("1.jpg", "picture of 1.jpg"), None, None, None]
+        assert where == [thread, thread]   # not for a picture that failed to load, nor a line that is no job
+        assert got[0].picture() == "picture of 1.jpg"
+
+
+def test_batch_with_the_dice_finds_them_ahead_on_given_corners_only(tmp_path: Path, monkeypatch: Any,
+                                                                    capsys: Any) -> None:
+    """A line with its corners given has its dice found in the read-ahead thread, on the corners its
+    reader then reads with (the same dice as found after the read); a line without corners has them
+    found after its read, on the corners its reader found."""
+    import cv2
+
+    from vision import cli
+    from vision import layout as L
+    from vision.render import RenderParams, render_scene
+    sc = render_scene(L.random_position(np.random.default_rng(4)), RenderParams.real_table(dice_prob=1.0), seed=304)
+    path = tmp_path / "dice.jpg"
+    cv2.imwrite(str(path), sc.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    corners = L.format_corners(sc.corners)
+    lines = [json.dumps({"image": str(path), "corners": corners}) + "\n"] * 2
+    calls: list[tuple[str, bytes]] = []
+    real = cli.dice_found
+
+    def counted(img: Any, cs: Any, shape: Any) -> Any:
+        calls.append((threading.current_thread().name, np.asarray(cs, np.float32).tobytes()))
+        return real(img, cs, shape)
+
+    monkeypatch.setattr(cli, "dice_found", counted)
+    printed = {}
+    for ahead in (1, 0, 1):   # the first run makes the warp's maps (see the test above): the later two compare
+        calls.clear()
+        monkeypatch.setattr(sys, "stdin", io.StringIO("".join(lines)))
+        assert cli._batch(dice=True, ahead=ahead) == 0
+        printed[ahead] = capsys.readouterr().out
+        want = "read-ahead" if ahead else threading.current_thread().name
+        assert [c[0] for c in calls] == [want, want]   # once a line, before its read
+    assert printed[0] == printed[1]
+    res = [json.loads(s) for s in printed[1].splitlines()]
+    assert len(res[0]["dice"]) == 2 and res[0]["dice"] == res[1]["dice"]
+    assert np.allclose(np.frombuffer(calls[0][1], np.float32).reshape(4, 2), res[0]["corners"], atol=0.051)
+    # found on other corners, or for another shape: not taken, looked for again on the read's own
+    img = cv2.imread(str(path))
+    cs = cli.given_corners(corners, img.shape[1], img.shape[0])
+    job = {"image": str(path), "corners": corners}
+    ahead = cli.dice_ahead(job, img)
+    assert ahead is not None and ahead[2] == res[0]["dice"]
+    assert cli.dice_ahead({"image": str(path)}, img) is None
+    calls.clear()
+    wrong = (ahead[0], L.BoardShape(bar=0.75), [{"fake": 1}])
+    got = cli.read_image(str(path), corners, image=img, found=wrong)
+    assert got["dice"] == res[0]["dice"] and len(calls) == 1
+    moved = ((cs + 1).tobytes(), ahead[1], [{"fake": 1}])
+    assert cli.read_image(str(path), corners, image=img, found=moved)["dice"] == res[0]["dice"] and len(calls) == 2
+    assert cli.read_image(str(path), corners, image=img, found=(ahead[0], ahead[1], [{"fake": 1}]))["dice"] == \
+        [{"fake": 1}] and len(calls) == 2
