@@ -8,11 +8,15 @@ boards.  Peers, measured in the same run: a still board is timed with the stabil
 skipping reads (the table's case) and with a full read every frame (``reread_every=1``: what
 it did before); ``read --batch`` lines (JPEG files of one camera) with one kept reader and with
 a new reader per line (what it did before), both ``--no-dice``, and with the dice finder
-(:mod:`vision.dice`, another part's) against ``--no-dice``.  ``x3`` is the Raspberry Pi 5 estimate (about
-three times slower than this machine), against the 33 ms of a 30 fps camera frame.
+(:mod:`vision.dice`, another part's) against ``--no-dice``, both CPU of one line after another, and
+the whole ``--batch`` loop's wall time (the next line's picture decoded, and its dice found, in the
+read-ahead thread while a line's checkers are read: :mod:`vision.batch`) with and without the dice.
+``x3`` is the Raspberry Pi 5 estimate (about three times slower than this machine), against the
+33 ms of a 30 fps camera frame.
 """
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -117,6 +121,35 @@ def batch_ms(n: int, kept: bool, dice: bool = True) -> tuple[float, float]:
     return best, dec
 
 
+def loop_ms(n: int, dice: bool = True) -> tuple[float, float, float]:
+    """The whole ``read --batch`` loop (:func:`vision.cli._batch`, stdin and stdout swapped for
+    strings) over ``n`` + 1 lines: CPU of the process, CPU of the reading (main) thread and wall
+    milliseconds per line after the first (a run of the first line alone taken off), the best of
+    PASSES each.  The wall time is what a user waits; on a shared machine it is the noisiest."""
+    import io
+    import json
+
+    from vision import cli
+    with tempfile.TemporaryDirectory() as d:
+        text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in batch_jobs(n + 1, d))
+        first = text.splitlines(keepends=True)[0]
+        best = {key: [float("inf")] * 3 for key in ("all", "one")}
+        for k in range(PASSES + 1):   # the first run makes the warps' maps
+            for key, lines_in in (("all", text), ("one", first)):
+                stdin, stdout = sys.stdin, sys.stdout
+                sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
+                try:
+                    t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
+                    cli._batch(dice=dice)
+                    spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
+                finally:
+                    sys.stdin, sys.stdout = stdin, stdout
+                if k:
+                    best[key] = [min(a, b) for a, b in zip(best[key], spent)]
+    cpu, main_cpu, wall = ((a - b) / n * 1000 for a, b in zip(best["all"], best["one"]))
+    return cpu, main_cpu, wall
+
+
 def main() -> None:
     from referee.turn.matching import evidence_position, match_reading
     from referee.rules.moves import legal_plays
@@ -191,8 +224,13 @@ def main() -> None:
     line(f"read --batch --no-dice, per line after the first (one camera, JPEG; decoding {dec:.1f} of it)", kept, 12.0,
          ("a new reader per line", fresh))
     with_dice, _ = batch_ms(max(8, n // 4), kept=True)
-    line("read --batch with the dice, per line after the first (one camera, JPEG)", with_dice, None,
-         ("--no-dice, the same lines", kept))
+    line("read --batch with the dice, per line after the first (one camera, JPEG; CPU, one line after another)",
+         with_dice, 12.0, ("--no-dice, the same lines", kept))
+    cpu, main_cpu, wall = loop_ms(max(8, n // 4))
+    line(f"the whole read --batch loop with the dice, per line after the first: wall (the dice found in the "
+         f"read-ahead thread; CPU {cpu:.1f} ms, {main_cpu:.1f} of it in the reading thread; "
+         f"load {os.getloadavg()[0]:.1f})", wall, 12.0,
+         ("--no-dice, the same loop's wall", loop_ms(max(8, n // 4), False)[2]))
 
 
 if __name__ == "__main__":

@@ -169,8 +169,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     side = 2 * r + 1
     # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
     # from there on its region runs out of the window (no fill needed to tell)
-    runs_out = min(int(dist[sy, :sx + 1].max()), int(dist[sy, sx:].max()),
-                   int(dist[:sy + 1, sx].max()), int(dist[sy:, sx].max()))
+    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
+    runs_out = min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
@@ -198,6 +198,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # reach is worked out, as the rest's is already known)
         new = (lab == seed_label).view(np.uint8)
         box: Sequence[int] = (bx, by, bw, bh)
+        ux0, uy0, ux1, uy1 = bx, by, bx + bw, by + bh  # the face's box so far (the union of the pieces')
         keep = np.zeros(n, np.uint8)
         keep[seed_label] = 1
         for _ in range(2):
@@ -210,9 +211,14 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
                 break
             new = added[lab]
             box = cv2.boundingRect(new)
-        blob = keep[lab]
-        cnts, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        hull = cv2.convexHull(np.vstack(cnts))
+            ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
+            ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
+        # the face's outline looked for in its box (a pixel wider: none of it reaches the window's
+        # edge): the same contours, in the same order, as in the whole window, on a smaller picture
+        ux0, uy0, ux1, uy1 = max(ux0 - 1, 0), max(uy0 - 1, 0), min(ux1 + 1, side), min(uy1 + 1, side)
+        cnts, _ = cv2.findContours(keep[lab[uy0:uy1, ux0:ux1]], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(ux0, uy0))
+        hull = cv2.convexHull(cnts[0] if len(cnts) == 1 else np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
         (rx, ry), (rw, rh), ang = rect
         lo, hi = p.side
@@ -221,7 +227,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         area = float(cv2.contourArea(hull))
         if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
             continue
-        solid = np.zeros_like(blob)
+        solid = np.zeros(lab.shape, np.uint8)
         cv2.fillConvexPoly(solid, hull, 1)
         # the bands around the face, worked out only where they can be: the face's box and the widest reach
         box = cv2.boundingRect(hull)
@@ -271,7 +277,7 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
                  p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
     """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
     the colour about it (the median of a small box, per channel, as :func:`_median_colour`) and the
-    seed's own distance from it; worked out for all points at once (one gather and one partial sort)."""
+    seed's own distance from it; worked out for all points at once (one gather and one sort)."""
     P = view.px
     c0 = max(2, int(round(0.06 * P)))
     wins = [_window(view, cx, cy, p) for cx, cy in points]
@@ -287,10 +293,14 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     grid = (len(at), len(offs), len(k), len(k))
     ys = np.broadcast_to(sy[:, :, None, None] + k[None, None, :, None], grid).reshape(len(at), len(offs), -1)
     xs = np.broadcast_to(sx[:, :, None, None] + k[None, None, None, :], grid).reshape(len(at), len(offs), -1)
-    boxes = view.image[ys, xs]                                          # (n, 5, m, 3), m odd
-    mid = boxes.shape[2] // 2
-    colour = np.partition(boxes, mid, axis=2)[:, :, mid].astype(np.int64)  # the middle value: the median
-    seed = view.image[sy, sx].astype(np.int64)
+    W = view.image.shape[1]
+    pixels = view.image.reshape(-1, 3)
+    # gathered by flat index (a 2-d fancy index is several times slower), each channel's values last
+    boxes = pixels.take(ys * W + xs, axis=0).transpose(0, 1, 3, 2)      # (n, 5, 3, m), m odd
+    mid = boxes.shape[3] // 2
+    # the middle value, the median: a stable sort of bytes is a radix sort, faster than a partition
+    colour = np.sort(boxes, axis=3, kind="stable")[..., mid].astype(np.int64)
+    seed = pixels.take(sy * W + sx, axis=0).astype(np.int64)
     far = np.abs(seed - colour).max(axis=2)
     for i, k_ in enumerate(at):
         out[k_] = tuple(((c[0], c[1], c[2]), f) for c, f in zip(colour[i].tolist(), far[i].tolist()))
