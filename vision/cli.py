@@ -23,8 +23,9 @@ no tray is beside the playing area in the picture), ``"corners"``, ``"corner_sou
 layout (bar 1, height 11) with the corners given or from the markers;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D,
 "bar_width": W, "board_height": H}`` (all but the image optional) on stdin
-and writes one JSON result per line, in input order (each line's picture is decoded while the line
-before it is read: :mod:`vision.batch`).  ``bgtable markers OUT.png`` writes the corner
+and writes one JSON result per line, in input order (each line's picture is decoded, and its dice
+found when the line gives the corners, while the line before it is read: :mod:`vision.batch`).
+``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2 (``parser.error``; the ``bgtable``
 dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fill and run it).
 """
