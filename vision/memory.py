@@ -37,7 +37,7 @@ from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
 from . import knock
 from .rectify import View
-from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, neighbours, steady
+from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
 
 EMPTY, DARK, LIGHT = 0, 1, 2
 PATCH = 8            # a slot's patch, samples a side (after resampling)
@@ -60,6 +60,12 @@ REACH = 2.5          # pw from where something crosses the band within which an 
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
 LIGHT_MOVED = 0.15   # log: a light that changes some value by more than this (16 %) is carried into the looks
+LIGHT_SAME = 0.03    # log: a frame whose slots' light moved less than this since the last fit (every slot's
+#                      neighbourhood, :func:`vision.relight.light_moved`: a mains flicker moves it 0.01-0.02)
+#                      is compared with the looks as that fit's frame was (not carried), ...
+LIGHT_MARGIN = 0.07  # ... when that fit's change lies below LIGHT_MOVED by more than this (the frame's own
+#                      fit would then not carry the looks either)
+LIGHT_SAME_CARRIED = 0.01  # log: ... and in that fit's light itself, when the fit carried the looks
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
 #                      colour of the point): its look is not learned as the checker's
@@ -341,11 +347,17 @@ class BoardMemory:
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
         self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
         self.states = np.full(n, -1, np.int8)  # each slot's state in the last known position (-1: not known)
-        self._near: Optional[tuple[bytes, np.ndarray, np.ndarray]] = None  # the fitting slots' neighbours
+        # the fitting slots' neighbours (listed, :func:`vision.relight.near_lists`) among themselves and of every slot
+        self._near: Optional[tuple[bytes, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None
+        # the last light fitted while reading: its fitting slots, their levels then (:func:`vision.relight.slot_levels`)
+        self._fitted: Optional[tuple[bytes, np.ndarray, Light]] = None
+        self._lit: Optional[tuple[Light, np.ndarray, list[np.ndarray], np.ndarray]] = None  # the looks carried into it
         self._band_near: Optional[tuple[SlotGeometry, np.ndarray]] = None  # each band segment's nearest slot
         self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
         self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
+        # the last move measured, and its view's probe (:class:`vision.knock.Probe`)
+        self._probe: Optional[tuple[Optional[knock.Probe], knock.Move]] = None
 
     @property
     def scale(self) -> float:
@@ -432,7 +444,8 @@ class BoardMemory:
             self.bands = []
         self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
-        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._probe = None
 
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,
@@ -481,7 +494,8 @@ class BoardMemory:
         self.blind[:] = False
         self.states[:] = -1
         self.anchor = None
-        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._probe = None
 
     # ------------------------------------------------------------------ reading
 
@@ -520,7 +534,15 @@ class BoardMemory:
         """How the light moved from the looks' to the frame whose slot samples are ``raw``
         (:func:`samples`), fitted (:func:`vision.relight.fit_light`) on the slots whose state in
         ``st`` (by default the last known position's) has its own look here, not blind to it and
-        under no die found."""
+        under no die found.
+
+        Reading (``st`` not given), the last fit is kept: a frame whose fitting slots' light
+        moved less than :data:`LIGHT_SAME` since that fit's frame (:func:`vision.relight.light_moved`,
+        a fiftieth of a fit's work) is compared with the looks as that frame was, when that fit's
+        change lay clearly (:data:`LIGHT_MARGIN`) below :data:`LIGHT_MOVED` (the looks as learned);
+        one that moved less than :data:`LIGHT_SAME_CARRIED`, when it lay clearly above (the looks
+        carried into that fit's light).  At a steady table nearly every frame is: the light is
+        fitted when it moves, not every frame."""
         st = self.states if st is None else st
         s = np.clip(st, 0, 2).astype(np.intp)
         idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
@@ -530,21 +552,43 @@ class BoardMemory:
         key = idx.tobytes()
         if self._near is None or self._near[0] != key:
             at = self.geo.centres[idx].astype(np.float64)
-            self._near = (key, neighbours(at, at), neighbours(self.geo.centres.astype(np.float64), at))
+            self._near = (key, near_lists(neighbours(at, at)),
+                          near_lists(neighbours(self.geo.centres.astype(np.float64), at)))
+        now = _core(raw[idx])
+        if st is not self.states:   # a lesson's own position: fitted afresh
+            return fit_light(lab_to_bgr(self.look[idx, s[idx]]), now, self._near[1], self._near[2])
         if self._tpl_bgr is None:
             self._tpl_bgr = lab_to_bgr(self._templates())
-        if st is self.states:   # the looks of the last known position, as learned (own looks: the templates')
-            learned = self._tpl_bgr[idx, s[idx]]
-        else:
-            learned = lab_to_bgr(self.look[idx, s[idx]])
-        return fit_light(learned, _core(raw[idx]), self._near[1], self._near[2])
+        levels = slot_levels(now)
+        kept = self._fitted
+        if kept is not None and kept[0] == key:
+            change = kept[2].change
+            same = LIGHT_SAME if change < LIGHT_MOVED - LIGHT_MARGIN else \
+                LIGHT_SAME_CARRIED if change > LIGHT_MOVED + LIGHT_MARGIN else 0.0
+            if same and light_moved(kept[1], levels, self._near[1]) < same:
+                return kept[2]
+        # the looks of the last known position, as learned (own looks: the templates')
+        light = fit_light(self._tpl_bgr[idx, s[idx]], now, self._near[1], self._near[2])
+        self._fitted = (key, levels, light)
+        return light
 
     def move(self, view: View) -> knock.Move:
         """How the board moved in ``view`` since the last known frame (:func:`vision.knock.measure`;
-        none before one): a knocked camera with the corners fixed in the configuration."""
+        none before one): a knocked camera with the corners fixed in the configuration.  The last
+        move measured is kept with its view's probe (:class:`vision.knock.Probe`): a view that
+        drifted from that one by a fraction of a pixel (:func:`vision.knock.holds`) moved as it did."""
         if self._moved is not None and self._moved[0] is view:
             return self._moved[2]
-        m = knock.NONE if self.anchor is None else knock.measure(self.anchor, view)
+        if self.anchor is None:
+            m = knock.NONE
+        else:
+            now = knock.anchor(view)
+            kept = self._probe
+            if kept is not None and kept[0] is not None and knock.holds(kept[1], view.px, knock.drift(kept[0], now)):
+                m = kept[1]
+            else:
+                m = knock.measure_anchors(self.anchor, now)
+                self._probe = (knock.probe(now), m)
         self._moved = (view, view if m.still or m.far(view.px) else knock.undo(view, m), m)
         return m
 
@@ -571,10 +615,13 @@ class BoardMemory:
         raw = samples(self.aligned(view), self.geo)
         light = self._light(raw)
         if light.change > LIGHT_MOVED:
-            assert self._tpl_bgr is not None
-            lit = bgr_to_lab(light.carry(self._tpl_bgr))
-            d = _shifted_lab_dist(to_lab(raw), lit, _weighted_rows(lit))
-            self._last = (view, d, self._make_spread(lit), light)
+            if self._lit is None or self._lit[0] is not light:   # the looks carried, kept with the light
+                assert self._tpl_bgr is not None
+                lit = bgr_to_lab(light.carry(self._tpl_bgr))
+                self._lit = (light, lit, _weighted_rows(lit), self._make_spread(lit))
+            _, lit, rows, spread = self._lit
+            d = _shifted_lab_dist(to_lab(raw), lit, rows)
+            self._last = (view, d, spread, light)
             return d
         if self._rows is None or self._rows[0] is not tpl:
             self._rows = (tpl, _weighted_rows(tpl))
