@@ -352,6 +352,7 @@ class BoardMemory:
         # the last light fitted while reading: its fitting slots, their levels then (:func:`vision.relight.slot_levels`)
         self._fitted: Optional[tuple[bytes, np.ndarray, Light]] = None
         self._lit: Optional[tuple[Light, np.ndarray, list[np.ndarray], np.ndarray]] = None  # the looks carried into it
+        self._fit_slots: Optional[tuple[np.ndarray, np.ndarray]] = None  # the dice lying then, and the fitting slots
         self._band_near: Optional[tuple[SlotGeometry, np.ndarray]] = None  # each band segment's nearest slot
         self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
         self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
@@ -445,7 +446,7 @@ class BoardMemory:
         self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
-        self._probe = None
+        self._probe = self._fit_slots = None
 
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,
@@ -495,7 +496,7 @@ class BoardMemory:
         self.states[:] = -1
         self.anchor = None
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
-        self._probe = None
+        self._probe = self._fit_slots = None
 
     # ------------------------------------------------------------------ reading
 
@@ -543,10 +544,16 @@ class BoardMemory:
         one that moved less than :data:`LIGHT_SAME_CARRIED`, when it lay clearly above (the looks
         carried into that fit's light).  At a steady table nearly every frame is: the light is
         fitted when it moves, not every frame."""
+        reading = st is None
         st = self.states if st is None else st
         s = np.clip(st, 0, 2).astype(np.intp)
-        idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
-                             & ~self.blind[np.arange(len(st)), s] & ~self.under_dice)
+        if reading and self._fit_slots is not None and self._fit_slots[0] is self.under_dice:
+            idx = self._fit_slots[1]   # kept until the next lesson or dice
+        else:
+            idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
+                                 & ~self.blind[np.arange(len(st)), s] & ~self.under_dice)
+            if reading:
+                self._fit_slots = (self.under_dice, idx)
         if len(idx) < 8:
             return steady(len(st))
         key = idx.tobytes()
@@ -554,12 +561,11 @@ class BoardMemory:
             at = self.geo.centres[idx].astype(np.float64)
             self._near = (key, near_lists(neighbours(at, at)),
                           near_lists(neighbours(self.geo.centres.astype(np.float64), at)))
-        now = _core(raw[idx])
-        if st is not self.states:   # a lesson's own position: fitted afresh
-            return fit_light(lab_to_bgr(self.look[idx, s[idx]]), now, self._near[1], self._near[2])
+        if not reading:   # a lesson's own position: fitted afresh
+            return fit_light(lab_to_bgr(self.look[idx, s[idx]]), _core(raw[idx]), self._near[1], self._near[2])
         if self._tpl_bgr is None:
             self._tpl_bgr = lab_to_bgr(self._templates())
-        levels = slot_levels(now)
+        levels = slot_levels(_core(raw))[idx]
         kept = self._fitted
         if kept is not None and kept[0] == key:
             change = kept[2].change
@@ -568,7 +574,7 @@ class BoardMemory:
             if same and light_moved(kept[1], levels, self._near[1]) < same:
                 return kept[2]
         # the looks of the last known position, as learned (own looks: the templates')
-        light = fit_light(self._tpl_bgr[idx, s[idx]], now, self._near[1], self._near[2])
+        light = fit_light(self._tpl_bgr[idx, s[idx]], _core(raw[idx]), self._near[1], self._near[2])
         self._fitted = (key, levels, light)
         return light
 

@@ -23,6 +23,7 @@ left out too; carried looks are clipped as the camera clips.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional, Union
 
 import cv2
@@ -74,7 +75,7 @@ class Light:
         logs = np.log(np.maximum(np.asarray(bgr, np.float32), 1.0))
         return np.clip(np.exp(self.gain + f + logs * self.power), 0.0, 255.0).astype(np.float32)
 
-    @property
+    @cached_property
     def change(self) -> float:
         """The largest change (log) this light makes at any slot to a dark, middle or bright value."""
         curve = self.gain[None, :] + (self.power[None, :] - 1.0) * PROBES[:, None]
