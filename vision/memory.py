@@ -307,7 +307,7 @@ def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray, rows: Optional[list[np.
     channels weighted first, each shifted patch beside each state's template (``rows``: the
     templates so weighted, :func:`_weighted_rows`, when kept) as one row."""
     n = tpl.shape[0]
-    ww = wide.astype(np.float32) * _WEIGHTS
+    ww = np.asarray(wide, np.float32) * _WEIGHTS
     rows = rows if rows is not None else _weighted_rows(tpl)
     best: Optional[np.ndarray] = None
     for dy in range(2 * SHIFT + 1):
@@ -800,8 +800,8 @@ class BoardMemory:
         order = np.argsort(-prob, axis=1, kind="stable")[:, :max_alts]
         names = [(n, c) for c in ("dark", "light") for n in range(1, per + 1)] + [(0, None)]
         points: list[list[tuple[int, Optional[str], float]]] = []
-        for p, row in enumerate(prob.tolist()):
-            points.append([(*names[k], row[k]) for k in order[p].tolist() if row[k] > 1e-7])
+        for row, ranked in zip(prob.tolist(), order.tolist()):
+            points.append([(*names[k], row[k]) for k in ranked if row[k] > 1e-7])
         b = lik[self.geo.bar_start:]
         post = b / b.sum(axis=1, keepdims=True)
         bar = [bar_counts(b, s) for s in (DARK, LIGHT)]
