@@ -227,12 +227,14 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
                  for r, (fit, f) in enumerate(best))
 
 
-_GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int]] = {}
+_GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int, tuple[slice, slice]]] = {}
 
 
-def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int]:
+def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int, tuple[slice, slice]]:
     """Every slot's sample points (the patch and a margin of ``shift`` samples round it) as
-    flat pixel indices (slots, wide, wide) of the view's image, and the box size."""
+    flat pixel indices (slots, wide, wide) of the part of the view's image they lie in (rows
+    and columns: the samples' box with a box's margin, so that a blur of the part alone gives
+    the whole view's blur at every sample), the box size, and that part."""
     h, w = view.image.shape[:2]
     key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch)
     hit = _GRIDS.get(key)
@@ -245,7 +247,10 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
         ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
         cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(wide, axis=1)
         rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(wide, axis=2)
-        hit = (rows * w + cols, max(1, int(round(cell * view.px))))
+        box = max(1, int(round(cell * view.px)))
+        r0, r1 = max(0, int(rows.min()) - box), min(h, int(rows.max()) + box + 1)
+        c0, c1 = max(0, int(cols.min()) - box), min(w, int(cols.max()) + box + 1)
+        hit = ((rows - r0) * (c1 - c0) + cols - c0, box, (slice(r0, r1), slice(c0, c1)))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
         _GRIDS[key] = hit
@@ -254,9 +259,11 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
 
 def samples(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
     """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) uint8 BGR,
-    from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid."""
-    at, box = _grid(view, geo, shift)
-    blurred = cv2.blur(view.image, (box, box))
+    from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid
+    (only the part of the view the slots lie in is filtered: the frame and the trays round it are
+    not sampled)."""
+    at, box, part = _grid(view, geo, shift)
+    blurred = cv2.blur(view.image[part], (box, box))
     return blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)
 
 
