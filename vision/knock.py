@@ -10,12 +10,19 @@ the move as a shift and a turn about the view's centre (least squares, the tiles
 disagree left out).  A move of less than :data:`STILL` pixels is no move; one that fits is
 undone by warping the new view back (:func:`undo`); one of more than :data:`FAR` point widths
 is more than a knock: the corners must be set again.
+
+Phase correlation is most of a knock check's cost, and a camera that has not moved since the
+last check needs none: a :class:`Probe` keeps the last measured view's anchor with its
+gradients, and one Lucas-Kanade step per tile (:func:`drift`, a twentieth of the work) tells
+how far a later view moved from it; while that is a fraction of a pixel the move measured
+then still holds (:func:`holds`).
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Optional
 
 import cv2
 import numpy as np
@@ -29,6 +36,11 @@ FAR = 0.75           # point widths: a move that shifts some point of the board 
 AGREE = 1.5          # view pixels: a tile whose shift lies further from the fitted move disagrees
 MIN_TILES = 4        # tiles that must agree on a move for it to be taken
 WEAK = 0.05          # a tile's phase correlation peak below this found nothing
+SAME = 0.25          # anchor pixels: a view no tile of which drifted this far from a probe's lies where it did
+CHANGED = 2.0        # a tile whose difference from the probe's is this many of its gradients' (RMS) is no drift
+#                      to tell: something else changed (a hand, the light) or it moved too far for one step
+MARGIN = 0.75        # view pixels: a move is taken to hold only this far from STILL and FAR (a drift under
+#                      SAME moves the tiles' centres half a view pixel, the board's corners half as much again)
 
 
 @dataclass(frozen=True)
@@ -83,7 +95,11 @@ def _tiles(shape: tuple[int, int]) -> tuple[tuple[int, int, int, int, np.ndarray
 
 def measure(before: np.ndarray, view: View) -> Move:
     """How the board moved from the anchor ``before`` (:func:`anchor`) to ``view`` (in ``view``'s pixels)."""
-    now = anchor(view)
+    return measure_anchors(before, anchor(view))
+
+
+def measure_anchors(before: np.ndarray, now: np.ndarray) -> Move:
+    """:func:`measure` of a view given by its own :func:`anchor` ``now``."""
     if now.shape != before.shape:
         return NONE
     h, w = now.shape
@@ -113,6 +129,60 @@ def measure(before: np.ndarray, view: View) -> Move:
     dx, dy, turn = float(p[0]) / SCALE, float(p[1]) / SCALE, float(p[2])   # a turn is the same at any scale
     corner = math.hypot(w, h) / SCALE / 2
     return Move(dx, dy, turn, int(keep.sum()), math.hypot(dx, dy) + abs(turn) * corner)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A view's :func:`anchor` kept to tell cheaply how far a later view drifted from it
+    (:func:`drift`), per tile (:func:`_tiles`): its place (y0, y1, x0, x1), its grey levels, its
+    gradients across and down (flat), their 2x2 normal matrix inverted, and their energy (the
+    smaller direction's mean square)."""
+
+    shape: tuple[int, int]
+    tiles: tuple[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray, np.ndarray, np.ndarray, float], ...]
+
+
+def probe(small: np.ndarray) -> Optional[Probe]:
+    """The :class:`Probe` of an anchor ``small``; None when a tile shows too little texture to
+    tell a drift (no gradient along some direction)."""
+    gx = cv2.Sobel(small, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(small, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    tiles = []
+    for y0, y1, x0, x1, _ in _tiles(small.shape):
+        a, b = gx[y0:y1, x0:x1].ravel(), gy[y0:y1, x0:x1].ravel()
+        g = np.array([[float(a @ a), float(a @ b)], [float(a @ b), float(b @ b)]])
+        if np.linalg.det(g) <= 1e-6 * max(1.0, float(np.trace(g))) ** 2:
+            return None
+        tiles.append(((y0, y1, x0, x1), np.ascontiguousarray(small[y0:y1, x0:x1]), a, b, np.linalg.inv(g),
+                      min(g[0, 0], g[1, 1]) / a.size))
+    return Probe((small.shape[0], small.shape[1]), tuple(tiles))
+
+
+def drift(p: Probe, now: np.ndarray) -> float:
+    """How far (anchor pixels) the view whose :func:`anchor` is ``now`` drifted from the probe's:
+    the largest shift of any tile by one Lucas-Kanade step (the shift that explains the
+    difference by the probe's gradients; sensor noise and a flicker hardly move it), and
+    infinite when some tile changed by more than :data:`CHANGED` times its gradients (one step
+    cannot tell that: a hand, a light that moved, a shift of pixels).  A tenth of a millisecond."""
+    if now.shape != p.shape:
+        return math.inf
+    most = 0.0
+    for (y0, y1, x0, x1), grey, gx, gy, solve, energy in p.tiles:
+        t = (now[y0:y1, x0:x1] - grey).ravel()
+        if float(t @ t) > CHANGED ** 2 * energy * t.size:
+            return math.inf
+        dx, dy = solve @ np.array([float(gx @ t), float(gy @ t)])
+        most = max(most, math.hypot(float(dx), float(dy)))
+    return most
+
+
+def holds(move: Move, px: float, drifted: float) -> bool:
+    """Whether ``move``, measured on a probe's view, holds for a view that ``drifted`` (:func:`drift`)
+    from it: the drift is under :data:`SAME` and the move lies clear (:data:`MARGIN`) of
+    :data:`STILL` and of :data:`FAR` (so the view's own measure would tell the same: no move, or
+    a knock to undo), enough tiles having agreed on it."""
+    return drifted < SAME and move.tiles >= MIN_TILES and abs(move.reach - STILL) > MARGIN \
+        and abs(move.reach - FAR * px) > MARGIN and not move.far(px)
 
 
 def undo(view: View, move: Move) -> View:

@@ -37,7 +37,7 @@ from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
 from . import knock
 from .rectify import View
-from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, neighbours, steady
+from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
 
 EMPTY, DARK, LIGHT = 0, 1, 2
 PATCH = 8            # a slot's patch, samples a side (after resampling)
@@ -60,6 +60,12 @@ REACH = 2.5          # pw from where something crosses the band within which an 
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
 LIGHT_MOVED = 0.15   # log: a light that changes some value by more than this (16 %) is carried into the looks
+LIGHT_SAME = 0.03    # log: a frame whose slots' light moved less than this since the last fit (every slot's
+#                      neighbourhood, :func:`vision.relight.light_moved`: a mains flicker moves it 0.01-0.02)
+#                      is compared with the looks as that fit's frame was (not carried), ...
+LIGHT_MARGIN = 0.07  # ... when that fit's change lies below LIGHT_MOVED by more than this (the frame's own
+#                      fit would then not carry the looks either)
+LIGHT_SAME_CARRIED = 0.01  # log: ... and in that fit's light itself, when the fit carried the looks
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
 #                      colour of the point): its look is not learned as the checker's
@@ -221,12 +227,14 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
                  for r, (fit, f) in enumerate(best))
 
 
-_GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int]] = {}
+_GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int, tuple[slice, slice]]] = {}
 
 
-def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int]:
+def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray, int, tuple[slice, slice]]:
     """Every slot's sample points (the patch and a margin of ``shift`` samples round it) as
-    flat pixel indices (slots, wide, wide) of the view's image, and the box size."""
+    flat pixel indices (slots, wide, wide) of the part of the view's image they lie in (rows
+    and columns: the samples' box with a box's margin, so that a blur of the part alone gives
+    the whole view's blur at every sample), the box size, and that part."""
     h, w = view.image.shape[:2]
     key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch)
     hit = _GRIDS.get(key)
@@ -239,7 +247,10 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
         ys = (geo.centres[:, 1, None] + offs[None, :] * squeeze[:, None] - view.y0) * view.px
         cols = np.clip(np.round(xs), 0, w - 1).astype(np.intp)[:, None, :].repeat(wide, axis=1)
         rows = np.clip(np.round(ys), 0, h - 1).astype(np.intp)[:, :, None].repeat(wide, axis=2)
-        hit = (rows * w + cols, max(1, int(round(cell * view.px))))
+        box = max(1, int(round(cell * view.px)))
+        r0, r1 = max(0, int(rows.min()) - box), min(h, int(rows.max()) + box + 1)
+        c0, c1 = max(0, int(cols.min()) - box), min(w, int(cols.max()) + box + 1)
+        hit = ((rows - r0) * (c1 - c0) + cols - c0, box, (slice(r0, r1), slice(c0, c1)))
         if len(_GRIDS) > 8:
             _GRIDS.clear()
         _GRIDS[key] = hit
@@ -248,9 +259,11 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
 
 def samples(view: View, geo: SlotGeometry, shift: int = SHIFT) -> np.ndarray:
     """Every slot's patch with its margin of ``shift`` samples, (slots, wide, wide, 3) uint8 BGR,
-    from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid."""
-    at, box = _grid(view, geo, shift)
-    blurred = cv2.blur(view.image, (box, box))
+    from a rectified view: the view box-filtered to one sample's size, sampled on each slot's grid
+    (only the part of the view the slots lie in is filtered: the frame and the trays round it are
+    not sampled)."""
+    at, box, part = _grid(view, geo, shift)
+    blurred = cv2.blur(view.image[part], (box, box))
     return blurred.reshape(-1, blurred.shape[-1]).take(at.ravel(), axis=0).reshape(*at.shape, -1)
 
 
@@ -301,7 +314,7 @@ def _shifted_lab_dist(wide: np.ndarray, tpl: np.ndarray, rows: Optional[list[np.
     channels weighted first, each shifted patch beside each state's template (``rows``: the
     templates so weighted, :func:`_weighted_rows`, when kept) as one row."""
     n = tpl.shape[0]
-    ww = wide.astype(np.float32) * _WEIGHTS
+    ww = np.asarray(wide, np.float32) * _WEIGHTS
     rows = rows if rows is not None else _weighted_rows(tpl)
     best: Optional[np.ndarray] = None
     for dy in range(2 * SHIFT + 1):
@@ -341,11 +354,18 @@ class BoardMemory:
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
         self.blind = np.zeros((n, 3), bool)  # slot and state last seen looking empty (:meth:`_hidden`)
         self.states = np.full(n, -1, np.int8)  # each slot's state in the last known position (-1: not known)
-        self._near: Optional[tuple[bytes, np.ndarray, np.ndarray]] = None  # the fitting slots' neighbours
+        # the fitting slots' neighbours (listed, :func:`vision.relight.near_lists`) among themselves and of every slot
+        self._near: Optional[tuple[bytes, tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]] = None
+        # the last light fitted while reading: its fitting slots, their levels then (:func:`vision.relight.slot_levels`)
+        self._fitted: Optional[tuple[bytes, np.ndarray, Light]] = None
+        self._lit: Optional[tuple[Light, np.ndarray, list[np.ndarray], np.ndarray]] = None  # the looks carried into it
+        self._fit_slots: Optional[tuple[np.ndarray, np.ndarray]] = None  # the dice lying then, and the fitting slots
         self._band_near: Optional[tuple[SlotGeometry, np.ndarray]] = None  # each band segment's nearest slot
         self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
         self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
+        # the last move measured, and its view's probe (:class:`vision.knock.Probe`)
+        self._probe: Optional[tuple[Optional[knock.Probe], knock.Move]] = None
 
     @property
     def scale(self) -> float:
@@ -432,7 +452,8 @@ class BoardMemory:
             self.bands = []
         self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
-        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._probe = self._fit_slots = None
 
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,
@@ -481,7 +502,8 @@ class BoardMemory:
         self.blind[:] = False
         self.states[:] = -1
         self.anchor = None
-        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = None
+        self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._probe = self._fit_slots = None
 
     # ------------------------------------------------------------------ reading
 
@@ -520,31 +542,66 @@ class BoardMemory:
         """How the light moved from the looks' to the frame whose slot samples are ``raw``
         (:func:`samples`), fitted (:func:`vision.relight.fit_light`) on the slots whose state in
         ``st`` (by default the last known position's) has its own look here, not blind to it and
-        under no die found."""
+        under no die found.
+
+        Reading (``st`` not given), the last fit is kept: a frame whose fitting slots' light
+        moved less than :data:`LIGHT_SAME` since that fit's frame (:func:`vision.relight.light_moved`,
+        a fiftieth of a fit's work) is compared with the looks as that frame was, when that fit's
+        change lay clearly (:data:`LIGHT_MARGIN`) below :data:`LIGHT_MOVED` (the looks as learned);
+        one that moved less than :data:`LIGHT_SAME_CARRIED`, when it lay clearly above (the looks
+        carried into that fit's light).  At a steady table nearly every frame is: the light is
+        fitted when it moves, not every frame."""
+        reading = st is None
         st = self.states if st is None else st
         s = np.clip(st, 0, 2).astype(np.intp)
-        idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
-                             & ~self.blind[np.arange(len(st)), s] & ~self.under_dice)
+        if reading and self._fit_slots is not None and self._fit_slots[0] is self.under_dice:
+            idx = self._fit_slots[1]   # kept until the next lesson or dice
+        else:
+            idx = np.flatnonzero((st >= 0) & (self.seen[np.arange(len(st)), s] > 0)
+                                 & ~self.blind[np.arange(len(st)), s] & ~self.under_dice)
+            if reading:
+                self._fit_slots = (self.under_dice, idx)
         if len(idx) < 8:
             return steady(len(st))
         key = idx.tobytes()
         if self._near is None or self._near[0] != key:
             at = self.geo.centres[idx].astype(np.float64)
-            self._near = (key, neighbours(at, at), neighbours(self.geo.centres.astype(np.float64), at))
+            self._near = (key, near_lists(neighbours(at, at)),
+                          near_lists(neighbours(self.geo.centres.astype(np.float64), at)))
+        if not reading:   # a lesson's own position: fitted afresh
+            return fit_light(lab_to_bgr(self.look[idx, s[idx]]), _core(raw[idx]), self._near[1], self._near[2])
         if self._tpl_bgr is None:
             self._tpl_bgr = lab_to_bgr(self._templates())
-        if st is self.states:   # the looks of the last known position, as learned (own looks: the templates')
-            learned = self._tpl_bgr[idx, s[idx]]
-        else:
-            learned = lab_to_bgr(self.look[idx, s[idx]])
-        return fit_light(learned, _core(raw[idx]), self._near[1], self._near[2])
+        levels = slot_levels(_core(raw))[idx]
+        kept = self._fitted
+        if kept is not None and kept[0] == key:
+            change = kept[2].change
+            same = LIGHT_SAME if change < LIGHT_MOVED - LIGHT_MARGIN else \
+                LIGHT_SAME_CARRIED if change > LIGHT_MOVED + LIGHT_MARGIN else 0.0
+            if same and light_moved(kept[1], levels, self._near[1]) < same:
+                return kept[2]
+        # the looks of the last known position, as learned (own looks: the templates')
+        light = fit_light(self._tpl_bgr[idx, s[idx]], _core(raw[idx]), self._near[1], self._near[2])
+        self._fitted = (key, levels, light)
+        return light
 
     def move(self, view: View) -> knock.Move:
         """How the board moved in ``view`` since the last known frame (:func:`vision.knock.measure`;
-        none before one): a knocked camera with the corners fixed in the configuration."""
+        none before one): a knocked camera with the corners fixed in the configuration.  The last
+        move measured is kept with its view's probe (:class:`vision.knock.Probe`): a view that
+        drifted from that one by a fraction of a pixel (:func:`vision.knock.holds`) moved as it did."""
         if self._moved is not None and self._moved[0] is view:
             return self._moved[2]
-        m = knock.NONE if self.anchor is None else knock.measure(self.anchor, view)
+        if self.anchor is None:
+            m = knock.NONE
+        else:
+            now = knock.anchor(view)
+            kept = self._probe
+            if kept is not None and kept[0] is not None and knock.holds(kept[1], view.px, knock.drift(kept[0], now)):
+                m = kept[1]
+            else:
+                m = knock.measure_anchors(self.anchor, now)
+                self._probe = (knock.probe(now), m)
         self._moved = (view, view if m.still or m.far(view.px) else knock.undo(view, m), m)
         return m
 
@@ -571,10 +628,13 @@ class BoardMemory:
         raw = samples(self.aligned(view), self.geo)
         light = self._light(raw)
         if light.change > LIGHT_MOVED:
-            assert self._tpl_bgr is not None
-            lit = bgr_to_lab(light.carry(self._tpl_bgr))
-            d = _shifted_lab_dist(to_lab(raw), lit, _weighted_rows(lit))
-            self._last = (view, d, self._make_spread(lit), light)
+            if self._lit is None or self._lit[0] is not light:   # the looks carried, kept with the light
+                assert self._tpl_bgr is not None
+                lit = bgr_to_lab(light.carry(self._tpl_bgr))
+                self._lit = (light, lit, _weighted_rows(lit), self._make_spread(lit))
+            _, lit, rows, spread = self._lit
+            d = _shifted_lab_dist(to_lab(raw), lit, rows)
+            self._last = (view, d, spread, light)
             return d
         if self._rows is None or self._rows[0] is not tpl:
             self._rows = (tpl, _weighted_rows(tpl))
@@ -747,8 +807,8 @@ class BoardMemory:
         order = np.argsort(-prob, axis=1, kind="stable")[:, :max_alts]
         names = [(n, c) for c in ("dark", "light") for n in range(1, per + 1)] + [(0, None)]
         points: list[list[tuple[int, Optional[str], float]]] = []
-        for p, row in enumerate(prob.tolist()):
-            points.append([(*names[k], row[k]) for k in order[p].tolist() if row[k] > 1e-7])
+        for row, ranked in zip(prob.tolist(), order.tolist()):
+            points.append([(*names[k], row[k]) for k in ranked if row[k] > 1e-7])
         b = lik[self.geo.bar_start:]
         post = b / b.sum(axis=1, keepdims=True)
         bar = [bar_counts(b, s) for s in (DARK, LIGHT)]

@@ -23,7 +23,8 @@ left out too; carried looks are clipped as the camera clips.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from functools import cached_property
+from typing import Optional, Union
 
 import cv2
 import numpy as np
@@ -74,7 +75,7 @@ class Light:
         logs = np.log(np.maximum(np.asarray(bgr, np.float32), 1.0))
         return np.clip(np.exp(self.gain + f + logs * self.power), 0.0, 255.0).astype(np.float32)
 
-    @property
+    @cached_property
     def change(self) -> float:
         """The largest change (log) this light makes at any slot to a dark, middle or bright value."""
         curve = self.gain[None, :] + (self.power[None, :] - 1.0) * PROBES[:, None]
@@ -115,10 +116,16 @@ def _median(values: np.ndarray) -> float:
     return float((part[k - 1] + part[k]) / 2)
 
 
-def _near_lists(near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+Near = Union[np.ndarray, tuple[np.ndarray, np.ndarray]]  # :func:`neighbours`, or the same as :func:`near_lists`
+
+
+def near_lists(near: Near) -> tuple[np.ndarray, np.ndarray]:
     """``near`` (rows, m) as each row's neighbours listed (rows, most): their columns, and
     whether each entry is one (a row with fewer is padded); :func:`_near_median` then sorts a
-    dozen values a row, not every fitting slot's."""
+    dozen values a row, not every fitting slot's.  Lists are given back as they are (a caller
+    keeps them for the fitting slots of a known position)."""
+    if isinstance(near, tuple):
+        return near
     most = max(1, int(near.sum(axis=1).max(initial=0)))
     if most >= near.shape[1]:
         return np.broadcast_to(np.arange(near.shape[1]), near.shape), near
@@ -127,7 +134,7 @@ def _near_lists(near: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _near_median(values: np.ndarray, near: tuple[np.ndarray, np.ndarray], use: np.ndarray) -> np.ndarray:
-    """Per row of ``near`` (:func:`_near_lists`), the median of ``values`` over its neighbours
+    """Per row of ``near`` (:func:`near_lists`), the median of ``values`` over its neighbours
     that are ``use``d (0 where none)."""
     cols, real = near
     return _row_medians(values[cols], real & use[cols])
@@ -147,11 +154,33 @@ def _curve(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> tuple[float, float]:
     return my - p * mx, p
 
 
-def fit_light(learned: np.ndarray, now: np.ndarray, near_fit: np.ndarray, near_all: np.ndarray) -> Light:
+def slot_levels(patches: np.ndarray) -> np.ndarray:
+    """(m, 3): each patch's (m, P, P, 3; BGR 0..255) mean value per channel, as a log: what
+    :func:`light_moved` compares between two frames."""
+    per = patches.shape[1] * patches.shape[2]
+    sums = patches.sum(axis=1, dtype=np.uint32 if patches.dtype == np.uint8 else np.float64).sum(axis=1)
+    return np.log(np.maximum(sums / per, 1.0)).astype(np.float32)
+
+
+def light_moved(before: np.ndarray, now: np.ndarray, near: tuple[np.ndarray, np.ndarray]) -> float:
+    """How far the light moved between two frames of the same slots (their :func:`slot_levels`):
+    the largest change (log) of any channel at any slot's neighbourhood (``near``: the slots'
+    :func:`neighbours` among themselves, as :func:`near_lists` lists them), each the median of
+    its neighbours' changes as the fit's field is.  A checker that came or went changes its own
+    slot, not its neighbourhood's median; a light's change, a gradient's or a shadow's changes
+    every slot under it.  A few hundredths of a millisecond against a fit's two."""
+    cols, real = near
+    change = (now - before)[cols]                                   # (m, most, 3)
+    per = np.moveaxis(change, 2, 0).reshape(-1, cols.shape[1])      # each channel's rows in turn
+    medians = _row_medians(per, np.broadcast_to(real, (change.shape[2],) + real.shape).reshape(per.shape))
+    return float(np.abs(medians).max(initial=0.0))
+
+
+def fit_light(learned: np.ndarray, now: np.ndarray, near_fit: Near, near_all: Near) -> Light:
     """The light that carries the ``learned`` looks (m, P, P, 3; BGR 0..255) of the fitting slots
     into ``now`` (their patches in the new frame, the same shape); ``near_fit`` (m, m) and
     ``near_all`` (slots, m): :func:`neighbours` of the fitting slots among themselves and of
-    every slot.  The field is given for every slot.
+    every slot (or the same as :func:`near_lists`).  The field is given for every slot.
 
     Each pixel counts as much as its learned value says (a dark value's logarithm is noisy), a
     pixel further than :data:`PIXEL_OFF` from the fit so far not at all (an edge a nudged
@@ -172,7 +201,7 @@ def fit_light(learned: np.ndarray, now: np.ndarray, near_fit: np.ndarray, near_a
             gain[c] = _median(ratio[:, :, c][ok])
     field = np.zeros(m, np.float32)
     own = np.zeros(m, np.float32)
-    fit_lists = _near_lists(near_fit)
+    fit_lists = near_lists(near_fit)
     for _ in range(ROUNDS):
         if use.sum() < 8:
             return steady(len(near_all))
@@ -195,4 +224,4 @@ def fit_light(learned: np.ndarray, now: np.ndarray, near_fit: np.ndarray, near_a
             gain += level
             field -= level
             own -= level
-    return Light(gain.astype(np.float32), power.astype(np.float32), _near_median(own, _near_lists(near_all), use))
+    return Light(gain.astype(np.float32), power.astype(np.float32), _near_median(own, near_lists(near_all), use))

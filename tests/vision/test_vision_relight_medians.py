@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.relight import _median, _near_lists, _near_median, neighbours
+from vision.relight import _median, near_lists, _near_median, neighbours
 
 
 def test_median_is_numpys_on_odd_and_even_lengths() -> None:
@@ -21,7 +21,7 @@ def test_near_median_is_each_rows_lower_median_of_its_used_neighbours() -> None:
     near = neighbours(at, at)
     values = rng.normal(0.0, 1.0, 40).astype(np.float32)
     use = rng.random(40) > 0.3
-    got = _near_median(values, _near_lists(near), use)
+    got = _near_median(values, near_lists(near), use)
     for i in range(40):
         vals = np.sort(values[near[i] & use])
         want = vals[(len(vals) - 1) // 2] if len(vals) else 0.0
