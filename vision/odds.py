@@ -127,7 +127,9 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
             out.append(list(_absolute_alts(p.count, p.colour, p.confidence, type(p.confidence).__name__)))
             continue
         le = {(n, c): pr for n, c, pr in learned[0][i]}
-        out.append(_alts(combine(point_odds(p), le, per_point)))
+        # as many alternatives as the learned look lists (a self-taught point that tells nothing
+        # lists every count of either colour: the absolute reading must not cut it to its six)
+        out.append(_alts(combine(point_odds(p), le, per_point), max(6, len(le))))
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:

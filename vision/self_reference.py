@@ -21,11 +21,12 @@ from *the other points only* (leave one point out), so a point never explains it
   patches may shift by :data:`SELF_SHIFT` samples (another point's checkers sit off their
   slot more than one point's checker is nudged between two frames);
 * the distances become likelihoods on the scale the frame itself shows (how far the slots
-  stray from the looks of the state they held before), as :class:`~vision.memory.BoardMemory`
-  does with the scale of its known frames; capped at :data:`SCALE_MAX` only when the state's
-  slots lie :data:`APART` times further from the other states' looks than from their own (a
-  wooden set, light checkers on light points: the frame tells the states apart only as far as
-  its own scale says, and a cap would make its wrong points sure);
+  stray from the looks of the state they held before: the median, :data:`SCALE_SHARE`), as
+  :class:`~vision.memory.BoardMemory` does with the scale of its known frames; capped at
+  :data:`SCALE_MAX` only when the state's slots lie :data:`APART` times further from the other
+  states' looks than from their own (a wooden set, light checkers on light points: the frame
+  tells the states apart only as far as its own scale says, and a cap would make its wrong
+  points sure);
 * a slot like none of the looks (a die, a logo, a finger) tells nothing;
 * checkers lie on the board or on each other: a checker's look above a base that looks empty
   (by :data:`FLOAT_NATS`) is something else lying there (a dice cup, a hand) and tells nothing,
@@ -60,6 +61,7 @@ MIN_POINTS = 2     # ... on this many other points (one point's checkers share i
 COVERED_SELF = 16  # foreign slots that mean a hand or an arm lies over the board (logos make a few)
 SELF_SHIFT = 2     # samples a patch may be shifted by: another point's checkers lie off its slot more than a
                    # checker is nudged between two frames of one point
+SCALE_SHARE = 50   # a state's scale: the percentile of its slots' distances from their own look (the median)
 SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
 SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
@@ -114,14 +116,16 @@ class SelfReference(BoardMemory):
         self.seen[:n_points] = self._have[None, :]   # every point slot has a look of each state seen
         self.frames = 1
         # the scale: how far slots stray from the look of the state they held before (most
-        # still hold it), per state, robustly
+        # still hold it), per state, robustly: the median (the 75th percentile took the worst
+        # quarter's spread, light checkers on light points, for every slot of a state, so a
+        # checker on a bare point of the other colour told as little as one on its own colour)
         self._d = d
         for s in (EMPTY, DARK, LIGHT):
             held = st[:n_points] == s
             own = d[held, s]
             if len(own) < 3:
                 continue
-            scale = float(np.percentile(own, 75))
+            scale = float(np.percentile(own, SCALE_SHARE))
             others = [o for o in seen if o != s]
             # a frame whose slots of this state lie nearly as close to another state's look as
             # to their own (wood on wood, light checkers on light points) tells the states apart

@@ -322,7 +322,7 @@ def test_a_self_reference_weighs_checkers_that_differ_one_from_another_at_their_
     # own look (the other points' median) as from the points': the frame's evidence is worth its
     # own scale then, not the cap a board of even checkers earns (that made wrong points sure)
     from vision.memory import DARK, LIGHT
-    from vision.self_reference import APART, SCALE_MAX, SelfReference
+    from vision.self_reference import APART, SCALE_MAX, SCALE_SHARE, SelfReference
     reader, rows, view = _tinted_view("test1", 50.0)
     m = SelfReference(view, rows, reader.checker_size, reader.config.shape.height)
     n = 24 * m.geo.per_point
@@ -333,7 +333,7 @@ def test_a_self_reference_weighs_checkers_that_differ_one_from_another_at_their_
         others = [o for o in range(3) if o != s and m._have[o]]
         apart = np.median(m._d[held][:, others].min(axis=1)) / np.median(own)
         if apart < APART:
-            assert m.scales[s] == pytest.approx(np.percentile(own, 75), rel=1e-5) and m.scales[s] > SCALE_MAX
+            assert m.scales[s] == pytest.approx(np.percentile(own, SCALE_SHARE), rel=1e-5) and m.scales[s] > SCALE_MAX
         else:
             assert m.scales[s] <= SCALE_MAX
     assert max(m.scales[DARK], m.scales[LIGHT]) > SCALE_MAX  # this frame's checkers are not apart

@@ -2,7 +2,8 @@
 
 On the dev frame test1 (tests/data/vision_real): a checker's look floating above a base that
 looks empty (a dice cup, a hand) is not a checker; a point read further from what it held
-before than any move goes tells nothing, and says so for every count of either colour.
+before than any move goes tells nothing, and says so for every count of either colour, in
+the reader's evidence too (the absolute reading only tilts it).
 """
 from __future__ import annotations
 
@@ -93,3 +94,26 @@ def test_a_point_read_further_than_a_move_goes_tells_nothing_for_every_count() -
     m_true = SelfReference(view, rows, reader.checker_size, reader.config.shape.height)
     assert not m_true._misread(m_true._read_slots(view)[0])[BOTTOM_STACK]
     assert _first(m_true.odds(view)[0][BOTTOM_STACK]) == (3, "dark")
+
+
+def test_a_point_that_tells_nothing_keeps_every_alternative_in_the_evidence() -> None:
+    # the referee scores each legal position by the odds the evidence lists, and one it does not
+    # list counts as all but impossible: the absolute reading (which only tilts the learned odds)
+    # must not cut a point that tells nothing down to its own six likeliest, or the point would
+    # tell, surely, against a position the frame never ruled out
+    from vision.odds import TILT
+    reader, rows, view = _test1()
+    bottom = list(rows.bottom)
+    bottom[BOTTOM_STACK - 12] = L.PointReading(2, "light", 1.0)   # three dark checkers now: no move does it
+    assert reader.setup is not None
+    before = reader.setup.to_evidence(L.RowReading(rows.top, tuple(bottom), (0, 0), 1.0))
+    assert reader.assume(before, view)
+    ev = reader.inspect(VR.load_image("test1")).evidence
+    assert ev is not None
+    point = next(p for p in range(1, 25) if reader.setup.slot(p) == ("bottom", BOTTOM_STACK - 12))
+    alts = ev.odds[point - 1]
+    per = reader.memory.geo.per_point if reader.memory is not None else 0
+    assert {(n, c) for n, c, _ in alts} >= {(n, c) for c in ("dark", "light") for n in range(1, per + 1)} | {(0, None)}
+    ps = [p for *_, p in alts]
+    assert min(ps) >= TILT * max(ps) * (1 - 1e-3)   # tilted by the absolute reading, no more
+
