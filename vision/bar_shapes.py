@@ -13,6 +13,7 @@ from typing import Optional
 
 import numpy as np
 
+from . import layout as L
 from .board_rings import bar_stretch, to_layout_y
 from .params import DEFAULT, ReadParams
 from .rims import Profiles
@@ -23,7 +24,9 @@ SQUARE_SIDES = (0.45, 0.55, 0.65, 0.75, 0.85, 0.95)   # checker diameters: the s
 SQUARE_TURNS = (-12.0, -6.0, 0.0, 6.0, 12.0)    # degrees off the bar's axis
 SQUARE_MIN = 1.0      # a square's weakest side at least this share of the ring's weakest quadrant ...
 SQUARE_ROUND = 0.75   # ... and a roundness below this: a square (the cube, a die, a plate), no checker
-SQUARE_CLEAR = 1.8    # a square this many times the ring, however round: a die (smaller than the rings looked at)
+SQUARE_CLEAR = 1.8    # a die's square this many times the ring, however round: a die (inside the rings looked at)
+DIE_SIDES = (0.35, 0.45, 0.55, 0.65)             # checker diameters: a die's squares
+EDGE_NEAR = 0.08      # pw: a die's square whose sides across would lie this near the bar's edges is not looked at
 CORNERS_ROUND = 2.0   # roundness above this: evidence only along the diagonals (a fitting's screws), no checker
 TEXTURE = 3.0         # a ring must score this many times the bar's own texture (its profile's lower quartile)
 
@@ -69,14 +72,15 @@ def roundness(outline: np.ndarray) -> float:
     return float(a[_DIAGONALS].mean() / max(float(a[_AXES].mean()), 1e-3))
 
 
-def squareness(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> float:
+def squareness(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT,
+               sides: tuple[float, ...] = SQUARE_SIDES) -> float:
     """The best square outline round (layout x ``x``, the board's own y ``y``): per square (sides
-    of :data:`SQUARE_SIDES` checkers, turned by :data:`SQUARE_TURNS`) the mean edge across each
-    side (clear of the corners), its weakest side; the best square's.  A checker's rim touches a
-    square's sides at four points only."""
+    of ``sides`` checkers, turned by :data:`SQUARE_TURNS`) the mean edge across each side (clear
+    of the corners), its weakest side; the best square's.  A checker's rim touches a square's
+    sides at four points only."""
     sx = bar_stretch(params.shape)
     t = np.radians(np.array(SQUARE_TURNS, np.float32))[:, None, None, None]
-    side = np.array(SQUARE_SIDES, np.float32)[None, :, None, None] * np.float32(params.checker)
+    side = np.array(sides, np.float32)[None, :, None, None] * np.float32(params.checker)
     k = np.arange(4, dtype=np.float32)[None, None, :, None] * np.float32(np.pi / 2)
     nx, ny = np.cos(t + k), np.sin(t + k)                  # each side's outward normal
     along = np.asarray(_ALONG, np.float32)[None, None, None, :] * side
@@ -92,18 +96,31 @@ def not_a_checker(prof: Profiles, x: float, y: float, score: float, params: Read
     """Why the bar's ring at layout (``x``, ``y``) scoring ``score`` is no checker, or None:
     ``"texture"`` (no more than :data:`TEXTURE` times the bar's ``texture`` level), ``"corners"``
     (its evidence along the diagonals only, wherever across the bar within ``params.lateral``
-    it is looked at) or ``"square"`` (round nowhere there and a square as strong, or a square
-    much stronger: the cube, a die, a plate)."""
+    it is looked at) or ``"square"`` (round nowhere there and a square as strong: the cube, a
+    plate; or a die's small square, clear of the bar's edges, much stronger however round).
+    Profiles without the view's gradients are judged by the texture alone."""
     if texture is not None and score < TEXTURE * texture:
         return "texture"
+    if prof.grad is None:   # rim scores only: no outline to look at
+        return None
     yb = float(params.shape.to_real(np.array(x), np.array(y))[1])   # the board's own
     ro = max(roundness(outline_by_angle(prof, x + dx, yb, params)) for dx in params.lateral)
     if ro > CORNERS_ROUND:
         return "corners"
-    sq = max(squareness(prof, x + dx, yb, params) for dx in params.lateral)
-    if sq >= SQUARE_CLEAR * score or (ro < SQUARE_ROUND and sq >= SQUARE_MIN * score):
+    die = _clear_of_the_edges(DIE_SIDES, params)
+    if die and max(squareness(prof, x + dx, yb, params, die) for dx in params.lateral) >= SQUARE_CLEAR * score:
+        return "square"
+    if ro < SQUARE_ROUND and max(squareness(prof, x + dx, yb, params) for dx in params.lateral) >= SQUARE_MIN * score:
         return "square"
     return None
+
+
+def _clear_of_the_edges(sides: tuple[float, ...], params: ReadParams) -> tuple[float, ...]:
+    """The square ``sides`` (checker diameters) whose sides across the bar lie clear of the bar's
+    edges as the view shows them (those of a bar narrower than the layout's, else where the view
+    cuts a wider one's middle): there the bar's own edges would make two of a square's sides."""
+    edge = min(params.shape.bar, L.BAR_WIDTH) / 2
+    return tuple(s for s in sides if abs(s * params.checker / 2 - edge) >= EDGE_NEAR)
 
 
 def bar_texture(prof: Profiles) -> float:
