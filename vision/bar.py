@@ -4,7 +4,9 @@ The bar is one even strip without triangles, so its own profile is a clean refer
 Strong rims are checkers; fainter ones count when they continue a run one diameter on
 (:func:`_faint_bar_runs`); a lone rim far above the bar's own even level is a checker
 (:func:`_lone_bar_rims`); a faint rim between two checkers may be the gap between them
-(:func:`_gap_between`: the count is then unsure, unless the totals decide).
+(:func:`_gap_between`: the count is then unsure, unless the totals decide).  A ring that
+outlines something else (the doubling cube or a die, a fitting's plate or screws, the bar's
+own texture: :mod:`vision.bar_shapes`) is no checker, nor evidence of one.
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
+from .bar_shapes import bar_texture, not_a_checker
 from .board_rings import bar_stretch, ring_scores, to_layout_y
 from .rims import Profiles
 from .stacks import Checker, _peaks
@@ -30,12 +33,14 @@ EDGE_KEPT = 0.5       # share of the edges' typical strength that shows past som
 
 @dataclass(frozen=True)
 class BarReading:
-    """The bar's checkers, the count's raw confidence, and the one that may be a gap."""
+    """The bar's checkers, the count's raw confidence, the one that may be a gap, and the rings
+    found there that outline something else."""
 
     checkers: tuple[Checker, ...]
     confidence: float
     gap: Optional[int] = None   # index in ``checkers`` of the rim that may be the gap between two
     open: float = 1.0           # the confidence were that one surely a checker or surely not
+    others: tuple[tuple[float, str], ...] = ()  # layout y and what each is ("square": the cube or a die, ...)
 
 
 def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
@@ -49,8 +54,12 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     lone, lone_conf = _lone_bar_rims(prof, bp, strong + faint, params)
     faint = sorted(faint + lone)
     narrow = narrower_than_the_bar(prof, [float(prof.bar_y[j]) for j in bp], params)
-    if any(narrow):  # a hinge or fitting the bar's edges run past: not a checker, nor evidence of one
-        keep = {j for j, n in zip(bp, narrow) if not n}
+    texture = bar_texture(prof)
+    why = {j: not_a_checker(prof, bx, float(prof.bar_y[j]), float(prof.bar_full[j]), params, texture)
+           for j in sorted(set(strong + faint))}
+    others = [(float(prof.bar_y[j]), w) for j, w in why.items() if w is not None]
+    if any(narrow) or others:  # a fitting the bar's edges run past, the cube...: no checker, nor evidence of one
+        keep = {j for j, n in zip(bp, narrow) if not n and why.get(j) is None}
         bp, strong = [j for j in bp if j in keep], [j for j in strong if j in keep]
         faint = [j for j in faint if j in keep]
     low = max(params.floor, thr * params.weak)
@@ -61,6 +70,9 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
         inside = {j for j in bp if lo < float(prof.bar_y[j]) < hi}
         kept = [c for c, j in zip(bar, sorted(strong + faint)) if j not in inside]
         real = lambda c: float(params.shape.to_real(np.array(c.x), np.array(c.y))[1])  # noqa: E731
+        told = [(b, not_a_checker(prof, b.x, b.y, b.score, params, texture)) for b in band]
+        others += [(b.y, w) for b, w in told if w is not None]
+        band = [b for b, w in told if w is None]
         band = [b for b in band if all(abs(real(b) - real(c)) >= 0.7 * params.checker for c in kept)]  # side by side
         bar = sorted(kept + band, key=lambda c: c.y)
         bp = [j for j in bp if j not in inside]
@@ -71,7 +83,8 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     if lone:
         conf = min(conf, lone_conf)
     gap = _gap_between(bar, params.checker, params)
-    return BarReading(tuple(bar), conf if gap is None else min(conf, params.point_knee / 2), gap, conf)
+    return BarReading(tuple(bar), conf if gap is None else min(conf, params.point_knee / 2), gap, conf,
+                      tuple(sorted(others)))
 
 
 def bar_edges(prof: Profiles, reach: float) -> tuple[np.ndarray, np.ndarray]:
@@ -216,3 +229,4 @@ def _faint_bar_runs(prof: Profiles, peaks: list[int], strong: list[int], thr: fl
                 accepted.add(j)
                 grew = True
     return sorted(accepted)
+

@@ -1,6 +1,6 @@
 """The board as a texture: the empty board of a scheme (kept per scheme and shape), the
 checkers on it (stacks, the bar, the trays) and the real-table props of the texture (logos,
-hinges, faces), drawn top-down at :data:`vision.render_tex.TEX` pixels per point width.
+hinges, faces, the doubling cube), drawn top-down at :data:`vision.render_tex.TEX` pixels per point width.
 """
 from __future__ import annotations
 
@@ -160,6 +160,12 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
         face = faces[0 if col == scheme.dark else 1] if faces != [None, None] else None
         _checker(img, x, y, col, layer, checker, face, int(vr.integers(VARIANTS)) if face else 0)
         drawn.append((x, y, checker / 2 * (1 + 0.03 * layer)))
+    cube = None
+    if p_.cube_prob:  # its own stream: nothing else drawn changes with it
+        cr = np.random.default_rng([keys[0], 9])
+        if cr.random() < p_.cube_prob:
+            cube = P.cube_place(cr, shape, checker, (position.bar[0], position.bar[1]))
+            P.draw_cube(img, cube, cr)
     off = position.off or (0, 0)
     tx = shape.width + FRAME + 0.05
     for ci, colour in enumerate((scheme.dark, scheme.light)):
@@ -169,4 +175,5 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
             _poly(img, [(tx, y), (tx + checker, y), (tx + checker, y + t), (tx, y + t)], colour)
             _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)],
                   _shade(colour, 0.6))
-    return img, Props(hinges=tuple(hinges), logos=tuple(logos), faces=(faces[0], faces[1]), checkers=tuple(drawn))
+    return img, Props(hinges=tuple(hinges), logos=tuple(logos), faces=(faces[0], faces[1]), checkers=tuple(drawn),
+                      cube=cube)

@@ -82,12 +82,13 @@ class RenderParams:
     arm_blur_prob: float = 0.0          # chance a hand's arm is smeared by motion blur
     clock_prob: float = 0.0             # chance of a game clock beside the board
     scoreboard_prob: float = 0.0        # chance of a score board beside the board
+    cube_prob: float = 0.0              # chance of the doubling cube on the bar (its middle or an end) or beside it
 
     def __post_init__(self) -> None:
         if not 5 <= self.row_max <= 8:
             raise ValueError(f"row_max {self.row_max}: checkers lined up along a point before stacking, 5..8")
         for name in ("face_prob", "hinge_prob", "logo_prob", "dice_prob", "lip_prob", "arm_blur_prob", "clock_prob",
-                     "scoreboard_prob"):
+                     "scoreboard_prob", "cube_prob"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} {getattr(self, name)} is not a probability (0..1)")
 
@@ -115,6 +116,7 @@ class Props:
     beside: tuple[tuple[str, P.Box], ...] = ()      # ("clock" | "scoreboard", box in image px)
     arm_blur: int = 0                               # motion blur length, px (0: none)
     checkers: tuple[P.Checker, ...] = ()            # every checker drawn on the board: centre and radius (pw)
+    cube: Optional[P.Cube] = None                   # the doubling cube, where it lies (on the bar or beside the board)
 
 
 @dataclass(frozen=True)

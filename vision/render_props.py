@@ -1,15 +1,16 @@
-"""Props of a real table for the synthetic camera: hinges and fittings on the bar, logos on
-the playing surface, a raised frame lip, a game clock and a score board beside the board,
-and motion blur on a moving arm; the dice are :mod:`vision.render_dice` (their names are
-importable from here too).
+"""Props of a real table for the synthetic camera: hinges and fittings on the bar, the
+doubling cube (on the bar or beside the board), logos on the playing surface, a raised frame
+lip, a game clock and a score board beside the board, and motion blur on a moving arm; the
+dice are :mod:`vision.render_dice` (their names are importable from here too).
 
-Texture-space props (dice, hinges, logos, lip) are drawn in point widths on the board
+Texture-space props (dice, the cube, hinges, logos, lip) are drawn in point widths on the board
 texture (:mod:`vision.render_tex`); the clock and the score board are drawn in the camera
 image beside the board, never over it.  Every function takes its own random generator, so
 a prop looks the same whichever other props are drawn.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -19,9 +20,9 @@ from .render_dice import PIP_RADIUS, PIP_STEP, PIPS, Box, Checker, Die, DieSeen,
 from .render_dice import random_dice, seen
 from .render_tex import BGR, FRAME, TEX, poly, px, shade
 
-__all__ = ["METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Checker", "Die", "DieSeen", "die_outline",
-           "draw_clock", "draw_die", "draw_hinges", "draw_lip", "draw_logos", "draw_scoreboard", "motion_blur", "place",
-           "random_dice", "seen"]
+__all__ = ["CUBE_FACES", "CUBE_PLACES", "METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Checker", "Cube",
+           "Die", "DieSeen", "cube_outline", "cube_place", "die_outline", "draw_clock", "draw_cube", "draw_die",
+           "draw_hinges", "draw_lip", "draw_logos", "draw_scoreboard", "motion_blur", "place", "random_dice", "seen"]
 
 
 # --------------------------------------------------------------------------- bar and surface
@@ -58,6 +59,94 @@ def draw_hinges(img: np.ndarray, rng: np.random.Generator, shape: L.BoardShape) 
                     r = int(min(0.06, (x1 - x0) / 9) * TEX * 16)
                     cv2.circle(img, px(sx, sy), r, shade(metal, 0.45), -1, cv2.LINE_AA, shift=4)
     return boxes
+
+
+CUBE_FACES = (2, 4, 8, 16, 32, 64)
+CUBE_PLACES = ("middle", "top", "bottom", "side")   # on the bar (its middle or near an end), or beside the board
+# ivory with black numbers; black, green, red with white or gold ones (tournament cubes)
+CUBE_COLOURS: tuple[tuple[BGR, BGR], ...] = (((225, 235, 238), (25, 25, 25)), ((30, 30, 30), (235, 235, 235)),
+                                             ((50, 110, 30), (235, 235, 235)), ((35, 35, 150), (70, 190, 225)))
+
+
+@dataclass(frozen=True)
+class Cube:
+    """The doubling cube as drawn: the face up (64 at the start of a game), its centre and
+    edge (pw on the board as drawn) and its turn about the vertical (degrees)."""
+
+    value: int
+    x: float
+    y: float
+    size: float
+    angle: float
+
+    def __post_init__(self) -> None:
+        if self.value not in CUBE_FACES:
+            raise ValueError(f"cube face {self.value!r}: a doubling cube shows one of {CUBE_FACES}")
+
+
+def cube_place(rng: np.random.Generator, shape: L.BoardShape, checker: float, bar: tuple[int, int]) -> Cube:
+    """Where the cube lies at random: in the bar's middle (at the start of a game, 64 up), near
+    the end of the bar on one player's side (owned: 2..64), or beside the board on the frame.
+    Its edge is 0.65..0.9 of a checker's diameter.  ``bar``: the checkers on the bar (dark's
+    lie in its upper half, light's in the lower), so that the cube lies clear of them."""
+    size = checker * float(rng.uniform(0.65, 0.9))
+    angle = float(rng.uniform(-12, 12))
+    where = str(rng.choice(CUBE_PLACES, p=[0.45, 0.2, 0.2, 0.15]))
+    value = 64 if where == "middle" and rng.random() < 0.6 else int(rng.choice(CUBE_FACES))
+    bx = L.BAR_LEFT + shape.bar / 2
+    end = size / 2 + float(rng.uniform(0.08, 0.3))
+    room = (bar[0] < 4, bar[1] < 4)   # an end of the bar free of that side's checkers
+    if where == "top" and room[0]:
+        return Cube(value, bx, end, size, angle)
+    if where == "bottom" and room[1]:
+        return Cube(value, bx, shape.height - end, size, angle)
+    if where == "side":
+        return Cube(value, float(rng.choice([-FRAME / 2, shape.width + FRAME / 2])), shape.height / 2, min(size, 0.9),
+                    angle)
+    return Cube(value, bx, shape.height / 2 + float(rng.uniform(-0.05, 0.05)), size, angle)
+
+
+def cube_outline(cube: Cube) -> np.ndarray:
+    """The cube's top face: 4 corners (pw)."""
+    a = np.radians(cube.angle)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c = np.array([cube.x, cube.y])
+    return np.array([c + (u * ex + v * ey) * cube.size / 2 for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+
+def draw_cube(img: np.ndarray, cube: Cube, rng: np.random.Generator) -> None:
+    """Draw the doubling cube seen from above: its shadow, the face with rounded, darker edges and
+    its number printed in the middle (upright, or turned to either player)."""
+    face, ink = CUBE_COLOURS[int(rng.integers(len(CUBE_COLOURS)))]
+    top = cube_outline(cube)
+    shadow = top + np.array([0.06, 0.08])
+    pts = np.array([px(*p) for p in shadow], np.int32)
+    x0, y0 = (pts.min(axis=0) >> 4) - 3
+    x1, y1 = (pts.max(axis=0) >> 4) + 4
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    if x1 > x0 and y1 > y0:
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
+        mask = cv2.blur(mask, (5, 5))
+        roi = img[y0:y1, x0:x1]
+        roi[:] = (roi * (1.0 - 0.45 * (mask[..., None] / 255.0))).astype(np.uint8)
+    poly(img, [tuple(p) for p in top], shade(face, 0.7))     # the bevelled edges
+    inner = np.array([cube.x, cube.y]) + (top - np.array([cube.x, cube.y])) * 0.86
+    poly(img, [tuple(p) for p in inner], face)
+    text = str(cube.value)
+    side = int(round(cube.size * TEX))
+    m = _text_sprite(text, max(4, int(side * (0.42 if len(text) > 1 else 0.5))), max(1, side // 14))
+    m = cv2.resize(m, (min(m.shape[1], int(side * 0.7)), m.shape[0]))
+    turn = cube.angle + 90.0 * int(rng.integers(4))
+    big = int(np.ceil(np.hypot(*m.shape))) + 2
+    canvas = np.zeros((big, big), np.uint8)
+    oy, ox = (big - m.shape[0]) // 2, (big - m.shape[1]) // 2
+    canvas[oy:oy + m.shape[0], ox:ox + m.shape[1]] = m
+    rot = cv2.getRotationMatrix2D((big / 2, big / 2), -turn, 1.0)
+    turned = cv2.warpAffine(canvas, rot, (big, big), flags=cv2.INTER_LINEAR)
+    cx, cy = (cube.x + FRAME) * TEX, (cube.y + FRAME) * TEX
+    _blend(img, turned, int(round(cx - big / 2)), int(round(cy - big / 2)), ink, 1.0)
 
 
 LOGOS = ("GAMMON", "BACKGAMMON", "ABT", "USBGF", "CHAMPION", "GAMMON STUFF", "BMAB", "WBIF", "OPEN 2026")

@@ -1,6 +1,7 @@
 """The bar of a real tournament board (vision.bar): hinges the bar's edges run past are not
-checkers, and checkers in a tall board's squeezed band between the tips are found in the
-board's own geometry; the same on rendered boards with hinges and a narrow bar."""
+checkers, checkers in a tall board's squeezed band between the tips are found in the board's
+own geometry, and the checkers on a real bar are round (vision.bar_shapes); the same on
+rendered boards with hinges and a narrow bar."""
 from __future__ import annotations
 
 import sys
@@ -12,7 +13,8 @@ import pytest
 
 from referee.events import BoardEvidence, PointReading
 from vision import layout as L
-from vision.checkers import Found, pick_checkers
+from vision.bar import read_bar
+from vision.checkers import Found, board_params, pick_checkers
 from vision.read import read_view
 from vision.rectify import rectify
 from vision.render import RenderParams, render_scene
@@ -65,3 +67,17 @@ def test_a_rendered_narrow_bar_with_hinges_on_a_tall_board(bar: tuple[int, int])
                                                 "board_height": 12.26}).read, checker=1.0))
         right += tuple(a.rows.bar) == bar
     assert right >= 5
+
+
+@pytest.mark.parametrize("name", ["frame4", "frame5", "test10", "test11", "test12"])
+def test_no_checker_on_a_real_bar_is_told_apart_as_a_square(name: str) -> None:
+    # vision.bar_shapes: the rings on these bars (each holds 1..3 checkers) are round, none a
+    # square (the cube, a die), corners only (a fitting's screws) or the bar's own texture
+    lab = VR.load_labels()["images"][name]
+    cfg = VR.config_for(lab)
+    view = rectify(VR.load_image(name), L.parse_corners(L.format_corners(lab["corners"])), cfg.px, shape=cfg.shape)
+    cd = measure_checker(rim_spacings(ring_profiles(view, cfg.read), cfg.read))
+    params = replace(cfg.read, checker=cd or L.CHECKER)    # as the reader does when the frame shows too few
+    prof = ring_profiles(view, params)
+    read = read_bar(prof, board_params(prof, params))
+    assert read.checkers and read.others == ()

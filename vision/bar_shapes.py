@@ -1,0 +1,128 @@
+"""What a ring found on the bar outlines: a checker, or something else lying there.
+
+:mod:`vision.bar` finds the bar's checkers as whole rings of a checker's size.  Other things on
+a real bar make such rings too: the doubling cube (in the bar's middle at the start of a game,
+near an end once owned) and a die thrown onto it are squares; a hinge's plate between the bar's
+edges makes a square-ish frame; screws at a fitting's corners make rim evidence only along the
+diagonals; a textured bar (suede, open-grained wood) scores near the threshold all along.  A
+checker's rim is round: as strong along the diagonals as along and across the bar.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from . import layout as L
+from .board_rings import bar_stretch, to_layout_y
+from .params import DEFAULT, ReadParams
+from .rims import Profiles
+
+OUTLINE_RADII = (0.34, 0.38, 0.42, 0.46, 0.5)   # checker diameters: the rings an outline is looked at on
+N_ANGLES = 32                                   # angles round an outline
+SQUARE_SIDES = (0.45, 0.55, 0.65, 0.75, 0.85, 0.95)   # checker diameters: the squares looked for (the cube, a die)
+SQUARE_TURNS = (-12.0, -6.0, 0.0, 6.0, 12.0)    # degrees off the bar's axis
+SQUARE_MIN = 1.0      # a square's weakest side at least this share of the ring's weakest quadrant ...
+SQUARE_ROUND = 0.75   # ... and a roundness below this: a square (the cube, a die, a plate), no checker
+SQUARE_CLEAR = 1.8    # a die's square this many times the ring, however round: a die (inside the rings looked at)
+DIE_SIDES = (0.35, 0.45, 0.55, 0.65)             # checker diameters: a die's squares
+EDGE_NEAR = 0.08      # pw: a die's square whose sides across would lie this near the bar's edges is not looked at
+CORNERS_ROUND = 2.0   # roundness above this: evidence only along the diagonals (a fitting's screws), no checker
+TEXTURE = 3.0         # a ring must score this many times the bar's own texture (its profile's lower quartile)
+
+_ANG = np.arange(N_ANGLES) * (2 * np.pi / N_ANGLES)
+_COS, _SIN = np.cos(_ANG).astype(np.float32), np.sin(_ANG).astype(np.float32)
+_AXES = np.array([k for c in (0, 8, 16, 24) for k in (c - 1, c, c + 1)]) % N_ANGLES   # within 11.25 deg of an axis
+_DIAGONALS = np.array([k for c in (4, 12, 20, 28) for k in (c - 1, c, c + 1)]) % N_ANGLES
+_ALONG = np.linspace(-0.35, 0.35, 8)            # along a square's side (share of its length), clear of its corners
+
+
+def _edge_across(prof: Profiles, x: np.ndarray, y: np.ndarray, nx: np.ndarray, ny: np.ndarray,
+                 params: ReadParams) -> np.ndarray:
+    """At layout x ``x`` and the board's own y ``y`` (pw from its top edge: the view squeezes the
+    band between the tips of a board taller than the layout, :func:`vision.board_rings.to_layout_y`),
+    the edge across the board's normal (``nx``, ``ny``): |normal gradient| minus half the
+    tangential one, in the frame's strengths."""
+    assert prof.grad is not None
+    g = prof.grad
+    h, w = g.shape
+    yl, k = to_layout_y(np.asarray(y, np.float64), params.shape)
+    col = np.clip(np.rint((x + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
+    row = np.clip(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
+    n = nx / np.float32(bar_stretch(params.shape)) + 1j * ny / k.astype(np.float32)
+    z = g[row, col] * np.conj(n / np.abs(n))
+    return np.asarray((np.abs(z.real) - 0.5 * np.abs(z.imag)) / prof.strength)
+
+
+def outline_by_angle(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> np.ndarray:
+    """Per angle round (layout x ``x``, the board's own y ``y``) on the bar, the best edge across
+    on rings of a checker's size or a little smaller, round on the board (a narrow bar is
+    stretched across in the view, a tall board's band between the tips squeezed)."""
+    sx = bar_stretch(params.shape)
+    r = np.array(OUTLINE_RADII, np.float32)[:, None] * np.float32(params.checker)
+    e = _edge_across(prof, x + r * _COS * sx, y + r * _SIN, _COS[None, :], _SIN[None, :], params)
+    return np.asarray(e.max(axis=0))
+
+
+def roundness(outline: np.ndarray) -> float:
+    """An outline's (:func:`outline_by_angle`) strength along the diagonals against along and
+    across the bar: about 1 for a checker's rim; low for a square lying square to the bar (a
+    ring inside its corners lies on its face); high for evidence only at the corners."""
+    a = np.maximum(outline, 0.0)
+    return float(a[_DIAGONALS].mean() / max(float(a[_AXES].mean()), 1e-3))
+
+
+def squareness(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT,
+               sides: tuple[float, ...] = SQUARE_SIDES) -> float:
+    """The best square outline round (layout x ``x``, the board's own y ``y``): per square (sides
+    of ``sides`` checkers, turned by :data:`SQUARE_TURNS`) the mean edge across each side (clear
+    of the corners), its weakest side; the best square's.  A checker's rim touches a square's
+    sides at four points only."""
+    sx = bar_stretch(params.shape)
+    t = np.radians(np.array(SQUARE_TURNS, np.float32))[:, None, None, None]
+    side = np.array(sides, np.float32)[None, :, None, None] * np.float32(params.checker)
+    k = np.arange(4, dtype=np.float32)[None, None, :, None] * np.float32(np.pi / 2)
+    nx, ny = np.cos(t + k), np.sin(t + k)                  # each side's outward normal
+    along = np.asarray(_ALONG, np.float32)[None, None, None, :] * side
+    shape = np.broadcast_shapes(nx.shape, along.shape)
+    px_ = np.broadcast_to(nx * side / 2 - ny * along, shape)
+    py_ = np.broadcast_to(ny * side / 2 + nx * along, shape)
+    e = _edge_across(prof, x + px_ * sx, y + py_, np.broadcast_to(nx, shape), np.broadcast_to(ny, shape), params)
+    return float(e.mean(axis=-1).min(axis=-1).max())
+
+
+def not_a_checker(prof: Profiles, x: float, y: float, score: float, params: ReadParams = DEFAULT,
+                  texture: Optional[float] = None) -> Optional[str]:
+    """Why the bar's ring at layout (``x``, ``y``) scoring ``score`` is no checker, or None:
+    ``"texture"`` (no more than :data:`TEXTURE` times the bar's ``texture`` level), ``"corners"``
+    (its evidence along the diagonals only, wherever across the bar within ``params.lateral``
+    it is looked at) or ``"square"`` (round nowhere there and a square as strong: the cube, a
+    plate; or a die's small square, clear of the bar's edges, much stronger however round).
+    Profiles without the view's gradients are judged by the texture alone."""
+    if texture is not None and score < TEXTURE * texture:
+        return "texture"
+    if prof.grad is None:   # rim scores only: no outline to look at
+        return None
+    yb = float(params.shape.to_real(np.array(x), np.array(y))[1])   # the board's own
+    ro = max(roundness(outline_by_angle(prof, x + dx, yb, params)) for dx in params.lateral)
+    if ro > CORNERS_ROUND:
+        return "corners"
+    die = _clear_of_the_edges(DIE_SIDES, params)
+    if die and max(squareness(prof, x + dx, yb, params, die) for dx in params.lateral) >= SQUARE_CLEAR * score:
+        return "square"
+    if ro < SQUARE_ROUND and max(squareness(prof, x + dx, yb, params) for dx in params.lateral) >= SQUARE_MIN * score:
+        return "square"
+    return None
+
+
+def _clear_of_the_edges(sides: tuple[float, ...], params: ReadParams) -> tuple[float, ...]:
+    """The square ``sides`` (checker diameters) whose sides across the bar lie clear of the bar's
+    edges as the view shows them (those of a bar narrower than the layout's, else where the view
+    cuts a wider one's middle): there the bar's own edges would make two of a square's sides."""
+    edge = min(params.shape.bar, L.BAR_WIDTH) / 2
+    return tuple(s for s in sides if abs(s * params.checker / 2 - edge) >= EDGE_NEAR)
+
+
+def bar_texture(prof: Profiles) -> float:
+    """The bar's own level of ring scores: its profile's lower quartile (most of a bar is empty)."""
+    return max(float(np.percentile(prof.bar_full, 25)), 0.0)
