@@ -22,7 +22,6 @@ import numpy as np
 
 from . import layout as L
 from .rectify import View
-from .rims import _percentile
 
 
 _ONES3 = np.ones((1, 3), np.float32)   # cv2.transform's weights: B + G + R
