@@ -5,17 +5,23 @@ cross the board's outer frame, which is otherwise one even material.  The band j
 outside the playing area is cut into segments; a segment far from the smooth trend of
 its band (light gradients are allowed) means something lies across it.  Works on a
 rectified view of any scale; cheap enough to run on every frame.
+
+Real frames are not one even material: wood grain makes every segment of a band uneven
+alike (a segment's spread is judged against its band's usual spread), and what sits on
+the frame without reaching over the board - a clasp or a maker's plaque on its outer edge,
+the table showing beyond a thin frame, a checker's rim leaning over its inner edge - fills
+only one side of the band.  An arm crosses the whole band, so a segment counts only as far
+as both halves of the band, the outer and the inner, see it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from . import layout as L
 from .rectify import View
-from .rims import _percentile
 
 
 _ONES3 = np.ones((1, 3), np.float32)   # cv2.transform's weights: B + G + R
@@ -29,6 +35,8 @@ class OcclusionParams:
     corner_skip: float = 1.0                    # pw left out at each corner (markers live there)
     max_residual: float = 28.0                  # grey levels off the band's trend
     max_spread: float = 22.0                    # grey-level std inside one segment
+    texture: float = 1.6                        # ... or this many times the band's median std (wood grain)
+    across: float = 1.4                         # a segment scores at most this many times its weaker half's score
 
 
 def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> list[np.ndarray]:
@@ -82,25 +90,68 @@ def occluded_edges(view: View, params: OcclusionParams = OcclusionParams(), limi
 
 def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list[float]:
     """Per band (:data:`EDGES` order) its worst segment's deviation as a share of the allowed
-    one; 0 for a band too short to judge."""
+    one; 0 for a band too short to judge.  A segment's score is capped at ``params.across``
+    times the smaller of its scores in the band's inner and outer halves (something over the
+    board crosses both; see the module docstring)."""
+    b0, b1 = params.band
+    mid = (b0 + b1) / 2
+    inner = band_segments(view, replace(params, band=(b0, mid)))
+    outer = band_segments(view, replace(params, band=(mid, b1)))
+    shares = (_rows(view, b0, mid), _rows(view, mid, b1))
     out = []
-    for segs in band_segments(view, params):
-        n = len(segs)
-        if n < 3:
+    for near, far in zip(inner, outer):
+        if len(near) < 3:
             out.append(0.0)
             continue
-        t = np.arange(n, dtype=np.float64)
-        col = segs[:, :3].astype(np.float64)
-        tk, ck = t, col
-        for last in (False, True):  # a line per channel, refitted without the worst third
-            k = len(tk)
-            tm, cm = tk.sum() / k, ck.sum(axis=0) / k   # (the means, as ndarray.mean computes them)
-            d = tk - tm
-            var = float((d * d).sum())
-            slope = (d @ (ck - cm)) / var if var > 0 else np.zeros(3)
-            res = np.abs(col - (cm + (t - tm)[:, None] * slope)).max(axis=1)
-            if not last:
-                keep = res <= _percentile(res, 67)
-                tk, ck = t[keep], col[keep]
-        out.append(max(0.0, float(res.max()) / params.max_residual, float(segs[:, 3].max()) / params.max_spread))
+        whole, ins, outs = segment_scores(np.stack([_joined(near, far, *shares), near, far]), params)
+        out.append(max(0.0, float(np.minimum(whole, params.across * np.minimum(ins, outs)).max())))
     return out
+
+
+def _rows(view: View, b0: float, b1: float) -> int:
+    """How many pixel rows deep :func:`band_segments` cuts the band ``(b0, b1)``."""
+    t0 = int((view.margin - b1) * view.px)
+    return max(t0 + 1, int((view.margin - b0) * view.px)) - t0
+
+
+def _joined(a: np.ndarray, b: np.ndarray, rows_a: int, rows_b: int) -> np.ndarray:
+    """The segments of two adjacent bands ``a`` and ``b`` (:func:`band_segments`'s ``(n, 4)``)
+    taken as one band: mean colours and grey spread of the pixels of both."""
+    wa, wb = rows_a / (rows_a + rows_b), rows_b / (rows_a + rows_b)
+    col = wa * a[:, :3] + wb * b[:, :3]
+    ga, gb, g = a[:, :3].mean(axis=1), b[:, :3].mean(axis=1), col.mean(axis=1)
+    second = wa * (a[:, 3] ** 2 + ga * ga) + wb * (b[:, 3] ** 2 + gb * gb)
+    return np.concatenate([col, np.sqrt(np.maximum(second - g * g, 0.0))[:, None]], axis=1)
+
+
+def segment_scores(segs: np.ndarray, params: OcclusionParams) -> np.ndarray:
+    """Each segment's deviation as a share of the allowed one, ``(k, n)`` for ``k`` bands of
+    ``n`` segments (``(k, n, 4)`` as :func:`band_segments` gives each): its colour off its
+    band's trend (a line per channel, refitted without the worst third), or its spread above
+    both ``max_spread`` and ``texture`` times its band's median spread."""
+    k, n = segs.shape[:2]
+    t = np.arange(n, dtype=np.float64)
+    col = segs[..., :3].astype(np.float64)
+    w = np.ones((k, n))
+    for last in (False, True):  # a line per channel, refitted without the worst third
+        tm = (w * t).sum(axis=1) / w.sum(axis=1)
+        cm = (w[..., None] * col).sum(axis=1) / w.sum(axis=1)[:, None]
+        d = t - tm[:, None]
+        var = (w * d * d).sum(axis=1)
+        slope = ((w * d)[..., None] * (col - cm[:, None])).sum(axis=1) / np.where(var > 0, var, 1.0)[:, None]
+        res = np.abs(col - (cm[:, None] + d[..., None] * slope[:, None])).max(axis=2)
+        if not last:
+            w = (res <= _rowwise_percentile(res, 67)[:, None]).astype(np.float64)
+    spread = segs[..., 3].astype(np.float64)
+    allowed = np.maximum(params.max_spread, params.texture * _rowwise_percentile(spread, 50))
+    return np.maximum(res / params.max_residual, spread / allowed[:, None])
+
+
+def _rowwise_percentile(a: np.ndarray, q: float) -> np.ndarray:
+    """``np.percentile(a, q, axis=1)`` (linear interpolation) from one sort, without its overhead."""
+    s = np.sort(a, axis=1)
+    vi = (a.shape[1] - 1) * q / 100
+    i = min(int(vi), a.shape[1] - 2) if a.shape[1] > 1 else 0
+    j = min(i + 1, a.shape[1] - 1)
+    f = vi - i
+    return s[:, i] + (s[:, j] - s[:, i]) * f

@@ -20,7 +20,10 @@ confidence.  A point this changed is never made sure by it alone: the trays and 
 only for the sum, so its confidence is capped below the reader's "certain".  Nor is any point
 of a board read :data:`MISREAD` or more checkers over the 15 a colour: the reader saw checkers
 this board does not have in two places or more, and nothing says the points it kept are not
-more of them.
+more of them.  On a board read :data:`PHANTOMS` or more checkers over, its surface, inlay or
+hinges show checkers it does not have, and an empty point or bar gets the real odds of an
+empty point (tempered, :data:`EMPTY_PRIOR`): the unsure lone checkers go before a stack read
+surer is cut to nothing.
 
 Pure: readings in, readings out; no image.
 """
@@ -49,6 +52,8 @@ TALL_ROW = 0.3      # a stack read taller than a row: the row alone, this share 
 CHANGED_MAX = 0.55  # a point the totals changed is at most this sure (below the reader's certain)
 SETTLED_MAX = 0.95  # a settled board is at most this share of the reader's "certain"
 MISREAD = 2         # checkers read over the 15 a colour (both colours) that make no point of the board sure
+PHANTOMS = 4        # checkers read over the 15 a colour (both) that say this board's surface shows checkers it has not
+EMPTY_WEIGHT = 0.25  # ... then the power of the real odds of an empty point against one of 1..5 (15:1) the prior takes
 
 
 # checkers off per colour in the same positions (0..15), for a reading whose trays were not read
@@ -66,6 +71,8 @@ def _prior() -> np.ndarray:
 
 
 PRIOR = _prior()
+_C = np.array(REAL_COUNTS, dtype=float)
+EMPTY_PRIOR = float((_C[0] / _C[1:ROW + 1].mean()) ** EMPTY_WEIGHT)   # about 2: an empty point against a few
 OFF_PRIOR = np.array(REAL_OFF, dtype=float) / sum(REAL_OFF)
 BAR_PRIOR = np.array(REAL_BAR + (1,) * (N - len(REAL_BAR)), dtype=float)
 BAR_PRIOR /= BAR_PRIOR.sum()
@@ -96,15 +103,17 @@ def point_likelihood(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
     return out
 
 
-def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float) -> list[np.ndarray]:
-    """Each location's weight as an N x N table over (dark, light) checkers it holds."""
+def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float,
+            empty: float = 1.0) -> list[np.ndarray]:
+    """Each location's weight as an N x N table over (dark, light) checkers it holds (an empty
+    point's or bar's prior times ``empty``)."""
     out = []
     for p in points:
         t = np.zeros((N, N))
         for (n, c), w in point_likelihood(p).items():
             if n >= N:
                 continue
-            wt = w * PRIOR[n]
+            wt = w * PRIOR[n] * (empty if n == 0 else 1.0)
             if c is None:
                 t[0, 0] += wt
             elif c == "dark":
@@ -115,7 +124,7 @@ def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: floa
     for k in range(2):
         t = np.zeros((N, N))
         for n, w in bar_odds(bar[k], bar_conf).items():
-            w = (w + FLOOR * FALL ** abs(n - bar[k])) * BAR_PRIOR[n]
+            w = (w + FLOOR * FALL ** abs(n - bar[k])) * BAR_PRIOR[n] * (empty if n == 0 else 1.0)
             if n < N:
                 if k == 0:
                     t[n, 0] += w
@@ -181,13 +190,15 @@ def _viterbi(shifts: Sequence[tuple[float, np.ndarray, np.ndarray]], end: np.nda
 
 
 def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float = 0.5,
-                  off: Optional[tuple[int, int]] = None) -> Optional[Settled]:
+                  off: Optional[tuple[int, int]] = None, empty: float = 1.0) -> Optional[Settled]:
     """The most likely reading (24 points by image rows, then the bar) with 15 checkers a
     colour less ``off`` on the board, or as many off as real positions have when ``off`` is
-    unknown.  None when no reading is possible at all (``off`` itself over 15)."""
+    unknown; an empty point (and an empty bar, for each colour) ``empty`` times as likely a
+    priori as otherwise.
+    None when no reading is possible at all (``off`` itself over 15)."""
     if off is not None and not (0 <= off[0] <= L.PER_SIDE and 0 <= off[1] <= L.PER_SIDE):
         return None
-    tables = _tables(points, bar, bar_conf)
+    tables = _tables(points, bar, bar_conf, empty)
     shifts = [_shifts(t) for t in tables]
     fwd = [np.zeros((N, N))]
     fwd[0][0, 0] = 1.0
@@ -238,11 +249,16 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     if a.plausible:
         return a
     pts = list(a.rows.top) + list(a.rows.bottom)
-    s = settle_totals(pts, a.rows.bar, a.bar_confidence)
+    over = sum(max(0, t - L.PER_SIDE) for t in a.totals)
+    # checkers read at many places more than the board has: its surface (a pattern, the grain),
+    # a dark inlay or the bar's hinges show checkers that are not there, and an unsure lone
+    # checker is likelier one of those than a surer stack is too tall: an empty point and an
+    # empty bar get the real odds of an empty point, tempered (:data:`EMPTY_PRIOR`)
+    s = settle_totals(pts, a.rows.bar, a.bar_confidence, empty=EMPTY_PRIOR if over >= PHANTOMS else 1.0)
     if s is None:
         return a
     points = s.points
-    if sum(max(0, t - L.PER_SIDE) for t in a.totals) >= MISREAD:
+    if over >= MISREAD:
         # checkers this board does not have were read at two places or more, and the totals
         # cannot tell which: a point kept is no surer than one they changed
         points = tuple(replace(p, confidence=min(p.confidence, CHANGED_MAX)) for p in points)

@@ -154,3 +154,44 @@ def test_a_real_board_read_eight_over_reports_no_wrong_point_sure() -> None:
     want = [(t[0], t[1] if t[0] else None) for t in labels["top"] + labels["bottom"]]
     wrong_sure = [(i, p) for i, (p, w) in enumerate(zip(got, want)) if (p.count, p.colour) != w and p.confidence >= 0.6]
     assert not wrong_sure, wrong_sure
+
+
+def _phantom_board() -> list[P]:
+    """A real board's reading (mahogany, unseen2) in the starting position: two rows of five read
+    too tall, one of them unsurely, and four unsure lone checkers the grain and a dark inlay
+    showed on empty points: dark reads 29."""
+    pts = _start_rows()
+    pts[6] = P(7, "dark", 0.15)
+    pts[12] = P(12, "dark", 0.55)
+    for i, p in ((10, P(1, "dark", 0.02)), (15, P(2, "dark", 0.12)), (17, P(1, "dark", 0.19)),
+                 (21, P(1, "dark", 0.29))):
+        pts[i] = p
+    return pts
+
+
+def test_with_many_checkers_over_the_unsure_lone_ones_go_before_a_stack() -> None:
+    truth = [(p.count, p.colour) for p in _start_rows()]
+    flat = T.settle_totals(_phantom_board(), (0, 0), 0.5)
+    assert flat is not None and flat.points[6].count == 0     # a flat prior drops the stack of 5 instead
+    s = T.settle_totals(_phantom_board(), (0, 0), 0.5, empty=T.EMPTY_PRIOR)
+    assert s is not None and [(p.count, p.colour) for p in s.points] == truth
+    assert 1.5 < T.EMPTY_PRIOR < 3.0
+
+
+def test_the_empty_points_real_odds_count_only_on_a_board_read_far_over() -> None:
+    from vision.assemble import Assembled
+    from vision.params import DEFAULT
+
+    pts = _phantom_board()
+    rows = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), (0, 0), 0.0)
+    s = T.settle_assembled(Assembled(rows, 44, False, (29, 15)), DEFAULT)
+    assert [(p.count, p.colour) for p in s.rows.top + s.rows.bottom] == [(p.count, p.colour) for p in _start_rows()]
+    # two checkers over (a tall misread): the prior stays flat, the reading as settle_totals gives it
+    few = _start_rows()
+    few[6] = P(6, "dark", 0.2)
+    few[10] = P(1, "dark", 0.4)
+    s = T.settle_assembled(Assembled(L.RowReading(tuple(few[:12]), tuple(few[12:]), (0, 0), 0.0), 32, False, (17, 15)),
+                           DEFAULT)
+    flat = T.settle_totals(few, (0, 0), 1.0)
+    assert flat is not None and s.totals == (15, 15)
+    assert [(p.count, p.colour) for p in s.rows.top + s.rows.bottom] == [(p.count, p.colour) for p in flat.points]

@@ -1,0 +1,81 @@
+"""The frame-band check on real frames' troubles: wood grain along the whole band, things on
+the frame that do not reach over the board (a clasp on its outer edge, a checker's rim on its
+inner edge) and an arm that does."""
+from __future__ import annotations
+
+import numpy as np
+
+from vision import layout as L
+from vision.occlusion import OcclusionParams, band_scores, band_segments, occlusion_score, segment_scores
+from vision.rectify import View, rectify
+from vision.render import RenderParams, render_scene
+
+CALM = RenderParams(glare_prob=0.0, shadow_prob=0.0)
+PX = 20
+
+
+def clear_view(seed: int = 3) -> View:
+    r = render_scene(L.start_position(), CALM, seed=seed)
+    return rectify(r.image, r.corners, PX)
+
+
+def left_band_rows(view: View, b0: float, b1: float) -> slice:
+    """The pixel columns of the left frame band from ``b0`` to ``b1`` pw outside the playing area."""
+    return slice(max(0, int((view.margin - b1) * view.px)), int((view.margin - b0) * view.px))
+
+
+def painted(view: View, cols: slice, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
+    """``view`` with a patch of ``colour`` over the columns ``cols``, from ``y0`` to ``y1`` pw down the board."""
+    img = view.image.copy()
+    img[int((view.margin + y0) * view.px):int((view.margin + y1) * view.px), cols] = colour
+    return View(img, view.px, view.margin)
+
+
+def whole_band_score(view: View, params: OcclusionParams = OcclusionParams()) -> float:
+    """The worst segment's score over the whole depth of each band (no halves)."""
+    return max(float(segment_scores(segs[None], params).max()) for segs in band_segments(view, params))
+
+
+def test_wood_grain_along_the_whole_band_is_not_something_over_the_board() -> None:
+    view = clear_view()
+    img = view.image.astype(np.int16)
+    rng = np.random.default_rng(0)
+    # dark and light streaks across every band, as on a mahogany or maple frame
+    stripes = rng.choice([-60, 0, 120], size=img.shape[:2]).astype(np.int16)
+    frame = np.ones(img.shape[:2], bool)
+    m0, m1 = int(view.margin * view.px), int((view.margin + L.HEIGHT) * view.px)
+    frame[m0:m1, int(view.margin * view.px):int((view.margin + L.WIDTH) * view.px)] = False
+    img[frame] += stripes[frame][:, None]
+    grained = View(np.clip(img, 0, 255).astype(np.uint8), view.px, view.margin)
+    assert occlusion_score(view) < 1.0
+    assert occlusion_score(grained) < 1.0
+    # the same band without the check against its own texture: flagged
+    assert whole_band_score(grained, OcclusionParams(texture=0.0)) > 2.5
+
+
+def test_what_fills_one_side_of_the_band_only_does_not_count_but_an_arm_across_it_does() -> None:
+    view = clear_view()
+    b0, b1 = OcclusionParams().band
+    mid = (b0 + b1) / 2
+    clasp = painted(view, left_band_rows(view, mid, b1 + 0.2), 4.0, 5.0, (200, 200, 200))
+    rim = painted(view, left_band_rows(view, b0 - 0.1, mid), 4.0, 5.0, (230, 230, 230))
+    arm = painted(view, left_band_rows(view, b0 - 0.1, b1 + 0.2), 4.0, 5.0, (200, 200, 200))
+    assert occlusion_score(clasp) < 1.0 and whole_band_score(clasp) > 2.5
+    assert occlusion_score(rim) < 1.0 and whole_band_score(rim) > 2.5
+    assert occlusion_score(arm) > 2.5
+    assert band_scores(arm)[2] == max(band_scores(arm))   # the left band
+
+
+def test_segment_scores_treat_each_band_on_its_own() -> None:
+    rng = np.random.default_rng(1)
+    even = np.concatenate([np.full((11, 3), 100.0) + rng.normal(0, 1, (11, 3)), np.full((11, 1), 5.0)], axis=1)
+    lit = even.copy()
+    lit[:, :3] += np.arange(11)[:, None] * 8.0           # a light gradient along the band: allowed
+    spot = even.copy()
+    spot[6, :3] += 90.0                                    # one segment far off the trend
+    grain = even.copy()
+    grain[:, 3] = 60.0 + rng.normal(0, 3, 11)              # every segment uneven alike
+    s = segment_scores(np.stack([even, lit, spot, grain]), OcclusionParams())
+    assert s.shape == (4, 11)
+    assert s[0].max() < 0.5 and s[1].max() < 0.5 and s[3].max() < 1.0
+    assert s[2].argmax() == 6 and s[2, 6] > 2.5
