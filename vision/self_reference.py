@@ -21,7 +21,8 @@ from *the other points only* (leave one point out), so a point never explains it
   patches may shift by :data:`SELF_SHIFT` samples (another point's checkers sit off their
   slot more than one point's checker is nudged between two frames);
 * the distances become likelihoods on the scale the frame itself shows (how far the slots
-  stray from the looks of the state they held before: the median, :data:`SCALE_SHARE`), as
+  stray from the looks of the state they held before: a checker's the median slot's, an empty
+  slot's the 75th percentile's, :data:`SCALE_SHARE`), as
   :class:`~vision.memory.BoardMemory` does with the scale of its known frames; capped at
   :data:`SCALE_MAX` only when the state's slots lie :data:`APART` times further from the other
   states' looks than from their own (a wooden set, light checkers on light points: the frame
@@ -61,7 +62,12 @@ MIN_POINTS = 2     # ... on this many other points (one point's checkers share i
 COVERED_SELF = 16  # foreign slots that mean a hand or an arm lies over the board (logos make a few)
 SELF_SHIFT = 2     # samples a patch may be shifted by: another point's checkers lie off its slot more than a
                    # checker is nudged between two frames of one point
-SCALE_SHARE = 50   # a state's scale: the percentile of its slots' distances from their own look (the median)
+SCALE_SHARE = (75, 50, 50)  # per state (empty, dark, light), the percentile of its slots' distances from
+                   # their own look taken as its scale: a checker's look is the median of many checkers, so
+                   # the median slot tells its spread; an empty slot's is borrowed from three points whose
+                   # triangles differ slot by slot, so a wider share (a rendered board's own tips and edges)
+STRAY_SHARE = 75   # how far a state's slots stray at most, but for the few the move changed (a slot further
+                   # from every look than a few times this is like none of them)
 SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
 SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
@@ -116,23 +122,26 @@ class SelfReference(BoardMemory):
         self.seen[:n_points] = self._have[None, :]   # every point slot has a look of each state seen
         self.frames = 1
         # the scale: how far slots stray from the look of the state they held before (most
-        # still hold it), per state, robustly: the median (the 75th percentile took the worst
-        # quarter's spread, light checkers on light points, for every slot of a state, so a
+        # still hold it), per state, robustly: a checker's, the median (the 75th percentile took
+        # the worst quarter's spread, light checkers on light points, for every checker, so a
         # checker on a bare point of the other colour told as little as one on its own colour)
         self._d = d
+        self._stray = self.scales.copy()
         for s in (EMPTY, DARK, LIGHT):
             held = st[:n_points] == s
             own = d[held, s]
             if len(own) < 3:
                 continue
-            scale = float(np.percentile(own, SCALE_SHARE))
+            scale = float(np.percentile(own, SCALE_SHARE[s]))
             others = [o for o in seen if o != s]
             # a frame whose slots of this state lie nearly as close to another state's look as
             # to their own (wood on wood, light checkers on light points) tells the states apart
             # only as far as its own scale says: no cap then
             apart = float(np.median(d[held][:, others].min(axis=1)) / max(float(np.median(own)), 1e-3)) \
                 if others else math.inf
-            self.scales[s] = float(np.clip(scale, 1.5, SCALE_MAX if apart >= APART else math.inf))
+            top = SCALE_MAX if apart >= APART else math.inf
+            self.scales[s] = float(np.clip(scale, 1.5, top))
+            self._stray[s] = float(np.clip(np.percentile(own, STRAY_SHARE), 1.5, top))
 
     def _looks(self, core: np.ndarray, st: np.ndarray) -> np.ndarray:
         """Per point slot and state the look of the other points' slots that held it (``st``:
@@ -188,12 +197,15 @@ class SelfReference(BoardMemory):
 
     def strange(self, view: View) -> np.ndarray:
         """Point slots further from every look than :data:`~vision.memory.FOREIGN` of the way
-        between those looks (a die, a logo, a finger); the bar's slots are never read here."""
+        between those looks, and than four times the least of the states' strays
+        (:data:`STRAY_SHARE`: a typical slot's distance, the scale, would call a clean frame's
+        few odd slots foreign, and a hand over it); a die, a logo, a finger.  The bar's slots
+        are never read here."""
         n_points = 24 * self.geo.per_point
         d = self._distances(view)[:n_points]
         dmin = d[:, self._have].min(axis=1)
         out = np.zeros(len(self.geo.centres), bool)
-        out[:n_points] = dmin > np.maximum(FOREIGN * self._spread()[:n_points], 4 * self.scale)
+        out[:n_points] = dmin > np.maximum(FOREIGN * self._spread()[:n_points], 4 * float(self._stray.min()))
         return out
 
     def covered(self, view: View) -> bool:

@@ -339,7 +339,7 @@ def test_a_self_reference_weighs_checkers_that_differ_one_from_another_at_their_
         others = [o for o in range(3) if o != s and m._have[o]]
         apart = np.median(m._d[held][:, others].min(axis=1)) / np.median(own)
         if apart < APART:
-            assert m.scales[s] == pytest.approx(np.percentile(own, SCALE_SHARE), rel=1e-5) and m.scales[s] > SCALE_MAX
+            assert m.scales[s] == pytest.approx(np.percentile(own, SCALE_SHARE[s]), rel=1e-5) and m.scales[s] > SCALE_MAX
         else:
             assert m.scales[s] <= SCALE_MAX
     assert max(m.scales[DARK], m.scales[LIGHT]) > SCALE_MAX  # this frame's checkers are not apart
