@@ -174,9 +174,12 @@ class BoardReader:
             # than compare every slot with its neighbour's look
             return Reading(None, None, False, corners, view, reason=camera_moved(far.told(view.px)))
         # with the board's look learned, something over it is what looks like nothing it showed
-        # (fittings and logos on the frame then count for nothing); before, the frame band
-        covered = memory.covered(view) if memory is not None else \
-            occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
+        # (fittings and logos on the frame then count for nothing); before, the frame band.  A
+        # frame teaching itself learned its looks from the very frame an arm may lie over (the
+        # arm's own slots among them), so there the frame band is asked too
+        covered = memory.covered(view) if memory is not None else False
+        if memory is None or isinstance(memory, SelfReference):
+            covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
         if covered:
             if not read_occluded:
                 return Reading(None, None, True, corners, view, reason=self._occluded(view, memory))
