@@ -54,14 +54,18 @@ def _edge_across(prof: Profiles, x: np.ndarray, y: np.ndarray, nx: np.ndarray, n
     return np.asarray((np.abs(z.real) - 0.5 * np.abs(z.imag)) / prof.strength)
 
 
-def outline_by_angle(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> np.ndarray:
+def outline_by_angle(prof: Profiles, x: float | np.ndarray, y: float, params: ReadParams = DEFAULT) -> np.ndarray:
     """Per angle round (layout x ``x``, the board's own y ``y``) on the bar, the best edge across
     on rings of a checker's size or a little smaller, round on the board (a narrow bar is
-    stretched across in the view, a tall board's band between the tips squeezed)."""
+    stretched across in the view, a tall board's band between the tips squeezed).  ``x`` may
+    be an array of centres: one outline each (the last axis the angles)."""
     sx = bar_stretch(params.shape)
     r = np.array(OUTLINE_RADII, np.float32)[:, None] * np.float32(params.checker)
-    e = _edge_across(prof, x + r * _COS * sx, y + r * _SIN, _COS[None, :], _SIN[None, :], params)
-    return np.asarray(e.max(axis=0))
+    xs = np.asarray(x, np.float32)[..., None, None]
+    px_ = xs + r * _COS * sx
+    py_ = np.broadcast_to(y + r * _SIN, px_.shape)
+    e = _edge_across(prof, px_, py_, np.broadcast_to(_COS, px_.shape), np.broadcast_to(_SIN, px_.shape), params)
+    return np.asarray(e.max(axis=-2))
 
 
 def roundness(outline: np.ndarray) -> float:
@@ -72,23 +76,31 @@ def roundness(outline: np.ndarray) -> float:
     return float(a[_DIAGONALS].mean() / max(float(a[_AXES].mean()), 1e-3))
 
 
-def squareness(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT,
-               sides: tuple[float, ...] = SQUARE_SIDES) -> float:
-    """The best square outline round (layout x ``x``, the board's own y ``y``): per square (sides
-    of ``sides`` checkers, turned by :data:`SQUARE_TURNS`) the mean edge across each side (clear
-    of the corners), its weakest side; the best square's.  A checker's rim touches a square's
-    sides at four points only."""
+def square_sides(prof: Profiles, x: float | np.ndarray, y: float, params: ReadParams = DEFAULT,
+                 sides: tuple[float, ...] = SQUARE_SIDES) -> np.ndarray:
+    """Per square side in ``sides`` (checker diameters), the best square outline of that side
+    round (layout x ``x``, or any of an array of centres; the board's own y ``y``), turned by
+    any of :data:`SQUARE_TURNS`: the mean edge across each of its sides (clear of the corners),
+    its weakest side.  A checker's rim touches a square's sides at four points only."""
     sx = bar_stretch(params.shape)
     t = np.radians(np.array(SQUARE_TURNS, np.float32))[:, None, None, None]
     side = np.array(sides, np.float32)[None, :, None, None] * np.float32(params.checker)
     k = np.arange(4, dtype=np.float32)[None, None, :, None] * np.float32(np.pi / 2)
     nx, ny = np.cos(t + k), np.sin(t + k)                  # each side's outward normal
     along = np.asarray(_ALONG, np.float32)[None, None, None, :] * side
-    shape = np.broadcast_shapes(nx.shape, along.shape)
-    px_ = np.broadcast_to(nx * side / 2 - ny * along, shape)
-    py_ = np.broadcast_to(ny * side / 2 + nx * along, shape)
-    e = _edge_across(prof, x + px_ * sx, y + py_, np.broadcast_to(nx, shape), np.broadcast_to(ny, shape), params)
-    return float(e.mean(axis=-1).min(axis=-1).max())
+    xs = np.asarray(x, np.float32).reshape(-1, 1, 1, 1, 1)
+    shape = np.broadcast_shapes(xs.shape, nx.shape, along.shape)
+    px_ = np.broadcast_to(xs + (nx * side / 2 - ny * along) * sx, shape)
+    py_ = np.broadcast_to(y + ny * side / 2 + nx * along, shape)
+    e = _edge_across(prof, px_, py_, np.broadcast_to(nx, shape), np.broadcast_to(ny, shape), params)
+    return np.asarray(e.mean(axis=-1).min(axis=-1).max(axis=(0, 1)))   # (centres, turns, sides) -> sides
+
+
+def squareness(prof: Profiles, x: float | np.ndarray, y: float, params: ReadParams = DEFAULT,
+               sides: tuple[float, ...] = SQUARE_SIDES) -> float:
+    """The best square outline round (layout x ``x``, or any of an array of centres; the board's
+    own y ``y``) of any side in ``sides`` (:func:`square_sides`)."""
+    return float(square_sides(prof, x, y, params, sides).max())
 
 
 def not_a_checker(prof: Profiles, x: float, y: float, score: float, params: ReadParams = DEFAULT,
@@ -104,15 +116,18 @@ def not_a_checker(prof: Profiles, x: float, y: float, score: float, params: Read
     if prof.grad is None:   # rim scores only: no outline to look at
         return None
     yb = float(params.shape.to_real(np.array(x), np.array(y))[1])   # the board's own
-    ro = max(roundness(outline_by_angle(prof, x + dx, yb, params)) for dx in params.lateral)
+    xs = x + np.array(params.lateral, np.float32)
+    ro = max(roundness(a) for a in outline_by_angle(prof, xs, yb, params))
     if ro > CORNERS_ROUND:
         return "corners"
     die = _clear_of_the_edges(DIE_SIDES, params)
-    if die and max(squareness(prof, x + dx, yb, params, die) for dx in params.lateral) >= SQUARE_CLEAR * score:
-        return "square"
-    if ro < SQUARE_ROUND and max(squareness(prof, x + dx, yb, params) for dx in params.lateral) >= SQUARE_MIN * score:
-        return "square"
-    return None
+    if ro < SQUARE_ROUND:   # round nowhere: the cube's squares too, in one look
+        sides = tuple(sorted(set(die) | set(SQUARE_SIDES)))
+        best = dict(zip(sides, square_sides(prof, xs, yb, params, sides).tolist()))
+        if max(best[s] for s in SQUARE_SIDES) >= SQUARE_MIN * score:
+            return "square"
+        return "square" if die and max(best[s] for s in die) >= SQUARE_CLEAR * score else None
+    return "square" if die and squareness(prof, xs, yb, params, die) >= SQUARE_CLEAR * score else None
 
 
 def _clear_of_the_edges(sides: tuple[float, ...], params: ReadParams) -> tuple[float, ...]:
