@@ -98,9 +98,10 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
                    dst=_scratch("grey", hw, np.uint8))
     _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
-    rg = cv2.subtract(red, green, dst=_scratch("rg", hw, np.int16), dtype=cv2.CV_16S)
-    gx = cv2.Sobel(grey, cv2.CV_16S, 1, 0, dst=_scratch("gx", hw, np.int16), ksize=3)   # |.| <= 1020
-    gy = cv2.Sobel(grey, cv2.CV_16S, 0, 1, dst=_scratch("gy", hw, np.int16), ksize=3)
+    # (numpy's mixed-type subtraction: OpenCV's 8-to-16-bit one is ten times the instructions)
+    rg = np.subtract(red, green, out=_scratch("rg", hw, np.int16), dtype=np.int16)
+    # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
+    gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
     ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, dst=_scratch("ax", hw, np.int16), ksize=3)     # |.| <= 2040
     ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, dst=_scratch("ay", hw, np.int16), ksize=3)
     zero = _zeros(hw)
@@ -170,50 +171,134 @@ def _ring_index(h: int, w: int, cx: np.ndarray, cy: np.ndarray, radii_px: np.nda
     return out
 
 
-_CHUNK = 45_000   # ring samples per pass of the ring scores (about six axes): a pass's buffers stay in the cache
+_QUARTER = N_RING // 4   # ring samples per quadrant
 
 
-def _ring_best(flat: np.ndarray, index: list[np.ndarray]) -> np.ndarray:
+@dataclass(frozen=True)
+class _Rings:
+    """The ring samples of one set of lines (the points' axes, or the bar), laid out for
+    :func:`_ring_best`: ``(angle in quadrant, quadrant, line, place along the line)``, so every
+    step runs over whole contiguous rows and the quadrant sums too.
+
+    Along a line the candidate centres lie two pixel rows apart, so at each radius and angle a
+    line's samples are every second pixel of one column: in :func:`_column_map` (the gradient
+    map by columns, even and odd rows apart) one contiguous run, gathered whole.  ``starts``
+    (per radius) are those runs' first entries, ``flip`` the lines whose run goes against
+    their order (the bottom row's axes run up); without that shape (a view too small, say)
+    ``index`` holds every sample's flat pixel index instead."""
+
+    lines: tuple[int, ...]           # the lines' shape, e.g. (axis, lat) ...
+    to_places: tuple[int, ...]       # ... (quadrant, lines..., place) to the profiles' (quadrant, axis, dist, lat)
+    starts: Optional[list[np.ndarray]]   # per radius (angle in quadrant, quadrant, line): run starts
+    flip: Optional[np.ndarray]       # (line,): the run is reversed
+    index: Optional[list[np.ndarray]]    # per radius (angle in quadrant, quadrant, line, place): flat indices
+    length: int                      # centres per line
+
+
+def _rings(h: int, w: int, index: list[np.ndarray], along: int) -> _Rings:
+    """:class:`_Rings` of ring indices ``index`` (per radius, ``(places..., angle)``, flat
+    pixel indices of an ``h`` x ``w`` view) whose lines run along places axis ``along``."""
+    places = index[0].shape[:-1]
+    n = len(places)
+    order = [a for a in range(n) if a != along] + [along]
+    lines = tuple(places[a] for a in order[:-1])
+    length = places[along]
+    laid = []
+    for idx in index:   # (places..., angle) -> (angle in quadrant, quadrant, line, place)
+        by = np.transpose(idx, (n,) + tuple(order)).reshape((4, _QUARTER, -1, length))
+        laid.append(np.ascontiguousarray(by.transpose(1, 0, 2, 3), np.intp))
+    back = [0] + [1 + order.index(a) for a in range(n)]   # (quadrant, lines..., place) -> (quadrant, places...)
+    starts, flip = _runs(h, w, laid)
+    return _Rings(lines, tuple(back), starts, flip, None if starts is not None else laid, length)
+
+
+def _runs(h: int, w: int, laid: list[np.ndarray]) -> tuple[Optional[list[np.ndarray]], Optional[np.ndarray]]:
+    """Each line's run start in :func:`_column_map` per radius, angle and quadrant, and which
+    lines run reversed; (None, None) unless every line's samples are one column's pixels two
+    rows apart, the same way for every radius and angle."""
+    n_even = (h + 1) // 2
+    starts, flip = [], None
+    for idx in laid:
+        y, x = np.divmod(idx, w)
+        dy = np.diff(y, axis=-1)
+        if idx.shape[-1] < 2 or (x != x[..., :1]).any() or not ((dy == 2) | (dy == -2)).all():
+            return None, None
+        down = dy[..., 0] == -2
+        if (down != down[:1, :1]).any() or (dy != dy[..., :1]).any():
+            return None, None
+        rev = down[0, 0]
+        if flip is None:
+            flip = rev
+        elif (flip != rev).any():
+            return None, None
+        top = y.min(axis=-1)
+        odd = top % 2
+        starts.append(np.where(odd == 1, w * n_even + x[..., 0] * (h // 2), x[..., 0] * n_even) + top // 2)
+    return starts, flip
+
+
+def _column_map(g: np.ndarray) -> np.ndarray:
+    """The gradient map ``g`` by columns, its even rows then its odd ones: every second pixel
+    of a column is one contiguous run (what :class:`_Rings` gathers)."""
+    h, w = g.shape
+    n_even = (h + 1) // 2
+    out = np.empty(h * w, g.dtype)
+    pairs = g.view(np.float32).reshape(h, w, 2)   # (OpenCV transposes x, y pairs in half numpy's time)
+    cv2.transpose(pairs[0::2], dst=out[:w * n_even].view(np.float32).reshape(w, n_even, 2))
+    cv2.transpose(pairs[1::2], dst=out[w * n_even:].view(np.float32).reshape(w, h // 2, 2))
+    return out
+
+
+# per quadrant, the rotation of its samples at each angle in it: (angle in quadrant, quadrant, 1, 1)
+_ROT_BY_Q = np.ascontiguousarray(_RING_ROT.reshape(4, _QUARTER).T[:, :, None, None])
+
+
+def _ring_best(g: np.ndarray, columns: np.ndarray, rings: _Rings) -> np.ndarray:
     """Per ring sample the best over the radii of |radial gradient| minus half the tangential
-    one; ``index[k]``: the samples' flat pixel indices at radius k (angles last).  Worked in
-    runs of whole rows of the indices, about :data:`_CHUNK` samples each, every buffer reused."""
-    shape = index[0].shape
+    one, laid out as ``rings``; ``g``: the gradient map, ``columns``: :func:`_column_map` of it.
+    Worked one angle of each quadrant at a time, every buffer reused."""
+    if rings.starts is not None:
+        runs = np.lib.stride_tricks.as_strided(columns, (columns.size - rings.length + 1, rings.length),
+                                               (columns.itemsize, columns.itemsize), writeable=False)
+        at = rings.starts
+    else:
+        assert rings.index is not None
+        flat, at = g.ravel(), rings.index
+    shape = at[0].shape[:3] + (rings.length,)
     best_all = np.empty(shape, np.float32)
-    n = shape[0]
-    step = max(1, min(n, _CHUNK // max(1, int(np.prod(shape[1:])))))
-    z = _scratch("ring_z", (step,) + shape[1:], np.complex64)
-    v = _scratch("ring_v", z.shape, np.float32)
-    tan = _scratch("ring_tan", z.shape, np.float32)
-    for c0 in range(0, n, step):
-        c1 = min(n, c0 + step)
-        m = c1 - c0
-        best = best_all[c0:c1]
-        zz, vv, tt = (z, v, tan) if m == step else (z[:m], v[:m], tan[:m])
-        for k, idx in enumerate(index):
-            np.take(flat, idx[c0:c1], out=zz, mode="wrap")  # (indices clipped already; "raise" with out=: 3x slower)
-            zz *= _RING_ROT
-            np.abs(zz.real, out=vv if k else best)
-            np.abs(zz.imag, out=tt)
-            tt *= 0.5
+    rad = _scratch("ring_v", shape[1:], np.float32)
+    tan = _scratch("ring_tan", shape[1:], np.float32)
+    for j in range(shape[0]):
+        best = best_all[j]
+        rot = _ROT_BY_Q[j]
+        for k, idx in enumerate(at):
+            # one run per line gathered whole; else every sample (indices clipped already)
+            z = runs[idx[j]] if rings.starts is not None else np.take(flat, idx[j], mode="wrap")
+            z *= rot
+            np.abs(z.real, out=rad if k else best)
+            np.abs(z.imag, out=tan)
+            tan *= 0.5
             if k:
-                vv -= tt
-                np.maximum(best, vv, out=best)
+                rad -= tan
+                np.maximum(best, rad, out=best)
             else:
-                best -= tt
+                best -= tan
     return best_all
 
 
-def _quadrant_sums(best: np.ndarray) -> np.ndarray:
-    """Each quadrant's mean of ``best`` (angles last), ``(..., 4)``: right, down, left, up."""
+def _quadrant_sums(best: np.ndarray, rings: _Rings, strength: float) -> np.ndarray:
+    """Each quadrant's mean of ``best`` (:func:`_ring_best`'s) in units of ``strength``,
+    ``(quadrant, places...)``: right, down, left, up."""
     # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
     # it: the same bits, without waking BLAS threads)
-    k = N_RING // 4
     best *= np.float32(4.0 / N_RING)   # every sample weighted once (in place), then summed in angle order
-    b = best.reshape(-1, 4, k)
-    acc = b[:, :, 0].copy()
-    for j in range(1, k):
-        acc += b[:, :, j]
-    return acc.reshape(best.shape[:-1] + (4,))
+    acc = best[0].copy()
+    for j in range(1, _QUARTER):
+        acc += best[j]
+    acc /= strength
+    if rings.flip is not None and rings.flip.any():
+        acc[:, rings.flip] = acc[:, rings.flip, ::-1]   # (the right side copied first)
+    return acc.reshape((4,) + rings.lines + (rings.length,)).transpose(rings.to_places)
 
 
 @dataclass(frozen=True)
@@ -222,9 +307,9 @@ class _Plan:
 
     dist: np.ndarray          # pw from each axis's base, the candidate centres
     lat: np.ndarray           # pw, the sideways offsets
-    ring: list[np.ndarray]    # per ring radius: flat indices of the axes' ring samples (axis, dist, lat, angle)
+    ring: _Rings              # the axes' ring samples (centres (axis, dist, lat))
     bar_y: np.ndarray         # pw, the bar's candidate centres
-    bar_ring: list[np.ndarray]  # per ring radius: flat indices of the bar's ring samples (y, lat, angle)
+    bar_ring: _Rings          # the bar's ring samples (centres (y, lat))
     far_down: np.ndarray      # (axis, 1, 1): the axis's far side is down (the top row)
     colour_at: np.ndarray     # flat pixel indices of the axes' candidate centres (axis, dist)
     gap_at: np.ndarray        # flat pixel indices of :func:`_gap_fill`'s samples
@@ -278,8 +363,9 @@ def _make_plan(view: View, params: ReadParams) -> _Plan:
     cys = np.rint((Y[:, :, 0] + view.margin) * px).astype(np.int32)
     colour_at = np.clip(cys, 0, h - 1) * w + np.clip(np.broadcast_to(cxs, cys.shape), 0, w - 1)
     colour_at.flags.writeable = False   # (the ring indices stay writeable: np.take copies read-only ones first)
-    return _Plan(dist, lat, ring, bar_y, bar_ring, np.broadcast_to(dirs, dirs.shape) > 0, colour_at,
-                 _gap_index(view, ax, h, w, params))
+    return _Plan(dist, lat, _rings(h, w, ring, 1), bar_y, _rings(h, w, bar_ring, 0),
+                 np.broadcast_to(dirs, dirs.shape) > 0, colour_at, _gap_index(view, ax, h, w, params))
+
 
 
 def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
@@ -287,19 +373,16 @@ def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     g, mag2 = _gradient_maps(view)
     plan = _plan(view, params)
     strength = _strength(mag2) * 0.8 + 8.0
-    flat = g.ravel()
-    q = _quadrant_sums(_ring_best(flat, plan.ring))
-    q /= strength
-    right, down, left, up = (q[..., i] for i in range(4))
+    columns = _column_map(g)
+    right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
     # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
     # whole rim scores its weakest quadrant, a cap its weakest but the base's
     far = np.where(plan.far_down, down, up)
     cap_l = np.minimum(np.minimum(far, left), right)
     full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
     li = full_l.argmax(axis=2)
-    bq = _quadrant_sums(_ring_best(flat, plan.bar_ring))
-    bq /= strength
-    bar_full = np.minimum(np.minimum(bq[..., 0], bq[..., 1]), np.minimum(bq[..., 2], bq[..., 3]))
+    bq = _quadrant_sums(_ring_best(g, columns, plan.bar_ring), plan.bar_ring, strength)
+    bar_full = np.minimum(np.minimum(bq[0], bq[1]), np.minimum(bq[2], bq[3]))
     blur = cv2.blur(view.image, (5, 5))
     pixels = blur.reshape(-1, 3)
     colour = pixels[plan.colour_at]
