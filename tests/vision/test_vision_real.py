@@ -49,16 +49,7 @@ def test_the_two_labellings_agree_and_the_merge_adds_up() -> None:
         assert set(frames) <= set(data["images"])
 
 
-@pytest.mark.parametrize("name", ["test1", "test6"])
-def test_verdicts_with_a_made_reference_are_right_or_asked_never_wrong(name: str) -> None:
-    labels = VR.load_labels()["images"]
-    t = VR.judge_cases([name], labels, per=1, mode="made", seed=7)
-    assert t["cases"] >= 6
-    assert t["wrong"] == 0, t["detail"]
-    assert t["right"] >= 0.75 * t["cases"], t["detail"]
-
-
-@pytest.mark.parametrize("name", ["test1", "test6"])
+@pytest.mark.parametrize("name", ["test1", "test2"])
 def test_verdicts_without_a_reference_learn_from_the_frame_itself(name: str) -> None:
     # no frame of this board before: each point is read with the looks the other points show
     # under the position before the move; right or asked, never wrong
@@ -70,12 +61,11 @@ def test_verdicts_without_a_reference_learn_from_the_frame_itself(name: str) -> 
 
 
 def test_the_absolute_reading_alone_asks_where_the_frame_teaching_itself_answers() -> None:
-    # the same cases: without the frame's own look, test6's reading (a lone checker read where
-    # there is none, two missed, a joint of its frame taken for something over the board)
-    # explains no legal move, so it asks; with it, most are answered.  test1's reading is right
-    # (its frame band no longer taken for an arm): both answer, neither wrongly
+    # the same cases: without the frame's own look, test2's reading (pearl checkers on a board
+    # with logos) explains no legal move, so it asks; with it, most are answered.  test1's
+    # reading is right (its frame band no longer taken for an arm): both answer, neither wrongly
     labels = VR.load_labels()["images"]
-    for name, plain_answers in (("test6", False), ("test1", True)):
+    for name, plain_answers in (("test2", False), ("test1", True)):
         plain = VR.judge_cases([name], labels, per=2, mode="plain", seed=7)
         self_ = VR.judge_cases([name], labels, per=2, mode="self", seed=7)
         assert plain["cases"] == self_["cases"] > 0
@@ -84,6 +74,22 @@ def test_the_absolute_reading_alone_asks_where_the_frame_teaching_itself_answers
             assert plain["right"] == plain["cases"] and self_["right"] > plain["cases"] // 2
         else:
             assert self_["right"] > plain["right"] + plain["cases"] // 2
+
+
+def test_the_frame_teaching_itself_never_reads_what_the_frame_band_calls_covered() -> None:
+    # its looks come from the very frame an arm may lie over (the arm's slots looked like
+    # nothing foreign there): a frame the absolute reading refuses as covered is refused too.
+    # test6 (a joint of its frame taken for something over the board) then asks every case
+    data = VR.load_labels()
+    labels, tables = data["images"], data.get("tables", {})
+    arms = VR.arm_frames([n for names in data["split"].values() for n in names], labels, tables)
+    assert len(arms) >= 5
+    refused = [name for name, read_plain, _, _ in arms if not read_plain]
+    assert len(refused) >= 4, arms
+    for name, read_plain, _, read_self in arms:
+        assert read_plain or not read_self, name
+    t = VR.judge_cases(["test6"], labels, per=1, mode="self", seed=7)
+    assert t["cases"] > 0 and t["right"] == t["wrong"] == 0, t["detail"]
 
 
 def test_a_self_reference_leaves_each_point_out_of_its_own_look() -> None:
