@@ -242,3 +242,19 @@ def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -
     assert SelfReference(reader.last_view, rows, reader.checker_size).geo.pitch == (1.0, 1.0)
     taught = SelfReference(_foreshortened(reader.last_view, 0.85), rows, reader.checker_size)
     assert taught.geo.pitch[0] == 1.0 and 0.8 < taught.geo.pitch[1] <= 0.9
+
+
+
+def test_the_samples_lab_is_opencvs_pixel_by_pixel() -> None:
+    # to_lab converts the samples as one row of pixels (OpenCV's block path): the same Lab as
+    # a column of one-pixel rows gives (the path it took before), on a lattice of colours with
+    # the extremes and 20,000 random ones
+    import cv2
+    from vision.memory import to_lab
+    levels = np.r_[0:256:5, 255].astype(np.uint8)
+    lattice = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1).reshape(-1, 3)
+    rng = np.random.default_rng(8)
+    colours = np.concatenate([lattice, rng.integers(0, 256, (20000, 3), dtype=np.uint8)])
+    patches = colours[:len(colours) // 100 * 100].reshape(-1, 10, 10, 3)
+    want = cv2.cvtColor(patches.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).astype(np.float32).reshape(patches.shape)
+    assert np.array_equal(to_lab(patches), want)
