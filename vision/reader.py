@@ -275,8 +275,16 @@ class BoardReader:
         if view is None or self.setup is None:
             return False
         top, bottom = self.setup.to_rows(before)
-        self.memory = SelfReference(view, L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0), self.checker_size,
-                                    self.config.shape.height)
+        rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
+        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height)
+        if self.checker is None and abs(self.checker_size - L.CHECKER) > 0.02:
+            # a size measured on this one frame may be misread (a rim taken for a checker's edge):
+            # the layout's size is tried too, and the frame keeps the slots that fit it better
+            # (fewer slots looking like another state than the position before says)
+            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height)
+            if plain.misfits < taught.misfits:
+                taught = plain
+        self.memory = taught
         return True
 
     def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:

@@ -113,6 +113,9 @@ class SelfReference(BoardMemory):
         own = d[np.arange(n_points), np.clip(was, 0, 2)]
         kept = st.copy()
         kept[:n_points][(was >= 0) & (own > d[:, seen].min(axis=1))] = UNSURE_SLOT
+        # how many slots look like another state than the position before says: a move changes
+        # a few; a slot geometry that does not fit this frame (a checker size misread) many
+        self.misfits = int((kept != st).sum())
         if (kept != st).any():
             again = self._looks(core, kept)
             lost = np.asarray(~again.any(axis=(2, 3, 4)))   # a look no slot still teaches keeps the first one

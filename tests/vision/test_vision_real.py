@@ -381,3 +381,25 @@ def test_a_self_reference_leaves_the_slots_the_move_changed_out_of_its_looks() -
             pts = m.odds(view)[0]
             wrong += sum((a[0][0], a[0][1]) != t for a, t in zip(pts, truth))
     assert wrong <= 4  # 7 with the first looks kept
+
+
+def test_a_frame_teaching_itself_keeps_the_checker_size_its_slots_fit() -> None:
+    # test1's checkers measure 0.994 point widths on this one frame (the layout says 0.9): the
+    # frame is taught with both sizes and keeps the one whose slots look like the position before
+    from vision import layout as L
+    from vision.self_reference import SelfReference
+    lab = VR.load_labels()["images"]["test1"]
+    cfg = VR.config_for(lab, "bottom-right")
+    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(VR.load_image("test1"), read_occluded=True)
+    view = reader.last_view
+    assert view is not None and reader.setup is not None
+    measured = reader.checker_size
+    assert abs(measured - L.CHECKER) > 0.02
+    before = rows_evidence(lab, "bottom-right")
+    top, bottom = reader.setup.to_rows(before)
+    rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
+    misfits = {size: SelfReference(view, rows, size, cfg.shape.height).misfits for size in (measured, L.CHECKER)}
+    assert reader.assume(before) and isinstance(reader.memory, SelfReference)
+    assert reader.memory.misfits == min(misfits.values()), misfits
+    assert misfits[measured] != misfits[L.CHECKER]   # the two geometries do differ on this frame
