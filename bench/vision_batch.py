@@ -16,8 +16,7 @@ is CPU time of one thread; the whole ``--batch`` loop (stdin lines to stdout, th
 picture decoded in a thread while a line is read, :mod:`vision.batch`) is timed as CPU time of
 the process (both threads), as CPU time of the reading (main) thread alone (what a line takes when
 the decoding thread has a core of its own) and as wall time, the target being the wall time a
-user waits per line (on a shared machine the noisiest figure); that loop is timed --no-dice and
-with the dice (the command's default: a line's dice are found in the read-ahead thread).
+user waits per line (on a shared machine the noisiest figure).
 """
 from __future__ import annotations
 
@@ -44,11 +43,6 @@ FIGURES = {
     "loop_cpu": ("the whole read --batch --no-dice loop (stdin lines to stdout), per line after the first, CPU", None),
     "loop_main": ("... of it in the reading thread (a line's wall time with a core to spare)", None),
     "loop_wall": ("... the same, wall time (the next picture decoded while a line is read)", 12.0),
-    "dloop_cpu": ("the whole read --batch loop WITH the dice (the command's default), per line after the first, CPU",
-                  None),
-    "dloop_main": ("... of it in the reading (main) thread", None),
-    "dloop_wall": ("... the same, wall time (the next picture decoded and its dice found while a line is read)",
-                   12.0),
 }
 
 
@@ -123,17 +117,15 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                     m["cli"].read_image(*job, readers=r, dice=dice))) for side, m in mods.items()}))
             keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
             text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in jobs)
-            for dice, prefix in ((False, ""), (True, "d")):
-                loop = _loops({side: m["cli"] for side, m in mods.items()}, text, lines, dice=dice)
-                for side, got in loop.items():
-                    out[side].update({prefix + k: v for k, v in got.items()})
+            loop = _loops({side: m["cli"] for side, m in mods.items()}, text, lines)
+            for side, got in loop.items():
+                out[side].update(got)
     return out
 
 
-def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3,
-           dice: bool = False) -> dict[str, dict[str, float]]:
-    """Each side's whole ``read --batch --no-dice`` loop (``dice``: with the dice; its ``_batch``,
-    stdin and stdout swapped for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
+def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3) -> dict[str, dict[str, float]]:
+    """Each side's whole ``read --batch --no-dice`` loop (its ``_batch``, stdin and stdout swapped
+    for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
     the first line alone taken off (a fresh set of readers each run, as a new command has), the
     best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
     import io
@@ -144,7 +136,7 @@ def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3,
         sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
         try:
             t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
-            cli._batch(dice=dice)
+            cli._batch(dice=False)
             spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
             return spent, sys.stdout.getvalue()
         finally:
@@ -208,10 +200,9 @@ def main(argv: list[str]) -> int:
             if target is not None:
                 s += f" (target <= {target:g} ms: {'met' if now <= target else 'NOT met'})"
             print(s + f"; before {was:.2f} ms, ratio {now / was:.2f}", flush=True)
-        for key, what in (("same", "--no-dice"), ("dsame", "with the dice")):
-            if key in best["after"]:
-                print(f"the whole loop's output ({what}), after against before: "
-                      + ("the same, byte for byte" if best["after"][key] == 1.0 else "DIFFERENT"), flush=True)
+        if "same" in best["after"]:
+            print("the whole loop's output, after against before: "
+                  + ("the same, byte for byte" if best["after"]["same"] == 1.0 else "DIFFERENT"), flush=True)
     return 0
 
 

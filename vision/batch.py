@@ -1,5 +1,4 @@
-"""``bgtable read --batch``'s read-ahead: the next line's picture decoded (and, given ``also``, the
-work that needs only the picture, such as its dice) while this one is read.
+"""``bgtable read --batch``'s read-ahead: the next line's picture decoded while this one is read.
 
 A line of ``read --batch`` is mostly two things done one after the other: decoding its JPEG
 (3-4 ms for 1280x720) and reading the board.  :func:`read_ahead` does the first in a thread,
@@ -12,10 +11,6 @@ order as without the read-ahead and the output is the same, byte for byte.
 
 A line that is no job, or whose picture cannot be loaded, comes through with its error in its
 place; the caller reports it and goes on.  Nothing here knows the reader: ``load`` is given.
-``also(job, picture)``, when given, runs in the thread too, right after the picture is loaded
-(``bgtable read --batch``: the dice of a line whose corners are given, :func:`vision.cli.dice_ahead`,
-found while the line before has its checkers read); what it returns is the line's ``ahead``,
-None when it raised (the caller then does that work itself, where any error is raised in turn).
 """
 from __future__ import annotations
 
@@ -38,7 +33,6 @@ class Line:
     error: Optional[str] = None          # not a job: the message, e.g. "line 3: not JSON (...)"
     image: Any = None
     failed: Optional[BaseException] = None   # loading the picture raised this
-    ahead: Any = None    # what ``also`` worked out from the job and the picture (None: not done)
 
     def picture(self) -> Any:
         """The decoded picture; raises what loading it raised (in the caller's thread)."""
@@ -56,10 +50,8 @@ def parse_job(n: int, line: str) -> dict[str, Any]:
     return job
 
 
-def _line(n: int, text: str, load: Callable[[str], Any],
-          also: Optional[Callable[[dict[str, Any], Any], Any]] = None) -> Line:
-    """Line ``n`` parsed and its picture loaded (errors kept in it, not raised), and ``also`` run on
-    them (its errors dropped: the caller does that work again and meets them in its turn)."""
+def _line(n: int, text: str, load: Callable[[str], Any]) -> Line:
+    """Line ``n`` parsed and its picture loaded (errors kept in it, not raised)."""
     try:
         job = parse_job(n, text)
     except json.JSONDecodeError as exc:
@@ -67,33 +59,25 @@ def _line(n: int, text: str, load: Callable[[str], Any],
     except VisionError as exc:
         return Line(n, error=f"line {n}: {exc}")
     try:
-        image = load(str(job["image"]))
+        return Line(n, job, image=load(str(job["image"])))
     except Exception as exc:  # noqa: BLE001 - raised again in the caller's thread, at this line's turn
         return Line(n, job, failed=exc)
-    extra = None
-    if also is not None:
-        try:
-            extra = also(job, image)
-        except Exception:  # noqa: BLE001 - the caller does it again and meets the error there
-            extra = None
-    return Line(n, job, image=image, ahead=extra)
 
 
 _END = object()
 
 
-def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1,
-               also: Optional[Callable[[dict[str, Any], Any], Any]] = None) -> Iterator[Line]:
+def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1) -> Iterator[Line]:
     """The non-blank ``lines`` as :class:`Line` s, in order, each picture loaded by ``load(path)``
-    (and ``also(job, picture)`` run) in a thread, up to ``ahead`` lines before the caller asks for
-    it (0: no thread, each line loaded when asked for).  An error while taking the lines (a bad byte on stdin) is raised
+    in a thread, up to ``ahead`` lines before the caller asks for it (0: no thread, each line
+    loaded when asked for).  An error while taking the lines (a bad byte on stdin) is raised
     here after the lines before it."""
     if ahead < 0:
         raise ValueError(f"ahead {ahead!r}: expected 0 or more lines to load in advance")
     if ahead == 0:
         for n, text in enumerate(lines, 1):
             if text.strip():
-                yield _line(n, text, load, also)
+                yield _line(n, text, load)
         return
     done: "queue.Queue[Any]" = queue.Queue()
     slots = threading.Semaphore(ahead + 1)   # the line being read and those loaded ahead
@@ -107,7 +91,7 @@ def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1,
                 slots.acquire()
                 if stop.is_set():
                     return
-                done.put(_line(n, text, load, also))
+                done.put(_line(n, text, load))
         except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there in order
             done.put(exc)
             return

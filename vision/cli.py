@@ -49,7 +49,7 @@ from .reasons import no_board
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
                readers: Optional[dict[tuple, Any]] = None, dice: bool = True,
-               image: Optional[Any] = None, found: Optional[tuple] = None) -> dict[str, Any]:
+               image: Optional[Any] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
@@ -92,28 +92,8 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     out["p"] = reported_odds(r.rows)
     if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
-        shape = reader.config.shape
-        if found is not None and found[0] == np.asarray(r.corners, np.float32).tobytes() and found[1] == shape:
-            out["dice"] = found[2]
-        else:
-            out["dice"] = dice_found(img, r.corners, shape)
+        out["dice"] = dice_found(img, r.corners, reader.config.shape)
     return out
-
-
-def dice_ahead(job: dict[str, Any], img: Any) -> Optional[tuple[bytes, Any, list[dict[str, Any]]]]:
-    """A ``--batch`` line's dice found before its checkers are read (in :mod:`vision.batch`'s
-    read-ahead thread, while the line before is read): possible when the line gives the corners,
-    as a reader with given corners reads on them unchanged.  The corners (bytes of the 4x2 float32
-    array), the board's shape and :func:`dice_found` on them; None for a line without corners (its
-    dice wait for the corners its reader finds).  :func:`read_image` takes the dice only when they
-    were found on its own corners and shape, so the output is the same as when it finds them."""
-    from .layout import BoardShape
-    corners = job.get("corners")
-    if not isinstance(corners, str) or not corners:
-        return None
-    cs = given_corners(corners, img.shape[1], img.shape[0])
-    shape = BoardShape(job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT))
-    return cs.tobytes(), shape, dice_found(img, cs, shape)
 
 
 def load_image(path: str) -> Any:
@@ -235,14 +215,11 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
 
 def _batch(dice: bool = True, ahead: int = 1) -> int:
     """``--batch``: a JSON result per line of stdin, in order (a bad line: its error, and on);
-    each line's picture decoded, and its dice found when it gives the corners, while the line before
-    is read (:mod:`vision.batch`)."""
+    each line's picture decoded while the line before is read (:mod:`vision.batch`)."""
     from .batch import read_ahead
     rc = 0
     readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
-    # a line with its corners given has its dice found in the read-ahead thread, while the line
-    # before has its checkers read (OpenCV lets go of the GIL: the two share the machine's cores)
-    for line in read_ahead(sys.stdin, load_image, ahead, dice_ahead if dice else None):
+    for line in read_ahead(sys.stdin, load_image, ahead):
         msg = line.error
         res = None
         if line.job is not None:
@@ -250,7 +227,7 @@ def _batch(dice: bool = True, ahead: int = 1) -> int:
             try:
                 res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
                                  job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
-                                 image=line.picture(), found=line.ahead)
+                                 image=line.picture())
             except (FileNotFoundError, VisionError) as exc:
                 msg = f"line {line.n}: {exc}"
         if res is None:
