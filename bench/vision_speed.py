@@ -9,8 +9,8 @@ skipping reads (the table's case) and with a full read every frame (``reread_eve
 it did before); ``read --batch`` lines (JPEG files of one camera) with one kept reader and with
 a new reader per line (what it did before), both ``--no-dice``, and with the dice finder
 (:mod:`vision.dice`, another part's) against ``--no-dice``, both CPU of one line after another, and
-the whole ``--batch`` loop's wall time (the next line's picture decoded, and its dice found, in the
-read-ahead thread while a line's checkers are read: :mod:`vision.batch`) with and without the dice.
+the whole ``--batch`` loop's wall time (the next line's picture decoded in the read-ahead thread
+while a line is read: :mod:`vision.batch`) with and without the dice.
 ``x3`` is the Raspberry Pi 5 estimate (about three times slower than this machine), against the
 33 ms of a 30 fps camera frame.
 """
@@ -227,8 +227,7 @@ def main() -> None:
     line("read --batch with the dice, per line after the first (one camera, JPEG; CPU, one line after another)",
          with_dice, 12.0, ("--no-dice, the same lines", kept))
     cpu, main_cpu, wall = loop_ms(max(8, n // 4))
-    line(f"the whole read --batch loop with the dice, per line after the first: wall (the dice found in the "
-         f"read-ahead thread; CPU {cpu:.1f} ms, {main_cpu:.1f} of it in the reading thread; "
+    line(f"the whole read --batch loop with the dice, per line after the first: wall (CPU {cpu:.1f} ms, {main_cpu:.1f} of it in the reading thread; "
          f"load {os.getloadavg()[0]:.1f})", wall, 12.0,
          ("--no-dice, the same loop's wall", loop_ms(max(8, n // 4), False)[2]))
 

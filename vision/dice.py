@@ -48,12 +48,11 @@ its 96 candidates (:func:`vision.dice_face.face_at`, a few dozen small numpy and
 most of them on blobs too small for a die), a fifth the pip-like spots on the 64 px view, a tenth
 rectifying it, a tenth the coarse stand-out search.  Since made 0.96 of that with the same results
 (valgrind: 250 -> 241 M instructions a ``read --batch`` line's dice; the seeds' medians by a byte
-sort, a face's outline looked for in its box, no dilation with nothing to reach).  ``read --batch``
-finds a line's dice, when the line gives the corners, in its read-ahead thread while the line before
-has its checkers read (:func:`vision.cli.dice_ahead`): the reading thread's CPU a line is then the
-checkers' alone (13-14 against 40-47 ms at load 5-15), the line's wall time the longer of the two on
-a machine with a core to spare (the finder's many small calls hold the GIL: on a loaded machine the
-two threads overlap less).
+sort, a face's outline looked for in its box, no dilation with nothing to reach).  Finding a
+``read --batch`` line's dice in the read-ahead thread while the line before has its checkers read
+was tried (2026-12-02) and taken out: on two cores at load 1 the loop's wall time stayed that of
+one line after another (40 ms) while its CPU rose from 38.5 to 51 ms (the finder's many small
+calls hold the GIL).
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
