@@ -399,16 +399,20 @@ class BoardMemory:
             st[b:] = -1
         return st
 
-    def learn(self, view: View, rows: L.RowReading, corners: Optional[np.ndarray] = None) -> None:
-        """Learn from a frame whose position is known (image rows)."""
+    def learn(self, view: View, rows: L.RowReading, corners: Optional[np.ndarray] = None) -> bool:
+        """Learn from a frame whose position is known (image rows).  False, and nothing learned,
+        when the board lies further from where its look was learned than a knock (the camera
+        moved, the corners did not): the slots would lie off their places, half on the next
+        point, and the table says "the camera moved" until the corners are set again (new
+        corners start the look afresh)."""
         if corners is not None:
             c = np.asarray(corners, np.float32)
             if self.corners is not None and float(np.abs(self.corners - c).max()) > 4.0:
                 self.reset()
             self.corners = c.copy()
         st = self.states_of(rows)
-        if self.frames and self.move(view).far(view.px):   # more than a knock: what was learned is stale
-            self.reset()
+        if self.frames and self.move(view).far(view.px):
+            return False
         # the anchor stays in the geometry it was first learned in: a view re-aligned to it is
         # no new anchor (each re-alignment's small error would add up, lesson after lesson)
         still = self.move(view).still
@@ -456,6 +460,7 @@ class BoardMemory:
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
         self._probe = self._fit_slots = None
+        return True
 
     def _hidden(self, pt: np.ndarray, st: np.ndarray) -> np.ndarray:
         """The slots a known position has taken that do not show the checker it puts there,

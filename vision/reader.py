@@ -253,7 +253,8 @@ class BoardReader:
     def learn(self, ev: BoardEvidence, view: Optional[View] = None) -> bool:
         """Learn this board's look from a frame whose position is known (``ev``, table
         numbering; ``view``: that frame rectified, by default the last frame inspected).
-        False when there is nothing to learn from (no frame yet, no set-up)."""
+        False when there is nothing to learn from (no frame yet, no set-up), or when the camera
+        moved further than a knock since the look was learned (:meth:`BoardMemory.learn`)."""
         view = view if view is not None else self.last_view
         if view is None or self.setup is None:
             return False
@@ -262,8 +263,7 @@ class BoardReader:
                 self._spacings += rim_spacings(ring_profiles(view, self.config.read), self.config.read)
             self.memory = BoardMemory(self.checker_size, self.config.shape.height)
         top, bottom = self.setup.to_rows(ev)
-        self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
-        return True
+        return self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
 
     def assume(self, before: BoardEvidence, view: Optional[View] = None) -> bool:
         """With no reference frame: learn the board's look from the frame itself (``view``, by

@@ -23,6 +23,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 import vision_drift as VD  # noqa: E402
 import vision_real as VR  # noqa: E402
 
+from referee.cli.judge import rows_evidence  # noqa: E402
+
 from vision import knock  # noqa: E402
 from vision import photo_edit as P  # noqa: E402
 from vision.memory import BoardMemory  # noqa: E402
@@ -150,3 +152,19 @@ def test_what_the_light_and_the_knock_need_round_trips_through_the_memory_file(t
     view = _view("test9", fresh, dx=8)
     assert was.move(view).still
     assert not cv2.absdiff(was.aligned(view).image, view.image).any()
+
+
+def test_a_camera_knocked_far_teaches_nothing_until_the_corners_are_set_again(fresh) -> None:
+    # told the position on a frame whose board lies a point width off (the camera moved, the
+    # corners did not), the table learns nothing: its slots would lie half on the next point
+    _, labels, tables = fresh
+    reader = VR.learned_reader("test9", labels, tables)
+    assert reader.memory is not None
+    frames, look = reader.memory.frames, reader.memory.look.copy()
+    lab = dict(labels["test9"], corners=VR.table_corners("test9", labels, tables))
+    img = P.moved(VR.load_image("test9"), np.asarray(lab["corners"], np.float32), dx=40)
+    assert reader.inspect(img).evidence is None
+    assert not reader.learn(rows_evidence(lab, "bottom-right"))
+    assert reader.memory.frames == frames and np.array_equal(reader.memory.look, look)
+    r = reader.inspect(img)
+    assert r.evidence is None and str(r.reason).startswith("the camera moved:")
