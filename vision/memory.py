@@ -411,7 +411,9 @@ class BoardMemory:
                 self.reset()
             self.corners = c.copy()
         st = self.states_of(rows)
-        if self.frames and self.move(view).far(view.px):
+        if self.frames and (self.move(view).far(view.px) or self.move(view).tiles < knock.MIN_TILES):
+            # moved further than a knock, or too few tiles agree to tell how it moved (a board
+            # shifted by about a point width matches itself nowhere): nothing is taught
             return False
         # the anchor stays in the geometry it was first learned in: a view re-aligned to it is
         # no new anchor (each re-alignment's small error would add up, lesson after lesson)

@@ -168,3 +168,31 @@ def test_a_camera_knocked_far_teaches_nothing_until_the_corners_are_set_again(fr
     assert reader.memory.frames == frames and np.array_equal(reader.memory.look, look)
     r = reader.inspect(img)
     assert r.evidence is None and str(r.reason).startswith("the camera moved:")
+
+
+def test_a_knock_no_tile_agrees_on_teaches_nothing() -> None:
+    # a rendered board knocked 40 px (about a point width: its points match themselves nowhere):
+    # no tile agrees on how it moved, so it is not taken for still and taught misaligned
+    import verdicts as V
+    from referee.rules.position import Position
+    from vision.config import VisionConfig
+    from vision.reader import BoardReader
+    seed = 930004
+    params = V.params_for(seed, False)
+    start = V._ev(Position.start())
+    r0 = V.render_scene(start, params, seed=seed)
+    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
+                         corners=r0.corners)
+    reader.setup = r0.setup
+    reader.inspect(r0.image, read_occluded=True)
+    assert reader.learn(start) and reader.memory is not None
+    r1 = V.render_scene(start, params, seed=seed, frame=1)
+    knocked = VD.CONDITIONS["knocked 40 px"](r1.image, np.asarray(r1.corners, np.float32), seed)
+    assert reader.inspect(knocked).evidence is None
+    assert reader.memory.move(reader.last_view).tiles < knock.MIN_TILES
+    frames = reader.memory.frames
+    assert not reader.learn(start)
+    assert reader.memory.frames == frames
+    # the same frame unknocked still teaches
+    reader.inspect(r1.image)
+    assert reader.learn(start) and reader.memory.frames == frames + 1
