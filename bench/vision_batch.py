@@ -123,32 +123,35 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
     return out
 
 
+def timed_batch(cli: Any, lines_in: str, dice: bool = False) -> tuple[list[float], str]:
+    """One whole ``read --batch`` loop of ``cli`` (a tree's :mod:`vision.cli`: its ``_batch``, stdin
+    and stdout swapped for strings) over ``lines_in``: [process CPU, reading-thread CPU, wall]
+    seconds, and what it printed."""
+    import io
+    stdin, stdout = sys.stdin, sys.stdout
+    sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
+    try:
+        t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
+        cli._batch(dice=dice)
+        spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
+        return spent, sys.stdout.getvalue()
+    finally:
+        sys.stdin, sys.stdout = stdin, stdout
+
+
 def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3) -> dict[str, dict[str, float]]:
     """Each side's whole ``read --batch --no-dice`` loop (its ``_batch``, stdin and stdout swapped
     for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
     the first line alone taken off (a fresh set of readers each run, as a new command has), the
     best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
-    import io
     first = text.splitlines(keepends=True)[0]
-
-    def run(cli: Any, lines_in: str) -> tuple[list[float], str]:
-        stdin, stdout = sys.stdin, sys.stdout
-        sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
-        try:
-            t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
-            cli._batch(dice=False)
-            spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
-            return spent, sys.stdout.getvalue()
-        finally:
-            sys.stdin, sys.stdout = stdin, stdout
-
-    printed = {side: run(cli, text)[1] for side, cli in clis.items()}   # the warps' maps made
+    printed = {side: timed_batch(cli, text)[1] for side, cli in clis.items()}   # the warps' maps made
     best = {side: {"all": [float("inf")] * 3, "one": [float("inf")] * 3} for side in clis}
     sides = list(clis)
     for r in range(reps):
         for side in (sides if r % 2 == 0 else sides[::-1]):
             for key, lines_in in (("all", text), ("one", first)):
-                spent, _ = run(clis[side], lines_in)
+                spent, _ = timed_batch(clis[side], lines_in)
                 best[side][key] = [min(a, b) for a, b in zip(best[side][key], spent)]
     same = float(len(set(printed.values())) == 1)
     return {side: {**{k: (b["all"][i] - b["one"][i]) / lines * 1000

@@ -126,24 +126,17 @@ def loop_ms(n: int, dice: bool = True) -> tuple[float, float, float]:
     strings) over ``n`` + 1 lines: CPU of the process, CPU of the reading (main) thread and wall
     milliseconds per line after the first (a run of the first line alone taken off), the best of
     PASSES each.  The wall time is what a user waits; on a shared machine it is the noisiest."""
-    import io
     import json
 
     from vision import cli
+    from vision_batch import timed_batch   # bench/, beside this script
     with tempfile.TemporaryDirectory() as d:
         text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in batch_jobs(n + 1, d))
         first = text.splitlines(keepends=True)[0]
         best = {key: [float("inf")] * 3 for key in ("all", "one")}
         for k in range(PASSES + 1):   # the first run makes the warps' maps
             for key, lines_in in (("all", text), ("one", first)):
-                stdin, stdout = sys.stdin, sys.stdout
-                sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
-                try:
-                    t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
-                    cli._batch(dice=dice)
-                    spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
-                finally:
-                    sys.stdin, sys.stdout = stdin, stdout
+                spent, _ = timed_batch(cli, lines_in, dice)
                 if k:
                     best[key] = [min(a, b) for a, b in zip(best[key], spent)]
     cpu, main_cpu, wall = ((a - b) / n * 1000 for a, b in zip(best["all"], best["one"]))

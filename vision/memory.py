@@ -411,13 +411,14 @@ class BoardMemory:
                 self.reset()
             self.corners = c.copy()
         st = self.states_of(rows)
-        if self.frames and (self.move(view).far(view.px) or self.move(view).tiles < knock.MIN_TILES):
+        move = self.move(view)
+        if self.frames and (move.far(view.px) or move.tiles < knock.MIN_TILES):
             # moved further than a knock, or too few tiles agree to tell how it moved (a board
             # shifted by about a point width matches itself nowhere): nothing is taught
             return False
         # the anchor stays in the geometry it was first learned in: a view re-aligned to it is
         # no new anchor (each re-alignment's small error would add up, lesson after lesson)
-        still = self.move(view).still
+        still = move.still
         view = self.aligned(view)
         if not self.frames:  # the first known frame: how far apart each row's checkers lie
             pitch = row_pitch(view, self.geo, st)

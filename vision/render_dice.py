@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
-from .render_tex import BGR, TEX, poly, px, shade
+from .render_tex import BGR, TEX, drop_shadow, poly, px, shade
 
 Checker = tuple[float, float, float]  # centre x, y and radius (pw) of a checker drawn on the board
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
@@ -151,17 +151,7 @@ def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
     the top face and pips."""
     top, whole = die_outline(die)
     so = np.array([0.1, 0.13]) if raised else np.array([0.05, 0.07])
-    pts = np.array([px(*p) for p in whole + so], np.int32)
-    x0, y0 = (pts.min(axis=0) >> 4) - 3
-    x1, y1 = (pts.max(axis=0) >> 4) + 4
-    h, w = img.shape[:2]
-    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
-    if x1 > x0 and y1 > y0:
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
-        mask = cv2.blur(mask, (3, 3))
-        roi = img[y0:y1, x0:x1]
-        roi[:] = (roi * (1.0 - 0.5 * (mask[..., None] / 255.0))).astype(np.uint8)
+    drop_shadow(img, whole + so, 3, 0.5)
     if die.tilt > 0:
         poly(img, [tuple(p) for p in whole], shade(die.colour, 0.62))
     poly(img, [tuple(p) for p in top], die.colour)

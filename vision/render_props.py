@@ -18,7 +18,7 @@ import numpy as np
 from . import layout as L
 from .render_dice import PIP_RADIUS, PIP_STEP, PIPS, Box, Checker, Die, DieSeen, die_outline, draw_die, place
 from .render_dice import random_dice, seen
-from .render_tex import BGR, FRAME, TEX, poly, px, shade
+from .render_tex import BGR, FRAME, TEX, drop_shadow, poly, px, shade
 
 __all__ = ["CUBE_FACES", "CUBE_PLACES", "METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Checker", "Cube",
            "Die", "DieSeen", "cube_outline", "cube_place", "die_outline", "draw_clock", "draw_cube", "draw_die",
@@ -119,18 +119,7 @@ def draw_cube(img: np.ndarray, cube: Cube, rng: np.random.Generator) -> None:
     its number printed in the middle (upright, or turned to either player)."""
     face, ink = CUBE_COLOURS[int(rng.integers(len(CUBE_COLOURS)))]
     top = cube_outline(cube)
-    shadow = top + np.array([0.06, 0.08])
-    pts = np.array([px(*p) for p in shadow], np.int32)
-    x0, y0 = (pts.min(axis=0) >> 4) - 3
-    x1, y1 = (pts.max(axis=0) >> 4) + 4
-    h, w = img.shape[:2]
-    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
-    if x1 > x0 and y1 > y0:
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
-        mask = cv2.blur(mask, (5, 5))
-        roi = img[y0:y1, x0:x1]
-        roi[:] = (roi * (1.0 - 0.45 * (mask[..., None] / 255.0))).astype(np.uint8)
+    drop_shadow(img, top + np.array([0.06, 0.08]), 5, 0.45)
     poly(img, [tuple(p) for p in top], shade(face, 0.7))     # the bevelled edges
     inner = np.array([cube.x, cube.y]) + (top - np.array([cube.x, cube.y])) * 0.86
     poly(img, [tuple(p) for p in inner], face)

@@ -39,6 +39,22 @@ def shade(c: BGR, f: float) -> BGR:
     return tuple(int(max(0, min(255, v * f))) for v in c)  # type: ignore[return-value]
 
 
+def drop_shadow(img: np.ndarray, outline_pw: np.ndarray, blur: int, depth: float) -> None:
+    """A soft shadow: ``img`` darkened by ``depth`` inside the polygon ``outline_pw`` (pw), its
+    edge blurred over ``blur`` pixels (a die's or the cube's shadow on the board)."""
+    pts = np.array([px(*p) for p in outline_pw], np.int32)
+    x0, y0 = (pts.min(axis=0) >> 4) - 3
+    x1, y1 = (pts.max(axis=0) >> 4) + 4
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = max(int(x0), 0), max(int(y0), 0), min(int(x1), w), min(int(y1), h)
+    if x1 > x0 and y1 > y0:
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [pts - np.array([x0 * 16, y0 * 16])], 255, cv2.LINE_AA, shift=4)
+        mask = cv2.blur(mask, (blur, blur))
+        roi = img[y0:y1, x0:x1]
+        roi[:] = (roi * (1.0 - depth * (mask[..., None] / 255.0))).astype(np.uint8)
+
+
 def poly(img: np.ndarray, pts_pw: list[tuple[float, float]], colour: BGR) -> None:
     """Fill a polygon given in pw, anti-aliased."""
     pts = np.array([px(x, y) for x, y in pts_pw], np.int32)

@@ -301,21 +301,27 @@ def test_a_covered_frame_is_read_at_its_own_checkers_size() -> None:
     assert reader.checker is None and not reader._spacings  # nothing kept from a covered frame
 
 
+def _read_real(name: str) -> tuple[dict, BoardReader]:
+    """A labelled real image's labels and a reader that has read its frame (Dark's home bottom
+    right; read even where its frame band looks covered)."""
+    lab = VR.load_labels()["images"][name]
+    reader = BoardReader(VR.config_for(lab, "bottom-right"), corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(VR.load_image(name), read_occluded=True)
+    return lab, reader
+
+
 def _tinted_view(name: str, tint: float, seed: int = 0):
     """A dev frame rectified, each point's checkers given their own tone (a wooden set: every
     checker its own grain and shade), with the reader, the true rows and the tinted view."""
     from vision import layout as L
     from vision.memory import slot_geometry
     from vision.rectify import View
-    lab = VR.load_labels()["images"][name]
-    cfg = VR.config_for(lab, "bottom-right")
-    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
-    reader.inspect(VR.load_image(name), read_occluded=True)
-    view = reader.last_view
-    assert view is not None and reader.setup is not None
-    top, bottom = reader.setup.to_rows(rows_evidence(lab, "bottom-right"))
+    lab, reader = _read_real(name)
+    view, setup = reader.last_view, reader.setup
+    assert view is not None and setup is not None
+    top, bottom = setup.to_rows(rows_evidence(lab, "bottom-right"))
     rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
-    geo = slot_geometry(reader.checker_size, cfg.shape.height)
+    geo = slot_geometry(reader.checker_size, reader.config.shape.height)
     rng = np.random.default_rng(seed)
     img = view.image.astype(np.float32)
     yy, xx = np.ogrid[:img.shape[0], :img.shape[1]]
@@ -360,13 +366,10 @@ def test_a_self_reference_leaves_the_slots_the_move_changed_out_of_its_looks() -
     # (made again from the slots that still show what they held), so the other points stay read
     from vision import layout as L
     from vision.self_reference import SelfReference
-    lab = VR.load_labels()["images"]["test1"]
-    cfg = VR.config_for(lab, "bottom-right")
-    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
-    reader.inspect(VR.load_image("test1"), read_occluded=True)
-    view = reader.last_view
-    assert view is not None and reader.setup is not None
-    top, bottom = reader.setup.to_rows(rows_evidence(lab, "bottom-right"))
+    lab, reader = _read_real("test1")
+    view, setup, height = reader.last_view, reader.setup, reader.config.shape.height
+    assert view is not None and setup is not None
+    top, bottom = setup.to_rows(rows_evidence(lab, "bottom-right"))
     truth = [(p.count, p.colour if p.count else None) for p in list(top) + list(bottom)]
     wrong = 0
     for colour in ("dark", "light"):
@@ -377,7 +380,7 @@ def test_a_self_reference_leaves_the_slots_the_move_changed_out_of_its_looks() -
             before = L.RowReading(tuple(rows[0]), tuple(rows[1]), (0, 0), 1.0)
             # the layout's checker size, as when test1's frame band was taken for an arm (the reader's
             # own measurement on test1, 0.994 pw, leaves 8 wrong here: see the absread5 report)
-            m = SelfReference(view, before, L.CHECKER, cfg.shape.height)
+            m = SelfReference(view, before, L.CHECKER, height)
             pts = m.odds(view)[0]
             wrong += sum((a[0][0], a[0][1]) != t for a, t in zip(pts, truth))
     assert wrong <= 4  # 7 with the first looks kept
@@ -388,18 +391,15 @@ def test_a_frame_teaching_itself_keeps_the_checker_size_its_slots_fit() -> None:
     # frame is taught with both sizes and keeps the one whose slots look like the position before
     from vision import layout as L
     from vision.self_reference import SelfReference
-    lab = VR.load_labels()["images"]["test1"]
-    cfg = VR.config_for(lab, "bottom-right")
-    reader = BoardReader(cfg, corners=np.asarray(lab["corners"], np.float32))
-    reader.inspect(VR.load_image("test1"), read_occluded=True)
-    view = reader.last_view
-    assert view is not None and reader.setup is not None
+    lab, reader = _read_real("test1")
+    view, setup, height = reader.last_view, reader.setup, reader.config.shape.height
+    assert view is not None and setup is not None
     measured = reader.checker_size
     assert abs(measured - L.CHECKER) > 0.02
     before = rows_evidence(lab, "bottom-right")
-    top, bottom = reader.setup.to_rows(before)
+    top, bottom = setup.to_rows(before)
     rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
-    misfits = {size: SelfReference(view, rows, size, cfg.shape.height).misfits for size in (measured, L.CHECKER)}
+    misfits = {size: SelfReference(view, rows, size, height).misfits for size in (measured, L.CHECKER)}
     assert reader.assume(before) and isinstance(reader.memory, SelfReference)
     assert reader.memory.misfits == min(misfits.values()), misfits
     assert misfits[measured] != misfits[L.CHECKER]   # the two geometries do differ on this frame
