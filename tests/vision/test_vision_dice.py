@@ -114,7 +114,7 @@ def test_where_a_die_lies_is_sure_only_clear_of_the_edges_and_the_bar() -> None:
 
 
 def test_a_die_on_a_point_covers_the_slots_under_it_only() -> None:
-    from vision.memory import slot_geometry
+    from vision.slots import slot_geometry
     geo = slot_geometry()
     x = L.column_x(2)
     y = float(geo.centres[2 * geo.per_point + 1, 1])  # top row, point 2, second slot

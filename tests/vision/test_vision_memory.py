@@ -149,7 +149,7 @@ def test_the_learned_frame_band_round_trips_and_an_old_file_loads_without_it(tmp
 
 
 def test_a_tall_board_has_slots_for_six_in_a_row_in_the_squeezed_band() -> None:
-    from vision.memory import slot_geometry
+    from vision.slots import slot_geometry
     plain, tall = slot_geometry(1.013), slot_geometry(1.013, 12.26)
     assert plain.per_point == 5 and tall.per_point == 6
     # the sixth checker's centre (5.57 pw from the base on the board) lies in the band between
@@ -177,7 +177,7 @@ def test_the_band_places_follow_the_band_segments() -> None:
 def test_the_fast_slot_distance_is_the_plain_one_exactly() -> None:
     # the learned read's comparison (OpenCV row sums, the looks weighted once per lesson) gives
     # bit for bit what the plain numpy comparison gives, shift by shift
-    from vision.memory import PATCH, SHIFT, _dist, _shifted_lab_dist, _weighted_rows
+    from vision.slots import PATCH, SHIFT, _dist, _shifted_lab_dist, _weighted_rows
     rng = np.random.default_rng(3)
     wide = rng.uniform(0, 255, (40, PATCH + 2 * SHIFT, PATCH + 2 * SHIFT, 3)).round().astype(np.float32)
     tpl = rng.uniform(0, 255, (40, 3, PATCH, PATCH, 3)).round().astype(np.float32)
@@ -250,7 +250,7 @@ def test_the_samples_lab_is_opencvs_pixel_by_pixel() -> None:
     # a column of one-pixel rows gives (the path it took before), on a lattice of colours with
     # the extremes and 20,000 random ones
     import cv2
-    from vision.memory import to_lab
+    from vision.slots import to_lab
     levels = np.r_[0:256:5, 255].astype(np.uint8)
     lattice = np.stack(np.meshgrid(levels, levels, levels, indexing="ij"), axis=-1).reshape(-1, 3)
     rng = np.random.default_rng(8)

@@ -314,7 +314,7 @@ def _tinted_view(name: str, tint: float, seed: int = 0):
     """A dev frame rectified, each point's checkers given their own tone (a wooden set: every
     checker its own grain and shade), with the reader, the true rows and the tinted view."""
     from vision import layout as L
-    from vision.memory import slot_geometry
+    from vision.slots import slot_geometry
     from vision.rectify import View
     lab, reader = _read_real(name)
     view, setup = reader.last_view, reader.setup
