@@ -27,7 +27,8 @@ from typing import Optional
 import cv2
 import numpy as np
 
-from .rectify import View
+from . import layout as L
+from .rectify import View, region_homography
 
 SCALE = 0.5          # the anchor's size, a share of the view's
 TILES = (3, 2)       # tiles across and down the view
@@ -183,6 +184,22 @@ def holds(move: Move, px: float, drifted: float) -> bool:
     a knock to undo), enough tiles having agreed on it."""
     return drifted < SAME and move.tiles >= MIN_TILES and abs(move.reach - STILL) > MARGIN \
         and abs(move.reach - FAR * px) > MARGIN and not move.far(px)
+
+
+def moved_corners(corners: np.ndarray, view: View, move: Move) -> np.ndarray:
+    """The playing area's corners in the image with ``move`` folded in: ``view`` was rectified
+    at ``corners`` and shows the board moved by ``move`` from where it was learned; rectified at
+    the corners returned, the board lies where it was learned (up to the view's own distortion
+    for a board of another shape than the layout's, a fraction of the move).  How the table
+    takes a board found again after a knock (:meth:`vision.reader.BoardReader.inspect`)."""
+    h, w = view.image.shape[:2]
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    q = (L.playing_corners_pw() - np.array([view.x0, view.y0])) * view.px    # the corners, learned (view px)
+    c, s = math.cos(move.turn), math.sin(move.turn)
+    now = np.stack([c * (q[:, 0] - cx) - s * (q[:, 1] - cy) + cx + move.dx,
+                    s * (q[:, 0] - cx) + c * (q[:, 1] - cy) + cy + move.dy], axis=1)  # ... where they are now
+    to_image = np.linalg.inv(region_homography(corners, view.px, view.x0, view.y0))
+    return cv2.perspectiveTransform(now[None].astype(np.float64), to_image)[0].astype(np.float32)
 
 
 def undo(view: View, move: Move) -> View:

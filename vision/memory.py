@@ -438,6 +438,13 @@ class BoardMemory:
         self._moved = (view, view if m.still or m.far(view.px) else knock.undo(view, m), m)
         return m
 
+    def found_again(self, corners: np.ndarray) -> None:
+        """The board was found again at ``corners`` after the camera was knocked further than a
+        knock is undone, its view checked against the last known frame's
+        (:meth:`vision.reader.BoardReader.inspect`): the looks stay, they are tied to these corners now
+        (the move measured on the view at them is kept: it is that view's)."""
+        self.corners = np.asarray(corners, np.float32).copy()
+
     def aligned(self, view: View) -> View:
         """``view`` with a knock of the camera undone (:meth:`move`), as the looks were learned;
         ``view`` itself when the board did not move, or moved too far to undo (:meth:`moved_far`)."""

@@ -19,6 +19,7 @@ import numpy as np
 
 from referee.events import BoardEvidence
 
+from . import knock
 from . import layout as L
 from .config import VisionConfig
 from .errors import BoardNotFound
@@ -35,6 +36,9 @@ from .trays import TrayReading, read_trays, tray_views
 from .rectify import View, rectify
 
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
+REFIND_STEPS = 3              # a knocked board found again: its measured move folded into its corners at most so often
+REFIND_AGREE = 0.25           # pw: the automatic search's corners agree with the measured move's within this
+REFIND_UNTOLD_EVERY = 150     # frames read between searches while the board looks foreign and its move is not told
 
 
 def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> tuple[np.ndarray, str]:
@@ -108,6 +112,7 @@ class BoardReader:
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
+        self._refound_try: Optional[int] = None          # the frame of the last search for a knocked board
 
     @property
     def checker_size(self) -> float:
@@ -168,16 +173,33 @@ class BoardReader:
         view = rectify(frame, corners, self.config.px, shape=self.config.shape)
         self.last_view = view
         memory = self.memory if self.memory is not None and self.memory.trained else None
-        far = memory.moved_far(view) if memory is not None else None
-        if far is not None and not read_occluded:
-            # the board lies further from where its look was learned than a knock: say so rather
-            # than compare every slot with its neighbour's look
-            return Reading(None, None, False, corners, view, reason=camera_moved(far.told(view.px)))
+        knocked = memory.move(view) if memory is not None else None
+        if knocked is not None and not knocked.still and not read_occluded:
+            assert memory is not None
+            found = self._find_again(frame, memory, corners, view, knocked)
+            if found is not None:
+                corners, view = found
+                self.last_view = view
+            elif knocked.far(view.px):
+                # the board lies further from where its look was learned than a knock, and was not
+                # found again: say so rather than compare every slot with its neighbour's look
+                return Reading(None, None, False, corners, view, reason=camera_moved(knocked.told(view.px)))
         # with the board's look learned, something over it is what looks like nothing it showed
         # (fittings and logos on the frame then count for nothing); before, the frame band.  A
         # frame teaching itself learned its looks from the very frame an arm may lie over (the
         # arm's own slots among them), so there the frame band is asked too
         covered = memory.covered(view) if memory is not None else False
+        if covered and knocked is not None and knocked.tiles < knock.MIN_TILES and not read_occluded \
+                and not isinstance(memory, SelfReference):
+            # the board's look is foreign and its move could not be told (the tiles disagree): a
+            # hand over the board, or a camera knocked further or turned more than a knock is
+            # measured; the board looked for again tells which
+            assert memory is not None
+            found = self._find_again(frame, memory, corners, view, None)
+            if found is not None:
+                corners, view = found
+                self.last_view = view
+                covered = memory.covered(view)
         if memory is None or isinstance(memory, SelfReference):
             covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
         if covered:
@@ -227,6 +249,72 @@ class BoardReader:
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
         return Reading(rows, ev, False, corners, view, trays, why)
+
+    def _find_again(self, frame: np.ndarray, memory: BoardMemory, corners: np.ndarray, view: View,
+                    far: Optional[knock.Move]) -> Optional[tuple[np.ndarray, View]]:
+        """The board found again after the camera was knocked (``far``: the move ``view`` shows;
+        None: it could not be told, the view's tiles disagreeing and its slots looking foreign),
+        its learned look kept: the new corners and the view at them, or None.
+
+        A view warped back by the move (:func:`vision.knock.undo`) is resampled twice and its
+        edges replicated; the view at corners that take the move in is the camera's own.  So the
+        move is folded into the corners (:func:`vision.knock.moved_corners`) and measured again
+        on the view at the new ones, at most :data:`REFIND_STEPS` times; they are taken when that
+        view lies within a knock of the learned one (the last known frame's, the board's anchor),
+        :data:`vision.knock.MIN_TILES` tiles agreeing.  Else, after a move further than a knock
+        (:data:`vision.knock.FAR`: the looks would be compared with their neighbours' places) or
+        one that could not be told, the automatic search (:func:`vision.locate.auto_corners`,
+        about half a second: at most every ``auto_every`` frames, or :data:`REFIND_UNTOLD_EVERY`
+        for a move not told, a hand resting over the board being likelier; never when the
+        configuration turned it off) finds the board, and its corners are refined the same way and taken on the
+        same terms, or with one tile fewer agreeing when they lie within :data:`REFIND_AGREE` point
+        widths of the folded ones, or (no move told) their view within that of the learned one:
+        two estimates that agree (a board edge cut off by the knock leaves a tile nothing to
+        match).  A hand over the board stays foreign at any corners: the frame is then refused."""
+        folded = None if far is None else knock.moved_corners(corners, view, far)
+        got = None if folded is None else self._refine(frame, memory, folded)
+        if got is not None and got[2].tiles >= knock.MIN_TILES:
+            return self._refound(memory, got[0], got[1])
+        every = self.config.auto_every if far is not None else REFIND_UNTOLD_EVERY
+        if (far is not None and not far.far(view.px)) or not self.config.auto or (
+                self._refound_try is not None and self._frames - self._refound_try < every):
+            return None
+        self._refound_try = self._frames
+        from .locate import auto_corners
+        found = auto_corners(frame)
+        if found is None:
+            return None
+        size = float(np.linalg.norm(found[1] - found[0])) / L.WIDTH   # image px per point width
+        for c in (found, found[[2, 3, 0, 1]]):   # the search may take the board the other way round
+            got = self._refine(frame, memory, c)
+            if got is None:
+                continue
+            agree = (float(np.abs(c - folded).max()) <= REFIND_AGREE * size if folded is not None
+                     else got[2].reach <= REFIND_AGREE * got[1].px)
+            if got[2].tiles >= knock.MIN_TILES or (agree and got[2].tiles >= knock.MIN_TILES - 1):
+                return self._refound(memory, got[0], got[1])
+        return None
+
+    def _refine(self, frame: np.ndarray, memory: BoardMemory,
+                c: np.ndarray) -> Optional[tuple[np.ndarray, View, knock.Move]]:
+        """Corners ``c`` with the move their view shows from the learned one folded in (at most
+        :data:`REFIND_STEPS` times), the view at them and its move; None when the view lies
+        further than a knock from the learned one even so."""
+        view = rectify(frame, c, self.config.px, shape=self.config.shape)
+        m = memory.move(view)
+        for _ in range(REFIND_STEPS):
+            if m.still:   # (or too few tiles agree to tell)
+                break
+            c = knock.moved_corners(c, view, m)
+            view = rectify(frame, c, self.config.px, shape=self.config.shape)
+            m = memory.move(view)
+        return None if m.far(view.px) else (c, view, m)
+
+    def _refound(self, memory: BoardMemory, c: np.ndarray, view: View) -> tuple[np.ndarray, View]:
+        """Take the corners of a board found again: the reader's and the learned look's."""
+        self.corners, self.corner_source, self._refound_try = c, "found again", None
+        memory.found_again(c)
+        return c, view
 
     def _occluded(self, view: View, memory: Optional[BoardMemory]) -> NoReading:
         """The reason of a covered frame: the frame band's edges crossed (none named once the

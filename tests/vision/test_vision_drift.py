@@ -11,6 +11,7 @@ gain 1.4 and a shadow over a quarter of the board were asked in every case.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -24,6 +25,7 @@ import vision_drift as VD  # noqa: E402
 import vision_real as VR  # noqa: E402
 
 from referee.cli.judge import rows_evidence  # noqa: E402
+from referee.turn.matching import evidence_position  # noqa: E402
 
 from vision import knock  # noqa: E402
 from vision import photo_edit as P  # noqa: E402
@@ -63,15 +65,50 @@ def test_the_table_follows_the_light_darkening_move_by_move(fresh) -> None:
     assert t["right"] >= 0.9 * t["cases"], detail
 
 
-def test_a_camera_knocked_far_says_so_and_gives_no_verdict(fresh) -> None:
+def test_a_camera_knocked_far_finds_its_board_again_and_reads_on(fresh) -> None:
+    # 40 camera pixels, further than a knock is undone (0.75 point widths): the move is folded
+    # into the corners and the table reads on with what it learned
     _, labels, tables = fresh
     reader = VR.learned_reader("test9", labels, tables)
-    lab = dict(labels["test9"], corners=VR.table_corners("test9", labels, tables))
-    img = P.moved(VR.load_image("test9"), np.asarray(lab["corners"], np.float32), dx=40)
+    corners = np.asarray(VR.table_corners("test9", labels, tables), np.float32)
+    img = P.moved(VR.load_image("test9"), corners, dx=40)
     r = reader.inspect(img)
+    assert r.reason is None and r.evidence is not None
+    assert reader.corner_source == "found again"
+    assert np.abs(reader.corners - (corners + np.array([40.0, 0.0], np.float32))).max() < 2.0
+    assert reader.memory is not None and np.array_equal(reader.memory.corners, reader.corners)
+    plain = VR.learned_reader("test9", labels, tables).inspect(VR.load_image("test9"))
+    assert plain.evidence is not None
+    assert evidence_position(r.evidence) == evidence_position(plain.evidence)
+    # and it learns on from the frame found again, its look kept (not started afresh)
+    frames = reader.memory.frames
+    assert reader.learn(rows_evidence(labels["test9"], "bottom-right"))
+    assert reader.memory.frames == frames + 1
+
+
+def test_a_camera_moved_beyond_finding_says_so_and_gives_no_verdict(fresh, monkeypatch) -> None:
+    # the move cannot be folded into the corners (here: taken as nothing) and the automatic
+    # search is turned off: the table says the camera moved, by how much, and reads nothing
+    _, labels, tables = fresh
+    reader = VR.learned_reader("test9", labels, tables)
+    reader.config = replace(reader.config, auto=False)
+    monkeypatch.setattr(knock, "moved_corners", lambda corners, view, move: np.asarray(corners, np.float32))
+    corners = np.asarray(VR.table_corners("test9", labels, tables), np.float32)
+    r = reader.inspect(P.moved(VR.load_image("test9"), corners, dx=40))
     assert r.evidence is None and r.reason is not None
     assert r.reason.kind == "no_board" and str(r.reason).startswith("the camera moved:"), r.reason
     assert "point widths" in str(r.reason) and "right" in str(r.reason)
+    assert reader.corner_source != "found again"
+
+
+def test_a_camera_knocked_and_turned_is_found_by_the_search(fresh) -> None:
+    # shifted 40 px and turned 3 degrees: the tiles cannot tell the move, the board's slots look
+    # foreign; the automatic search finds the board, its view matches the learned one
+    _, labels, tables = fresh
+    reader = VR.learned_reader("test9", labels, tables)
+    corners = np.asarray(VR.table_corners("test9", labels, tables), np.float32)
+    r = reader.inspect(P.moved(VR.load_image("test9"), corners, dx=40, degrees=3.0))
+    assert r.evidence is not None and reader.corner_source == "found again", r.reason
 
 
 def _view(name: str, fresh, **move):
@@ -154,11 +191,14 @@ def test_what_the_light_and_the_knock_need_round_trips_through_the_memory_file(t
     assert not cv2.absdiff(was.aligned(view).image, view.image).any()
 
 
-def test_a_camera_knocked_far_teaches_nothing_until_the_corners_are_set_again(fresh) -> None:
+def test_a_camera_knocked_far_teaches_nothing_until_the_corners_are_set_again(fresh, monkeypatch) -> None:
     # told the position on a frame whose board lies a point width off (the camera moved, the
-    # corners did not), the table learns nothing: its slots would lie half on the next point
+    # corners did not, the board was not found again), the table learns nothing: its slots
+    # would lie half on the next point
     _, labels, tables = fresh
     reader = VR.learned_reader("test9", labels, tables)
+    reader.config = replace(reader.config, auto=False)
+    monkeypatch.setattr(knock, "moved_corners", lambda corners, view, move: np.asarray(corners, np.float32))
     assert reader.memory is not None
     frames, look = reader.memory.frames, reader.memory.look.copy()
     lab = dict(labels["test9"], corners=VR.table_corners("test9", labels, tables))
@@ -172,7 +212,8 @@ def test_a_camera_knocked_far_teaches_nothing_until_the_corners_are_set_again(fr
 
 def test_a_knock_no_tile_agrees_on_teaches_nothing() -> None:
     # a rendered board knocked 40 px (about a point width: its points match themselves nowhere):
-    # no tile agrees on how it moved, so it is not taken for still and taught misaligned
+    # no tile agrees on how it moved, so its view at the old corners is not taken for still and
+    # taught misaligned
     import verdicts as V
     from referee.rules.position import Position
     from vision.config import VisionConfig
@@ -188,11 +229,17 @@ def test_a_knock_no_tile_agrees_on_teaches_nothing() -> None:
     assert reader.learn(start) and reader.memory is not None
     r1 = V.render_scene(start, params, seed=seed, frame=1)
     knocked = VD.CONDITIONS["knocked 40 px"](r1.image, np.asarray(r1.corners, np.float32), seed)
-    assert reader.inspect(knocked).evidence is None
-    assert reader.memory.move(reader.last_view).tiles < knock.MIN_TILES
+    misaligned = rectify(knocked, reader.corners, reader.config.px, shape=reader.config.shape)
+    assert reader.memory.move(misaligned).tiles < knock.MIN_TILES
     frames = reader.memory.frames
-    assert not reader.learn(start)
+    assert not reader.learn(start, misaligned)
     assert reader.memory.frames == frames
     # the same frame unknocked still teaches
     reader.inspect(r1.image)
     assert reader.learn(start) and reader.memory.frames == frames + 1
+    # and the reader, its board looking foreign there, finds the board again by the automatic
+    # search, checked against the learned view, and reads the position right
+    r = reader.inspect(knocked)
+    assert reader.corner_source == "found again" and r.evidence is not None, r.reason
+    assert evidence_position(r.evidence) == evidence_position(start)
+    assert reader.learn(start) and reader.memory.frames == frames + 2
