@@ -10,10 +10,11 @@ bare colour for both point colours (:class:`BareLook`), and:
   clear (:data:`CLEAR`, :func:`doubt_bare_faces`), and it is that pattern, read empty (unsure),
   when its rims do not stand :data:`PATTERN` times above the rims the bare points of its colour
   show themselves (the pattern repeats on every point of a colour; a checker's rim is its own);
-- a row none of whose twelve points reads bare is not a backgammon row (30 checkers never cover
-  a whole row): its points' pattern is what each colour's points show alike, and a stack whose
-  rims do not stand :data:`PATTERN` times above its colour's typical point there is read empty
-  (unsure) too (an etched board's busy points show ring-like edges every half checker);
+- a board none of whose 24 points reads bare is not a backgammon position (real games never
+  cover every point; random spreads of 30 checkers 2 times in 3,000): its points' pattern is what
+  each row's points of a colour show alike, and a stack whose rims do not stand :data:`PATTERN`
+  times above its colour's typical point there is read empty (unsure) too (an etched board's
+  busy points show ring-like edges every half checker, two "checkers" on every point);
 - a stack grows from the point's base in checker pitch: the next slot of a short row that
   shows the row's own face colour, plainly not the bare point's, and a ring there, holds one
   more checker though its rim is below the board's threshold (light on a light cloth,
@@ -56,9 +57,9 @@ class BareLook:
     own: np.ndarray
     contrast: np.ndarray
     slot: np.ndarray          # the profile index of each slot's centre
-    rim: np.ndarray | None = None      # each axis's strongest whole rim where its stack stands (its whole profile when read bare)
+    rim: np.ndarray | None = None      # each axis's strongest whole rim where its stack stands (:func:`pattern_rims`)
     pattern: np.ndarray | None = None  # the rim level its row's points of its colour show bare (NaN when none)
-    whole_row: np.ndarray | None = None  # its row has no bare point: the pattern is the typical point's of its colour
+    whole_board: bool = False          # no point reads bare: the pattern is its colour's typical point's
 
 
 @functools.lru_cache(maxsize=1)
@@ -91,41 +92,39 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
                 srt = np.sort(colour[m], axis=0)
                 med[r, p] = (srt[(k - 1) // 2] + srt[k // 2]) / 2     # the median, as np.median gives it
     contrast = np.maximum(10.0, np.linalg.norm(med[:, 0] - med[:, 1], axis=2))   # NaN stays NaN
-    rim, pattern, whole_row = pattern_rims(prof, per_axis, bare, params)
-    return BareLook(colour, med[row, par], contrast[row], slot, rim, pattern, whole_row)
+    rim, pattern = pattern_rims(prof, per_axis, bare, params)
+    return BareLook(colour, med[row, par], contrast[row], slot, rim, pattern, not bool(bare.any()))
 
 
 def pattern_rims(prof: Profiles, per_axis: dict[str, PointCount], bare: np.ndarray,
-                 params: ReadParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 params: ReadParams) -> tuple[np.ndarray, np.ndarray]:
     """Per axis: its strongest whole rim where its stack stands (up to half a checker past its
     first row's last slot; the whole profile for a point read bare), and its colour's pattern
-    rim in its row: the median over that row's bare points of that parity of their strongest
-    rims (NaN when there are none); in a row with no bare point at all, the median over all its
-    points of that parity (their patterns repeat; so would a checker's, but a whole row is never
-    covered), with ``whole_row`` set."""
+    rim in its row: the (lower) median over that row's bare points of that parity of their
+    strongest rims (NaN when there are none); on a board with no bare point at all, the median over all
+    that row's points of that parity (their patterns repeat; so would a checker's, but no real
+    position covers every point)."""
     cd = params.checker
     n = np.array([min(per_axis[a.name].count, SLOTS) for a in axes(params)])
     reach = np.where(n > 0, n + 0.2, np.inf) * cd
     rim = np.where(prof.dist[None, :] <= reach[:, None], prof.full, 0.0).max(axis=1)
     row, par = _places()
     pattern = np.full(len(n), np.nan)
-    whole_row = np.zeros(len(n), bool)
+    covered = not bool(bare.any())
     for r in (0, 1):
-        empty_row = not bool((bare & (row == r)).any())
         for p in (0, 1):
             grp = (row == r) & (par == p)
-            ref = rim[grp] if empty_row else rim[grp & bare]
-            if len(ref):
-                pattern[grp] = float(np.median(ref))
-            whole_row[grp] = empty_row
-    return rim, pattern, whole_row
+            ref = np.sort(rim[grp] if covered else rim[grp & bare])
+            if len(ref):   # the lower median: a "bare" point may hold a checker missed, or a die
+                pattern[grp] = float(ref[(len(ref) - 1) // 2])
+    return rim, pattern
 
 
 def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
     """``per_axis`` with the stacks whose every face lies near its own point's bare colour
     (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
     not the usual knee), and read empty (unsure) when their rims do not stand :data:`PATTERN`
-    times above their colour's pattern (:func:`pattern_rims`); in a row with no bare point,
+    times above their colour's pattern (:func:`pattern_rims`); on a board with no bare point,
     every stack whose rims do not (:func:`is_pattern`)."""
     out = dict(per_axis)
     near = np.linalg.norm(look.colour - look.own, axis=2) / look.contrast     # NaN without both bare colours
@@ -133,12 +132,11 @@ def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: Re
         pc = per_axis[a.name]
         if not pc.count:
             continue
-        if (look.whole_row is not None and bool(look.whole_row[j])) or \
-                float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
+        if look.whole_board or float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
             stands = is_pattern(look, j)
             if stands is not None:
                 out[a.name] = PointCount(0, (), params.point_knee * min(0.9, 1.0 - stands))
-            elif not (look.whole_row is not None and bool(look.whole_row[j])):
+            elif not look.whole_board:
                 out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
     return out
 

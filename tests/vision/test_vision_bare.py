@@ -77,18 +77,22 @@ def test_a_stack_whose_faces_show_its_own_bare_point_is_unsure_unless_its_rims_a
     assert out["top2"] == per["top2"] and out["bottom3"] == per["bottom3"]   # faces unlike the point: as read
 
 
-def test_a_row_read_covered_on_every_point_is_its_pattern_but_where_a_rim_stands_out() -> None:
-    # every top point "holds" one, each colour's alike (an etched board's busy points): no row
-    # of a game is covered whole, so its pattern is what its points show alike; top3's rim
+def test_a_board_read_covered_on_every_point_is_its_pattern_but_where_a_rim_stands_out() -> None:
+    # every point "holds" one, each colour's alike (an etched board's busy points): no game covers
+    # every point, so the pattern is what a row's points of a colour show alike; top3's rim
     # stands three times above its colour's: a checker
-    rings = {f"top{i}": [1.0] for i in range(12)}
+    rings = {a.name: [1.0] for a in axes(DEFAULT)}
     rings["top3"] = [3.0]
-    per = _counts({f"top{i}": 1 for i in range(12)})
+    per = _counts({a.name: 1 for a in axes(DEFAULT)})
     out = B.bare_points(_board({}, rings), per, DEFAULT)
     assert out["top3"] == per["top3"]
-    for i in set(range(12)) - {3}:
-        assert out[f"top{i}"].count == 0 and out[f"top{i}"].confidence < DEFAULT.point_knee, i
-    assert all(out[f"bottom{i}"] == per[f"bottom{i}"] for i in range(12))
+    for a in axes(DEFAULT):
+        if a.name != "top3":
+            assert out[a.name].count == 0 and out[a.name].confidence < DEFAULT.point_knee, a.name
+    # one point bare: the rows are compared with the bare points only (none of top3's colour in the
+    # top row: as read; faces unlike the bare points': as read)
+    per["bottom0"] = _counts({})["bottom0"]
+    assert B.bare_points(_board({}, rings), per, DEFAULT) == per
 
 
 def test_a_short_row_grows_while_its_next_slots_show_its_face_and_a_ring() -> None:
