@@ -98,26 +98,33 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
 
 def pattern_rims(prof: Profiles, per_axis: dict[str, PointCount], bare: np.ndarray,
                  params: ReadParams) -> tuple[np.ndarray, np.ndarray]:
-    """Per axis: its strongest whole rim where its stack stands (up to half a checker past its
-    first row's last slot; the whole profile for a point read bare), and its colour's pattern
+    """Per axis: its strongest whole rim where its stack stands (up to a fifth of a checker past
+    its first row's last slot; the whole profile for a point read bare), and its colour's pattern
     rim in its row: the (lower) median over that row's bare points of that parity of their
-    strongest rims (NaN when there are none); on a board with no bare point at all, the median over all
-    that row's points of that parity (their patterns repeat; so would a checker's, but no real
-    position covers every point)."""
+    strongest rims (NaN when there are none); on a board with no bare point at all, that over
+    all the row's points of that parity (their patterns repeat; so would a checker's, but no
+    real position covers every point)."""
     cd = params.checker
-    n = np.array([min(per_axis[a.name].count, SLOTS) for a in axes(params)])
-    reach = np.where(n > 0, n + 0.2, np.inf) * cd
-    rim = np.where(prof.dist[None, :] <= reach[:, None], prof.full, 0.0).max(axis=1)
-    row, par = _places()
-    pattern = np.full(len(n), np.nan)
-    covered = not bool(bare.any())
-    for r in (0, 1):
-        for p in (0, 1):
-            grp = (row == r) & (par == p)
-            ref = np.sort(rim[grp] if covered else rim[grp & bare])
-            if len(ref):   # the lower median: a "bare" point may hold a checker missed, or a die
-                pattern[grp] = float(ref[(len(ref) - 1) // 2])
+    size = len(prof.dist)
+    counts = [per_axis[a.name].count for a in axes(params)]
+    reach = [(min(n, SLOTS) + 0.2) * cd if n else np.inf for n in counts]
+    upto = np.minimum(np.searchsorted(prof.dist, reach, side="right"), size) - 1
+    rim = np.maximum.accumulate(prof.full, axis=1)[np.arange(len(upto)), np.maximum(upto, 0)]
+    rims, bares = rim.tolist(), bare.tolist()
+    pattern = np.full(len(rims), np.nan)
+    covered = not any(bares)
+    for grp in _groups():
+        ref = sorted(rims[j] for j in grp if covered or bares[j])
+        if ref:   # the lower median: a "bare" point may hold a checker missed, or a die
+            pattern[grp] = ref[(len(ref) - 1) // 2]
     return rim, pattern
+
+
+@functools.lru_cache(maxsize=1)
+def _groups() -> tuple[list[int], ...]:
+    """The axes of each row's points of one parity (colour), in :func:`vision.rims.axes` order."""
+    row, par = _places()
+    return tuple(np.flatnonzero((row == r) & (par == p)).tolist() for r in (0, 1) for p in (0, 1))
 
 
 def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
