@@ -57,8 +57,7 @@ class BareLook:
     own: np.ndarray
     contrast: np.ndarray
     slot: np.ndarray          # the profile index of each slot's centre
-    rim: np.ndarray | None = None      # each axis's strongest whole rim where its stack stands (:func:`pattern_rims`)
-    pattern: np.ndarray | None = None  # the rim level its row's points of its colour show bare (NaN when none)
+    bare: np.ndarray | None = None     # each axis read bare
     whole_board: bool = False          # no point reads bare: the pattern is its colour's typical point's
 
 
@@ -92,8 +91,7 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
                 srt = np.sort(colour[m], axis=0)
                 med[r, p] = (srt[(k - 1) // 2] + srt[k // 2]) / 2     # the median, as np.median gives it
     contrast = np.maximum(10.0, np.linalg.norm(med[:, 0] - med[:, 1], axis=2))   # NaN stays NaN
-    rim, pattern = pattern_rims(prof, per_axis, bare, params)
-    return BareLook(colour, med[row, par], contrast[row], slot, rim, pattern, not bool(bare.any()))
+    return BareLook(colour, med[row, par], contrast[row], slot, bare, not bool(bare.any()))
 
 
 def pattern_rims(prof: Profiles, per_axis: dict[str, PointCount], bare: np.ndarray,
@@ -111,13 +109,14 @@ def pattern_rims(prof: Profiles, per_axis: dict[str, PointCount], bare: np.ndarr
     upto = np.minimum(np.searchsorted(prof.dist, reach, side="right"), size) - 1
     rim = np.maximum.accumulate(prof.full, axis=1)[np.arange(len(upto)), np.maximum(upto, 0)]
     rims, bares = rim.tolist(), bare.tolist()
-    pattern = np.full(len(rims), np.nan)
+    pattern = [np.nan] * len(rims)
     covered = not any(bares)
     for grp in _groups():
         ref = sorted(rims[j] for j in grp if covered or bares[j])
         if ref:   # the lower median: a "bare" point may hold a checker missed, or a die
-            pattern[grp] = ref[(len(ref) - 1) // 2]
-    return rim, pattern
+            for j in grp:
+                pattern[j] = ref[(len(ref) - 1) // 2]
+    return rim, np.array(pattern)
 
 
 @functools.lru_cache(maxsize=1)
@@ -127,34 +126,37 @@ def _groups() -> tuple[list[int], ...]:
     return tuple(np.flatnonzero((row == r) & (par == p)).tolist() for r in (0, 1) for p in (0, 1))
 
 
-def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
+def doubt_bare_faces(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
+                     params: ReadParams) -> dict[str, PointCount]:
     """``per_axis`` with the stacks whose every face lies near its own point's bare colour
     (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
     not the usual knee), and read empty (unsure) when their rims do not stand :data:`PATTERN`
     times above their colour's pattern (:func:`pattern_rims`); on a board with no bare point,
-    every stack whose rims do not (:func:`is_pattern`)."""
+    every stack whose rims do not (:func:`is_pattern`).  The rims are looked at only when
+    some stack is in question (most boards: none)."""
     out = dict(per_axis)
     near = np.linalg.norm(look.colour - look.own, axis=2) / look.contrast     # NaN without both bare colours
-    for j, a in enumerate(axes(params)):
-        pc = per_axis[a.name]
-        if not pc.count:
-            continue
-        if look.whole_board or float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
-            stands = is_pattern(look, j)
-            if stands is not None:
-                out[a.name] = PointCount(0, (), params.point_knee * min(0.9, 1.0 - stands))
-            elif not look.whole_board:
-                out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
+    ax = axes(params)
+    doubted = [j for j, a in enumerate(ax) if per_axis[a.name].count and (
+        look.whole_board or float(near[j, :min(per_axis[a.name].count, SLOTS)].max()) < LIKE)]   # False for NaN
+    if not doubted or look.bare is None:
+        return out
+    rim, pattern = pattern_rims(prof, per_axis, look.bare, params)
+    for j in doubted:
+        pc = per_axis[ax[j].name]
+        stands = is_pattern(float(rim[j]), float(pattern[j]))
+        if stands is not None:
+            out[ax[j].name] = PointCount(0, (), params.point_knee * min(0.9, 1.0 - stands))
+        elif not look.whole_board:
+            out[ax[j].name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
     return out
 
 
-def is_pattern(look: BareLook, j: int) -> float | None:
-    """How far axis ``j``'s strongest rim stands above its colour's pattern, as a share of
+def is_pattern(rim: float, pattern: float) -> float | None:
+    """How far a stack's strongest rim stands above its colour's pattern rim, as a share of
     :data:`PATTERN` (0..1), when it stands less than that (its rims are the pattern's); None
-    when it stands out as a checker's or there is no pattern to compare with."""
-    if look.rim is None or look.pattern is None:
-        return None
-    ratio = float(look.rim[j]) / max(1e-6, float(look.pattern[j]))    # NaN without a pattern
+    when it stands out as a checker's or there is no pattern to compare with (NaN)."""
+    ratio = rim / max(1e-6, pattern)    # NaN without a pattern
     return ratio / PATTERN if ratio < PATTERN else None
 
 
@@ -192,4 +194,4 @@ def bare_points(prof: Profiles, per_axis: dict[str, PointCount], params: ReadPar
     look = bare_look(prof, per_axis, params)
     if look is None:
         return per_axis
-    return doubt_bare_faces(look, grow_stacks(prof, look, per_axis, params), params)
+    return doubt_bare_faces(prof, look, grow_stacks(prof, look, per_axis, params), params)
