@@ -139,9 +139,10 @@ def doubt_bare_faces(prof: Profiles, look: BareLook, per_axis: dict[str, PointCo
     ax = axes(params)
     doubted = [j for j, a in enumerate(ax) if per_axis[a.name].count and (
         look.whole_board or float(near[j, :min(per_axis[a.name].count, SLOTS)].max()) < LIKE)]   # False for NaN
-    if not doubted or look.bare is None:
+    if not doubted:
         return out
-    rim, pattern = pattern_rims(prof, per_axis, look.bare, params)
+    bare = look.bare if look.bare is not None else np.array([per_axis[a.name].count == 0 for a in ax])
+    rim, pattern = pattern_rims(prof, per_axis, bare, params)
     for j in doubted:
         pc = per_axis[ax[j].name]
         stands = is_pattern(float(rim[j]), float(pattern[j]))
