@@ -7,7 +7,14 @@ bare colour for both point colours (:class:`BareLook`), and:
 
 - a stack whose faces all show just its own point's bare colour rests on its rims alone (a
   pattern, a grain or a dot at the tip makes rims too): it is sure only when its rims were
-  clear (:data:`CLEAR`, :func:`doubt_bare_faces`);
+  clear (:data:`CLEAR`, :func:`doubt_bare_faces`), and it is that pattern, read empty (unsure),
+  when its rims do not stand :data:`PATTERN` times above the rims the bare points of its colour
+  show themselves (the pattern repeats on every point of a colour; a checker's rim is its own);
+- a board none of whose 24 points reads bare is not a backgammon position (real games never
+  cover every point; random spreads of 30 checkers 2 times in 3,000): its points' pattern is what
+  each row's points of a colour show alike, and a stack whose rims do not stand :data:`PATTERN`
+  times above its colour's typical point there is read empty (unsure) too (an etched board's
+  busy points show ring-like edges every half checker, two "checkers" on every point);
 - a stack grows from the point's base in checker pitch: the next slot of a short row that
   shows the row's own face colour, plainly not the bare point's, and a ring there, holds one
   more checker though its rim is below the board's threshold (light on a light cloth,
@@ -34,6 +41,7 @@ CLEAR = 0.5       # the raw rim margin a stack of such faces needs to be sure (t
 PLAIN = 0.5       # a slot this far from its bare colour (the same share) plainly shows something else
 FACE = 4.0        # ... and this many times nearer the row's first face than the bare colour: the same face
 RING = 0.5        # a ring there of this share of the board's threshold at least
+PATTERN = 2.0     # a stack's strongest rim under this many times its colour's pattern's (bare points') is that pattern
 SLOTS = L.PYRAMID[0]
 
 
@@ -49,6 +57,8 @@ class BareLook:
     own: np.ndarray
     contrast: np.ndarray
     slot: np.ndarray          # the profile index of each slot's centre
+    bare: np.ndarray | None = None     # each axis read bare
+    whole_board: bool = False          # no point reads bare: the pattern is its colour's typical point's
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,20 +91,74 @@ def bare_look(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParam
                 srt = np.sort(colour[m], axis=0)
                 med[r, p] = (srt[(k - 1) // 2] + srt[k // 2]) / 2     # the median, as np.median gives it
     contrast = np.maximum(10.0, np.linalg.norm(med[:, 0] - med[:, 1], axis=2))   # NaN stays NaN
-    return BareLook(colour, med[row, par], contrast[row], slot)
+    return BareLook(colour, med[row, par], contrast[row], slot, bare, not bool(bare.any()))
 
 
-def doubt_bare_faces(look: BareLook, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
+def pattern_rims(prof: Profiles, per_axis: dict[str, PointCount], bare: np.ndarray,
+                 params: ReadParams) -> tuple[np.ndarray, np.ndarray]:
+    """Per axis: its strongest whole rim where its stack stands (up to a fifth of a checker past
+    its first row's last slot; the whole profile for a point read bare), and its colour's pattern
+    rim in its row: the (lower) median over that row's bare points of that parity of their
+    strongest rims (NaN when there are none); on a board with no bare point at all, that over
+    all the row's points of that parity (their patterns repeat; so would a checker's, but no
+    real position covers every point)."""
+    cd = params.checker
+    size = len(prof.dist)
+    counts = [per_axis[a.name].count for a in axes(params)]
+    reach = [(min(n, SLOTS) + 0.2) * cd if n else np.inf for n in counts]
+    upto = np.minimum(np.searchsorted(prof.dist, reach, side="right"), size) - 1
+    rim = np.maximum.accumulate(prof.full, axis=1)[np.arange(len(upto)), np.maximum(upto, 0)]
+    rims, bares = rim.tolist(), bare.tolist()
+    pattern = [np.nan] * len(rims)
+    covered = not any(bares)
+    for grp in _groups():
+        ref = sorted(rims[j] for j in grp if covered or bares[j])
+        if ref:   # the lower median: a "bare" point may hold a checker missed, or a die
+            for j in grp:
+                pattern[j] = ref[(len(ref) - 1) // 2]
+    return rim, np.array(pattern)
+
+
+@functools.lru_cache(maxsize=1)
+def _groups() -> tuple[list[int], ...]:
+    """The axes of each row's points of one parity (colour), in :func:`vision.rims.axes` order."""
+    row, par = _places()
+    return tuple(np.flatnonzero((row == r) & (par == p)).tolist() for r in (0, 1) for p in (0, 1))
+
+
+def doubt_bare_faces(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
+                     params: ReadParams) -> dict[str, PointCount]:
     """``per_axis`` with the stacks whose every face lies near its own point's bare colour
     (:data:`LIKE`) made unsure unless their rims were clear (a raw margin of :data:`CLEAR`,
-    not the usual knee)."""
+    not the usual knee), and read empty (unsure) when their rims do not stand :data:`PATTERN`
+    times above their colour's pattern (:func:`pattern_rims`); on a board with no bare point,
+    every stack whose rims do not (:func:`is_pattern`).  The rims are looked at only when
+    some stack is in question (most boards: none)."""
     out = dict(per_axis)
     near = np.linalg.norm(look.colour - look.own, axis=2) / look.contrast     # NaN without both bare colours
-    for j, a in enumerate(axes(params)):
-        pc = per_axis[a.name]
-        if pc.count and float(near[j, :min(pc.count, SLOTS)].max()) < LIKE:   # False for NaN
-            out[a.name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
+    ax = axes(params)
+    doubted = [j for j, a in enumerate(ax) if per_axis[a.name].count and (
+        look.whole_board or float(near[j, :min(per_axis[a.name].count, SLOTS)].max()) < LIKE)]   # False for NaN
+    if not doubted:
+        return out
+    bare = look.bare if look.bare is not None else np.array([per_axis[a.name].count == 0 for a in ax])
+    rim, pattern = pattern_rims(prof, per_axis, bare, params)
+    for j in doubted:
+        pc = per_axis[ax[j].name]
+        stands = is_pattern(float(rim[j]), float(pattern[j]))
+        if stands is not None:
+            out[ax[j].name] = PointCount(0, (), params.point_knee * min(0.9, 1.0 - stands))
+        elif not look.whole_board:
+            out[ax[j].name] = replace(pc, confidence=pc.confidence * params.point_knee / CLEAR)
     return out
+
+
+def is_pattern(rim: float, pattern: float) -> float | None:
+    """How far a stack's strongest rim stands above its colour's pattern rim, as a share of
+    :data:`PATTERN` (0..1), when it stands less than that (its rims are the pattern's); None
+    when it stands out as a checker's or there is no pattern to compare with (NaN)."""
+    ratio = rim / max(1e-6, pattern)    # NaN without a pattern
+    return ratio / PATTERN if ratio < PATTERN else None
 
 
 def grow_stacks(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
@@ -131,4 +195,4 @@ def bare_points(prof: Profiles, per_axis: dict[str, PointCount], params: ReadPar
     look = bare_look(prof, per_axis, params)
     if look is None:
         return per_axis
-    return doubt_bare_faces(look, grow_stacks(prof, look, per_axis, params), params)
+    return doubt_bare_faces(prof, look, grow_stacks(prof, look, per_axis, params), params)

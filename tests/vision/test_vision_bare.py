@@ -64,15 +64,35 @@ def _real(name: str):
 
 
 def test_a_stack_whose_faces_show_its_own_bare_point_is_unsure_unless_its_rims_are_clear() -> None:
-    # top0 (a red point) "holds" 2 whose faces are just red; top2 (red too) holds 2 black checkers
-    prof = _board({"top0": [RED, RED], "top2": [BLACK, BLACK], "bottom3": [BLACK]})
-    per = _counts({"top0": 2, "top2": 2, "bottom3": 1})
+    # top0 (a red point) "holds" 2 whose faces are just red, its rims clear of the bare red points'
+    # (0.1 thresholds); top4 (red) holds 1 red-faced "checker" whose rim is no more than theirs
+    # twice over: the point's own pattern; top2 (red too) holds 2 black checkers
+    prof = _board({"top0": [RED, RED], "top2": [BLACK, BLACK], "top4": [RED], "bottom3": [BLACK]},
+                  {"top0": [1.0, 1.0], "top4": [0.15]})
+    per = _counts({"top0": 2, "top2": 2, "top4": 1, "bottom3": 1})
     out = B.bare_points(prof, per, DEFAULT)
+    assert out["top0"].count == 2
     assert out["top0"].confidence == pytest.approx(0.8 * DEFAULT.point_knee / B.CLEAR)
+    assert out["top4"].count == 0 and out["top4"].confidence < DEFAULT.point_knee      # empty, unsure
     assert out["top2"] == per["top2"] and out["bottom3"] == per["bottom3"]   # faces unlike the point: as read
-    # a row without bare points of both colours has nothing to compare with: as read
-    none_bare = _counts({f"top{i}": 1 for i in range(12)})
-    assert B.bare_points(_board({}), none_bare, DEFAULT) == none_bare
+
+
+def test_a_board_read_covered_on_every_point_is_its_pattern_but_where_a_rim_stands_out() -> None:
+    # every point "holds" one, each colour's alike (an etched board's busy points): no game covers
+    # every point, so the pattern is what a row's points of a colour show alike; top3's rim
+    # stands three times above its colour's: a checker
+    rings = {a.name: [1.0] for a in axes(DEFAULT)}
+    rings["top3"] = [3.0]
+    per = _counts({a.name: 1 for a in axes(DEFAULT)})
+    out = B.bare_points(_board({}, rings), per, DEFAULT)
+    assert out["top3"] == per["top3"]
+    for a in axes(DEFAULT):
+        if a.name != "top3":
+            assert out[a.name].count == 0 and out[a.name].confidence < DEFAULT.point_knee, a.name
+    # one point bare: the rows are compared with the bare points only (none of top3's colour in the
+    # top row: as read; faces unlike the bare points': as read)
+    per["bottom0"] = _counts({})["bottom0"]
+    assert B.bare_points(_board({}, rings), per, DEFAULT) == per
 
 
 def test_a_short_row_grows_while_its_next_slots_show_its_face_and_a_ring() -> None:
@@ -85,14 +105,15 @@ def test_a_short_row_grows_while_its_next_slots_show_its_face_and_a_ring() -> No
     assert out["top6"] == per["top6"]     # a face there but no ring: no checker
 
 
-def test_real_frames_bare_looking_blots_are_unsure_and_a_faint_second_checker_is_counted() -> None:
+def test_real_frames_bare_looking_blots_are_read_empty_and_a_faint_second_checker_is_counted() -> None:
     from vision.read import CERTAIN
     # template2 (held-out half): the dark points' bases against the frame read as lone dark
-    # checkers; their faces are the points' own colour: unsure (were 0.61..0.63, sure)
+    # checkers (0.61..0.63, sure; then 1, unsure); their faces are the points' own colour and their
+    # rims no stronger than the bare dark points' twice over: empty, unsure
     rows, lab = _real("template2")
     for row, i in (("top", 4), ("bottom", 1), ("bottom", 3)):
         p = (rows.top if row == "top" else rows.bottom)[i]
-        assert lab[row][i][0] == 0 and p.count == 1 and p.confidence < CERTAIN, (row, i, p)
+        assert lab[row][i][0] == 0 and p.count == 0 and p.confidence < CERTAIN, (row, i, p)
     # wtc2022 frame0 (fresh half): top 5 holds two black checkers, the second's rim faint (was 1, sure)
     rows, lab = _real("frame0")
     assert (rows.top[4].count, rows.top[4].colour) == (2, "dark") == tuple(lab["top"][4])
