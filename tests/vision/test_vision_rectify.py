@@ -84,7 +84,7 @@ def test_a_warps_maps_built_in_strips_are_the_maps_built_whole(shape: L.BoardSha
         RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape)   # (seen once: no maps yet)
         maps.append(RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape))
     whole = maps[0]
-    assert whole is not None and whole.map.shape == (390, 454, 2) and whole.map.dtype == np.float32
+    assert whole is not None and whole.mx.shape == whole.my.shape == (390, 454) and whole.mx.dtype == np.float32
     for w in maps[1:]:
         assert w is not None and (w.x0, w.y0, w.x1, w.y1) == (whole.x0, whole.y0, whole.x1, whole.y1)
-        assert w.map.tobytes() == whole.map.tobytes()
+        assert w.mx.tobytes() == whole.mx.tobytes() and w.my.tobytes() == whole.my.tobytes()
