@@ -124,11 +124,11 @@ def narrower_than_the_bar(prof: Profiles, ys: list[float], params: ReadParams = 
     typical = float(median_axis(e, 0))
     if typical < params.threshold:
         return [False] * len(ys)
+    # each rim's middle, a third of a checker along the bar, in the layout's y (every rim's at
+    # once: the same arithmetic element by element)
+    yb = shape.to_real(np.zeros(len(ys)), np.array(ys, np.float64))[1]
     out = []
-    for y in ys:
-        yb = float(shape.to_real(np.array(0.0), np.array(y))[1])
-        lo = float(to_layout_y(np.array(yb - cd / 6), shape)[0])
-        hi = float(to_layout_y(np.array(yb + cd / 6), shape)[0])
+    for lo, hi in zip(to_layout_y(yb - cd / 6, shape)[0].tolist(), to_layout_y(yb + cd / 6, shape)[0].tolist()):
         m = (ey >= lo) & (ey <= hi)
         out.append(bool(m.any()) and float(e[m].mean()) >= EDGE_KEPT * typical)
     return out

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import layout as L
 from .board_rings import bar_stretch, to_layout_y
+from .order import _percentile
 from .params import DEFAULT, ReadParams
 from .rims import Profiles
 
@@ -140,4 +141,4 @@ def _clear_of_the_edges(sides: tuple[float, ...], params: ReadParams) -> tuple[f
 
 def bar_texture(prof: Profiles) -> float:
     """The bar's own level of ring scores: its profile's lower quartile (most of a bar is empty)."""
-    return max(float(np.percentile(prof.bar_full, 25)), 0.0)
+    return max(_percentile(prof.bar_full, 25), 0.0)   # (np.percentile's value, without its overhead)

@@ -15,7 +15,7 @@ as both halves of the band, the outer and the inner, see it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -41,9 +41,15 @@ class OcclusionParams:
 
 def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> list[np.ndarray]:
     """Per band (top, bottom, left, right): mean BGR and grey std of each 1-pw segment, ``(n, 4)``."""
+    return _band_segments(view, (params.band,), params)[0]
+
+
+def _band_strips(view: View, band: tuple[float, float], params: OcclusionParams) -> list[tuple[bool, np.ndarray, int]]:
+    """The four strips of :func:`band_segments` for ``band`` (pw outside the playing area):
+    (horizontal, the strip as cut from the view, its segments; 0 for a band too short)."""
     img = view.image
     px, m = view.px, view.margin
-    b0, b1 = params.band
+    b0, b1 = band
     k0 = int(round((params.corner_skip + m) * px))
     t0, t1 = int((m - b1) * px), max(int((m - b1) * px) + 1, int((m - b0) * px))
     out = []
@@ -52,9 +58,56 @@ def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> li
         a1 = a1 or a0 + (t1 - t0)
         n = int(length - 2 * params.corner_skip)
         if n < 1:
+            out.append((horizontal, img[:0, :0], 0))
+            continue
+        out.append((horizontal, img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1], n))
+    return out
+
+
+def _band_segments(view: View, bands: tuple[tuple[float, float], ...],
+                   params: OcclusionParams) -> list[list[np.ndarray]]:
+    """:func:`band_segments` of each of ``bands`` (pw pairs: the band's inner and outer edge),
+    the sums of all their strips taken at once: every strip turned along its band and laid side
+    by side in one array (zero rows below the shorter ones add nothing), summed across the
+    bands in three OpenCV passes, then per segment (the same whole-number sums as strip by
+    strip, divided alike: the same values)."""
+    px = view.px
+    strips = [s for band in bands for s in _band_strips(view, band, params)]
+    laid = [(s if horizontal else s.transpose(1, 0, 2), n) for horizontal, s, n in strips if n]
+    if not laid or any(a.ndim != 3 or a.shape[2] != 3 or a.dtype != np.uint8 or a.shape[0] < 1
+                       or a.shape[1] != n * px for a, n in laid):
+        return [_band_segments_one(strips[4 * i:4 * i + 4], px) for i in range(len(bands))]
+    rows = max(a.shape[0] for a, _ in laid)
+    side = np.zeros((rows, sum(a.shape[1] for a, _ in laid), 3), np.uint8)
+    at = 0
+    for a, _ in laid:
+        side[:a.shape[0], at:at + a.shape[1]] = a
+        at += a.shape[1]
+    grey3 = cv2.transform(side.astype(np.float32), _ONES3)
+    chan = cv2.reduce(side, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).reshape(-1, px, 3).sum(axis=1)
+    sq = cv2.reduce(grey3 * grey3, 0, cv2.REDUCE_SUM, dtype=cv2.CV_64F).reshape(-1, px).sum(axis=1)
+    # each segment's count of pixels (its strip's rows times px), as float32 and float64 (exact)
+    cnt = np.repeat(np.array([a.shape[0] * px for a, _ in laid], np.float64), [n for _, n in laid])
+    means = chan.astype(np.float32) / cnt.astype(np.float32)[:, None]
+    g1 = chan.sum(axis=1).astype(np.float64) / (3 * cnt)
+    g2 = sq / (9 * cnt)
+    std = np.sqrt(np.maximum(g2 - g1 * g1, 0.0)).astype(np.float32)
+    every = np.concatenate([means, std[:, None]], axis=1)
+    segs: list[np.ndarray] = []
+    at = 0
+    for _, _, n in strips:
+        segs.append(every[at:at + n] if n else np.zeros((0, 4), np.float32))
+        at += n
+    return [segs[4 * i:4 * i + 4] for i in range(len(bands))]
+
+
+def _band_segments_one(strips: list[tuple[bool, np.ndarray, int]], px: int) -> list[np.ndarray]:
+    """:func:`band_segments` of one band's strips (:func:`_band_strips`), strip by strip in floats."""
+    out = []
+    for horizontal, strip, n in strips:
+        if n < 1:
             out.append(np.zeros((0, 4), np.float32))
             continue
-        strip = img[a0:a1, k0:k0 + n * px] if horizontal else img[k0:k0 + n * px, a0:a1]
         across = 0 if horizontal else 1            # the axis across the band, summed over
         cnt = strip.shape[across] * px
         # sums across the band, then per 1-pw segment: the channels (exact integers), the grey
@@ -95,16 +148,21 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
     board crosses both; see the module docstring)."""
     b0, b1 = params.band
     mid = (b0 + b1) / 2
-    inner = band_segments(view, replace(params, band=(b0, mid)))
-    outer = band_segments(view, replace(params, band=(mid, b1)))
+    inner, outer = _band_segments(view, ((b0, mid), (mid, b1)), params)
     shares = (_rows(view, b0, mid), _rows(view, mid, b1))
-    out = []
-    for near, far in zip(inner, outer):
-        if len(near) < 3:
-            out.append(0.0)
-            continue
-        whole, ins, outs = segment_scores(np.stack([_joined(near, far, *shares), near, far]), params)
-        out.append(max(0.0, float(np.minimum(whole, params.across * np.minimum(ins, outs)).max())))
+    out = [0.0] * len(inner)
+    by_length: dict[int, list[int]] = {}   # the bands of each length (top and bottom, left and right)
+    for e, near in enumerate(inner):
+        if len(near) >= 3:
+            by_length.setdefault(len(near), []).append(e)
+    for n, es in by_length.items():   # (each band's rows scored on their own: one call per length)
+        near = np.concatenate([inner[e] for e in es])
+        far = np.concatenate([outer[e] for e in es])
+        three = np.stack([_joined(near, far, *shares), near, far]).reshape(3, len(es), n, 4)
+        scores = segment_scores(three.transpose(1, 0, 2, 3).reshape(3 * len(es), n, 4), params)
+        for i, e in enumerate(es):
+            whole, ins, outs = scores[3 * i:3 * i + 3]
+            out[e] = max(0.0, float(np.minimum(whole, params.across * np.minimum(ins, outs)).max()))
     return out
 
 

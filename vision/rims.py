@@ -430,11 +430,15 @@ def _gap_fill_at(pixels: np.ndarray, at: np.ndarray, n_axes: int, params: ReadPa
     gap = c[:, :2 * len(halves)]
     checker = median_axis(c[:, -4:-1], 1)[:, None]
     board = c[:, -1:]
-    dc = np.linalg.norm(gap - checker, axis=2)
-    db = np.linalg.norm(gap - board, axis=2)
-    sep = np.linalg.norm(checker - board, axis=2)
+    dc, db, sep = (_lengths(gap - checker), _lengths(gap - board), _lengths(checker - board))
     f = median_axis((db - dc) / (sep + 20.0), 1)
     return np.clip(f, -1.0, 1.0)
+
+
+def _lengths(v: np.ndarray) -> np.ndarray:
+    """``np.linalg.norm(v, axis=-1)`` of a float array (the same values: its square root of the
+    summed squares), without its argument checks."""
+    return np.sqrt(np.add.reduce(v * v, axis=-1))
 
 
 def peaks_rows(profiles: np.ndarray, thr: float, nms_steps: int, lead: bool = False) -> list[list[int]]:

@@ -94,7 +94,7 @@ def ladder_pitch(prof: np.ndarray, px: int) -> Optional[float]:
     a, b, c = r[k - 1], r[k], r[k + 1]
     den = a - 2 * b + c
     shift = 0.5 * (a - c) / den if den < 0 else 0.0   # parabola through the top three
-    return float(lags[k] + np.clip(shift, -0.5, 0.5))
+    return float(lags[k] + min(max(shift, -0.5), 0.5))   # (np.clip's value: a scalar's, without its overhead)
 
 
 def _line_chain(prof: np.ndarray, pitch: float) -> tuple[list[int], bool]:
@@ -105,7 +105,7 @@ def _line_chain(prof: np.ndarray, pitch: float) -> tuple[list[int], bool]:
     if not peaks:
         return [], True
     heights = np.sort(prof[peaks])[::-1]
-    thr = max(TRAY_LINE, TRAY_SHARE * float(np.median(heights[:5])))
+    thr = max(TRAY_LINE, TRAY_SHARE * float(median_axis(heights[:5], 0)))   # (np.median's value)
     peaks = [j for j in peaks if prof[j] > thr]
     lo, hi = TRAY_SPACING[0] * pitch, TRAY_SPACING[1] * pitch
     best: list[int] = []
@@ -226,7 +226,8 @@ def _half_tray(view: View, y0: float, y1: float, model: ColourModel) -> tuple[Op
     last = inner[-1] if n and inner[-1] is not None else ref
     ends = ((chain[0] - inset, -1, first), (chain[-1] + inset, +1, last))
     for start, step, near in ends:
-        rows = np.linalg.norm(cols - near, axis=1)
+        off = cols - near
+        rows = np.sqrt(np.add.reduce(off * off, axis=1))   # np.linalg.norm(off, axis=1), without its checks
         bg = float(median_axis(rows[outside], 0)) if outside.sum() >= pitch / 2 else 60.0
         tau = max(12.0, 0.5 * bg)
         ext = 0

@@ -79,3 +79,28 @@ def test_segment_scores_treat_each_band_on_its_own() -> None:
     assert s.shape == (4, 11)
     assert s[0].max() < 0.5 and s[1].max() < 0.5 and s[3].max() < 1.0
     assert s[2].argmax() == 6 and s[2, 6] > 2.5
+
+
+def test_the_bands_summed_in_one_pass_are_the_strips_summed_one_by_one() -> None:
+    from vision.occlusion import _band_segments, _band_segments_one, _band_strips
+    params = OcclusionParams()
+    for seed, px in ((3, PX), (8, 32), (11, 16)):
+        r = render_scene(L.random_position(np.random.default_rng(seed)), seed=seed, hand=seed == 8)
+        view = rectify(r.image, r.corners, px)
+        bands = ((0.12, 0.285), (0.285, 0.45), (0.1, 0.3))
+        together = _band_segments(view, bands, params)
+        for band, got in zip(bands, together):
+            want = _band_segments_one(_band_strips(view, band, params), view.px)
+            assert all(g.dtype == w.dtype and np.array_equal(g, w) for g, w in zip(got, want))
+
+
+def test_bands_scored_together_score_as_each_alone() -> None:
+    rng = np.random.default_rng(2)
+    params = OcclusionParams()
+    for n in (3, 9, 11, 17):
+        bands = rng.uniform(0, 200, (6, n, 4)).astype(np.float32)
+        bands[1, 4 % n] += 60   # something over one band
+        together = segment_scores(bands, params)
+        for k in range(len(bands)):
+            assert np.array_equal(together[k], segment_scores(bands[k:k + 1], params)[0])
+            assert np.array_equal(together[k], segment_scores(bands[[k, (k + 1) % 6, (k + 2) % 6]], params)[0])
