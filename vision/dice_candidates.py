@@ -105,12 +105,15 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
     dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
-    dog = cv2.subtract(dog, _blurred(g, 2.5 * s1), dst=dog)
+    wide = _blurred(g, 2.5 * s1)
+    dog = cv2.subtract(dog, wide, dst=dog)
     del g, img
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
-        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark)
+        # (the wide blur's array, no longer needed, takes the peaks' box extremes: no fresh full-size
+        # floats, whose pages the allocator may have handed back and must fault in again)
+        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark, work=wide)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
     return out[0], out[1]
 
@@ -132,18 +135,20 @@ def _gaussian_kernel(sigma: float) -> np.ndarray:
     return k
 
 
-def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _peaks(f: np.ndarray, least: float, k: int, low: bool = False,
+           work: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
     """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box
-    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box)."""
+    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box); ``work``: an
+    array of ``f``'s shape and type to overwrite with the box extremes (else a fresh one)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
     if low:
-        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),  # type: ignore[call-overload]
-                            cv2.compare(f, cv2.erode(f, box), cv2.CMP_LE))
+        m = cv2.compare(f, -float(least), cv2.CMP_LE)  # type: ignore[call-overload]
+        cv2.bitwise_and(m, cv2.compare(f, cv2.erode(f, box, dst=work), cv2.CMP_LE), dst=m)
     else:
-        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),  # type: ignore[call-overload]
-                            cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
+        m = cv2.compare(f, float(least), cv2.CMP_GE)  # type: ignore[call-overload]
+        cv2.bitwise_and(m, cv2.compare(f, cv2.dilate(f, box, dst=work), cv2.CMP_GE), dst=m)
     return _points(m)
 
 
