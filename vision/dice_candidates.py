@@ -24,40 +24,49 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
     from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
     a point has its own colour up and down it), less how much it differs ``inner`` px away
     (a die is uniform at its centre; a tip, a line or a letter is not).  Worked on the three channels
-    apart (split and padded once, edges replicated), which spares a split per direction."""
+    apart (split and padded once, edges replicated), which spares a split per direction, and each
+    direction with its opposite from one difference (half the differences)."""
     f = cv2.blur(img, (c, c))
     H, W = f.shape[:2]
     planes = cv2.split(f)
-    R = max(r, inner)
+    R = 2 * max(r, inner)   # the widest shift, both ways (differ_both)
     pads = [cv2.copyMakeBorder(q, R, R, R, R, cv2.BORDER_REPLICATE) for q in planes]
 
-    def differ(dx: int, dy: int) -> np.ndarray:
-        """The most any channel differs from the point (dx, dy) px away."""
+    def differ_both(dx: int, dy: int) -> tuple[np.ndarray, np.ndarray]:
+        """The most any channel differs from the point (dx, dy) px away, and from the point as far the
+        other way: both read off one difference of the padded planes taken over the view widened by
+        the shift (the pixel p's other way is the pixel p - (dx, dy)'s this way: |a - b| = |b - a|)."""
+        ax, ay = abs(dx), abs(dy)
         out: "np.ndarray | None" = None
-        for q, pad in zip(planes, pads):
-            a = cv2.absdiff(pad[R + dy: R + dy + H, R + dx: R + dx + W], q)
+        for pad in pads:
+            a = cv2.absdiff(pad[R - ay + dy: R + ay + dy + H, R - ax + dx: R + ax + dx + W],
+                            pad[R - ay: R + ay + H, R - ax: R + ax + W])
             out = a if out is None else cv2.max(out, a, dst=out)
         assert out is not None
-        return out
+        return (out[ay: ay + H, ax: ax + W],
+                out[ay - dy: ay - dy + H, ax - dx: ax - dx + W])
 
-    far = [differ(dx, dy) for dx, dy in _directions(r, 8)]
+    far: list[np.ndarray] = []
+    for dx, dy in _directions(r, 8)[::2]:   # each shift's opposite is the next one (_directions)
+        far += differ_both(dx, dy)
     m1 = far[0]
     m2 = np.full_like(m1, 255)
     for d in far[1:]:
         m2 = cv2.min(m2, cv2.max(m1, d))
         m1 = cv2.min(m1, d)
     near = None
-    for dx, dy in _directions(inner, 4):
-        d = differ(dx, dy)
-        near = d if near is None else cv2.max(near, d)
+    for dx, dy in _directions(inner, 4)[::2]:
+        for d in differ_both(dx, dy):
+            near = d if near is None else cv2.max(near, d)
     assert near is not None
     return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
 
 
 def _directions(r: int, n: int) -> tuple[tuple[int, int], ...]:
-    """The first ``n`` of 8 shifts ``r`` px long (x, y): the four axes, then the diagonals."""
+    """The first ``n`` of 8 shifts ``r`` px long (x, y): the four axes, then the diagonals, each
+    shift followed by its opposite."""
     d = int(round(r * 0.7071))
-    return ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d))[:n]
+    return ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, -d), (-d, d), (d, -d))[:n]
 
 
 def stand_out(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:

@@ -401,3 +401,29 @@ def test_a_face_too_small_whatever_its_growing_takes_in_is_never_a_die_sized_one
             _c, (w, h), _a = cv2.minAreaRect(cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)))
             assert min(w, h) < least, trial
     assert 20 < small < 380   # the test tells both kinds apart
+
+
+def test_the_stand_out_measure_is_that_of_every_direction_worked_out_alone() -> None:
+    """``_ring`` (the speed path: each direction and its opposite read off one difference) is the
+    second least of the 8 far directions' differences, halved with the least, less half the most of
+    the 4 near ones, each direction's difference worked out alone on the edge-replicated view."""
+    from vision.dice_candidates import _directions, _ring
+    rng = np.random.default_rng(31)
+    for trial in range(40):
+        h, w = (int(v) for v in rng.integers(12, 70, 2))
+        img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        if trial % 2:
+            img = cv2.GaussianBlur(img, (0, 0), 3.0)   # smooth, as a board is
+        r, c, inner = int(rng.integers(3, 16)), int(rng.choice([3, 5])), int(rng.integers(1, 4))
+        f = cv2.blur(img, (c, c)).astype(np.int16)
+        R = max(r, inner)
+        pad = cv2.copyMakeBorder(f, R, R, R, R, cv2.BORDER_REPLICATE)
+
+        def differ(dx: int, dy: int) -> np.ndarray:
+            return np.abs(pad[R + dy: R + dy + h, R + dx: R + dx + w] - f).max(axis=2)
+
+        far = np.sort(np.stack([differ(dx, dy) for dx, dy in _directions(r, 8)]), axis=0)
+        near = np.stack([differ(dx, dy) for dx, dy in _directions(inner, 4)]).max(axis=0)
+        both = cv2.addWeighted(far[0].astype(np.uint8), 0.5, far[1].astype(np.uint8), 0.5, 0.0)
+        want = cv2.subtract(both, (near // 2).astype(np.uint8))
+        assert np.array_equal(_ring(img, r, c, inner), want), trial
