@@ -52,7 +52,18 @@ sort, a face's outline looked for in its box, no dilation with nothing to reach)
 ``read --batch`` line's dice in the read-ahead thread while the line before has its checkers read
 was tried (2026-12-02) and taken out: on two cores at load 1 the loop's wall time stayed that of
 one line after another (40 ms) while its CPU rose from 38.5 to 51 ms (the finder's many small
-calls hold the GIL).
+calls hold the GIL).  Since 0.94 of that with the same results (valgrind: 241 -> 226 M instructions a
+line's dice; ``bench/vision_batch.py`` at load 6.5, a line with the dice 48.8 -> 46.1 ms CPU): most
+grown blobs were thin or small, so a face too small for a die whatever its growing would take in (the
+box of the pieces a chain of growing steps joins to the seed's: one dilation and one fill,
+:func:`vision.dice_face._reach`) is skipped before it is labelled and grown (a third of them); the
+coarse search reads each direction and its opposite off one difference.  Tried on the way and left
+out, each losing dice (``bench/dice_camera.py`` default run, right and sure of 600: 268): pip-like
+spots looked for at 48 px a pw (265), the wide blur of their difference of Gaussians at half scale
+(272, but one sure false die on the real photos), 64 close looks instead of 96 (the whole-board run
+of 60 throws: 53 -> 50), single spots no pip group (243), a seed whose region is a speck taken for a
+pip's (265).  What is left is the design's floor: each of the 96 close looks costs tens of small
+OpenCV and numpy calls, and no cheap measure found tells a die's candidate from the others.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).

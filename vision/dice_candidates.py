@@ -24,40 +24,49 @@ def _ring(img: np.ndarray, r: int, c: int, inner: int) -> np.ndarray:
     from the points ``r`` px away in 8 directions (the second least of the 8: a die stands out all round,
     a point has its own colour up and down it), less how much it differs ``inner`` px away
     (a die is uniform at its centre; a tip, a line or a letter is not).  Worked on the three channels
-    apart (split and padded once, edges replicated), which spares a split per direction."""
+    apart (split and padded once, edges replicated), which spares a split per direction, and each
+    direction with its opposite from one difference (half the differences)."""
     f = cv2.blur(img, (c, c))
     H, W = f.shape[:2]
     planes = cv2.split(f)
-    R = max(r, inner)
+    R = 2 * max(r, inner)   # the widest shift, both ways (differ_both)
     pads = [cv2.copyMakeBorder(q, R, R, R, R, cv2.BORDER_REPLICATE) for q in planes]
 
-    def differ(dx: int, dy: int) -> np.ndarray:
-        """The most any channel differs from the point (dx, dy) px away."""
+    def differ_both(dx: int, dy: int) -> tuple[np.ndarray, np.ndarray]:
+        """The most any channel differs from the point (dx, dy) px away, and from the point as far the
+        other way: both read off one difference of the padded planes taken over the view widened by
+        the shift (the pixel p's other way is the pixel p - (dx, dy)'s this way: |a - b| = |b - a|)."""
+        ax, ay = abs(dx), abs(dy)
         out: "np.ndarray | None" = None
-        for q, pad in zip(planes, pads):
-            a = cv2.absdiff(pad[R + dy: R + dy + H, R + dx: R + dx + W], q)
+        for pad in pads:
+            a = cv2.absdiff(pad[R - ay + dy: R + ay + dy + H, R - ax + dx: R + ax + dx + W],
+                            pad[R - ay: R + ay + H, R - ax: R + ax + W])
             out = a if out is None else cv2.max(out, a, dst=out)
         assert out is not None
-        return out
+        return (out[ay: ay + H, ax: ax + W],
+                out[ay - dy: ay - dy + H, ax - dx: ax - dx + W])
 
-    far = [differ(dx, dy) for dx, dy in _directions(r, 8)]
+    far: list[np.ndarray] = []
+    for dx, dy in _directions(r, 8)[::2]:   # each shift's opposite is the next one (_directions)
+        far += differ_both(dx, dy)
     m1 = far[0]
     m2 = np.full_like(m1, 255)
     for d in far[1:]:
         m2 = cv2.min(m2, cv2.max(m1, d))
         m1 = cv2.min(m1, d)
     near = None
-    for dx, dy in _directions(inner, 4):
-        d = differ(dx, dy)
-        near = d if near is None else cv2.max(near, d)
+    for dx, dy in _directions(inner, 4)[::2]:
+        for d in differ_both(dx, dy):
+            near = d if near is None else cv2.max(near, d)
     assert near is not None
     return cv2.subtract(cv2.addWeighted(m1, 0.5, m2, 0.5, 0.0), near // 2)
 
 
 def _directions(r: int, n: int) -> tuple[tuple[int, int], ...]:
-    """The first ``n`` of 8 shifts ``r`` px long (x, y): the four axes, then the diagonals."""
+    """The first ``n`` of 8 shifts ``r`` px long (x, y): the four axes, then the diagonals, each
+    shift followed by its opposite."""
     d = int(round(r * 0.7071))
-    return ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, d), (d, -d), (-d, -d))[:n]
+    return ((r, 0), (-r, 0), (0, r), (0, -r), (d, d), (-d, -d), (-d, d), (d, -d))[:n]
 
 
 def stand_out(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
@@ -105,12 +114,15 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
     dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
-    dog = cv2.subtract(dog, _blurred(g, 2.5 * s1), dst=dog)
+    wide = _blurred(g, 2.5 * s1)
+    dog = cv2.subtract(dog, wide, dst=dog)
     del g, img
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
-        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark)
+        # (the wide blur's array, no longer needed, takes the peaks' box extremes: no fresh full-size
+        # floats, whose pages the allocator may have handed back and must fault in again)
+        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark, work=wide)
         out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
     return out[0], out[1]
 
@@ -132,18 +144,20 @@ def _gaussian_kernel(sigma: float) -> np.ndarray:
     return k
 
 
-def _peaks(f: np.ndarray, least: float, k: int, low: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _peaks(f: np.ndarray, least: float, k: int, low: bool = False,
+           work: "np.ndarray | None" = None) -> tuple[np.ndarray, np.ndarray]:
     """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box
-    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box)."""
+    (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box); ``work``: an
+    array of ``f``'s shape and type to overwrite with the box extremes (else a fresh one)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
     if low:
-        m = cv2.bitwise_and(cv2.compare(f, -float(least), cv2.CMP_LE),  # type: ignore[call-overload]
-                            cv2.compare(f, cv2.erode(f, box), cv2.CMP_LE))
+        m = cv2.compare(f, -float(least), cv2.CMP_LE)  # type: ignore[call-overload]
+        cv2.bitwise_and(m, cv2.compare(f, cv2.erode(f, box, dst=work), cv2.CMP_LE), dst=m)
     else:
-        m = cv2.bitwise_and(cv2.compare(f, float(least), cv2.CMP_GE),  # type: ignore[call-overload]
-                            cv2.compare(f, cv2.dilate(f, box), cv2.CMP_GE))
+        m = cv2.compare(f, float(least), cv2.CMP_GE)  # type: ignore[call-overload]
+        cv2.bitwise_and(m, cv2.compare(f, cv2.dilate(f, box, dst=work), cv2.CMP_GE), dst=m)
     return _points(m)
 
 

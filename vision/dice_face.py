@@ -144,6 +144,40 @@ def _dilated(mask: np.ndarray, se: np.ndarray, box: "tuple[int, int, int, int] |
     return at, cv2.dilate(mask[y0:y1, x0:x1], se)
 
 
+@lru_cache(maxsize=4)
+def _box(h: int, w: int) -> np.ndarray:
+    """A rectangular structuring element ``h`` x ``w`` px."""
+    k = np.ones((h, w), np.uint8)
+    k.setflags(write=False)
+    return k
+
+
+def _reach(pieces: np.ndarray, seed: tuple[int, int], rx: int, ry: int) -> tuple[int, int, int, int]:
+    """A box (x0, y0, x1, y1, px, ends excluded) holding every piece of ``pieces`` (nonzero; none
+    touching the edge) that a chain of steps of at most ``rx`` by ``ry`` px joins to the seed's piece
+    (the pixel ``seed``), as :func:`_blob` grows a face (its structuring element no wider, two steps):
+    the seed's region of the pieces dilated by a box of half those steps, where such pieces touch, less
+    that half again where the dilation stops short of the edge.  One dilation and one fill: cheaper
+    than labelling the pieces."""
+    hx, hy = rx // 2, ry // 2   # two boxes of 2h + 1 touch when their centres lie r or less apart
+    near = cv2.dilate(pieces, _box(2 * hy + 1, 2 * hx + 1))
+    # every nonzero level joined, from the seed's (filled in place: the dilation is this call's own)
+    _n, _img, _mask, (x, y, w, h) = cv2.floodFill(near, None, seed, 255, int(near[seed[1], seed[0]]) - 1, 0,
+                                                  8 | cv2.FLOODFILL_FIXED_RANGE)
+    H, W = pieces.shape[:2]
+    return (x + hx if x > 0 else 0, y + hy if y > 0 else 0,
+            x + w - hx if x + w < W else W, y + h - hy if y + h < H else H)
+
+
+def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
+    """True when a face whose pixels lie in ``box`` (x0, y0, x1, y1, ends excluded) cannot have a
+    minimum-area rectangle whose shorter side is ``least`` px or more: that side is at most the square
+    root of the rectangle's area, at most the area of the box about the pixels' centres (with a hair's
+    slack for the rectangle's rounding)."""
+    x0, y0, x1, y1 = box
+    return (x1 - x0 - 1) * (y1 - y0 - 1) < least * least * 0.999
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams,
           known: "tuple[tuple[int, int, int], int] | None" = None) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
@@ -167,6 +201,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
+    lo, hi = p.side
     # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
     # from there on its region runs out of the window (no fill needed to tell)
     row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
@@ -190,6 +225,10 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # left are labelled without their boxes
         framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
+        ry, rx = se.shape[0] // 2, se.shape[1] // 2
+        # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck)
+        if _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
+            continue
         n, lab = cv2.connectedComponents(framed[1:-1, 1:-1], connectivity=4)
         seed_label = int(lab[sy, sx])
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
@@ -201,7 +240,6 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         ux0, uy0, ux1, uy1 = bx, by, bx + bw, by + bh  # the face's box so far (the union of the pieces')
         keep = np.zeros(n, np.uint8)
         keep[seed_label] = 1
-        ry, rx = se.shape[0] // 2, se.shape[1] // 2
         for _ in range(2):
             # where the dilation can reach (as _dilated works it out): no piece there but the face's own
             # and the background, nothing to add (the dilation, the costliest step, not needed)
@@ -222,6 +260,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
             box = cv2.boundingRect(new)
             ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
             ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
+        if _too_small((ux0, uy0, ux1, uy1), lo * P):
+            continue
         # the face's outline looked for in its box (a pixel wider: none of it reaches the window's
         # edge): the same contours, in the same order, as in the whole window, on a smaller picture
         ux0, uy0, ux1, uy1 = max(ux0 - 1, 0), max(uy0 - 1, 0), min(ux1 + 1, side), min(uy1 + 1, side)
@@ -230,7 +270,6 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         hull = cv2.convexHull(cnts[0] if len(cnts) == 1 else np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
         (rx, ry), (rw, rh), ang = rect
-        lo, hi = p.side
         if not (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)):
             continue
         area = float(cv2.contourArea(hull))

@@ -357,3 +357,73 @@ def test_a_faces_outline_found_in_its_box_is_the_whole_windows() -> None:
         boxed, _ = cv2.findContours(mask[y0:y1, x0:x1].copy(), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
                                     offset=(x0, y0))
         assert [c.tolist() for c in boxed] == [c.tolist() for c in whole], trial
+
+
+def test_a_face_too_small_whatever_its_growing_takes_in_is_never_a_die_sized_one() -> None:
+    """The box ``_reach`` bounds a face with (the speed path of ``_blob``: a too small face is skipped
+    before it is grown) holds every piece a chain of dilations by the face's structuring element joins
+    to the seed's (more than the growing's two steps take in); and when ``_too_small`` says no
+    die-sized face fits that box, the minimum-area rectangle of those pieces is indeed too narrow."""
+    from vision.dice_face import _elements, _reach, _too_small
+    se = _elements(64)[0]
+    ry, rx = se.shape[0] // 2, se.shape[1] // 2
+    rng = np.random.default_rng(29)
+    small = 0
+    for trial in range(400):
+        n = int(rng.integers(20, 60))
+        mask = np.zeros((n, n), np.uint8)
+        for _ in range(int(rng.integers(1, 7))):
+            x0, y0 = (int(v) for v in rng.integers(1, n - 1, 2))
+            x1 = min(n - 1, x0 + int(rng.integers(1, rng.choice([3, 8, n]))))
+            y1 = min(n - 1, y0 + int(rng.integers(1, rng.choice([3, 8, n]))))
+            mask[y0:y1, x0:x1] = (rng.random((y1 - y0, x1 - x0)) < rng.choice([0.3, 1.0])).astype(np.uint8)
+        mask[0] = mask[-1] = 0
+        mask[:, 0] = mask[:, -1] = 0
+        pts = cv2.findNonZero(mask)
+        if pts is None:
+            continue
+        sx, sy = (int(v) for v in pts.reshape(-1, 2)[int(rng.integers(len(pts)))])
+        _n, lab = cv2.connectedComponents(mask, connectivity=4)
+        pieces = mask.copy()
+        pieces[lab == lab[sy, sx]] = 2   # the seed's own piece, as _blob fills it
+        face = (lab == lab[sy, sx]).astype(np.uint8)
+        while True:   # every piece the dilated face reaches, until none more
+            more = np.isin(lab, np.unique(lab[(cv2.dilate(face, se) > 0) & (mask > 0)])).astype(np.uint8)
+            if (more == face).all():
+                break
+            face = more
+        x0, y0, x1, y1 = _reach(pieces, (sx, sy), rx, ry)
+        ys, xs = np.nonzero(face)
+        assert x0 <= xs.min() and xs.max() < x1 and y0 <= ys.min() and ys.max() < y1, trial
+        least = 0.26 * 64
+        if _too_small((x0, y0, x1, y1), least):
+            small += 1
+            _c, (w, h), _a = cv2.minAreaRect(cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32)))
+            assert min(w, h) < least, trial
+    assert 20 < small < 380   # the test tells both kinds apart
+
+
+def test_the_stand_out_measure_is_that_of_every_direction_worked_out_alone() -> None:
+    """``_ring`` (the speed path: each direction and its opposite read off one difference) is the
+    second least of the 8 far directions' differences, halved with the least, less half the most of
+    the 4 near ones, each direction's difference worked out alone on the edge-replicated view."""
+    from vision.dice_candidates import _directions, _ring
+    rng = np.random.default_rng(31)
+    for trial in range(40):
+        h, w = (int(v) for v in rng.integers(12, 70, 2))
+        img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        if trial % 2:
+            img = cv2.GaussianBlur(img, (0, 0), 3.0)   # smooth, as a board is
+        r, c, inner = int(rng.integers(3, 16)), int(rng.choice([3, 5])), int(rng.integers(1, 4))
+        f = cv2.blur(img, (c, c)).astype(np.int16)
+        R = max(r, inner)
+        pad = cv2.copyMakeBorder(f, R, R, R, R, cv2.BORDER_REPLICATE)
+
+        def differ(dx: int, dy: int) -> np.ndarray:
+            return np.abs(pad[R + dy: R + dy + h, R + dx: R + dx + w] - f).max(axis=2)
+
+        far = np.sort(np.stack([differ(dx, dy) for dx, dy in _directions(r, 8)]), axis=0)
+        near = np.stack([differ(dx, dy) for dx, dy in _directions(inner, 4)]).max(axis=0)
+        both = cv2.addWeighted(far[0].astype(np.uint8), 0.5, far[1].astype(np.uint8), 0.5, 0.0)
+        want = cv2.subtract(both, (near // 2).astype(np.uint8))
+        assert np.array_equal(_ring(img, r, c, inner), want), trial
