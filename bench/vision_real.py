@@ -296,7 +296,8 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
     rng = random.Random(seed)
     tables = tables or {}
-    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0}
+    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0,
+                             "illegal": 0, "illegal_called": 0, "illegal_wrong": 0}
     detail = []
     for name in names:
         lab = labels[name]
@@ -361,8 +362,34 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         tally["cells"] += 26
                         tally["cells_right"] += sum(a == b for a, b in zip(got, truth))
                     tally_verdict(tally, detail, f"{name} {home} {mover} {dice}", v, cands, plays, after)
+                    if ev is not None:
+                        tally_illegal(tally, detail, f"{name} {home} {mover}", ev, before, mover, dice, after)
     tally["detail"] = detail
     return tally
+
+
+def tally_illegal(tally: dict[str, Any], detail: list[str], case: str, ev: Any, before: Position, mover: str,
+                  dice: tuple[int, int], after: Position) -> None:
+    """The same board judged as an illegal move: under every other roll whose legal plays cannot
+    leave it (a player who miscounted, played another roll, moved a checker a pip too far).  The
+    board is not among the candidates, so accepting one is a WRONG verdict (a position recorded
+    that the board does not show); "illegal" is right, asking allowed."""
+    before_m = before if mover == "dark" else before.swap()
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if (a, b) == tuple(sorted(dice)):
+                continue
+            plays = legal_plays(before_m, a, b)
+            cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
+            if not cands or after in cands:
+                continue
+            v = match_reading(ev, before, cands, mover)
+            tally["illegal"] += 1
+            if v.kind == "illegal":
+                tally["illegal_called"] += 1
+            elif v.kind == "match":
+                tally["illegal_wrong"] += 1
+                detail.append(f"{case} {(a, b)} (played {dice}): WRONG accepted {plays[v.indices[0]].play}")
 
 
 def arm_frames(names: list[str], labels: dict[str, Any],
@@ -441,6 +468,11 @@ def main(argv: Optional[list[str]] = None) -> int:
             if t["cells"]:
                 print(f"    its readings: points and bar right {t['cells_right']}/{t['cells']} = "
                       f"{100 * t['cells_right'] / t['cells']:.2f} %")
+            if t["illegal"]:
+                k, called, wrong = t["illegal"], t["illegal_called"], t["illegal_wrong"]
+                print(f"    the same boards as illegal moves (judged under every other roll that cannot leave "
+                      f"them): {k}, called illegal {called}, asked {k - called - wrong}, "
+                      f"WRONG (a legal play accepted) {wrong}")
             if a.verbose:
                 for line in t["detail"]:
                     print("     ", line)

@@ -54,6 +54,7 @@ ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one 
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
 EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
+DISPLACED = 2.0   # nats the board that move leaves, one checker elsewhere, may beat it by (~7:1) and still be it
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
 
 
@@ -162,6 +163,45 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
     return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased), disturbed
 
 
+def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
+                          cells: Sequence[tuple[int, Optional[str]]]) -> tuple[float, list[int]]:
+    """How much likelier the reading finds ``cells`` (a legal move's) with one checker, of either
+    colour, elsewhere: taken from one location (a point or the bar) to another that is empty or
+    holds its colour.  That is the board a player leaves who counts a pip too far or too short,
+    hits a blot the roll passes or passes one it hits; a legal move this close to it is no
+    match unless the reading prefers the move.  Returns the gain (nats, 0 when no such board is
+    likelier) and its two locations.  Two cells change, so a misreading anywhere else counts
+    alike for both and cancels."""
+    def logp(k: int, cell: tuple[int, Optional[str]]) -> float:
+        return math.log(max(table[k].get(cell, 0.0), FLOOR))
+
+    def minus(k: int) -> tuple[int, Optional[str]]:
+        n, c = cells[k]
+        return (n - 1, c if n > 1 or k >= 24 else None)
+
+    def plus(k: int, colour: Optional[str]) -> Optional[tuple[int, Optional[str]]]:
+        n, c = cells[k]
+        if k >= 24:
+            return (n + 1, c) if c == colour else None
+        return (n + 1, colour) if not n or c == colour else None
+
+    now = [logp(k, cells[k]) for k in range(len(cells))]
+    best: tuple[float, list[int]] = (0.0, [])
+    for i in range(len(cells)):
+        n, colour = cells[i]
+        if not n:
+            continue
+        lose = logp(i, minus(i)) - now[i]
+        for j in range(len(cells)):
+            to = plus(j, colour) if j != i else None
+            if to is None:
+                continue
+            gain = lose + logp(j, to) - now[j]
+            if gain > best[0]:
+                best = (gain, [i, j])
+    return best
+
+
 def _names(locs: Sequence[int]) -> str:
     pts = [k + 1 for k in locs if k < 24]
     words = []
@@ -204,7 +244,11 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
-    explained = misfit <= EXPLAINED and not disturbed
+    # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit
+    # or not): what a player who miscounts leaves, so the reading must not prefer it by more than a
+    # misreading's odds (a lone checker read at 0.85 against 0.1 is 2 nats a place)
+    slip, moved = one_checker_elsewhere(table, best_cells)
+    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if explained and gap >= ACCEPT:
@@ -232,6 +276,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         theirs = LIGHT if mover == DARK else DARK
         return Verdict("uncertain", order, reason=f"{_names(disturbed)} show {theirs}'s checkers where no move "
                        f"of {mover}'s leaves them (moved, knocked?); {_names(off)} not as the closest legal move")
+    if slip > DISPLACED and misfit <= EXPLAINED and not disturbed:
+        return Verdict("uncertain", order, reason=f"{_names(moved)} look like a checker lies elsewhere than the "
+                       f"closest legal move leaves it (moved a pip too far or too short?, by {slip:.1f} nats)")
     if misfit > EXPLAINED:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off

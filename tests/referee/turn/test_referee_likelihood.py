@@ -242,3 +242,45 @@ def test_a_board_whose_trays_make_a_colour_other_than_fifteen_is_misread_not_ill
     assert v.kind == "uncertain", (v.kind, v.reason)
     unmoved = match_reading(replace(ev, off=(5, 2)), before, legal, "dark")
     assert unmoved.kind == "illegal" and unmoved.position == before, (unmoved.kind, unmoved.reason)
+
+
+def _slipped(pos: Position, frm: int, to: int) -> Position:
+    """``pos`` with one of Dark's checkers taken from point ``frm`` to point ``to`` (1..24)."""
+    from referee.board import layout_of, position_of
+    lay = layout_of(pos)
+    dark = list(lay.dark)
+    dark[frm - 1] -= 1
+    dark[to - 1] += 1
+    return position_of(dark, list(lay.light), lay.bar)
+
+
+def test_a_checker_a_pip_off_read_fairly_surely_is_never_accepted() -> None:
+    # 3-1 played 8/5 6/4: the legal 8/5 6/5 is one checker a pip away.  The reading shows the
+    # board as it is at 6 to 1 on each of the two points (about 4 nats in all, under the 4.6 a
+    # board may be off its best legal move by): that is a miscount, not a misreading
+    c = cands()
+    legal = next(p for p in c if cells_of(p)[4] == (2, "dark") and cells_of(p)[7] == (2, "dark"))
+    shown = _slipped(legal, 5, 4)
+    assert shown not in c
+    ev = odds(shown, p4={(1, "dark"): 0.85, (0, None): 0.1, (2, "dark"): 0.05},
+              p5={(1, "dark"): 0.85, (2, "dark"): 0.1, (0, None): 0.05})
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind != "match", v
+    assert "point" in v.reason and "4" in v.reason and "5" in v.reason, v.reason
+    # the same two points read unsure (2 to 1) are a misreading: the legal move is taken
+    ev = odds(legal, p4={(0, None): 0.6, (1, "dark"): 0.3, (2, "dark"): 0.1},
+              p5={(2, "dark"): 0.6, (1, "dark"): 0.3, (3, "dark"): 0.1})
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == legal, v
+
+
+def test_one_checker_elsewhere_finds_the_likelier_board_and_its_two_places() -> None:
+    from referee.turn.likelihood import one_checker_elsewhere, odds_table
+    legal = cands()[0]
+    table = odds_table(odds(legal))
+    gain, where = one_checker_elsewhere(table, cells_of(legal))
+    assert gain == 0.0 and where == []          # the reading prefers the legal board itself
+    shown = _slipped(START, 13, 11)             # 11 is empty at the start (12 holds Light's five)
+    table = odds_table(odds(shown))
+    gain, where = one_checker_elsewhere(table, cells_of(START))
+    assert where == [12, 10] and gain > 5.0     # from point 13 to point 11 (locations 12 and 10)
