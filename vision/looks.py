@@ -6,13 +6,17 @@
   closed all round a bright face (:func:`outlined_checkers`, :func:`outline_score`).
 * A point read empty whose profile shows a whole rim as strong as a checker's is not surely
   empty (:func:`doubt_empty_rims`): a stack leaning off its point, a hand, a checker in shadow.
+* A stack's last checker whose rim is open on its far side is not surely a checker
+  (:func:`doubt_open_rims`): letters of a logo printed along the points' bases.
 
 Each takes the per-point counts and returns new ones (the input is left as it was).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from . import layout as L
@@ -156,4 +160,85 @@ def doubt_empty_rims(prof: Profiles, per_axis: dict[str, PointCount],
         pc = per_axis[a.name]
         if pc.count == 0 and r < pc.confidence:
             out[a.name] = replace(pc, confidence=r)
+    return out
+
+
+OPEN = 0.13       # strengths: a last checker's far rim this faint (its 10th percentile) is open
+FAR_ARC = 75.0    # degrees either side of the way away from the base: the far rim
+UNEVEN = 0.2      # a face with this share of its pixels ...
+APART = 40.0      # ... this far (Lab) from its median colour is not one checker's face
+
+
+def far_rim(prof: Profiles, x: float, y: float, direction: int, params: ReadParams = DEFAULT) -> float:
+    """How closed the rim of a checker at (x, y) (pw) is on its far side, away from its point's
+    base (``direction`` +1: down the view): the 10th percentile, over the ring's angles within
+    :data:`FAR_ARC` of that way, of the rim score (the best of ``params.ring_radii``, smoothed
+    over three neighbours, as :func:`outline_score` has it), in strengths.  A stack's last
+    checker has nothing on that side: its own rim shows all along it."""
+    assert prof.grad is not None
+    g = prof.grad
+    h, w = g.shape
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
+    k = params.checker / L.CHECKER
+    radii = np.array([r * k * prof.px for r in params.ring_radii])[:, None]
+    xi = np.clip(np.rint(cx + radii * np.cos(th)).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(cy + radii * np.sin(th)).astype(np.int32), 0, h - 1)
+    z = g[yi, xi] * np.exp(-1j * th)
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=0)
+    sm = (np.roll(best, 1) + best + np.roll(best, -1)) / 3
+    away = np.pi / 2 if direction > 0 else -np.pi / 2
+    arc = np.abs(np.angle(np.exp(1j * (th - away)))) <= np.radians(FAR_ARC)
+    return _percentile(sm[arc], 10) / prof.strength
+
+
+@functools.lru_cache(maxsize=1)
+def _disc() -> tuple[np.ndarray, np.ndarray]:
+    """Offsets of a unit disc's samples (a 21 x 21 grid's, 317 of them)."""
+    ys, xs = np.mgrid[-10:11, -10:11] / 10.0
+    inside = xs * xs + ys * ys <= 1
+    return xs[inside], ys[inside]
+
+
+def uneven_face(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> float:
+    """The share of a face's pixels (within 0.33 pw of (x, y)) lying :data:`APART` or more
+    (Lab) from the face's median colour: a checker's face is one colour (its pattern's veins
+    and rings are thin or faint), letters over a point show two."""
+    assert prof.image is not None
+    img = prof.image
+    h, w = img.shape[:2]
+    dx, dy = _disc()
+    r = 0.33 * params.checker / L.CHECKER * prof.px
+    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
+    xi = np.clip(np.rint(cx + r * dx).astype(np.int32), 0, w - 1)
+    yi = np.clip(np.rint(cy + r * dy).astype(np.int32), 0, h - 1)
+    lab = cv2.cvtColor(np.ascontiguousarray(img[yi, xi][None]), cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    apart = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) > APART
+    return float(apart.mean())
+
+
+def doubt_open_rims(prof: Profiles, per_axis: dict[str, PointCount],
+                    params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+    """A stack of one row (1..5) whose first checker's face shows two colours
+    (:func:`uneven_face` over :data:`UNEVEN`) and whose last checker's rim is open on its far
+    side (:func:`far_rim` under :data:`OPEN`) is unsure: a checker is one colour inside a rim
+    closed all round, and past a stack's last checker lies only the point; the letters of a logo
+    printed along the points' bases make rims as strong as a checker's within the letters'
+    height and none beyond it, around the point's colour and the letters'.  The count is kept
+    (the referee asks rather than errs).  Returns the counts, a new dict (``per_axis`` unchanged)."""
+    if prof.grad is None or prof.image is None:
+        return per_axis
+    out = dict(per_axis)
+    knee = params.point_knee
+    for a in axes(params):
+        pc = per_axis[a.name]
+        if not 0 < pc.count <= L.PYRAMID[0] or pc.confidence < knee or not pc.samples:
+            continue
+        first = min(pc.samples, key=lambda c: abs(c.y - a.y0))
+        last = max(pc.samples, key=lambda c: abs(c.y - a.y0))
+        if uneven_face(prof, first.x, first.y, params) <= UNEVEN:
+            continue
+        rim = far_rim(prof, last.x, last.y, a.direction, params)
+        if rim < OPEN:
+            out[a.name] = replace(pc, confidence=knee * max(0.0, min(0.9, rim / OPEN)))
     return out
