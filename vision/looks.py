@@ -175,21 +175,46 @@ def far_rim(prof: Profiles, x: float, y: float, direction: int, params: ReadPara
     :data:`FAR_ARC` of that way, of the rim score (the best of ``params.ring_radii``, smoothed
     over three neighbours, as :func:`outline_score` has it), in strengths.  A stack's last
     checker has nothing on that side: its own rim shows all along it."""
+    return float(_far_rims(prof, np.array([[x, y]]), np.array([direction]), params)[0])
+
+
+def _far_rims(prof: Profiles, xy: np.ndarray, direction: np.ndarray, params: ReadParams) -> np.ndarray:
+    """:func:`far_rim` of each (x, y) row of ``xy`` at once."""
     assert prof.grad is not None
     g = prof.grad
     h, w = g.shape
-    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
-    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
+    cos, sin, rot, arcs = _ring()
+    cx, cy = ((xy + prof.margin) * prof.px).T
     k = params.checker / L.CHECKER
     radii = np.array([r * k * prof.px for r in params.ring_radii])[:, None]
-    xi = np.clip(np.rint(cx + radii * np.cos(th)).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(cy + radii * np.sin(th)).astype(np.int32), 0, h - 1)
-    z = g[yi, xi] * np.exp(-1j * th)
-    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=0)
-    sm = (np.roll(best, 1) + best + np.roll(best, -1)) / 3
-    away = np.pi / 2 if direction > 0 else -np.pi / 2
-    arc = np.abs(np.angle(np.exp(1j * (th - away)))) <= np.radians(FAR_ARC)
-    return _percentile(sm[arc], 10) / prof.strength
+    xi = np.clip(np.rint(cx[:, None, None] + radii * cos).astype(np.int32), 0, w - 1)   # (point, radius, angle)
+    yi = np.clip(np.rint(cy[:, None, None] + radii * sin).astype(np.int32), 0, h - 1)
+    z = g[yi, xi] * rot
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
+    arc = arcs[(np.asarray(direction) < 0).astype(int)]                 # (point, 3 neighbours, angle in arc)
+    got = np.take_along_axis(best, arc.reshape(len(arc), -1), axis=1).reshape(arc.shape)
+    sm = (got[:, 0] + got[:, 1] + got[:, 2]) / 3          # smoothed over three neighbours, as outline_score
+    n = sm.shape[1]                                       # the 10th percentile, as np.percentile has it
+    vi = (n - 1) * 0.1
+    lo = int(np.floor(vi))
+    frac = vi - lo
+    part = np.partition(sm, (lo, min(lo + 1, n - 1)), axis=1)
+    a, b = part[:, lo], part[:, min(lo + 1, n - 1)]
+    q = b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
+    return q / prof.strength
+
+
+@functools.lru_cache(maxsize=1)
+def _ring() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ring's angles' cosines, sines and rotations (:data:`vision.rims.N_RING` of them), and
+    per way off the base (down, up) the indices of the far arc's angles (:data:`FAR_ARC`) with
+    their two neighbours: ``(way, 3, angle in arc)``, the angle before, itself, the angle after."""
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+    arcs = []
+    for away in (np.pi / 2, -np.pi / 2):
+        idx = np.flatnonzero(np.abs(np.angle(np.exp(1j * (th - away)))) <= np.radians(FAR_ARC))
+        arcs.append(np.stack([(idx - 1) % N_RING, idx, (idx + 1) % N_RING]))
+    return np.cos(th), np.sin(th), np.exp(-1j * th), np.stack(arcs)
 
 
 @functools.lru_cache(maxsize=1)
@@ -204,17 +229,27 @@ def uneven_face(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT
     """The share of a face's pixels (within 0.33 pw of (x, y)) lying :data:`APART` or more
     (Lab) from the face's median colour: a checker's face is one colour (its pattern's veins
     and rings are thin or faint), letters over a point show two."""
+    return float(_uneven_faces(prof, np.array([[x, y]]), params)[0])
+
+
+def _uneven_faces(prof: Profiles, xy: np.ndarray, params: ReadParams) -> np.ndarray:
+    """:func:`uneven_face` of each (x, y) row of ``xy`` at once."""
     assert prof.image is not None
     img = prof.image
     h, w = img.shape[:2]
     dx, dy = _disc()
     r = 0.33 * params.checker / L.CHECKER * prof.px
-    cx, cy = (x + prof.margin) * prof.px, (y + prof.margin) * prof.px
-    xi = np.clip(np.rint(cx + r * dx).astype(np.int32), 0, w - 1)
-    yi = np.clip(np.rint(cy + r * dy).astype(np.int32), 0, h - 1)
-    lab = cv2.cvtColor(np.ascontiguousarray(img[yi, xi][None]), cv2.COLOR_BGR2Lab)[0].astype(np.float32)
-    apart = np.linalg.norm(lab - np.median(lab, axis=0), axis=1) > APART
-    return float(apart.mean())
+    cx, cy = ((xy + prof.margin) * prof.px).T
+    xi = np.clip(np.rint(cx[:, None] + r * dx).astype(np.int32), 0, w - 1)     # (point, sample)
+    yi = np.clip(np.rint(cy[:, None] + r * dy).astype(np.int32), 0, h - 1)
+    lab = cv2.cvtColor(np.ascontiguousarray(img[yi, xi]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    apart = np.linalg.norm(lab - np.median(lab, axis=1, keepdims=True), axis=2) > APART
+    return apart.mean(axis=1)
+
+
+def _from_base(samples: tuple[Checker, ...], base: float) -> list[Checker]:
+    """A stack's checkers from its point's base (at ``base``, pw) outwards."""
+    return sorted(samples, key=lambda c: abs(c.y - base))
 
 
 def doubt_open_rims(prof: Profiles, per_axis: dict[str, PointCount],
@@ -228,17 +263,20 @@ def doubt_open_rims(prof: Profiles, per_axis: dict[str, PointCount],
     (the referee asks rather than errs).  Returns the counts, a new dict (``per_axis`` unchanged)."""
     if prof.grad is None or prof.image is None:
         return per_axis
-    out = dict(per_axis)
     knee = params.point_knee
-    for a in axes(params):
-        pc = per_axis[a.name]
-        if not 0 < pc.count <= L.PYRAMID[0] or pc.confidence < knee or not pc.samples:
-            continue
-        first = min(pc.samples, key=lambda c: abs(c.y - a.y0))
-        last = max(pc.samples, key=lambda c: abs(c.y - a.y0))
-        if uneven_face(prof, first.x, first.y, params) <= UNEVEN:
-            continue
-        rim = far_rim(prof, last.x, last.y, a.direction, params)
-        if rim < OPEN:
-            out[a.name] = replace(pc, confidence=knee * max(0.0, min(0.9, rim / OPEN)))
+    stacks = [a for a in axes(params) if 0 < per_axis[a.name].count <= L.PYRAMID[0]
+              and per_axis[a.name].confidence >= knee and per_axis[a.name].samples]
+    if not stacks:
+        return per_axis
+    ends = [_from_base(per_axis[a.name].samples, a.y0) for a in stacks]
+    rims = _far_rims(prof, np.array([[e[-1].x, e[-1].y] for e in ends]), np.array([a.direction for a in stacks]),
+                     params)
+    which = np.flatnonzero(rims < OPEN)     # (the rims first: most stacks' are closed, and cheaper to see)
+    if not len(which):
+        return per_axis
+    uneven = _uneven_faces(prof, np.array([[ends[i][0].x, ends[i][0].y] for i in which]), params) > UNEVEN
+    out = dict(per_axis)
+    for i in which[uneven].tolist():
+        pc = per_axis[stacks[i].name]
+        out[stacks[i].name] = replace(pc, confidence=knee * max(0.0, min(0.9, float(rims[i]) / OPEN)))
     return out
