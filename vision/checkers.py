@@ -13,7 +13,7 @@ from typing import Optional
 
 from .bar import read_bar
 from .bare import bare_points
-from .looks import doubt_empty_rims, drop_empty_bases, outlined_checkers
+from .looks import doubt_empty_rims, doubt_open_rims, drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rims import Profiles, axes
 from .rows import longer_rows
@@ -59,6 +59,6 @@ def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
     params = board_params(prof, params)
     per_axis = outlined_checkers(prof, drop_empty_bases(prof, count_points(prof, params), params), params)
     per_axis = longer_rows(prof, per_axis, params)
-    per_axis = doubt_empty_rims(prof, bare_points(prof, per_axis, params), params)
+    per_axis = doubt_empty_rims(prof, doubt_open_rims(prof, bare_points(prof, per_axis, params), params), params)
     bar = read_bar(prof, params)
     return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open)

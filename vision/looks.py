@@ -6,13 +6,17 @@
   closed all round a bright face (:func:`outlined_checkers`, :func:`outline_score`).
 * A point read empty whose profile shows a whole rim as strong as a checker's is not surely
   empty (:func:`doubt_empty_rims`): a stack leaning off its point, a hand, a checker in shadow.
+* A stack's last checker whose rim is open on its far side is not surely a checker
+  (:func:`doubt_open_rims`): letters of a logo printed along the points' bases.
 
 Each takes the per-point counts and returns new ones (the input is left as it was).
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
+import cv2
 import numpy as np
 
 from . import layout as L
@@ -156,4 +160,123 @@ def doubt_empty_rims(prof: Profiles, per_axis: dict[str, PointCount],
         pc = per_axis[a.name]
         if pc.count == 0 and r < pc.confidence:
             out[a.name] = replace(pc, confidence=r)
+    return out
+
+
+OPEN = 0.13       # strengths: a last checker's far rim this faint (its 10th percentile) is open
+FAR_ARC = 75.0    # degrees either side of the way away from the base: the far rim
+UNEVEN = 0.2      # a face with this share of its pixels ...
+APART = 40.0      # ... this far (Lab) from its median colour is not one checker's face
+
+
+def far_rim(prof: Profiles, x: float, y: float, direction: int, params: ReadParams = DEFAULT) -> float:
+    """How closed the rim of a checker at (x, y) (pw) is on its far side, away from its point's
+    base (``direction`` +1: down the view): the 10th percentile, over the ring's angles within
+    :data:`FAR_ARC` of that way, of the rim score (the best of ``params.ring_radii``, smoothed
+    over three neighbours, as :func:`outline_score` has it), in strengths.  A stack's last
+    checker has nothing on that side: its own rim shows all along it."""
+    return float(_far_rims(prof, np.array([[x, y]]), np.array([direction]), params)[0])
+
+
+def _far_rims(prof: Profiles, xy: np.ndarray, direction: np.ndarray, params: ReadParams) -> np.ndarray:
+    """:func:`far_rim` of each (x, y) row of ``xy`` at once."""
+    assert prof.grad is not None
+    g = prof.grad
+    h, w = g.shape
+    cos, sin, rot, arcs = _ring()
+    cx, cy = ((xy + prof.margin) * prof.px).T
+    k = params.checker / L.CHECKER
+    radii = np.array([r * k * prof.px for r in params.ring_radii])[:, None]
+    xi = np.clip(np.rint(cx[:, None, None] + radii * cos).astype(np.int32), 0, w - 1)   # (point, radius, angle)
+    yi = np.clip(np.rint(cy[:, None, None] + radii * sin).astype(np.int32), 0, h - 1)
+    z = g[yi, xi] * rot
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
+    arc = arcs[(np.asarray(direction) < 0).astype(int)]                 # (point, 3 neighbours, angle in arc)
+    got = np.take_along_axis(best, arc.reshape(len(arc), -1), axis=1).reshape(arc.shape)
+    sm = (got[:, 0] + got[:, 1] + got[:, 2]) / 3          # smoothed over three neighbours, as outline_score
+    n = sm.shape[1]                                       # the 10th percentile, as np.percentile has it
+    vi = (n - 1) * 0.1
+    lo = int(np.floor(vi))
+    frac = vi - lo
+    part = np.partition(sm, (lo, min(lo + 1, n - 1)), axis=1)
+    a, b = part[:, lo], part[:, min(lo + 1, n - 1)]
+    q = b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
+    return q / prof.strength
+
+
+@functools.lru_cache(maxsize=1)
+def _ring() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The ring's angles' cosines, sines and rotations (:data:`vision.rims.N_RING` of them), and
+    per way off the base (down, up) the indices of the far arc's angles (:data:`FAR_ARC`) with
+    their two neighbours: ``(way, 3, angle in arc)``, the angle before, itself, the angle after."""
+    th = np.linspace(0, 2 * np.pi, N_RING, endpoint=False)
+    arcs = []
+    for away in (np.pi / 2, -np.pi / 2):
+        idx = np.flatnonzero(np.abs(np.angle(np.exp(1j * (th - away)))) <= np.radians(FAR_ARC))
+        arcs.append(np.stack([(idx - 1) % N_RING, idx, (idx + 1) % N_RING]))
+    return np.cos(th), np.sin(th), np.exp(-1j * th), np.stack(arcs)
+
+
+@functools.lru_cache(maxsize=1)
+def _disc() -> tuple[np.ndarray, np.ndarray]:
+    """Offsets of a unit disc's samples (a 21 x 21 grid's, 317 of them)."""
+    ys, xs = np.mgrid[-10:11, -10:11] / 10.0
+    inside = xs * xs + ys * ys <= 1
+    return xs[inside], ys[inside]
+
+
+def uneven_face(prof: Profiles, x: float, y: float, params: ReadParams = DEFAULT) -> float:
+    """The share of a face's pixels (within 0.33 pw of (x, y)) lying :data:`APART` or more
+    (Lab) from the face's median colour: a checker's face is one colour (its pattern's veins
+    and rings are thin or faint), letters over a point show two."""
+    return float(_uneven_faces(prof, np.array([[x, y]]), params)[0])
+
+
+def _uneven_faces(prof: Profiles, xy: np.ndarray, params: ReadParams) -> np.ndarray:
+    """:func:`uneven_face` of each (x, y) row of ``xy`` at once."""
+    assert prof.image is not None
+    img = prof.image
+    h, w = img.shape[:2]
+    dx, dy = _disc()
+    r = 0.33 * params.checker / L.CHECKER * prof.px
+    cx, cy = ((xy + prof.margin) * prof.px).T
+    xi = np.clip(np.rint(cx[:, None] + r * dx).astype(np.int32), 0, w - 1)     # (point, sample)
+    yi = np.clip(np.rint(cy[:, None] + r * dy).astype(np.int32), 0, h - 1)
+    lab = cv2.cvtColor(np.ascontiguousarray(img[yi, xi]), cv2.COLOR_BGR2Lab).astype(np.float32)
+    apart = np.linalg.norm(lab - np.median(lab, axis=1, keepdims=True), axis=2) > APART
+    return apart.mean(axis=1)
+
+
+def _from_base(samples: tuple[Checker, ...], base: float) -> list[Checker]:
+    """A stack's checkers from its point's base (at ``base``, pw) outwards."""
+    return sorted(samples, key=lambda c: abs(c.y - base))
+
+
+def doubt_open_rims(prof: Profiles, per_axis: dict[str, PointCount],
+                    params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+    """A stack of one row (1..5) whose first checker's face shows two colours
+    (:func:`uneven_face` over :data:`UNEVEN`) and whose last checker's rim is open on its far
+    side (:func:`far_rim` under :data:`OPEN`) is unsure: a checker is one colour inside a rim
+    closed all round, and past a stack's last checker lies only the point; the letters of a logo
+    printed along the points' bases make rims as strong as a checker's within the letters'
+    height and none beyond it, around the point's colour and the letters'.  The count is kept
+    (the referee asks rather than errs).  Returns the counts, a new dict (``per_axis`` unchanged)."""
+    if prof.grad is None or prof.image is None:
+        return per_axis
+    knee = params.point_knee
+    stacks = [a for a in axes(params) if 0 < per_axis[a.name].count <= L.PYRAMID[0]
+              and per_axis[a.name].confidence >= knee and per_axis[a.name].samples]
+    if not stacks:
+        return per_axis
+    ends = [_from_base(per_axis[a.name].samples, a.y0) for a in stacks]
+    rims = _far_rims(prof, np.array([[e[-1].x, e[-1].y] for e in ends]), np.array([a.direction for a in stacks]),
+                     params)
+    which = np.flatnonzero(rims < OPEN)     # (the rims first: most stacks' are closed, and cheaper to see)
+    if not len(which):
+        return per_axis
+    uneven = _uneven_faces(prof, np.array([[ends[i][0].x, ends[i][0].y] for i in which]), params) > UNEVEN
+    out = dict(per_axis)
+    for i in which[uneven].tolist():
+        pc = per_axis[stacks[i].name]
+        out[stacks[i].name] = replace(pc, confidence=knee * max(0.0, min(0.9, float(rims[i]) / OPEN)))
     return out
