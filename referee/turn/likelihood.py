@@ -164,16 +164,22 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
 
 
 def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                          cells: Sequence[tuple[int, Optional[str]]]) -> tuple[float, list[int]]:
+                          cells: Sequence[tuple[int, Optional[str]]],
+                          mover: Optional[str] = None) -> tuple[float, list[int]]:
     """How much likelier the reading finds ``cells`` (a legal move's) with one checker, of either
     colour, elsewhere: taken from one location (a point or the bar) to another that is empty or
     holds its colour.  That is the board a player leaves who counts a pip too far or too short,
     hits a blot the roll passes or passes one it hits; a legal move this close to it is no
     match unless the reading prefers the move.  Returns the gain (nats, 0 when no such board is
     likelier) and its two locations.  Two cells change, so a misreading anywhere else counts
-    alike for both and cancels."""
+    alike for both and cancels.  Given the ``mover``, the opponent's checkers move only as a hit
+    does (a blot to the bar, or one on the bar back to an empty point), and the mover's bar is left
+    out (the bar's places overlap and tell little: a stack read one over beside it is a misreading
+    more often than a checker entered where the roll does not allow)."""
     def logp(k: int, cell: tuple[int, Optional[str]]) -> float:
         return math.log(max(table[k].get(cell, 0.0), FLOOR))
+
+    mover_bar = None if mover is None else 24 if mover == DARK else 25
 
     def minus(k: int) -> tuple[int, Optional[str]]:
         n, c = cells[k]
@@ -196,6 +202,11 @@ def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]
             to = plus(j, colour) if j != i else None
             if to is None:
                 continue
+            if mover_bar in (i, j):
+                continue   # the mover's bar: its places tell little (a stack read one over is no checker left there)
+            if mover is not None and colour != mover and not (
+                    (j >= 24 and i < 24 and n == 1) or (i >= 24 and j < 24 and not cells[j][0])):
+                continue   # the opponent's checkers do not move in this turn: only a blot hit, or not
             gain = lose + logp(j, to) - now[j]
             if gain > best[0]:
                 best = (gain, [i, j])
@@ -247,7 +258,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit
     # or not): what a player who miscounts leaves, so the reading must not prefer it by more than a
     # misreading's odds (a lone checker read at 0.85 against 0.1 is 2 nats a place)
-    slip, moved = one_checker_elsewhere(table, best_cells)
+    slip, moved = one_checker_elsewhere(table, best_cells, mover)
     explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
