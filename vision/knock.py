@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
+from typing import Callable, Optional
 
 import cv2
 import numpy as np
@@ -200,6 +200,23 @@ def moved_corners(corners: np.ndarray, view: View, move: Move) -> np.ndarray:
                     s * (q[:, 0] - cx) + c * (q[:, 1] - cy) + cy + move.dy], axis=1)  # ... where they are now
     to_image = np.linalg.inv(region_homography(corners, view.px, view.x0, view.y0))
     return cv2.perspectiveTransform(now[None].astype(np.float64), to_image)[0].astype(np.float32)
+
+
+def fold(look: Callable[[np.ndarray], View], measure: Callable[[View], Move], corners: np.ndarray,
+         steps: int) -> tuple[np.ndarray, View, Move]:
+    """``corners`` with the move their view shows folded in (:func:`moved_corners`), measured
+    again on the view at the new ones, at most ``steps`` times or until it is still (or too few
+    tiles agree to tell); the corners, their view (``look``: the frame rectified at corners) and
+    its move (``measure``: from where the board was learned)."""
+    view = look(corners)
+    m = measure(view)
+    for _ in range(steps):
+        if m.still:
+            break
+        corners = moved_corners(corners, view, m)
+        view = look(corners)
+        m = measure(view)
+    return corners, view, m
 
 
 def undo(view: View, move: Move) -> View:

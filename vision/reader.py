@@ -179,7 +179,6 @@ class BoardReader:
             found = self._find_again(frame, memory, corners, view, knocked)
             if found is not None:
                 corners, view = found
-                self.last_view = view
             elif knocked.far(view.px):
                 # the board lies further from where its look was learned than a knock, and was not
                 # found again: say so rather than compare every slot with its neighbour's look
@@ -198,7 +197,6 @@ class BoardReader:
             found = self._find_again(frame, memory, corners, view, None)
             if found is not None:
                 corners, view = found
-                self.last_view = view
                 covered = memory.covered(view)
         if memory is None or isinstance(memory, SelfReference):
             covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
@@ -266,11 +264,11 @@ class BoardReader:
         one that could not be told, the automatic search (:func:`vision.locate.auto_corners`,
         about half a second: at most every ``auto_every`` frames, or :data:`REFIND_UNTOLD_EVERY`
         for a move not told, a hand resting over the board being likelier; never when the
-        configuration turned it off) finds the board, and its corners are refined the same way and taken on the
-        same terms, or with one tile fewer agreeing when they lie within :data:`REFIND_AGREE` point
-        widths of the folded ones, or (no move told) their view within that of the learned one:
-        two estimates that agree (a board edge cut off by the knock leaves a tile nothing to
-        match).  A hand over the board stays foreign at any corners: the frame is then refused."""
+        configuration turned it off) finds the board, and its corners are refined the same way
+        and taken on the same terms, or with one tile fewer agreeing when they lie within
+        :data:`REFIND_AGREE` point widths of the folded ones, or (no move told) their view within
+        that of the learned one: two estimates that agree (a board edge cut off by the knock leaves
+        a tile nothing to match).  A hand over the board stays foreign at any corners: the frame is then refused."""
         folded = None if far is None else knock.moved_corners(corners, view, far)
         got = None if folded is None else self._refine(frame, memory, folded)
         if got is not None and got[2].tiles >= knock.MIN_TILES:
@@ -297,22 +295,16 @@ class BoardReader:
 
     def _refine(self, frame: np.ndarray, memory: BoardMemory,
                 c: np.ndarray) -> Optional[tuple[np.ndarray, View, knock.Move]]:
-        """Corners ``c`` with the move their view shows from the learned one folded in (at most
-        :data:`REFIND_STEPS` times), the view at them and its move; None when the view lies
-        further than a knock from the learned one even so."""
-        view = rectify(frame, c, self.config.px, shape=self.config.shape)
-        m = memory.move(view)
-        for _ in range(REFIND_STEPS):
-            if m.still:   # (or too few tiles agree to tell)
-                break
-            c = knock.moved_corners(c, view, m)
-            view = rectify(frame, c, self.config.px, shape=self.config.shape)
-            m = memory.move(view)
+        """:func:`vision.knock.fold` of corners ``c`` on ``frame``; None when the view lies further
+        than a knock from the learned one even so."""
+        c, view, m = knock.fold(lambda at: rectify(frame, at, self.config.px, shape=self.config.shape),
+                                memory.move, c, REFIND_STEPS)
         return None if m.far(view.px) else (c, view, m)
 
     def _refound(self, memory: BoardMemory, c: np.ndarray, view: View) -> tuple[np.ndarray, View]:
         """Take the corners of a board found again: the reader's and the learned look's."""
         self.corners, self.corner_source, self._refound_try = c, "found again", None
+        self.last_view = view
         memory.found_again(c)
         return c, view
 

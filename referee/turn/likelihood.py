@@ -195,15 +195,13 @@ def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]
     best: tuple[float, list[int]] = (0.0, [])
     for i in range(len(cells)):
         n, colour = cells[i]
-        if not n:
-            continue
+        if not n or i == mover_bar:   # the mover's bar: its places tell little (a stack read one over
+            continue                  # beside it is no checker left there)
         lose = logp(i, minus(i)) - now[i]
         for j in range(len(cells)):
-            to = plus(j, colour) if j != i else None
+            to = plus(j, colour) if j not in (i, mover_bar) else None
             if to is None:
                 continue
-            if mover_bar in (i, j):
-                continue   # the mover's bar: its places tell little (a stack read one over is no checker left there)
             if mover is not None and colour != mover and not (
                     (j >= 24 and i < 24 and n == 1) or (i >= 24 and j < 24 and not cells[j][0])):
                 continue   # the opponent's checkers do not move in this turn: only a blot hit, or not
