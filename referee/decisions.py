@@ -48,6 +48,7 @@ KINDS: dict[str, str] = {
     "refused": "the action is not allowed now (the reason names the rule)",
     "not_accepted": "the event cannot be accepted in the referee's present state",
     "reader_fault": "the dice reader reports a fault",
+    "camera": "the camera reports: no frames, its learned board lost, or the board found again after it moved",
     "dice_disagree": "the camera sees the dice otherwise than the dice reader; the reader's throw stands",
     "dice_unsure": "no dice reader: the camera cannot read the dice surely; they are not taken as the roll",
     "chouette": "chouette: per-player cube answers, rotation and scores",

@@ -442,5 +442,19 @@ class DiceSeen:
 _KINDS["dice_seen"] = DiceSeen
 
 
+@dataclass(frozen=True)
+class CameraReport:
+    """The camera reports something the players or the director should know: no frames, what it
+    had learned of the board lost, or the board found again at new corners after the camera or
+    the board moved (play goes on; the players check the board the screen shows)."""
+
+    message: str
+    t: float = 0.0
+    kind: str = field(default="camera", init=False)
+
+
+_KINDS["camera"] = CameraReport
+
+
 # the officials' events (the clock's time-out, the director's actions) register their kinds here
 from referee import officials as _officials  # noqa: E402,F401

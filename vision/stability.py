@@ -18,6 +18,12 @@ whose thumbnail matches the one of the last full read (:data:`STILL_LEVEL`) is t
 board and is not read again, except every ``reread_every`` frames (slow drift of the light).
 A reading that could still get surer (:func:`can_get_surer`) is read again sooner: after
 ``unsure_every`` frames, then each time twice as late while it gets no surer.
+
+A big change that stays perfectly still but looks like something over the board (the frame
+band crossed) may be the camera knocked: every :data:`REBASE_FRAMES` such frames the reader
+is shown one (:meth:`StabilityFilter._look_again`), and when it finds the board again at new
+corners (:meth:`vision.reader.BoardReader.read`) the thumbnails follow them and the board
+settles as after any move.  An arm held still stays foreign to the reader: nothing is read.
 """
 from __future__ import annotations
 
@@ -181,6 +187,8 @@ class StabilityFilter:
         except BoardNotFound:
             quiet = False
         if not quiet:
+            if self._still_changed and self._still_changed % REBASE_FRAMES == 0:
+                self._look_again(frame, t)
             was = self.state
             self.state, self.quiet, self._candidate, self._repeats = State.MOVING, 0, None, 0
             self._read_grey = None
@@ -232,6 +240,16 @@ class StabilityFilter:
                 return ev
             self._period = min(self.reread_every, 2 * self._period)
         return None
+
+    def _look_again(self, frame: np.ndarray, t: float) -> None:
+        """A still frame the thumbnail calls covered, shown to the reader: a knocked camera's
+        board is found again there (its corners move; the thumbnails follow from the next
+        frame, judged afresh: the reader then refuses what is over it); anything else over the board
+        the reader refuses, and nothing comes of it."""
+        before = self.reader.corners
+        self.reader.read(frame, t)
+        if self.reader.corners is not before:  # the board settles again as before it was first still
+            self._still_changed, self._prev, self._ref = 0, None, None
 
     def _still(self) -> bool:
         """This frame shows the board of the last full read, unchanged, and it is not yet time

@@ -74,7 +74,7 @@ class CameraThread:
 
     def __init__(self, source: Any, config: Any, events: "queue.Queue[Any]",
                  memory_path: Optional[Path] = None, *, start: bool = True) -> None:
-        from referee.events import ReaderFault  # noqa: PLC0415
+        from referee.events import CameraReport  # noqa: PLC0415
         from vision.reader import BoardReader  # noqa: PLC0415
         from vision.stability import StabilityFilter  # noqa: PLC0415
 
@@ -94,7 +94,7 @@ class CameraThread:
             try:
                 self.filter.reader.memory = BoardMemory.load(str(memory_path))
             except ValueError as exc:  # a damaged file: learn afresh, and say so
-                events.put(ReaderFault(f"camera: {exc}; learning the board afresh", t=time.monotonic()))
+                events.put(CameraReport(f"{exc}; learning the board afresh", t=time.monotonic()))
         self.stop_flag = threading.Event()
         self.failures = 0
         self.last_frame: Any = None  # the last frame read (the club shows it with a dispute)
@@ -103,14 +103,14 @@ class CameraThread:
             self.thread.start()
 
     def _run(self) -> None:
-        from referee.events import ReaderFault  # noqa: PLC0415
+        from referee.events import CameraReport  # noqa: PLC0415
         while not self.stop_flag.is_set():
             try:
                 frame = self.source.read()
             except Exception as exc:
                 self.failures += 1
                 if self.failures in (1, 50):
-                    self.events.put(ReaderFault(f"camera: no frame ({exc})", t=time.monotonic()))
+                    self.events.put(CameraReport(f"no frame ({exc})", t=time.monotonic()))
                 time.sleep(0.1)
                 continue
             if frame is None:
@@ -124,12 +124,27 @@ class CameraThread:
         view onto the queue when it changes), then learn what the referee said the board shows,
         and keep what was learned beside the journal."""
         self.last_frame = frame
+        corners = self.filter.reader.corners
         result = self.filter.feed(frame, t)
+        self._found_again(corners, t)
         if result is not None:
             self.events.put(result)
         if self.dice_watch is not None:
             self._watch_dice(frame, t)
         self._learn_told()
+
+    def _found_again(self, before: Any, t: float) -> None:
+        """The board found again at new corners after the camera or the board moved
+        (:meth:`vision.reader.BoardReader.read`): the players and the director are told, as the
+        readings from now on come from a view the table chose itself."""
+        from referee.events import CameraReport  # noqa: PLC0415
+        reader = self.filter.reader
+        if reader.corner_source != "found again" or reader.corners is before or before is None:
+            return
+        import numpy as np  # noqa: PLC0415
+        moved = float(np.max(np.hypot(*(np.asarray(reader.corners, float) - np.asarray(before, float)).T)))
+        self.events.put(CameraReport(f"the board moved in the picture (up to {moved:.0f} px) and was found "
+                                     "again; check that the screen shows the board as it stands", t=t))
 
     def _watch_dice(self, frame: Any, t: float) -> None:
         """The dice finder runs once the board is still; a new view of the dice is a ``DiceSeen``."""

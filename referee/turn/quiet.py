@@ -1,12 +1,12 @@
 """Events that do not move the turn on: a throw starting, hands over the board, a board
-reading kept for later, a dice reader fault; and the director, who pauses play
+reading kept for later, a dice reader fault, a camera's report; and the director, who pauses play
 (``call_director``) until ``confirm`` or ``call_director`` resumes it where it was.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from referee.events import BoardEvidence, HandOverBoard, PlayerInput, ReaderFault
+from referee.events import BoardEvidence, CameraReport, HandOverBoard, PlayerInput, ReaderFault
 from referee.turn.states import STATES, State
 from referee.turn.table_state import TableState
 
@@ -29,6 +29,11 @@ def reader_fault(t: TableState, ev: ReaderFault) -> None:
     """The dice reader reports a fault."""
     t.decide("reader_fault", None, f"The dice reader reports a fault: {ev.message}. "
              "Call the director if it persists")
+
+
+def camera_report(t: TableState, ev: CameraReport) -> None:
+    """The camera reports: shown as it says (the turn goes on)."""
+    t.decide("camera", None, f"The camera: {ev.message}")
 
 
 def call_director(t: TableState, ev: PlayerInput) -> None:

@@ -85,7 +85,7 @@ class TurnFacts:
 
 
 _EVENT_WORDS = {"roll_settled": "A throw of the dice", "dice_lifted": "Lifting the dice",
-                "board": "A board reading", "reader_fault": "A dice reader fault",
+                "board": "A board reading", "reader_fault": "A dice reader fault", "camera": "A camera report",
                 "roll_started": "A throw", "hand_over_board": "A hand over the board",
                 "dice_seen": "The camera's view of the dice"}
 

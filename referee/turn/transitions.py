@@ -40,6 +40,7 @@ TRANSITIONS = (
                          S.RESIGNATION_OFFERED, S.DIRECTOR}, quiet.note_board),
     transition("board", {S.GAME_OVER, S.MATCH_OVER}, quiet.ignore),
     transition("reader_fault", PLAYING, quiet.reader_fault),
+    transition("camera", ALL, quiet.camera_report),
     transition("dice_seen", ALL, camera_only.dice_seen),  # the camera on the dice: the throw, or a cross-check
     transition("player:call_director", PLAYING, quiet.call_director, {S.DIRECTOR}),
     transition("player:call_director", {S.DIRECTOR}, quiet.resume, PLAYING),

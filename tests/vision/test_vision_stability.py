@@ -144,3 +144,48 @@ def test_the_thumbnail_is_the_plain_warp_and_its_read_ahead_covers_what_the_warp
     assert y0 <= sy.min() and np.minimum(np.floor(sy) + 1, h - 1).max() < y1
     assert b0 <= 3 * np.floor(sx.min()) and 3 * (np.minimum(np.floor(sx) + 1, w - 1).max() + 1) <= b1
     assert _touched_part(np.zeros((3, 3)), (720, 1280, 3)) is None   # no warp: nothing to read ahead
+
+
+def _still(img: np.ndarray, n: int) -> list[np.ndarray]:
+    """``n`` frames of one still scene, each with its own sensor noise."""
+    return [np.clip(img.astype(np.int16) + np.random.default_rng(k).integers(0, 3, img.shape, dtype=np.uint8),
+                    0, 255).astype(np.uint8) for k in range(n)]
+
+
+def test_a_hand_held_still_over_the_board_is_shown_to_the_reader_and_never_read() -> None:
+    # a big still change the thumbnail calls covered is shown to the reader every REBASE_FRAMES
+    # frames (it could be a knocked camera): a hand is refused there, and the corners stay
+    pos = L.random_position(np.random.default_rng(7))
+    sf = StabilityFilter(BoardReader(VisionConfig()))
+    board = _still(render(pos, RenderParams(scheme="walnut"), seed=7), 6)
+    hand = _still(render(pos, RenderParams(scheme="walnut"), seed=7, hand=True), 45)
+    events = [sf.feed(f, t=k) for k, f in enumerate(board + hand)]
+    corners = sf.reader.corners
+    assert any(isinstance(e, BoardEvidence) for e in events[:6])
+    assert not any(isinstance(e, BoardEvidence) for e in events[6:])
+    assert sf.state == State.MOVING and sf.reader.corners is corners
+
+
+def test_a_knocked_real_camera_settles_on_the_board_found_again() -> None:
+    # a real frame of the wtc2022 table, learned; then the camera knocked 40 px: the thumbnail
+    # sees the frame band crossed, so before, the table stayed "moving" for ever and the reader
+    # (which finds the board again) was never asked
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    import vision_real as VR
+    from vision import photo_edit as P
+    data = VR.load_labels()
+    labels, tables = data["images"], data["tables"]
+    reader = VR.learned_reader("test9", labels, tables)
+    corners = np.asarray(reader.corners, np.float32).copy()
+    img = VR.load_image("test9")
+    sf = StabilityFilter(reader)
+    first = [sf.feed(f, t=k) for k, f in enumerate(_still(img, 6))]
+    before = next(e for e in first if isinstance(e, BoardEvidence))
+    knocked = [sf.feed(f, t=6 + k) for k, f in enumerate(_still(P.moved(img, corners, dx=40), 20))]
+    assert reader.corner_source == "found again"
+    assert np.abs(np.asarray(reader.corners) - (corners + np.float32([40, 0]))).max() < 2.0
+    assert sf.state == State.STABLE
+    assert not any(isinstance(e, BoardEvidence) for e in knocked)  # the same board: nothing new to say
+    assert sf.last is not None and L.same_board(sf.last, before)

@@ -33,6 +33,7 @@ WAITING: dict[str, str] = {
     "director": "director called",
     "wait_board": "the camera cannot read the board",
     "reader_fault": "dice reader fault",
+    "camera": "camera report",
     "confirm_roll": "the players must confirm a roll",
 }
 

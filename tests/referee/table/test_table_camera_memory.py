@@ -72,3 +72,35 @@ def test_the_camera_thread_reads_the_board_as_the_config_says_it_is_built(tmp_pa
     cam = CameraThread(None, config, queue.Queue(), None, start=False)
     vc = cam.filter.reader.config
     assert (vc.bar_width, vc.board_height, vc.checker, vc.dark_home) == (0.75, 12.0, 0.95, "top-left")
+
+
+def test_a_board_found_again_after_a_knock_is_told_to_the_table(tmp_path) -> None:
+    # a table without markers (corners set once), learned; the camera knocked 40 px: the board
+    # is found again and the table is told, once, by how much it moved
+    import numpy as np
+
+    from referee.events import CameraReport
+    from referee.turn.referee import Referee
+    from vision import photo_edit as P
+    start = Position.start()
+    frames = [render_scene(board_evidence(start), RenderParams(flip_prob=0.0, markers=False), seed=SEED, frame=k)
+              for k in range(30)]
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(start)
+    for k, f in enumerate(frames[:6]):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 1
+    _drain(events)
+    before = np.asarray(cam.filter.reader.corners, np.float32).copy()
+    for k, f in enumerate(frames[6:]):
+        cam.step(P.moved(f.image, before, dx=40), 6.0 + k)
+    got = _drain(events)
+    told = [e for e in got if isinstance(e, CameraReport)]
+    assert len(told) == 1 and "found again" in told[0].message, got
+    moved = float(told[0].message.split("up to ")[1].split(" px")[0])
+    assert 36 <= moved <= 48
+    assert cam.filter.reader.corner_source == "found again"
+    assert not [e for e in got if isinstance(e, BoardEvidence)]  # the same board: nothing new to judge
+    # the referee shows it as the camera's report, whatever the state
+    decided = Referee().handle(told[0])
+    assert [d.kind for d in decided] == ["camera"] and decided[0].reason.startswith("The camera: the board moved")
