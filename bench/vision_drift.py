@@ -18,13 +18,18 @@ Each condition judges the same cases (the same seed) and counts true / asked / w
 ``vision_real.py`` does.  ``--sequence`` plays the slow drift of a real afternoon instead: the
 table learns each frame of the game in order, each one drifted a step further than the last
 (the memory relearns from each accepted position, as ``bgtable run`` does) and judges each
-frame a step further still; with ``--no-relearn`` it learns only the first frame.
+frame a step further still; with ``--no-relearn`` it learns only the first frame.  ``--table``
+plays each condition through the table's own path instead (:class:`vision.stability.StabilityFilter`
+over the learned reader, as ``bgtable run``'s camera thread): the frame still for a moment as it
+was, then the drifted frame still for ``TABLE_FRAMES`` frames, each with its own sensor noise; it
+counts the frames that settle on a reading again, right or wrong, and how many frames that took.
 
-``python3 bench/vision_drift.py [--cases N] [--conditions a,b] [--sequence] [--verbose]``
+``python3 bench/vision_drift.py [--cases N] [--conditions a,b] [--sequence | --table] [--verbose]``
 """
 from __future__ import annotations
 
 import argparse
+import copy
 import random
 import sys
 import time
@@ -41,6 +46,7 @@ from vision import layout as L
 from vision import photo_edit as P
 from vision.dice import find_dice_in_frame
 from vision.reader import BoardReader
+from vision.stability import State, StabilityFilter
 
 Drift = Callable[[np.ndarray, np.ndarray, int], np.ndarray]   # (frame, corners, the frame's index) -> frame
 _TURNS = ((1, 0), (0, 1), (-1, 0), (0, -1))                       # a knock's direction, frame by frame
@@ -165,6 +171,60 @@ def arms(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[st
     return out
 
 
+TABLE_FRAMES = 60   # frames the drifted board stays still (2 s at 30 fps)
+
+
+def _noisy(img: np.ndarray, k: int) -> np.ndarray:
+    """The frame with sensor noise of its own (each frame of a still board differs a little)."""
+    noise = np.random.default_rng(k).integers(0, 3, img.shape, dtype=np.uint8)
+    return np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+
+
+def table(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[str, list[str]],
+          per: int, seed: int = 1) -> tuple[dict[str, Any], list[str]]:
+    """Each judged frame through the table's path: a stability filter over a copy of the learned
+    reader, fed the frame as it was until it is still, then the drifted frame ``TABLE_FRAMES``
+    times.  Counts the frames whose board settled again (and the frames that took), and judges
+    the settled reading (the one the table would hand the referee) on the same cases as
+    :func:`condition`: true / asked / wrong."""
+    rng = random.Random(seed)
+    tally: dict[str, Any] = dict(_tally(), frames=0, settled=0, took=[])
+    detail: list[str] = []
+    for i, name in enumerate(judged_frames(names, labels, tables)):
+        lab = dict(labels[name], corners=VR.table_corners(name, labels, tables))
+        raw = VR.load_image(name)
+        img = drift(raw, np.asarray(lab["corners"], np.float32), i)
+        learned_reader = learned(name, labels, tables, "bottom-right")
+        cfg = VR.config_for(lab, "bottom-right")
+        r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+        r.memory = copy.deepcopy(learned_reader.memory)
+        r.colours, r.checker = learned_reader.colours, learned_reader.checker
+        assert r.memory is not None
+        r.memory.dice_lying(_lying(img, lab))
+        sf = StabilityFilter(r)
+        for k in range(6):
+            sf.feed(_noisy(raw, k), t=k)
+        tally["frames"] += 1
+        settled = None
+        for k in range(TABLE_FRAMES):
+            sf.feed(_noisy(img, 100 + k), t=6 + k)
+            settled = None if sf.state != State.STABLE else k if settled is None else settled
+        if settled is None or sf.last is None:
+            detail.append(f"{name}: not settled in {TABLE_FRAMES} frames ({sf.state.name}, corners {r.corner_source})")
+            continue
+        tally["settled"] += 1
+        tally["took"].append(settled + 1)
+        after = evidence_position(rows_evidence(lab, "bottom-right"))
+        for mover in ("dark", "light"):
+            for before, dice in VR.cases_for(after, mover, rng, per):
+                before_m = before if mover == "dark" else before.swap()
+                plays = legal_plays(before_m, *dice)
+                cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
+                VR.tally_verdict(tally, detail, f"{name} {mover} {dice}", match_reading(sf.last, before, cands, mover),
+                                 cands, plays, after)
+    return tally, detail
+
+
 def sequence(step: Callable[[np.ndarray, np.ndarray, int], np.ndarray], labels: dict[str, Any],
              tables: dict[str, list[str]], per: int, relearn: bool = True,
              seed: int = 1) -> tuple[dict[str, Any], list[str]]:
@@ -245,6 +305,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--conditions", default="", help="only these conditions, comma-separated: " + ", ".join(CONDITIONS).replace("%", "%%"))
     p.add_argument("--sequence", action="store_true", help="the slow drift over a game's moves instead")
     p.add_argument("--no-relearn", action="store_true", help="with --sequence: learn the first frame only")
+    p.add_argument("--table", action="store_true",
+                   help="each condition through the table's stability filter (frames settled again, right, wrong)")
     p.add_argument("--rendered", type=int, default=0, metavar="MOVES",
                    help="bench/verdicts.py's rendered tables instead (MOVES moves a condition from seed 930000)")
     p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
@@ -275,6 +337,17 @@ def main(argv: Optional[list[str]] = None) -> int:
     chosen = [c for c in CONDITIONS if not a.conditions or c in a.conditions.split(",")]
     if not chosen:
         p.error(f"--conditions {a.conditions!r}: none of " + ", ".join(CONDITIONS))
+    if a.table:
+        for label in chosen:
+            tt, detail = table(CONDITIONS[label], names, labels, tables, a.cases)
+            took = sorted(tt["took"])
+            print(f"  {label:24s} settled {tt['settled']:2d} of {tt['frames']:2d} frames (frames it took: median "
+                  f"{took[len(took) // 2] if took else '-'}, most {took[-1] if took else '-'}); cases {tt['cases']:4d}: "
+                  f"true {tt['right']:4d}, asked {tt['asked']:4d}, WRONG {tt['wrong']}", flush=True)
+            if a.verbose:
+                for line in detail:
+                    print("     ", line)
+        return 0
     total = _tally()
     for label in chosen:
         t, detail = condition(CONDITIONS[label], names, labels, tables, a.cases)

@@ -20,10 +20,10 @@ A reading that could still get surer (:func:`can_get_surer`) is read again soone
 ``unsure_every`` frames, then each time twice as late while it gets no surer.
 
 A big change that stays perfectly still but looks like something over the board (the frame
-band crossed) may be the camera knocked: every :data:`REBASE_FRAMES` such frames the reader
-is shown one (:meth:`StabilityFilter._look_again`), and when it finds the board again at new
-corners (:meth:`vision.reader.BoardReader.read`) the thumbnails follow them and the board
-settles as after any move.  An arm held still stays foreign to the reader: nothing is read.
+band crossed) may be the camera knocked, or a shadow: every :data:`REBASE_FRAMES` such frames
+the reader is shown one (:meth:`StabilityFilter._look_again`); when it finds the board again at
+new corners (:meth:`vision.reader.BoardReader.read`), or reads the board as it is, the board
+settles afresh as after any move.  An arm held still stays foreign to the reader: nothing is read.
 """
 from __future__ import annotations
 
@@ -207,7 +207,10 @@ class StabilityFilter:
         self._read_grey = None
         first_lesson = self._known is not None and not self._trained()
         # a covered frame is read through only for the first lesson
+        corners = self.reader.corners
         ev = self.reader.read(frame, t, covered_rows=True) if first_lesson else self.reader.read(frame, t)
+        if self.reader.corners is not corners and corners is not None:
+            self._follow_corners(frame)
         reading = self.reader.last_reading
         if reading is not None and first_lesson:
             self._first_lesson(reading)
@@ -242,14 +245,27 @@ class StabilityFilter:
         return None
 
     def _look_again(self, frame: np.ndarray, t: float) -> None:
-        """A still frame the thumbnail calls covered, shown to the reader: a knocked camera's
-        board is found again there (its corners move; the thumbnails follow from the next
-        frame, judged afresh: the reader then refuses what is over it); anything else over the board
-        the reader refuses, and nothing comes of it."""
+        """A still frame the thumbnail calls covered, shown to the reader, who knows the board
+        better: a knocked camera's board found again (its corners move), or the board read as
+        it is (a shadow or a lamp over the frame band, not a hand), makes the board settle
+        afresh from the next frame, as before it was first still (the reader then judges each
+        frame); anything over the board the reader refuses, and nothing comes of it."""
         before = self.reader.corners
-        self.reader.read(frame, t)
-        if self.reader.corners is not before:  # the board settles again as before it was first still
+        ev = self.reader.read(frame, t)
+        if ev is not None or self.reader.corners is not before:
             self._still_changed, self._prev, self._ref = 0, None, None
+
+    def _follow_corners(self, frame: np.ndarray) -> None:
+        """The reader moved its corners while reading this frame (a knock measured and folded
+        in, :mod:`vision.knock`): the thumbnails kept for comparison are taken again at the new
+        corners from this frame, which showed the same board, so the next frame is not taken
+        for motion."""
+        grey = cv2.cvtColor(self._thumb(frame).image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        self._prev = self._last_grey = grey
+        if self._ref is not None:
+            self._ref = grey
+        if self._read_grey is not None:
+            self._read_grey = grey
 
     def _still(self) -> bool:
         """This frame shows the board of the last full read, unchanged, and it is not yet time
