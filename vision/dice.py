@@ -64,6 +64,11 @@ spots looked for at 48 px a pw (265), the wide blur of their difference of Gauss
 of 60 throws: 53 -> 50), single spots no pip group (243), a seed whose region is a speck taken for a
 pip's (265).  What is left is the design's floor: each of the 96 close looks costs tens of small
 OpenCV and numpy calls, and no cheap measure found tells a die's candidate from the others.
+So ``read --batch`` no longer searches every line whole: a camera's lines mostly share their pixels,
+and :mod:`vision.dice_carry` searches only what changed since the camera's line before
+(:func:`regions_between`, :func:`find_dice_in_views`), carrying that line's dice where nothing changed.
+Dice equal in rank are listed top to bottom, then left to right (:func:`ranked`), whichever search
+found them.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -84,10 +89,10 @@ from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colou
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
-__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "changed_places", "changed_regions", "count_pips",
-           "covered_points",
-           "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings",
-           "where_confidence", "zone"]
+__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "also_regions", "changed_places", "changed_regions",
+           "count_pips", "covered_points", "covered_slots", "find_dice", "find_dice_in_frame", "find_dice_in_views",
+           "half_of", "merge_regions", "ranked", "read_face", "regions_between", "to_readings", "where_confidence",
+           "zone"]
 
 HALVES = ("left", "right", "bar", "off")
 
@@ -144,6 +149,13 @@ def half_of(x: float, y: float) -> str:
 
 
 # --------------------------------------------------------------------------- the finder
+
+
+def ranked(dice: Sequence[DieSeen], most: int = 6) -> list[DieSeen]:
+    """The ``most`` best of ``dice``: read ones first, most confident first, equals top to bottom then
+    left to right (an order of their own, not that of the search that found them: a search of what
+    changed gives the whole search's)."""
+    return sorted(dice, key=lambda d: (d.value is None, -d.confidence, d.board[1], d.board[0]))[:most]
 
 
 def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
@@ -221,8 +233,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                    or (pts[:, 1] > L.HEIGHT + t).any())
         found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
                              off, value, conf, round(side, 3), where_confidence(bx, by, side)))
-    found.sort(key=lambda d: (d.value is None, -d.confidence))
-    return found[:max_dice]
+    return ranked(found, max_dice)
 
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
@@ -249,8 +260,7 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
             (u0, v0), (u1, v1) = view.to_px(x - r, y - r), view.to_px(x + r, y + r)
             changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
         found += find_dice(view, params, corners, shape, changed=changed)
-    found.sort(key=lambda d: (d.value is None, -d.confidence))
-    return found[:6]
+    return ranked(found)
 
 
 def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
@@ -260,7 +270,17 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
     ``px`` per point width), and around the places ``also`` (layout pw), each widened so a die there and
     its surround lie inside; overlapping ones merged.  Nothing changed: no rectangle."""
-    a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
+    return regions_between(rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape),
+                           params, also)
+
+
+def regions_between(a: View, b: View, params: DiceParams = DiceParams(),
+                    also: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
+    """:func:`changed_regions` of two whole views of the board rectified alike (coarsely: 16 px per pw)."""
+    if a.image.shape != b.image.shape or a.px != b.px or a.margin != b.margin:
+        raise ValueError(f"regions_between: views of {a.image.shape[:2]} and {b.image.shape[:2]} px; "
+                         "rectify both alike")
+    px, margin = a.px, a.margin
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
     n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -270,8 +290,23 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
              for x, y, w, h, area in stats[1:] if area >= least]
-    boxes += [[max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
-               min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)] for x, y in also]
+    return merge_regions([*boxes, *also_regions(also, params, margin)])
+
+
+def also_regions(places: Sequence[tuple[float, float]], params: DiceParams = DiceParams(),
+                 margin: float = 0.6) -> list[tuple[float, float, float, float]]:
+    """The board rectangles (pw) around ``places`` (layout pw) that :func:`changed_regions` adds for its
+    ``also``: a die there and its surround inside, clipped to the view's ``margin``."""
+    pad = params.ring + params.side[1]
+    lo_x, lo_y, hi_x, hi_y = -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin
+    return [(max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
+             min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)) for x, y in places]
+
+
+def merge_regions(regions: Sequence[Sequence[float]]) -> list[tuple[float, float, float, float]]:
+    """Board rectangles (x0, y0, x1, y1) with each overlapping pair made one, until none overlap
+    (rounded to 0.001 pw)."""
+    boxes = [list(b) for b in regions]
     merged = True
     while merged:  # overlapping rectangles become one
         merged = False
@@ -286,6 +321,38 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
             if merged:
                 break
     return [(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3)) for x0, y0, x1, y1 in boxes]
+
+
+def find_dice_in_views(view: View, before: View, regions: Sequence[tuple[float, float, float, float]],
+                       params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
+                       shape: L.BoardShape = L.BoardShape(),
+                       also: Sequence[tuple[float, float]] = ()) -> list[DieSeen]:
+    """The dice of :func:`find_dice_in_frame` given ``before``, in the board rectangles ``regions``
+    (:func:`regions_between`), looked for only where the board changed and at the places ``also``, on two
+    whole views of the board (``view`` and ``before``, rectified alike): each rectangle is cut out of them
+    on the views' grid of 8 px blocks, the pixels the whole view's :func:`find_dice` sees (a region warped
+    apart, as :func:`find_dice_in_frame` warps it, differs from them in the last bits of some samples)."""
+    if view.image.shape != before.image.shape:
+        raise ValueError(f"find_dice_in_views: views of {view.image.shape[:2]} and {before.image.shape[:2]} px; "
+                         "rectify both alike")
+    px, H, W = view.px, view.image.shape[0], view.image.shape[1]
+    found: list[DieSeen] = []
+    r = params.side[1]
+    for box in regions:
+        # on the view's grid of 8 px blocks, as find_dice_in_frame cuts its regions
+        c0, r0 = (max(0, 8 * int(np.floor((v - o) * px / 8))) for v, o in ((box[0], view.x0), (box[1], view.y0)))
+        c1, r1 = (min(n, 8 * int(np.ceil((v - o) * px / 8)))
+                  for v, o, n in ((box[2], view.x0, W), (box[3], view.y0, H)))
+        if c1 - c0 < 8 or r1 - r0 < 8:
+            continue
+        origin = (view.x0 + c0 / px, view.y0 + r0 / px)
+        part = View(view.image[r0:r1, c0:c1], px, 0.0, origin)
+        changed = changed_places(part, View(before.image[r0:r1, c0:c1], px, 0.0, origin), params)
+        for x, y in also:  # a die's place in ``before``: looked at whatever changed there
+            (u0, v0), (u1, v1) = part.to_px(x - r, y - r), part.to_px(x + r, y + r)
+            changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
+        found += find_dice(part, params, corners, shape, changed=changed)
+    return ranked(found)
 
 
 def covered_slots(dice: Sequence[DieSeen], centres: np.ndarray, side: float, margin: float = 0.05) -> np.ndarray:
