@@ -2,6 +2,7 @@
 
     python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels tests/data/vision_real/labels.json]
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64] [--no-before]
+    python3 -m bench.dice_camera --sequence GAMES [--turns 8] [--same-noise]   (read --batch's dice, below)
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
 on a checker, over the board's edge (any part: its ``overhang``) as the renderer's :class:`vision.render_props.DieSeen` says).
@@ -19,6 +20,9 @@ The rendered frames are read as the table reads them: given the same board drawn
 camera is sure of both values (:attr:`referee.events.DiceSeen.sure`, as the referee of a camera-only
 table takes them); printed are the rolls so accepted, those with a wrong value, and those accepted
 wrong while the camera was unsure of a die (the figure that must be 0: an unsure view is never a roll).
+
+``--sequence``: rendered games of one camera each (:func:`game_frames`), line by line as ``read --batch``
+reads them, the whole search against :class:`vision.dice_carry.DiceCarry` (:func:`sequence`).
 """
 from __future__ import annotations
 
@@ -227,10 +231,11 @@ def game_frames(turns: int, seed: int, noise: bool = True) -> list[R.Rendered]:
 
 def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True) -> None:
     """Rendered games read line by line as ``read --batch`` reads one camera: the whole board searched on
-    every frame, and only what changed since the frame before (:class:`vision.dice_carry.DiceCarry`).
-    Printed per game: the lines whose dice are identical (every field), those that differ, and each
-    side's CPU ms a line after the first (both timed on the same frame, in turn) and found / right and
-    sure / wrong sure / false against the dice drawn."""
+    every frame, and searched again with the close looks where nothing changed since the frame before
+    kept (:class:`vision.dice_carry.DiceCarry`).  Printed per game: the lines whose dice are identical
+    (every field), those that differ (each shown), the looks kept and made, each side's CPU ms a line
+    after the first (both timed on the same frame, in turn) and found / right and sure / wrong sure /
+    false against the dice drawn."""
     from vision.dice_carry import DiceCarry
     tot = {"same": 0, "lines": 0}
     for g in range(games):
@@ -266,7 +271,7 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
         tot["same"] += same
         tot["lines"] += len(frames)
         print(f"game {g} ({len(frames)} lines): dice identical on {same}, differ on {len(frames) - same}; "
-              f"whole searched {carry.searched_whole}, dice carried {carry.carried}; CPU a line after the first: "
+              f"close looks taken from the line before {carry.kept}, made {carry.looked}; CPU a line after the first: "
               f"whole board {cpu['whole'] / n * 1000:.1f} ms, what changed {cpu['carry'] / n * 1000:.1f} ms; "
               + "; ".join(f"{k}: drawn {c['drawn']} found {c['found']} right-sure {c['right']} wrong-sure "
                           f"{c['wrong_sure']} false {c['false']}" for k, c in score.items()))

@@ -64,11 +64,10 @@ spots looked for at 48 px a pw (265), the wide blur of their difference of Gauss
 of 60 throws: 53 -> 50), single spots no pip group (243), a seed whose region is a speck taken for a
 pip's (265).  What is left is the design's floor: each of the 96 close looks costs tens of small
 OpenCV and numpy calls, and no cheap measure found tells a die's candidate from the others.
-So ``read --batch`` no longer searches every line whole: a camera's lines mostly share their pixels,
-and :mod:`vision.dice_carry` searches only what changed since the camera's line before
-(:func:`regions_between`, :func:`find_dice_in_views`), carrying that line's dice where nothing changed.
-Dice equal in rank are listed top to bottom, then left to right (:func:`ranked`), whichever search
-found them.
+So ``read --batch`` no longer looks again where nothing changed: a camera's lines mostly share their
+pixels, and :mod:`vision.dice_carry` hands :func:`find_dice` the close looks of the camera's line
+before whose candidates nothing changed near (``kept``): the whole search, the same dice, the close
+looks made only near a change.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -89,10 +88,10 @@ from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colou
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
-__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "also_regions", "changed_places", "changed_regions",
-           "count_pips", "covered_points", "covered_slots", "find_dice", "find_dice_in_frame", "find_dice_in_views",
-           "half_of", "merge_regions", "ranked", "read_face", "regions_between", "to_readings", "where_confidence",
-           "zone"]
+__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "Looks", "changed_places", "changed_regions", "count_pips",
+           "covered_points",
+           "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings",
+           "where_confidence", "zone"]
 
 HALVES = ("left", "right", "bar", "off")
 
@@ -151,13 +150,6 @@ def half_of(x: float, y: float) -> str:
 # --------------------------------------------------------------------------- the finder
 
 
-def ranked(dice: Sequence[DieSeen], most: int = 6) -> list[DieSeen]:
-    """The ``most`` best of ``dice``: read ones first, most confident first, equals top to bottom then
-    left to right (an order of their own, not that of the search that found them: a search of what
-    changed gives the whole search's)."""
-    return sorted(dice, key=lambda d: (d.value is None, -d.confidence, d.board[1], d.board[0]))[:most]
-
-
 def _to_image(corners: np.ndarray, shape: L.BoardShape) -> "cv2.typing.MatLike":
     return cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
 
@@ -174,12 +166,20 @@ def changed_places(view: View, before: View, params: DiceParams = DiceParams()) 
     return cv2.dilate((d >= params.changed).astype(np.uint8), np.ones((k, k), np.uint8)) > 0
 
 
+#: a search's close looks: per candidate (layout pw), the die it shows, or None
+Looks = dict[tuple[float, float], Optional[DieSeen]]
+
+
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
-              changed: Optional[np.ndarray] = None) -> list[DieSeen]:
+              changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
+              looks: Optional[Looks] = None) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
-    (:func:`changed_places`): look only where the board changed since it was seen without dice."""
+    (:func:`changed_places`): look only where the board changed since it was seen without dice.
+    ``kept``: close looks of the same view of a frame before, each what a look at its candidate
+    would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
+    instead of looking again; ``looks``: filled with this search's close looks, for the next frame."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
     coarse = stand_out(view, params)
@@ -196,44 +196,58 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                  if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
                             min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
     cands = cands[: params.max_looks]
-    seeds = seed_colours(view, cands, params)  # the faces' colours about every candidate, at once
-    for (cx, cy), known in zip(cands, seeds):
+    taken = kept or {}
+    fresh = [c for c in cands if c not in taken]
+    seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
+    for cx, cy in cands:
         if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
             continue  # on a die already found: the same face again
-        got = face_at(view, cx, cy, params, known)
-        if got is None:
+        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, seeds[cx, cy], to_img, shape)
+        if looks is not None:
+            looks[cx, cy] = die
+        if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
             continue
-        face, rect, contrast, fill = got
-        (rx, ry), (rw, rh), _ang = rect
-        value, conf = read_face(face, params)
-        # never sure when the pips counted one by one disagree, or the face is rounded, not a square's
-        # straight edges (a letter's loop, a disc); counted only when it could matter
-        if conf > params.uncounted and (fill < params.square or value not in count_pips(face, params)):
-            conf = params.uncounted
-        side = float(np.sqrt(rw * rh)) / view.px
-        # a cocked die's top face is foreshortened a little; a longer blob is no die's face
-        conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
-        if conf < params.keep:
-            continue  # no die's pips: a letter, a screw, a checker's emblem
-        bx, by = rx / view.px + view.x0, ry / view.px + view.y0
-        if any(np.hypot(bx - d.board[0], by - d.board[1]) < 0.2 for d in found):
-            continue
-        img: Optional[tuple[float, float]] = None
-        if to_img is not None:
-            rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
-            q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
-            img = (float(q[0]), float(q[1]))
-        half = half_of(bx, by)
-        if half == "bar":  # hinges and fittings there show screws like pips: never sure
-            conf = min(conf, params.bar_confidence)
-        # off the board: any of the face over the playing area's edge (a die across it, or beyond)
-        pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
-        t = params.edge
-        off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
-                   or (pts[:, 1] > L.HEIGHT + t).any())
-        found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
-                             off, value, conf, round(side, 3), where_confidence(bx, by, side)))
-    return ranked(found, max_dice)
+        found.append(die)
+    found.sort(key=lambda d: (d.value is None, -d.confidence))
+    return found[:max_dice]
+
+
+def _look(view: View, cx: float, cy: float, params: DiceParams,
+          known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
+          to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
+    """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
+    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours."""
+    got = face_at(view, cx, cy, params, known)
+    if got is None:
+        return None
+    face, rect, contrast, fill = got
+    (rx, ry), (rw, rh), _ang = rect
+    value, conf = read_face(face, params)
+    # never sure when the pips counted one by one disagree, or the face is rounded, not a square's
+    # straight edges (a letter's loop, a disc); counted only when it could matter
+    if conf > params.uncounted and (fill < params.square or value not in count_pips(face, params)):
+        conf = params.uncounted
+    side = float(np.sqrt(rw * rh)) / view.px
+    # a cocked die's top face is foreshortened a little; a longer blob is no die's face
+    conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
+    if conf < params.keep:
+        return None  # no die's pips: a letter, a screw, a checker's emblem
+    bx, by = rx / view.px + view.x0, ry / view.px + view.y0
+    img: Optional[tuple[float, float]] = None
+    if to_img is not None:
+        rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
+        q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
+        img = (float(q[0]), float(q[1]))
+    half = half_of(bx, by)
+    if half == "bar":  # hinges and fittings there show screws like pips: never sure
+        conf = min(conf, params.bar_confidence)
+    # off the board: any of the face over the playing area's edge (a die across it, or beyond)
+    pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
+    t = params.edge
+    off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
+               or (pts[:, 1] > L.HEIGHT + t).any())
+    return DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
+                   off, value, conf, round(side, 3), where_confidence(bx, by, side))
 
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
@@ -260,7 +274,8 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
             (u0, v0), (u1, v1) = view.to_px(x - r, y - r), view.to_px(x + r, y + r)
             changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
         found += find_dice(view, params, corners, shape, changed=changed)
-    return ranked(found)
+    found.sort(key=lambda d: (d.value is None, -d.confidence))
+    return found[:6]
 
 
 def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
@@ -270,17 +285,7 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
     ``px`` per point width), and around the places ``also`` (layout pw), each widened so a die there and
     its surround lie inside; overlapping ones merged.  Nothing changed: no rectangle."""
-    return regions_between(rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape),
-                           params, also)
-
-
-def regions_between(a: View, b: View, params: DiceParams = DiceParams(),
-                    also: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
-    """:func:`changed_regions` of two whole views of the board rectified alike (coarsely: 16 px per pw)."""
-    if a.image.shape != b.image.shape or a.px != b.px or a.margin != b.margin:
-        raise ValueError(f"regions_between: views of {a.image.shape[:2]} and {b.image.shape[:2]} px; "
-                         "rectify both alike")
-    px, margin = a.px, a.margin
+    a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
     n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -290,23 +295,8 @@ def regions_between(a: View, b: View, params: DiceParams = DiceParams(),
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
              for x, y, w, h, area in stats[1:] if area >= least]
-    return merge_regions([*boxes, *also_regions(also, params, margin)])
-
-
-def also_regions(places: Sequence[tuple[float, float]], params: DiceParams = DiceParams(),
-                 margin: float = 0.6) -> list[tuple[float, float, float, float]]:
-    """The board rectangles (pw) around ``places`` (layout pw) that :func:`changed_regions` adds for its
-    ``also``: a die there and its surround inside, clipped to the view's ``margin``."""
-    pad = params.ring + params.side[1]
-    lo_x, lo_y, hi_x, hi_y = -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin
-    return [(max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
-             min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)) for x, y in places]
-
-
-def merge_regions(regions: Sequence[Sequence[float]]) -> list[tuple[float, float, float, float]]:
-    """Board rectangles (x0, y0, x1, y1) with each overlapping pair made one, until none overlap
-    (rounded to 0.001 pw)."""
-    boxes = [list(b) for b in regions]
+    boxes += [[max(lo_x, x - params.side[1] - pad), max(lo_y, y - params.side[1] - pad),
+               min(hi_x, x + params.side[1] + pad), min(hi_y, y + params.side[1] + pad)] for x, y in also]
     merged = True
     while merged:  # overlapping rectangles become one
         merged = False
@@ -321,38 +311,6 @@ def merge_regions(regions: Sequence[Sequence[float]]) -> list[tuple[float, float
             if merged:
                 break
     return [(round(x0, 3), round(y0, 3), round(x1, 3), round(y1, 3)) for x0, y0, x1, y1 in boxes]
-
-
-def find_dice_in_views(view: View, before: View, regions: Sequence[tuple[float, float, float, float]],
-                       params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
-                       shape: L.BoardShape = L.BoardShape(),
-                       also: Sequence[tuple[float, float]] = ()) -> list[DieSeen]:
-    """The dice of :func:`find_dice_in_frame` given ``before``, in the board rectangles ``regions``
-    (:func:`regions_between`), looked for only where the board changed and at the places ``also``, on two
-    whole views of the board (``view`` and ``before``, rectified alike): each rectangle is cut out of them
-    on the views' grid of 8 px blocks, the pixels the whole view's :func:`find_dice` sees (a region warped
-    apart, as :func:`find_dice_in_frame` warps it, differs from them in the last bits of some samples)."""
-    if view.image.shape != before.image.shape:
-        raise ValueError(f"find_dice_in_views: views of {view.image.shape[:2]} and {before.image.shape[:2]} px; "
-                         "rectify both alike")
-    px, H, W = view.px, view.image.shape[0], view.image.shape[1]
-    found: list[DieSeen] = []
-    r = params.side[1]
-    for box in regions:
-        # on the view's grid of 8 px blocks, as find_dice_in_frame cuts its regions
-        c0, r0 = (max(0, 8 * int(np.floor((v - o) * px / 8))) for v, o in ((box[0], view.x0), (box[1], view.y0)))
-        c1, r1 = (min(n, 8 * int(np.ceil((v - o) * px / 8)))
-                  for v, o, n in ((box[2], view.x0, W), (box[3], view.y0, H)))
-        if c1 - c0 < 8 or r1 - r0 < 8:
-            continue
-        origin = (view.x0 + c0 / px, view.y0 + r0 / px)
-        part = View(view.image[r0:r1, c0:c1], px, 0.0, origin)
-        changed = changed_places(part, View(before.image[r0:r1, c0:c1], px, 0.0, origin), params)
-        for x, y in also:  # a die's place in ``before``: looked at whatever changed there
-            (u0, v0), (u1, v1) = part.to_px(x - r, y - r), part.to_px(x + r, y + r)
-            changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
-        found += find_dice(part, params, corners, shape, changed=changed)
-    return ranked(found)
 
 
 def covered_slots(dice: Sequence[DieSeen], centres: np.ndarray, side: float, margin: float = 0.05) -> np.ndarray:

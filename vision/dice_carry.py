@@ -1,30 +1,29 @@
-"""One camera's dice from frame to frame: only what changed since the frame before is searched.
+"""One camera's dice from frame to frame: the close looks made again only where something changed.
 
 ``bgtable read --batch`` reads the pictures of one camera: consecutive ones mostly show the same
-board, a few points and the dice changed.  :class:`DiceCarry` keeps the last frame it was given and
-the dice found on it.  On the next frame of the same camera (the same frame size, corners and board
-shape) it compares the two coarsely (:func:`vision.dice.changed_regions`, 16 px per point width,
-about a millisecond): a die of the frame before whose centre lies in no changed rectangle is carried
-over as it was (its face, its surround and a checker under it are unchanged: a whole search would see
-it again as before), the others are looked at again, and new dice are looked for only where the
-board changed (:func:`vision.dice.find_dice_in_regions`).  The first frame, a frame of another
-camera, and one whose changed rectangles cover more than ``whole`` of the board are searched whole.
-
-The result is the whole search's when the unchanged places are truly unchanged, but for what a whole
-search decides over the whole board at once: its 32 strongest stand-out peaks and 96 close looks are
-the board's, a changed rectangle gets its own (a die the whole search ranked out may be found), and
-at most 6 dice are kept (``bench/dice_camera.py --sequence`` measures both on rendered games).
+board, a few points and the dice changed.  Half of a whole-board search (:func:`vision.dice.find_dice`)
+is its close looks at about 96 candidates, most of them at things that are no die and lie where nothing
+changed.  :class:`DiceCarry` keeps the camera's last frame seen coarsely (16 px per point width) and
+the close looks of its search; on the next frame of the same camera (the same frame size, corners and
+board shape) the whole search runs again, candidates and all, but takes the frame before's look at a
+candidate (the same place) when nothing changed within the look's reach of it (its window and the
+checker a die there may lie on: ``reach`` pw; a change is ``DiceParams.changed`` grey levels on the
+coarse views blurred, as :func:`vision.dice.changed_places` measures it).  A look sees only pixels
+within that reach, so when what did not change is truly the same the dice are the whole search's,
+field for field; a camera's fresh sensor noise changes what a look would see a little, and then a
+kept look may differ from the one made again (``bench/dice_camera.py --sequence``).
 """
 from __future__ import annotations
 
 import weakref
 from typing import Optional
 
+import cv2
 import numpy as np
 
 from . import layout as L
-from .dice import (DieSeen, also_regions, find_dice, find_dice_in_views, merge_regions, ranked,
-                   regions_between)
+from .dice import DieSeen, Looks, find_dice
+from .dice_candidates import chan_max
 from .dice_params import DiceParams
 from .rectify import View, rectify
 
@@ -32,58 +31,52 @@ __all__ = ["DiceCarry", "carry_for"]
 
 _MARGIN = 0.6   # the rectified views' margin around the playing area (pw), find_dice_in_frame's
 _COARSE = 16    # px per pw of the view the frames are compared on, changed_regions'
+# how far from its candidate (pw) a close look sees: its window (vision.dice_face: half a side 0.45) and,
+# about the die's centre within it, the checker it may lie on (checker_radius + 0.15 = 0.67); and a
+# coarse pixel and its blur more
+_REACH = 0.45 + 0.67 + 2 / _COARSE
 
 
 class DiceCarry:
-    """Frames of one camera in, the dice on each out (see the module docstring).  ``whole``: the
-    share of the board (with its margin) that, changed, has the whole board searched."""
+    """Frames of one camera in, the dice on each out (see the module docstring)."""
 
-    def __init__(self, params: DiceParams = DiceParams(), px: int = 64, whole: float = 0.5) -> None:
-        if not 0.0 <= whole <= 1.0:
-            raise ValueError(f"DiceCarry whole={whole}: a share of the board is in 0..1")
+    def __init__(self, params: DiceParams = DiceParams(), px: int = 64, reach: float = _REACH) -> None:
         self.params = params
         self.px = px
-        self.whole = whole
-        self.views: Optional[tuple[View, View]] = None   # the frame before, rectified (px, and coarsely)
+        self.reach = reach
+        self.coarse: Optional[View] = None          # the frame before, rectified coarsely
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
-        self.dice: tuple[DieSeen, ...] = ()        # the dice found on it
-        self.searched_whole = 0                     # frames searched whole (first, new camera, large change)
-        self.carried = 0                            # dice carried over unlooked at
+        self.looks: Looks = {}                      # the close looks of its search
+        self.kept = 0                               # close looks taken from the frame before
+        self.looked = 0                             # close looks made
 
     def find(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape()) -> list[DieSeen]:
-        """The dice on ``frame`` (most confident first, at most 6), as :func:`vision.dice.find_dice_in_frame`
-        finds them on the whole board, searching only what changed since the frame before."""
+        """The dice on ``frame`` (most confident first, at most 6): :func:`vision.dice.find_dice_in_frame`'s
+        whole search, its close looks where nothing changed since the camera's frame before taken from that
+        frame's search."""
         camera = (frame.shape, np.asarray(corners, np.float64).tobytes(), shape)
-        views = (rectify(frame, corners, self.px, _MARGIN, shape), rectify(frame, corners, _COARSE, _MARGIN, shape))
-        found: Optional[list[DieSeen]] = None
-        if self.views is not None and camera == self.camera:
-            found = self._changed(views, self.views, corners, shape)
-        if found is None:
-            self.searched_whole += 1
-            found = find_dice(views[0], self.params, corners, shape)
-        self.views, self.camera, self.dice = views, camera, tuple(found)
+        coarse = rectify(frame, corners, _COARSE, _MARGIN, shape)
+        kept: Looks = {}
+        if self.coarse is not None and camera == self.camera and self.looks:
+            kept = self._unchanged(coarse, self.coarse)
+        looks: Looks = {}
+        found = find_dice(rectify(frame, corners, self.px, _MARGIN, shape), self.params, corners, shape,
+                          kept=kept, looks=looks)
+        self.kept += sum(k in kept for k in looks)
+        self.looked += sum(k not in kept for k in looks)
+        self.coarse, self.camera, self.looks = coarse, camera, looks
         return found
 
-    def _changed(self, views: tuple[View, View], before: tuple[View, View], corners: np.ndarray,
-                 shape: L.BoardShape) -> Optional[list[DieSeen]]:
-        """The dice, searched where the frame changed since the frame before (None: too much changed)."""
-        boxes = regions_between(views[1], before[1], self.params)
-        if not boxes:
-            self.carried += len(self.dice)
-            return list(self.dice)
-        board = (L.WIDTH + 2 * _MARGIN) * (L.HEIGHT + 2 * _MARGIN)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > self.whole * board:
-            return None
-        inside = [any(x0 <= d.board[0] <= x1 and y0 <= d.board[1] <= y1 for x0, y0, x1, y1 in boxes)
-                  for d in self.dice]
-        kept = [d for d, i in zip(self.dice, inside) if not i]
-        again = [d.board for d, i in zip(self.dice, inside) if i]   # looked at whatever changed there
-        if again:   # their places in the rectangles (as changed_regions widens them: a die and its surround)
-            boxes = merge_regions([*boxes, *also_regions(again, self.params, _MARGIN)])
-        found = kept + [d for d in find_dice_in_views(views[0], before[0], boxes, self.params, corners, shape, again)
-                        if all(np.hypot(d.board[0] - k.board[0], d.board[1] - k.board[1]) >= 0.2 for k in kept)]
-        self.carried += len(kept)
-        return ranked(found)
+    def _unchanged(self, coarse: View, before: View) -> Looks:
+        """The close looks of the frame before with nothing changed within ``reach`` of their candidate
+        (seen coarsely: :func:`vision.dice.changed_places`' measure, a change of ``params.changed`` grey levels)."""
+        d = chan_max(cv2.absdiff(cv2.blur(coarse.image, (3, 3)), cv2.blur(before.image, (3, 3))))
+        k = 2 * int(np.ceil(self.reach * coarse.px)) + 1
+        near = cv2.dilate((d >= self.params.changed).astype(np.uint8), np.ones((k, k), np.uint8))
+        H, W = near.shape
+        return {(x, y): die for (x, y), die in self.looks.items()
+                if not near[min(max(int(round((y - coarse.y0) * coarse.px)), 0), H - 1),
+                            min(max(int(round((x - coarse.x0) * coarse.px)), 0), W - 1)]}
 
 
 _CARRIES: "weakref.WeakKeyDictionary[object, DiceCarry]" = weakref.WeakKeyDictionary()
