@@ -30,6 +30,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import sys
 
@@ -241,6 +242,15 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
     for g in range(games):
         frames = game_frames(turns, seed * 1000 + g, noise)
         carry = DiceCarry(px=px)
+        looked = {"whole": 0, "carry": 0, "": 0}   # close looks made on the lines after the first
+        now = [""]
+        look = D._look
+
+        def counted(*a: Any, **k: Any) -> Any:
+            looked[now[0]] += 1
+            return look(*a, **k)
+
+        D._look = counted
         for _ in range(2):   # the whole view's warp map made first (the first sight of a geometry warps it plainly)
             D.find_dice_in_frame(frames[0].image, frames[0].corners, px=px)
         cpu = {"whole": 0.0, "carry": 0.0}
@@ -249,6 +259,7 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
         for i, r in enumerate(frames):
             got: dict[str, list[D.DieSeen]] = {}
             for side in (("whole", "carry") if i % 2 else ("carry", "whole")):
+                now[0] = side if i else ""
                 t = time.process_time()
                 got[side] = (D.find_dice_in_frame(r.image, r.corners, px=px) if side == "whole"
                              else carry.find(r.image, r.corners))
@@ -267,11 +278,12 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
                 c["right"] += sum(found[k].value == r.dice[j].value and found[k].sure() for j, k in match.items())
                 c["wrong_sure"] += sum(found[k].value != r.dice[j].value and found[k].sure() for j, k in match.items())
                 c["false"] += len(found) - len(match)
+        D._look = look
         n = max(len(frames) - 1, 1)
         tot["same"] += same
         tot["lines"] += len(frames)
         print(f"game {g} ({len(frames)} lines): dice identical on {same}, differ on {len(frames) - same}; "
-              f"close looks taken from the line before {carry.kept}, made {carry.looked}; CPU a line after the first: "
+              f"close looks made {looked['carry']} (whole searches: {looked['whole']}); CPU a line after the first: "
               f"whole board {cpu['whole'] / n * 1000:.1f} ms, what changed {cpu['carry'] / n * 1000:.1f} ms; "
               + "; ".join(f"{k}: drawn {c['drawn']} found {c['found']} right-sure {c['right']} wrong-sure "
                           f"{c['wrong_sure']} false {c['false']}" for k, c in score.items()))

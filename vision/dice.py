@@ -196,7 +196,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                  if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
                             min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
     cands = cands[: params.max_looks]
-    taken = kept or {}
+    taken = _taken(cands, kept or {}, params.kept_within)
     fresh = [c for c in cands if c not in taken]
     seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
     for cx, cy in cands:
@@ -210,6 +210,22 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         found.append(die)
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:max_dice]
+
+
+def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Looks:
+    """Per candidate, the kept look at the same place; failing one, when the nearest kept look lies within
+    ``within`` pw and found no die, that it finds none either (a frame's sensor noise moves a pip group's
+    centre a little; a die is taken only from its own place: a look at it again is made)."""
+    out = {c: kept[c] for c in cands if c in kept}
+    rest = [c for c in cands if c not in out]
+    if rest and kept:
+        places = list(kept)
+        k, r = np.asarray(places, np.float64), np.asarray(rest, np.float64)
+        d = np.hypot(r[:, None, 0] - k[None, :, 0], r[:, None, 1] - k[None, :, 1])
+        near = d.argmin(axis=1)
+        out.update({c: None for i, (c, j) in enumerate(zip(rest, near.tolist()))
+                    if d[i, j] <= within and kept[places[j]] is None})
+    return out
 
 
 def _look(view: View, cx: float, cy: float, params: DiceParams,

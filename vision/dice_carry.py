@@ -8,7 +8,11 @@ the close looks of its search; on the next frame of the same camera (the same fr
 board shape) the whole search runs again, candidates and all, but takes the frame before's look at a
 candidate (the same place) when nothing changed within the look's reach of it (its window and the
 checker a die there may lie on: ``reach`` pw; a change is ``DiceParams.changed`` grey levels on the
-coarse views blurred, as :func:`vision.dice.changed_places` measures it).  A look sees only pixels
+coarse views blurred, as :func:`vision.dice.changed_places` measures it); a candidate with no look
+kept at its place takes a kept look that found nothing within ``DiceParams.kept_within`` (0.06 pw) when
+that is the nearest kept look (sensor noise moves a pip group's centre a little: on rendered games with
+fresh noise a line's candidates are two thirds new places; a die found is always looked at again from
+its new place).  A look sees only pixels
 within that reach, so when what did not change is truly the same the dice are the whole search's,
 field for field; a camera's fresh sensor noise changes what a look would see a little, and then a
 kept look may differ from the one made again (``bench/dice_camera.py --sequence``).
@@ -47,8 +51,8 @@ class DiceCarry:
         self.coarse: Optional[View] = None          # the frame before, rectified coarsely
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
-        self.kept = 0                               # close looks taken from the frame before
-        self.looked = 0                             # close looks made
+        self.valid = 0                              # close looks of the frames before still valid, in all
+        self.searched = 0                           # frames searched
 
     def find(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape()) -> list[DieSeen]:
         """The dice on ``frame`` (most confident first, at most 6): :func:`vision.dice.find_dice_in_frame`'s
@@ -62,8 +66,8 @@ class DiceCarry:
         looks: Looks = {}
         found = find_dice(rectify(frame, corners, self.px, _MARGIN, shape), self.params, corners, shape,
                           kept=kept, looks=looks)
-        self.kept += sum(k in kept for k in looks)
-        self.looked += sum(k not in kept for k in looks)
+        self.valid += len(kept)
+        self.searched += 1
         self.coarse, self.camera, self.looks = coarse, camera, looks
         return found
 

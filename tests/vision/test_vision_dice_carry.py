@@ -1,10 +1,15 @@
 """One camera's dice from frame to frame, only what changed searched (:mod:`vision.dice_carry`)."""
 from __future__ import annotations
 
+from functools import partial
+from typing import Any, Callable
+
 import numpy as np
+import pytest
 
 from referee.events import BoardEvidence, PointReading
 from vision import layout as L
+from vision import dice as D
 from vision import render as R
 from vision.dice import find_dice_in_frame
 from vision.dice_carry import DiceCarry
@@ -29,55 +34,79 @@ def _frame(pos: BoardEvidence, dice: list[Die]) -> R.Rendered:
     return R.render_scene(pos, CLEAN, seed=8, dice=dice)   # the same noise on every frame (frame 0)
 
 
-def _said(dice: list) -> list[tuple[object, ...]]:
-    return [(d.board, d.value, d.confidence, d.on_checker, d.half) for d in dice]
+class _Looks:
+    """Counts the close looks the finder makes (vision.dice._look)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.made = 0
+        look = D._look
+
+        def counted(*a: Any, **k: Any) -> Any:
+            self.made += 1
+            return look(*a, **k)
+
+        monkeypatch.setattr(D, "_look", counted)
+
+    def during(self, run: Callable[[], Any]) -> tuple[Any, int]:
+        made = self.made
+        out = run()
+        return out, self.made - made
 
 
-def test_the_dice_of_each_frame_are_the_whole_searchs_with_the_looks_where_nothing_changed_kept() -> None:
+def test_the_dice_of_each_frame_are_the_whole_searchs_with_the_looks_where_nothing_changed_kept(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     start = L.start_position()
     frames = [_frame(start, [FOUR]), _frame(_moved(start, 6, 4), [FOUR, TWO]), _frame(_moved(start, 6, 4), [TWO])]
     carry = DiceCarry()
     for _ in range(2):   # the whole view's warp map made (the first sight of a geometry is warped plainly)
         find_dice_in_frame(frames[0].image, frames[0].corners)
-    got = []
+    looks = _Looks(monkeypatch)
+    got, made, whole, made_whole = [], [], [], []
     for r in frames:
-        looked = carry.looked
-        got.append(carry.find(r.image, r.corners))
-        made = carry.looked - looked
-    whole = [find_dice_in_frame(r.image, r.corners) for r in frames]
+        dice, n = looks.during(partial(carry.find, r.image, r.corners))
+        got.append(dice)
+        made.append(n)
+    for r in frames:
+        dice, n = looks.during(partial(find_dice_in_frame, r.image, r.corners))
+        whole.append(dice)
+        made_whole.append(n)
     assert sorted([d.value for d in g] for g in got) == [[2], [2, 4], [4]]
     assert got == whole   # every field
-    assert carry.kept > 2 * made > 0   # the last frame: a die lifted, most looks kept
+    assert made[0] == made_whole[0] and 0 < 2 * made[2] < made_whole[2]   # the last frame: a die lifted
 
 
-def test_the_same_frame_again_makes_no_look() -> None:
+def test_the_same_frame_again_makes_no_look(monkeypatch: pytest.MonkeyPatch) -> None:
     r = _frame(L.start_position(), [FOUR])
     carry = DiceCarry()
-    first = carry.find(r.image, r.corners)
-    made = carry.looked
-    again = carry.find(r.image.copy(), r.corners)
-    assert again == first and len(first) == 1 and carry.looked == made > 0 and carry.kept == made
+    looks = _Looks(monkeypatch)
+    first, made = looks.during(lambda: carry.find(r.image, r.corners))
+    again, made_again = looks.during(lambda: carry.find(r.image.copy(), r.corners))
+    assert again == first and len(first) == 1 and made > 0 and made_again == 0
 
 
-def test_another_camera_or_a_board_changed_all_over_looks_again_everywhere() -> None:
+def test_another_camera_or_a_board_changed_all_over_looks_again_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     r = _frame(L.start_position(), [FOUR])
     other = R.render_scene(L.random_position(np.random.default_rng(3)), CLEAN, seed=8, dice=[])
     assert other.corners.tobytes() == r.corners.tobytes()
     carry = DiceCarry()
     carry.find(r.image, r.corners)
     assert carry.find(other.image, other.corners) == find_dice_in_frame(other.image, other.corners)
-    kept = carry.kept
-    carry.find(other.image, other.corners + np.float32(2.0))   # the same board seen from elsewhere
-    assert carry.kept == kept and carry.looked > 0
+    looks = _Looks(monkeypatch)
+    valid = carry.valid
+    moved = other.corners + np.float32(2.0)   # the same board seen from elsewhere
+    _, made = looks.during(lambda: carry.find(other.image, moved))
+    assert carry.valid == valid and made > 40   # no look kept: every candidate looked at
 
 
-def test_the_frame_is_not_kept_so_the_caller_may_reuse_its_buffer() -> None:
+def test_the_frame_is_not_kept_so_the_caller_may_reuse_its_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
     r = _frame(L.start_position(), [FOUR])
     carry = DiceCarry()
     buf = r.image.copy()
     first = carry.find(buf, r.corners)
     buf[:] = 0   # a camera's buffer filled with the next frame
-    assert carry.find(r.image, r.corners) == first and carry.kept == carry.looked
+    looks = _Looks(monkeypatch)
+    again, made = looks.during(lambda: carry.find(r.image, r.corners))
+    assert again == first and made == 0
 
 
 def test_each_camera_has_its_own_carry_kept_while_it_lives() -> None:
