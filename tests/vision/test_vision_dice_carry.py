@@ -123,3 +123,13 @@ def test_each_camera_has_its_own_carry_kept_while_it_lives() -> None:
     del a
     gc.collect()
     assert len(_CARRIES) == before - 1
+
+
+def test_a_candidate_takes_a_kept_look_at_its_place_or_the_nearest_empty_one_never_a_die_elsewhere() -> None:
+    from vision.dice import DieSeen, _taken
+
+    die = DieSeen((2.0, 2.0), None, "left", False, False, 3, 1.0)
+    kept = {(1.0, 1.0): None, (2.0, 2.0): die, (2.1, 2.0): None}
+    cands = [(2.0, 2.0), (1.03, 1.0), (2.02, 2.0), (2.09, 2.0), (1.5, 1.5)]
+    assert _taken(cands, kept, 0.06) == {(2.0, 2.0): die, (1.03, 1.0): None, (2.09, 2.0): None}
+    assert _taken(cands, {}, 0.06) == {}
