@@ -254,7 +254,7 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
         for _ in range(2):   # the whole view's warp map made first (the first sight of a geometry warps it plainly)
             D.find_dice_in_frame(frames[0].image, frames[0].corners, px=px)
         cpu = {"whole": 0.0, "carry": 0.0}
-        score = {k: dict(drawn=0, found=0, right=0, wrong_sure=0, false=0) for k in cpu}
+        score = {k: dict(drawn=0, found=0, right=0, wrong_sure=0, false=0, false_sure=0) for k in cpu}
         same = 0
         for i, r in enumerate(frames):
             got: dict[str, list[D.DieSeen]] = {}
@@ -278,6 +278,7 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
                 c["right"] += sum(found[k].value == r.dice[j].value and found[k].sure() for j, k in match.items())
                 c["wrong_sure"] += sum(found[k].value != r.dice[j].value and found[k].sure() for j, k in match.items())
                 c["false"] += len(found) - len(match)
+                c["false_sure"] += sum(d.sure() for k, d in enumerate(found) if k not in match.values())
         D._look = look
         n = max(len(frames) - 1, 1)
         tot["same"] += same
@@ -286,7 +287,7 @@ def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True
               f"close looks made {looked['carry']} (whole searches: {looked['whole']}); CPU a line after the first: "
               f"whole board {cpu['whole'] / n * 1000:.1f} ms, what changed {cpu['carry'] / n * 1000:.1f} ms; "
               + "; ".join(f"{k}: drawn {c['drawn']} found {c['found']} right-sure {c['right']} wrong-sure "
-                          f"{c['wrong_sure']} false {c['false']}" for k, c in score.items()))
+                          f"{c['wrong_sure']} false {c['false']} ({c['false_sure']} sure)" for k, c in score.items()))
     print(f"sequences: dice identical on {tot['same']} of {tot['lines']} lines")
 
 

@@ -68,8 +68,9 @@ So ``read --batch`` no longer looks again where nothing changed: a camera's line
 pixels, and :mod:`vision.dice_carry` hands :func:`find_dice` the close looks of the camera's line
 before whose candidates nothing changed near (``kept``): the whole search, the same dice, the close
 looks made only near a change (rendered games, what no throw or move touched the same pixel for pixel:
-dice identical on 72 of 72 lines; with fresh sensor noise 49 of 72, a kept look having seen the line
-before's noise; ``bench/vision_batch.py`` at load 5, a game's line with the dice 49.3 -> 38.1 ms CPU).
+dice identical on 72 of 72 lines; with fresh sensor noise 42 of 72, a kept look having seen the line
+before's noise, no die read wrong or false while sure; ``bench/vision_batch.py`` at load 5, a game's
+line with the dice 49.4 -> 33.7 ms CPU, the pip-like spots where nothing changed kept too).
 Tried first and left: searching only the changed rectangles and carrying the dice elsewhere (a
 rectangle gets its own 32 strongest peaks and 96 looks where the whole search ranks the board's: 65 of
 72 lines identical).
@@ -178,18 +179,20 @@ Looks = dict[tuple[float, float], Optional[DieSeen]]
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
-              looks: Optional[Looks] = None) -> list[DieSeen]:
+              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None
+              ) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
     (:func:`changed_places`): look only where the board changed since it was seen without dice.
     ``kept``: close looks of the same view of a frame before, each what a look at its candidate
     would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
-    instead of looking again; ``looks``: filled with this search's close looks, for the next frame."""
+    instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
+    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
     coarse = stand_out(view, params)
     ring = ring_candidates(view, params, coarse)
-    pips = standing_out(pip_candidates(view, params), view, coarse[1], params)
+    pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)
         far = np.hypot(b[:, None, 0] - a[None, :, 0], b[:, None, 1] - a[None, :, 1]).min(axis=1) > 0.1
