@@ -12,7 +12,10 @@ from vision import layout as L
 from vision import dice as D
 from vision import render as R
 from vision.dice import find_dice_in_frame
+from vision.dice_candidates import spot_pixels
 from vision.dice_carry import DiceCarry
+from vision.dice_params import DiceParams
+from vision.rectify import rectify
 from vision.render_props import Die
 
 CLEAN = R.RenderParams(noise_max=2, blur_max=0.5, glare_prob=0, shadow_prob=0, jpeg=(90, 95), rotation_max=3,
@@ -73,6 +76,11 @@ def test_the_dice_of_each_frame_are_the_whole_searchs_with_the_looks_where_nothi
     assert sorted([d.value for d in g] for g in got) == [[2], [2, 4], [4]]
     assert got == whole   # every field
     assert made[0] == made_whole[0] and 0 < 2 * made[2] < made_whole[2]   # the last frame: a die lifted
+    # its pip-like spots, kept where nothing changed and found again around the lifted die: the whole view's
+    assert carry.spots is not None
+    whole_spots = spot_pixels(rectify(frames[2].image, frames[2].corners, 64), DiceParams())
+    for (xs, ys), (wx, wy) in zip(carry.spots, whole_spots):
+        assert np.array_equal(xs, wx) and np.array_equal(ys, wy) and len(xs) > 10
 
 
 def test_the_same_frame_again_makes_no_look(monkeypatch: pytest.MonkeyPatch) -> None:
