@@ -112,8 +112,8 @@ def load_image(path: str) -> Any:
 def dice_found(img: Any, corners: Any, shape: Any, camera: Any = None) -> list[dict[str, Any]]:
     """``"dice"``: the dice found on the board (vision.dice), as dice, not checkers: where each
     lies (image px and board pw), which half, on a checker or off the board, its value when sure.
-    ``camera``: what stands for the camera (``--batch``: its kept reader), whose pictures' dice are
-    searched only where its last picture changed (:func:`vision.dice_carry.carry_for`)."""
+    ``camera``: what stands for the camera (``--batch``: its kept reader): what was found where
+    nothing changed since its last picture is kept (:func:`vision.dice_carry.carry_for`)."""
     from .dice import find_dice_in_frame
     from .dice_carry import carry_for
     out = []
