@@ -2,6 +2,7 @@
 
     python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels tests/data/vision_real/labels.json]
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64] [--no-before]
+    python3 -m bench.dice_camera --sequence GAMES [--turns 8] [--same-noise]   (read --batch's dice, below)
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
 on a checker, over the board's edge (any part: its ``overhang``) as the renderer's :class:`vision.render_props.DieSeen` says).
@@ -19,6 +20,9 @@ The rendered frames are read as the table reads them: given the same board drawn
 camera is sure of both values (:attr:`referee.events.DiceSeen.sure`, as the referee of a camera-only
 table takes them); printed are the rolls so accepted, those with a wrong value, and those accepted
 wrong while the camera was unsure of a die (the figure that must be 0: an unsure view is never a roll).
+
+``--sequence``: rendered games of one camera each (:func:`game_frames`), line by line as ``read --batch``
+reads them, the whole search against :class:`vision.dice_carry.DiceCarry` (:func:`sequence`).
 """
 from __future__ import annotations
 
@@ -26,6 +30,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import sys
 
@@ -189,6 +194,103 @@ def speed(n: int, seed: int, px: int = 64) -> tuple[float, float, float]:
     return float(worst[0]), float(worst[1]), float(worst[2])
 
 
+def _moved(pos: L.BoardEvidence, rng: np.random.Generator, mover: str, pips: list[int]) -> L.BoardEvidence:
+    """``pos`` with one of ``mover``'s checkers moved by each of ``pips`` (dark down the table's numbers,
+    light up them) onto an empty point or its own (no hits, no bearing off: a game's look, not its rules)."""
+    pts = list(pos.points)
+    for d in pips:
+        for _ in range(30):
+            src = int(rng.integers(24))
+            dst = src - d if mover == "dark" else src + d
+            if pts[src].colour != mover or not pts[src].count or not 0 <= dst < 24:
+                continue
+            if pts[dst].count and pts[dst].colour != mover:
+                continue
+            pts[src] = L.PointReading(pts[src].count - 1, mover if pts[src].count > 1 else None)
+            pts[dst] = L.PointReading(pts[dst].count + 1, mover)
+            break
+    return L.BoardEvidence(points=tuple(pts), bar=pos.bar, off=pos.off)
+
+
+def game_frames(turns: int, seed: int, noise: bool = True) -> list[R.Rendered]:
+    """A game's frames from one camera (``seed``), as ``read --batch`` may be given them: per turn the
+    dice thrown, the checkers moved with the dice still lying, the dice lifted (each frame its own
+    sensor noise)."""
+    from vision.render_dice import random_dice
+    rng = np.random.default_rng(seed)
+    params = R.RenderParams.real_table(dice_prob=0.0)
+    pos, out = L.start_position(), list[R.Rendered]()
+    for t in range(turns):
+        mover = ("dark", "light")[t % 2]
+        dice = random_dice(rng, [], L.BoardShape())
+        out.append(R.render_scene(pos, params, seed=seed, frame=(len(out) + 1) * noise, dice=dice))
+        pos = _moved(pos, rng, mover, [d.value for d in dice])
+        out.append(R.render_scene(pos, params, seed=seed, frame=(len(out) + 1) * noise, dice=dice))
+        out.append(R.render_scene(pos, params, seed=seed, frame=(len(out) + 1) * noise, dice=[]))
+    return out
+
+
+def sequence(games: int, turns: int, seed: int, px: int = 64, noise: bool = True) -> None:
+    """Rendered games read line by line as ``read --batch`` reads one camera: the whole board searched on
+    every frame, and searched again with the close looks where nothing changed since the frame before
+    kept (:class:`vision.dice_carry.DiceCarry`).  Printed per game: the lines whose dice are identical
+    (every field), those that differ (each shown), the looks kept and made, each side's CPU ms a line
+    after the first (both timed on the same frame, in turn) and found / right and sure / wrong sure /
+    false against the dice drawn."""
+    from vision.dice_carry import DiceCarry
+    tot = {"same": 0, "lines": 0}
+    for g in range(games):
+        frames = game_frames(turns, seed * 1000 + g, noise)
+        carry = DiceCarry(px=px)
+        looked = {"whole": 0, "carry": 0, "": 0}   # close looks made on the lines after the first
+        now = [""]
+        look = D._look
+
+        def counted(*a: Any, **k: Any) -> Any:
+            looked[now[0]] += 1
+            return look(*a, **k)
+
+        D._look = counted
+        for _ in range(2):   # the whole view's warp map made first (the first sight of a geometry warps it plainly)
+            D.find_dice_in_frame(frames[0].image, frames[0].corners, px=px)
+        cpu = {"whole": 0.0, "carry": 0.0}
+        score = {k: dict(drawn=0, found=0, right=0, wrong_sure=0, false=0, false_sure=0) for k in cpu}
+        same = 0
+        for i, r in enumerate(frames):
+            got: dict[str, list[D.DieSeen]] = {}
+            for side in (("whole", "carry") if i % 2 else ("carry", "whole")):
+                now[0] = side if i else ""
+                t = time.process_time()
+                got[side] = (D.find_dice_in_frame(r.image, r.corners, px=px) if side == "whole"
+                             else carry.find(r.image, r.corners))
+                if i:
+                    cpu[side] += time.process_time() - t
+            same += got["whole"] == got["carry"]
+            if got["whole"] != got["carry"]:
+                print(f"  game {g} line {i}: whole {[(d.board, d.value, d.confidence) for d in got['whole']]}"
+                      f" carry {[(d.board, d.value, d.confidence) for d in got['carry']]}")
+            tol = 0.3 * _pw_px(r.corners, L.BoardShape())
+            for side, found in got.items():
+                c = score[side]
+                match = _match([t.centre for t in r.dice], found, tol)
+                c["drawn"] += len(r.dice)
+                c["found"] += len(match)
+                c["right"] += sum(found[k].value == r.dice[j].value and found[k].sure() for j, k in match.items())
+                c["wrong_sure"] += sum(found[k].value != r.dice[j].value and found[k].sure() for j, k in match.items())
+                c["false"] += len(found) - len(match)
+                c["false_sure"] += sum(d.sure() for k, d in enumerate(found) if k not in match.values())
+        D._look = look
+        n = max(len(frames) - 1, 1)
+        tot["same"] += same
+        tot["lines"] += len(frames)
+        print(f"game {g} ({len(frames)} lines): dice identical on {same}, differ on {len(frames) - same}; "
+              f"close looks made {looked['carry']} (whole searches: {looked['whole']}); CPU a line after the first: "
+              f"whole board {cpu['whole'] / n * 1000:.1f} ms, what changed {cpu['carry'] / n * 1000:.1f} ms; "
+              + "; ".join(f"{k}: drawn {c['drawn']} found {c['found']} right-sure {c['right']} wrong-sure "
+                          f"{c['wrong_sure']} false {c['false']} ({c['false_sure']} sure)" for k, c in score.items()))
+    print(f"sequences: dice identical on {tot['same']} of {tot['lines']} lines")
+
+
 def _show(title: str, c: dict[str, int]) -> None:
     d = max(c["drawn"], 1)
     f = max(c["found"], 1)
@@ -217,7 +319,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--speed", type=int, default=20)
     ap.add_argument("--px", type=int, default=64, help="pixels per point width of the rectified view")
     ap.add_argument("--no-before", action="store_true", help="search the whole board (no frame before the throw)")
+    ap.add_argument("--sequence", type=int, default=0, metavar="GAMES",
+                    help="only rendered games read line by line: whole board vs what changed (DiceCarry)")
+    ap.add_argument("--same-noise", action="store_true",
+                    help="--sequence's frames with the same sensor noise: what nothing touched is unchanged")
+    ap.add_argument("--turns", type=int, default=8, help="turns a game (--sequence), three frames each")
     a = ap.parse_args(argv)
+    if a.sequence:
+        sequence(a.sequence, a.turns, a.seed, a.px, not a.same_noise)
+        return
     if a.frames:
         how = "whole board" if a.no_before else "where it changed since the board without dice"
         _show(f"rendered (seed {a.seed}, {a.px} px/pw, {how})",

@@ -12,7 +12,9 @@ printed with its target, the base's
 figure and the ratio after / before.  The frames and lines are :mod:`bench.vision_speed`'s: a still
 board of 30 rendered frames with fresh sensor noise each (the stability check), and JPEG files of
 one camera, corners given (``read --batch``), the first line not counted (the warps' maps made
-before: a long batch's first lines make them).  ``read_image`` per line is CPU time of one
+before: a long batch's first lines make them); with the dice also a rendered game's frames of one camera
+(:func:`bench.dice_camera.game_frames`: dice thrown, checkers moved, dice lifted), whose lines, unlike
+those random boards, share most of their pixels.  ``read_image`` per line is CPU time of one
 thread; the whole ``--batch`` loop (stdin lines to stdout, the next line's picture decoded in a
 thread while a line is read, :mod:`vision.batch`) is timed as CPU time of the process (both
 threads), as CPU time of the reading (main) thread alone (what a line takes when the decoding
@@ -41,6 +43,8 @@ FIGURES = {
     "nodice": ("read --batch --no-dice, per line after the first (one camera, JPEG)", 12.0),
     "decode": ("... of it the JPEG decoding", None),
     "dice": ("read --batch with the dice, per line after the first", None),
+    "dice_game": ("read --batch with the dice, a rendered game's lines (thrown, moved, lifted), per line after the "
+                  "first", 12.0),
     "loop_cpu": ("the whole read --batch --no-dice loop (stdin lines to stdout), per line after the first, CPU", None),
     "loop_main": ("... of it in the reading thread (a line's wall time with a core to spare)", None),
     "loop_wall": ("... the same, wall time (the next picture decoded while a line is read)", 12.0),
@@ -120,6 +124,18 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                     m["cli"].read_image(*jobs[0], readers=readers[side], dice=dice)
                 keep(key, _pair(jobs[1:], {side: (lambda job, m=m, r=readers[side], dice=dice: json.dumps(
                     m["cli"].read_image(*job, readers=r, dice=dice))) for side, m in mods.items()}))
+            # a game as one camera sees it: the lines share most of their pixels (bench.dice_camera.game_frames)
+            from dice_camera import game_frames
+            game = []
+            for k, r in enumerate(game_frames((lines + 3) // 3, 77)[: lines + 1]):
+                path = str(Path(d) / f"game{k}.jpg")
+                cv2.imwrite(path, r.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+                game.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in r.corners)))
+            kept: dict[str, dict[tuple, Any]] = {side: {} for side in mods}
+            for side, m in mods.items():
+                m["cli"].read_image(*game[0], readers=kept[side], dice=True)
+            keep("dice_game", _pair(game[1:], {side: (lambda job, m=m, r=kept[side]: json.dumps(
+                m["cli"].read_image(*job, readers=r, dice=True))) for side, m in mods.items()}))
             keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
             text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in jobs)
             loop = _loops({side: m["cli"] for side, m in mods.items()}, text, lines)

@@ -92,7 +92,7 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     out["p"] = reported_odds(r.rows)
     if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
-        out["dice"] = dice_found(img, r.corners, reader.config.shape)
+        out["dice"] = dice_found(img, r.corners, reader.config.shape, None if readers is None else reader)
     return out
 
 
@@ -109,12 +109,16 @@ def load_image(path: str) -> Any:
     return img
 
 
-def dice_found(img: Any, corners: Any, shape: Any) -> list[dict[str, Any]]:
+def dice_found(img: Any, corners: Any, shape: Any, camera: Any = None) -> list[dict[str, Any]]:
     """``"dice"``: the dice found on the board (vision.dice), as dice, not checkers: where each
-    lies (image px and board pw), which half, on a checker or off the board, its value when sure."""
+    lies (image px and board pw), which half, on a checker or off the board, its value when sure.
+    ``camera``: what stands for the camera (``--batch``: its kept reader): what was found where
+    nothing changed since its last picture is kept (:func:`vision.dice_carry.carry_for`)."""
     from .dice import find_dice_in_frame
+    from .dice_carry import carry_for
     out = []
-    for d in find_dice_in_frame(img, corners, shape):
+    found = find_dice_in_frame(img, corners, shape) if camera is None else carry_for(camera).find(img, corners, shape)
+    for d in found:
         out.append({"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
                     "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
                     "on_checker": d.on_checker, "off_board": d.off_board,

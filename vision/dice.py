@@ -64,6 +64,16 @@ spots looked for at 48 px a pw (265), the wide blur of their difference of Gauss
 of 60 throws: 53 -> 50), single spots no pip group (243), a seed whose region is a speck taken for a
 pip's (265).  What is left is the design's floor: each of the 96 close looks costs tens of small
 OpenCV and numpy calls, and no cheap measure found tells a die's candidate from the others.
+So ``read --batch`` no longer looks again where nothing changed: a camera's lines mostly share their
+pixels, and :mod:`vision.dice_carry` hands :func:`find_dice` the close looks of the camera's line
+before whose candidates nothing changed near (``kept``): the whole search, the same dice, the close
+looks made only near a change (rendered games, what no throw or move touched the same pixel for pixel:
+dice identical on 72 of 72 lines; with fresh sensor noise 42 of 72, a kept look having seen the line
+before's noise, no die read wrong or false while sure; ``bench/vision_batch.py`` at load 5, a game's
+line with the dice 49.4 -> 33.7 ms CPU, the pip-like spots where nothing changed kept too).
+Tried first and left: searching only the changed rectangles and carrying the dice elsewhere (a
+rectangle gets its own 32 strongest peaks and 96 looks where the whole search ranks the board's: 65 of
+72 lines identical).
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -84,7 +94,7 @@ from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colou
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
-__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "changed_places", "changed_regions", "count_pips",
+__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "Looks", "changed_places", "changed_regions", "count_pips",
            "covered_points",
            "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings",
            "where_confidence", "zone"]
@@ -162,17 +172,27 @@ def changed_places(view: View, before: View, params: DiceParams = DiceParams()) 
     return cv2.dilate((d >= params.changed).astype(np.uint8), np.ones((k, k), np.uint8)) > 0
 
 
+#: a search's close looks: per candidate (layout pw), the die it shows, or None
+Looks = dict[tuple[float, float], Optional[DieSeen]]
+
+
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
-              changed: Optional[np.ndarray] = None) -> list[DieSeen]:
+              changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
+              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None
+              ) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
-    (:func:`changed_places`): look only where the board changed since it was seen without dice."""
+    (:func:`changed_places`): look only where the board changed since it was seen without dice.
+    ``kept``: close looks of the same view of a frame before, each what a look at its candidate
+    would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
+    instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
+    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
     coarse = stand_out(view, params)
     ring = ring_candidates(view, params, coarse)
-    pips = standing_out(pip_candidates(view, params), view, coarse[1], params)
+    pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)
         far = np.hypot(b[:, None, 0] - a[None, :, 0], b[:, None, 1] - a[None, :, 1]).min(axis=1) > 0.1
@@ -184,45 +204,74 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
                  if changed[min(max(int(round((y - view.y0) * view.px)), 0), H - 1),
                             min(max(int(round((x - view.x0) * view.px)), 0), W - 1)]]
     cands = cands[: params.max_looks]
-    seeds = seed_colours(view, cands, params)  # the faces' colours about every candidate, at once
-    for (cx, cy), known in zip(cands, seeds):
+    taken = _taken(cands, kept or {}, params.kept_within)
+    fresh = [c for c in cands if c not in taken]
+    seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
+    for cx, cy in cands:
         if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
             continue  # on a die already found: the same face again
-        got = face_at(view, cx, cy, params, known)
-        if got is None:
+        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, seeds[cx, cy], to_img, shape)
+        if looks is not None:
+            looks[cx, cy] = die
+        if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
             continue
-        face, rect, contrast, fill = got
-        (rx, ry), (rw, rh), _ang = rect
-        value, conf = read_face(face, params)
-        # never sure when the pips counted one by one disagree, or the face is rounded, not a square's
-        # straight edges (a letter's loop, a disc); counted only when it could matter
-        if conf > params.uncounted and (fill < params.square or value not in count_pips(face, params)):
-            conf = params.uncounted
-        side = float(np.sqrt(rw * rh)) / view.px
-        # a cocked die's top face is foreshortened a little; a longer blob is no die's face
-        conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
-        if conf < params.keep:
-            continue  # no die's pips: a letter, a screw, a checker's emblem
-        bx, by = rx / view.px + view.x0, ry / view.px + view.y0
-        if any(np.hypot(bx - d.board[0], by - d.board[1]) < 0.2 for d in found):
-            continue
-        img: Optional[tuple[float, float]] = None
-        if to_img is not None:
-            rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
-            q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
-            img = (float(q[0]), float(q[1]))
-        half = half_of(bx, by)
-        if half == "bar":  # hinges and fittings there show screws like pips: never sure
-            conf = min(conf, params.bar_confidence)
-        # off the board: any of the face over the playing area's edge (a die across it, or beyond)
-        pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
-        t = params.edge
-        off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
-                   or (pts[:, 1] > L.HEIGHT + t).any())
-        found.append(DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
-                             off, value, conf, round(side, 3), where_confidence(bx, by, side)))
+        found.append(die)
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:max_dice]
+
+
+def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Looks:
+    """Per candidate, the kept look at the same place; failing one, when the nearest kept look lies within
+    ``within`` pw and found no die, that it finds none either (a frame's sensor noise moves a pip group's
+    centre a little; a die is taken only from its own place: a look at it again is made)."""
+    out = {c: kept[c] for c in cands if c in kept}
+    rest = [c for c in cands if c not in out]
+    if rest and kept:
+        places = list(kept)
+        k, r = np.asarray(places, np.float64), np.asarray(rest, np.float64)
+        d = np.hypot(r[:, None, 0] - k[None, :, 0], r[:, None, 1] - k[None, :, 1])
+        near = d.argmin(axis=1)
+        out.update({c: None for i, (c, j) in enumerate(zip(rest, near.tolist()))
+                    if d[i, j] <= within and kept[places[j]] is None})
+    return out
+
+
+def _look(view: View, cx: float, cy: float, params: DiceParams,
+          known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
+          to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
+    """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
+    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours."""
+    got = face_at(view, cx, cy, params, known)
+    if got is None:
+        return None
+    face, rect, contrast, fill = got
+    (rx, ry), (rw, rh), _ang = rect
+    value, conf = read_face(face, params)
+    # never sure when the pips counted one by one disagree, or the face is rounded, not a square's
+    # straight edges (a letter's loop, a disc); counted only when it could matter
+    if conf > params.uncounted and (fill < params.square or value not in count_pips(face, params)):
+        conf = params.uncounted
+    side = float(np.sqrt(rw * rh)) / view.px
+    # a cocked die's top face is foreshortened a little; a longer blob is no die's face
+    conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
+    if conf < params.keep:
+        return None  # no die's pips: a letter, a screw, a checker's emblem
+    bx, by = rx / view.px + view.x0, ry / view.px + view.y0
+    img: Optional[tuple[float, float]] = None
+    if to_img is not None:
+        rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
+        q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
+        img = (float(q[0]), float(q[1]))
+    half = half_of(bx, by)
+    if half == "bar":  # hinges and fittings there show screws like pips: never sure
+        conf = min(conf, params.bar_confidence)
+    # off the board: any of the face over the playing area's edge (a die across it, or beyond)
+    pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
+    t = params.edge
+    off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
+               or (pts[:, 1] > L.HEIGHT + t).any())
+    return DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
+                   off, value, conf, round(side, 3), where_confidence(bx, by, side))
 
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),

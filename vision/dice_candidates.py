@@ -107,6 +107,20 @@ def ring_candidates(view: View, p: DiceParams,
 def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     """Pip-like spots on the view (layout pw, shape (n, 2) each): small round spots much darker, and
     much lighter, than what lies around them, a pip's size."""
+    return spots_at(view, p, spot_pixels(view, p))
+
+
+def spots_at(view: View, p: DiceParams, pixels: "tuple[tuple[np.ndarray, np.ndarray], ...]"
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The dark and the light spots of :func:`spot_pixels` (x, y pixels at the spot scale) in layout pw."""
+    P = float(view.px) * min(1.0, p.spot_px / view.px)
+    dark, light = (np.stack([xs / P + view.x0, ys / P + view.y0], axis=1) for xs, ys in pixels)
+    return dark, light
+
+
+def spot_pixels(view: View, p: DiceParams) -> "tuple[tuple[np.ndarray, np.ndarray], ...]":
+    """The pixels (x, y, row by row; at ``p.spot_px`` per pw when the view is finer) of the pip-like
+    spots, dark ones then light ones.  Each is found from the pixels within ``SPOT_REACH`` pw of it."""
     scale = min(1.0, p.spot_px / view.px)  # found at a coarser scale: a pip is still some px wide
     img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
                                                       interpolation=cv2.INTER_LINEAR)
@@ -122,9 +136,12 @@ def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
         # (the wide blur's array, no longer needed, takes the peaks' box extremes: no fresh full-size
         # floats, whose pages the allocator may have handed back and must fault in again)
-        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark, work=wide)
-        out.append(np.stack([xs / P + view.x0, ys / P + view.y0], axis=1))
+        out.append(_peaks(dog, p.pip_contrast, k, low=dark, work=wide))
     return out[0], out[1]
+
+
+#: how far (pw) a spot's finding reads: the wide blur's kernel (4 sigmas of 2.5 pip_sigma) and the peaks' box
+SPOT_REACH = 4 * 2.5 * DiceParams().pip_sigma + 0.04
 
 
 def _blurred(grey: np.ndarray, sigma: float) -> np.ndarray:
@@ -224,15 +241,17 @@ def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
     return [spots[g] for g in np.split(order, cuts)]
 
 
-def pip_candidates(view: View, p: DiceParams) -> list[tuple[float, float]]:
+def pip_candidates(view: View, p: DiceParams,
+                   spots: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
     """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
-    symmetrically about its centre, so their mean is the face's centre."""
+    symmetrically about its centre, so their mean is the face's centre.  ``spots``: the view's
+    (:func:`spots_at`), when already found."""
     out: list[tuple[float, float]] = []
-    for spots in _pip_spots(view, p):  # dark pips, then light ones: never mixed in one face
-        if len(spots) > p.max_spots or len(spots) == 0:
+    for spots_ in (_pip_spots(view, p) if spots is None else spots):  # dark pips, then light ones: never mixed
+        if len(spots_) > p.max_spots or len(spots_) == 0:
             continue
         for link in p.pip_links:
-            out += _small_groups(spots, link, p.side[1] * 0.8)
+            out += _small_groups(spots_, link, p.side[1] * 0.8)
     return _apart(out, 0.06)
 
 

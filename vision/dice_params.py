@@ -54,6 +54,7 @@ class DiceParams:
     pip_contrast: float = 30.0     # grey levels a pip-like spot stands out from its surround
     pip_links: tuple[float, ...] = (0.17, 0.32)  # pips of one face lie this close (pw): the rows, the diagonal of a 2
     pip_stand_out: float = 12.0    # a pip group is looked at closely only where something stands out this much
+    kept_within: float = 0.06      # a frame's empty close look taken for the next frame's candidate this near (pw)
     changed: float = 25.0          # grey levels a place must change by since the board was seen without dice
     max_spots: int = 4000          # more pip-like spots than this: a texture, no pips are looked for
     rim_levels: float = 20.0       # grey levels a face's rim may differ from its colour ...
