@@ -136,7 +136,9 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                 m["cli"].read_image(*game[0], readers=kept[side], dice=True)
             keep("dice_game", _pair(game[1:], {side: (lambda job, m=m, r=kept[side]: json.dumps(
                 m["cli"].read_image(*job, readers=r, dice=True))) for side, m in mods.items()}))
-            keep("decode", _pair(jobs[1:], {side: (lambda job: cv2.imread(job[0], cv2.IMREAD_COLOR)) for side in mods}))
+            # each tree's own decoding of a line's file (its cli.load_image)
+            keep("decode", _pair(jobs[1:], {side: (lambda job, m=m: m["cli"].load_image(job[0]))
+                                            for side, m in mods.items()}))
             text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in jobs)
             loop = _loops({side: m["cli"] for side, m in mods.items()}, text, lines)
             for side, got in loop.items():

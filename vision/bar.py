@@ -96,11 +96,11 @@ def bar_edges(prof: Profiles, reach: float) -> tuple[np.ndarray, np.ndarray]:
     g = prof.grad
     h, w = g.shape
     ys = np.arange(0.2, L.HEIGHT - 0.2, 1.0 / 16)
-    rows = np.clip(np.rint((ys + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
+    rows = np.minimum(np.maximum(np.rint((ys + prof.margin) * prof.px).astype(np.intp), 0), h - 1)
     offs = np.arange(-reach, reach + 1e-9, 1.0 / prof.px)
     out = []
     for x in (L.BAR_LEFT, L.BAR_RIGHT):
-        cols = np.clip(np.rint((x + offs + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
+        cols = np.minimum(np.maximum(np.rint((x + offs + prof.margin) * prof.px).astype(np.intp), 0), w - 1)
         out.append(np.abs(g[rows[:, None], cols[None, :]].real).max(axis=1))
     return ys, np.minimum(out[0], out[1]) / prof.strength
 

@@ -48,8 +48,8 @@ def _edge_across(prof: Profiles, x: np.ndarray, y: np.ndarray, nx: np.ndarray, n
     g = prof.grad
     h, w = g.shape
     yl, k = to_layout_y(np.asarray(y, np.float64), params.shape)
-    col = np.clip(np.rint((x + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
-    row = np.clip(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
+    col = np.minimum(np.maximum(np.rint((x + prof.margin) * prof.px).astype(np.intp), 0), w - 1)
+    row = np.minimum(np.maximum(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0), h - 1)
     n = nx / np.float32(bar_stretch(params.shape)) + 1j * ny / k.astype(np.float32)
     z = g[row, col] * np.conj(n / np.abs(n))
     return np.asarray((np.abs(z.real) - 0.5 * np.abs(z.imag)) / prof.strength)

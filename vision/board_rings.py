@@ -76,8 +76,8 @@ def ring_scores(prof: Profiles, x: np.ndarray, y: np.ndarray, cd: float, ring_ra
     band = (yb > lo) & (yb < hi)
     kk = np.float32(L.GAP / _mid(shape))
     yl = np.where(band, lo + (yb - lo) * kk, np.where(yb >= hi, yb - np.float32(shape.height - L.HEIGHT), yb))
-    col = np.clip(np.rint((px_ + prof.margin) * prof.px).astype(np.intp), 0, w - 1)
-    row = np.clip(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0, h - 1)
+    col = np.minimum(np.maximum(np.rint((px_ + prof.margin) * prof.px).astype(np.intp), 0), w - 1)
+    row = np.minimum(np.maximum(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0), h - 1)
     z = g.ravel()[row * w + col]
     # the board's normal (cos, sin) through the mapping (x by sx, y by the squeeze, flipped going
     # up), as a unit complex number; the tangent stays perpendicular to it, so z times its
