@@ -171,7 +171,8 @@ def arms(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[st
     return out
 
 
-TABLE_FRAMES = 60   # frames the drifted board stays still (2 s at 30 fps)
+TABLE_FRAMES = 240  # frames the drifted board stays still (8 s at 30 fps)
+FPS = 30.0
 
 
 def _noisy(img: np.ndarray, k: int) -> np.ndarray:
@@ -203,11 +204,11 @@ def table(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[s
         r.memory.dice_lying(_lying(img, lab))
         sf = StabilityFilter(r)
         for k in range(6):
-            sf.feed(_noisy(raw, k), t=k)
+            sf.feed(_noisy(raw, k), t=(1 + k) / FPS)
         tally["frames"] += 1
         settled = None
         for k in range(TABLE_FRAMES):
-            sf.feed(_noisy(img, 100 + k), t=6 + k)
+            sf.feed(_noisy(img, 100 + k), t=(7 + k) / FPS)
             settled = None if sf.state != State.STABLE else k if settled is None else settled
         if settled is None or sf.last is None:
             detail.append(f"{name}: not settled in {TABLE_FRAMES} frames ({sf.state.name}, corners {r.corner_source})")

@@ -39,6 +39,7 @@ SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is r
 REFIND_STEPS = 3              # a knocked board found again: its measured move folded into its corners at most so often
 REFIND_AGREE = 0.25           # pw: the automatic search's corners agree with the measured move's within this
 REFIND_UNTOLD_EVERY = 150     # frames read between searches while the board looks foreign and its move is not told
+FRAME_S = 1 / 30              # s: a camera frame (those cadences hold in time too: a table reads only some frames)
 
 
 def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> tuple[np.ndarray, str]:
@@ -112,7 +113,7 @@ class BoardReader:
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
-        self._refound_try: Optional[int] = None          # the frame of the last search for a knocked board
+        self._refound_try: Optional[tuple[int, float]] = None  # the read and time of the last knocked board search
 
     @property
     def checker_size(self) -> float:
@@ -176,7 +177,7 @@ class BoardReader:
         knocked = memory.move(view) if memory is not None else None
         if knocked is not None and not knocked.still and not read_occluded:
             assert memory is not None
-            found = self._find_again(frame, memory, corners, view, knocked)
+            found = self._find_again(frame, memory, corners, view, knocked, t)
             if found is not None:
                 corners, view = found
             elif knocked.far(view.px):
@@ -194,7 +195,7 @@ class BoardReader:
             # hand over the board, or a camera knocked further or turned more than a knock is
             # measured; the board looked for again tells which
             assert memory is not None
-            found = self._find_again(frame, memory, corners, view, None)
+            found = self._find_again(frame, memory, corners, view, None, t)
             if found is not None:
                 corners, view = found
                 covered = memory.covered(view)
@@ -249,9 +250,10 @@ class BoardReader:
         return Reading(rows, ev, False, corners, view, trays, why)
 
     def _find_again(self, frame: np.ndarray, memory: BoardMemory, corners: np.ndarray, view: View,
-                    far: Optional[knock.Move]) -> Optional[tuple[np.ndarray, View]]:
+                    far: Optional[knock.Move], t: float = 0.0) -> Optional[tuple[np.ndarray, View]]:
         """The board found again after the camera was knocked (``far``: the move ``view`` shows;
-        None: it could not be told, the view's tiles disagreeing and its slots looking foreign),
+        None: it could not be told, the view's tiles disagreeing and its slots looking foreign;
+        ``t``: the frame's time, for the search's cadence),
         its learned look kept: the new corners and the view at them, or None.
 
         A view warped back by the move (:func:`vision.knock.undo`) is resampled twice and its
@@ -262,7 +264,7 @@ class BoardReader:
         :data:`vision.knock.MIN_TILES` tiles agreeing.  Else, after a move further than a knock
         (:data:`vision.knock.FAR`: the looks would be compared with their neighbours' places) or
         one that could not be told, the automatic search (:func:`vision.locate.auto_corners`,
-        about half a second: at most every ``auto_every`` frames, or :data:`REFIND_UNTOLD_EVERY`
+        about half a second: at most every ``auto_every`` frames read or their time, or :data:`REFIND_UNTOLD_EVERY`
         for a move not told, a hand resting over the board being likelier; never when the
         configuration turned it off) finds the board, and its corners are refined the same way
         and taken on the same terms, or with one tile fewer agreeing when they lie within
@@ -274,10 +276,9 @@ class BoardReader:
         if got is not None and got[2].tiles >= knock.MIN_TILES:
             return self._refound(memory, got[0], got[1])
         every = self.config.auto_every if far is not None else REFIND_UNTOLD_EVERY
-        if (far is not None and not far.far(view.px)) or not self.config.auto or (
-                self._refound_try is not None and self._frames - self._refound_try < every):
+        if (far is not None and not far.far(view.px)) or not self.config.auto or not self._may_search(every, t):
             return None
-        self._refound_try = self._frames
+        self._refound_try = (self._frames, t)
         from .locate import auto_corners
         found = auto_corners(frame)
         if found is None:
@@ -292,6 +293,16 @@ class BoardReader:
             if got[2].tiles >= knock.MIN_TILES or (agree and got[2].tiles >= knock.MIN_TILES - 1):
                 return self._refound(memory, got[0], got[1])
         return None
+
+    def _may_search(self, every: int, t: float) -> bool:
+        """The search for a knocked board may run again: never tried, or ``every`` frames read
+        since, or (the frames' times known) ``every`` camera frames' time passed: the table
+        shows the reader only some frames while something still covers the board
+        (:meth:`vision.stability.StabilityFilter.feed`)."""
+        if self._refound_try is None:
+            return True
+        frames, when = self._refound_try
+        return self._frames - frames >= every or (t > 0 and when > 0 and t - when >= every * FRAME_S)
 
     def _refine(self, frame: np.ndarray, memory: BoardMemory,
                 c: np.ndarray) -> Optional[tuple[np.ndarray, View, knock.Move]]:
