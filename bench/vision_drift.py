@@ -342,8 +342,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         for label in chosen:
             tt, detail = table(CONDITIONS[label], names, labels, tables, a.cases)
             took = sorted(tt["took"])
+            median, most = (took[len(took) // 2], took[-1]) if took else ("-", "-")
             print(f"  {label:24s} settled {tt['settled']:2d} of {tt['frames']:2d} frames (frames it took: median "
-                  f"{took[len(took) // 2] if took else '-'}, most {took[-1] if took else '-'}); cases {tt['cases']:4d}: "
+                  f"{median}, most {most}); cases {tt['cases']:4d}: "
                   f"true {tt['right']:4d}, asked {tt['asked']:4d}, WRONG {tt['wrong']}", flush=True)
             if a.verbose:
                 for line in detail:
