@@ -175,10 +175,10 @@ def far_rim(prof: Profiles, x: float, y: float, direction: int, params: ReadPara
     :data:`FAR_ARC` of that way, of the rim score (the best of ``params.ring_radii``, smoothed
     over three neighbours, as :func:`outline_score` has it), in strengths.  A stack's last
     checker has nothing on that side: its own rim shows all along it."""
-    return float(_far_rims(prof, np.array([[x, y]]), np.array([direction]), params)[0])
+    return float(far_rims(prof, np.array([[x, y]]), np.array([direction]), params)[0])
 
 
-def _far_rims(prof: Profiles, xy: np.ndarray, direction: np.ndarray, params: ReadParams) -> np.ndarray:
+def far_rims(prof: Profiles, xy: np.ndarray, direction: np.ndarray, params: ReadParams) -> np.ndarray:
     """:func:`far_rim` of each (x, y) row of ``xy`` at once."""
     assert prof.grad is not None
     g = prof.grad
@@ -269,7 +269,7 @@ def doubt_open_rims(prof: Profiles, per_axis: dict[str, PointCount],
     if not stacks:
         return per_axis
     ends = [_from_base(per_axis[a.name].samples, a.y0) for a in stacks]
-    rims = _far_rims(prof, np.array([[e[-1].x, e[-1].y] for e in ends]), np.array([a.direction for a in stacks]),
+    rims = far_rims(prof, np.array([[e[-1].x, e[-1].y] for e in ends]), np.array([a.direction for a in stacks]),
                      params)
     which = np.flatnonzero(rims < OPEN)     # (the rims first: most stacks' are closed, and cheaper to see)
     if not len(which):
