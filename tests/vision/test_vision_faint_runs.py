@@ -1,14 +1,16 @@
 """Checkers inside a run show fainter rims (vision.stacks): a contact of one colour shows little
 edge, and a first checker against the board's frame shows only its far and side rim (its cap).
-Such a run is counted, unsure; a lone faint rim still makes no run."""
+Such a run is counted, unsure; a lone faint rim still makes no run.  And a point read empty whose
+first slot shows a checker's cap above the threshold is not surely empty (vision.looks)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 import numpy as np
 
+from vision import looks as K
 from vision.params import DEFAULT
-from vision.rims import Axis
+from vision.rims import Axis, Profiles, axes
 from vision.stacks import PointCount, count_point
 
 P = replace(DEFAULT, checker=1.0, threshold=0.3)
@@ -47,3 +49,17 @@ def test_the_runs_last_checker_and_a_gap_still_need_their_own_rims() -> None:
     assert _count([1.7, 1.6, 0.8], [1.8, 1.7, 1.5]).count == 2
     # nothing at all where the first checker would lie: no run of two (a shadow's edge, a die)
     assert _count([0.0, 1.6], [0.0, 1.7]).count == 0
+
+
+def test_an_empty_point_whose_first_slot_shows_a_cap_above_the_threshold_is_unsure() -> None:
+    names = [a.name for a in axes(P)]
+    full = np.tile(_rims([0.6]), (24, 1))
+    cap = full.copy()
+    cap[names.index("top3")] = _rims([1.4])        # a lone checker's far rim, its base side unseen
+    cap[names.index("top4")] = _rims([0.0, 1.4])   # a rim further out: the board's or a die's, not the base's
+    prof = Profiles(full, cap, np.zeros_like(full), DIST, np.zeros(1, np.float32), np.zeros(1, np.float32), 1.0)
+    per = {n: PointCount(0, (), 0.8) for n in names}
+    out = K.doubt_empty_rims(prof, per, P)
+    assert out["top3"].count == 0 and out["top3"].confidence < P.point_knee
+    assert out["top4"].confidence == out["top0"].confidence > P.point_knee   # the whole rim's 0.6 alone
+    assert per["top3"].confidence == 0.8
