@@ -5,8 +5,9 @@
 * A light checker washed out by glare shows only its outline, counted when the outline is
   closed all round a bright face (:func:`outlined_checkers`, :func:`outline_score`).
 * A point read empty whose profile shows a whole rim as strong as a checker's, or a checker's
-  far rim at its base, is not surely empty (:func:`doubt_empty_rims`): a stack leaning off its
-  point, a hand, a checker in shadow.
+  far rim at its base, or a closed ring beside its base (:func:`doubt_off_axis`), is not surely
+  empty (:func:`doubt_empty_rims`): a stack leaning off its point, a hand, a checker in shadow, a
+  checker pushed aside.
 * A stack's last checker whose rim is open on its far side is not surely a checker
   (:func:`doubt_open_rims`): letters of a logo printed along the points' bases.
 
@@ -169,7 +170,64 @@ def doubt_empty_rims(prof: Profiles, per_axis: dict[str, PointCount],
         pc = per_axis[a.name]
         if pc.count == 0 and r < pc.confidence:
             out[a.name] = replace(pc, confidence=r)
+    return doubt_off_axis(prof, out, params)
+
+
+OFF_AXIS = (-0.3, -0.2, 0.2, 0.3)    # pw beside a point's axis where a checker pushed aside is looked for ...
+OFF_SLOT = (0.4, 0.5, 0.6)           # ... at these shares of a checker from the point's base
+OFF_RING = 0.2    # strengths: a ring closed all round this strongly (its 10th percentile) there is a checker's
+
+
+def doubt_off_axis(prof: Profiles, per_axis: dict[str, PointCount],
+                   params: ReadParams = DEFAULT) -> dict[str, PointCount]:
+    """A point read surely empty with a ring closed all round (:func:`closed_rims` at
+    :data:`OFF_RING`) beside its axis at its base slot (:data:`OFF_AXIS`, :data:`OFF_SLOT`) is
+    not surely empty: a checker pushed off its point's middle, further than the count looks
+    (``params.lateral``).  A point's bare base shows no closed ring there (the real sets' sure
+    empty points: at most 0.10; greyfelt's lone checker 0.3 pw aside: 0.45).  Returns the
+    counts, a new dict (``per_axis`` unchanged)."""
+    if prof.grad is None:
+        return per_axis
+    knee = params.point_knee
+    sure = [a for a in axes(params) if per_axis[a.name].count == 0 and per_axis[a.name].confidence >= knee]
+    if not sure:
+        return per_axis
+    cd = params.checker
+    dx, dy = np.meshgrid(np.array(OFF_AXIS), np.array(OFF_SLOT) * cd)
+    dx, dy = dx.ravel(), dy.ravel()
+    xy = np.concatenate([np.stack([a.x + dx, a.y0 + a.direction * dy], axis=1) for a in sure])
+    ring = closed_rims(prof, xy, params).reshape(len(sure), -1).max(axis=1)
+    out = dict(per_axis)
+    for a, r in zip(sure, ring.tolist()):
+        if r >= OFF_RING:
+            out[a.name] = replace(per_axis[a.name], confidence=knee * min(0.9, OFF_RING / r) / 2)
     return out
+
+
+def closed_rims(prof: Profiles, xy: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
+    """How closed a checker's rim at each (x, y) row of ``xy`` (pw) is all round: the 10th
+    percentile over the ring's angles of the rim score (the best of ``params.ring_radii``,
+    smoothed over three neighbours), in strengths, as :func:`outline_score`'s first value."""
+    assert prof.grad is not None
+    g = prof.grad
+    h, w = g.shape
+    cos, sin, rot, _ = _ring()
+    cx, cy = ((xy + prof.margin) * prof.px).T
+    k = params.checker / L.CHECKER
+    radii = np.array([r * k * prof.px for r in params.ring_radii])[:, None]
+    xi = np.clip(np.rint(cx[:, None, None] + radii * cos).astype(np.int32), 0, w - 1)   # (point, radius, angle)
+    yi = np.clip(np.rint(cy[:, None, None] + radii * sin).astype(np.int32), 0, h - 1)
+    z = g.ravel()[yi * w + xi] * rot
+    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
+    sm = (np.roll(best, 1, axis=1) + best + np.roll(best, -1, axis=1)) / 3
+    n = sm.shape[1]                       # the 10th percentile, as np.percentile has it
+    vi = (n - 1) * 0.1
+    lo = int(np.floor(vi))
+    frac = vi - lo
+    part = np.partition(sm, (lo, min(lo + 1, n - 1)), axis=1)
+    a, b = part[:, lo], part[:, min(lo + 1, n - 1)]
+    q = b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
+    return q / prof.strength
 
 
 OPEN = 0.13       # strengths: a last checker's far rim this faint (its 10th percentile) is open

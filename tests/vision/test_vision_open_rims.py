@@ -72,3 +72,21 @@ def test_letters_along_the_bases_make_a_stack_unsure_and_checkers_drawn_round_do
         assert out[name] == per[name]
         assert K.far_rim(prof, top[name].x, (per[name].count - 0.5) * DEFAULT.checker, 1) >= K.OPEN
     assert per["top1"].confidence == 0.8       # the input is left as it was
+
+
+def test_a_point_read_empty_with_a_checker_pushed_off_its_middle_is_unsure() -> None:
+    top = {a.name: a for a in axes(DEFAULT)}
+    cd = DEFAULT.checker
+
+    def draw(img: np.ndarray) -> None:
+        _checker(img, top["top3"].x + 0.3, 0.45 * cd / DEFAULT.checker, DARK)   # 0.3 pw aside
+        cv2.putText(img, "GAMMON", _xy(top["top7"].x - 0.4, 0.6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, DARK, 3, cv2.LINE_AA)
+
+    prof = _board(draw)
+    per = _counts({})
+    assert K.closed_rims(prof, np.array([[top["top3"].x + 0.3, 0.45]]))[0] >= K.OFF_RING
+    out = K.doubt_off_axis(prof, per)
+    assert out["top3"].count == 0 and out["top3"].confidence < DEFAULT.point_knee   # unsure, still empty
+    for name in ("top2", "top4", "top7", "top0"):      # beside it, letters, a bare point: as read
+        assert out[name] == per[name]
+    assert per["top3"].confidence == 0.8
