@@ -173,8 +173,9 @@ def doubt_empty_rims(prof: Profiles, per_axis: dict[str, PointCount],
     return doubt_off_axis(prof, out, params)
 
 
-OFF_AXIS = (-0.3, -0.2, 0.2, 0.3)    # pw beside a point's axis where a checker pushed aside is looked for ...
-OFF_SLOT = (0.4, 0.5, 0.6)           # ... at these shares of a checker from the point's base
+OFF_AXIS = (0.2, 0.3)      # pw beside a point's axis where a checker pushed aside is looked for ...
+OFF_SLOT = (0.4, 0.5, 0.6)  # ... at these shares of a checker from the point's base
+OFF_RIM = 0.5     # thresholds: the base slot's whole rim at the edge of the count's sideways search to look from
 OFF_RING = 0.2    # strengths: a ring closed all round this strongly (its 10th percentile) there is a checker's
 
 
@@ -183,22 +184,34 @@ def doubt_off_axis(prof: Profiles, per_axis: dict[str, PointCount],
     """A point read surely empty with a ring closed all round (:func:`closed_rims` at
     :data:`OFF_RING`) beside its axis at its base slot (:data:`OFF_AXIS`, :data:`OFF_SLOT`) is
     not surely empty: a checker pushed off its point's middle, further than the count looks
-    (``params.lateral``).  A point's bare base shows no closed ring there (the real sets' sure
-    empty points: at most 0.10; greyfelt's lone checker 0.3 pw aside: 0.45).  Returns the
-    counts, a new dict (``per_axis`` unchanged)."""
+    (``params.lateral``).  Looked for only on the side where the base slot's strongest whole rim
+    lies at the edge of that search, half the threshold strong (:data:`OFF_RIM`; a bare base's
+    rims are fainter or centred).  A point's bare base shows no closed ring there (the real sets'
+    sure empty points, every side: at most 0.10; greyfelt's lone checker 0.3 pw aside: 0.45).
+    Returns the counts, a new dict (``per_axis`` unchanged)."""
     if prof.grad is None:
         return per_axis
     knee = params.point_knee
-    sure = [a for a in axes(params) if per_axis[a.name].count == 0 and per_axis[a.name].confidence >= knee]
-    if not sure:
+    first = prof.dist <= params.checker
+    if not first.any():
         return per_axis
+    edge = max(abs(v) for v in params.lateral) - 1e-6
     cd = params.checker
-    dx, dy = np.meshgrid(np.array(OFF_AXIS), np.array(OFF_SLOT) * cd)
-    dx, dy = dx.ravel(), dy.ravel()
-    xy = np.concatenate([np.stack([a.x + dx, a.y0 + a.direction * dy], axis=1) for a in sure])
-    ring = closed_rims(prof, xy, params).reshape(len(sure), -1).max(axis=1)
+    rows = np.arange(len(prof.full))
+    k = np.argmax(np.where(first, prof.full, -np.inf), axis=1)      # each base slot's strongest whole rim
+    rims = (prof.full[rows, k] >= OFF_RIM * params.threshold).tolist()
+    sides = prof.lateral[rows, k].tolist()
+    look, xy = [], []
+    for a, rim, side in zip(axes(params), rims, sides):
+        if not rim or abs(side) < edge or per_axis[a.name].count or per_axis[a.name].confidence < knee:
+            continue
+        look.append(a)
+        xy += [(a.x + np.sign(side) * dx, a.y0 + a.direction * dy * cd) for dx in OFF_AXIS for dy in OFF_SLOT]
+    if not look:
+        return per_axis
+    ring = closed_rims(prof, np.array(xy), params).reshape(len(look), -1).max(axis=1)
     out = dict(per_axis)
-    for a, r in zip(sure, ring.tolist()):
+    for a, r in zip(look, ring.tolist()):
         if r >= OFF_RING:
             out[a.name] = replace(per_axis[a.name], confidence=knee * min(0.9, OFF_RING / r) / 2)
     return out

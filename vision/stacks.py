@@ -260,15 +260,21 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
         return PointCount(0, (), min(1.0, margin * 2)), []
     fulls = _peaks(full, thr * 0.5, nms, lead=True) if found is None else found[1]
     strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
-    # inside a run, checkers touch: a contact of one colour shows little edge, so a checker below
-    # the run's last may show its whole rim only at the faint pass's strength, or only its far
-    # and side quadrants (its base side against the board's frame, or one of its own colour)
-    inner = None if not relax else sorted(
-        [float(dist[j]) for j in fulls if full[j] > params.weak * thr] + [float(dist[j]) for j in caps if cap[j] > thr])
+    shown = [d for d, _ in strong_full]
+    inner: Optional[list[float]] = None
     last = -1
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
         n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
-        if _run_explained(n_run, [d for d, _ in strong_full], cd, params.slot_tolerance, inner) and \
+        explained = _run_explained(n_run, shown, cd, params.slot_tolerance)
+        if not explained and relax:
+            # inside a run, checkers touch: a contact of one colour shows little edge, so a checker
+            # below the run's last may show its whole rim only at the faint pass's strength, or only
+            # its far and side quadrants (its base side against the board's frame, or one of its colour)
+            if inner is None:
+                inner = [float(dist[i]) for i in fulls if full[i] > params.weak * thr] + \
+                    [float(dist[i]) for i in caps if cap[i] > thr]
+            explained = _run_explained(n_run, shown, cd, params.slot_tolerance, inner)
+        if explained and \
                 (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)) and \
                 not _faint_stranger(j, cap, strong_full, colour, dist, cd, params):
             last = j
@@ -281,7 +287,7 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     f1 = (pos - cd / 2) / cd
     n1 = int(round(f1)) + 1
     conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
-    if inner is not None and not _run_explained(n1, [d for d, _ in strong_full], cd, params.slot_tolerance):
+    if inner is not None and not _run_explained(n1, shown, cd, params.slot_tolerance):
         conf = min(conf, params.point_knee * FAINT_RUN)   # a run shown in part by fainter rims: unsure
     samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
     n2 = 0
