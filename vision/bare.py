@@ -18,7 +18,13 @@ bare colour for both point colours (:class:`BareLook`), and:
 - a stack grows from the point's base in checker pitch: the next slot of a short row that
   shows the row's own face colour, plainly not the bare point's, and a ring there, holds one
   more checker though its rim is below the board's threshold (light on a light cloth,
-  :func:`grow_stacks`).
+  :func:`grow_stacks`);
+- and the other way round, a point read empty is a bare point of its colour only as far as its
+  rims are that colour's pattern: one whose strongest rim stands :data:`PATTERN` times above the
+  pattern (the bare points of its row and colour, itself among them) holds something the count
+  missed (a dark checker on a dark point, its rim faint against the board's white checkers) when
+  a checker's rim closes its base slot on the far side too (a pattern, a hand's shadow or a
+  triangle's edge leaves it open), and is not surely empty (:func:`doubt_bare_points`).
 
 How near "just" and "plainly" are is measured on the board itself: against the difference
 between its two point colours at the same slot.
@@ -33,6 +39,7 @@ import numpy as np
 
 from . import layout as L
 from .params import DEFAULT, ReadParams
+from .looks import OPEN, far_rims
 from .rims import Profiles, axes
 from .stacks import Checker, PointCount
 
@@ -190,9 +197,45 @@ def grow_stacks(prof: Profiles, look: BareLook, per_axis: dict[str, PointCount],
     return out
 
 
+def doubt_bare_points(prof: Profiles, bare: np.ndarray, per_axis: dict[str, PointCount],
+                      params: ReadParams) -> dict[str, PointCount]:
+    """``per_axis`` with each point read empty whose strongest whole rim stands :data:`PATTERN`
+    times or more above its colour's pattern rim (the lower median of the strongest rims of its
+    row's points of its colour read bare, ``bare``) made unsure, the more so the higher it stands:
+    every bare point of a colour shows that colour's pattern alike, a checker's rim is its own.
+    (A point's rim beside the board's threshold is :func:`vision.looks.doubt_empty_rims`'.)"""
+    rim = prof.full.max(axis=1).tolist()
+    bares = bare.tolist()
+    ax = axes(params)
+    standing: dict[int, float] = {}
+    for grp in _groups():
+        ref = sorted(rim[j] for j in grp if bares[j])
+        if not ref:
+            continue
+        pattern = max(1e-6, ref[(len(ref) - 1) // 2])
+        for j in grp:
+            if per_axis[ax[j].name].count == 0 and rim[j] >= PATTERN * pattern:
+                standing[j] = rim[j] / pattern
+    if not standing or prof.grad is None:
+        return per_axis
+    # a checker at the base shows its own rim on its far side (the point's bare face shows none)
+    which = list(standing)
+    cd = params.checker
+    closed = far_rims(prof, np.array([[ax[j].x, ax[j].y0 + ax[j].direction * cd / 2] for j in which]),
+                      np.array([ax[j].direction for j in which]), params) >= OPEN
+    out = dict(per_axis)
+    for j in np.array(which)[closed].tolist():
+        pc = per_axis[ax[j].name]
+        out[ax[j].name] = replace(pc, confidence=min(pc.confidence, params.point_knee * PATTERN / standing[j] / 2))
+    return out
+
+
 def bare_points(prof: Profiles, per_axis: dict[str, PointCount], params: ReadParams) -> dict[str, PointCount]:
-    """The second look against the bare points: short rows grown, bare-looking stacks doubted."""
+    """The second look against the bare points: short rows grown, bare-looking stacks doubted,
+    empty points standing out from their colour's bare points doubted."""
     look = bare_look(prof, per_axis, params)
     if look is None:
         return per_axis
-    return doubt_bare_faces(prof, look, grow_stacks(prof, look, per_axis, params), params)
+    out = doubt_bare_faces(prof, look, grow_stacks(prof, look, per_axis, params), params)
+    assert look.bare is not None
+    return doubt_bare_points(prof, look.bare, out, params)

@@ -181,7 +181,7 @@ def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndar
     one stack's are (and as strong as the rims already found on the point).  ``ahead``: what was
     found beforehand in the point's profiles (:class:`Ahead`), if anything.
     """
-    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour, ahead)
+    strong, s_rims = _count_at(a, full, cap, lateral, dist, params, colour, ahead, relax=True)
     low = low_params(params)
     if not (bool(_faint_rims(cap, params).any()) if ahead is None else ahead.faint):
         return strong  # nothing faint here
@@ -246,8 +246,9 @@ def peak_steps(params: ReadParams) -> int:
 
 def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
               params: ReadParams, colour: Optional[np.ndarray],
-              ahead: Optional[Ahead] = None) -> tuple[PointCount, list[float]]:
-    """:func:`count_point` at one threshold; also the rim scores the count rests on."""
+              ahead: Optional[Ahead] = None, relax: bool = False) -> tuple[PointCount, list[float]]:
+    """:func:`count_point` at one threshold; also the rim scores the count rests on.  ``relax``:
+    the checkers below a run's last may show fainter rims (:func:`_run_explained`'s ``inner``)."""
     thr = params.threshold
     nms = peak_steps(params)
     cd = params.checker
@@ -259,10 +260,21 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
         return PointCount(0, (), min(1.0, margin * 2)), []
     fulls = _peaks(full, thr * 0.5, nms, lead=True) if found is None else found[1]
     strong_full = [(float(dist[j]), float(full[j])) for j in fulls if full[j] > thr]
+    shown = [d for d, _ in strong_full]
+    inner: Optional[list[float]] = None
     last = -1
     for j in sorted(strong, reverse=True):  # the farthest cap whose whole run is accounted for
         n_run = max(1, int(round((float(dist[j]) - cd / 2) / cd)) + 1)
-        if _run_explained(n_run, [d for d, _ in strong_full], cd, params.slot_tolerance) and \
+        explained = _run_explained(n_run, shown, cd, params.slot_tolerance)
+        if not explained and relax:
+            # inside a run, checkers touch: a contact of one colour shows little edge, so a checker
+            # below the run's last may show its whole rim only at the faint pass's strength, or only
+            # its far and side quadrants (its base side against the board's frame, or one of its colour)
+            if inner is None:
+                inner = [float(dist[i]) for i in fulls if full[i] > params.weak * thr] + \
+                    [float(dist[i]) for i in caps if cap[i] > thr]
+            explained = _run_explained(n_run, shown, cd, params.slot_tolerance, inner)
+        if explained and \
                 (colour is None or _same_colour(colour, dist, j, cd, params.stack_colour)) and \
                 not _faint_stranger(j, cap, strong_full, colour, dist, cd, params):
             last = j
@@ -275,6 +287,8 @@ def _count_at(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, d
     f1 = (pos - cd / 2) / cd
     n1 = int(round(f1)) + 1
     conf = min(1.0, margin * 2, (0.5 - abs(f1 - round(f1))) * 4)
+    if inner is not None and not _run_explained(n1, shown, cd, params.slot_tolerance):
+        conf = min(conf, params.point_knee * FAINT_RUN)   # a run shown in part by fainter rims: unsure
     samples = [Checker(a.name, x(last), y(last), float(cap[last]))]
     n2 = 0
     for j in (fulls if n1 >= L.PYRAMID[0] else []):  # a second layer rests on a full row (layout.stack_slots)
@@ -347,6 +361,7 @@ def continued_run(a: Axis, full: np.ndarray, dist: np.ndarray, colour: np.ndarra
     return PointCount(n, samples, float(conf), pc.count, pc.faint)
 
 
+FAINT_RUN = 0.8    # a run explained only with its inner checkers' fainter rims: this share of the knee at most
 RUN_PEAK = 4.0     # a continuing checker's whole rim against the contacts beside it (a ring of its size centred there)
 RUN_COLOUR = 4.0   # its colour this many times nearer the run's than the point's beyond it
 
@@ -368,14 +383,17 @@ def n_below(rims: list[tuple[float, float]], d: float, cd: float) -> int:
     return sum(1 for x, _ in rims if x < d - 0.5 * cd)
 
 
-def _run_explained(n_run: int, rims: list[float], cd: float, tol: float) -> bool:
+def _run_explained(n_run: int, rims: list[float], cd: float, tol: float,
+                   inner: Optional[list[float]] = None) -> bool:
     """Every first-layer checker of a run shows its whole rim near its place, or lies under
     a second-layer checker (whose whole rim shows half a checker further or nearer); one
-    may be missed in a long run."""
+    may be missed in a long run.  ``inner``: rims (fainter ones too) that also show the
+    checkers below the run's last."""
     missed = 0
     for k in range(n_run):
         c = cd * (k + 0.5)
-        missed += not any(abs(d - c) <= tol * cd for d in rims)
+        seen = rims if inner is None or k == n_run - 1 else inner + rims
+        missed += not any(abs(d - c) <= tol * cd for d in seen)
     return missed <= (1 if n_run >= 4 else 0)
 
 

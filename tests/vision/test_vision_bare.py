@@ -131,7 +131,9 @@ def test_a_point_whose_rims_fit_no_stack_pattern_keeps_its_rim_count() -> None:
     assert n >= 10 and fit < 4.0          # the best pattern is a tall one, and it fits badly
     a = axes(p)[0]
     pc = count_point(a, full, full, np.zeros_like(full), dist, p)
-    assert pc.count < 5, pc                # before: the tall pattern's count (13..15)
+    # the rims' own count, a row at most (before: the tall pattern's 13..15); its rims at 0.85..1.3
+    # thresholds on every slot make a run of five with the faint inner rims (vision.stacks)
+    assert pc.count <= 5, pc
     assert pc.confidence <= p.point_knee / 2   # and unsure: its far end showed a rim it does not explain
     # a clear 12-pyramid still fits its pattern
     from vision.read import TALL_PATTERNS

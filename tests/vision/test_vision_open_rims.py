@@ -72,3 +72,32 @@ def test_letters_along_the_bases_make_a_stack_unsure_and_checkers_drawn_round_do
         assert out[name] == per[name]
         assert K.far_rim(prof, top[name].x, (per[name].count - 0.5) * DEFAULT.checker, 1) >= K.OPEN
     assert per["top1"].confidence == 0.8       # the input is left as it was
+
+
+def test_a_point_read_empty_with_a_checker_pushed_off_its_middle_is_unsure() -> None:
+    from dataclasses import replace
+    top = {a.name: a for a in axes(DEFAULT)}
+    names = [a.name for a in axes(DEFAULT)]
+    cd = DEFAULT.checker
+
+    def draw(img: np.ndarray) -> None:
+        _checker(img, top["top3"].x + 0.3, 0.45, DARK)   # 0.3 pw aside
+        cv2.putText(img, "GAMMON", _xy(top["top7"].x - 0.4, 0.6), cv2.FONT_HERSHEY_SIMPLEX, 0.6, DARK, 3, cv2.LINE_AA)
+
+    # every base slot's strongest whole rim 0.6 thresholds at 0.45 cd, at the sideways search's
+    # edge: towards the checker on top3, away from it on top2 and top4
+    dist = np.array([0.45 * cd, 2.0 * cd], np.float32)
+    full = np.tile(np.array([0.6 * DEFAULT.threshold, 0.0], np.float32), (24, 1))
+    lateral = np.zeros_like(full)
+    for name, side in (("top3", 0.1), ("top2", -0.1), ("top4", 0.1), ("top7", 0.1)):
+        lateral[names.index(name), 0] = side
+    prof = replace(_board(draw), full=full, cap=full, lateral=lateral, dist=dist)
+    per = _counts({})
+    assert K.closed_rims(prof, np.array([[top["top3"].x + 0.3, 0.45]]))[0] >= K.OFF_RING
+    out = K.doubt_off_axis(prof, per)
+    assert out["top3"].count == 0 and out["top3"].confidence < DEFAULT.point_knee   # unsure, still empty
+    for name in ("top2", "top4", "top7", "top0"):      # beside it, letters, a bare point: as read
+        assert out[name] == per[name]
+    assert per["top3"].confidence == 0.8
+    faint = replace(prof, full=full * 0.5)              # the base's rim fainter than half the threshold: not looked at
+    assert K.doubt_off_axis(faint, per) == per
