@@ -17,7 +17,10 @@ location, whatever position it makes).  Then:
   the guess some move could leave is taken there instead: that misreading counts against
   every move alike (:func:`explaining_cells`).  Where it is sure of it (its guess there at
   :data:`SURE` or more: a checker knocked onto the next point, the wrong player's move), no
-  legal move explains the board;
+  legal move explains the board.  Nor does it when a board with one of its checkers elsewhere
+  (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
+  its two places and denied at the other only as surely as real readings are wrong
+  (:func:`unaccounted_checker`);
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -54,7 +57,7 @@ ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one 
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
 EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
-DISPLACED = 2.0   # nats the board that move leaves, one checker elsewhere, may beat it by (~7:1) and still be it
+DISPLACED = 0.5   # nats the board that move leaves, one checker elsewhere, may beat it by (~5:3) and still be it
 Cell = tuple[int, Optional[str]]  # a location's (count, colour): colour None for an empty point
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
 REFUTES = 2.5     # nats one place must refute a checker elsewhere by, when another shows it (~12:1)
@@ -299,9 +302,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
-    # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit
-    # or not): what a player who miscounts leaves, so the reading must not prefer it by more than a
-    # misreading's odds (a lone checker read at 0.85 against 0.1 is 2 nats a place)
+    # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit or
+    # not): what a player who miscounts leaves, so the reading must not prefer it, but for a
+    # reading's small tilts (DISPLACED); one place alone showing it clearly is weighed below
     before_cells = cells_of(before)
     slip, moved = one_checker_elsewhere(table, best_cells, mover, before_cells)
     # ... nor show it clearly at one of its two places while the other refutes it only as surely as
