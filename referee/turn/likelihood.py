@@ -20,7 +20,8 @@ location, whatever position it makes).  Then:
   legal move explains the board.  Nor does it when a board with one of its checkers elsewhere
   (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
   its two places and denied at the other only as surely as real readings are wrong
-  (:func:`unaccounted_checker`);
+  (:func:`unaccounted_checker`); nor when the move itself is not seen (its board not
+  :data:`SEEN` nats likelier than the board before it, at the places it changes);
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -60,6 +61,7 @@ EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal mov
 DISPLACED = 0.5   # nats the board that move leaves, one checker elsewhere, may beat it by (~5:3) and still be it
 Cell = tuple[int, Optional[str]]  # a location's (count, colour): colour None for an empty point
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
+SEEN = EXPLAINED  # nats the best legal move's board must beat the board before the move by (~100:1): the move seen
 REFUTES = 2.5     # nats one place must refute a checker elsewhere by, when another shows it (~12:1)
 
 
@@ -310,7 +312,10 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # ... nor show it clearly at one of its two places while the other refutes it only as surely as
     # the reading is often wrong
     stray = unaccounted_checker(table, best_cells, mover, before_cells, {tuple(s[2]) for s in legal})
-    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray
+    # ... and the move must be seen: its board clearly likelier than the board before it (the
+    # mover lifting the dice without moving), at the places it changes
+    seen = before in index_of or best - log_likelihood(table, before_cells) >= SEEN
+    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if explained and gap >= ACCEPT:

@@ -318,3 +318,19 @@ def test_the_opponents_checker_leaves_the_bar_only_where_the_move_hit_it() -> No
     assert back                 # without the position before: any empty point
     back = [(i, j) for _, _, i, j in checkers_elsewhere(table, cells, "dark", cells) if i == 25]
     assert back == []           # no hit this turn: Light's checker on the bar stays there
+
+
+def test_a_move_not_seen_is_not_accepted() -> None:
+    # 3-1 from the start: the reading cannot tell 8/5 6/5 from the board before it (each point it
+    # changes read half one way, half the other), though every other play is clearly worse
+    c = cands()
+    legal = next(p for p in c if cells_of(p)[4] == (2, "dark") and cells_of(p)[7] == (2, "dark"))
+    half = {"p5": {(2, "dark"): 0.5, (0, None): 0.5}, "p6": {(4, "dark"): 0.5, (5, "dark"): 0.5},
+            "p8": {(2, "dark"): 0.5, (3, "dark"): 0.5}}
+    v = match_reading(odds(legal, **half), START, c, "dark")
+    assert v.kind != "match", v
+    # the same points read 0.99 as the move leaves them: seen
+    seen = {k: {cell: (0.99 if cell == cells_of(legal)[int(k[1:]) - 1] else 0.01) for cell in alts}
+            for k, alts in half.items()}
+    v = match_reading(odds(legal, **seen), START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == legal, v
