@@ -17,7 +17,11 @@ location, whatever position it makes).  Then:
   the guess some move could leave is taken there instead: that misreading counts against
   every move alike (:func:`explaining_cells`).  Where it is sure of it (its guess there at
   :data:`SURE` or more: a checker knocked onto the next point, the wrong player's move), no
-  legal move explains the board;
+  legal move explains the board.  Nor does it when a board with one of its checkers elsewhere
+  (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
+  its two places and denied at the other only as surely as real readings are wrong
+  (:func:`unaccounted_checker`); nor when the move itself is not seen (its board not
+  :data:`SEEN` nats likelier than the board before it, at the places it changes);
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -39,7 +43,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import math
-from typing import TYPE_CHECKING, Optional, Sequence
+from typing import TYPE_CHECKING, Collection, Optional, Sequence
 
 from referee.board import layout_of, position_of, reading_of
 from referee.colour import DARK, LIGHT
@@ -54,8 +58,11 @@ ILLEGAL = 9.2    # nats the reading's own position must beat the best legal one 
 SURE = 0.8       # a point counts as read surely (for "illegal") when its reading has this probability
 FLOOR = 1e-6     # probability of a (count, colour) the reading does not list at all
 EXPLAINED = 4.6  # nats the reading's own best guess may beat the best legal move by and still be it (~100:1)
-DISPLACED = 2.0   # nats the board that move leaves, one checker elsewhere, may beat it by (~7:1) and still be it
+DISPLACED = 0.5   # nats the board that move leaves, one checker elsewhere, may beat it by (~5:3) and still be it
+Cell = tuple[int, Optional[str]]  # a location's (count, colour): colour None for an empty point
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
+SEEN = EXPLAINED  # nats the best legal move's board must beat the board before the move by (~100:1): the move seen
+REFUTES = 2.5     # nats one place must refute a checker elsewhere by, when another shows it (~12:1)
 
 
 def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]) -> list[tuple[int, Optional[str]]]:
@@ -163,19 +170,23 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
     return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased), disturbed
 
 
-def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                          cells: Sequence[tuple[int, Optional[str]]],
-                          mover: Optional[str] = None) -> tuple[float, list[int]]:
-    """How much likelier the reading finds ``cells`` (a legal move's) with one checker, of either
-    colour, elsewhere: taken from one location (a point or the bar) to another that is empty or
-    holds its colour.  That is the board a player leaves who counts a pip too far or too short,
-    hits a blot the roll passes or passes one it hits; a legal move this close to it is no
-    match unless the reading prefers the move.  Returns the gain (nats, 0 when no such board is
-    likelier) and its two locations.  Two cells change, so a misreading anywhere else counts
-    alike for both and cancels.  Given the ``mover``, the opponent's checkers move only as a hit
-    does (a blot to the bar, or one on the bar back to an empty point), and the mover's bar is left
-    out (the bar's places overlap and tell little: a stack read one over beside it is a misreading
-    more often than a checker entered where the roll does not allow)."""
+def checkers_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
+                       cells: Sequence[tuple[int, Optional[str]]], mover: Optional[str] = None,
+                       before: Optional[Sequence[tuple[int, Optional[str]]]] = None,
+                       exclude: Collection[tuple[Cell, ...]] = ()) -> list[tuple[float, float, int, int]]:
+    """Every board ``cells`` (a legal move's) leaves with one checker, of either colour, elsewhere:
+    taken from one location (a point or the bar) to another that is empty or holds its colour,
+    as ``(gain at the first, gain at the second, first, second)``: how much likelier (nats) the
+    reading finds that board than ``cells`` at each of its two places.  Only those two cells
+    change, so a misreading anywhere else counts alike for both boards and cancels.
+
+    That is the board a player leaves who counts a pip too far or too short, hits a blot the roll
+    passes or passes one it hits.  Given the ``mover``, the opponent's checkers move only as a hit
+    does (a blot to the bar; given ``before``, the position before the move as cells, one the move
+    put on the bar back to the point it was hit on), and the mover's bar is left out (the bar's
+    places overlap and tell little: a stack read one over beside it is a misreading more often
+    than a checker entered where the roll does not allow).  Boards in ``exclude`` (the other legal
+    moves', which the likelihood already weighs) are left out."""
     def logp(k: int, cell: tuple[int, Optional[str]]) -> float:
         return math.log(max(table[k].get(cell, 0.0), FLOOR))
 
@@ -191,8 +202,14 @@ def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]
             return (n + 1, c) if c == colour else None
         return (n + 1, colour) if not n or c == colour else None
 
+    def hit_undone(i: int, j: int, n: int, colour: Optional[str]) -> bool:
+        """The opponent's checker from the bar back to point ``j``: only where the move hit it."""
+        if before is None:
+            return not cells[j][0]
+        return not cells[j][0] and n > before[i][0] and before[j] == (1, colour)
+
     now = [logp(k, cells[k]) for k in range(len(cells))]
-    best: tuple[float, list[int]] = (0.0, [])
+    out: list[tuple[float, float, int, int]] = []
     for i in range(len(cells)):
         n, colour = cells[i]
         if not n or i == mover_bar:   # the mover's bar: its places tell little (a stack read one over
@@ -203,12 +220,46 @@ def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]
             if to is None:
                 continue
             if mover is not None and colour != mover and not (
-                    (j >= 24 and i < 24 and n == 1) or (i >= 24 and j < 24 and not cells[j][0])):
+                    (j >= 24 and i < 24 and n == 1) or (i >= 24 and j < 24 and hit_undone(i, j, n, colour))):
                 continue   # the opponent's checkers do not move in this turn: only a blot hit, or not
-            gain = lose + logp(j, to) - now[j]
-            if gain > best[0]:
-                best = (gain, [i, j])
+            if exclude:
+                board = list(cells)
+                board[i], board[j] = minus(i), to
+                if tuple(board) in exclude:
+                    continue
+            out.append((lose, logp(j, to) - now[j], i, j))
+    return out
+
+
+def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
+                          cells: Sequence[tuple[int, Optional[str]]],
+                          mover: Optional[str] = None,
+                          before: Optional[Sequence[tuple[int, Optional[str]]]] = None) -> tuple[float, list[int]]:
+    """How much likelier the reading finds ``cells`` (a legal move's) with one checker elsewhere
+    (:func:`checkers_elsewhere`): the gain (nats, 0 when no such board is likelier) and its two
+    locations.  A legal move this close to it is no match unless the reading prefers the move."""
+    best: tuple[float, list[int]] = (0.0, [])
+    for lose, gain, i, j in checkers_elsewhere(table, cells, mover, before):
+        if lose + gain > best[0]:
+            best = (lose + gain, [i, j])
     return best
+
+
+def unaccounted_checker(table: Sequence[dict[tuple[int, Optional[str]], float]],
+                        cells: Sequence[tuple[int, Optional[str]]], mover: str,
+                        before: Sequence[tuple[int, Optional[str]]],
+                        exclude: Collection[tuple[Cell, ...]] = ()) -> list[int]:
+    """The two places of a board with one checker elsewhere (:func:`checkers_elsewhere`) that one
+    place shows clearly (:data:`UNSURE`, 4 to 1) and the other does not refute by :data:`REFUTES`;
+    empty when there is none.  A referee who sees, at one place, a checker the move does not put
+    there (or a gap where it leaves one) looks at the other end of that checker's path, and the
+    reading's usual certainty there (0.87 against 0.11, 2 nats) does not settle it: real boards
+    read that surely and wrong (a lone checker on grey felt read empty at 0.9; the fifth checker
+    of a stack in a steep view missed).  So both places' evidence is weighed apart, not summed."""
+    for lose, gain, i, j in checkers_elsewhere(table, cells, mover, before, exclude):
+        if max(lose, gain) >= UNSURE and min(lose, gain) > -REFUTES:
+            return [i, j]
+    return []
 
 
 def _names(locs: Sequence[int]) -> str:
@@ -253,11 +304,18 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
-    # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit
-    # or not): what a player who miscounts leaves, so the reading must not prefer it by more than a
-    # misreading's odds (a lone checker read at 0.85 against 0.1 is 2 nats a place)
-    slip, moved = one_checker_elsewhere(table, best_cells, mover)
-    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED
+    # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit or
+    # not): what a player who miscounts leaves, so the reading must not prefer it, but for a
+    # reading's small tilts (DISPLACED); one place alone showing it clearly is weighed below
+    before_cells = cells_of(before)
+    slip, moved = one_checker_elsewhere(table, best_cells, mover, before_cells)
+    # ... nor show it clearly at one of its two places while the other refutes it only as surely as
+    # the reading is often wrong
+    stray = unaccounted_checker(table, best_cells, mover, before_cells, {tuple(s[2]) for s in legal})
+    # ... and the move must be seen: its board clearly likelier than the board before it (the
+    # mover lifting the dice without moving), at the places it changes
+    seen = before in index_of or best - log_likelihood(table, before_cells) >= SEEN
+    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if explained and gap >= ACCEPT:
@@ -288,6 +346,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if slip > DISPLACED and misfit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(moved)} look like a checker lies elsewhere than the "
                        f"closest legal move leaves it (moved a pip too far or too short?, by {slip:.1f} nats)")
+    if stray and misfit <= EXPLAINED and not disturbed:
+        return Verdict("uncertain", order, reason=f"{_names(stray)}: one shows a checker elsewhere than the closest "
+                       "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
     if misfit > EXPLAINED:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off

@@ -284,3 +284,53 @@ def test_one_checker_elsewhere_finds_the_likelier_board_and_its_two_places() -> 
     table = odds_table(odds(shown))
     gain, where = one_checker_elsewhere(table, cells_of(START))
     assert where == [12, 10] and gain > 5.0     # from point 13 to point 11 (locations 12 and 10)
+
+
+def test_a_checker_one_place_shows_elsewhere_needs_a_clear_denial_at_the_other() -> None:
+    # 3-1 played 8/5 6/4 (one checker a pip short of the legal 8/5 6/5).  The reading shows a
+    # checker on 4 at 0.87 against 0.11 and reads 5 as the legal move leaves it at the same odds:
+    # summed, the two places cancel, but a reading is that sure and wrong on real boards (a lone
+    # checker on grey felt read empty at 0.9), so the table asks
+    c = cands()
+    legal = next(p for p in c if cells_of(p)[4] == (2, "dark") and cells_of(p)[7] == (2, "dark"))
+    assert _slipped(legal, 5, 4) not in c
+    ev = odds(legal, p4={(1, "dark"): 0.87, (0, None): 0.11, (2, "dark"): 0.02},
+              p5={(2, "dark"): 0.87, (1, "dark"): 0.11, (3, "dark"): 0.02})
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind == "uncertain" and "4" in v.reason and "5" in v.reason, v
+    # denied clearly at 5 (0.97 against 0.02, 3.9 nats), the checker on 4 is a misreading
+    ev = odds(legal, p4={(1, "dark"): 0.87, (0, None): 0.11, (2, "dark"): 0.02},
+              p5={(2, "dark"): 0.97, (1, "dark"): 0.02, (3, "dark"): 0.01})
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == legal, v
+
+
+def test_the_opponents_checker_leaves_the_bar_only_where_the_move_hit_it() -> None:
+    from referee.turn.likelihood import checkers_elsewhere, odds_table
+    from referee.board import layout_of, position_of
+    lay = layout_of(START)
+    light = list(lay.light)
+    light[light.index(2)] -= 1   # one of Light's back checkers on the bar, before and after Dark's move
+    before = position_of(list(lay.dark), light, (0, 1))
+    cells = cells_of(before)
+    table = odds_table(odds(before))
+    back = [(i, j) for _, _, i, j in checkers_elsewhere(table, cells, "dark") if i == 25]
+    assert back                 # without the position before: any empty point
+    back = [(i, j) for _, _, i, j in checkers_elsewhere(table, cells, "dark", cells) if i == 25]
+    assert back == []           # no hit this turn: Light's checker on the bar stays there
+
+
+def test_a_move_not_seen_is_not_accepted() -> None:
+    # 3-1 from the start: the reading cannot tell 8/5 6/5 from the board before it (each point it
+    # changes read half one way, half the other), though every other play is clearly worse
+    c = cands()
+    legal = next(p for p in c if cells_of(p)[4] == (2, "dark") and cells_of(p)[7] == (2, "dark"))
+    half = {"p5": {(2, "dark"): 0.5, (0, None): 0.5}, "p6": {(4, "dark"): 0.5, (5, "dark"): 0.5},
+            "p8": {(2, "dark"): 0.5, (3, "dark"): 0.5}}
+    v = match_reading(odds(legal, **half), START, c, "dark")
+    assert v.kind != "match", v
+    # the same points read 0.99 as the move leaves them: seen
+    seen = {k: {cell: (0.99 if cell == cells_of(legal)[int(k[1:]) - 1] else 0.01) for cell in alts}
+            for k, alts in half.items()}
+    v = match_reading(odds(legal, **seen), START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == legal, v
