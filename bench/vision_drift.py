@@ -209,7 +209,10 @@ def table(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[s
         settled = None
         for k in range(TABLE_FRAMES):
             sf.feed(_noisy(img, 100 + k), t=(7 + k) / FPS)
-            settled = None if sf.state != State.STABLE else k if settled is None else settled
+            if sf.state in (State.MOVING, State.SETTLING):   # the board lost again (a re-read is no loss)
+                settled = None
+            elif sf.state == State.STABLE and settled is None:
+                settled = k
         if settled is None or sf.last is None:
             detail.append(f"{name}: not settled in {TABLE_FRAMES} frames ({sf.state.name}, corners {r.corner_source})")
             continue
