@@ -658,7 +658,8 @@ class BoardMemory:
     # ------------------------------------------------------------------ keeping
 
     def save(self, path: str) -> None:
-        """Write what was learned to ``path`` (.npz), atomically."""
+        """Write what was learned to ``path`` (.npz), atomically and on the disk before it
+        replaces the last one (a power cut leaves the old file or the new one, never half of one)."""
         tmp = path + ".tmp"
         with open(tmp, "wb") as f:
             np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
@@ -668,6 +669,8 @@ class BoardMemory:
                                 bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
                                 lesson=np.str_(self.lesson), blind=self.blind, states=self.states,
                                 anchor=self.anchor if self.anchor is not None else np.zeros((0, 0), np.float32))
+            f.flush()
+            os.fsync(f.fileno())
         os.replace(tmp, path)
 
     @classmethod
