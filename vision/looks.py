@@ -217,10 +217,9 @@ def doubt_off_axis(prof: Profiles, per_axis: dict[str, PointCount],
     return out
 
 
-def closed_rims(prof: Profiles, xy: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
-    """How closed a checker's rim at each (x, y) row of ``xy`` (pw) is all round: the 10th
-    percentile over the ring's angles of the rim score (the best of ``params.ring_radii``,
-    smoothed over three neighbours), in strengths, as :func:`outline_score`'s first value."""
+def _ring_scores(prof: Profiles, xy: np.ndarray, params: ReadParams) -> np.ndarray:
+    """The rim score at each ring angle round each (x, y) row of ``xy`` (pw): the best of
+    ``params.ring_radii``, as :func:`outline_score` has it; (point, angle)."""
     assert prof.grad is not None
     g = prof.grad
     h, w = g.shape
@@ -231,16 +230,27 @@ def closed_rims(prof: Profiles, xy: np.ndarray, params: ReadParams = DEFAULT) ->
     xi = np.clip(np.rint(cx[:, None, None] + radii * cos).astype(np.int32), 0, w - 1)   # (point, radius, angle)
     yi = np.clip(np.rint(cy[:, None, None] + radii * sin).astype(np.int32), 0, h - 1)
     z = g.ravel()[yi * w + xi] * rot
-    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
-    sm = (np.roll(best, 1, axis=1) + best + np.roll(best, -1, axis=1)) / 3
-    n = sm.shape[1]                       # the 10th percentile, as np.percentile has it
+    return (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
+
+
+def _tenth(sm: np.ndarray, strength: float) -> np.ndarray:
+    """Each row's 10th percentile (as np.percentile has it), in strengths."""
+    n = sm.shape[1]
     vi = (n - 1) * 0.1
     lo = int(np.floor(vi))
     frac = vi - lo
     part = np.partition(sm, (lo, min(lo + 1, n - 1)), axis=1)
     a, b = part[:, lo], part[:, min(lo + 1, n - 1)]
     q = b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
-    return q / prof.strength
+    return q / strength
+
+
+def closed_rims(prof: Profiles, xy: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
+    """How closed a checker's rim at each (x, y) row of ``xy`` (pw) is all round: the 10th
+    percentile over the ring's angles of the rim score (the best of ``params.ring_radii``,
+    smoothed over three neighbours), in strengths, as :func:`outline_score`'s first value."""
+    best = _ring_scores(prof, xy, params)
+    return _tenth((np.roll(best, 1, axis=1) + best + np.roll(best, -1, axis=1)) / 3, prof.strength)
 
 
 OPEN = 0.13       # strengths: a last checker's far rim this faint (its 10th percentile) is open
@@ -260,28 +270,10 @@ def far_rim(prof: Profiles, x: float, y: float, direction: int, params: ReadPara
 
 def far_rims(prof: Profiles, xy: np.ndarray, direction: np.ndarray, params: ReadParams) -> np.ndarray:
     """:func:`far_rim` of each (x, y) row of ``xy`` at once."""
-    assert prof.grad is not None
-    g = prof.grad
-    h, w = g.shape
-    cos, sin, rot, arcs = _ring()
-    cx, cy = ((xy + prof.margin) * prof.px).T
-    k = params.checker / L.CHECKER
-    radii = np.array([r * k * prof.px for r in params.ring_radii])[:, None]
-    xi = np.clip(np.rint(cx[:, None, None] + radii * cos).astype(np.int32), 0, w - 1)   # (point, radius, angle)
-    yi = np.clip(np.rint(cy[:, None, None] + radii * sin).astype(np.int32), 0, h - 1)
-    z = g[yi, xi] * rot
-    best = (np.abs(z.real) - 0.5 * np.abs(z.imag)).max(axis=1)
-    arc = arcs[(np.asarray(direction) < 0).astype(int)]                 # (point, 3 neighbours, angle in arc)
+    best = _ring_scores(prof, xy, params)
+    arc = _ring()[3][(np.asarray(direction) < 0).astype(int)]          # (point, 3 neighbours, angle in arc)
     got = np.take_along_axis(best, arc.reshape(len(arc), -1), axis=1).reshape(arc.shape)
-    sm = (got[:, 0] + got[:, 1] + got[:, 2]) / 3          # smoothed over three neighbours, as outline_score
-    n = sm.shape[1]                                       # the 10th percentile, as np.percentile has it
-    vi = (n - 1) * 0.1
-    lo = int(np.floor(vi))
-    frac = vi - lo
-    part = np.partition(sm, (lo, min(lo + 1, n - 1)), axis=1)
-    a, b = part[:, lo], part[:, min(lo + 1, n - 1)]
-    q = b - (b - a) * (1 - frac) if frac >= 0.5 else a + (b - a) * frac
-    return q / prof.strength
+    return _tenth((got[:, 0] + got[:, 1] + got[:, 2]) / 3, prof.strength)   # smoothed as outline_score
 
 
 @functools.lru_cache(maxsize=1)
