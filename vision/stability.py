@@ -68,6 +68,11 @@ class State(str, Enum):
     STABLE = "stable"
 
 
+def _grey(thumb: View) -> np.ndarray:
+    """A thumbnail's grey levels, as the quiet check compares them (int16: differences are signed)."""
+    return cv2.cvtColor(thumb.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+
+
 class StabilityFilter:
     """Feed frames; get a :class:`BoardEvidence` when a new still reading is established."""
 
@@ -131,7 +136,7 @@ class StabilityFilter:
         frame band, is a hand or an arm); before that the reader judges each frame.
         """
         view = self._thumb(frame)
-        grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        grey = _grey(view)
         prev, self._prev = self._prev, grey
         self._last_grey = grey
         if prev is None or prev.shape != grey.shape:
@@ -260,7 +265,7 @@ class StabilityFilter:
         in, :mod:`vision.knock`): the thumbnails kept for comparison are taken again at the new
         corners from this frame, which showed the same board, so the next frame is not taken
         for motion."""
-        grey = cv2.cvtColor(self._thumb(frame).image, cv2.COLOR_BGR2GRAY).astype(np.int16)
+        grey = _grey(self._thumb(frame))
         self._prev = self._last_grey = grey
         if self._ref is not None:
             self._ref = grey

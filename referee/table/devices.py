@@ -137,11 +137,11 @@ class CameraThread:
         """The board found again at new corners after the camera or the board moved
         (:meth:`vision.reader.BoardReader.read`): the players and the director are told, as the
         readings from now on come from a view the table chose itself."""
-        from referee.events import CameraReport  # noqa: PLC0415
         reader = self.filter.reader
         if reader.corner_source != "found again" or reader.corners is before or before is None:
-            return
+            return   # (every frame: nothing imported or computed before this)
         import numpy as np  # noqa: PLC0415
+        from referee.events import CameraReport  # noqa: PLC0415
         moved = float(np.max(np.hypot(*(np.asarray(reader.corners, float) - np.asarray(before, float)).T)))
         self.events.put(CameraReport(f"the board moved in the picture (up to {moved:.0f} px) and was found "
                                      "again; check that the screen shows the board as it stands", t=t))
