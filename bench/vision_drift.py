@@ -103,6 +103,13 @@ def judged_frames(names: list[str], labels: dict[str, Any], tables: dict[str, li
             and not labels[n].get("hidden") and VR.real_references(n, labels, tables)]
 
 
+def _table_reader(cfg: Any, learned_reader: BoardReader) -> BoardReader:
+    """A reader at ``cfg``'s corners with what ``learned_reader`` learned of the board."""
+    r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+    r.memory, r.colours, r.checker = learned_reader.memory, learned_reader.colours, learned_reader.checker
+    return r
+
+
 def judge(reader: BoardReader, lab: dict[str, Any], img: np.ndarray, home: str, rng: random.Random, per: int,
           tally: dict[str, Any], detail: list[str], tag: str, lying: tuple[Any, ...]) -> None:
     """Judge every case of the frame ``img`` (showing ``lab``'s position, Dark's home ``home``)
@@ -112,8 +119,7 @@ def judge(reader: BoardReader, lab: dict[str, Any], img: np.ndarray, home: str, 
     for mover in ("dark", "light"):
         for before, dice in VR.cases_for(after, mover, rng, per):
             t0 = time.process_time()
-            r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-            r.memory, r.colours, r.checker = reader.memory, reader.colours, reader.checker
+            r = _table_reader(cfg, reader)
             assert r.memory is not None
             r.memory.dice_lying(lying)
             reading = r.inspect(img)
@@ -164,8 +170,7 @@ def arms(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[st
         assert reader.memory is not None
         reader.memory.dice_lying(_lying(img, lab))
         cfg = VR.config_for(lab)
-        r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-        r.memory, r.colours, r.checker = reader.memory, reader.colours, reader.checker
+        r = _table_reader(cfg, reader)
         if r.inspect(img).evidence is not None:
             out.append(name)
     return out
@@ -197,9 +202,8 @@ def table(drift: Drift, names: list[str], labels: dict[str, Any], tables: dict[s
         img = drift(raw, np.asarray(lab["corners"], np.float32), i)
         learned_reader = learned(name, labels, tables, "bottom-right")
         cfg = VR.config_for(lab, "bottom-right")
-        r = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-        r.memory = copy.deepcopy(learned_reader.memory)
-        r.colours, r.checker = learned_reader.colours, learned_reader.checker
+        r = _table_reader(cfg, learned_reader)
+        r.memory = copy.deepcopy(learned_reader.memory)   # the filter's reader may find the board again
         assert r.memory is not None
         r.memory.dice_lying(_lying(img, lab))
         sf = StabilityFilter(r)
