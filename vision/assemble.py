@@ -149,7 +149,8 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
                  if f"{r}{i}" not in settled and (pc := found.per_axis[f"{r}{i}"]).alt is not None
                  and pc.alt != rows[r][i].count)
     totals = (total[0], total[1])
-    return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3)), sum(total),
+    return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3), found.on_bar),
+                     sum(total),
                      plausible, totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
                      reason=None if plausible else impossible(totals))
 
@@ -244,7 +245,8 @@ def settle_with_off(a: Assembled, off: tuple[int, int], params: ReadParams = DEF
     confs = [p.confidence for r in ("top", "bottom") for p in rows[r]]
     conf = board_confidence(confs, plausible, a.bar_confidence, params)
     t = (totals[0], totals[1])
-    return replace(a, rows=L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), a.rows.bar, round(conf, 3)),
+    return replace(a, rows=L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), a.rows.bar, round(conf, 3),
+                                        a.rows.on_bar),
                    checkers=sum(totals), plausible=plausible, totals=t, alts=tuple(alts),
                    reason=None if plausible else impossible(t))
 

@@ -21,7 +21,7 @@ from .bar_shapes import bar_texture, not_a_checker
 from .board_rings import bar_stretch, ring_scores, to_layout_y
 from .rims import Profiles
 from .stacks import Checker, _peaks
-from .order import median_axis
+from .order import _percentile, median_axis
 
 
 EDGE_SEARCH = 0.1     # pw either side of the layout's bar edges where the board's edge is looked for
@@ -29,6 +29,8 @@ RIM_REACH = 0.94      # a checker's width a sixth of a diameter off its centre, 
 EDGE_CLEAR = 0.03     # pw (the board's) kept between the edges looked at and such a checker's rim
 BAND_SQUEEZE = 0.15   # pw: a band between the tips this much taller (or shorter) than the layout's is not as it is
 EDGE_KEPT = 0.5       # share of the edges' typical strength that shows past something narrower than the bar
+SEAM_ALONG = 0.75     # share of the bar's length its seam shows along, at the board's rim threshold
+SEAM_REACH = 0.06     # pw either side of the bar's middle where its seam (the fold, the hinge's gap) is looked for
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ def read_bar(prof: Profiles, params: ReadParams = DEFAULT) -> BarReading:
     lone, lone_conf = _lone_bar_rims(prof, bp, strong + faint, params)
     faint = sorted(faint + lone)
     narrow = narrower_than_the_bar(prof, [float(prof.bar_y[j]) for j in bp], params)
+    narrow = [a or b for a, b in zip(narrow, seam_through(prof, [float(prof.bar_y[j]) for j in bp], params))]
     texture = bar_texture(prof)
     why = {j: not_a_checker(prof, bx, float(prof.bar_y[j]), float(prof.bar_full[j]), params, texture)
            for j in sorted(set(strong + faint))}
@@ -126,6 +129,38 @@ def narrower_than_the_bar(prof: Profiles, ys: list[float], params: ReadParams = 
         return [False] * len(ys)
     # each rim's middle, a third of a checker along the bar, in the layout's y (every rim's at
     # once: the same arithmetic element by element)
+    yb = shape.to_real(np.zeros(len(ys)), np.array(ys, np.float64))[1]
+    out = []
+    for lo, hi in zip(to_layout_y(yb - cd / 6, shape)[0].tolist(), to_layout_y(yb + cd / 6, shape)[0].tolist()):
+        m = (ey >= lo) & (ey <= hi)
+        out.append(bool(m.any()) and float(e[m].mean()) >= EDGE_KEPT * typical)
+    return out
+
+
+def seam_through(prof: Profiles, ys: list[float], params: ReadParams = DEFAULT) -> list[bool]:
+    """For bar rims centred at layout ``ys``: whether the bar's seam runs on through their middle.
+
+    A board that folds at the bar shows a straight seam along its middle (the fold, the
+    hinge's gap between two straps); a checker lying on the bar hides it under its face,
+    while tiles, straps or clasps on the bar leave it showing.  Judged only where the seam
+    shows along :data:`SEAM_ALONG` of the bar at least as strong as the board's rim threshold
+    (a bar's texture, a marbled or carved checker, has edges there by chance, not along it): a rim whose
+    middle (a third of a checker along the bar) shows it at :data:`EDGE_KEPT` of its typical
+    strength is no checker."""
+    if not ys or prof.grad is None:
+        return [False] * len(ys)
+    g = prof.grad
+    h, w = g.shape
+    ey = np.arange(0.2, L.HEIGHT - 0.2, 1.0 / 16)
+    rows = np.minimum(np.maximum(np.rint((ey + prof.margin) * prof.px).astype(np.intp), 0), h - 1)
+    offs = np.arange(-SEAM_REACH, SEAM_REACH + 1e-9, 1.0 / prof.px)
+    bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    cols = np.minimum(np.maximum(np.rint((bx + offs + prof.margin) * prof.px).astype(np.intp), 0), w - 1)
+    e = np.abs(g[rows[:, None], cols[None, :]].real).max(axis=1) / prof.strength
+    if _percentile(e, 100 * (1 - SEAM_ALONG)) < params.threshold:   # no seam, or texture's chance edges
+        return [False] * len(ys)
+    typical = float(median_axis(e, 0))
+    shape, cd = params.shape, params.checker
     yb = shape.to_real(np.zeros(len(ys)), np.array(ys, np.float64))[1]
     out = []
     for lo, hi in zip(to_layout_y(yb - cd / 6, shape)[0].tolist(), to_layout_y(yb + cd / 6, shape)[0].tolist()):

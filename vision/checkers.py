@@ -30,6 +30,7 @@ class Found:
     bar_confidence: float
     gap: Optional[int] = None        # the bar checker that may be the gap between two (:func:`vision.bar._gap_between`)
     bar_open: float = 1.0            # the bar's confidence were that one surely a checker or surely not
+    on_bar: tuple[float, ...] = ()   # layout y of each square thing on the bar: the doubling cube or a die
 
 
 def board_params(prof: Profiles, params: ReadParams = DEFAULT) -> ReadParams:
@@ -61,4 +62,5 @@ def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
     per_axis = longer_rows(prof, per_axis, params)
     per_axis = doubt_empty_rims(prof, doubt_open_rims(prof, bare_points(prof, per_axis, params), params), params)
     bar = read_bar(prof, params)
-    return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open)
+    return Found(per_axis, bar.checkers, bar.confidence, bar.gap, bar.open,
+                 tuple(y for y, what in bar.others if what == "square"))

@@ -85,6 +85,7 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     # why the table would get no reading (the reader's own reason), else null
     out["reason"] = None if r.reason is None else r.reason.to_json_dict()
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
+    out["on_bar"] = r.rows.things_on_bar()  # the cube or a die lying on the bar (no checker)
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
     out["checker"] = round(reader.checker_size, 3)

@@ -14,7 +14,7 @@ table numbering (Dark's points, see :mod:`referee.events`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 import numpy as np
@@ -162,6 +162,13 @@ class RowReading:
     bottom: tuple[PointReading, ...]
     bar: tuple[int, int] = (0, 0)
     confidence: float = 1.0
+    # layout y of each square thing lying on the bar (the doubling cube, a die): not a checker,
+    # but the players want to know it is there; no part of the reading (left out of ==)
+    on_bar: tuple[float, ...] = field(default=(), compare=False)
+
+    def things_on_bar(self) -> list[dict]:
+        """The ``"on_bar"`` key of ``bgtable read --json``: what lies on the bar besides checkers."""
+        return [{"what": "cube or die", "y": round(float(y), 2)} for y in self.on_bar]
 
     def to_json_dict(self) -> dict:
         """The ``bgtable read --json`` form."""

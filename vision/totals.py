@@ -267,7 +267,7 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     bar_conf = a.bar_confidence if s.bar == a.rows.bar else min(CHANGED_MAX, a.bar_confidence)
     # the totals vouch for the sum, not for which points were wrong: never a sure board
     conf = min(board_confidence([p.confidence for p in points], True, bar_conf, params), SETTLED_MAX * params.certain)
-    rows = L.RowReading(points[:12], points[12:], s.bar, round(conf, 3))
+    rows = L.RowReading(points[:12], points[12:], s.bar, round(conf, 3), a.rows.on_bar)
     changed = {("top" if i < 12 else "bottom", i % 12) for i in s.changed}
     return replace(a, rows=rows, checkers=sum(totals), plausible=True, totals=totals, bar_confidence=bar_conf,
                    alts=tuple(x for x in a.alts if x[:2] not in changed), reason=None)
