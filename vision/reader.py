@@ -31,7 +31,7 @@ from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
-from .odds import most_likely, row_odds, to_table
+from .odds import Alts, most_likely, row_odds, to_table
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
@@ -73,6 +73,7 @@ class Reading:
     view: View
     trays: Optional[TrayReading] = None
     reason: Optional[NoReading] = None  # why there is no evidence (None when there is)
+    odds: Optional[list[Alts]] = None   # the absolute reading's odds by rows, when the evidence was built from them
 
 
 class BoardReader:
@@ -207,7 +208,8 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
-            return Reading(assembled.rows, self._with_odds(assembled.rows, view, t, None), False, corners, view)
+            implausible, by_rows = self._with_odds(assembled.rows, view, t, None)
+            return Reading(assembled.rows, implausible, False, corners, view, odds=by_rows)
         if model is not None and self.colours is None:
             self.colours = model
         rows = assembled.rows
@@ -224,12 +226,13 @@ class BoardReader:
                     rows = settled.rows
                     self._trays.keep(assembled.totals, corners, trays)
         ev: Optional[BoardEvidence] = None
+        odds: Optional[list[Alts]] = None
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
-            ev = self._with_odds(rows, view, t, off)
+            ev, odds = self._with_odds(rows, view, t, off)
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
-        return Reading(rows, ev, False, corners, view, trays, why)
+        return Reading(rows, ev, False, corners, view, trays, why, odds)
 
     def _find_again(self, frame: np.ndarray, memory: BoardMemory, corners: np.ndarray, view: View,
                     far: Optional[knock.Move], t: float = 0.0) -> Optional[tuple[np.ndarray, View]]:
@@ -249,20 +252,23 @@ class BoardReader:
             return occluded([])
         return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
-    def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]]) -> BoardEvidence:
+    def _with_odds(self, rows: L.RowReading, view: View, t: float,
+                   off: Optional[tuple[int, int]]) -> tuple[BoardEvidence, Optional[list[Alts]]]:
         """The evidence for a reading, with its odds (the absolute reading's, times the learned
-        look of this board's slots once the table has seen a known position)."""
+        look of this board's slots once the table has seen a known position), and the absolute
+        reading's odds by rows when they are the evidence's (no look learned; ``bgtable read``
+        reports them, :func:`vision.cli.reported_odds`)."""
         assert self.setup is not None
         memory = self.memory if self.memory is not None and self.memory.trained else None
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
         by_rows = row_odds(rows, learned, per)
         if memory is None:  # the absolute reading as it is, with its odds
-            return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup))
+            return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)
         conf = min(a[0][2] for a in by_rows)
         fused = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), bar, conf)
-        return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup))
+        return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup)), None
 
     def learn(self, ev: BoardEvidence, view: Optional[View] = None) -> bool:
         """Learn this board's look from a frame whose position is known (``ev``, table
