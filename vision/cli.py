@@ -91,7 +91,7 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["checker"] = round(reader.checker_size, 3)
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
-    out["p"] = reported_odds(r.rows)
+    out["p"] = reported_odds(r.rows, r.odds)
     if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
         out["dice"] = dice_found(img, r.corners, reader.config.shape, None if readers is None else reader)
     return out
@@ -135,9 +135,19 @@ def dice_found(img: Any, corners: Any, shape: Any, camera: Any = None) -> list[d
     return out
 
 
-def reported_odds(rows: Any) -> dict[str, Any]:
+def reported_odds(rows: Any, odds: Optional[list[Any]] = None) -> dict[str, Any]:
     """``"p"``: the probability of each reported (count, colour), per point by row and for the
-    bar's two counts (vision.odds: the reading's confidence spread over its neighbours)."""
+    bar's two counts (vision.odds: the reading's confidence spread over its neighbours).
+    ``odds``: those odds by rows, when the reader built them for its evidence (:attr:`vision.reader.Reading.odds`):
+    taken from there, not built again."""
+    if odds is not None:
+        def at(alts: Any, key: tuple) -> float:
+            return round(next((q for n, c, q in alts if (n, c if n else None) == key), 0.0), 3)
+        cells = list(rows.top) + list(rows.bottom)
+        got = [at(odds[i], (pt.count, pt.colour if pt.count else None)) for i, pt in enumerate(cells)]
+        return {"top": got[:12], "bottom": got[12:],
+                "bar": {c: round(next((q for n, _, q in odds[24 + k] if n == rows.bar[k]), 0.0), 3)
+                        for k, c in enumerate(("dark", "light"))}}
     from .odds import bar_odds, point_odds
     p = lambda pt: round(point_odds(pt).get((pt.count, pt.colour if pt.count else None), 0.0), 3)  # noqa: E731
     return {"top": [p(pt) for pt in rows.top], "bottom": [p(pt) for pt in rows.bottom],

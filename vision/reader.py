@@ -9,6 +9,9 @@ between frames: the corners, the two checker colours and (with ``dark_home = "au
 a position it shows (:meth:`BoardReader.learn`), the look of this board's checker slots
 (:mod:`vision.memory`).  Every reading carries odds per location (:mod:`vision.odds`) for
 the referee's likelihood verdicts.
+
+A knocked board is found again by :mod:`vision.find_again`; the trays are read and kept by
+:mod:`vision.kept_trays`.
 """
 from __future__ import annotations
 
@@ -23,23 +26,21 @@ from . import knock
 from . import layout as L
 from .config import VisionConfig
 from .errors import BoardNotFound
+from .find_again import FindAgain, camera_moved
+from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
-from .odds import most_likely, row_odds, to_table
+from .odds import Alts, most_likely, row_odds, to_table
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
-from .trays import TrayReading, read_trays, tray_views
+from .trays import TrayReading
 from .rectify import View, rectify
 
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
-REFIND_STEPS = 3              # a knocked board found again: its measured move folded into its corners at most so often
-REFIND_AGREE = 0.25           # pw: the automatic search's corners agree with the measured move's within this
-REFIND_UNTOLD_EVERY = 150     # frames read between searches while the board looks foreign and its move is not told
-FRAME_S = 1 / 30              # s: a camera frame (those cadences hold in time too: a table reads only some frames)
 
 
 def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> tuple[np.ndarray, str]:
@@ -61,25 +62,6 @@ def find_corners(frame: np.ndarray, config: VisionConfig, auto: bool = True) -> 
                         " (check the camera sees the whole board, or give --corners)")
 
 
-def camera_moved(how: str) -> NoReading:
-    """The board moved in the camera's view since the table learned it, further than a knock
-    (``how``: by how much): its corners must be set again (or the camera put back)."""
-    return NoReading("no_board", f"the camera moved: {how}; set the board's corners again (or put the camera back)",
-                     (("moved", how),))
-
-
-def consistent_off(trays: Optional[TrayReading], on_board: tuple[int, int]) -> Optional[tuple[int, int]]:
-    """The trays' counts for :attr:`BoardEvidence.off`, only when they were read surely and add
-    up with the checkers on the board (points and bar) to 15 a colour; else None ("not seen").
-    The referee takes an ``off`` as exact, so a doubtful one is better left out."""
-    if trays is None or not trays.sure:
-        return None
-    off = (trays.dark, trays.light)
-    if any(o + b != L.PER_SIDE for o, b in zip(off, on_board)):
-        return None
-    return off
-
-
 @dataclass
 class Reading:
     """One frame's result with its working: the evidence or why there is none."""
@@ -91,6 +73,7 @@ class Reading:
     view: View
     trays: Optional[TrayReading] = None
     reason: Optional[NoReading] = None  # why there is no evidence (None when there is)
+    odds: Optional[list[Alts]] = None   # the absolute reading's odds by rows, when the evidence was built from them
 
 
 class BoardReader:
@@ -106,14 +89,14 @@ class BoardReader:
         self._frames = 0
         self._looks = 0  # calls of locate() (a frame may be located twice: stability, then reading)
         self._searched_at: Optional[int] = None  # the look of the last automatic search, when it failed
-        self._trays: Optional[tuple[tuple[int, int], np.ndarray, Optional[TrayReading]]] = None  # kept tray reading
+        self._trays = KeptTrays()                        # the trays, read when the board's totals change
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
-        self._refound_try: Optional[tuple[int, float]] = None  # the read and time of the last knocked board search
+        self._search = FindAgain()                       # the search for a knocked board (vision.find_again)
 
     @property
     def checker_size(self) -> float:
@@ -225,7 +208,8 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
-            return Reading(assembled.rows, self._with_odds(assembled.rows, view, t, None), False, corners, view)
+            implausible, by_rows = self._with_odds(assembled.rows, view, t, None)
+            return Reading(assembled.rows, implausible, False, corners, view, odds=by_rows)
         if model is not None and self.colours is None:
             self.colours = model
         rows = assembled.rows
@@ -233,91 +217,33 @@ class BoardReader:
             self.setup = L.infer_setup(rows)
         trays = off = None
         if self.config.trays and assembled.model is not None:
-            trays = self._read_trays(frame, corners, assembled)
+            trays = self._trays.read(frame, corners, assembled, self.config.shape)
             off = consistent_off(trays, assembled.totals)
             if off is None and trays is not None and trays.sure:
                 settled = settle_with_off(assembled, (trays.dark, trays.light))
                 off = consistent_off(trays, settled.totals)
                 if off is not None:  # the trays and a stack's next likeliest count add up to 15 a colour
                     rows = settled.rows
-                    self._trays = (assembled.totals, np.array(corners, copy=True), trays)
+                    self._trays.keep(assembled.totals, corners, trays)
         ev: Optional[BoardEvidence] = None
+        odds: Optional[list[Alts]] = None
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
-            ev = self._with_odds(rows, view, t, off)
+            ev, odds = self._with_odds(rows, view, t, off)
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
-        return Reading(rows, ev, False, corners, view, trays, why)
+        return Reading(rows, ev, False, corners, view, trays, why, odds)
 
     def _find_again(self, frame: np.ndarray, memory: BoardMemory, corners: np.ndarray, view: View,
                     far: Optional[knock.Move], t: float = 0.0) -> Optional[tuple[np.ndarray, View]]:
-        """The board found again after the camera was knocked (``far``: the move ``view`` shows;
-        None: it could not be told, the view's tiles disagreeing and its slots looking foreign;
-        ``t``: the frame's time, for the search's cadence),
-        its learned look kept: the new corners and the view at them, or None.
-
-        A view warped back by the move (:func:`vision.knock.undo`) is resampled twice and its
-        edges replicated; the view at corners that take the move in is the camera's own.  So the
-        move is folded into the corners (:func:`vision.knock.moved_corners`) and measured again
-        on the view at the new ones, at most :data:`REFIND_STEPS` times; they are taken when that
-        view lies within a knock of the learned one (the last known frame's, the board's anchor),
-        :data:`vision.knock.MIN_TILES` tiles agreeing.  Else, after a move further than a knock
-        (:data:`vision.knock.FAR`: the looks would be compared with their neighbours' places) or
-        one that could not be told, the automatic search (:func:`vision.locate.auto_corners`,
-        about half a second: at most every ``auto_every`` frames read or their time, or :data:`REFIND_UNTOLD_EVERY`
-        for a move not told, a hand resting over the board being likelier; never when the
-        configuration turned it off) finds the board, and its corners are refined the same way
-        and taken on the same terms, or with one tile fewer agreeing when they lie within
-        :data:`REFIND_AGREE` point widths of the folded ones, or (no move told) their view within
-        that of the learned one: two estimates that agree (a board edge cut off by the knock leaves
-        a tile nothing to match).  A hand over the board stays foreign at any corners: the frame is then refused."""
-        folded = None if far is None else knock.moved_corners(corners, view, far)
-        got = None if folded is None else self._refine(frame, memory, folded)
-        if got is not None and got[2].tiles >= knock.MIN_TILES:
-            return self._refound(memory, got[0], got[1])
-        every = self.config.auto_every if far is not None else REFIND_UNTOLD_EVERY
-        if (far is not None and not far.far(view.px)) or not self.config.auto or not self._may_search(every, t):
-            return None
-        self._refound_try = (self._frames, t)
-        from .locate import auto_corners
-        found = auto_corners(frame)
-        if found is None:
-            return None
-        size = float(np.linalg.norm(found[1] - found[0])) / L.WIDTH   # image px per point width
-        for c in (found, found[[2, 3, 0, 1]]):   # the search may take the board the other way round
-            got = self._refine(frame, memory, c)
-            if got is None:
-                continue
-            agree = (float(np.abs(c - folded).max()) <= REFIND_AGREE * size if folded is not None
-                     else got[2].reach <= REFIND_AGREE * got[1].px)
-            if got[2].tiles >= knock.MIN_TILES or (agree and got[2].tiles >= knock.MIN_TILES - 1):
-                return self._refound(memory, got[0], got[1])
-        return None
-
-    def _may_search(self, every: int, t: float) -> bool:
-        """The search for a knocked board may run again: never tried, or ``every`` frames read
-        since, or (the frames' times known) ``every`` camera frames' time passed: the table
-        shows the reader only some frames while something still covers the board
-        (:meth:`vision.stability.StabilityFilter.feed`)."""
-        if self._refound_try is None:
-            return True
-        frames, when = self._refound_try
-        return self._frames - frames >= every or (t > 0 and when > 0 and t - when >= every * FRAME_S)
-
-    def _refine(self, frame: np.ndarray, memory: BoardMemory,
-                c: np.ndarray) -> Optional[tuple[np.ndarray, View, knock.Move]]:
-        """:func:`vision.knock.fold` of corners ``c`` on ``frame``; None when the view lies further
-        than a knock from the learned one even so."""
-        c, view, m = knock.fold(lambda at: rectify(frame, at, self.config.px, shape=self.config.shape),
-                                memory.move, c, REFIND_STEPS)
-        return None if m.far(view.px) else (c, view, m)
-
-    def _refound(self, memory: BoardMemory, c: np.ndarray, view: View) -> tuple[np.ndarray, View]:
-        """Take the corners of a board found again: the reader's and the learned look's."""
-        self.corners, self.corner_source, self._refound_try = c, "found again", None
-        self.last_view = view
-        memory.found_again(c)
-        return c, view
+        """The board found again after the camera was knocked (:meth:`vision.find_again.FindAgain.find`;
+        ``far``: the move ``view`` shows, None when it could not be told): the new corners and the
+        view at them, taken as the reader's, or None."""
+        found = self._search.find(frame, memory, corners, view, far, self.config, self._frames, t)
+        if found is not None:
+            self.corners, self.corner_source = found[0], "found again"
+            self.last_view = found[1]
+        return found
 
     def _occluded(self, view: View, memory: Optional[BoardMemory]) -> NoReading:
         """The reason of a covered frame: the frame band's edges crossed (none named once the
@@ -326,20 +252,23 @@ class BoardReader:
             return occluded([])
         return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
-    def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]]) -> BoardEvidence:
+    def _with_odds(self, rows: L.RowReading, view: View, t: float,
+                   off: Optional[tuple[int, int]]) -> tuple[BoardEvidence, Optional[list[Alts]]]:
         """The evidence for a reading, with its odds (the absolute reading's, times the learned
-        look of this board's slots once the table has seen a known position)."""
+        look of this board's slots once the table has seen a known position), and the absolute
+        reading's odds by rows when they are the evidence's (no look learned; ``bgtable read``
+        reports them, :func:`vision.cli.reported_odds`)."""
         assert self.setup is not None
         memory = self.memory if self.memory is not None and self.memory.trained else None
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
         by_rows = row_odds(rows, learned, per)
         if memory is None:  # the absolute reading as it is, with its odds
-            return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup))
+            return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)
         conf = min(a[0][2] for a in by_rows)
         fused = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), bar, conf)
-        return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup))
+        return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup)), None
 
     def learn(self, ev: BoardEvidence, view: Optional[View] = None) -> bool:
         """Learn this board's look from a frame whose position is known (``ev``, table
@@ -377,28 +306,6 @@ class BoardReader:
                 taught = plain
         self.memory = taught
         return True
-
-    def _read_trays(self, frame: np.ndarray, corners: np.ndarray, assembled) -> Optional[TrayReading]:
-        """The trays, looked at only when the board's totals say something may have changed.
-
-        Checkers reach a tray only from the board: while the checkers on the board (points and
-        bar) stay the same per colour, so do the trays, and a sure reading that added up is
-        kept.  With every checker on the board the trays are empty (when in view at all).
-        """
-        totals = assembled.totals
-        if self._trays is not None and self._trays[0] == totals and np.array_equal(self._trays[1], corners):
-            return self._trays[2]
-        trays: Optional[TrayReading]
-        if totals == (L.PER_SIDE, L.PER_SIDE):
-            trays = TrayReading(0, 0, True,
-                                tuple(s for s, _ in tray_views(frame, corners, warp=False, shape=self.config.shape)))
-            if not trays.sides:
-                trays = None
-        else:
-            trays = read_trays(tray_views(frame, corners, shape=self.config.shape), assembled.model)
-        if consistent_off(trays, totals) is not None:
-            self._trays = (totals, np.array(corners, copy=True), trays)
-        return trays
 
     def read(self, frame: np.ndarray, t: float = 0.0, covered_rows: bool = False) -> Optional[BoardEvidence]:
         """Board evidence for one frame, or None when occluded, implausible or not yet set up

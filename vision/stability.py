@@ -39,13 +39,13 @@ from .errors import BoardNotFound
 from .layout import RowReading, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .read import CERTAIN
+from .compare_readings import FIRST_MISFITS, can_get_surer, shows, surer
+from .find_again import look_again
 from .reader import BoardReader, Reading
 from .rectify import View, homography
-from . import layout as L
+from .thumbnail import (CACHE_LINE, THUMB_MARGIN, THUMB_PX, THUMB_SIZE, grey_levels, hist_median, small_median,
+                        touched_part)
 
-THUMB_PX = 10
-THUMB_MARGIN = 0.6
 CHANGE_LEVEL = 30          # grey levels of change that count
 BLOB_AREA_PW2 = 4.5        # a changed region larger than this (square point widths) is not a move
 NOISE_LEVEL = 4            # grey levels of frame-to-frame change that are sensor noise, not motion
@@ -54,8 +54,6 @@ STILL_LEVEL = 20           # grey levels: a thumbnail pixel further off the last
 STILL_PIXELS = 3           # ... and more such pixels than this: the board may have changed (re-read it)
 REREAD_EVERY = 60          # frames: a still board is read again at least this often (2 s at 30 fps)
 UNSURE_EVERY = 2           # ... first after this many while its reading could still get surer (then doubling)
-THUMB_SIZE = (int(round((L.WIDTH + 2 * THUMB_MARGIN) * THUMB_PX)), int(round((L.HEIGHT + 2 * THUMB_MARGIN) * THUMB_PX)))
-CACHE_LINE = 64                # bytes: the frame is read ahead of the warp one byte per line
 _LEVELS = np.arange(-255, 256)   # the frame-to-frame change of a grey level: a histogram's bins
 
 
@@ -66,11 +64,6 @@ class State(str, Enum):
     SETTLING = "settling"
     READING = "reading"
     STABLE = "stable"
-
-
-def _grey(thumb: View) -> np.ndarray:
-    """A thumbnail's grey levels, as the quiet check compares them (int16: differences are signed)."""
-    return cv2.cvtColor(thumb.image, cv2.COLOR_BGR2GRAY).astype(np.int16)
 
 
 class StabilityFilter:
@@ -110,7 +103,7 @@ class StabilityFilter:
         key = (np.ascontiguousarray(corners).tobytes(), frame.shape)
         if self._H is None or key != self._Hfor:
             self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), key
-            self._touch = _touched_part(self._H, frame.shape)
+            self._touch = touched_part(self._H, frame.shape)
         if self._touch is not None and frame.dtype == np.uint8 and frame.flags.c_contiguous:
             # read the frame's part the warp samples one byte per cache line, in order, first: the
             # warp's scattered reads of a frame fresh from the camera (not yet in any cache) then
@@ -136,7 +129,7 @@ class StabilityFilter:
         frame band, is a hand or an arm); before that the reader judges each frame.
         """
         view = self._thumb(frame)
-        grey = _grey(view)
+        grey = grey_levels(view)
         prev, self._prev = self._prev, grey
         self._last_grey = grey
         if prev is None or prev.shape != grey.shape:
@@ -146,7 +139,7 @@ class StabilityFilter:
         diff = grey - prev
         diff += 255
         counts = np.bincount(diff.ravel(), minlength=511)
-        d = np.abs(_LEVELS - int(_hist_median(counts.cumsum(), -255)))   # each bin's change past the flicker
+        d = np.abs(_LEVELS - int(hist_median(counts.cumsum(), -255)))   # each bin's change past the flicker
         cfg = self.reader.config
         if (int(counts @ np.maximum(d - NOISE_LEVEL, 0)) / grey.size > cfg.motion * 0.25
                 or int(counts[d > cfg.motion * 4].sum()) > BLOB_AREA_PW2 * THUMB_PX ** 2 * 0.25):
@@ -169,7 +162,7 @@ class StabilityFilter:
     def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
         if self._ref_median is None or self._ref_median[0] is not ref:
             self._ref_median = (ref, small_median(ref, 0), ref.astype(np.float64))
-        gain = _hist_median(np.bincount(grey.ravel(), minlength=256).cumsum(), 0) / max(1.0, self._ref_median[1])
+        gain = hist_median(np.bincount(grey.ravel(), minlength=256).cumsum(), 0) / max(1.0, self._ref_median[1])
         # |grey - ref * gain| > CHANGE_LEVEL, the same float arithmetic in kept buffers
         off = np.multiply(self._ref_median[2], gain, out=self._scratch("off", grey.shape, np.float64))
         np.subtract(grey, off, out=off)
@@ -250,14 +243,10 @@ class StabilityFilter:
         return None
 
     def _look_again(self, frame: np.ndarray, t: float) -> None:
-        """A still frame the thumbnail calls covered, shown to the reader, who knows the board
-        better: a knocked camera's board found again (its corners move), or the board read as
-        it is (a shadow or a lamp over the frame band, not a hand), makes the board settle
-        afresh from the next frame, as before it was first still (the reader then judges each
-        frame); anything over the board the reader refuses, and nothing comes of it."""
-        before = self.reader.corners
-        ev = self.reader.read(frame, t)
-        if ev is not None or self.reader.corners is not before:
+        """A still frame the thumbnail calls covered, shown to the reader (:func:`vision.find_again.look_again`):
+        when it found the board again or read it, the board settles afresh from the next frame, as
+        before it was first still (the reader then judges each frame)."""
+        if look_again(self.reader, frame, t):
             self._still_changed, self._prev, self._ref = 0, None, None
 
     def _follow_corners(self, frame: np.ndarray) -> None:
@@ -265,7 +254,7 @@ class StabilityFilter:
         in, :mod:`vision.knock`): the thumbnails kept for comparison are taken again at the new
         corners from this frame, which showed the same board, so the next frame is not taken
         for motion."""
-        grey = _grey(self._thumb(frame))
+        grey = grey_levels(self._thumb(frame))
         self._prev = self._last_grey = grey
         if self._ref is not None:
             self._ref = grey
@@ -337,78 +326,3 @@ class StabilityFilter:
         return True
 
 
-def _touched_part(H: np.ndarray, frame_shape: tuple[int, ...]) -> Optional[tuple[int, int, int, int]]:
-    """The rows ``y0:y1`` and the bytes ``b0:b1`` of each row of a uint8 frame that the thumbnail's
-    warp by ``H`` reads (its pixels' source points and their right and lower neighbours, clamped to the
-    frame as the replicated border is); None when the frame is no image of rows or ``H`` maps
-    no pixel to a finite point."""
-    if len(frame_shape) not in (2, 3):
-        return None
-    h, w = frame_shape[:2]
-    ch = frame_shape[2] if len(frame_shape) == 3 else 1
-    ys, xs = np.mgrid[0:THUMB_SIZE[1], 0:THUMB_SIZE[0]].astype(np.float64)
-    try:
-        q = np.linalg.inv(H) @ np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)])
-    except np.linalg.LinAlgError:
-        return None
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sx, sy = q[0] / q[2], q[1] / q[2]
-    if not (np.isfinite(sx).all() and np.isfinite(sy).all()):
-        return None
-    x0, x1 = int(np.clip(np.floor(sx.min()) - 1, 0, w - 1)), int(np.clip(np.floor(sx.max()) + 2, 1, w))
-    y0, y1 = int(np.clip(np.floor(sy.min()) - 1, 0, h - 1)), int(np.clip(np.floor(sy.max()) + 2, 1, h))
-    return y0, y1, x0 * ch, min(w * ch, x1 * ch + CACHE_LINE)
-
-
-def small_median(a: np.ndarray, lo: int) -> float:
-    """``np.median`` of an integer array whose values lie in ``lo .. lo + 510`` (a thumbnail's
-    grey levels or their differences), the same value from a histogram: no sort, no copy."""
-    return _hist_median(np.bincount((a.ravel() - lo).astype(np.intp), minlength=511).cumsum(), lo)
-
-
-def _hist_median(counts: np.ndarray, lo: int) -> float:
-    """The median of the values ``lo + i`` counted ``counts[i]`` times, from the running counts
-    (``np.median``'s value: the mean of the two middle ones when their number is even)."""
-    n = int(counts[-1])
-    upper = int(np.searchsorted(counts, n // 2 + 1)) + lo      # order statistic n // 2 (0-based)
-    if n % 2:
-        return float(upper)
-    lower = int(np.searchsorted(counts, n // 2)) + lo           # ... and n // 2 - 1
-    return (lower + upper) / 2
-
-
-def can_get_surer(ev: BoardEvidence) -> bool:
-    """A re-read of the same board could be :func:`surer` than ``ev``: the board or a point is
-    below the gate, or the trays are not read."""
-    return ev.confidence < CERTAIN or ev.off is None or any(p.confidence < CERTAIN for p in ev.points)
-
-
-FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
-LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
-
-
-def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
-    """Whether a reading may be a frame of the known position: at most :data:`LEARN_MISFITS`
-    locations (the points, the bar, and the trays where both are read) where the reading gives
-    the known contents less than a 2 % chance (the reader
-    alone errs on a point or two of a real board; a frame of another position differs more)."""
-    if not reading.odds:
-        return same_board(reading, known)
-    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
-    # the trays, where both are known: a bear-off of two checkers changes two points and a tray
-    misfits = int(reading.off is not None and known.off is not None and tuple(reading.off) != tuple(known.off))
-    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
-        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
-        misfits += p < 0.02
-    return misfits <= LEARN_MISFITS
-
-
-def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
-    """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do,
-    or the trays are now read (``off`` known) where they were not."""
-    if new.confidence >= CERTAIN > old.confidence:
-        return True
-    if new.confidence >= CERTAIN and new.off is not None and old.off is None:
-        return True
-    n_sure = lambda ev: sum(p.confidence >= CERTAIN for p in ev.points)  # noqa: E731
-    return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)

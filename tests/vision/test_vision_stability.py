@@ -128,7 +128,7 @@ def test_the_thumbnail_is_the_plain_warp_and_its_read_ahead_covers_what_the_warp
 
     from vision.rectify import homography
     from vision.render import render_scene
-    from vision.stability import THUMB_MARGIN, THUMB_PX, THUMB_SIZE, _touched_part
+    from vision.thumbnail import THUMB_MARGIN, THUMB_PX, THUMB_SIZE, touched_part
     sc = render_scene(L.start_position(), RenderParams(scheme="walnut"), seed=3)
     sf = StabilityFilter(BoardReader(VisionConfig(), corners=sc.corners))
     H = homography(sc.corners, THUMB_PX, THUMB_MARGIN)
@@ -143,7 +143,7 @@ def test_the_thumbnail_is_the_plain_warp_and_its_read_ahead_covers_what_the_warp
     sx, sy = np.clip(q[0] / q[2], 0, w - 1), np.clip(q[1] / q[2], 0, h - 1)
     assert y0 <= sy.min() and np.minimum(np.floor(sy) + 1, h - 1).max() < y1
     assert b0 <= 3 * np.floor(sx.min()) and 3 * (np.minimum(np.floor(sx) + 1, w - 1).max() + 1) <= b1
-    assert _touched_part(np.zeros((3, 3)), (720, 1280, 3)) is None   # no warp: nothing to read ahead
+    assert touched_part(np.zeros((3, 3)), (720, 1280, 3)) is None   # no warp: nothing to read ahead
 
 
 def _still(img: np.ndarray, n: int) -> list[np.ndarray]:

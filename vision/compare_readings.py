@@ -1,0 +1,49 @@
+"""Two readings of a still board compared: which is surer, and whether one shows a known position.
+
+The still-board filter (:mod:`vision.stability`) emits a reading of the same board again when
+it is :func:`surer`, reads it again sooner while it :func:`can_get_surer`, and learns the board's
+look from a frame whose reading :func:`shows` the position the referee says it holds.
+"""
+from __future__ import annotations
+
+from referee.events import BoardEvidence
+
+from .layout import same_board
+from .read import CERTAIN
+
+
+def can_get_surer(ev: BoardEvidence) -> bool:
+    """A re-read of the same board could be :func:`surer` than ``ev``: the board or a point is
+    below the gate, or the trays are not read."""
+    return ev.confidence < CERTAIN or ev.off is None or any(p.confidence < CERTAIN for p in ev.points)
+
+
+FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
+LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
+
+
+def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
+    """Whether a reading may be a frame of the known position: at most :data:`LEARN_MISFITS`
+    locations (the points, the bar, and the trays where both are read) where the reading gives
+    the known contents less than a 2 % chance (the reader
+    alone errs on a point or two of a real board; a frame of another position differs more)."""
+    if not reading.odds:
+        return same_board(reading, known)
+    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
+    # the trays, where both are known: a bear-off of two checkers changes two points and a tray
+    misfits = int(reading.off is not None and known.off is not None and tuple(reading.off) != tuple(known.off))
+    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
+        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
+        misfits += p < 0.02
+    return misfits <= LEARN_MISFITS
+
+
+def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
+    """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do,
+    or the trays are now read (``off`` known) where they were not."""
+    if new.confidence >= CERTAIN > old.confidence:
+        return True
+    if new.confidence >= CERTAIN and new.off is not None and old.off is None:
+        return True
+    n_sure = lambda ev: sum(p.confidence >= CERTAIN for p in ev.points)  # noqa: E731
+    return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)
