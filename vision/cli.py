@@ -14,8 +14,10 @@ crossed; ``impossible`` with ``over`` and ``totals``, the colours over 15 and by
 text form prints it as one ``no reading:`` line.  Beyond the issue's
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
-``"occluded"``, ``"p"`` (the probability of each reported count and colour: ``top`` and
-``bottom`` lists, ``bar`` per colour), ``"dice"`` (the dice found on the board, as dice:
+``"occluded"``, ``"on_bar"`` (what lies on the bar and is no checker, the doubling cube or a die:
+a list of ``{"what", "y"}``, ``y`` in point widths down from the playing area's top edge), ``"p"``
+(the probability of each reported count and colour: ``top`` and ``bottom`` lists, ``bar`` per colour),
+``"dice"`` (the dice found on the board, as dice:
 ``image``, ``board``, ``half``, ``on_checker``, ``off_board``, ``value`` when sure,
 ``confidence``), ``"checker"`` (the checkers' diameter in point widths it counted with:
 ``--checker``, or measured on the board, else the layout's 0.9);
