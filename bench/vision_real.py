@@ -159,7 +159,7 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
 def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[float, float]:
     """The checkers' spacing (pw) along the points of each row (top, bottom) of ``name``'s
     frame, as the learned table measures it on a frame of a known position
-    (:func:`vision.memory.row_pitch`): in a steep oblique view one row's stacks are foreshortened,
+    (:func:`vision.row_pitch.row_pitch`): in a steep oblique view one row's stacks are foreshortened,
     and a made reference frame must show its moved checkers so too."""
     from vision.memory import BoardMemory, row_pitch
     from vision.rectify import rectify

@@ -16,7 +16,8 @@ position says are unchanged), in the view with a knock undone (:mod:`vision.knoc
 result is, per point, a probability for each (count, colour) and, for the bar, for each count
 of each colour: the ``odds`` of :class:`referee.events.BoardEvidence`.
 
-Where the slots lie and how their patches are sampled and compared: :mod:`vision.slots`.
+Where the slots lie and how their patches are sampled and compared: :mod:`vision.slots`; the
+checkers' spacing along a foreshortened row: :mod:`vision.row_pitch`.
 
 Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
 was learned in one ``.npz`` file per table (beside the journal), tied to the corners it was
@@ -41,6 +42,7 @@ from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near
 from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core, _dist, _shifted_dist,  # noqa: F401
                     _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab,
                     triangle_mates)
+from .row_pitch import row_pitch
 
 BAR_OVERLAP = 0.5    # the bar's places overlap by half: the share of a place's evidence that is its own
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
@@ -52,9 +54,6 @@ COVERED = 8          # foreign slots that mean something lies over the board (a 
 BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
 BAND_TOL = 24.0      # grey levels a band segment may stray from its learned look (after the light's shift)
 BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
-PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1)  # a row's checker spacings (per diameter) tried besides 1
-PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks this much better than at 1
-PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
@@ -103,59 +102,6 @@ def lesson_key(rows: L.RowReading) -> str:
     def row(ps: Sequence[PointReading]) -> str:
         return " ".join(f"{p.count}{(p.colour or '')[:1]}" if p.count else "0" for p in ps)
     return f"{row(rows.top)} / {row(rows.bottom)} / bar {rows.bar[0]} {rows.bar[1]}"
-
-
-def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple[float, int]]:
-    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more) fit
-    the row's own looks at ``geo``: the mean distance of each stack's last checker's slot to the
-    row's median look of that colour and of the slot just past it to the median look of that
-    slot empty on the row's points of the same triangle colour; and how many such slots."""
-    per = geo.per_point
-    wide = patches(view, geo)
-    core = _core(wide)
-    out = []
-    for r in range(2):
-        idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
-        looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
-        ends: list[int] = []
-        tpl: list[np.ndarray] = []
-        for col in range(12):
-            base = (r * 12 + col) * per
-            n = int((st[base:base + per] > 0).sum())
-            if n < 2:
-                continue
-            ends.append(base + n - 1)
-            tpl.append(looks[int(st[base])])
-            if n < per:
-                donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
-                if donors:
-                    ends.append(base + n)
-                    tpl.append(np.median(core[donors], axis=0))
-        if not ends:
-            out.append((math.inf, 0))
-            continue
-        d = _shifted_dist(wide[ends], np.stack(tpl)[:, None])[:, 0]
-        out.append((float(d.mean()), len(ends)))
-    return out
-
-
-def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
-              pitches: Sequence[float] = PITCHES, ends: int = PITCH_ENDS) -> tuple[float, float]:
-    """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
-    of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
-    at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
-    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep
-    oblique view foreshortens one row: a stack of five then ends in its fifth slot's first half,
-    and is read as four."""
-    flat = slot_geometry(geo.side, geo.height)
-    at_one = _stack_ends_fit(view, flat, st)
-    best = [(fit, 1.0) for fit, _ in at_one]
-    for f in pitches:
-        for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
-            if fit < best[r][0]:
-                best[r] = (fit, f)
-    return tuple(f if at_one[r][1] >= ends and fit < PITCH_GAIN * at_one[r][0] else 1.0  # type: ignore[return-value]
-                 for r, (fit, f) in enumerate(best))
 
 
 class BoardMemory:

@@ -52,7 +52,8 @@ import numpy as np
 
 from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
-                     patches, row_pitch, slot_geometry, PITCHES)
+                     patches, slot_geometry)
+from .row_pitch import PITCHES, row_pitch
 from .rectify import View
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
@@ -70,7 +71,7 @@ STRAY_SHARE = 75   # how far a state's slots stray at most, but for the few the 
                    # from every look than a few times this is like none of them)
 SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
-SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.memory.row_pitch)
+SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.row_pitch.row_pitch)
 UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
 FLOAT_NATS = 0.5   # how surely the slots from a point's base must look empty for a checker's look above them to float
 MOVE_MAX = 4       # checkers one move adds to or takes from a point (a double's four steps)

@@ -210,7 +210,7 @@ def _foreshortened(view, f: float):
 def test_a_foreshortened_row_is_learned_at_its_own_spacing_and_kept_in_the_file(tmp_path) -> None:
     # a known frame whose bottom row's stacks lie 0.85 of a diameter apart: the memory lays that
     # row's slots out so (five checkers end in the fifth slot, not half-way into it), not the top's
-    from vision.memory import row_pitch
+    from vision.row_pitch import row_pitch
     r0 = render_scene(_ev(Position.start()), RenderParams(), seed=4)
     reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
     reader.inspect(r0.image)

@@ -1,0 +1,74 @@
+"""The checkers' spacing along each row, learned from a frame of a known position.
+
+A steep oblique view foreshortens one row: its checkers lie closer than a diameter apart in the
+view, so a stack of five ends in its fifth slot's first half and is read as four.  Knowing the
+position, the table tries a few spacings and keeps the one at which the row's known stacks end
+where they should (:func:`row_pitch`).  Used by the learned board (:mod:`vision.memory`) and the
+frame that teaches itself (:mod:`vision.self_reference`).
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from .rectify import View
+from .slots import DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry, triangle_mates
+
+PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1)  # a row's checker spacings (per diameter) tried besides 1
+PITCH_GAIN = 0.85    # ... one taken only when its stacks' ends fit their looks this much better than at 1
+PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
+
+
+def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple[float, int]]:
+    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more) fit
+    the row's own looks at ``geo``: the mean distance of each stack's last checker's slot to the
+    row's median look of that colour and of the slot just past it to the median look of that
+    slot empty on the row's points of the same triangle colour; and how many such slots."""
+    per = geo.per_point
+    wide = patches(view, geo)
+    core = _core(wide)
+    out = []
+    for r in range(2):
+        idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
+        looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
+        ends: list[int] = []
+        tpl: list[np.ndarray] = []
+        for col in range(12):
+            base = (r * 12 + col) * per
+            n = int((st[base:base + per] > 0).sum())
+            if n < 2:
+                continue
+            ends.append(base + n - 1)
+            tpl.append(looks[int(st[base])])
+            if n < per:
+                donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
+                if donors:
+                    ends.append(base + n)
+                    tpl.append(np.median(core[donors], axis=0))
+        if not ends:
+            out.append((math.inf, 0))
+            continue
+        d = _shifted_dist(wide[ends], np.stack(tpl)[:, None])[:, 0]
+        out.append((float(d.mean()), len(ends)))
+    return out
+
+
+def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
+              pitches: Sequence[float] = PITCHES, ends: int = PITCH_ENDS) -> tuple[float, float]:
+    """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
+    of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
+    at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
+    :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends; else 1.  A steep
+    oblique view foreshortens one row: a stack of five then ends in its fifth slot's first half,
+    and is read as four."""
+    flat = slot_geometry(geo.side, geo.height)
+    at_one = _stack_ends_fit(view, flat, st)
+    best = [(fit, 1.0) for fit, _ in at_one]
+    for f in pitches:
+        for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
+            if fit < best[r][0]:
+                best[r] = (fit, f)
+    return tuple(f if at_one[r][1] >= ends and fit < PITCH_GAIN * at_one[r][0] else 1.0  # type: ignore[return-value]
+                 for r, (fit, f) in enumerate(best))
