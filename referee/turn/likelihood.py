@@ -21,7 +21,9 @@ location, whatever position it makes).  Then:
   (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
   its two places and denied at the other only as surely as real readings are wrong
   (:func:`unaccounted_checker`); nor when the move itself is not seen (its board not
-  :data:`SEEN` nats likelier than the board before it, at the places it changes);
+  :data:`SEEN` nats likelier than the board before it, at the places it changes); nor when a
+  board another roll leaves (a player who played other dice) is not told apart from it by 5 to 1,
+  a place the reading is unsure of counting at most 4 to 1 (:mod:`referee.turn.other_rolls`);
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -319,8 +321,15 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if explained and gap >= ACCEPT:
-        return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
-                                              f"{misfit:.1f} nats from the reading)")
+        # ... and told apart from every board another roll leaves (a player who played other dice)
+        from referee.turn.other_rolls import another_roll, play_name
+        other = another_roll(table, best_cells, before, mover, index_of)
+        if other is None:
+            return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
+                                                  f"{misfit:.1f} nats from the reading)")
+        apart, places, roll, board = other
+        return Verdict("uncertain", order, reason=f"{_names(places)} could also show another roll played "
+                       f"({play_name(before, mover, roll, board)}; told apart by only {apart:.1f} nats)")
     # the reading's own position, when it is a real one outside the legal set (the position
     # before the move included: the mover lifted the dice without moving)
     # (with the trays in view, its checkers and theirs total 15 a colour: a board read with 17 dark

@@ -267,11 +267,16 @@ def test_a_checker_a_pip_off_read_fairly_surely_is_never_accepted() -> None:
     v = match_reading(ev, START, c, "dark")
     assert v.kind != "match", v
     assert "point" in v.reason and "4" in v.reason and "5" in v.reason, v.reason
-    # the same two points read unsure (2 to 1) are a misreading: the legal move is taken
+    # the same two points read unsure for the legal move (3 to 1 each) are a misreading: it is taken
+    ev = odds(legal, p4={(0, None): 0.75, (1, "dark"): 0.2, (2, "dark"): 0.05},
+              p5={(2, "dark"): 0.75, (1, "dark"): 0.2, (3, "dark"): 0.05})
+    v = match_reading(ev, START, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == legal, v
+    # at 2 to 1 each the board is told from 3-2 played 8/5 6/4 by 4 to 1 only: asked (other_rolls)
     ev = odds(legal, p4={(0, None): 0.6, (1, "dark"): 0.3, (2, "dark"): 0.1},
               p5={(2, "dark"): 0.6, (1, "dark"): 0.3, (3, "dark"): 0.1})
     v = match_reading(ev, START, c, "dark")
-    assert v.kind == "match" and c[v.indices[0]] == legal, v
+    assert v.kind == "uncertain" and "another roll" in v.reason, v
 
 
 def test_one_checker_elsewhere_finds_the_likelier_board_and_its_two_places() -> None:

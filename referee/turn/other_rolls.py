@@ -1,0 +1,126 @@
+"""Is the board told apart from what another roll leaves?  (A player who played other dice.)
+
+The commonest illegal move after a miscounted pip is a play of another roll: the dice read
+wrong, or a checker of the right roll played as a neighbouring number.  Such a board differs from
+the closest legal move at two or three places, often stacks or a point with a die on it, and a
+reading can be unsure at every one of them (a stack read 4 or 5 at even odds, a point under a die
+read anything at a third each) and still give the legal move a likelihood well above the other
+roll's board: a real board (a leather cup beside it) was accepted as 17/12 under 1-4 when 3-5 had
+been played 17/12 21/18, the reading telling the two boards apart by 0.85 nats, at a stack it read
+4 or 5 at even odds and a stack it read 4 at 0.69.
+
+So the best legal move is accepted only when the reading tells its board apart from every board
+another roll leaves (any of the 21 rolls, from the same position, that no play of this roll
+leaves) by more than :data:`OTHER_ROLL` nats (5 to 1), where a place the reading is unsure of (its
+best guess there under :data:`referee.turn.likelihood.SURE`) counts against the other roll's board
+by at most :data:`referee.turn.likelihood.UNSURE` (4 to 1): a reading that is not sure what a
+place shows is no surer what it does not show (a stack of five read 3 or 4 at even odds and 5 at
+0.002, a stack of five read 4 at 0.74 and 5 at 0.003: both real boards, both wrong).  A place read
+surely counts in full, and every place counts in full for the other roll's board.  The players
+are asked; the table never records a board it cannot tell from another roll's.
+"""
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Collection, Optional, Sequence
+
+from referee.colour import DARK, LIGHT
+from referee.rules.moves import legal_plays
+from referee.rules.position import BAR, Position
+from referee.turn.likelihood import FLOOR, SURE, UNSURE, Cell
+
+OTHER_ROLL = math.log(5)  # nats the best legal move's board must beat every other roll's by (5:1, unsure places capped)
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+
+
+@lru_cache(maxsize=8)
+def _boards(before: Position, mover: str) -> tuple[tuple[Position, tuple[int, int]], ...]:
+    """Every board (Dark on roll) some roll's play leaves from ``before``, with the first roll that
+    leaves it (the table judges several readings of one move: computed once)."""
+    before_m = before if mover == DARK else before.swap()
+    out: dict[Position, tuple[int, int]] = {}
+    for roll in ROLLS:
+        for result in legal_plays(before_m, *roll).results():
+            out.setdefault(result.swap() if mover == DARK else result, roll)
+    return tuple(out.items())
+
+
+def other_roll_boards(before: Position, mover: str, legal: Collection[Position]) -> dict[Position, tuple[int, int]]:
+    """Every board (Dark on roll) a play of some roll leaves from ``before`` (Dark on roll) that is
+    not in ``legal``, with the first roll (low die first) that leaves it."""
+    return {board: roll for board, roll in _boards(before, mover) if board not in legal}
+
+
+def _cell(me: Sequence[int], opp: Sequence[int], k: int) -> Cell:
+    """Location ``k`` (0-23 a point, 24 Dark's bar, 25 Light's) of a position (Dark on roll) as a cell."""
+    if k == 24:
+        return (me[BAR], DARK)
+    if k == 25:
+        return (opp[BAR], LIGHT)
+    d, l_ = me[k], opp[23 - k]
+    return (d, DARK) if d else (l_, LIGHT) if l_ else (0, None)
+
+
+class _Gains:
+    """How much likelier the reading finds ``cells`` than another cell, location by location, as
+    :func:`told_apart` counts it (a place read unsure: at most :data:`UNSURE`); computed once each."""
+
+    def __init__(self, table: Sequence[dict[Cell, float]], cells: Sequence[Cell]) -> None:
+        self.table, self.cells = table, cells
+        self.unsure = [(max(t.values()) if t else 0.0) < SURE for t in table]
+        self.memo: list[dict[Cell, float]] = [{} for _ in table]
+
+    def __call__(self, k: int, other: Cell) -> float:
+        memo = self.memo[k]
+        if other not in memo:
+            t = self.table[k]
+            gain = math.log(max(t.get(self.cells[k], 0.0), FLOOR)) - math.log(max(t.get(other, 0.0), FLOOR))
+            memo[other] = min(gain, UNSURE) if self.unsure[k] else gain
+        return memo[other]
+
+
+def told_apart(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], other: Sequence[Cell]) -> tuple[float, list[int]]:
+    """How surely the reading prefers ``cells`` to ``other`` (nats; module docstring: a place read
+    unsure counts for ``cells`` at most :data:`UNSURE`), and the places where the two differ."""
+    gains = _Gains(table, cells)
+    places = [k for k, (mine, theirs) in enumerate(zip(cells, other)) if mine != theirs]
+    return sum(gains(k, other[k]) for k in places), places
+
+
+def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], before: Position, mover: str,
+                 legal: Collection[Position]) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
+    """The board another roll leaves that the reading tells least surely from ``cells`` (the best
+    legal move's, as :func:`referee.turn.likelihood.cells_of` gives them), when by no more than
+    :data:`OTHER_ROLL`: (nats, the places they differ at, the roll, the board); None when every
+    other roll's board is told apart."""
+    gains = _Gains(table, cells)
+    best = _position(cells)
+    bme, bopp = best.me, best.opp
+    worst: Optional[tuple[float, list[int], tuple[int, int], Position]] = None
+    for board, roll in _boards(before, mover):
+        if board in legal:
+            continue
+        me, opp = board.me, board.opp
+        places = {k for k in range(25) if me[k] != bme[k]}       # Dark's points and bar (24)
+        places.update(25 if k == BAR else 23 - k for k in range(25) if opp[k] != bopp[k])
+        apart = sum(gains(k, _cell(me, opp, k)) for k in places)
+        if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
+            worst = (apart, sorted(places), roll, board)
+    return worst
+
+
+def _position(cells: Sequence[Cell]) -> Position:
+    """The position (Dark on roll) 26 cells show (a legal move's: totals as a position has)."""
+    me = [n if c == DARK else 0 for n, c in cells[:24]] + [cells[24][0]]
+    opp = [cells[23 - i][0] if cells[23 - i][1] == LIGHT else 0 for i in range(24)] + [cells[25][0]]
+    return Position(me, opp)
+
+
+def play_name(before: Position, mover: str, roll: tuple[int, int], board: Position) -> str:
+    """The play of ``roll`` from ``before`` that leaves ``board`` (both Dark on roll), in the mover's
+    notation, the higher die first ("5-3: 17/12 21/18")."""
+    before_m = before if mover == DARK else before.swap()
+    plays = legal_plays(before_m, *roll).producing(board)
+    dice = f"{max(roll)}-{min(roll)}"  # the higher die first, as players say it
+    return f"{dice}: {plays[0].play}" if plays else dice
