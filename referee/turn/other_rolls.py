@@ -35,21 +35,31 @@ ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 
 
 @lru_cache(maxsize=8)
-def _boards(before: Position, mover: str) -> tuple[tuple[Position, tuple[int, int]], ...]:
+def _boards(before: Position, mover: str) -> tuple[tuple[Position, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]:
     """Every board (Dark on roll) some roll's play leaves from ``before``, with the first roll that
-    leaves it (the table judges several readings of one move: computed once)."""
+    leaves it and the locations (with their cells) where it differs from ``before``: a play moves
+    four checkers at most, so a board is weighed at a few places only.  Computed once a position
+    (the table judges several readings of one move)."""
     before_m = before if mover == DARK else before.swap()
-    out: dict[Position, tuple[int, int]] = {}
+    seen: dict[Position, tuple[int, int]] = {}
     for roll in ROLLS:
         for result in legal_plays(before_m, *roll).results():
-            out.setdefault(result.swap() if mover == DARK else result, roll)
-    return tuple(out.items())
+            seen.setdefault(result.swap() if mover == DARK else result, roll)
+    bme, bopp = before.me, before.opp
+    out = []
+    for board, roll in seen.items():
+        me, opp = board
+        places = [k for k, (a, b) in enumerate(zip(me, bme)) if a != b] if me != bme else []  # Dark's; 24 its bar
+        if opp != bopp:
+            places += [25 if k == BAR else 23 - k for k, (a, b) in enumerate(zip(opp, bopp)) if a != b]
+        out.append((board, roll, tuple((k, _cell(me, opp, k)) for k in set(places))))
+    return tuple(out)
 
 
 def other_roll_boards(before: Position, mover: str, legal: Collection[Position]) -> dict[Position, tuple[int, int]]:
     """Every board (Dark on roll) a play of some roll leaves from ``before`` (Dark on roll) that is
     not in ``legal``, with the first roll (low die first) that leaves it."""
-    return {board: roll for board, roll in _boards(before, mover) if board not in legal}
+    return {board: roll for board, roll, _ in _boards(before, mover) if board not in legal}
 
 
 def _cell(me: Sequence[int], opp: Sequence[int], k: int) -> Cell:
@@ -95,19 +105,22 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     :data:`OTHER_ROLL`: (nats, the places they differ at, the roll, the board); None when every
     other roll's board is told apart."""
     gains = _Gains(table, cells)
-    best = _position(cells)
-    bme, bopp = best.me, best.opp
-    worst: Optional[tuple[float, list[int], tuple[int, int], Position]] = None
-    for board, roll in _boards(before, mover):
+    was = [_cell(before.me, before.opp, k) for k in range(26)]
+    # what the legal move's board is told from the board before the move by, where it moved
+    moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
+    base = sum(moved.values())
+    worst: Optional[tuple[float, tuple[int, int], Position]] = None
+    for board, roll, changed in _boards(before, mover):
         if board in legal:
             continue
-        me, opp = board.me, board.opp
-        places = {k for k in range(25) if me[k] != bme[k]}       # Dark's points and bar (24)
-        places.update(25 if k == BAR else 23 - k for k in range(25) if opp[k] != bopp[k])
-        apart = sum(gains(k, _cell(me, opp, k)) for k in places)
+        # a board differs from the legal move's only where one of the two differs from before
+        apart = base + sum(gains(k, cell) - moved.get(k, 0.0) for k, cell in changed)
         if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
-            worst = (apart, sorted(places), roll, board)
-    return worst
+            worst = (apart, roll, board)
+    if worst is None:
+        return None
+    apart, roll, board = worst
+    return apart, [k for k in range(26) if _cell(board.me, board.opp, k) != cells[k]], roll, board
 
 
 def _position(cells: Sequence[Cell]) -> Position:
