@@ -26,7 +26,8 @@ from functools import lru_cache
 from typing import Collection, Optional, Sequence
 
 from referee.colour import DARK, LIGHT
-from referee.rules.moves import legal_plays
+from referee.rules.movekeys import key_of, sides_of
+from referee.rules.moves import _raw as raw_plays, legal_plays
 from referee.rules.position import BAR, Position
 from referee.turn.likelihood import FLOOR, SURE, UNSURE, Cell
 
@@ -34,32 +35,76 @@ OTHER_ROLL = math.log(5)  # nats the best legal move's board must beat every oth
 ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 
 
+def _byte_places(mover: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    """For a result key (the mover's 25 counts a byte each, then the opponent's:
+    :mod:`referee.rules.movekeys`): the location (0-23 a point, 24 Dark's bar, 25 Light's) each
+    byte counts at, and for each location the bytes of its Dark and Light counts."""
+    # the byte of each side's count at its own index (Dark's numbering is the table's; Light's
+    # index j is the table's point 23 - j)
+    dark, light = (tuple(range(25)), tuple(range(25, 50))) if mover == DARK else \
+        (tuple(range(25, 50)), tuple(range(25)))
+    where = [0] * 50
+    for k in range(25):
+        where[dark[k]] = k
+        where[light[k]] = 25 if k == BAR else 23 - k
+    return tuple(where), tuple((dark[k], light[23 - k]) for k in range(24)) + ((dark[BAR], -1), (-1, light[BAR]))
+
+
+_PLACES = {DARK: _byte_places(DARK), LIGHT: _byte_places(LIGHT)}
+
+
+def _key_cell(key: int, k: int, dark_light: tuple[int, int]) -> Cell:
+    """Location ``k``'s cell in a result key (its Dark and Light count bytes, -1 for none)."""
+    d = (key >> (8 * dark_light[0])) & 0xFF if dark_light[0] >= 0 else 0
+    l_ = (key >> (8 * dark_light[1])) & 0xFF if dark_light[1] >= 0 else 0
+    if k == 24:
+        return (d, DARK)
+    if k == 25:
+        return (l_, LIGHT)
+    return (d, DARK) if d else (l_, LIGHT) if l_ else (0, None)
+
+
+def _mover_key(board: Position, mover: str) -> int:
+    """A board (Dark on roll) as a result key of ``mover``'s play."""
+    return key_of(board.me, board.opp) if mover == DARK else key_of(board.opp, board.me)
+
+
+def _board(key: int, mover: str) -> Position:
+    """A result key of ``mover``'s play as the board (Dark on roll)."""
+    me, opp = sides_of(key)
+    return Position(me, opp) if mover == DARK else Position(opp, me)
+
+
 @lru_cache(maxsize=8)
-def _boards(before: Position, mover: str) -> tuple[tuple[Position, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]:
-    """Every board (Dark on roll) some roll's play leaves from ``before``, with the first roll that
-    leaves it and the locations (with their cells) where it differs from ``before``: a play moves
-    four checkers at most, so a board is weighed at a few places only.  Computed once a position
-    (the table judges several readings of one move)."""
+def _boards(before: Position, mover: str) -> tuple[tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]:
+    """Every board some roll's play leaves from ``before`` (Dark on roll), as the move generator's
+    result key, with the first roll that leaves it and the locations (with their cells) where it
+    differs from ``before``: a play moves four checkers at most, so a board is weighed at a few
+    places only.  Computed once a position (the table judges several readings of one move)."""
     before_m = before if mover == DARK else before.swap()
-    seen: dict[Position, tuple[int, int]] = {}
+    seen: dict[int, tuple[int, int]] = {}
     for roll in ROLLS:
-        for result in legal_plays(before_m, *roll).results():
-            seen.setdefault(result.swap() if mover == DARK else result, roll)
-    bme, bopp = before.me, before.opp
+        keys, _ = raw_plays(before_m, *roll)   # the generator's own results, no Position built
+        for key in keys:
+            seen.setdefault(key, roll)
+    was = key_of(before_m.me, before_m.opp)
+    where, counts = _PLACES[mover]
     out = []
-    for board, roll in seen.items():
-        me, opp = board
-        places = [k for k, (a, b) in enumerate(zip(me, bme)) if a != b] if me != bme else []  # Dark's; 24 its bar
-        if opp != bopp:
-            places += [25 if k == BAR else 23 - k for k, (a, b) in enumerate(zip(opp, bopp)) if a != b]
-        out.append((board, roll, tuple((k, _cell(me, opp, k)) for k in set(places))))
+    for key, roll in seen.items():
+        x, places = key ^ was, set()
+        while x:   # the bytes that changed
+            i = ((x & -x).bit_length() - 1) >> 3
+            x &= ~(0xFF << (8 * i))
+            places.add(where[i])
+        out.append((key, roll, tuple((k, _key_cell(key, k, counts[k])) for k in places)))
     return tuple(out)
 
 
 def other_roll_boards(before: Position, mover: str, legal: Collection[Position]) -> dict[Position, tuple[int, int]]:
     """Every board (Dark on roll) a play of some roll leaves from ``before`` (Dark on roll) that is
     not in ``legal``, with the first roll (low die first) that leaves it."""
-    return {board: roll for board, roll, _ in _boards(before, mover) if board not in legal}
+    out = {_board(key, mover): roll for key, roll, _ in _boards(before, mover)}
+    return {board: roll for board, roll in out.items() if board not in legal}
 
 
 def _cell(me: Sequence[int], opp: Sequence[int], k: int) -> Cell:
@@ -109,17 +154,19 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     # what the legal move's board is told from the board before the move by, where it moved
     moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
     base = sum(moved.values())
-    worst: Optional[tuple[float, tuple[int, int], Position]] = None
-    for board, roll, changed in _boards(before, mover):
-        if board in legal:
+    legal_keys = {_mover_key(board, mover) for board in legal}
+    worst: Optional[tuple[float, tuple[int, int], int]] = None
+    for key, roll, changed in _boards(before, mover):
+        if key in legal_keys:
             continue
         # a board differs from the legal move's only where one of the two differs from before
         apart = base + sum(gains(k, cell) - moved.get(k, 0.0) for k, cell in changed)
         if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
-            worst = (apart, roll, board)
+            worst = (apart, roll, key)
     if worst is None:
         return None
-    apart, roll, board = worst
+    apart, roll, key = worst
+    board = _board(key, mover)
     return apart, [k for k in range(26) if _cell(board.me, board.opp, k) != cells[k]], roll, board
 
 

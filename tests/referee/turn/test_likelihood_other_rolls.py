@@ -106,3 +106,28 @@ def test_an_unsure_place_counts_against_the_other_board_at_most_four_to_one() ->
     assert abs(apart - (UNSURE + math.log(0.97 / 0.015))) < 1e-9, apart   # point 6 read surely: in full
     assert another_roll(odds_table(ev), cells_of(true), START, "dark", set(results((4, 1)))) is None
     assert OTHER_ROLL > UNSURE
+
+
+def test_the_boards_and_their_changed_places_agree_with_the_plays_for_either_mover() -> None:
+    # an asymmetric position (the start is the same from both sides, which hides a side mixed up):
+    # a light blot Dark may hit, a dark checker on the bar for Light's roll
+    from referee.board import position_of
+    from referee.turn.other_rolls import ROLLS, _board, _boards
+    dark = [0] * 24
+    light = [0] * 24
+    for p, n in ((6, 4), (8, 3), (13, 4), (21, 2), (3, 1)):
+        dark[p - 1] = n
+    for p, n in ((19, 5), (17, 3), (12, 4), (4, 1), (2, 1)):
+        light[p - 1] = n
+    pos = position_of(dark, light, (0, 1))
+    for mover in ("dark", "light"):
+        moving = pos if mover == "dark" else pos.swap()
+        want: dict[Position, tuple[int, int]] = {}
+        for roll in ROLLS:
+            for lp in legal_plays(moving, *roll):
+                want.setdefault(lp.result.swap() if mover == "dark" else lp.result, roll)
+        assert other_roll_boards(pos, mover, set()) == want, mover
+        was = cells_of(pos)
+        for key, roll, changed in _boards(pos, mover):
+            now = cells_of(_board(key, mover))
+            assert dict(changed) == {k: now[k] for k in range(26) if now[k] != was[k]}, (mover, roll)
