@@ -32,8 +32,9 @@ from referee.rules.moves import _raw as raw_plays, legal_plays
 from referee.rules.position import BAR, Position
 from referee.turn.likelihood import FLOOR, SURE, UNSURE, Cell
 
-OTHER_ROLL = math.log(5)  # nats the best legal move's board must beat every other roll's by (5:1, unsure places capped)
+OTHER_ROLL = math.log(5)  # nats the best legal move's board must beat every other roll's by (5:1; unsure places capped)
 ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+Boards = tuple[tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]  # (result key, roll, changed cells)
 
 
 def _byte_places(mover: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
@@ -77,7 +78,7 @@ def _board(key: int, mover: str) -> Position:
 
 
 @lru_cache(maxsize=8)
-def _boards(before: Position, mover: str) -> tuple[tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]:
+def _boards(before: Position, mover: str) -> Boards:
     """Every board some roll's play leaves from ``before`` (Dark on roll), as the move generator's
     result key, with the first roll that leaves it and the locations (with their cells) where it
     differs from ``before``: a play moves four checkers at most, so a board is weighed at a few
@@ -94,7 +95,7 @@ def _boards(before: Position, mover: str) -> tuple[tuple[int, tuple[int, int], t
             gc.enable()
 
 
-def _changed_boards(before: Position, mover: str) -> tuple[tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]], ...]:
+def _changed_boards(before: Position, mover: str) -> Boards:
     """:func:`_boards`, the collector aside."""
     before_m = before if mover == DARK else before.swap()
     seen: dict[int, tuple[int, int]] = {}
@@ -150,7 +151,8 @@ class _Gains:
         return memo[other]
 
 
-def told_apart(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], other: Sequence[Cell]) -> tuple[float, list[int]]:
+def told_apart(table: Sequence[dict[Cell, float]], cells: Sequence[Cell],
+               other: Sequence[Cell]) -> tuple[float, list[int]]:
     """How surely the reading prefers ``cells`` to ``other`` (nats; module docstring: a place read
     unsure counts for ``cells`` at most :data:`UNSURE`), and the places where the two differ."""
     gains = _Gains(table, cells)
