@@ -327,9 +327,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         if other is None:
             return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
                                                   f"{misfit:.1f} nats from the reading)")
-        apart, places, roll, board = other
+        by, places, roll, board = other
         return Verdict("uncertain", order, reason=f"{_names(places)} could also show another roll played "
-                       f"({play_name(before, mover, roll, board)}; told apart by only {apart:.1f} nats)")
+                       f"({play_name(before, mover, roll, board)}; told apart by only {by:.1f} nats)")
     # the reading's own position, when it is a real one outside the legal set (the position
     # before the move included: the mover lifted the dice without moving)
     # (with the trays in view, its checkers and theirs total 15 a colour: a board read with 17 dark

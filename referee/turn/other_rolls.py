@@ -52,7 +52,8 @@ def _byte_places(mover: str) -> tuple[tuple[int, ...], tuple[tuple[int, int], ..
     return tuple(where), tuple((dark[k], light[23 - k]) for k in range(24)) + ((dark[BAR], -1), (-1, light[BAR]))
 
 
-_PLACES = {DARK: _byte_places(DARK), LIGHT: _byte_places(LIGHT)}
+_PLACES: dict[str, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {
+    DARK: _byte_places(DARK), LIGHT: _byte_places(LIGHT)}
 
 
 def _key_cell(key: int, k: int, dark_light: tuple[int, int]) -> Cell:
