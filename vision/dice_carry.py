@@ -32,7 +32,7 @@ from . import layout as L
 from .dice import DieSeen, Looks, find_dice
 from .dice_candidates import SPOT_REACH, chan_max, spot_pixels, spots_at
 from .dice_params import DiceParams
-from .rectify import View, rectify
+from .rectify import View, _maps, rectify
 
 __all__ = ["DiceCarry", "carry_for"]
 
@@ -42,6 +42,8 @@ _COARSE = 16    # px per pw of the view the frames are compared on, changed_regi
 # about the die's centre within it, the checker it may lie on (checker_radius + 0.15 = 0.67); and a
 # coarse pixel and its blur more
 _REACH = 0.45 + 0.67 + 2 / _COARSE
+_WIDEN = 2      # coarse px (1/8 pw) the places that changed are widened by before the view is taken afresh there
+_WHOLE = 0.5    # more of the view than this changed: the whole view is warped afresh
 
 
 class DiceCarry:
@@ -51,7 +53,9 @@ class DiceCarry:
         self.params = params
         self.px = px
         self.reach = reach
-        self.coarse: Optional[View] = None          # the frame before, rectified coarsely
+        self.coarse: Optional[View] = None          # what the kept view shows, rectified coarsely
+        self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
+        self.found: list[DieSeen] = []              # the dice on it
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
         self.spots: Optional[tuple[tuple[np.ndarray, np.ndarray], ...]] = None   # its pip-like spots (pixels)
@@ -60,17 +64,34 @@ class DiceCarry:
 
     def find(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape()) -> list[DieSeen]:
         """The dice on ``frame`` (most confident first, at most 6): :func:`vision.dice.find_dice_in_frame`'s
-        whole search, its close looks where nothing changed since the camera's frame before taken from that
-        frame's search."""
+        whole search on the camera's view, its pixels taken afresh only where the frame changed since
+        the view was last taken there (:meth:`_refresh`), its close looks and pip-like spots where
+        nothing was taken afresh kept from the search before; nothing taken afresh: that search's dice."""
         camera = (frame.shape, np.asarray(corners, np.float64).tobytes(), shape)
         coarse = rectify(frame, corners, _COARSE, _MARGIN, shape)
-        view = rectify(frame, corners, self.px, _MARGIN, shape)
         kept: Looks = {}
         spots = None
-        if self.coarse is not None and camera == self.camera:
-            changed = self._changed(coarse, self.coarse)
-            kept = self._unchanged(coarse, changed)
-            spots = self._spots(view, coarse, changed)
+        boxes = None
+        if self.coarse is not None and self.view is not None and camera == self.camera:
+            boxes = self._refresh(frame, corners, shape, coarse)
+        if boxes is None:   # a new camera, or the board changed all over: the whole view
+            # (its warp's maps made first: a first sight of a geometry is warped plainly, and the parts
+            # taken afresh later are the maps' pixels)
+            H, W = (int(round((v + 2 * _MARGIN) * self.px)) for v in (L.HEIGHT, L.WIDTH))
+            _maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
+            view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
+            self.coarse = coarse
+        elif not boxes:     # nothing changed: the same view, the same dice
+            self.searched += 1
+            self.valid += len(self.looks)
+            return list(self.found)
+        else:
+            view = self.view
+            fresh = np.zeros(coarse.image.shape[:2], np.uint8)
+            for x0, y0, x1, y1 in boxes:
+                fresh[y0:y1, x0:x1] = 1
+            kept = self._unchanged(view, coarse, fresh)
+            spots = self._spots(view, coarse, fresh)
         if spots is None:
             spots = spot_pixels(view, self.params)
         looks: Looks = {}
@@ -78,12 +99,53 @@ class DiceCarry:
                           spots=spots_at(view, self.params, spots))
         self.valid += len(kept)
         self.searched += 1
-        self.coarse, self.camera, self.looks, self.spots = coarse, camera, looks, spots
-        return found
+        self.camera, self.looks, self.spots, self.found = camera, looks, spots, found
+        return list(found)
+
+    def _refresh(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape, coarse: View
+                 ) -> Optional[list[tuple[int, int, int, int]]]:
+        """The kept view's pixels taken afresh from ``frame`` where it changed since they were taken (seen
+        coarsely: :meth:`_changed` against the coarse view of what the kept view shows, widened by
+        ``_WIDEN`` coarse px so a thing's faint edge and shadow come with it), in rectangles of the coarse
+        grid (x0, y0, x1, y1, coarse px, ends excluded), the coarse view kept alike; the same pixels as
+        the whole view's warp (its maps, cut to each rectangle).  Empty: nothing changed; None: more than
+        ``_WHOLE`` of the view changed, or no kept warp (the whole view is warped afresh)."""
+        assert self.coarse is not None and self.view is not None
+        changed = self._changed(coarse, self.coarse)
+        if not changed.any():
+            return []
+        k = 2 * _WIDEN + 1
+        near = cv2.dilate(changed, np.ones((k, k), np.uint8))
+        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8)
+        boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _a in stats[1:]]
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > _WHOLE * near.size:
+            return None
+        view = self.view
+        f = view.px // coarse.px
+        H, W = view.image.shape[:2]
+        warp = _maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape)
+        if warp is None or view.px % coarse.px or view.image.dtype != np.uint8 or frame.dtype != np.uint8 \
+                or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
+                or W > (coarse.image.shape[1] + 1) * f:
+            return None
+        src = cv2.cvtColor(np.ascontiguousarray(frame[warp.y0:warp.y1, warp.x0:warp.x1]), cv2.COLOR_BGR2BGRA)
+        ch, cw = coarse.image.shape[:2]
+        for x0, y0, x1, y1 in boxes:   # (the view's last pixels past the coarse grid's go with its last ones)
+            c0, r0 = x0 * f, y0 * f
+            c1, r1 = (W if x1 >= cw else min(x1 * f, W)), (H if y1 >= ch else min(y1 * f, H))
+            if c0 >= c1 or r0 >= r1:
+                continue
+            part = cv2.remap(src, warp.mx[r0:r1, c0:c1], warp.my[r0:r1, c0:c1], cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+            cv2.cvtColor(part, cv2.COLOR_BGRA2BGR, dst=view.image[r0:r1, c0:c1])
+            self.coarse.image[y0:y1, x0:x1] = coarse.image[y0:y1, x0:x1]
+        return boxes
 
     def _changed(self, coarse: View, before: View) -> np.ndarray:
-        """Where the frame changed since the frame before, on the coarse views (8 bits, 1: changed)."""
-        d = chan_max(cv2.absdiff(cv2.blur(coarse.image, (3, 3)), cv2.blur(before.image, (3, 3))))
+        """Where the frame changed since the kept view was taken there, on the coarse views (8 bits, 1:
+        changed): pixel by pixel, unblurred (a stack's checkers shifted a little when one is added
+        change their sharp rims by less than a blurred view tells)."""
+        d = chan_max(cv2.absdiff(coarse.image, before.image))
         return (d >= self.params.changed).astype(np.uint8)
 
     def _spots(self, view: View, coarse: View, changed: np.ndarray
@@ -124,17 +186,31 @@ class DiceCarry:
             out.append((xy[:, 1].astype(np.intp), xy[:, 0].astype(np.intp)))
         return out[0], out[1]
 
-    def _unchanged(self, coarse: View, changed: np.ndarray) -> Looks:
-        """The close looks of the frame before with nothing changed within ``reach`` of their candidate
-        (seen coarsely: :func:`vision.dice.changed_places`' measure, a change of ``params.changed`` grey levels)."""
+    def _unchanged(self, view: View, coarse: View, fresh: np.ndarray) -> Looks:
+        """The close looks of the search before that saw no pixel taken afresh (``fresh``: 1 on the coarse
+        grid where the view was, each coarse pixel ``view.px // coarse.px`` view pixels a side): a look that
+        found no die saw its window (:func:`vision.dice_face.face_at`), one that found a die that and the
+        checker about the die (:func:`vision.dice_face.on_checker_at`, about a centre within the window)."""
         if not self.looks:
             return {}
-        k = 2 * int(np.ceil(self.reach * coarse.px)) + 1
-        near = cv2.dilate(changed, np.ones((k, k), np.uint8))
-        H, W = near.shape
-        return {(x, y): die for (x, y), die in self.looks.items()
-                if not near[min(max(int(round((y - coarse.y0) * coarse.px)), 0), H - 1),
-                            min(max(int(round((x - coarse.x0) * coarse.px)), 0), W - 1)]}
+        f = view.px // coarse.px
+        win = int(round(self.params.max_extent * 0.62 * view.px))         # the window's half side, px
+        rim = win + int(round((self.params.checker_radius[1] + 0.15) * view.px)) + 2
+        ii = cv2.integral(fresh)
+        H, W = fresh.shape[:2]
+        places = list(self.looks)
+        xy = np.asarray(places, np.float64).reshape(-1, 2)
+        u = np.round((xy[:, 0] - view.x0) * view.px).astype(np.int64)
+        v = np.round((xy[:, 1] - view.y0) * view.px).astype(np.int64)
+        reach = np.asarray([win if self.looks[c] is None else rim for c in places], np.int64)
+
+        def coarse_px(a: np.ndarray, n: int) -> np.ndarray:
+            return np.clip(a // f, 0, n)
+
+        x0, x1 = coarse_px(u - reach, W), coarse_px(u + reach, W - 1) + 1
+        y0, y1 = coarse_px(v - reach, H), coarse_px(v + reach, H - 1) + 1
+        seen = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
+        return {c: self.looks[c] for c, n in zip(places, seen.tolist()) if n == 0}
 
 
 _CARRIES: "weakref.WeakKeyDictionary[object, DiceCarry]" = weakref.WeakKeyDictionary()
