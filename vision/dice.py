@@ -89,7 +89,7 @@ import numpy as np
 from referee.events import DieReading
 
 from . import layout as L
-from .dice_candidates import chan_max, pip_candidates, ring_candidates, stand_out, standing_out
+from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
 from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
@@ -179,19 +179,24 @@ Looks = dict[tuple[float, float], Optional[DieSeen]]
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
-              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None
-              ) -> list[DieSeen]:
+              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None,
+              maps: Optional[CoarseMaps] = None) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
     (:func:`changed_places`): look only where the board changed since it was seen without dice.
     ``kept``: close looks of the same view of a frame before, each what a look at its candidate
     would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
     instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
-    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found."""
+    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found;
+    ``maps``: its coarse search's maps (:func:`vision.dice_candidates.coarse_maps`), when already made."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
-    coarse = stand_out(view, params)
-    ring = ring_candidates(view, params, coarse)
+    if maps is None:
+        coarse = stand_out(view, params)
+        ring = ring_candidates(view, params, coarse)
+    else:
+        coarse = maps[:2]
+        ring = ring_candidates(view, params, coarse, maps[2])
     pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)

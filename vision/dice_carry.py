@@ -30,7 +30,8 @@ import numpy as np
 
 from . import layout as L
 from .dice import DieSeen, Looks, find_dice
-from .dice_candidates import SPOT_REACH, chan_max, spot_pixels, spots_at
+from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, spot_pixels,
+                              spots_at)
 from .dice_params import DiceParams
 from .rectify import View, _maps, rectify
 
@@ -56,6 +57,7 @@ class DiceCarry:
         self.coarse: Optional[View] = None          # what the kept view shows, rectified coarsely
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
         self.found: list[DieSeen] = []              # the dice on it
+        self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
         self.spots: Optional[tuple[tuple[np.ndarray, np.ndarray], ...]] = None   # its pip-like spots (pixels)
@@ -81,6 +83,7 @@ class DiceCarry:
             _maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
             self.coarse = coarse
+            self.maps = coarse_maps(view, self.params)
         elif not boxes:     # nothing changed: the same view, the same dice
             self.searched += 1
             self.valid += len(self.looks)
@@ -92,11 +95,13 @@ class DiceCarry:
                 fresh[y0:y1, x0:x1] = 1
             kept = self._unchanged(view, coarse, fresh)
             spots = self._spots(view, coarse, fresh)
+            assert self.maps is not None
+            self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes))
         if spots is None:
             spots = spot_pixels(view, self.params)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
-                          spots=spots_at(view, self.params, spots))
+                          spots=spots_at(view, self.params, spots), maps=self.maps)
         self.valid += len(kept)
         self.searched += 1
         self.camera, self.looks, self.spots, self.found = camera, looks, spots, found
@@ -129,10 +134,7 @@ class DiceCarry:
                 or W > (coarse.image.shape[1] + 1) * f:
             return None
         src = cv2.cvtColor(np.ascontiguousarray(frame[warp.y0:warp.y1, warp.x0:warp.x1]), cv2.COLOR_BGR2BGRA)
-        ch, cw = coarse.image.shape[:2]
-        for x0, y0, x1, y1 in boxes:   # (the view's last pixels past the coarse grid's go with its last ones)
-            c0, r0 = x0 * f, y0 * f
-            c1, r1 = (W if x1 >= cw else min(x1 * f, W)), (H if y1 >= ch else min(y1 * f, H))
+        for (x0, y0, x1, y1), (c0, r0, c1, r1) in zip(boxes, self._view_boxes(view, coarse, boxes)):
             if c0 >= c1 or r0 >= r1:
                 continue
             part = cv2.remap(src, warp.mx[r0:r1, c0:c1], warp.my[r0:r1, c0:c1], cv2.INTER_LINEAR,
@@ -140,6 +142,16 @@ class DiceCarry:
             cv2.cvtColor(part, cv2.COLOR_BGRA2BGR, dst=view.image[r0:r1, c0:c1])
             self.coarse.image[y0:y1, x0:x1] = coarse.image[y0:y1, x0:x1]
         return boxes
+
+    @staticmethod
+    def _view_boxes(view: View, coarse: View, boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+        """The rectangles of coarse px ``boxes`` in ``view``'s px (x0, y0, x1, y1, ends excluded; the view's
+        last pixels past the coarse grid's go with its last ones)."""
+        f = view.px // coarse.px
+        H, W = view.image.shape[:2]
+        ch, cw = coarse.image.shape[:2]
+        return [(x0 * f, y0 * f, W if x1 >= cw else min(x1 * f, W), H if y1 >= ch else min(y1 * f, H))
+                for x0, y0, x1, y1 in boxes]
 
     def _changed(self, coarse: View, before: View) -> np.ndarray:
         """Where the frame changed since the kept view was taken there, on the coarse views (8 bits, 1:
