@@ -33,7 +33,7 @@ from .dice import DieSeen, Looks, find_dice
 from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, spot_pixels,
                               spots_at)
 from .dice_params import DiceParams
-from .rectify import View, _maps, rectify
+from .rectify import View, _bgra_part, _maps, rectify
 
 __all__ = ["DiceCarry", "carry_for"]
 
@@ -45,6 +45,7 @@ _COARSE = 16    # px per pw of the view the frames are compared on, changed_regi
 _REACH = 0.45 + 0.67 + 2 / _COARSE
 _WIDEN = 2      # coarse px (1/8 pw) the places that changed are widened by before the view is taken afresh there
 _WHOLE = 0.5    # more of the view than this changed: the whole view is warped afresh
+_DRIFT = 0.05   # ... or more than this of the rest by half a change (rendered games, fresh noise: 0.04-0.14 %)
 
 
 class DiceCarry:
@@ -110,17 +111,25 @@ class DiceCarry:
     def _refresh(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape, coarse: View
                  ) -> Optional[list[tuple[int, int, int, int]]]:
         """The kept view's pixels taken afresh from ``frame`` where it changed since they were taken (seen
-        coarsely: :meth:`_changed` against the coarse view of what the kept view shows, widened by
+        coarsely: a channel's level ``params.changed`` or more apart, pixel by pixel (unblurred: a stack's
+        checkers shifted a little when one is added change their sharp rims by less than a blurred view
+        tells), against the coarse view of what the kept view shows, widened by
         ``_WIDEN`` coarse px so a thing's faint edge and shadow come with it), in rectangles of the coarse
         grid (x0, y0, x1, y1, coarse px, ends excluded), the coarse view kept alike; the same pixels as
         the whole view's warp (its maps, cut to each rectangle).  Empty: nothing changed; None: more than
-        ``_WHOLE`` of the view changed, or no kept warp (the whole view is warped afresh)."""
+        ``_WHOLE`` of the view changed, or more than ``_DRIFT`` of the rest by half a change (the light), or no
+        kept warp (the whole view is warped afresh)."""
         assert self.coarse is not None and self.view is not None
-        changed = self._changed(coarse, self.coarse)
-        if not changed.any():
-            return []
+        d = chan_max(cv2.absdiff(coarse.image, self.coarse.image))
+        changed = (d >= self.params.changed).astype(np.uint8)
         k = 2 * _WIDEN + 1
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
+        # the light changed (or the picture drifted) all over, by less than a change: the whole view afresh,
+        # so what is kept never lies far from what the camera sees
+        if float(np.count_nonzero((d >= self.params.changed / 2) & (near == 0))) > _DRIFT * near.size:
+            return None
+        if not changed.any():
+            return []
         n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8)
         boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _a in stats[1:]]
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > _WHOLE * near.size:
@@ -133,7 +142,7 @@ class DiceCarry:
                 or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
                 or W > (coarse.image.shape[1] + 1) * f:
             return None
-        src = cv2.cvtColor(np.ascontiguousarray(frame[warp.y0:warp.y1, warp.x0:warp.x1]), cv2.COLOR_BGR2BGRA)
+        src = _bgra_part(frame, warp)   # (rectify's: the frame's part the warp reads, as BGRA)
         for (x0, y0, x1, y1), (c0, r0, c1, r1) in zip(boxes, self._view_boxes(view, coarse, boxes)):
             if c0 >= c1 or r0 >= r1:
                 continue
@@ -152,13 +161,6 @@ class DiceCarry:
         ch, cw = coarse.image.shape[:2]
         return [(x0 * f, y0 * f, W if x1 >= cw else min(x1 * f, W), H if y1 >= ch else min(y1 * f, H))
                 for x0, y0, x1, y1 in boxes]
-
-    def _changed(self, coarse: View, before: View) -> np.ndarray:
-        """Where the frame changed since the kept view was taken there, on the coarse views (8 bits, 1:
-        changed): pixel by pixel, unblurred (a stack's checkers shifted a little when one is added
-        change their sharp rims by less than a blurred view tells)."""
-        d = chan_max(cv2.absdiff(coarse.image, before.image))
-        return (d >= self.params.changed).astype(np.uint8)
 
     def _spots(self, view: View, coarse: View, changed: np.ndarray
                ) -> Optional[tuple[tuple[np.ndarray, np.ndarray], ...]]:
