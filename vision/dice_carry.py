@@ -59,6 +59,7 @@ class DiceCarry:
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
         self.found: list[DieSeen] = []              # the dice on it
         self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
+        self._shifted: Optional[tuple] = None       # the coarse warp's maps into the kept view's warp's part
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
         self.spots: Optional[tuple[tuple[np.ndarray, np.ndarray], ...]] = None   # its pip-like spots (pixels)
@@ -71,12 +72,14 @@ class DiceCarry:
         the view was last taken there (:meth:`_refresh`), its close looks and pip-like spots where
         nothing was taken afresh kept from the search before; nothing taken afresh: that search's dice."""
         camera = (frame.shape, np.asarray(corners, np.float64).tobytes(), shape)
-        coarse = rectify(frame, corners, _COARSE, _MARGIN, shape)
         kept: Looks = {}
         spots = None
         boxes = None
         if self.coarse is not None and self.view is not None and camera == self.camera:
-            boxes = self._refresh(frame, corners, shape, coarse)
+            coarse, src = self._coarse(frame, corners, shape)
+            boxes = self._refresh(frame, corners, shape, coarse, src)
+        else:
+            coarse = rectify(frame, corners, _COARSE, _MARGIN, shape)
         if boxes is None:   # a new camera, or the board changed all over: the whole view
             # (its warp's maps made first: a first sight of a geometry is warped plainly, and the parts
             # taken afresh later are the maps' pixels)
@@ -108,8 +111,27 @@ class DiceCarry:
         self.camera, self.looks, self.spots, self.found = camera, looks, spots, found
         return list(found)
 
-    def _refresh(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape, coarse: View
-                 ) -> Optional[list[tuple[int, int, int, int]]]:
+    def _coarse(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape
+                ) -> "tuple[View, Optional[np.ndarray]]":
+        """The frame rectified coarsely (:func:`vision.rectify.rectify` at ``_COARSE`` px per pw: the same
+        pixels) and the part of the frame the kept view's warp reads, as BGRA (None: no kept warp): the
+        coarse view is remapped from that part (the frame's part converted once a line, not twice)."""
+        H, W = self.view.image.shape[:2] if self.view is not None else (0, 0)
+        fine = _maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
+        size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (L.WIDTH, L.HEIGHT))
+        warp = _maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape)  # type: ignore[arg-type]
+        if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 \
+                or not (fine.x0 <= warp.x0 and fine.y0 <= warp.y0 and warp.x1 <= fine.x1 and warp.y1 <= fine.y1):
+            return rectify(frame, corners, _COARSE, _MARGIN, shape), None
+        if self._shifted is None or self._shifted[0] is not warp or self._shifted[1] is not fine:
+            # the coarse warp's maps made relative to the fine warp's part (whole pixels added: exact)
+            self._shifted = (warp, fine, warp.mx + np.float32(warp.x0 - fine.x0), warp.my + np.float32(warp.y0 - fine.y0))
+        src = _bgra_part(frame, fine)
+        out = cv2.remap(src, self._shifted[2], self._shifted[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return View(cv2.cvtColor(out, cv2.COLOR_BGRA2BGR), _COARSE, _MARGIN), src
+
+    def _refresh(self, frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape, coarse: View,
+                 src: Optional[np.ndarray] = None) -> Optional[list[tuple[int, int, int, int]]]:
         """The kept view's pixels taken afresh from ``frame`` where it changed since they were taken (seen
         coarsely: a channel's level ``params.changed`` or more apart, pixel by pixel (unblurred: a stack's
         checkers shifted a little when one is added change their sharp rims by less than a blurred view
@@ -142,7 +164,8 @@ class DiceCarry:
                 or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
                 or W > (coarse.image.shape[1] + 1) * f:
             return None
-        src = _bgra_part(frame, warp)   # (rectify's: the frame's part the warp reads, as BGRA)
+        if src is None:
+            src = _bgra_part(frame, warp)   # (rectify's: the frame's part the warp reads, as BGRA)
         for (x0, y0, x1, y1), (c0, r0, c1, r1) in zip(boxes, self._view_boxes(view, coarse, boxes)):
             if c0 >= c1 or r0 >= r1:
                 continue
