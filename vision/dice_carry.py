@@ -44,6 +44,7 @@ _COARSE = 16    # px per pw of the view the frames are compared on, changed_regi
 # coarse pixel and its blur more
 _REACH = 0.45 + 0.67 + 2 / _COARSE
 _WIDEN = 2      # coarse px (1/8 pw) the places that changed are widened by before the view is taken afresh there
+_LOW = 0.5     # ... and the fainter change about it, by this share of a change
 _WHOLE = 0.5    # more of the view than this changed: the whole view is warped afresh
 _DRIFT = 0.05   # ... or more than this of the rest by half a change (rendered games, fresh noise: 0.04-0.14 %)
 
@@ -144,6 +145,15 @@ class DiceCarry:
         assert self.coarse is not None and self.view is not None
         d = chan_max(cv2.absdiff(coarse.image, self.coarse.image))
         changed = (d >= self.params.changed).astype(np.uint8)
+        if _LOW and changed.any():
+            # with what changed, the fainter change around it (a shadow, a blur): the pieces of half a change
+            # that hold a change
+            low = (d >= self.params.changed * _LOW).astype(np.uint8)
+            n, lab = cv2.connectedComponents(low, connectivity=8)
+            hold = np.zeros(n, np.uint8)
+            hold[lab[changed > 0]] = 1
+            hold[0] = 0
+            changed = hold[lab]
         k = 2 * _WIDEN + 1
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
         # the light changed (or the picture drifted) all over, by less than a change: the whole view afresh,
