@@ -109,7 +109,7 @@ def coarse_reach(p: DiceParams) -> int:
 
 
 CoarseMaps = tuple[np.ndarray, np.ndarray, np.ndarray]   # the coarse view, stand_out's measure, near_pips
-_WHOLE_MAPS = 0.25   # crops of more than this share of the coarse view: its maps made whole (cheaper a pixel)
+_CROP_PX = 15_000    # what a crop's own calls cost, as pixels of the maps' work (about 0.15 ms)
 
 
 def coarse_maps(view: View, p: DiceParams) -> CoarseMaps:
@@ -124,7 +124,8 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
     """:func:`coarse_maps` of ``view`` given those of the view before (``maps``, overwritten) that differs
     from it only in ``boxes`` (x0, y0, x1, y1, view px, ends excluded): the coarse view made whole again
     (one resize), the measures worked out again only within their reach of the boxes (each on a crop
-    their reach wider again, so the pixels kept are those the whole view's would be)."""
+    their reach wider again, so the pixels kept are those the whole view's would be; crops merged, or the
+    whole view's maps made, where that costs less)."""
     img, m, near = maps
     img = coarse_image(view, p)
     if img.shape != m.shape[:2] + img.shape[2:]:
@@ -141,15 +142,18 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
         u0, v0, u1, v1 = max(a0 - reach, 0), max(b0 - reach, 0), min(a1 + reach, W), min(b1 + reach, H)
         if u0 < u1 and v0 < v1:
             parts.append([u0, v0, u1, v1])
+    def crop_area(q: list[int]) -> int:
+        return (min(q[2] + reach, W) - max(q[0] - reach, 0)) * (min(q[3] + reach, H) - max(q[1] - reach, 0))
+
     merged = True
-    while merged:   # crops that overlap are worked out as one (the box of both)
-        merged = False
+    while merged:   # two crops are worked out as one (the box of both) when that costs less: a crop's own
+        merged = False   # calls cost about as much as ``_CROP_PX`` pixels more
         for i in range(len(parts)):
             for j in range(i + 1, len(parts)):
                 a, b = parts[i], parts[j]
-                if a[0] - 2 * reach < b[2] and b[0] - 2 * reach < a[2] and a[1] - 2 * reach < b[3] \
-                        and b[1] - 2 * reach < a[3]:
-                    parts[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                both = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                if crop_area(both) <= crop_area(a) + crop_area(b) + _CROP_PX:
+                    parts[i] = both
                     del parts[j]
                     merged = True
                     break
@@ -157,8 +161,8 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
                 break
     crops = [(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
              for u0, v0, u1, v1 in parts]
-    if sum((c1 - c0) * (r1 - r0) for c0, r0, c1, r1 in crops) > _WHOLE_MAPS * H * W:
-        return img, _stand_out_map(img, p), near_pips(img, p)   # (small crops cost more a pixel)
+    if sum((c1 - c0) * (r1 - r0) + _CROP_PX for c0, r0, c1, r1 in crops) > H * W:
+        return img, _stand_out_map(img, p), near_pips(img, p)   # the whole view costs less
     for (u0, v0, u1, v1), (c0, r0, c1, r1) in zip(parts, crops):
         crop = img[r0:r1, c0:c1]
         m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
