@@ -142,23 +142,10 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
         u0, v0, u1, v1 = max(a0 - reach, 0), max(b0 - reach, 0), min(a1 + reach, W), min(b1 + reach, H)
         if u0 < u1 and v0 < v1:
             parts.append([u0, v0, u1, v1])
-    def crop_area(q: list[int]) -> int:
-        return (min(q[2] + reach, W) - max(q[0] - reach, 0)) * (min(q[3] + reach, H) - max(q[1] - reach, 0))
-
-    merged = True
-    while merged:   # two crops are worked out as one (the box of both) when that costs less: a crop's own
-        merged = False   # calls cost about as much as ``_CROP_PX`` pixels more
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts)):
-                a, b = parts[i], parts[j]
-                both = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
-                if crop_area(both) <= crop_area(a) + crop_area(b) + _CROP_PX:
-                    parts[i] = both
-                    del parts[j]
-                    merged = True
-                    break
-            if merged:
-                break
+    grown = merged_crops([(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
+                          for u0, v0, u1, v1 in parts], _CROP_PX)
+    parts = [[c0 + reach if c0 > 0 else 0, r0 + reach if r0 > 0 else 0, c1 - reach if c1 < W else W,
+              r1 - reach if r1 < H else H] for c0, r0, c1, r1 in grown]
     crops = [(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
              for u0, v0, u1, v1 in parts]
     if sum((c1 - c0) * (r1 - r0) + _CROP_PX for c0, r0, c1, r1 in crops) > H * W:
@@ -168,6 +155,31 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
         m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
         near[v0:v1, u0:u1] = near_pips(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
     return img, m, near
+
+
+def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "list[tuple[int, int, int, int]]":
+    """``crops`` (x0, y0, x1, y1, px, ends excluded), two of them taken as one (the box of both) while that
+    costs less: a crop's own calls counted as ``call_px`` pixels of work."""
+    out = [tuple(c) for c in crops]
+
+    def area(q: "tuple[int, ...]") -> int:
+        return (q[2] - q[0]) * (q[3] - q[1])
+
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                both = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if area(both) <= area(a) + area(b) + call_px:
+                    out[i] = both
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out  # type: ignore[return-value]
 
 
 def ring_candidates(view: View, p: DiceParams,
