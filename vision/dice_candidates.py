@@ -133,7 +133,7 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
     H, W = img.shape[:2]
     sy, sx = view.image.shape[0] / H, view.image.shape[1] / W   # view px per coarse px (an area resize)
     reach = coarse_reach(p)
-    parts: list[list[int]] = []   # per box: the pixels whose measures may change (u0, v0, u1, v1) and the crop they read
+    parts: list[list[int]] = []   # per box: the pixels whose measures may change (u0, v0, u1, v1)
     for x0, y0, x1, y1 in boxes:
         # the coarse pixels reading the box's (one more each side: the area resize's fractional weights),
         # those whose measures read them, and the crop those read

@@ -22,8 +22,8 @@ What is kept is a frame before's pixels where the camera saw no change: on rende
 same sensor noise on every frame the dice are the whole search's on 70 of 72 lines (a soft change of
 less than half a change left out; the carry before this kept view: 72), with fresh noise on each frame
 40 of 72 (before: 42), found 53 of 96 dice drawn and 40 right and sure against the whole search's 50
-and 37 (the carry before: 50 and 36), none wrong while sure (``bench/dice_camera.py --sequence 3``, with ``--same-noise``).  Close
-looks made a rendered game's line (``bench/vision_batch.py``'s game): 27.5 -> 14.7.
+and 37 (the carry before: 50 and 36), none wrong while sure (``bench/dice_camera.py --sequence 3``, with
+``--same-noise``).  Close looks made a rendered game's line (``bench/vision_batch.py``'s game): 27.5 -> 14.7.
 """
 from __future__ import annotations
 
@@ -44,10 +44,6 @@ __all__ = ["DiceCarry", "carry_for"]
 
 _MARGIN = 0.6   # the rectified views' margin around the playing area (pw), find_dice_in_frame's
 _COARSE = 16    # px per pw of the view the frames are compared on, changed_regions'
-# how far from its candidate (pw) a close look sees: its window (vision.dice_face: half a side 0.45) and,
-# about the die's centre within it, the checker it may lie on (checker_radius + 0.15 = 0.67); and a
-# coarse pixel and its blur more
-_REACH = 0.45 + 0.67 + 2 / _COARSE
 _WIDEN = 2      # coarse px (1/8 pw) the places that changed are widened by before the view is taken afresh there
 _LOW = 0.5     # ... and the fainter change about it, by this share of a change
 _WHOLE = 0.5    # more of the view than this changed: the whole view is warped afresh
@@ -57,10 +53,9 @@ _DRIFT = 0.05   # ... or more than this of the rest by half a change (rendered g
 class DiceCarry:
     """Frames of one camera in, the dice on each out (see the module docstring)."""
 
-    def __init__(self, params: DiceParams = DiceParams(), px: int = 64, reach: float = _REACH) -> None:
+    def __init__(self, params: DiceParams = DiceParams(), px: int = 64) -> None:
         self.params = params
         self.px = px
-        self.reach = reach
         self.coarse: Optional[View] = None          # what the kept view shows, rectified coarsely
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
         self.found: list[DieSeen] = []              # the dice on it
@@ -99,6 +94,7 @@ class DiceCarry:
             self.valid += len(self.looks)
             return list(self.found)
         else:
+            assert self.view is not None
             view = self.view
             fresh = np.zeros(coarse.image.shape[:2], np.uint8)
             for x0, y0, x1, y1 in boxes:
@@ -131,7 +127,8 @@ class DiceCarry:
             return rectify(frame, corners, _COARSE, _MARGIN, shape), None
         if self._shifted is None or self._shifted[0] is not warp or self._shifted[1] is not fine:
             # the coarse warp's maps made relative to the fine warp's part (whole pixels added: exact)
-            self._shifted = (warp, fine, warp.mx + np.float32(warp.x0 - fine.x0), warp.my + np.float32(warp.y0 - fine.y0))
+            self._shifted = (warp, fine, warp.mx + np.float32(warp.x0 - fine.x0),
+                             warp.my + np.float32(warp.y0 - fine.y0))
         src = _bgra_part(frame, fine)
         out = cv2.remap(src, self._shifted[2], self._shifted[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return View(cv2.cvtColor(out, cv2.COLOR_BGRA2BGR), _COARSE, _MARGIN), src
@@ -191,7 +188,8 @@ class DiceCarry:
         return boxes
 
     @staticmethod
-    def _view_boxes(view: View, coarse: View, boxes: list[tuple[int, int, int, int]]) -> list[tuple[int, int, int, int]]:
+    def _view_boxes(view: View, coarse: View, boxes: list[tuple[int, int, int, int]]
+                    ) -> list[tuple[int, int, int, int]]:
         """The rectangles of coarse px ``boxes`` in ``view``'s px (x0, y0, x1, y1, ends excluded; the view's
         last pixels past the coarse grid's go with its last ones)."""
         f = view.px // coarse.px

@@ -431,7 +431,8 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
     plain *= _unit(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05)
-    conf = _unit(best / p.margin) * _unit((best - second) / 0.3) * _unit((contrast - 30) / 50) * _unit((plain - 0.3) / 0.25)
+    conf = _unit(best / p.margin) * _unit((best - second) / 0.3) * _unit((contrast - 30) / 50) \
+        * _unit((plain - 0.3) / 0.25)
     conf *= _unit((p.rim_odd - odd) / 0.1)
     return value, round(min(conf, 1.0), 3)
 
