@@ -151,7 +151,7 @@ class DiceCarry:
             # with what changed, the fainter change around it (a shadow, a blur): the pieces of half a change
             # that hold a change
             low = (d >= self.params.changed * _LOW).astype(np.uint8)
-            n, lab = cv2.connectedComponents(low, connectivity=8)
+            n, lab = cv2.connectedComponents(low, connectivity=8, ltype=cv2.CV_16U)
             hold = np.zeros(n, np.uint8)
             hold[lab[changed > 0]] = 1
             hold[0] = 0
@@ -164,7 +164,8 @@ class DiceCarry:
             return None
         if not changed.any():
             return []
-        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8)
+        # (16-bit labels: the same boxes, their sums two to three times faster than with 32-bit ones)
+        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8, ltype=cv2.CV_16U)
         boxes = [(int(x), int(y), int(x + w), int(y + h)) for x, y, w, h, _a in stats[1:]]
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes) > _WHOLE * near.size:
             return None
@@ -207,7 +208,7 @@ class DiceCarry:
         f = view.px // coarse.px
         k = 2 * int(np.ceil((SPOT_REACH + 2 / coarse.px) * coarse.px)) + 1
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
-        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8)
+        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8, ltype=cv2.CV_16U)
         H, W = view.image.shape[:2]
         pad = int(np.ceil(SPOT_REACH * view.px)) + f
         found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
