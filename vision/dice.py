@@ -79,9 +79,10 @@ frame changed (:mod:`vision.dice_carry`), the coarse search's maps worked out ag
 nothing in its window was taken afresh: the whole search on that view, field for field; on a rendered
 game's lines (``bench/vision_batch.py``) close looks 27.5 -> 14.7 a line, valgrind 136.8 -> 90.8 M
 instructions a line's dice, ``read --batch`` with the dice 28.57 -> 24.41 ms CPU a game's line at load
-2 (no dice: 10.7 ms), 34.72 -> 29.94 ms at load 3-4.  What is left is about 40 % close looks (each 0.2-0.4 ms: a dozen dilations,
-fills and labellings on a 59 px window), 15 % the pip-like spots around what changed, 10 % each the
-maps around it and the pip groups of the whole view (``--sequence`` figures: :mod:`vision.dice_carry`).
+2 (no dice: 10.7 ms), 34.72 -> 29.94 ms at load 3-4.  What is left is about 40 % close looks (each
+0.2-0.4 ms: a dozen dilations, fills and labellings on a 59 px window), 15 % the pip-like spots around
+what changed, 10 % each the maps around it and the pip groups of the whole view (``--sequence``
+figures: :mod:`vision.dice_carry`).
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
