@@ -73,7 +73,16 @@ before's noise, no die read wrong or false while sure; ``bench/vision_batch.py``
 line with the dice 49.4 -> 33.7 ms CPU, the pip-like spots where nothing changed kept too).
 Tried first and left: searching only the changed rectangles and carrying the dice elsewhere (a
 rectangle gets its own 32 strongest peaks and 96 looks where the whole search ranks the board's: 65 of
-72 lines identical).
+72 lines identical).  Since (2026-12-03) the camera's view itself is kept and taken afresh only where the
+frame changed (:mod:`vision.dice_carry`), the coarse search's maps worked out again only there
+(:func:`vision.dice_candidates.coarse_maps_again`, ``maps=``) and a look that found nothing kept when
+nothing in its window was taken afresh: the whole search on that view, field for field; on a rendered
+game's lines (``bench/vision_batch.py``) close looks 27.5 -> 14.7 a line, valgrind 136.8 -> 90.8 M
+instructions a line's dice, ``read --batch`` with the dice 28.57 -> 24.41 ms CPU a game's line at load
+2 (no dice: 10.7 ms), 34.72 -> 29.94 ms at load 3-4.  What is left is about 40 % close looks (each
+0.2-0.4 ms: a dozen dilations, fills and labellings on a 59 px window), 15 % the pip-like spots around
+what changed, 10 % each the maps around it and the pip groups of the whole view (``--sequence``
+figures: :mod:`vision.dice_carry`).
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -89,7 +98,7 @@ import numpy as np
 from referee.events import DieReading
 
 from . import layout as L
-from .dice_candidates import chan_max, pip_candidates, ring_candidates, stand_out, standing_out
+from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
 from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
@@ -179,19 +188,24 @@ Looks = dict[tuple[float, float], Optional[DieSeen]]
 def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[np.ndarray] = None,
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
-              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None
-              ) -> list[DieSeen]:
+              looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None,
+              maps: Optional[CoarseMaps] = None) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
     (:func:`changed_places`): look only where the board changed since it was seen without dice.
     ``kept``: close looks of the same view of a frame before, each what a look at its candidate
     would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
     instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
-    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found."""
+    ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found;
+    ``maps``: its coarse search's maps (:func:`vision.dice_candidates.coarse_maps`), when already made."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
-    coarse = stand_out(view, params)
-    ring = ring_candidates(view, params, coarse)
+    if maps is None:
+        coarse = stand_out(view, params)
+        ring = ring_candidates(view, params, coarse)
+    else:
+        coarse = maps[:2]
+        ring = ring_candidates(view, params, coarse, maps[2])
     pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)
@@ -312,7 +326,9 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
     a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
-    n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # (16-bit labels where they hold every piece: the same boxes, summed two to three times faster)
+    n, _lab, stats, _c = cv2.connectedComponentsWithStats(mask, connectivity=8,
+                                                          ltype=cv2.CV_16U if mask.size < 65_536 else cv2.CV_32S)
     least = max(2, int((params.side[0] * px) ** 2 * 0.25))  # a speck of noise is no die
     pad = params.ring + params.side[1]
     lo_x, lo_y, hi_x, hi_y = -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin

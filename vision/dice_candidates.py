@@ -72,17 +72,121 @@ def _directions(r: int, n: int) -> tuple[tuple[int, int], ...]:
 def stand_out(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
     """The view at the coarse search's scale (``p.detect_px``) and, per pixel, how much its
     neighbourhood stands out all round from its surround (:func:`_ring`)."""
+    img = coarse_image(view, p)
+    return img, _stand_out_map(img, p)
+
+
+def coarse_image(view: View, p: DiceParams) -> np.ndarray:
+    """The view at the coarse search's scale (``p.detect_px``)."""
     s = p.detect_px / view.px
-    img = view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+    return view.image if abs(s - 1) < 1e-6 else cv2.resize(view.image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+
+
+def _stand_out_map(img: np.ndarray, p: DiceParams) -> np.ndarray:
+    """:func:`stand_out`'s measure on the view at the coarse scale, ``img``."""
     dp = float(p.detect_px)
-    m = _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
-    return img, m
+    return _ring(img, int(round(p.ring * dp)), max(3, int(round(0.15 * dp)) | 1), max(1, int(round(0.06 * dp))))
+
+
+def near_pips(img: np.ndarray, p: DiceParams) -> np.ndarray:
+    """Per pixel of the view at the coarse scale (``img``), the most pip-like spot (small, of another
+    shade: a difference of Gaussians) within a die's half side: what raises a peak's rank."""
+    dp = float(p.detect_px)
+    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    kp = int(round(0.3 * dp)) | 1
+    return cv2.dilate(dog, np.ones((kp, kp), np.uint8))
+
+
+def coarse_reach(p: DiceParams) -> int:
+    """How far (px at the coarse scale) :func:`_stand_out_map` and :func:`near_pips` read from a pixel,
+    at most (each box filter's and shift's half width, a Gaussian's 3 sigmas that OpenCV's 8-bit kernel
+    spans), and one more."""
+    dp = float(p.detect_px)
+    ring = int(round(p.ring * dp)) + max(3, int(round(0.15 * dp)) | 1) // 2 + max(1, int(round(0.06 * dp)))
+    pips = (int(round(0.09 * dp * 6 + 1)) | 1) // 2 + (int(round(0.3 * dp)) | 1) // 2
+    return max(ring, pips) + 1
+
+
+CoarseMaps = tuple[np.ndarray, np.ndarray, np.ndarray]   # the coarse view, stand_out's measure, near_pips
+_CROP_PX = 15_000    # what a crop's own calls cost, as pixels of the maps' work (about 0.15 ms)
+
+
+def coarse_maps(view: View, p: DiceParams) -> CoarseMaps:
+    """The coarse search's maps of the whole view: the view at the coarse scale, :func:`stand_out`'s
+    measure and :func:`near_pips`."""
+    img = coarse_image(view, p)
+    return img, _stand_out_map(img, p), near_pips(img, p)
+
+
+def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
+                      boxes: "list[tuple[int, int, int, int]]") -> CoarseMaps:
+    """:func:`coarse_maps` of ``view`` given those of the view before (``maps``, overwritten) that differs
+    from it only in ``boxes`` (x0, y0, x1, y1, view px, ends excluded): the coarse view made whole again
+    (one resize), the measures worked out again only within their reach of the boxes (each on a crop
+    their reach wider again, so the pixels kept are those the whole view's would be; crops merged, or the
+    whole view's maps made, where that costs less)."""
+    img, m, near = maps
+    img = coarse_image(view, p)
+    if img.shape != m.shape[:2] + img.shape[2:]:
+        return coarse_maps(view, p)
+    H, W = img.shape[:2]
+    sy, sx = view.image.shape[0] / H, view.image.shape[1] / W   # view px per coarse px (an area resize)
+    reach = coarse_reach(p)
+    parts: list[list[int]] = []   # per box: the pixels whose measures may change (u0, v0, u1, v1)
+    for x0, y0, x1, y1 in boxes:
+        # the coarse pixels reading the box's (one more each side: the area resize's fractional weights),
+        # those whose measures read them, and the crop those read
+        a0, b0 = int(np.floor(x0 / sx)) - 1, int(np.floor(y0 / sy)) - 1
+        a1, b1 = int(np.ceil(x1 / sx)) + 1, int(np.ceil(y1 / sy)) + 1
+        u0, v0, u1, v1 = max(a0 - reach, 0), max(b0 - reach, 0), min(a1 + reach, W), min(b1 + reach, H)
+        if u0 < u1 and v0 < v1:
+            parts.append([u0, v0, u1, v1])
+    grown = merged_crops([(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
+                          for u0, v0, u1, v1 in parts], _CROP_PX)
+    parts = [[c0 + reach if c0 > 0 else 0, r0 + reach if r0 > 0 else 0, c1 - reach if c1 < W else W,
+              r1 - reach if r1 < H else H] for c0, r0, c1, r1 in grown]
+    crops = [(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
+             for u0, v0, u1, v1 in parts]
+    if sum((c1 - c0) * (r1 - r0) + _CROP_PX for c0, r0, c1, r1 in crops) > H * W:
+        return img, _stand_out_map(img, p), near_pips(img, p)   # the whole view costs less
+    for (u0, v0, u1, v1), (c0, r0, c1, r1) in zip(parts, crops):
+        crop = img[r0:r1, c0:c1]
+        m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
+        near[v0:v1, u0:u1] = near_pips(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
+    return img, m, near
+
+
+def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "list[tuple[int, int, int, int]]":
+    """``crops`` (x0, y0, x1, y1, px, ends excluded), two of them taken as one (the box of both) while that
+    costs less: a crop's own calls counted as ``call_px`` pixels of work."""
+    out = [tuple(c) for c in crops]
+
+    def area(q: "tuple[int, ...]") -> int:
+        return (q[2] - q[0]) * (q[3] - q[1])
+
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(out)):
+            for j in range(i + 1, len(out)):
+                a, b = out[i], out[j]
+                both = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                if area(both) <= area(a) + area(b) + call_px:
+                    out[i] = both
+                    del out[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return out  # type: ignore[return-value]
 
 
 def ring_candidates(view: View, p: DiceParams,
-                    coarse: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
+                    coarse: "tuple[np.ndarray, np.ndarray] | None" = None,
+                    pips: "np.ndarray | None" = None) -> list[tuple[float, float]]:
     """Centres (layout pw) of die-sized blobs standing out all round from their surround (``coarse``:
-    :func:`stand_out` of the view, when already computed)."""
+    :func:`stand_out` of the view, ``pips``: :func:`near_pips` of its coarse view, when already computed)."""
     img, m = coarse if coarse is not None else stand_out(view, p)
     dp = float(p.detect_px)
     k = int(round(0.45 * dp)) | 1
@@ -90,10 +194,7 @@ def ring_candidates(view: View, p: DiceParams,
     bx, by = xs / dp + view.x0, ys / dp + view.y0
     score = m[ys, xs].astype(np.float64)
     # pips: small spots of another shade within a die's half side of the peak
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
-    kp = int(round(0.3 * dp)) | 1
-    score += p.pip_weight * cv2.dilate(dog, np.ones((kp, kp), np.uint8))[ys, xs]
+    score += p.pip_weight * (near_pips(img, p) if pips is None else pips)[ys, xs]
     # a point's tip stands out all round but one side: looked at later
     col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
     tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \

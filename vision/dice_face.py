@@ -427,14 +427,28 @@ def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
     light = d[d < 0.5]
-    plain = 1.0 - float(_median(light)) * 2 if light.size else 0.0
+    plain = 1.0 - float(_middle(light)) * 2 if light.size else 0.0
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
     ink = float((d > 0.5).mean())
-    plain *= float(np.clip(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05, 0, 1))
-    conf = float(np.clip(best / p.margin, 0, 1)) * float(np.clip((best - second) / 0.3, 0, 1)) \
-        * float(np.clip((contrast - 30) / 50, 0, 1)) * float(np.clip((plain - 0.3) / 0.25, 0, 1))
-    conf *= float(np.clip((p.rim_odd - odd) / 0.1, 0, 1))
+    plain *= _unit(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05)
+    conf = _unit(best / p.margin) * _unit((best - second) / 0.3) * _unit((contrast - 30) / 50) \
+        * _unit((plain - 0.3) / 0.25)
+    conf *= _unit((p.rim_odd - odd) / 0.1)
     return value, round(min(conf, 1.0), 3)
+
+
+def _unit(x: float) -> float:
+    """``x`` clipped to 0..1 (:func:`numpy.clip`'s value, without its overhead)."""
+    return min(max(x, 0.0), 1.0)
+
+
+def _middle(a: np.ndarray) -> np.ndarray:
+    """:func:`_median` of the 1-d ``a`` (not empty) by a partition: the same middle one or two values, in
+    the same order, the same mean."""
+    k = len(a) // 2
+    if len(a) % 2:
+        return np.mean(np.partition(a, k)[k:k + 1], axis=0)
+    return np.mean(np.partition(a, (k - 1, k))[k - 1:k + 1], axis=0)
 
 
 # --------------------------------------------------------------------------- on a checker

@@ -141,3 +141,60 @@ def test_a_candidate_takes_a_kept_look_at_its_place_or_the_nearest_empty_one_nev
     cands = [(2.0, 2.0), (1.03, 1.0), (2.02, 2.0), (2.09, 2.0), (1.5, 1.5)]
     assert _taken(cands, kept, 0.06) == {(2.0, 2.0): die, (1.03, 1.0): None, (2.09, 2.0): None}
     assert _taken(cands, {}, 0.06) == {}
+
+
+def test_the_kept_view_is_taken_afresh_where_the_frame_changed_and_its_maps_are_its_own() -> None:
+    from vision.dice_candidates import coarse_maps
+
+    start = L.start_position()
+    frames = [_frame(start, [FOUR]), _frame(_moved(start, 6, 4), [FOUR, TWO])]
+    for _ in range(2):   # the whole view's warp map made
+        find_dice_in_frame(frames[0].image, frames[0].corners)
+    carry = DiceCarry()
+    carry.find(frames[0].image, frames[0].corners)
+    carry.find(frames[1].image, frames[1].corners)
+    assert carry.view is not None and carry.maps is not None
+    whole = rectify(frames[1].image, frames[1].corners, 64)
+    before = rectify(frames[0].image, frames[0].corners, 64)
+    # the same noise on both frames: the kept view is the second frame's but where it changed by less than
+    # a change (a soft shadow's edge), by a few levels
+    off = np.abs(carry.view.image.astype(int) - whole.image.astype(int)).max(axis=2)
+    moved = np.abs(before.image.astype(int) - whole.image.astype(int)).max(axis=2)
+    assert off.max() < DiceParams().changed / 2 and (off > 0).sum() < (moved > 0).sum() / 4
+    for kept, made in zip(carry.maps, coarse_maps(carry.view, DiceParams())):   # the maps: the kept view's
+        assert np.array_equal(kept, made)
+
+
+def test_the_coarse_maps_worked_out_again_in_boxes_are_those_of_the_whole_view() -> None:
+    from vision.dice_candidates import coarse_maps, coarse_maps_again
+    from vision.rectify import View
+
+    a = rectify(_frame(L.start_position(), [FOUR]).image, _frame(L.start_position(), [FOUR]).corners, 64)
+    other = rectify(R.render_scene(L.random_position(np.random.default_rng(4)), CLEAN, seed=9, dice=[TWO]).image,
+                    _frame(L.start_position(), []).corners, 64)
+    img = a.image.copy()
+    boxes = [(0, 0, 37, 41), (300, 200, 371, 260), (340, 230, 420, 300), (img.shape[1] - 50, img.shape[0] - 30,
+                                                                            img.shape[1], img.shape[0])]
+    for x0, y0, x1, y1 in boxes:
+        img[y0:y1, x0:x1] = other.image[y0:y1, x0:x1]
+    b = View(img, a.px, a.margin)
+    p = DiceParams()
+    again = coarse_maps_again(tuple(m.copy() for m in coarse_maps(a, p)), b, p, boxes)  # type: ignore[arg-type]
+    for kept, made in zip(again, coarse_maps(b, p)):
+        assert np.array_equal(kept, made)
+    assert not np.array_equal(coarse_maps(a, p)[1], again[1])   # (the boxes did change the measure)
+
+
+def test_a_light_change_all_over_takes_the_whole_view_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    import cv2
+
+    r = _frame(L.start_position(), [FOUR])
+    brighter = cv2.add(r.image, (15, 15, 15, 0))   # below a change (25 levels), but everywhere
+    for _ in range(2):
+        find_dice_in_frame(brighter, r.corners)
+    carry = DiceCarry()
+    carry.find(r.image, r.corners)
+    looks = _Looks(monkeypatch)
+    got, made = looks.during(lambda: carry.find(brighter, r.corners))
+    assert carry.view is not None and np.array_equal(carry.view.image, rectify(brighter, r.corners, 64).image)
+    assert got == find_dice_in_frame(brighter, r.corners) and made > 40   # every candidate looked at again
