@@ -64,7 +64,6 @@ LIGHT_SAME = 0.03    # log: a frame whose slots' light moved less than this sinc
 LIGHT_MARGIN = 0.07  # ... when that fit's change lies below LIGHT_MOVED by more than this (the frame's own
 #                      fit would then not carry the looks either)
 LIGHT_SAME_CARRIED = 0.01  # log: ... and in that fit's light itself, when the fit carried the looks
-FRAME_SLOTS = 12     # slots of a state, unchanged since the last known position, that measure the frame's noise
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
 #                      colour of the point): its look is not learned as the checker's
@@ -562,8 +561,7 @@ class BoardMemory:
         (:meth:`strange`: foreign, or a die's) tells nothing."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
-        tau = np.where(own, self._frame_scales(d)[None, :],
-                       np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
+        tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         ll -= ll.max(axis=1, keepdims=True)
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
@@ -584,24 +582,6 @@ class BoardMemory:
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
         return lik
-
-    def _frame_scales(self, d: np.ndarray) -> np.ndarray:
-        """Per state, how far the slots this frame shows unchanged stray from their own looks: a
-        move changes a few slots (a double's at most eight), so of the point slots that held a
-        state in the last known position, with their look learned there, the 75th percentile of
-        their distances to it is the frame's noise.  Taken where it is below the learned scale
-        (:attr:`scales`: after one lesson only its first guess), never below the least the
-        lessons take (1.5), and only from :data:`FRAME_SLOTS` slots or more: a patch that
-        strayed from its own look by several times what the unchanged slots stray is a change,
-        as a referee comparing the two frames sees it."""
-        n_points = 24 * self.geo.per_point
-        out = self.scales.astype(np.float64).copy()
-        st, dd = self.states[:n_points], d[:n_points]
-        for s in (EMPTY, DARK, LIGHT):
-            idx = (st == s) & (self.seen[:n_points, s] > 0)
-            if int(idx.sum()) >= FRAME_SLOTS:
-                out[s] = min(out[s], max(1.5, float(np.percentile(dd[idx, s], 75))))
-        return out
 
     def _changed(self, view: View, d: np.ndarray,
                  strange: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]:
