@@ -558,7 +558,8 @@ class BoardMemory:
         empty slot, and one far from it is strong evidence of a change; both terms count
         :data:`SHARPNESS` times (a patch is several independent looks).  A state a slot is blind
         to (:meth:`_hidden`) is as likely there as empty.  A strange slot
-        (:meth:`strange`: foreign, or a die's) tells nothing."""
+        (:meth:`strange`: foreign, or a die's) tells nothing but, where no die lies, that it no
+        longer shows a look learned at this very slot (:meth:`_changed`)."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
