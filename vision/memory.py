@@ -558,7 +558,8 @@ class BoardMemory:
         empty slot, and one far from it is strong evidence of a change; both terms count
         :data:`SHARPNESS` times (a patch is several independent looks).  A state a slot is blind
         to (:meth:`_hidden`) is as likely there as empty.  A strange slot
-        (:meth:`strange`: foreign, or a die's) tells nothing."""
+        (:meth:`strange`: foreign, or a die's) tells nothing but, where no die lies, that it no
+        longer shows a look learned at this very slot (:meth:`_changed`)."""
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.scales[None, :], np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
@@ -570,11 +571,43 @@ class BoardMemory:
         blind = self.blind
         if blind.any():   # a state this slot last showed looking empty is as likely as empty there
             lik[blind] = np.broadcast_to(lik[:, EMPTY:EMPTY + 1], lik.shape)[blind]
-        lik[self.strange(view)] = 1.0
+        strange = self.strange(view)
+        lik[strange] = 1.0
+        changed = self._changed(view, d, strange)
+        if changed is not None:
+            rows, lost = changed
+            lik[rows] = lost
+            if blind[rows].any():
+                lik[rows] = np.where(blind[rows], lik[rows, EMPTY:EMPTY + 1], lik[rows])
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
         return lik
+
+    def _changed(self, view: View, d: np.ndarray,
+                 strange: np.ndarray) -> Optional[tuple[np.ndarray, np.ndarray]]:
+        """What a :meth:`strange` point slot still tells: that it no longer shows what it showed.
+
+        A slot that looks like no look it had may be a hand or a cup, or a checker that came or
+        went: a checker's patch often lies far from the *borrowed* looks (the mean checker of its
+        colour, another point's empty slot: another place in the perspective, the light, the
+        grain), so a slot the move changed is strange as often as a hand is.  The look learned at
+        this very slot, though, is this board's own: a patch far beyond the strangeness bar from
+        it is not that state, whatever covers it.  So each state whose look was learned at the
+        slot keeps the odds of its own term against a patch just at the bar (the nearest a
+        strange patch can lie): Laplace on the state's own scale, as :meth:`slot_likelihoods`
+        weighs it, floored at :data:`FLOOR`; the states it never showed stay as likely as each
+        other.  Slots under a die found on the board (:meth:`dice_lying`) and the bar's slots tell
+        nothing still.  None when no slot is so.  (rows, their (n, 3) likelihoods)."""
+        n_points = 24 * self.geo.per_point
+        rows = np.flatnonzero(strange[:n_points] & ~self.under_dice[:n_points] & (self.seen[:n_points] > 0).any(axis=1))
+        if not len(rows):
+            return None
+        bar = np.maximum(FOREIGN * self._spread_now(view)[rows], 4 * self.scale)
+        own = self.seen[rows] > 0
+        excess = np.maximum(0.0, d[rows] - bar[:, None]) / self.scales[None, :]
+        lost = np.where(own, np.exp(-SHARPNESS * excess), 1.0)
+        return rows, np.maximum(lost, FLOOR)
 
     def odds(self, view: View,
              max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:

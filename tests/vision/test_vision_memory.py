@@ -258,3 +258,34 @@ def test_the_samples_lab_is_opencvs_pixel_by_pixel() -> None:
     patches = colours[:len(colours) // 100 * 100].reshape(-1, 10, 10, 3)
     want = cv2.cvtColor(patches.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).astype(np.float32).reshape(patches.shape)
     assert np.array_equal(to_lab(patches), want)
+
+
+def _painted(view, centre, side: float, bgr=(255, 0, 255)):
+    """``view`` with a square of ``side`` pw painted round the board point ``centre`` (pw)."""
+    from dataclasses import replace
+    img = view.image.copy()
+    cx, cy = (centre[0] - view.x0) * view.px, (centre[1] - view.y0) * view.px
+    h = side * view.px / 2
+    img[int(cy - h):int(cy + h) + 1, int(cx - h):int(cx + h) + 1] = bgr
+    return replace(view, image=img)
+
+
+def test_a_strange_slot_still_tells_it_no_longer_shows_its_own_look_but_one_under_a_die_tells_nothing() -> None:
+    from vision.dice import DieSeen
+    reader, _ = _learned_reader(3)
+    mem = reader.memory
+    assert mem is not None
+    rr = render_scene(L.start_position(), RenderParams(), seed=3, frame=1)
+    view = reader.inspect(rr.image).view
+    # a point slot the start position leaves empty, whose empty look was learned there and nothing else
+    only_empty = (mem.states == EMPTY) & (mem.seen[:, EMPTY] > 0) & (mem.seen[:, DARK] == 0) & (mem.seen[:, LIGHT] == 0)
+    i = int(np.flatnonzero(only_empty[:24 * mem.geo.per_point])[0])
+    centre = mem.geo.centres[i]
+    odd = _painted(view, centre, mem.geo.side)
+    assert mem.strange(odd)[i]                       # like nothing this board showed there
+    lik = mem.slot_likelihoods(odd)[i]
+    assert lik[EMPTY] < 0.01 * lik[DARK]              # ... but surely not the empty look it had
+    assert lik[DARK] == lik[LIGHT]                    # which colour came, it cannot tell
+    mem.dice_lying([DieSeen(board=(float(centre[0]), float(centre[1])), image=None, half="left",
+                            on_checker=False, off_board=False, value=3, confidence=0.9, side=0.4)])
+    assert (mem.slot_likelihoods(odd)[i] == 1.0).all()  # a die's look there tells nothing
