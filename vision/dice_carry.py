@@ -38,7 +38,7 @@ from .dice import DieSeen, Looks, find_dice
 from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, spot_pixels,
                               spots_at)
 from .dice_params import DiceParams
-from .rectify import View, _bgra_part, _maps, rectify
+from .rectify import View, bgra_part, rectify, warp_maps
 
 __all__ = ["DiceCarry", "carry_for"]
 
@@ -85,7 +85,7 @@ class DiceCarry:
             # (its warp's maps made first: a first sight of a geometry is warped plainly, and the parts
             # taken afresh later are the maps' pixels)
             H, W = (int(round((v + 2 * _MARGIN) * self.px)) for v in (L.HEIGHT, L.WIDTH))
-            _maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
+            warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
@@ -119,9 +119,9 @@ class DiceCarry:
         pixels) and the part of the frame the kept view's warp reads, as BGRA (None: no kept warp): the
         coarse view is remapped from that part (the frame's part converted once a line, not twice)."""
         H, W = self.view.image.shape[:2] if self.view is not None else (0, 0)
-        fine = _maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
+        fine = warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
         size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (L.WIDTH, L.HEIGHT))
-        warp = _maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape)  # type: ignore[arg-type]
+        warp = warp_maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape)  # type: ignore[arg-type]
         if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 \
                 or not (fine.x0 <= warp.x0 and fine.y0 <= warp.y0 and warp.x1 <= fine.x1 and warp.y1 <= fine.y1):
             return rectify(frame, corners, _COARSE, _MARGIN, shape), None
@@ -129,7 +129,7 @@ class DiceCarry:
             # the coarse warp's maps made relative to the fine warp's part (whole pixels added: exact)
             self._shifted = (warp, fine, warp.mx + np.float32(warp.x0 - fine.x0),
                              warp.my + np.float32(warp.y0 - fine.y0))
-        src = _bgra_part(frame, fine)
+        src = bgra_part(frame, fine)
         out = cv2.remap(src, self._shifted[2], self._shifted[3], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return View(cv2.cvtColor(out, cv2.COLOR_BGRA2BGR), _COARSE, _MARGIN), src
 
@@ -172,13 +172,13 @@ class DiceCarry:
         view = self.view
         f = view.px // coarse.px
         H, W = view.image.shape[:2]
-        warp = _maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape)
+        warp = warp_maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape)
         if warp is None or view.px % coarse.px or view.image.dtype != np.uint8 or frame.dtype != np.uint8 \
                 or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
                 or W > (coarse.image.shape[1] + 1) * f:
             return None
         if src is None:
-            src = _bgra_part(frame, warp)   # (rectify's: the frame's part the warp reads, as BGRA)
+            src = bgra_part(frame, warp)   # (rectify's: the frame's part the warp reads, as BGRA)
         for (x0, y0, x1, y1), (c0, r0, c1, r1) in zip(boxes, self._view_boxes(view, coarse, boxes)):
             if c0 >= c1 or r0 >= r1:
                 continue

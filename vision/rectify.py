@@ -67,7 +67,7 @@ def region_homography(corners: np.ndarray, px: int, x0: float, y0: float) -> np.
 
 
 @dataclass(frozen=True)
-class _Warp:
+class Warp:
     """A kept warp: float maps (x and y per pixel, two planes) into the frame's part ``x0..x1,
     y0..y1`` that it reads (its pixel and the next on both axes), relative to that part's corner.
     (OpenCV remaps a BGRA picture about 5 % faster with two planes than with one map of x, y
@@ -81,7 +81,7 @@ class _Warp:
     y1: int
 
 
-_MAPS: "OrderedDict[tuple, _Warp]" = OrderedDict()
+_MAPS: "OrderedDict[tuple, Warp]" = OrderedDict()
 _MAPS_KEPT = 16
 
 
@@ -89,8 +89,8 @@ _SEEN: "OrderedDict[tuple, None]" = OrderedDict()
 _STRIP = 16_384   # map pixels built at a time (whole rows): the float64 working arrays stay about 1 MB
 
 
-def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
-          size: tuple[int, int], shape: L.BoardShape = L.BoardShape()) -> _Warp | None:
+def warp_maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
+          size: tuple[int, int], shape: L.BoardShape = L.BoardShape()) -> Warp | None:
     """The remap table of one warp, built the second time a geometry is seen (a
     one-off read is faster with a plain perspective warp; None the first time), or at once
     for a board of another shape than the layout's (no plain warp does that)."""
@@ -133,7 +133,7 @@ def _maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float,
     return warp
 
 
-def _part(xy: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
+def _part(xy: np.ndarray, frame_shape: tuple[int, ...]) -> Warp:
     """The warp reading only the frame's part its map ``xy`` (x, y per pixel, into the whole frame;
     made relative to the part, in place) reaches.  Where the map leaves the frame the part's edge is
     the frame's, so border pixels are replicated as from the whole frame."""
@@ -147,13 +147,13 @@ def _part(xy: np.ndarray, frame_shape: tuple[int, ...]) -> _Warp:
     mx -= np.float32(x0)
     my -= np.float32(y0)
     planes = cv2.split(xy)
-    return _Warp(planes[0], planes[1], x0, y0, x1, y1)
+    return Warp(planes[0], planes[1], x0, y0, x1, y1)
 
 
 ROWS_WIDE = 0.3   # a part at least this share of the frame's width is converted to BGRA as whole rows
 
 
-def _bgra_part(frame: np.ndarray, warp: _Warp) -> np.ndarray:
+def bgra_part(frame: np.ndarray, warp: Warp) -> np.ndarray:
     """The part of the BGR ``frame`` that ``warp`` reads, as BGRA (the same pixels, a fourth
     level of 255).  OpenCV converts a contiguous run of pixels several times faster per pixel
     than a part's short rows one by one (a 1280x720 frame's board part, 639 x 528 pixels: its
@@ -166,11 +166,11 @@ def _bgra_part(frame: np.ndarray, warp: _Warp) -> np.ndarray:
     return cv2.cvtColor(part, cv2.COLOR_BGR2BGRA, dst=scratch("remap_src", part.shape[:2] + (4,), np.uint8))
 
 
-def remap(frame: np.ndarray, warp: _Warp) -> np.ndarray:
+def remap(frame: np.ndarray, warp: Warp) -> np.ndarray:
     """``frame`` through a kept warp (a BGR frame's part as BGRA: the same pixels, faster)."""
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
     if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8:
-        src = _bgra_part(frame, warp)
+        src = bgra_part(frame, warp)
         out = scratch("remap_out", warp.mx.shape[:2] + (4,), np.uint8)
         cv2.remap(src, warp.mx, warp.my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
         return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)   # (a new array: views are kept)
@@ -183,7 +183,7 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
     """Warp the board rectangle ``x0..x1, y0..y1`` (pw, layout coordinates) upright; the
     corners are those of a playing area of ``shape``."""
     size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
-    warp = _maps(corners, frame.shape, px, x0, y0, size, shape)
+    warp = warp_maps(corners, frame.shape, px, x0, y0, size, shape)
     if warp is None:
         img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
