@@ -81,8 +81,8 @@ def test_a_warps_maps_built_in_strips_are_the_maps_built_whole(shape: L.BoardSha
         monkeypatch.setattr(RX, "_STRIP", strip)
         RX._MAPS.clear()
         RX._SEEN.clear()
-        RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape)   # (seen once: no maps yet)
-        maps.append(RX._maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape))
+        RX.warp_maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape)   # (seen once: no maps yet)
+        maps.append(RX.warp_maps(corners, (720, 1280, 3), 32, -0.6, -0.6, (454, 390), shape))
     whole = maps[0]
     assert whole is not None and whole.mx.shape == whole.my.shape == (390, 454) and whole.mx.dtype == np.float32
     for w in maps[1:]:
@@ -95,8 +95,8 @@ def test_a_wide_part_converted_as_whole_rows_is_the_part_converted() -> None:
     frame = sc.image
     h, w = frame.shape[:2]
     for x0, x1 in ((0, w), (100, 100 + int(RX.ROWS_WIDE * w) + 1), (300, 340)):   # whole rows, wide, narrow
-        warp = RX._Warp(np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float32), x0, 50, x1, 400)
+        warp = RX.Warp(np.zeros((2, 2), np.float32), np.zeros((2, 2), np.float32), x0, 50, x1, 400)
         want = cv2.cvtColor(np.ascontiguousarray(frame[50:400, x0:x1]), cv2.COLOR_BGR2BGRA)
-        assert np.array_equal(RX._bgra_part(frame, warp), want)
-        assert np.array_equal(RX._bgra_part(frame[:, ::-1], warp), cv2.cvtColor(   # not contiguous: the part
+        assert np.array_equal(RX.bgra_part(frame, warp), want)
+        assert np.array_equal(RX.bgra_part(frame[:, ::-1], warp), cv2.cvtColor(   # not contiguous: the part
             np.ascontiguousarray(frame[:, ::-1][50:400, x0:x1]), cv2.COLOR_BGR2BGRA))
