@@ -20,13 +20,12 @@ Where the slots lie and how their patches are sampled and compared: :mod:`vision
 checkers' spacing along a foreshortened row: :mod:`vision.row_pitch`.
 
 Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
-was learned in one ``.npz`` file per table (beside the journal), tied to the corners it was
-learned at: a camera that moved starts afresh.
+was learned in one ``.npz`` file per table (beside the journal, :mod:`vision.memory_file`), tied to
+the corners it was learned at: a camera that moved starts afresh.
 """
 from __future__ import annotations
 
 import math
-import os
 from typing import Optional, Sequence
 
 import numpy as np
@@ -637,47 +636,13 @@ class BoardMemory:
     # ------------------------------------------------------------------ keeping
 
     def save(self, path: str) -> None:
-        """Write what was learned to ``path`` (.npz), atomically and on the disk before it
-        replaces the last one (a power cut leaves the old file or the new one, never half of one)."""
-        tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            np.savez_compressed(f, look=self.look, seen=self.seen, scales=self.scales.astype(np.float32),
-                                frames=np.int32(self.frames), side=np.float32(self.geo.side),
-                                height=np.float32(self.geo.height), pitch=np.asarray(self.geo.pitch, np.float64),
-                                corners=self.corners if self.corners is not None else np.zeros((0, 2), np.float32),
-                                bands=np.stack(self.bands) if self.bands else np.zeros((0, 0, 4), np.float32),
-                                lesson=np.str_(self.lesson), blind=self.blind, states=self.states,
-                                anchor=self.anchor if self.anchor is not None else np.zeros((0, 0), np.float32))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        """Write what was learned to ``path`` (.npz), safely: :func:`vision.memory_file.write_memory`."""
+        from .memory_file import write_memory
+        write_memory(self, path)
 
     @classmethod
     def load(cls, path: str) -> "BoardMemory":
-        """Read a memory written by :meth:`save` (a damaged file raises ValueError naming it)."""
-        try:
-            with np.load(path) as z:
-                m = cls(float(z["side"]), float(z["height"]) if "height" in z.files else L.HEIGHT)
-                if z["look"].shape != m.look.shape:
-                    raise ValueError(f"board memory {path!r} was learned with another slot layout")
-                if "pitch" in z.files:  # a file from before the rows' spacing was kept: (1, 1)
-                    m.geo = slot_geometry(m.geo.side, m.geo.height, tuple(float(v) for v in z["pitch"]))  # type: ignore[arg-type]
-                m.look[:] = z["look"]
-                m.seen[:] = z["seen"]
-                m.scales = np.asarray(z["scales"], np.float64)
-                m.frames = int(z["frames"])
-                m.corners = z["corners"] if len(z["corners"]) else None
-                m.bands = list(z["bands"]) if "bands" in z.files else []  # a file from before the band was kept
-                m.lesson = str(z["lesson"]) if "lesson" in z.files else ""
-                if "blind" in z.files:
-                    m.blind[:] = z["blind"]
-                if "states" in z.files:  # a file from before: the light is taken as steady until the next lesson
-                    m.states[:] = z["states"]
-                if "anchor" in z.files and z["anchor"].size:  # ... and the camera as still
-                    m.anchor = np.asarray(z["anchor"], np.float32)
-        except (OSError, KeyError, EOFError, ValueError) as exc:
-            if str(exc).startswith(f"board memory {path!r}"):
-                raise
-            raise ValueError(f"board memory {path!r} cannot be read ({exc}); "
-                             "delete it to learn the board afresh") from None
-        return m
+        """Read a memory written by :meth:`save` (a damaged file raises ValueError naming it):
+        :func:`vision.memory_file.read_memory`."""
+        from .memory_file import read_memory
+        return read_memory(cls, path)
