@@ -72,17 +72,35 @@ def _board(key: int, mover: str) -> Position:
 
 class _Prepared:
     """Every board some roll's play leaves from one position, in the two forms the rule needs:
-    ``boards`` (:data:`Boards`, for naming and listing them) and a compact one for weighing them all
-    at once against a reading (:func:`another_roll`): the distinct changed (location, cell) pairs
-    (``pair_places``, ``pair_cells``) and, per board, the pairs it has (``pairs``: a row a board,
-    its changed locations in ascending order, padded with ``len(pair_cells)``, a pair whose gain is 0).
-    A reading's gain is then worked out once a pair, not once a board (about 2,000 boards a real
-    position, a few hundred pairs)."""
+    ``keys`` and ``rolls`` (each board's result key and the first roll that leaves it) with a compact
+    form for weighing them all at once against a reading (:func:`another_roll`): the distinct changed
+    (location, cell) pairs (``pair_places``, ``pair_cells``) and, per board, the pairs it has (``pairs``:
+    a row a board, its changed locations in ascending order, padded with ``len(pair_cells)``, a pair
+    whose gain is 0).  A reading's gain is then worked out once a pair, not once a board (about 2,000
+    boards a real position, a few hundred pairs).  :attr:`boards` (:data:`Boards`, for listing and
+    naming them) is made only when asked for: the judgement needs one board, by its row."""
 
-    def __init__(self, boards: Boards, index: dict[int, int], pair_places: Sequence[int],
-                 pair_cells: Sequence[Cell], pairs: np.ndarray) -> None:
-        self.boards, self.index = boards, index
+    def __init__(self, keys: list[int], rolls: list[tuple[int, int]], pair_places: list[int],
+                 pair_cells: list[Cell], pairs: np.ndarray) -> None:
+        self.keys, self.rolls = keys, rolls
+        self.index = {key: i for i, key in enumerate(keys)}
         self.pair_places, self.pair_cells, self.pairs = pair_places, pair_cells, pairs
+        self._boards: Optional[Boards] = None
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def entry(self, i: int) -> tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]]:
+        """Board ``i`` as :data:`Boards` has it."""
+        pad = len(self.pair_cells)
+        return self.keys[i], self.rolls[i], tuple((self.pair_places[p], self.pair_cells[p])
+                                                  for p in self.pairs[i].tolist() if p != pad)
+
+    @property
+    def boards(self) -> Boards:
+        if self._boards is None:
+            self._boards = tuple(self.entry(i) for i in range(len(self.keys)))
+        return self._boards
 
 
 _READY: "OrderedDict[tuple[Position, str], _Prepared]" = OrderedDict()
@@ -175,14 +193,7 @@ def _changed_boards(before: Position, mover: str) -> _Prepared:
     pairs = np.full((n, width), len(pair_cells), np.int64)
     starts = np.concatenate(([0], np.cumsum(per_board)[:-1])) if n else np.zeros(0, np.int64)
     pairs[rows, np.arange(len(rows)) - starts[rows]] = pair_of.reshape(-1)
-    cells_of_pair = [(k, c) for k, c in zip(pair_places, pair_cells)]
-    bounds = np.cumsum(per_board).tolist()
-    flat = pair_of.reshape(-1).tolist()
-    boards, start = [], 0
-    for (key, roll), end in zip(seen.items(), bounds):
-        boards.append((key, roll, tuple(cells_of_pair[p] for p in flat[start:end])))
-        start = end
-    return _Prepared(tuple(boards), {key: i for i, key in enumerate(seen)}, pair_places, pair_cells, pairs)
+    return _Prepared(list(seen), list(seen.values()), pair_places, pair_cells, pairs)
 
 
 def _cell_of(k: int, d: int, l_: int) -> Cell:
@@ -262,13 +273,13 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     # what the legal move's board is told from the board before the move by, where it moved
     moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
     base = sum(moved.values())
-    if not ready.boards:
+    if not len(ready):
         return None
     # a board differs from the legal move's only where one of the two differs from before
     gain = np.array([gains(k, cell) - moved.get(k, 0.0) for k, cell in zip(ready.pair_places, ready.pair_cells)]
                     + [0.0])
     each = gain[ready.pairs]
-    apart = np.zeros(len(ready.boards))
+    apart = np.zeros(len(ready))
     for j in range(each.shape[1]):   # left to right, as sum() adds them
         apart = apart + each[:, j]
     apart = base + apart
@@ -279,7 +290,7 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     i = int(np.argmin(apart))   # the first of the least, as the loop keeps it
     if not apart[i] <= OTHER_ROLL:
         return None
-    return _named(float(apart[i]), ready.boards[i], cells, mover)
+    return _named(float(apart[i]), ready.entry(i), cells, mover)
 
 
 def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], before: Position, mover: str,
