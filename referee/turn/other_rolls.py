@@ -213,7 +213,7 @@ def _count_bytes(mover: str) -> tuple[np.ndarray, np.ndarray]:
             np.array([l_ if l_ >= 0 else 50 for _, l_ in counts]))
 
 
-_COUNT_BYTES = {DARK: _count_bytes(DARK), LIGHT: _count_bytes(LIGHT)}
+_COUNT_BYTES: dict[str, tuple[np.ndarray, np.ndarray]] = {DARK: _count_bytes(DARK), LIGHT: _count_bytes(LIGHT)}
 
 
 def other_roll_boards(before: Position, mover: str, legal: Collection[Position]) -> dict[Position, tuple[int, int]]:

@@ -34,7 +34,8 @@ def test_every_accepted_move_was_prepared_before_its_judgement(tmp_path) -> None
         core.close()
     assert moves >= 10
     # asked once a position and mover, not once an event (a roll, a lift, a reading)
-    assert all(a != b for a, b in zip(prepared, prepared[1:])) and len(prepared) <= changes + 1, (len(prepared), changes)
+    assert all(a != b for a, b in zip(prepared, prepared[1:])), prepared
+    assert len(prepared) <= changes + 1, (len(prepared), changes)
 
 
 def test_before_the_opening_roll_both_players_boards_are_wanted() -> None:

@@ -3,7 +3,6 @@ reading of the rule gives, board by board, on many seeded positions and readings
 built once a position, from any thread."""
 from __future__ import annotations
 
-import math
 import random
 import threading
 from typing import Optional
