@@ -37,6 +37,7 @@ from referee.records.builder import RecordEntry
 from referee.records.journal import Journal, JournalWriteError
 from referee.records.record import MatchRecord
 from referee.settings import Settings
+from referee.table.ahead import BoardsAhead
 from referee.table.sinks import Sink
 from referee.turn.referee import Referee
 from referee.view import TableView
@@ -70,7 +71,7 @@ class TableCore:
     works again."""
 
     def __init__(self, referee: Referee, journal: Journal, sinks: Sequence[Sink] = (),
-                 clock: Callable[[], float] = lambda: 0.0) -> None:
+                 clock: Callable[[], float] = lambda: 0.0, ahead: Optional[BoardsAhead] = None) -> None:
         self.referee = referee
         self.journal = journal
         self.sinks = list(sinks)
@@ -84,6 +85,7 @@ class TableCore:
         self.paused: Optional[str] = None  # why the journal cannot be written, while it cannot
         self._replay: list[Any] = []     # journaled inputs a resimulation has still to produce
         self.notice = ""           # what resuming found (a damaged journal), shown until play goes on
+        self.ahead = ahead if ahead is not None else BoardsAhead()  # the next judgement's boards, built early
 
     # ------------------------------------------------------------------ set-up
 
@@ -179,6 +181,7 @@ class TableCore:
                 self._owed += self.referee.new_record_actions()
                 self._flush_owed()
                 out += self._release()
+                self.ahead.after(self.referee)   # while the player thinks: referee.table.ahead
         except JournalWriteError as exc:
             self._pause(exc)
             return out

@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import gc
 import math
-from functools import lru_cache
+import threading
+from collections import OrderedDict
 from typing import Collection, Optional, Sequence
+
+import numpy as np
 
 from referee.colour import DARK, LIGHT
 from referee.rules.movekeys import key_of, sides_of
@@ -56,17 +59,6 @@ _PLACES: dict[str, tuple[tuple[int, ...], tuple[tuple[int, int], ...]]] = {
     DARK: _byte_places(DARK), LIGHT: _byte_places(LIGHT)}
 
 
-def _key_cell(key: int, k: int, dark_light: tuple[int, int]) -> Cell:
-    """Location ``k``'s cell in a result key (its Dark and Light count bytes, -1 for none)."""
-    d = (key >> (8 * dark_light[0])) & 0xFF if dark_light[0] >= 0 else 0
-    l_ = (key >> (8 * dark_light[1])) & 0xFF if dark_light[1] >= 0 else 0
-    if k == 24:
-        return (d, DARK)
-    if k == 25:
-        return (l_, LIGHT)
-    return (d, DARK) if d else (l_, LIGHT) if l_ else (0, None)
-
-
 def _mover_key(board: Position, mover: str) -> int:
     """A board (Dark on roll) as a result key of ``mover``'s play."""
     return key_of(board.me, board.opp) if mover == DARK else key_of(board.opp, board.me)
@@ -78,12 +70,91 @@ def _board(key: int, mover: str) -> Position:
     return Position(me, opp) if mover == DARK else Position(opp, me)
 
 
-@lru_cache(maxsize=8)
+class _Prepared:
+    """Every board some roll's play leaves from one position, in the two forms the rule needs:
+    ``keys`` and ``rolls`` (each board's result key and the first roll that leaves it) with a compact
+    form for weighing them all at once against a reading (:func:`another_roll`): the distinct changed
+    (location, cell) pairs (``pair_places``, ``pair_cells``) and, per board, the pairs it has (``pairs``:
+    a row a board, its changed locations in ascending order, padded with ``len(pair_cells)``, a pair
+    whose gain is 0).  A reading's gain is then worked out once a pair, not once a board (about 2,000
+    boards a real position, a few hundred pairs).  :attr:`boards` (:data:`Boards`, for listing and
+    naming them) is made only when asked for: the judgement needs one board, by its row."""
+
+    def __init__(self, keys: list[int], rolls: list[tuple[int, int]], pair_places: list[int],
+                 pair_cells: list[Cell], pairs: np.ndarray) -> None:
+        self.keys, self.rolls = keys, rolls
+        self.index = {key: i for i, key in enumerate(keys)}
+        self.pair_places, self.pair_cells, self.pairs = pair_places, pair_cells, pairs
+        self._boards: Optional[Boards] = None
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def entry(self, i: int) -> tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]]:
+        """Board ``i`` as :data:`Boards` has it."""
+        pad = len(self.pair_cells)
+        return self.keys[i], self.rolls[i], tuple((self.pair_places[p], self.pair_cells[p])
+                                                  for p in self.pairs[i].tolist() if p != pad)
+
+    @property
+    def boards(self) -> Boards:
+        if self._boards is None:
+            self._boards = tuple(self.entry(i) for i in range(len(self.keys)))
+        return self._boards
+
+
+_READY: "OrderedDict[tuple[Position, str], _Prepared]" = OrderedDict()
+_BUILDING: dict[tuple[Position, str], threading.Lock] = {}
+_GUARD = threading.Lock()
+KEPT = 8  # positions whose boards are kept (the table judges one position's readings at a time)
+
+
+def prepare(before: Position, mover: str) -> None:
+    """Build the boards for ``mover``'s move from ``before`` (Dark on roll) now, so that the first
+    judgement of the move does not wait for them: they depend only on the position and the mover,
+    not the roll or the reading, so the table builds them while the player thinks (the previous move
+    accepted, a game's opening position set up).  Safe from any thread: a position is never built
+    twice at once, and a judgement that comes first builds it itself (the same boards)."""
+    _prepared(before, mover)
+
+
+def _prepared(before: Position, mover: str) -> _Prepared:
+    """The boards for ``mover``'s move from ``before``, built once (:func:`prepare`)."""
+    if mover not in _PLACES:
+        raise ValueError(f"mover {mover!r}: expected {DARK!r} or {LIGHT!r}")
+    at = (before, mover)
+    with _GUARD:
+        got = _READY.get(at)
+        if got is not None:
+            _READY.move_to_end(at)
+            return got
+        building = _BUILDING.setdefault(at, threading.Lock())
+    with building:   # a second caller waits for the first one's build, then finds it ready
+        with _GUARD:
+            got = _READY.get(at)
+        if got is None:
+            got = _build(before, mover)
+            with _GUARD:
+                _READY[at] = got
+                while len(_READY) > KEPT:
+                    _READY.popitem(last=False)
+    with _GUARD:
+        if _BUILDING.get(at) is building:
+            del _BUILDING[at]
+    return got
+
+
 def _boards(before: Position, mover: str) -> Boards:
     """Every board some roll's play leaves from ``before`` (Dark on roll), as the move generator's
-    result key, with the first roll that leaves it and the locations (with their cells) where it
-    differs from ``before``: a play moves four checkers at most, so a board is weighed at a few
-    places only.  Computed once a position (the table judges several readings of one move)."""
+    result key, with the first roll that leaves it and the locations (with their cells, in ascending
+    order) where it differs from ``before``: a play moves four checkers at most, so a board is
+    weighed at a few places only.  Computed once a position (the table judges several readings of
+    one move)."""
+    return _prepared(before, mover).boards
+
+
+def _build(before: Position, mover: str) -> _Prepared:
+    """:func:`_prepared`'s boards, built."""
     # a burst of small tuples holding no cycles: the collector's full passes over a big process
     # (a camera's frames, a reader's memory) only slow it: 18 ms a position instead of 8 (as moves._cached)
     collecting = gc.isenabled()
@@ -96,8 +167,8 @@ def _boards(before: Position, mover: str) -> Boards:
             gc.enable()
 
 
-def _changed_boards(before: Position, mover: str) -> Boards:
-    """:func:`_boards`, the collector aside."""
+def _changed_boards(before: Position, mover: str) -> _Prepared:
+    """:func:`_build`, the collector aside: the counts of every board at once, as arrays."""
     before_m = before if mover == DARK else before.swap()
     seen: dict[int, tuple[int, int]] = {}
     for roll in ROLLS:
@@ -105,16 +176,44 @@ def _changed_boards(before: Position, mover: str) -> Boards:
         for key in keys:
             seen.setdefault(key, roll)
     was = key_of(before_m.me, before_m.opp)
-    where, counts = _PLACES[mover]
-    out = []
-    for key, roll in seen.items():
-        x, places = key ^ was, set()
-        while x:   # the bytes that changed
-            i = ((x & -x).bit_length() - 1) >> 3
-            x &= ~(0xFF << (8 * i))
-            places.add(where[i])
-        out.append((key, roll, tuple((k, _key_cell(key, k, counts[k])) for k in places)))
-    return tuple(out)
+    dark_at, light_at = _COUNT_BYTES[mover]
+    n = len(seen)
+    # each board's 50 count bytes, then its Dark and Light count at each of the 26 locations
+    raw = np.frombuffer(b"".join(key.to_bytes(51, "little") for key in seen), np.uint8).reshape(n, 51)
+    dark, light = raw[:, dark_at], raw[:, light_at]   # byte 50 is always 0: a bar has one colour
+    was_raw = np.frombuffer(was.to_bytes(51, "little"), np.uint8)
+    changed = (dark != was_raw[dark_at]) | (light != was_raw[light_at])
+    rows, places = np.nonzero(changed)   # row-major: each board's changed locations, ascending
+    code = (places * 256 + dark[rows, places].astype(np.int64)) * 256 + light[rows, places]
+    codes, pair_of = np.unique(code, return_inverse=True)
+    pair_places = (codes >> 16).tolist()
+    pair_cells = [_cell_of(k, (c >> 8) & 0xFF, c & 0xFF) for k, c in zip(pair_places, codes.tolist())]
+    per_board = np.bincount(rows, minlength=n)
+    width = int(per_board.max()) if n else 0
+    pairs = np.full((n, width), len(pair_cells), np.int64)
+    starts = np.concatenate(([0], np.cumsum(per_board)[:-1])) if n else np.zeros(0, np.int64)
+    pairs[rows, np.arange(len(rows)) - starts[rows]] = pair_of.reshape(-1)
+    return _Prepared(list(seen), list(seen.values()), pair_places, pair_cells, pairs)
+
+
+def _cell_of(k: int, d: int, l_: int) -> Cell:
+    """Location ``k``'s cell from its Dark and Light counts."""
+    if k == 24:
+        return (d, DARK)
+    if k == 25:
+        return (l_, LIGHT)
+    return (d, DARK) if d else (l_, LIGHT) if l_ else (0, None)
+
+
+def _count_bytes(mover: str) -> tuple[np.ndarray, np.ndarray]:
+    """For a result key of ``mover``'s play: the byte of each location's Dark and Light count
+    (byte 50, always 0, where a location has no count of that colour: a bar)."""
+    _where, counts = _PLACES[mover]
+    return (np.array([d if d >= 0 else 50 for d, _ in counts]),
+            np.array([l_ if l_ >= 0 else 50 for _, l_ in counts]))
+
+
+_COUNT_BYTES: dict[str, tuple[np.ndarray, np.ndarray]] = {DARK: _count_bytes(DARK), LIGHT: _count_bytes(LIGHT)}
 
 
 def other_roll_boards(before: Position, mover: str, legal: Collection[Position]) -> dict[Position, tuple[int, int]]:
@@ -166,24 +265,57 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     """The board another roll leaves that the reading tells least surely from ``cells`` (the best
     legal move's, as :func:`referee.turn.likelihood.cells_of` gives them), when by no more than
     :data:`OTHER_ROLL`: (nats, the places they differ at, the roll, the board); None when every
-    other roll's board is told apart."""
+    other roll's board is told apart.  Every board weighed at once (:class:`_Prepared`); the same
+    sums, in the same order, as :func:`_closest_one_by_one`."""
+    ready = _prepared(before, mover)
     gains = _Gains(table, cells)
     was = [_cell(before.me, before.opp, k) for k in range(26)]
     # what the legal move's board is told from the board before the move by, where it moved
     moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
     base = sum(moved.values())
-    legal_keys = {_mover_key(board, mover) for board in legal}
-    worst: Optional[tuple[float, tuple[int, int], int]] = None
-    for key, roll, changed in _boards(before, mover):
-        if key in legal_keys:
-            continue
-        # a board differs from the legal move's only where one of the two differs from before
-        apart = base + sum(gains(k, cell) - moved.get(k, 0.0) for k, cell in changed)
-        if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
-            worst = (apart, roll, key)
-    if worst is None:
+    if not len(ready):
         return None
-    apart, roll, key = worst
+    # a board differs from the legal move's only where one of the two differs from before
+    gain = np.array([gains(k, cell) - moved.get(k, 0.0) for k, cell in zip(ready.pair_places, ready.pair_cells)]
+                    + [0.0])
+    each = gain[ready.pairs]
+    apart = np.zeros(len(ready))
+    for j in range(each.shape[1]):   # left to right, as sum() adds them
+        apart = apart + each[:, j]
+    apart = base + apart
+    for board in legal:
+        i = ready.index.get(_mover_key(board, mover))
+        if i is not None:
+            apart[i] = math.inf
+    i = int(np.argmin(apart))   # the first of the least, as the loop keeps it
+    if not apart[i] <= OTHER_ROLL:
+        return None
+    return _named(float(apart[i]), ready.entry(i), cells, mover)
+
+
+def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], before: Position, mover: str,
+                        legal: Collection[Position]) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
+    """:func:`another_roll` weighed board by board: the straightforward reading of the rule, kept as
+    the reference the arrays are checked (tests) and timed (bench/other_rolls.py) against."""
+    gains = _Gains(table, cells)
+    was = [_cell(before.me, before.opp, k) for k in range(26)]
+    moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
+    base = sum(moved.values())
+    legal_keys = {_mover_key(board, mover) for board in legal}
+    worst: Optional[tuple[float, tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]]]] = None
+    for entry in _boards(before, mover):
+        if entry[0] in legal_keys:
+            continue
+        apart = base + sum(gains(k, cell) - moved.get(k, 0.0) for k, cell in entry[2])
+        if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
+            worst = (apart, entry)
+    return None if worst is None else _named(worst[0], worst[1], cells, mover)
+
+
+def _named(apart: float, entry: tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]], cells: Sequence[Cell],
+           mover: str) -> tuple[float, list[int], tuple[int, int], Position]:
+    """The closest other roll's board as :func:`another_roll` gives it."""
+    key, roll, _ = entry
     board = _board(key, mover)
     return apart, [k for k in range(26) if _cell(board.me, board.opp, k) != cells[k]], roll, board
 
