@@ -229,6 +229,27 @@ def test_a_foreshortened_row_is_learned_at_its_own_spacing_and_kept_in_the_file(
     assert BoardMemory.load(path).geo.pitch == (top_f, bottom_f)
 
 
+def test_a_shorter_spacing_needs_less_gain_than_a_longer_one(monkeypatch) -> None:
+    # a view foreshortens a row and never stretches one: a spacing under a diameter is taken
+    # when the row's stack ends fit it 10 % better than at a diameter, a longer one needs 15 %
+    import vision.row_pitch as rp
+    fits = {1.0: 1.0, 0.9: 0.88, 1.1: 0.95}     # the top row's fit per spacing (lower is better)
+
+    def fake(view, geo, st):
+        f = round(geo.pitch[0], 2)
+        return [(fits.get(f, 2.0), 8), (2.0 if f != 1.0 else 1.0, 8)]
+    monkeypatch.setattr(rp, "_stack_ends_fit", fake)
+    assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (0.9, 1.0)
+    fits.update({0.9: 0.95, 1.1: 0.88})                    # 12 % better, but longer: not enough
+    assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (1.0, 1.0)
+    fits.update({1.1: 0.84})                               # 16 % better: taken
+    assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (1.1, 1.0)
+    fits.update({0.9: 0.91, 1.1: 2.0})                     # 9 % better: not enough either way
+    assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (1.0, 1.0)
+    fits.update({0.9: 0.88})
+    assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0), ends=9) == (1.0, 1.0)  # too few ends
+
+
 def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -> None:
     # no reference: the frame's own stacks under the position before the move show the near
     # row's spacing (0.85 of a diameter here); the far row stays at a diameter
