@@ -56,17 +56,20 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple
     return out
 
 
-def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
-              pitches: Sequence[float] = PITCHES, ends: int = PITCH_ENDS) -> tuple[float, float]:
+def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray, pitches: Sequence[float] = PITCHES,
+              ends: int = PITCH_ENDS, shorter_gain: float = SHORTER_GAIN) -> tuple[float, float]:
     """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
     of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
     at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
     :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends (a shorter spacing:
-    :data:`SHORTER_GAIN` better); else 1.  A steep oblique view foreshortens one row: a stack of
-    five then ends in its fifth slot's first half, and is read as four.  A view foreshortens a
-    row, it never stretches one, so a spacing under a diameter needs less to be believed: on a
-    photo nobody tuned for (leather_lace, from straight above) a row's stacks fit 11 % better
-    at 1.1 by chance, while print3d's near row, truly foreshortened, fits 10-14 % better at 0.9."""
+    ``shorter_gain``, by default :data:`SHORTER_GAIN`); else 1.  A steep oblique view foreshortens
+    one row: a stack of five then ends in its fifth slot's first half, and is read as four.
+
+    The two gains were set on photos looked at (``bench/vision_real.py --modes made``): print3d's
+    near row, truly foreshortened, fits 11-27 % better at 0.85 (at 0.85 gain two of its frames
+    missed it); on a photo from straight above (leather_lace) the rows fit 8-15 % better at 0.95
+    and 11-14 % better at 1.1 by chance.  A 0.95 spacing so taken cost nothing measured there
+    (its made-reference verdicts unchanged, 40 of 40 true); a 1.1 one did (0.9 both ways: 36)."""
     flat = slot_geometry(geo.side, geo.height)
     at_one = _stack_ends_fit(view, flat, st)
     best = [(fit, 1.0) for fit, _ in at_one]
@@ -74,5 +77,5 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray,
         for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
             if fit < best[r][0]:
                 best[r] = (fit, f)
-    return tuple(f if at_one[r][1] >= ends and fit < (SHORTER_GAIN if f < 1 else PITCH_GAIN) * at_one[r][0]  # type: ignore[return-value]
+    return tuple(f if at_one[r][1] >= ends and fit < (shorter_gain if f < 1 else PITCH_GAIN) * at_one[r][0]  # type: ignore[return-value]
                  else 1.0 for r, (fit, f) in enumerate(best))
