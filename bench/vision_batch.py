@@ -48,6 +48,10 @@ FIGURES = {
     "loop_cpu": ("the whole read --batch --no-dice loop (stdin lines to stdout), per line after the first, CPU", None),
     "loop_main": ("... of it in the reading thread (a line's wall time with a core to spare)", None),
     "loop_wall": ("... the same, wall time (the next picture decoded while a line is read)", 12.0),
+    "game_cpu": ("the whole read --batch loop with the dice, a rendered game's lines, per line after the first, CPU "
+                 "(this process and the dice's child process)", None),
+    "game_main": ("... of it in the reading thread", None),
+    "game_wall": ("... the same, wall time (the dice found in a child process while the checkers are read)", 12.0),
 }
 
 
@@ -131,6 +135,11 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
                 path = str(Path(d) / f"game{k}.jpg")
                 cv2.imwrite(path, r.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
                 game.append((path, " ".join(f"{x:.1f},{y:.1f}" for x, y in r.corners)))
+            game_text = "".join(json.dumps({"image": p, "corners": c}) + "\n" for p, c in game)
+            loop = _loops({side: m["cli"] for side, m in mods.items()}, game_text, lines, dice=True)
+            for side, got in loop.items():
+                out[side].update({"game" + k[4:]: v for k, v in got.items() if k != "same"})
+                out[side]["game_same"] = got["same"]
             kept: dict[str, dict[tuple, Any]] = {side: {} for side in mods}
             for side, m in mods.items():
                 m["cli"].read_image(*game[0], readers=kept[side], dice=True)
@@ -148,33 +157,38 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
 
 def timed_batch(cli: Any, lines_in: str, dice: bool = False) -> tuple[list[float], str]:
     """One whole ``read --batch`` loop of ``cli`` (a tree's :mod:`vision.cli`: its ``_batch``, stdin
-    and stdout swapped for strings) over ``lines_in``: [process CPU, reading-thread CPU, wall]
-    seconds, and what it printed."""
+    and stdout swapped for strings) over ``lines_in``: [CPU of this process and of the child processes
+    it waited for (the dice's), reading-thread CPU, wall] seconds, and what it printed."""
     import io
+    import resource
+
+    def children() -> float:
+        ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return ru.ru_utime + ru.ru_stime
     stdin, stdout = sys.stdin, sys.stdout
     sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
     try:
-        t, m, w = time.process_time(), time.thread_time(), time.perf_counter()
+        t, c, m, w = time.process_time(), children(), time.thread_time(), time.perf_counter()
         cli._batch(dice=dice)
-        spent = [time.process_time() - t, time.thread_time() - m, time.perf_counter() - w]
+        spent = [time.process_time() - t + children() - c, time.thread_time() - m, time.perf_counter() - w]
         return spent, sys.stdout.getvalue()
     finally:
         sys.stdin, sys.stdout = stdin, stdout
 
 
-def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3) -> dict[str, dict[str, float]]:
-    """Each side's whole ``read --batch --no-dice`` loop (its ``_batch``, stdin and stdout swapped
+def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3, dice: bool = False) -> dict[str, dict[str, float]]:
+    """Each side's whole ``read --batch --no-dice`` loop (``dice``: with the dice) (its ``_batch``, stdin and stdout swapped
     for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
     the first line alone taken off (a fresh set of readers each run, as a new command has), the
     best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
     first = text.splitlines(keepends=True)[0]
-    printed = {side: timed_batch(cli, text)[1] for side, cli in clis.items()}   # the warps' maps made
+    printed = {side: timed_batch(cli, text, dice)[1] for side, cli in clis.items()}   # the warps' maps made
     best = {side: {"all": [float("inf")] * 3, "one": [float("inf")] * 3} for side in clis}
     sides = list(clis)
     for r in range(reps):
         for side in (sides if r % 2 == 0 else sides[::-1]):
             for key, lines_in in (("all", text), ("one", first)):
-                spent, _ = timed_batch(clis[side], lines_in)
+                spent, _ = timed_batch(clis[side], lines_in, dice)
                 best[side][key] = [min(a, b) for a, b in zip(best[side][key], spent)]
     same = float(len(set(printed.values())) == 1)
     return {side: {**{k: (b["all"][i] - b["one"][i]) / lines * 1000
@@ -226,9 +240,10 @@ def main(argv: list[str]) -> int:
             if target is not None:
                 s += f" (target <= {target:g} ms: {'met' if now <= target else 'NOT met'})"
             print(s + f"; before {was:.2f} ms, ratio {now / was:.2f}", flush=True)
-        if "same" in best["after"]:
-            print("the whole loop's output, after against before: "
-                  + ("the same, byte for byte" if best["after"]["same"] == 1.0 else "DIFFERENT"), flush=True)
+        for key, what in (("same", "the whole loop's output"), ("game_same", "the game's whole loop's output (dice)")):
+            if key in best["after"]:
+                print(f"{what}, after against before: "
+                      + ("the same, byte for byte" if best["after"][key] == 1.0 else "DIFFERENT"), flush=True)
     return 0
 
 

@@ -67,17 +67,22 @@ def _line(n: int, text: str, load: Callable[[str], Any]) -> Line:
 _END = object()
 
 
-def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1) -> Iterator[Line]:
+def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1,
+               loaded: Optional[Callable[[Line], Any]] = None) -> Iterator[Line]:
     """The non-blank ``lines`` as :class:`Line` s, in order, each picture loaded by ``load(path)``
     in a thread, up to ``ahead`` lines before the caller asks for it (0: no thread, each line
-    loaded when asked for).  An error while taking the lines (a bad byte on stdin) is raised
-    here after the lines before it."""
+    loaded when asked for).  ``loaded(line)``: called with each line as soon as its picture is
+    loaded, in that thread (:mod:`vision.dice_ahead` starts its dice there).  An error while
+    taking the lines (a bad byte on stdin) is raised here after the lines before it."""
     if ahead < 0:
         raise ValueError(f"ahead {ahead!r}: expected 0 or more lines to load in advance")
     if ahead == 0:
         for n, text in enumerate(lines, 1):
             if text.strip():
-                yield _line(n, text, load)
+                line = _line(n, text, load)
+                if loaded is not None:
+                    loaded(line)
+                yield line
         return
     done: "queue.Queue[Any]" = queue.Queue()
     slots = threading.Semaphore(ahead + 1)   # the line being read and those loaded ahead
@@ -91,7 +96,10 @@ def read_ahead(lines: Iterable[str], load: Callable[[str], Any], ahead: int = 1)
                 slots.acquire()
                 if stop.is_set():
                     return
-                done.put(_line(n, text, load))
+                line = _line(n, text, load)
+                if loaded is not None:
+                    loaded(line)
+                done.put(line)
         except BaseException as exc:  # noqa: BLE001 - handed to the caller, raised there in order
             done.put(exc)
             return

@@ -25,8 +25,9 @@ a list of ``{"what", "y"}``, ``y`` in point widths down from the playing area's 
 layout (bar 1, height 11) with the corners given or from the markers;
 ``bgtable read --batch`` reads JSON lines ``{"image": PATH, "corners": "...", "checker": D,
 "bar_width": W, "board_height": H}`` (all but the image optional) on stdin
-and writes one JSON result per line, in input order (each line's picture is decoded, and its dice
-found when the line gives the corners, while the line before it is read: :mod:`vision.batch`).
+and writes one JSON result per line, in input order (each line's picture is decoded while the line
+before it is read, :mod:`vision.batch`; when the line gives the corners, its dice are found in a
+child process while its checkers are read, :mod:`vision.dice_ahead`).
 ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2 (``parser.error``; the ``bgtable``
 dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fill and run it).
@@ -37,7 +38,7 @@ import argparse
 import functools
 import json
 import sys
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import cv2
 import numpy as np
@@ -51,31 +52,23 @@ from .reasons import no_board
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
                readers: Optional[dict[tuple, Any]] = None, dice: bool = True,
-               image: Optional[Any] = None) -> dict[str, Any]:
+               image: Optional[Any] = None, found_dice: Optional[Callable[[], Optional[list[Any]]]] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
     settings): pictures of one camera are read as its frames are, what was learned (the
     checkers' colours and size) carrying over; with no corners given, the markers are looked
-    for in every picture.  ``image``: the file's picture, already decoded (:func:`load_image`)."""
+    for in every picture.  ``image``: the file's picture, already decoded (:func:`load_image`);
+    ``found_dice``: gives its ``"dice"`` as found elsewhere for the corners given, meanwhile
+    (:mod:`vision.dice_ahead`), asked once the checkers are read (None: find them here)."""
+    from .dice_ahead import camera_of
     from .reader import BoardReader
     img = load_image(path) if image is None else image
-    if corners is not None and not isinstance(corners, str):
-        raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
-    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
-    for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
-                             ("board_height", board_height, 1.0)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not low < value < 100):
-            raise VisionError(f"{name} {value!r}: expected a number above {low:g} (point widths), e.g. "
-                              f"{ {'checker': 0.9, 'bar_width': 1, 'board_height': 11}[name] }")
-    key = (None if cs is None else cs.tobytes(), checker, bar_width, board_height)
+    key, cs, config = camera_of(img, corners, checker, bar_width, board_height, kept=readers is not None)
     reader = None if readers is None else readers.get(key)
     if reader is None:
         # kept readers look for the markers (or the board) in every picture, never waiting
-        reader = BoardReader(VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width,
-                                          board_height=board_height, relocate_every=int(readers is not None),
-                                          auto_every=1), corners=cs)
+        reader = BoardReader(config, corners=cs)
         if readers is not None:
             readers[key] = reader
     try:
@@ -94,7 +87,10 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     t = r.trays  # the bear-off trays, when beside the playing area in the picture
     out["off"] = None if t is None else {"dark": t.dark, "light": t.light, "sure": t.sure, "sides": list(t.sides)}
     out["p"] = reported_odds(r.rows, r.odds)
-    if dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
+    found = found_dice() if found_dice is not None and cs is not None and np.array_equal(r.corners, cs) else None
+    if found is not None:  # found meanwhile (vision.dice_ahead), for the corners the reader kept
+        out["dice"] = found
+    elif dice:  # the dice as dice (vision.dice): the slowest part of a read on real photos
         out["dice"] = dice_found(img, r.corners, reader.config.shape, None if readers is None else reader)
     return out
 
@@ -126,15 +122,10 @@ def dice_found(img: Any, corners: Any, shape: Any, camera: Any = None) -> list[d
     ``camera``: what stands for the camera (``--batch``: its kept reader): what was found where
     nothing changed since its last picture is kept (:func:`vision.dice_carry.carry_for`)."""
     from .dice import find_dice_in_frame
+    from .dice_ahead import dice_json
     from .dice_carry import carry_for
-    out = []
-    found = find_dice_in_frame(img, corners, shape) if camera is None else carry_for(camera).find(img, corners, shape)
-    for d in found:
-        out.append({"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
-                    "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
-                    "on_checker": d.on_checker, "off_board": d.off_board,
-                    "value": d.value if d.sure() else None, "confidence": round(d.confidence, 3)})
-    return out
+    return dice_json(find_dice_in_frame(img, corners, shape) if camera is None
+                     else carry_for(camera).find(img, corners, shape))
 
 
 def reported_odds(rows: Any, odds: Optional[list[Any]] = None) -> dict[str, Any]:
@@ -238,28 +229,41 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _batch(dice: bool = True, ahead: int = 1) -> int:
+def _batch(dice: bool = True, ahead: int = 1, child: bool = True) -> int:
     """``--batch``: a JSON result per line of stdin, in order (a bad line: its error, and on);
-    each line's picture decoded while the line before is read (:mod:`vision.batch`)."""
+    each line's picture decoded while the line before is read (:mod:`vision.batch`), and with
+    ``dice``, when the line gives the corners, its dice found meanwhile in a child process
+    (:mod:`vision.dice_ahead`; ``child`` False: found after the checkers, in this process)."""
     from .batch import read_ahead
+    from .dice_ahead import DiceAhead
     rc = 0
     readers: dict[tuple, Any] = {}   # one reader per camera (corners and settings)
-    for line in read_ahead(sys.stdin, load_image, ahead):
-        msg = line.error
-        res = None
-        if line.job is not None:
-            job = line.job
-            try:
-                res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                                 job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
-                                 image=line.picture())
-            except (FileNotFoundError, VisionError) as exc:
-                msg = f"line {line.n}: {exc}"
-        if res is None:
-            print(f"bgtable read: error: {msg}", file=sys.stderr)
-            res = {"board_found": False, "error": msg}
-            rc = 2
-        print(json.dumps(res), flush=True)
+    finder = DiceAhead() if dice and child else None
+
+    def loaded(line: Any) -> None:
+        if finder is not None and line.job is not None and line.failed is None:
+            finder.send(line.n, line.image, line.job)
+    try:
+        for line in read_ahead(sys.stdin, load_image, ahead, loaded):
+            msg = line.error
+            res = None
+            if line.job is not None:
+                job = line.job
+                try:
+                    res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
+                                     job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
+                                     image=line.picture(),
+                                     found_dice=None if finder is None else functools.partial(finder.take, line.n))
+                except (FileNotFoundError, VisionError) as exc:
+                    msg = f"line {line.n}: {exc}"
+            if res is None:
+                print(f"bgtable read: error: {msg}", file=sys.stderr)
+                res = {"board_found": False, "error": msg}
+                rc = 2
+            print(json.dumps(res), flush=True)
+    finally:
+        if finder is not None:
+            finder.close()
     return rc
 
 

@@ -187,3 +187,63 @@ def test_given_corners_are_checked_once_per_camera_and_handed_out_fresh() -> Non
             given_corners(text, 300, 200)
         with pytest.raises(VisionError, match="expected four 'x,y' pairs"):
             given_corners("1,2 3,4", 640, 480)
+
+
+def _game_lines(tmp_path: Path, n: int) -> list[str]:
+    """``n`` lines of one camera over a rendered game (dice thrown, checkers moved, dice lifted)."""
+    import cv2
+
+    from vision import layout as L
+    sys.path.insert(0, str(ROOT / "bench"))
+    from dice_camera import game_frames
+    lines = []
+    for k, r in enumerate(game_frames((n + 2) // 3, 77)[:n]):
+        path = tmp_path / f"g{k}.jpg"
+        cv2.imwrite(str(path), r.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        lines.append(json.dumps({"image": str(path), "corners": L.format_corners(r.corners)}) + "\n")
+    return lines
+
+
+def test_the_dice_found_in_a_child_process_are_those_found_after_the_checkers(tmp_path: Path, monkeypatch: Any,
+                                                                            capsys: Any) -> None:
+    """``--batch`` with the dice: each line with corners has its dice found in a child process
+    (vision.dice_ahead) while its checkers are read; the output is the same, byte for byte, as
+    with the dice found in this process after the checkers, bad lines and a line without corners
+    (markers: its dice found here) among them."""
+    from vision.cli import _batch
+    lines = _game_lines(tmp_path, 7)
+    first = json.loads(lines[0])
+    lines[3:3] = ["not json\n", _job(str(tmp_path / "missing.jpg")),
+                  json.dumps({"image": first["image"], "corners": "1,1 2,2 3,3 4,4"}) + "\n",
+                  json.dumps({"image": first["image"], "checker": -1, "corners": first["corners"]}) + "\n",
+                  _job(first["image"])]
+    out = {}
+    for child in (False, True, False):   # the first run makes the warps' maps (per process)
+        monkeypatch.setattr(sys, "stdin", io.StringIO("".join(lines)))
+        rc = _batch(dice=True, ahead=1, child=child)
+        out[child] = (rc, *capsys.readouterr())
+    assert out[True] == out[False]
+    rc, stdout, stderr = out[True]
+    res = [json.loads(s) for s in stdout.splitlines()]
+    assert rc == 2 and len(res) == 12 and len(stderr.splitlines()) == 4
+    assert "enclose (almost) no area" in res[5]["error"] and "checker -1" in res[6]["error"]
+    assert sum(len(r.get("dice") or []) for r in res) >= 4      # the game's dice are found, not left out
+    assert all("dice" in r for r in res if r["board_found"])
+
+
+def test_a_child_that_dies_leaves_the_dice_to_the_caller(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.dice_ahead import DiceAhead
+    lines = [json.loads(s) for s in _game_lines(tmp_path, 2)]
+    with DiceAhead() as finder:
+        assert finder.send(1, cv2.imread(lines[0]["image"]), lines[0])
+        assert not finder.send(2, cv2.imread(lines[0]["image"]), {"image": "x.jpg"})   # no corners: not sent
+        got = finder.take(1)
+        assert got is not None and finder.take(2) is None
+        assert finder._proc is not None
+        finder._proc.kill()
+        finder._proc.wait(GUARD)
+        finder.send(3, cv2.imread(lines[1]["image"]), lines[1])
+        assert finder.take(3) is None and finder.dead
+        assert not finder.send(4, cv2.imread(lines[1]["image"]), lines[1])   # the caller finds them from now on

@@ -1,0 +1,205 @@
+"""``bgtable read --batch``'s dice, found in a child process while the line before is read.
+
+A line of ``read --batch`` with the dice is two searches of one picture: the checkers (the reader)
+and the dice (:class:`vision.dice_carry.DiceCarry`), the second the longer.  Neither needs the other
+when the line gives the corners (the reader keeps given corners as they are), so :class:`DiceAhead`
+hands each such line's picture, as soon as it is decoded (:func:`vision.batch.read_ahead`'s
+thread), to a child process that finds its dice; the caller reads the checkers meanwhile and then
+takes the dice.  On a machine with a core to spare a line then takes about as long as the longer
+search, not both.
+
+The child keeps one :class:`~vision.dice_carry.DiceCarry` per camera, under the same key as the
+caller's readers (corners and board settings, :func:`camera_of`), and is sent every line with
+corners in input order, so it sees each camera's pictures in the same order as the caller's carry
+would: the dice are the same, field for field, as found in the caller.  A line whose camera cannot
+be worked out (bad corners or settings) is refused there as in the caller, and its picture is
+never searched.  Lines without corners (the markers decide where the board is, so the dice search
+needs the reader's corners) are not sent: the caller finds their dice itself.  If the child dies,
+the caller goes on finding the dice itself, from the line it died on.
+"""
+from __future__ import annotations
+
+import os
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+from typing import Any, BinaryIO, Optional
+
+import numpy as np
+
+from .config import VisionConfig
+from .errors import VisionError
+from .layout import BAR_WIDTH, HEIGHT
+
+__all__ = ["DiceAhead", "camera_of", "dice_json"]
+
+GUARD = 5.0   # seconds the child is given to end when closed, before it is killed
+
+
+def camera_of(img: Any, corners: Optional[str], checker: Optional[float], bar_width: float,
+              board_height: float, kept: bool = True) -> tuple[tuple, Optional[np.ndarray], VisionConfig]:
+    """A line's camera: the key its reader and its dice are kept under, its corners (None: find
+    them) and the reader's settings (``kept``: a reader kept for the camera's pictures, looking for
+    the markers in every one); VisionError naming a bad value (corners outside the picture,
+    a checker size or board shape out of range)."""
+    from .cli import given_corners
+    if corners is not None and not isinstance(corners, str):
+        raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
+    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
+    for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
+                             ("board_height", board_height, 1.0)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not low < value < 100):
+            raise VisionError(f"{name} {value!r}: expected a number above {low:g} (point widths), e.g. "
+                              f"{ {'checker': 0.9, 'bar_width': 1, 'board_height': 11}[name] }")
+    key = (None if cs is None else cs.tobytes(), checker, bar_width, board_height)
+    config = VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width, board_height=board_height,
+                          relocate_every=int(kept), auto_every=1)
+    return key, cs, config
+
+
+def dice_json(found: list[Any]) -> list[dict[str, Any]]:
+    """``"dice"`` of ``bgtable read --json``: the dice found (:class:`vision.dice.DieSeen`), as dice."""
+    return [{"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
+             "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
+             "on_checker": d.on_checker, "off_board": d.off_board,
+             "value": d.value if d.sure() else None, "confidence": round(d.confidence, 3)} for d in found]
+
+
+def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
+    """The child: each job ``(n, picture, corners, checker, bar_width, board_height)`` read from
+    ``jobs`` answered on ``answers`` with ``(n, dice)`` (None when the line's camera is refused),
+    in order, until None or the end of ``jobs``."""
+    from .dice_carry import DiceCarry
+    carries: dict[tuple, DiceCarry] = {}
+    while True:
+        try:
+            job = pickle.load(jobs)
+        except EOFError:
+            return
+        if job is None:
+            return
+        n, img, corners, checker, bar_width, board_height = job
+        try:
+            key, cs, config = camera_of(img, corners, checker, bar_width, board_height)
+        except VisionError:
+            cs = None
+        if cs is None:   # refused (the caller refuses the line too), or no corners (never sent)
+            pickle.dump((n, None), answers)
+        else:
+            carry = carries.get(key)
+            if carry is None:
+                carry = carries[key] = DiceCarry()
+            pickle.dump((n, dice_json(carry.find(img, cs, config.shape))), answers)
+        answers.flush()
+
+
+class DiceAhead:
+    """A child process finding the dice of the lines sent to it, one at a time, in order.
+
+    :meth:`send` (from the thread that decodes the pictures) hands it a line; :meth:`take` (from
+    the caller, in input order) waits for that line's dice.  The child (``python -m
+    vision.dice_ahead``; pictures and dice pickled over its stdin and stdout, written by a thread
+    of this process so neither side waits on the other's pipe) starts with the first line sent;
+    :meth:`close` ends it (also a context manager)."""
+
+    def __init__(self) -> None:
+        self._proc: Optional[subprocess.Popen[bytes]] = None
+        self._out: "queue.Queue[Any]" = queue.Queue()
+        self._writer: Optional[threading.Thread] = None
+        self._sent: set[int] = set()
+        self._got: dict[int, Optional[list[dict[str, Any]]]] = {}
+        self.dead = False          # the child died or could not start: the caller finds the dice itself
+
+    def start(self) -> None:
+        """Start the child now (it imports OpenCV and the dice search while the caller begins)."""
+        if self._proc is not None or self.dead:
+            return
+        env = dict(os.environ)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # where ``vision`` is found
+        env["PYTHONPATH"] = root + os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else root
+        try:
+            self._proc = subprocess.Popen([sys.executable, "-m", "vision.dice_ahead"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, env=env)
+        except OSError:
+            self.dead = True
+            return
+        self._writer = threading.Thread(target=self._write, name="dice-ahead", daemon=True)
+        self._writer.start()
+
+    def _write(self) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        pipe = self._proc.stdin
+        try:
+            while True:
+                job = self._out.get()
+                pickle.dump(job, pipe, protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.flush()
+                if job is None:
+                    break
+        except (BrokenPipeError, OSError, ValueError):   # the child died (take sees it) or was closed
+            pass
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+    def send(self, n: int, img: Any, job: dict[str, Any]) -> bool:
+        """Hand line ``n`` (its job and decoded picture) to the child when it gives corners; True if sent."""
+        corners = job.get("corners")
+        if not isinstance(corners, str) or not corners:
+            return False
+        self.start()
+        if self.dead:
+            return False
+        self._sent.add(n)
+        self._out.put((n, img, corners, job.get("checker"), job.get("bar_width", BAR_WIDTH),
+                       job.get("board_height", HEIGHT)))
+        return True
+
+    def take(self, n: int) -> Optional[list[dict[str, Any]]]:
+        """Line ``n``'s dice as the child found them (waiting for them); None when the line was not
+        sent, its camera was refused, or the child died (then :attr:`dead`)."""
+        if n not in self._sent or self.dead:
+            return None
+        self._sent.discard(n)
+        assert self._proc is not None and self._proc.stdout is not None
+        while n not in self._got:
+            try:
+                m, dice = pickle.load(self._proc.stdout)
+            except (EOFError, OSError, pickle.UnpicklingError, ValueError):
+                self.dead = True
+                return None
+            self._got[m] = dice
+        got = self._got.pop(n)
+        for m in [m for m in self._got if m < n]:   # lines the caller never took (their reading failed)
+            del self._got[m]
+        return got
+
+    def close(self) -> None:
+        """End the child (it finishes the line in hand)."""
+        if self._proc is None:
+            return
+        self._out.put(None)
+        if self._writer is not None:
+            self._writer.join(GUARD)
+        try:
+            self._proc.wait(GUARD)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+        self._proc = None
+
+    def __enter__(self) -> "DiceAhead":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+if __name__ == "__main__":
+    _serve(sys.stdin.buffer, sys.stdout.buffer)
