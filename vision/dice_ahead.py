@@ -71,8 +71,12 @@ def dice_json(found: list[Any]) -> list[dict[str, Any]]:
 def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
     """The child: each job ``(n, picture, corners, checker, bar_width, board_height)`` read from
     ``jobs`` answered on ``answers`` with ``(n, dice)`` (None when the line's camera is refused),
-    in order, until None or the end of ``jobs``."""
+    in order, until None or the end of ``jobs``.  OpenCV on one thread: the child is itself the
+    second core's work (its thread pool's waiting cost CPU and gained nothing on a game's lines)."""
+    import cv2
+
     from .dice_carry import DiceCarry
+    cv2.setNumThreads(1)
     carries: dict[tuple, DiceCarry] = {}
     while True:
         try:
