@@ -43,7 +43,6 @@ from typing import Any, Callable, Optional
 import cv2
 import numpy as np
 
-from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
 from .reasons import no_board
@@ -52,7 +51,8 @@ from .reasons import no_board
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
                bar_width: float = BAR_WIDTH, board_height: float = HEIGHT,
                readers: Optional[dict[tuple, Any]] = None, dice: bool = True,
-               image: Optional[Any] = None, found_dice: Optional[Callable[[], Optional[list[Any]]]] = None) -> dict[str, Any]:
+               image: Optional[Any] = None,
+               found_dice: Optional[Callable[[], Optional[list[Any]]]] = None) -> dict[str, Any]:
     """The ``--json`` result for one image file (raises FileNotFoundError / VisionError).
 
     ``readers``: kept between calls (``--batch``), one reader per camera (the same corners and
