@@ -176,9 +176,10 @@ def timed_batch(cli: Any, lines_in: str, dice: bool = False) -> tuple[list[float
         sys.stdin, sys.stdout = stdin, stdout
 
 
-def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3, dice: bool = False) -> dict[str, dict[str, float]]:
-    """Each side's whole ``read --batch --no-dice`` loop (``dice``: with the dice) (its ``_batch``, stdin and stdout swapped
-    for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
+def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3,
+           dice: bool = False) -> dict[str, dict[str, float]]:
+    """Each side's whole ``read --batch`` loop, without the dice unless ``dice`` (its ``_batch``, stdin
+    and stdout swapped for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
     the first line alone taken off (a fresh set of readers each run, as a new command has), the
     best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
     first = text.splitlines(keepends=True)[0]

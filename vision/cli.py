@@ -43,6 +43,7 @@ from typing import Any, Callable, Optional
 import cv2
 import numpy as np
 
+from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
 from .reasons import no_board
@@ -61,14 +62,13 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     for in every picture.  ``image``: the file's picture, already decoded (:func:`load_image`);
     ``found_dice``: gives its ``"dice"`` as found elsewhere for the corners given, meanwhile
     (:mod:`vision.dice_ahead`), asked once the checkers are read (None: find them here)."""
-    from .dice_ahead import camera_of
     from .reader import BoardReader
     img = load_image(path) if image is None else image
-    key, cs, config = camera_of(img, corners, checker, bar_width, board_height, kept=readers is not None)
+    key, cs = camera_of(img, corners, checker, bar_width, board_height)
     reader = None if readers is None else readers.get(key)
     if reader is None:
-        # kept readers look for the markers (or the board) in every picture, never waiting
-        reader = BoardReader(config, corners=cs)
+        reader = BoardReader(reader_config(cs, checker, bar_width, board_height, kept=readers is not None),
+                             corners=cs)
         if readers is not None:
             readers[key] = reader
     try:
@@ -122,10 +122,48 @@ def dice_found(img: Any, corners: Any, shape: Any, camera: Any = None) -> list[d
     ``camera``: what stands for the camera (``--batch``: its kept reader): what was found where
     nothing changed since its last picture is kept (:func:`vision.dice_carry.carry_for`)."""
     from .dice import find_dice_in_frame
-    from .dice_ahead import dice_json
     from .dice_carry import carry_for
     return dice_json(find_dice_in_frame(img, corners, shape) if camera is None
                      else carry_for(camera).find(img, corners, shape))
+
+
+def job_camera(job: dict[str, Any]) -> tuple[Any, Any, Any, Any]:
+    """A ``--batch`` job's camera settings: corners, checker, bar_width, board_height (defaults filled)."""
+    return (job.get("corners"), job.get("checker"), job.get("bar_width", BAR_WIDTH),
+            job.get("board_height", HEIGHT))
+
+
+def camera_of(img: Any, corners: Optional[str], checker: Optional[float], bar_width: float,
+              board_height: float) -> tuple[tuple, Optional[np.ndarray]]:
+    """A picture's camera: the key its reader and its dice are kept under, and its corners (None:
+    find them); VisionError naming a bad value (corners outside the picture, a checker size or
+    board shape out of range)."""
+    if corners is not None and not isinstance(corners, str):
+        raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
+    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
+    for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
+                             ("board_height", board_height, 1.0)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not low < value < 100):
+            raise VisionError(f"{name} {value!r}: expected a number above {low:g} (point widths), e.g. "
+                              f"{ {'checker': 0.9, 'bar_width': 1, 'board_height': 11}[name] }")
+    return (None if cs is None else cs.tobytes(), checker, bar_width, board_height), cs
+
+
+def reader_config(cs: Optional[np.ndarray], checker: Optional[float], bar_width: float, board_height: float,
+                  kept: bool = True) -> VisionConfig:
+    """The reader's settings for a camera (:func:`camera_of`); ``kept``: a reader kept for the
+    camera's pictures looks for the markers (or the board) in every one, never waiting."""
+    return VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width, board_height=board_height,
+                        relocate_every=int(kept), auto_every=1)
+
+
+def dice_json(found: list[Any]) -> list[dict[str, Any]]:
+    """``"dice"``: the dice found (:class:`vision.dice.DieSeen`), as dice."""
+    return [{"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
+             "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
+             "on_checker": d.on_checker, "off_board": d.off_board,
+             "value": d.value if d.sure() else None, "confidence": round(d.confidence, 3)} for d in found]
 
 
 def reported_odds(rows: Any, odds: Optional[list[Any]] = None) -> dict[str, Any]:
@@ -250,9 +288,7 @@ def _batch(dice: bool = True, ahead: int = 1, child: bool = True) -> int:
             if line.job is not None:
                 job = line.job
                 try:
-                    res = read_image(str(job["image"]), job.get("corners"), job.get("checker"),
-                                     job.get("bar_width", BAR_WIDTH), job.get("board_height", HEIGHT), readers, dice,
-                                     image=line.picture(),
+                    res = read_image(str(job["image"]), *job_camera(job), readers, dice, image=line.picture(),
                                      found_dice=None if finder is None else functools.partial(finder.take, line.n))
                 except (FileNotFoundError, VisionError) as exc:
                     msg = f"line {line.n}: {exc}"

@@ -9,7 +9,7 @@ takes the dice.  On a machine with a core to spare a line then takes about as lo
 search, not both.
 
 The child keeps one :class:`~vision.dice_carry.DiceCarry` per camera, under the same key as the
-caller's readers (corners and board settings, :func:`camera_of`), and is sent every line with
+caller's readers (corners and board settings, :func:`vision.cli.camera_of`), and is sent every line with
 corners in input order, so it sees each camera's pictures in the same order as the caller's carry
 would: the dice are the same, field for field, as found in the caller.  A line whose camera cannot
 be worked out (bad corners or settings) is refused there as in the caller, and its picture is
@@ -27,49 +27,16 @@ import sys
 import threading
 from typing import Any, BinaryIO, Optional
 
-import numpy as np
-
-from .config import VisionConfig
+from .cli import camera_of, dice_json, job_camera, reader_config
 from .errors import VisionError
-from .layout import BAR_WIDTH, HEIGHT
 
-__all__ = ["DiceAhead", "camera_of", "dice_json"]
+__all__ = ["DiceAhead"]
 
 GUARD = 5.0   # seconds the child is given to end when closed, before it is killed
 
 
-def camera_of(img: Any, corners: Optional[str], checker: Optional[float], bar_width: float,
-              board_height: float, kept: bool = True) -> tuple[tuple, Optional[np.ndarray], VisionConfig]:
-    """A line's camera: the key its reader and its dice are kept under, its corners (None: find
-    them) and the reader's settings (``kept``: a reader kept for the camera's pictures, looking for
-    the markers in every one); VisionError naming a bad value (corners outside the picture,
-    a checker size or board shape out of range)."""
-    from .cli import given_corners
-    if corners is not None and not isinstance(corners, str):
-        raise VisionError(f"corners {corners!r}: expected a string of four 'x,y' pairs")
-    cs = given_corners(corners, img.shape[1], img.shape[0]) if corners else None
-    for name, value, low in (("checker", checker, 0.0), ("bar_width", bar_width, 0.0),
-                             ("board_height", board_height, 1.0)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not low < value < 100):
-            raise VisionError(f"{name} {value!r}: expected a number above {low:g} (point widths), e.g. "
-                              f"{ {'checker': 0.9, 'bar_width': 1, 'board_height': 11}[name] }")
-    key = (None if cs is None else cs.tobytes(), checker, bar_width, board_height)
-    config = VisionConfig(markers=cs is None, checker=checker, bar_width=bar_width, board_height=board_height,
-                          relocate_every=int(kept), auto_every=1)
-    return key, cs, config
-
-
-def dice_json(found: list[Any]) -> list[dict[str, Any]]:
-    """``"dice"`` of ``bgtable read --json``: the dice found (:class:`vision.dice.DieSeen`), as dice."""
-    return [{"image": None if d.image is None else [round(d.image[0], 1), round(d.image[1], 1)],
-             "board": [round(d.board[0], 2), round(d.board[1], 2)], "half": d.half,
-             "on_checker": d.on_checker, "off_board": d.off_board,
-             "value": d.value if d.sure() else None, "confidence": round(d.confidence, 3)} for d in found]
-
-
 def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
-    """The child: each job ``(n, picture, corners, checker, bar_width, board_height)`` read from
+    """The child: each job ``(n, picture, camera)`` (:func:`vision.cli.job_camera`) read from
     ``jobs`` answered on ``answers`` with ``(n, dice)`` (None when the line's camera is refused),
     in order, until None or the end of ``jobs``.  OpenCV on one thread: the child is itself the
     second core's work (its thread pool's waiting cost CPU and gained nothing on a game's lines)."""
@@ -77,7 +44,7 @@ def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
 
     from .dice_carry import DiceCarry
     cv2.setNumThreads(1)
-    carries: dict[tuple, DiceCarry] = {}
+    carries: dict[tuple, tuple[DiceCarry, Any]] = {}   # per camera: its carry and board shape
     while True:
         try:
             job = pickle.load(jobs)
@@ -85,18 +52,18 @@ def _serve(jobs: BinaryIO, answers: BinaryIO) -> None:
             return
         if job is None:
             return
-        n, img, corners, checker, bar_width, board_height = job
+        n, img, camera = job
         try:
-            key, cs, config = camera_of(img, corners, checker, bar_width, board_height)
+            key, cs = camera_of(img, *camera)
         except VisionError:
             cs = None
         if cs is None:   # refused (the caller refuses the line too), or no corners (never sent)
             pickle.dump((n, None), answers)
         else:
-            carry = carries.get(key)
-            if carry is None:
-                carry = carries[key] = DiceCarry()
-            pickle.dump((n, dice_json(carry.find(img, cs, config.shape))), answers)
+            if key not in carries:
+                carries[key] = (DiceCarry(), reader_config(cs, *camera[1:]).shape)
+            carry, shape = carries[key]
+            pickle.dump((n, dice_json(carry.find(img, cs, shape))), answers)
         answers.flush()
 
 
@@ -152,15 +119,14 @@ class DiceAhead:
 
     def send(self, n: int, img: Any, job: dict[str, Any]) -> bool:
         """Hand line ``n`` (its job and decoded picture) to the child when it gives corners; True if sent."""
-        corners = job.get("corners")
-        if not isinstance(corners, str) or not corners:
+        camera = job_camera(job)
+        if not isinstance(camera[0], str) or not camera[0]:
             return False
         self.start()
         if self.dead:
             return False
         self._sent.add(n)
-        self._out.put((n, img, corners, job.get("checker"), job.get("bar_width", BAR_WIDTH),
-                       job.get("board_height", HEIGHT)))
+        self._out.put((n, img, camera))
         return True
 
     def take(self, n: int) -> Optional[list[dict[str, Any]]]:
