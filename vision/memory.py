@@ -35,6 +35,7 @@ from referee.events import PointReading
 from . import layout as L
 from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
+from .odds import TILT
 from . import knock
 from .rectify import View
 from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
@@ -105,6 +106,8 @@ def lesson_key(rows: L.RowReading) -> str:
 
 class BoardMemory:
     """What one table's slots look like in each state, learned from frames of known positions."""
+
+    tilt = TILT   # how far the absolute reading tilts its odds (vision.odds.combine)
 
     def __init__(self, checker: float = L.CHECKER, height: float = L.HEIGHT) -> None:
         self.geo = slot_geometry(checker, height)

@@ -26,6 +26,7 @@ ABSOLUTE_MAX = 0.9   # the most the absolute reading alone gives one (count, col
 MIN_P = 1e-6
 FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
 TILT = 0.2           # with a learned look, the absolute reading only tilts it: its least weight for any (count, colour)
+SELF_TILT = 0.1      # ... with a look the frame taught itself (vision.self_reference): the absolute reading weighs more
 Alts = list[tuple[int, Optional[str], float]]
 
 
@@ -75,14 +76,17 @@ def bar_odds(count: int, confidence: float, cap: float = ABSOLUTE_MAX) -> dict[i
     return {k: v / z for k, v in out.items()}
 
 
-def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
+def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float = TILT) -> dict:
     """Multiply a point's absolute odds by the learned ones (normalised).
 
     The absolute reading only tilts the learned odds: each (count, colour) keeps at least
-    :data:`TILT` of its weight, since on real boards the absolute reading is often sure and
-    wrong (a die read as a checker, a logo as a stack) while the learned look is this
-    board's.  The learned look sees at most ``per_point`` checkers in a row: its mass on a
-    full row is shared out over the taller stacks by the absolute reading."""
+    ``tilt`` of its weight (:data:`TILT` for a look learned from known frames), since on real
+    boards the absolute reading is often sure and wrong (a die read as a checker, a logo as a
+    stack) while the learned look is this board's.  A look the frame taught itself, from other
+    points' slots, is this board's less surely (light checkers on light wood look like the bare
+    wood there): :data:`SELF_TILT`, the absolute reading tilting it twice as far.  The learned
+    look sees at most ``per_point`` checkers in a row: its mass on a full row is shared out over
+    the taller stacks by the absolute reading."""
     if learned is None:
         return absolute
     out: dict = {}
@@ -97,7 +101,7 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int) -> dict:
                 for k, v in tall.items():
                     out[k] = out.get(k, 0.0) + p * (1 - FULL_ROW) * v / zt * min(1.0, zt * 4)
                 continue
-        out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), TILT)
+        out[key] = out.get(key, 0.0) + p * max(absolute.get(key, 0.0), tilt)
     z = sum(out.values())
     if z <= 0:
         return absolute
@@ -119,8 +123,9 @@ def _absolute_alts(count: int, colour: Optional[str], confidence: float,
 
 
 def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
-             per_point: int = 6) -> list[Alts]:
-    """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light)."""
+             per_point: int = 6, tilt: float = TILT) -> list[Alts]:
+    """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light);
+    ``tilt``: how far the absolute reading tilts the learned odds (:func:`combine`)."""
     out: list[Alts] = []
     for i, p in enumerate(list(rows.top) + list(rows.bottom)):
         if learned is None:
@@ -129,7 +134,7 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
         le = {(n, c): pr for n, c, pr in learned[0][i]}
         # as many alternatives as the learned look lists (a self-taught point that tells nothing
         # lists every count of either colour: the absolute reading must not cut it to its six)
-        out.append(_alts(combine(point_odds(p), le, per_point), max(6, len(le))))
+        out.append(_alts(combine(point_odds(p), le, per_point, tilt), max(6, len(le))))
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:

@@ -31,7 +31,7 @@ from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
-from .odds import Alts, most_likely, row_odds, to_table
+from .odds import TILT, Alts, most_likely, row_odds, to_table
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
@@ -262,7 +262,7 @@ class BoardReader:
         memory = self.memory if self.memory is not None and self.memory.trained else None
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
-        by_rows = row_odds(rows, learned, per)
+        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)

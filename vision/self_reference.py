@@ -40,6 +40,13 @@ The bar is not read this way (an empty bar's look is only the bar's own, which m
 a checker): its odds are flat, so the points decide (a hit always changes a point too), and
 the absolute reading adds its little.
 
+A frame's own look is this board's less surely than one learned from known frames (light
+checkers on light wood look like the bare wood beside them, from the other points' slots), so
+the absolute reading tilts its odds twice as far (:data:`~vision.odds.SELF_TILT`, not
+:data:`~vision.odds.TILT`): on the real labelled sets (``bench/vision_real.py --cases 5``), true
+plays 82 -> 91 of 320 on the unseen boards (the held-out half 36 -> 38 of 120), 296 -> 314 of
+360 on the tuned ones, none wrong (at a fifth of the tilt, 0.02, one illegal board was accepted).
+
 The result is a :class:`SelfReference`, which a :class:`~vision.reader.BoardReader` uses in
 place of a learned memory (``reader.assume(before)``): the referee's likelihood verdict then
 works on a frame of a board nobody has seen, with no reference.  Pure: arrays in, arrays out.
@@ -53,6 +60,7 @@ import numpy as np
 from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
                      patches, slot_geometry)
+from .odds import SELF_TILT
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch
 from .rectify import View
 
@@ -88,6 +96,8 @@ def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 class SelfReference(BoardMemory):
     """A board memory learned from one frame under the position it showed before a move."""
+
+    tilt = SELF_TILT   # the absolute reading tilts a frame's own look twice as far as a learned one
 
     def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
                  height: float = L.HEIGHT) -> None:

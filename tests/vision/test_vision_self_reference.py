@@ -101,7 +101,7 @@ def test_a_point_that_tells_nothing_keeps_every_alternative_in_the_evidence() ->
     # list counts as all but impossible: the absolute reading (which only tilts the learned odds)
     # must not cut a point that tells nothing down to its own six likeliest, or the point would
     # tell, surely, against a position the frame never ruled out
-    from vision.odds import TILT
+    from vision.odds import SELF_TILT, TILT
     reader, rows, view = _test1()
     bottom = list(rows.bottom)
     bottom[BOTTOM_STACK - 12] = L.PointReading(2, "light", 1.0)   # three dark checkers now: no move does it
@@ -115,5 +115,7 @@ def test_a_point_that_tells_nothing_keeps_every_alternative_in_the_evidence() ->
     per = reader.memory.geo.per_point if reader.memory is not None else 0
     assert {(n, c) for n, c, _ in alts} >= {(n, c) for c in ("dark", "light") for n in range(1, per + 1)} | {(0, None)}
     ps = [p for *_, p in alts]
-    assert min(ps) >= TILT * max(ps) * (1 - 1e-3)   # tilted by the absolute reading, no more
+    assert reader.memory is not None and reader.memory.tilt == SELF_TILT < TILT
+    assert min(ps) >= SELF_TILT * max(ps) * (1 - 1e-3)   # tilted by the absolute reading, no more ...
+    assert min(ps) < TILT * max(ps)   # ... though further than a look learned from known frames
 
