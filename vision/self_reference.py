@@ -32,6 +32,11 @@ from *the other points only* (leave one point out), so a point never explains it
 * checkers lie on the board or on each other: a checker's look above a base that looks empty
   (by :data:`FLOAT_NATS`) is something else lying there (a dice cup, a hand) and tells nothing,
   while the base still tells what it shows;
+* each row's checkers are laid at the spacing and from the start the frame's own known stacks
+  show (:func:`~vision.row_pitch.row_pitch`, :func:`~vision.row_pitch.row_start`): a steep view
+  foreshortens its near row, and in a photo from in front the far frame's wall hides the field's
+  edge, so the far row's checkers begin a third of a point width inside the edge seen (a base slot
+  at the edge would hold half a checker and half the wall);
 * a move adds to or takes from a point at most :data:`MOVE_MAX` checkers: a point whose slots
   read further from what it held before is misread by this frame's looks (a shadowed column
   read as six dark checkers) and tells nothing, for every count of either colour alike.
@@ -61,7 +66,7 @@ from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
                      patches, slot_geometry)
 from .odds import SELF_TILT
-from .row_pitch import PITCH_GAIN, PITCHES, row_pitch
+from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
@@ -113,6 +118,10 @@ class SelfReference(BoardMemory):
         pitch = row_pitch(view, self.geo, st, [f for f in PITCHES if 0.8 < f < 1], SELF_ENDS, PITCH_GAIN)
         if pitch != self.geo.pitch:
             self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
+        # ... and where each row's checkers begin (a photo's far wall hides the field's edge)
+        start = row_start(view, self.geo, st, ends=SELF_ENDS)
+        if start != self.geo.start:
+            self.geo = slot_geometry(self.geo.side, self.geo.height, self.geo.pitch, start)
         wide = patches(view, self.geo, SELF_SHIFT)
         core = _core(wide, SELF_SHIFT)
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])

@@ -41,6 +41,7 @@ class SlotGeometry:
     height: float = L.HEIGHT  # the board's own height (pw) the slots were laid out for
     squeeze: Optional[np.ndarray] = None  # (n,) each slot's height in the layout per pw of the board's (1: as it is)
     pitch: tuple[float, float] = (1.0, 1.0)  # per row (top, bottom): the checkers' spacing along it, per diameter
+    start: tuple[float, float] = (0.0, 0.0)  # per row: how far from the frame (pw) its first checker's edge lies
 
     @property
     def bar_start(self) -> int:
@@ -49,7 +50,7 @@ class SlotGeometry:
 
 
 def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
-                  pitch: tuple[float, float] = (1.0, 1.0)) -> SlotGeometry:
+                  pitch: tuple[float, float] = (1.0, 1.0), start: tuple[float, float] = (0.0, 0.0)) -> SlotGeometry:
     """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar.
 
     ``pitch``: per row, how far apart its checkers lie along the point, per diameter: in a steep
@@ -59,15 +60,19 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
     On a board taller than the layout's (``height`` pw), :mod:`vision.rectify` keeps each row's
     first :data:`~vision.layout.POINT_LEN` pw as they are and squeezes the band between the tips:
     the checkers a row holds beyond it (six in a row on a tall board) lie squeezed there, and
-    their slots with them."""
+    their slots with them.
+
+    ``start``: per row, how far from the frame its first checker's edge lies (pw): in a photo from
+    in front the far row's frame has a wall whose face hides the field's edge, and the labelled or
+    found edge is the wall's top: the row's checkers then begin a little inside it."""
     per = point_slots(cd, height)
     mid = max(height - 2 * L.POINT_LEN, 0.2)   # the board's band between the tips, shown as GAP
     cs, sq = [], []
-    for row, along in zip(("top", "bottom"), pitch):
+    for row, along, first in zip(("top", "bottom"), pitch, start):
         for col in range(12):
             x = L.column_x(col)
             for k in range(per):
-                d = (k + 0.5) * cd * along        # from the base, in the board's own pw
+                d = first + (k + 0.5) * cd * along        # from the base, in the board's own pw
                 if d > L.POINT_LEN:
                     d, f = L.POINT_LEN + (d - L.POINT_LEN) * L.GAP / mid, L.GAP / mid
                 else:
@@ -80,7 +85,7 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
         cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
         sq.append(1.0)
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
-                        (float(pitch[0]), float(pitch[1])))
+                        (float(pitch[0]), float(pitch[1])), (float(start[0]), float(start[1])))
 
 
 def triangle_mates(p: int) -> tuple[list[int], list[int]]:
@@ -104,7 +109,7 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
     and columns: the samples' box with a box's margin, so that a blur of the part alone gives
     the whole view's blur at every sample), the box size, and that part."""
     h, w = view.image.shape[:2]
-    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch)
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch, geo.start)
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH

@@ -310,3 +310,34 @@ def test_a_strange_slot_still_tells_it_no_longer_shows_its_own_look_but_one_unde
     mem.dice_lying([DieSeen(board=(float(centre[0]), float(centre[1])), image=None, half="left",
                             on_checker=False, off_board=False, value=3, confidence=0.9, side=0.4)])
     assert (mem.slot_likelihoods(odd)[i] == 1.0).all()  # a die's look there tells nothing
+
+
+def _walled(view, shift: float):
+    """``view`` with its top row's contents moved ``shift`` pw down, the frame drawn above them
+    (a photo from in front: the far wall's face hides the field's edge)."""
+    import cv2
+    from vision.rectify import View
+    h, w = view.image.shape[:2]
+    edge = (0.0 - view.y0) * view.px                 # the top row's base (the field's edge), in pixels
+    mid = (L.HEIGHT / 2 - view.y0) * view.px
+    ys = np.arange(h, dtype=np.float32)
+    src = np.where((ys > edge) & (ys < mid), np.maximum(ys - shift * view.px, edge - 2), ys)
+    mx = np.tile(np.arange(w, dtype=np.float32), (h, 1))
+    my = np.tile(src[:, None], (1, w)).astype(np.float32)
+    return View(cv2.remap(view.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), view.px,
+                view.margin, view.origin)
+
+
+def test_a_frame_teaching_itself_begins_a_row_where_its_checkers_begin() -> None:
+    # no reference: the far row's checkers begin 0.3 pw inside the field's edge (a wall's face
+    # hides it); the frame's own stacks show it, and the near row stays at the edge
+    from vision.self_reference import SelfReference
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=6)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    reader.inspect(r0.image)
+    assert reader.last_view is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    assert SelfReference(reader.last_view, rows, reader.checker_size).geo.start == (0.0, 0.0)
+    taught = SelfReference(_walled(reader.last_view, 0.3), rows, reader.checker_size)
+    assert 0.2 <= taught.geo.start[0] <= 0.4 and taught.geo.start[1] == 0.0
