@@ -6,6 +6,8 @@ look from a frame whose reading :func:`shows` the position the referee says it h
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from referee.events import BoardEvidence
 
 from .layout import same_board
@@ -19,6 +21,7 @@ def can_get_surer(ev: BoardEvidence) -> bool:
 
 
 FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
+FIRST_PATIENCE = 20.0  # seconds still frames may differ from the first position told before the table is told
 LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
 
 
@@ -47,3 +50,20 @@ def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
         return True
     n_sure = lambda ev: sum(p.confidence >= CERTAIN for p in ev.points)  # noqa: E731
     return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)
+
+
+def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:
+    """What the table is told when still frames go on differing from the first position it was
+    told (a game's start) in more than :data:`FIRST_MISFITS` places: the points (table numbering)
+    that differ, read against expected, at most ``most`` of them named."""
+    def said(n: int, colour: Optional[str]) -> str:
+        return f"{n} {colour}" if n else "none"
+
+    off = [(k + 1, said(a.count, a.colour), said(b.count, b.colour)) for k, (a, b) in
+           enumerate(zip(reading.points, known.points)) if a.count != b.count or (a.count and a.colour != b.colour)]
+    named = "; ".join(f"point {p} reads {got} ({want} expected)" for p, got, want in off[:most])
+    more = f"; and {len(off) - most} more" if len(off) > most else ""
+    bar = (f"; the bar reads {reading.bar[0]} dark, {reading.bar[1]} light"
+           if tuple(reading.bar) != tuple(known.bar) else "")
+    return (f"the board does not look like the position the referee expects: {named}{more}{bar}. Check the set-up; "
+            "if it is right, the camera reads this board poorly and will ask you to confirm moves")

@@ -27,6 +27,7 @@ settles afresh as after any move.  An arm held still stays foreign to the reader
 """
 from __future__ import annotations
 
+import math
 from enum import Enum
 from typing import Optional, Union
 
@@ -39,7 +40,7 @@ from .errors import BoardNotFound
 from .layout import RowReading, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import FIRST_MISFITS, can_get_surer, shows, surer
+from .compare_readings import FIRST_MISFITS, FIRST_PATIENCE, can_get_surer, shows, surer, unlike_first
 from .find_again import look_again
 from .reader import BoardReader, Reading
 from .rectify import View, homography
@@ -96,6 +97,9 @@ class StabilityFilter:
         self.last_view: Optional[View] = None       # the frame (rectified) of the last reading emitted
         self._known: Optional[BoardEvidence] = None  # a position the referee says the board shows, to learn
         self.learned = 0                             # known positions learned from
+        self._refused: Optional[float] = None        # when still frames first failed to show the first position
+        self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
+        self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
 
     def _thumb(self, frame: np.ndarray) -> View:
         """The frame's small rectified thumbnail (a new array: the rebase keeps none of it)."""
@@ -200,6 +204,7 @@ class StabilityFilter:
             return None
         if self.state == State.STABLE and self._still():
             self.skipped += 1
+            self._first_refused(t)
             return None   # the board of the last full read, unchanged: the same reading
         self.skipped = 0
         self._read_grey = None
@@ -211,7 +216,7 @@ class StabilityFilter:
             self._follow_corners(frame)
         reading = self.reader.last_reading
         if reading is not None and first_lesson:
-            self._first_lesson(reading)
+            self._first_lesson(reading, t)
         if ev is None:
             self._candidate, self._repeats = None, 0
             if self.state == State.STABLE:
@@ -284,8 +289,15 @@ class StabilityFilter:
         if self._learned_already(ev):
             self._known = None
             return False
-        self._known = ev
+        self._known, self._refused, self._unlike = ev, None, None
         return self._try_learn()
+
+    def take_report(self) -> Optional[str]:
+        """What the players or the director should be told about the camera, once (None: nothing):
+        the still board has not looked like the first position it was told for
+        :data:`FIRST_PATIENCE` seconds (the set-up is wrong, or the camera reads this board poorly)."""
+        report, self.report = self.report, None
+        return report
 
     def _learned_already(self, ev: BoardEvidence) -> bool:
         memory, setup = self.reader.memory, self.reader.setup
@@ -297,7 +309,7 @@ class StabilityFilter:
     def _trained(self) -> bool:
         return self.reader.memory is not None and self.reader.memory.trained
 
-    def _first_lesson(self, reading: Reading) -> None:
+    def _first_lesson(self, reading: Reading, t: float) -> None:
         """The board's first known position (a game's start): learned from a still frame whose
         plain reading is within :data:`FIRST_MISFITS` points of it, even when the frame band
         looks covered (real boards have hinges, clocks and trays there; only what the table
@@ -312,8 +324,24 @@ class StabilityFilter:
         misfits += reading.rows.bar != self._known.bar
         if misfits <= FIRST_MISFITS:
             self.reader.learn(self._known, reading.view)
-            self._known = None
+            self._known, self._refused, self._unlike = None, None, None
             self.learned += 1
+            return
+        # still, and not the position told: players still setting up, or a board the camera reads poorly
+        self._unlike = self.reader.setup.to_evidence(reading.rows)
+        if self._refused is None:
+            self._refused = t
+        self._first_refused(t)
+
+    def _first_refused(self, t: float) -> None:
+        """The still board has not shown the first position told for :data:`FIRST_PATIENCE`
+        seconds since a still frame first failed to (players may still be setting up until then):
+        the table is told once which points differ (:attr:`report`)."""
+        if self._refused is None or self._unlike is None or self._known is None \
+                or t - self._refused < FIRST_PATIENCE:
+            return
+        self.report = unlike_first(self._unlike, self._known)
+        self._refused = math.inf   # said once, until the referee tells a position again
 
     def _try_learn(self) -> bool:
         if self._known is None or self.last is None or self.last_view is None:

@@ -120,15 +120,20 @@ class CameraThread:
             self.step(frame, time.monotonic())
 
     def step(self, frame: Any, t: float) -> None:
-        """One frame: through the stability filter (news onto the queue), the dice watched (their
-        view onto the queue when it changes), then learn what the referee said the board shows,
-        and keep what was learned beside the journal."""
+        """One frame: through the stability filter (news onto the queue, and what the filter says
+        the table should be told), the dice watched (their view onto the queue when it changes),
+        then learn what the referee said the board shows, and keep what was learned beside the
+        journal."""
         self.last_frame = frame
         corners = self.filter.reader.corners
         result = self.filter.feed(frame, t)
         self._found_again(corners, t)
         if result is not None:
             self.events.put(result)
+        report = self.filter.take_report()   # e.g. the still board unlike the first position told
+        if report is not None:
+            from referee.events import CameraReport  # noqa: PLC0415
+            self.events.put(CameraReport(report, t=t))
         if self.dice_watch is not None:
             self._watch_dice(frame, t)
         self._learn_told()

@@ -26,7 +26,8 @@ import random
 import time
 from typing import Any, Optional, Sequence
 
-from referee.events import BoardEvidence, DiceLifted, DieReading, HandOverBoard, RollSettled, RollStarted
+from referee.events import (BoardEvidence, CameraReport, DiceLifted, DieReading, HandOverBoard, RollSettled,
+                            RollStarted)
 from referee.board import reading_of
 from referee.rules.position import Position
 
@@ -241,6 +242,9 @@ class RenderedCamera:
         for i in range(1 if hand else self.max_frames):
             self.t += 0.1
             result = self.filter.feed(self._frame(board, hand), self.t)
+            report = self.filter.take_report()
+            if report is not None:
+                out.append(CameraReport(report, t=self.t))
             if result is not None:
                 out.append(result)
                 if isinstance(result, BoardEvidence) and i + 1 >= self.frames:

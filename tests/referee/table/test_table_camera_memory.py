@@ -104,3 +104,37 @@ def test_a_board_found_again_after_a_knock_is_told_to_the_table(tmp_path) -> Non
     # the referee shows it as the camera's report, whatever the state
     decided = Referee().handle(told[0])
     assert [d.kind for d in decided] == ["camera"] and decided[0].reason.startswith("The camera: the board moved")
+
+
+def test_a_still_board_unlike_the_first_position_told_is_said_once(tmp_path) -> None:
+    # the referee says the game starts, but the still board shows another position (a set-up
+    # gone wrong): nothing is learned, and after FIRST_PATIENCE seconds of still frames the table
+    # is told once which points differ; the start set up afterwards is learned as usual
+    from referee.events import CameraReport
+    from vision.compare_readings import FIRST_PATIENCE
+    start = Position.start()
+    home = [0] * 25
+    home[:6] = [3, 3, 3, 2, 2, 2]           # every checker of both sides on its own home board
+    wrong = Position(list(home), list(home))
+    frames = _frames(wrong, 4)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(start)
+    reports: list[str] = []
+    t = 0.0
+    while t < FIRST_PATIENCE + 10:
+        for f in frames:
+            cam.step(f.image, t)
+            t += 0.5
+        reports += [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+        if t < FIRST_PATIENCE - 1:
+            assert not reports   # players may still be setting up: not yet
+    assert cam.filter.learned == 0 and not (tmp_path / "board-memory.npz").exists()
+    assert len(reports) == 1, reports
+    said = reports[0]
+    assert said.startswith("the board does not look like the position the referee expects: point ")
+    assert "expected" in said and "and " in said and "more" in said   # more than four points differ
+    # the board is then set up right: learned, nothing more said
+    for k, f in enumerate(_frames(start, 30, start=20)):   # (a big still change waits REBASE_FRAMES)
+        cam.step(f.image, t + k)
+    assert cam.filter.learned == 1
+    assert not [e for e in _drain(events) if isinstance(e, CameraReport)]
