@@ -66,4 +66,5 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) ->
     bar = (f"; the bar reads {reading.bar[0]} dark, {reading.bar[1]} light"
            if tuple(reading.bar) != tuple(known.bar) else "")
     return (f"the board does not look like the position the referee expects: {named}{more}{bar}. Check the set-up; "
-            "if it is right, the camera reads this board poorly and will ask you to confirm moves")
+            "if it is right, the camera reads this board poorly and will ask you to confirm moves (to have it "
+            "learn this board as set up: first_misfits = 25 under [vision], then restart the table)")

@@ -18,6 +18,7 @@ from referee.sections import ConfigError as SectionError
 from referee.sections import Section, boolean, choice, integer, number, pair, string
 
 from .errors import ConfigError
+from .compare_readings import FIRST_MISFITS
 from .layout import BAR_WIDTH, CHECKER_RANGE, HEIGHT, BoardShape, SetUp, parse_corners
 from .occlusion import OcclusionParams
 from .read import ReadParams
@@ -66,7 +67,10 @@ class VisionConfig:
     referee treats a point below it as uncertain (one checker either way) and a board below it
     as unreadable (``referee.settings.Settings.min_confidence``); ``dice``: the camera watches the
     dice on the board (:mod:`vision.dice_watch`): on a table without a dice reader they are the
-    roll, with one a check of it.
+    roll, with one a check of it.  ``first_misfits``: how many places (points and the bar) the
+    plain reading of a still frame may differ from the first position the table is told (a game's
+    start) for the table to learn its board from that frame (:mod:`vision.stability`; 8); 25 learns
+    from any still frame: for a board the camera reads poorly, once the director has checked the set-up.
     """
 
     corners: Union[None, str, tuple[tuple[float, float], ...]] = None
@@ -88,6 +92,7 @@ class VisionConfig:
     occlusion: OcclusionParams = field(default_factory=OcclusionParams)
     sure: float = SURE
     dice: bool = True             # the camera watches the dice (vision.dice_watch): the throw, or a check of the reader
+    first_misfits: int = FIRST_MISFITS  # places a still frame may read off the first position told, and teach the board
 
     def __post_init__(self) -> None:
         if self.corners is not None:
@@ -105,6 +110,10 @@ class VisionConfig:
         if self.shape != self.read.shape:
             object.__setattr__(self, "read", replace(self.read, shape=self.shape))
         self.shape  # checks bar_width and board_height
+        if not 0 <= self.first_misfits <= 25:
+            raise ConfigError(f"first_misfits {self.first_misfits} must be 0..25 (places of the 24 points and "
+                              f"the bar a frame may read off the first position told; {FIRST_MISFITS} by default, "
+                              "25: any still frame)")
         if self.stable_frames < 1 or self.repeat < 1:
             raise ConfigError(f"stable_frames {self.stable_frames} and repeat {self.repeat} must be at least 1")
 
@@ -179,8 +188,9 @@ def vision_section(s: Section) -> VisionConfig:
     dark_home = s.get("dark_home", VisionConfig.dark_home, choice(HOMES))
     sure = s.get("sure", SURE, number(0.0, 1.0, "a point read with this confidence or more is sure"))
     dice = s.get("dice", True, boolean)
-    s.finish(("corners", "bar_width", "board_height", "checker", "dark_home", "sure", "dice"))
+    first_misfits = s.get("first_misfits", FIRST_MISFITS, integer(0, 25))
+    s.finish(("corners", "bar_width", "board_height", "checker", "dark_home", "sure", "dice", "first_misfits"))
     if checker and checker < CHECKER_RANGE[0]:
         raise SectionError(s.key("checker"), checker, "must be 0 (measured) or 0.7..1.0 (most sets: 0.85-0.95)")
     return VisionConfig(corners=corners or None, bar_width=bar_width, board_height=board_height,
-                        checker=checker or None, dark_home=dark_home, sure=sure, dice=dice)
+                        checker=checker or None, dark_home=dark_home, sure=sure, dice=dice, first_misfits=first_misfits)

@@ -40,7 +40,7 @@ from .errors import BoardNotFound
 from .layout import RowReading, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import FIRST_MISFITS, FIRST_PATIENCE, can_get_surer, shows, surer, unlike_first
+from .compare_readings import FIRST_PATIENCE, can_get_surer, shows, surer, unlike_first
 from .find_again import look_again
 from .reader import BoardReader, Reading
 from .rectify import View, homography
@@ -311,7 +311,8 @@ class StabilityFilter:
 
     def _first_lesson(self, reading: Reading, t: float) -> None:
         """The board's first known position (a game's start): learned from a still frame whose
-        plain reading is within :data:`FIRST_MISFITS` points of it, even when the frame band
+        plain reading is within ``first_misfits`` places of it (the ``[vision]`` setting;
+        :data:`~vision.compare_readings.FIRST_MISFITS` by default), even when the frame band
         looks covered (real boards have hinges, clocks and trays there; only what the table
         learns of its own board tells them from a hand).  Players set the board up; a frame of
         another position differs in many more points."""
@@ -322,7 +323,7 @@ class StabilityFilter:
         misfits = sum(1 for a, b in zip(list(reading.rows.top) + list(reading.rows.bottom), top + bottom)
                       if a.count != b.count or (a.count and a.colour != b.colour))
         misfits += reading.rows.bar != self._known.bar
-        if misfits <= FIRST_MISFITS:
+        if misfits <= self.reader.config.first_misfits:
             self.reader.learn(self._known, reading.view)
             self._known, self._refused, self._unlike = None, None, None
             self.learned += 1

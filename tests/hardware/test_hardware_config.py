@@ -117,6 +117,14 @@ def test_the_board_as_built_is_visions_section_and_reaches_the_reader_as_values(
             C.loads(text)
 
 
+def test_first_misfits_lets_a_director_have_a_poorly_read_board_learned_as_set_up() -> None:
+    assert C.loads("").vision.first_misfits == 8
+    assert C.loads("[vision]\nfirst_misfits = 25").vision.first_misfits == 25
+    for bad in ("26", "-1", '"all"'):
+        with pytest.raises(ConfigError, match=r"vision\.first_misfits"):
+            C.loads(f"[vision]\nfirst_misfits = {bad}")
+
+
 def test_a_camera_key_that_moved_to_vision_says_where() -> None:
     with pytest.raises(ConfigError, match=r"camera\.bar_width = 0\.75: .*move it to \[vision\] as bar_width"):
         C.loads("[camera]\nbar_width = 0.75")

@@ -29,9 +29,9 @@ def _drain(q: "queue.Queue") -> list:
     return out
 
 
-def _camera(tmp_path, corners) -> tuple[CameraThread, "queue.Queue"]:
+def _camera(tmp_path, corners, **vision) -> tuple[CameraThread, "queue.Queue"]:
     pts = tuple((float(x), float(y)) for x, y in corners)
-    config = replace(TableConfig(), vision=VisionConfig(corners=pts))
+    config = replace(TableConfig(), vision=VisionConfig(corners=pts, **vision))
     events: "queue.Queue" = queue.Queue()
     return CameraThread(None, config, events, tmp_path / "board-memory.npz", start=False), events
 
@@ -138,3 +138,16 @@ def test_a_still_board_unlike_the_first_position_told_is_said_once(tmp_path) -> 
         cam.step(f.image, t + k)
     assert cam.filter.learned == 1
     assert not [e for e in _drain(events) if isinstance(e, CameraReport)]
+
+
+def test_with_first_misfits_25_any_still_board_is_learned_as_the_first_position_told(tmp_path) -> None:
+    # the director checked the set-up of a board the camera reads poorly and set first_misfits = 25:
+    # the still board is learned as the position told however the plain reading differs
+    home = [0] * 25
+    home[:6] = [3, 3, 3, 2, 2, 2]
+    frames = _frames(Position(list(home), list(home)), 6)
+    cam, events = _camera(tmp_path, frames[0].corners, first_misfits=25)
+    cam.known(Position.start())
+    for k, f in enumerate(frames):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
