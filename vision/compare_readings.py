@@ -54,8 +54,9 @@ def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
 
 def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:
     """What the table is told when still frames go on differing from the first position it was
-    told (a game's start) in more than :data:`FIRST_MISFITS` places: the points (table numbering)
-    that differ, read against expected, at most ``most`` of them named."""
+    told (a game's start) in more places than ``[vision] first_misfits`` allows (:data:`FIRST_MISFITS`
+    by default): the points (table numbering) that differ, read against expected, at most ``most``
+    of them named, and how to have the board learned anyway."""
     def said(n: int, colour: Optional[str]) -> str:
         return f"{n} {colour}" if n else "none"
 
