@@ -61,8 +61,7 @@ def main(argv: Optional[list[str]] = None) -> int:
 
         def off(ev) -> int:
             top, bottom = setup.to_rows(ev)
-            return sum(1 for x, y in zip(list(rows.top) + list(rows.bottom), top + bottom)
-                       if x.count != y.count or (x.count and x.colour != y.colour)) + (rows.bar != ev.bar)
+            return len(L.points_differ(list(rows.top) + list(rows.bottom), top + bottom)) + (rows.bar != ev.bar)
 
         def shown(ev) -> bool:
             return reading.evidence is not None and shows(reading.evidence, ev)

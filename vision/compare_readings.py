@@ -6,11 +6,9 @@ look from a frame whose reading :func:`shows` the position the referee says it h
 """
 from __future__ import annotations
 
-from typing import Optional
+from referee.events import BoardEvidence, PointReading
 
-from referee.events import BoardEvidence
-
-from .layout import same_board
+from .layout import points_differ, same_board
 from .read import CERTAIN
 
 
@@ -57,11 +55,11 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) ->
     told (a game's start) in more places than ``[vision] first_misfits`` allows (:data:`FIRST_MISFITS`
     by default): the points (table numbering) that differ, read against expected, at most ``most``
     of them named, and how to have the board learned anyway."""
-    def said(n: int, colour: Optional[str]) -> str:
-        return f"{n} {colour}" if n else "none"
+    def said(p: PointReading) -> str:
+        return f"{p.count} {p.colour}" if p.count else "none"
 
-    off = [(k + 1, said(a.count, a.colour), said(b.count, b.colour)) for k, (a, b) in
-           enumerate(zip(reading.points, known.points)) if a.count != b.count or (a.count and a.colour != b.colour)]
+    got, want = reading.points, known.points
+    off = [(k + 1, said(got[k]), said(want[k])) for k in points_differ(got, want)]
     named = "; ".join(f"point {p} reads {got} ({want} expected)" for p, got, want in off[:most])
     more = f"; and {len(off) - most} more" if len(off) > most else ""
     bar = (f"; the bar reads {reading.bar[0]} dark, {reading.bar[1]} light"

@@ -247,14 +247,14 @@ def infer_setup(rows: RowReading, most: int = SETUP_MISFITS) -> Optional[SetUp]:
     position differs from itself under another set-up at 8 points or 12: a reading ``most`` off
     under the right one is at least 8 - ``most`` off under the others)."""
     want = start_position()
-    off = []
-    for home in HOME_CORNERS:
-        ev = SetUp(home).to_evidence(rows)
-        off.append((sum(1 for a, b in zip(ev.points, want.points)
-                        if a.count != b.count or (a.count and a.colour != b.colour)), home))
-    off.sort()
+    off = sorted((len(points_differ(SetUp(home).to_evidence(rows).points, want.points)), home) for home in HOME_CORNERS)
     (best, home), (second, _) = off[0], off[1]
     return SetUp(home) if best <= most and second >= best + 4 else None
+
+
+def points_differ(a: Sequence[PointReading], b: Sequence[PointReading]) -> list[int]:
+    """The indices where two lists of points differ in count, or in colour where there are checkers."""
+    return [k for k, (x, y) in enumerate(zip(a, b)) if x.count != y.count or (x.count and x.colour != y.colour)]
 
 
 def same_board(a: BoardEvidence, b: BoardEvidence) -> bool:

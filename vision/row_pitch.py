@@ -9,7 +9,7 @@ frame that teaches itself (:mod:`vision.self_reference`).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -70,15 +70,24 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray, pitches: Sequence[f
     missed it); on a photo from straight above (leather_lace) the rows fit 8-15 % better at 0.95
     and 11-14 % better at 1.1 by chance.  A 0.95 spacing so taken cost nothing measured there
     (its made-reference verdicts unchanged, 40 of 40 true); a 1.1 one did (0.9 both ways: 36)."""
-    flat = slot_geometry(geo.side, geo.height)
-    at_one = _stack_ends_fit(view, flat, st)
-    best = [(fit, 1.0) for fit, _ in at_one]
-    for f in pitches:
-        for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, (f, f)), st)):
+    return _per_row(view, st, 1.0, pitches, lambda f: slot_geometry(geo.side, geo.height, (f, f)), ends,
+                    lambda f: shorter_gain if f < 1 else PITCH_GAIN)
+
+
+def _per_row(view: View, st: np.ndarray, plain: float, tried: Sequence[float],
+             geo_at: Callable[[float], SlotGeometry], ends: int,
+             gain: Callable[[float], float]) -> tuple[float, float]:
+    """Per row (top, bottom), the value of ``tried`` whose slots (``geo_at(value)``) its known stacks'
+    ends fit best (:func:`_stack_ends_fit`), when that fit is ``gain(value)`` times the fit at
+    ``plain`` or better on at least ``ends`` stack ends; else ``plain``."""
+    at_plain = _stack_ends_fit(view, geo_at(plain), st)
+    best = [(fit, plain) for fit, _ in at_plain]
+    for f in tried:
+        for r, (fit, _) in enumerate(_stack_ends_fit(view, geo_at(f), st)):
             if fit < best[r][0]:
                 best[r] = (fit, f)
-    return tuple(f if at_one[r][1] >= ends and fit < (shorter_gain if f < 1 else PITCH_GAIN) * at_one[r][0]  # type: ignore[return-value]
-                 else 1.0 for r, (fit, f) in enumerate(best))
+    return tuple(f if at_plain[r][1] >= ends and fit < gain(f) * at_plain[r][0] else plain  # type: ignore[return-value]
+                 for r, (fit, f) in enumerate(best))
 
 
 STARTS = (0.1, 0.2, 0.3, 0.4)   # how far from the frame (pw) a row's first checker may begin, tried besides 0
@@ -99,11 +108,5 @@ def row_start(view: View, geo: SlotGeometry, st: np.ndarray, starts: Sequence[fl
     (``bench/vision_real.py --cases 5 --modes self``): leather_lace's far row fits 18 % better at
     0.4 and its true plays rose 5 -> 11 of 40; the tuned tournament frames' rows begin 0.2-0.4 pw in
     (their true plays unchanged, 314 of 360); no other unseen set changed."""
-    at_zero = _stack_ends_fit(view, slot_geometry(geo.side, geo.height, geo.pitch), st)
-    best = [(fit, 0.0) for fit, _ in at_zero]
-    for f in starts:
-        for r, (fit, _) in enumerate(_stack_ends_fit(view, slot_geometry(geo.side, geo.height, geo.pitch, (f, f)), st)):
-            if fit < best[r][0]:
-                best[r] = (fit, f)
-    return tuple(f if at_zero[r][1] >= ends and fit < gain * at_zero[r][0] else 0.0  # type: ignore[return-value]
-                 for r, (fit, f) in enumerate(best))
+    return _per_row(view, st, 0.0, starts, lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f)), ends,
+                    lambda f: gain)

@@ -37,7 +37,7 @@ import numpy as np
 from referee.events import BoardEvidence, HandOverBoard
 
 from .errors import BoardNotFound
-from .layout import RowReading, same_board
+from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
 from .compare_readings import FIRST_PATIENCE, can_get_surer, shows, surer, unlike_first
@@ -320,8 +320,7 @@ class StabilityFilter:
         if reading.rows is None or self.reader.setup is None or self.quiet < self.reader.config.stable_frames + 1:
             return
         top, bottom = self.reader.setup.to_rows(self._known)
-        misfits = sum(1 for a, b in zip(list(reading.rows.top) + list(reading.rows.bottom), top + bottom)
-                      if a.count != b.count or (a.count and a.colour != b.colour))
+        misfits = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
         misfits += reading.rows.bar != self._known.bar
         if misfits <= self.reader.config.first_misfits:
             self.reader.learn(self._known, reading.view)

@@ -195,12 +195,16 @@ def test_the_fast_slot_distance_is_the_plain_one_exactly() -> None:
 def _foreshortened(view, f: float):
     """``view`` with its bottom row's contents drawn ``f`` times as long towards the base (a
     steep oblique view's near row: its stacks' checkers lie closer than a diameter apart)."""
+    base = (L.HEIGHT - view.y0) * view.px          # the bottom row's base, in pixels
+    ys = np.arange(view.image.shape[0], dtype=np.float32)
+    return _rows_from(view, np.where(ys > base - 5.5 * view.px, base - (base - ys) / f, ys))
+
+
+def _rows_from(view, src: np.ndarray):
+    """``view`` with each pixel row ``y`` taken from row ``src[y]`` of it (linear between rows)."""
     import cv2
     from vision.rectify import View
     h, w = view.image.shape[:2]
-    base = (L.HEIGHT - view.y0) * view.px          # the bottom row's base, in pixels
-    ys = np.arange(h, dtype=np.float32)
-    src = np.where(ys > base - 5.5 * view.px, base - (base - ys) / f, ys)
     mx = np.tile(np.arange(w, dtype=np.float32), (h, 1))
     my = np.tile(src[:, None], (1, w)).astype(np.float32)
     return View(cv2.remap(view.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), view.px,
@@ -250,16 +254,22 @@ def test_a_shorter_spacing_needs_less_gain_than_a_longer_one(monkeypatch) -> Non
     assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0), ends=9) == (1.0, 1.0)  # too few ends
 
 
-def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -> None:
-    # no reference: the frame's own stacks under the position before the move show the near
-    # row's spacing (0.85 of a diameter here); the far row stays at a diameter
-    from vision.self_reference import SelfReference
-    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=6)
+def _start_rows(seed: int):
+    """A reader that has inspected a rendered frame of the starting position, and that position as
+    the image's rows (the position before a move, for a frame teaching itself)."""
+    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=seed)
     reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
     reader.inspect(r0.image)
     assert reader.last_view is not None and reader.setup is not None
     top, bottom = reader.setup.to_rows(_ev(Position.start()))
-    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    return reader, L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+
+
+def test_a_frame_teaching_itself_lays_a_foreshortened_row_at_its_own_spacing() -> None:
+    # no reference: the frame's own stacks under the position before the move show the near
+    # row's spacing (0.85 of a diameter here); the far row stays at a diameter
+    from vision.self_reference import SelfReference
+    reader, rows = _start_rows(6)
     assert SelfReference(reader.last_view, rows, reader.checker_size).geo.pitch == (1.0, 1.0)
     taught = SelfReference(_foreshortened(reader.last_view, 0.85), rows, reader.checker_size)
     assert taught.geo.pitch[0] == 1.0 and 0.8 < taught.geo.pitch[1] <= 0.9
@@ -315,29 +325,17 @@ def test_a_strange_slot_still_tells_it_no_longer_shows_its_own_look_but_one_unde
 def _walled(view, shift: float):
     """``view`` with its top row's contents moved ``shift`` pw down, the frame drawn above them
     (a photo from in front: the far wall's face hides the field's edge)."""
-    import cv2
-    from vision.rectify import View
-    h, w = view.image.shape[:2]
     edge = (0.0 - view.y0) * view.px                 # the top row's base (the field's edge), in pixels
     mid = (L.HEIGHT / 2 - view.y0) * view.px
-    ys = np.arange(h, dtype=np.float32)
-    src = np.where((ys > edge) & (ys < mid), np.maximum(ys - shift * view.px, edge - 2), ys)
-    mx = np.tile(np.arange(w, dtype=np.float32), (h, 1))
-    my = np.tile(src[:, None], (1, w)).astype(np.float32)
-    return View(cv2.remap(view.image, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), view.px,
-                view.margin, view.origin)
+    ys = np.arange(view.image.shape[0], dtype=np.float32)
+    return _rows_from(view, np.where((ys > edge) & (ys < mid), np.maximum(ys - shift * view.px, edge - 2), ys))
 
 
 def test_a_frame_teaching_itself_begins_a_row_where_its_checkers_begin() -> None:
     # no reference: the far row's checkers begin 0.3 pw inside the field's edge (a wall's face
     # hides it); the frame's own stacks show it, and the near row stays at the edge
     from vision.self_reference import SelfReference
-    r0 = render_scene(_ev(Position.start()), RenderParams(), seed=6)
-    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
-    reader.inspect(r0.image)
-    assert reader.last_view is not None and reader.setup is not None
-    top, bottom = reader.setup.to_rows(_ev(Position.start()))
-    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    reader, rows = _start_rows(6)
     assert SelfReference(reader.last_view, rows, reader.checker_size).geo.start == (0.0, 0.0)
     taught = SelfReference(_walled(reader.last_view, 0.3), rows, reader.checker_size)
     assert 0.2 <= taught.geo.start[0] <= 0.4 and taught.geo.start[1] == 0.0
