@@ -15,7 +15,9 @@ location, whatever position it makes).  Then:
   shows what no move of the mover could leave (the opponent's checkers moved, appeared or
   gone) and the reading is not sure of it (under 4 to 1 against the best a move could leave),
   the guess some move could leave is taken there instead: that misreading counts against
-  every move alike (:func:`explaining_cells`).  Where it is sure of it (its guess there at
+  every move alike (:func:`explaining_cells`); and a guess that adds or loses checkers is no
+  better explanation than the likeliest board a player could leave, which keeps them
+  (:mod:`referee.turn.kept_checkers`).  Where it is sure of it (its guess there at
   :data:`SURE` or more: a checker knocked onto the next point, the wrong player's move), no
   legal move explains the board.  Nor does it when a board with one of its checkers elsewhere
   (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
@@ -303,6 +305,15 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # reading's own guess eased only where it is unsure of what no move could leave
     guess, _eased, disturbed = explaining_cells(table, before, mover)
     misfit = max(0.0, log_likelihood(table, guess) - best)
+    # ... though no board a player leaves adds or loses checkers: a guess that does (a stack read
+    # one short, a cup read as more checkers) is measured by the likeliest board that keeps them
+    # ("illegal" is still said only from the reading's own guess, below)
+    fit = misfit
+    if misfit > EXPLAINED:
+        from referee.turn.kept_checkers import kept_checkers_cells
+        kept = kept_checkers_cells(table, before, mover, best_cells)
+        if kept is not None:
+            fit = max(0.0, min(misfit + best, log_likelihood(table, kept)) - best)
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
@@ -317,7 +328,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # ... and the move must be seen: its board clearly likelier than the board before it (the
     # mover lifting the dice without moving), at the places it changes
     seen = before in index_of or best - log_likelihood(table, before_cells) >= SEEN
-    explained = misfit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
+    explained = fit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
     if explained and gap >= ACCEPT:
@@ -326,7 +337,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         other = another_roll(table, best_cells, before, mover, index_of)
         if other is None:
             return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
-                                                  f"{misfit:.1f} nats from the reading)")
+                                                  f"{fit:.1f} nats from the reading)")
         by, places, roll, board = other
         return Verdict("uncertain", order, reason=f"{_names(places)} could also show another roll played "
                        f"({play_name(before, mover, roll, board)}; told apart by only {by:.1f} nats)")
@@ -352,13 +363,13 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         theirs = LIGHT if mover == DARK else DARK
         return Verdict("uncertain", order, reason=f"{_names(disturbed)} show {theirs}'s checkers where no move "
                        f"of {mover}'s leaves them (moved, knocked?); {_names(off)} not as the closest legal move")
-    if slip > DISPLACED and misfit <= EXPLAINED and not disturbed:
+    if slip > DISPLACED and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(moved)} look like a checker lies elsewhere than the "
                        f"closest legal move leaves it (moved a pip too far or too short?, by {slip:.1f} nats)")
-    if stray and misfit <= EXPLAINED and not disturbed:
+    if stray and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(stray)}: one shows a checker elsewhere than the closest "
                        "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
-    if misfit > EXPLAINED:
+    if fit > EXPLAINED:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
