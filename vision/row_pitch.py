@@ -70,7 +70,8 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray, pitches: Sequence[f
     missed it); on a photo from straight above (leather_lace) the rows fit 8-15 % better at 0.95
     and 11-14 % better at 1.1 by chance.  A 0.95 spacing so taken cost nothing measured there
     (its made-reference verdicts unchanged, 40 of 40 true); a 1.1 one did (0.9 both ways: 36)."""
-    return _per_row(view, st, 1.0, pitches, lambda f: slot_geometry(geo.side, geo.height, (f, f)), ends,
+    return _per_row(view, st, 1.0, pitches,
+                    lambda f: slot_geometry(geo.side, geo.height, (f, f), geo.start, geo.lateral), ends,
                     lambda f: shorter_gain if f < 1 else PITCH_GAIN)
 
 
@@ -108,5 +109,6 @@ def row_start(view: View, geo: SlotGeometry, st: np.ndarray, starts: Sequence[fl
     (``bench/vision_real.py --cases 5 --modes self``): leather_lace's far row fits 18 % better at
     0.4 and its true plays rose 5 -> 11 of 40; the tuned tournament frames' rows begin 0.2-0.4 pw in
     (their true plays unchanged, 314 of 360); no other unseen set changed."""
-    return _per_row(view, st, 0.0, starts, lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f)), ends,
+    return _per_row(view, st, 0.0, starts,
+                    lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f), geo.lateral), ends,
                     lambda f: gain)

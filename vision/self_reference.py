@@ -36,7 +36,10 @@ from *the other points only* (leave one point out), so a point never explains it
   show (:func:`~vision.row_pitch.row_pitch`, :func:`~vision.row_pitch.row_start`): a steep view
   foreshortens its near row, and in a photo from in front the far frame's wall hides the field's
   edge, so the far row's checkers begin a third of a point width inside the edge seen (a base slot
-  at the edge would hold half a checker and half the wall);
+  at the edge would hold half a checker and half the wall); and each quarter's slots are laid on
+  its points' own axes, where its triangles and stacks look symmetric (:mod:`vision.lateral`: the
+  corners given may put a quarter a third of a point width off, and another point's look then
+  does not fit it);
 * a move adds to or takes from a point at most :data:`MOVE_MAX` checkers: a point whose slots
   read further from what it held before is misread by this frame's looks (a shadowed column
   read as six dark checkers) and tells nothing, for every count of either colour alike.
@@ -66,6 +69,7 @@ from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
                      patches, slot_geometry)
 from .odds import SELF_TILT
+from .lateral import quarter_lateral
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
 
@@ -122,6 +126,11 @@ class SelfReference(BoardMemory):
         start = row_start(view, self.geo, st, ends=SELF_ENDS)
         if start != self.geo.start:
             self.geo = slot_geometry(self.geo.side, self.geo.height, self.geo.pitch, start)
+        # ... and each quarter's slots on its points' own axes (the corners given may put them a
+        # little off: vision.lateral)
+        lateral = quarter_lateral(view, self.geo)
+        if any(lateral):
+            self.geo = slot_geometry(self.geo.side, self.geo.height, self.geo.pitch, self.geo.start, lateral)
         wide = patches(view, self.geo, SELF_SHIFT)
         core = _core(wide, SELF_SHIFT)
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])

@@ -42,6 +42,8 @@ class SlotGeometry:
     squeeze: Optional[np.ndarray] = None  # (n,) each slot's height in the layout per pw of the board's (1: as it is)
     pitch: tuple[float, float] = (1.0, 1.0)  # per row (top, bottom): the checkers' spacing along it, per diameter
     start: tuple[float, float] = (0.0, 0.0)  # per row: how far from the frame (pw) its first checker's edge lies
+    lateral: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # per quarter (top left, top right, bottom
+    # left, bottom right): how far sideways (pw, to the right in the view) its points' checkers lie
 
     @property
     def bar_start(self) -> int:
@@ -50,7 +52,8 @@ class SlotGeometry:
 
 
 def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
-                  pitch: tuple[float, float] = (1.0, 1.0), start: tuple[float, float] = (0.0, 0.0)) -> SlotGeometry:
+                  pitch: tuple[float, float] = (1.0, 1.0), start: tuple[float, float] = (0.0, 0.0),
+                  lateral: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)) -> SlotGeometry:
     """Slots of the 24 points (row ``top`` columns 0..11, then ``bottom``) and of the bar.
 
     ``pitch``: per row, how far apart its checkers lie along the point, per diameter: in a steep
@@ -68,9 +71,9 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
     per = point_slots(cd, height)
     mid = max(height - 2 * L.POINT_LEN, 0.2)   # the board's band between the tips, shown as GAP
     cs, sq = [], []
-    for row, along, first in zip(("top", "bottom"), pitch, start):
+    for r, (row, along, first) in enumerate(zip(("top", "bottom"), pitch, start)):
         for col in range(12):
-            x = L.column_x(col)
+            x = L.column_x(col) + lateral[2 * r + (col >= 6)]
             for k in range(per):
                 d = first + (k + 0.5) * cd * along        # from the base, in the board's own pw
                 if d > L.POINT_LEN:
@@ -85,7 +88,8 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
         cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
         sq.append(1.0)
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
-                        (float(pitch[0]), float(pitch[1])), (float(start[0]), float(start[1])))
+                        (float(pitch[0]), float(pitch[1])), (float(start[0]), float(start[1])),
+                        (float(lateral[0]), float(lateral[1]), float(lateral[2]), float(lateral[3])))
 
 
 def triangle_mates(p: int) -> tuple[list[int], list[int]]:
@@ -109,7 +113,8 @@ def _grid(view: View, geo: SlotGeometry, shift: int = SHIFT) -> tuple[np.ndarray
     and columns: the samples' box with a box's margin, so that a blur of the part alone gives
     the whole view's blur at every sample), the box size, and that part."""
     h, w = view.image.shape[:2]
-    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch, geo.start)
+    key = (h, w, view.px, view.x0, view.y0, geo.side, len(geo.centres), geo.height, shift, geo.pitch, geo.start,
+           geo.lateral)
     hit = _GRIDS.get(key)
     if hit is None:
         cell = geo.side / PATCH

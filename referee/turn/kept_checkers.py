@@ -33,9 +33,9 @@ MOST_STEPS = 4    # checkers one move bears off, or blots it hits, at most (a do
 def kept_checkers_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
                         mover: str, also: Sequence[Cell] = ()) -> Optional[list[tuple[int, Optional[str]]]]:
     """The likeliest board some move of ``mover`` (legal or not) leaves with every checker kept:
-    among what :func:`~referee.turn.likelihood.any_move_cells` allows at each location, the mover's checkers still 15 (on
-    the points, the bar, at most :data:`MOST_STEPS` more borne off) and the opponent's bar holding
-    exactly the blots hit.  A reading's guess location by location may add or lose checkers (a
+    among what :func:`~referee.turn.likelihood.any_move_cells` allows at each location, the mover's
+    checkers still 15 (on the points, the bar, at most :data:`MOST_STEPS` more borne off) and the
+    opponent's bar holding exactly the blots hit.  A reading's guess location by location may add or lose checkers (a
     stack read one short, a dice cup read as two more on a stack); a board a player can leave does
     not, so that guess is no better explanation of the board than the best such board.  None when
     the reading lists no such board.  ``also``: a board's cells (a legal move's) to consider beside

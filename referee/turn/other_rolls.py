@@ -11,12 +11,15 @@ been played 21/18 17/12, the reading telling the two boards apart by 0.85 nats, 
 
 So the best legal move is accepted only when the reading tells its board apart from every board
 another roll leaves (any of the 21 rolls, from the same position, that no play of this roll
-leaves) by more than :data:`OTHER_ROLL` nats (5 to 1), where a place the reading is unsure of (its
-best guess there under :data:`referee.turn.likelihood.SURE`) counts against the other roll's board
-by at most :data:`referee.turn.likelihood.UNSURE` (4 to 1): a reading that is not sure what a
-place shows is no surer what it does not show (a stack of five read 3 or 4 at even odds and 5 at
-0.002, a stack of five read 4 at 0.74 and 5 at 0.003: both real boards, both wrong).  A place read
-surely counts in full, and every place counts in full for the other roll's board.  The players
+leaves) by more than :data:`OTHER_ROLL` nats (5 to 1), where a place the reading is not sure shows
+the legal move's cell (under :data:`referee.turn.likelihood.SURE` there) counts against the other
+roll's board by at most :data:`referee.turn.likelihood.UNSURE` (4 to 1): a reading that is not sure
+what a place shows is no surer what it does not show (a stack of five read 3 or 4 at even odds and
+5 at 0.002, a stack of five read 4 at 0.74 and 5 at 0.003: both real boards, both wrong); nor is
+one sure of a third thing there (a glossy stack of five read bare at 0.82, four and five both in
+its tail: leather_lace, where the tails' ratio let four illegal boards through once the frame
+teaching itself laid its slots otherwise).  A place read surely as the legal move's counts in full,
+and every place counts in full for the other roll's board.  The players
 are asked; the table never records a board it cannot tell from another roll's.
 """
 from __future__ import annotations
@@ -235,11 +238,12 @@ def _cell(me: Sequence[int], opp: Sequence[int], k: int) -> Cell:
 
 class _Gains:
     """How much likelier the reading finds ``cells`` than another cell, location by location, as
-    :func:`told_apart` counts it (a place read unsure: at most :data:`UNSURE`); computed once each."""
+    :func:`told_apart` counts it (a place not read surely as ``cells`` has it: at most :data:`UNSURE`);
+    computed once each."""
 
     def __init__(self, table: Sequence[dict[Cell, float]], cells: Sequence[Cell]) -> None:
         self.table, self.cells = table, cells
-        self.unsure = [(max(t.values()) if t else 0.0) < SURE for t in table]
+        self.unsure = [t.get(c, 0.0) < SURE for t, c in zip(table, cells)]
         self.memo: list[dict[Cell, float]] = [{} for _ in table]
 
     def __call__(self, k: int, other: Cell) -> float:

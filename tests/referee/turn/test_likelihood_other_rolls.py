@@ -108,6 +108,24 @@ def test_an_unsure_place_counts_against_the_other_board_at_most_four_to_one() ->
     assert OTHER_ROLL > UNSURE
 
 
+def test_a_place_read_surely_as_neither_board_counts_at_most_four_to_one() -> None:
+    # point 6 read surely empty (0.82: a glossy stack read as the bare point), the legal move's five
+    # there at 0.02 and the other roll's four at 0.001: the reading is sure of neither, and the ratio
+    # of its two tails (20 to 1) is no evidence between them; at 4 to 1 and point 3's 4 to 1 (read
+    # 0.6) the boards are told apart by 16 to 1, not the 1,300 to 1 the tails make of it
+    true = played((4, 1), "13/8")
+    other = played((5, 3), "13/8 6/3")
+    ev = odds(true, p6={(0, None): 0.82, (5, "dark"): 0.02, (4, "dark"): 0.001, (1, "dark"): 0.159},
+              p3={(0, None): 0.6, (2, "dark"): 0.3999, (1, "dark"): 0.0001})
+    apart, places = told_apart(odds_table(ev), cells_of(true), cells_of(other))
+    assert places == [2, 5] and abs(apart - 2 * UNSURE) < 1e-9, apart
+    # read surely as the legal move's own count, a place still counts in full
+    ev = odds(true, p6={(5, "dark"): 0.9, (4, "dark"): 0.001, (6, "dark"): 0.099},
+              p3={(0, None): 0.97, (1, "dark"): 0.03})
+    apart, _ = told_apart(odds_table(ev), cells_of(true), cells_of(other))
+    assert abs(apart - math.log(0.9 / 0.001) - math.log(0.97 / 0.03)) < 1e-9, apart
+
+
 def test_the_boards_and_their_changed_places_agree_with_the_plays_for_either_mover() -> None:
     # an asymmetric position (the start is the same from both sides, which hides a side mixed up):
     # a light blot Dark may hit, a dark checker on the bar for Light's roll

@@ -1,0 +1,71 @@
+"""Each quarter's slots on its points' own axes (vision/lateral.py), on a real frame.
+
+The dev frame ``board`` (tests/data/vision_real) with its left half moved a third of a point
+width to the right, as corners clicked a little off leave it: the left quarters are found shifted,
+the right ones not, and the frame teaching itself reads the board right only with its slots so laid.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import vision_real as VR  # noqa: E402
+
+from referee.cli.judge import rows_evidence  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision import self_reference  # noqa: E402
+from vision.lateral import quarter_lateral  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.rectify import View  # noqa: E402
+from vision.slots import slot_geometry  # noqa: E402
+
+SHIFT = 0.35   # pw the left half is moved to the right
+
+
+def _board() -> tuple[BoardReader, L.RowReading, View, View]:
+    lab = VR.load_labels()["images"]["board"]
+    reader = BoardReader(VR.config_for(lab, "bottom-right"), corners=np.asarray(lab["corners"], np.float32))
+    reader.inspect(VR.load_image("board"), read_occluded=True)
+    view, setup = reader.last_view, reader.setup
+    assert view is not None and setup is not None
+    top, bottom = setup.to_rows(rows_evidence(lab, "bottom-right"))
+    img = view.image.copy()
+    k = int(round(SHIFT * view.px))
+    bar = int(round((L.BAR_LEFT + 0.5 - view.x0) * view.px))   # the bar's middle: the left half ends there
+    img[:, k:bar] = view.image[:, :bar - k]
+    return reader, L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0), view, View(img, view.px, view.margin,
+                                                                                         view.origin)
+
+
+def _wrong(m: self_reference.SelfReference, view: View, rows: L.RowReading) -> list[int]:
+    points = m.odds(view)[0]
+    truth = [(p.count, p.colour if p.count else None) for p in list(rows.top) + list(rows.bottom)]
+    return [p for p in range(24) if (points[p][0][0], points[p][0][1] if points[p][0][0] else None) != truth[p]]
+
+
+def test_a_quarter_lying_off_its_slots_is_found_and_the_others_are_left() -> None:
+    reader, _rows, view, moved = _board()
+    geo = slot_geometry(reader.checker_size, reader.config.shape.height)
+    assert quarter_lateral(view, geo) == (0.0, 0.0, 0.0, 0.0)      # as the corners lay it: no shift
+    top_left, top_right, bottom_left, bottom_right = quarter_lateral(moved, geo)
+    assert 0.2 <= top_left <= 0.4 and 0.2 <= bottom_left <= 0.4
+    assert top_right == bottom_right == 0.0
+
+
+def test_the_frame_teaching_itself_reads_a_shifted_quarter_only_with_its_slots_moved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    reader, rows, _view, moved = _board()
+    m = self_reference.SelfReference(moved, rows, reader.checker_size, reader.config.shape.height)
+    assert m.geo.lateral[0] > 0.2 and m.geo.lateral[2] > 0.2
+    assert _wrong(m, moved, rows) == []
+    # laid where the corners say, the left half's points (and some that borrow their looks) misread
+    monkeypatch.setattr(self_reference, "quarter_lateral", lambda *a, **k: (0.0, 0.0, 0.0, 0.0))
+    plain = self_reference.SelfReference(moved, rows, reader.checker_size, reader.config.shape.height)
+    wrong = _wrong(plain, moved, rows)
+    assert sum(p % 12 < 6 for p in wrong) >= 4    # image rows: columns 0..5 are the left half
