@@ -74,3 +74,22 @@ def test_misreads_of_the_opponents_stacks_no_move_makes_do_not_stop_the_verdict(
     for p in (0.6, 0.8, 0.9, 0.97):
         v = match_reading(odds(bad, p=p, **one_more), START, c, "dark")
         assert v.kind != "match", (p, v)
+
+
+def test_light_moving_the_board_found_keeps_darks_checkers_and_lights_fifteen() -> None:
+    from referee.rules.moves import legal_plays
+    c = [lp.result for lp in legal_plays(START.swap(), 3, 1)]   # Light's plays, the boards Dark on roll
+    true = c[4]
+    # (24/23 13/10 in Light's count.) Dark's 6 and 8 points read one more each (0.75 against 0.1: no
+    # move of Light's does that), Light's 19 point one short at 0.7: the guess beats the move by 5 nats
+    one_more = {"p6": {(6, "dark"): 0.75, (5, "dark"): 0.1, (4, "dark"): 0.15},
+                "p8": {(4, "dark"): 0.75, (3, "dark"): 0.1, (2, "dark"): 0.15},
+                "p19": {(4, "light"): 0.7, (5, "light"): 0.25, (6, "light"): 0.05}}
+    ev = odds(true, **one_more)
+    table = odds_table(ev)
+    assert log_likelihood(table, most_likely_cells(table)) - log_likelihood(table, cells_of(true)) > 4.6
+    kept = kept_checkers_cells(table, START, "light", cells_of(true))
+    assert kept is not None and kept[5] == (5, "dark") and kept[7] == (3, "dark") and kept[24] == (0, "dark")
+    assert 11 <= _count(kept, "light") <= 15 and _count(kept, "dark") == 15
+    v = match_reading(ev, START, c, "light")
+    assert v.kind == "match" and c[v.indices[0]] == true, v
