@@ -313,7 +313,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         from referee.turn.kept_checkers import kept_checkers_cells
         kept = kept_checkers_cells(table, before, mover, best_cells)
         if kept is not None:
-            fit = max(0.0, min(misfit + best, log_likelihood(table, kept)) - best)
+            fit = max(0.0, min(log_likelihood(table, guess), log_likelihood(table, kept)) - best)
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
