@@ -30,16 +30,17 @@ from referee.turn.likelihood import FLOOR, Cell
 MOST_STEPS = 4    # checkers one move bears off, or blots it hits, at most (a double's four steps)
 
 
-def kept_checkers_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], before: Position,
-                        mover: str, also: Sequence[Cell] = ()) -> Optional[list[tuple[int, Optional[str]]]]:
+def kept_checkers_cells(table: Sequence[dict[Cell, float]], before: Position, mover: str,
+                        also: Sequence[Cell] = ()) -> Optional[list[Cell]]:
     """The likeliest board some move of ``mover`` (legal or not) leaves with every checker kept:
     among what :func:`~referee.turn.likelihood.any_move_cells` allows at each location, the mover's
     checkers still 15 (on the points, the bar, at most :data:`MOST_STEPS` more borne off) and the
-    opponent's bar holding exactly the blots hit.  A reading's guess location by location may add or lose checkers (a
-    stack read one short, a dice cup read as two more on a stack); a board a player can leave does
-    not, so that guess is no better explanation of the board than the best such board.  None when
-    the reading lists no such board.  ``also``: a board's cells (a legal move's) to consider beside
-    those the reading lists, so that the board found is at least as likely as that one."""
+    opponent's bar holding exactly the blots hit.  A reading's guess location by location may add
+    or lose checkers (a stack read one short, a dice cup read as two more on a stack); a board a
+    player can leave does not, so that guess is no better explanation of the board than the best
+    such board.  None when the reading lists no such board.  ``also``: a board's cells (a legal
+    move's) to consider beside those the reading lists, so that the board found is at least as
+    likely as that one."""
     lay = layout_of(before)
     mine, theirs = (DARK, LIGHT) if mover == DARK else (LIGHT, DARK)
     their_counts = lay.light if mover == DARK else lay.dark
@@ -75,8 +76,8 @@ def kept_checkers_cells(table: Sequence[dict[tuple[int, Optional[str]], float]],
             v = ll + math.log(max(table[mover_bar].get((b, mine), 0.0), FLOOR)) \
                 + math.log(max(table[their_bar].get(hit, 0.0), FLOOR))
             if best is None or v > best[0]:
-                bars = {mover_bar: (b, mine), their_bar: hit}
-                best = (v, list(cells) + [bars[24], bars[25]])
+                bars = [(b, mine), hit] if mover == DARK else [hit, (b, mine)]   # the bar's dark, then light
+                best = (v, list(cells) + bars)
     return best[1] if best is not None else None
 
 

@@ -304,7 +304,8 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # how far the best legal position is from explaining the board (>= 0), measured from the
     # reading's own guess eased only where it is unsure of what no move could leave
     guess, _eased, disturbed = explaining_cells(table, before, mover)
-    misfit = max(0.0, log_likelihood(table, guess) - best)
+    guess_ll = log_likelihood(table, guess)
+    misfit = max(0.0, guess_ll - best)
     # ... though no board a player leaves adds or loses checkers: a guess that does (a stack read
     # one short, a cup read as more checkers) is measured by the likeliest board that keeps them
     # ("illegal" is still said only from the reading's own guess, below)
@@ -313,7 +314,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         from referee.turn.kept_checkers import kept_checkers_cells
         kept = kept_checkers_cells(table, before, mover, best_cells)
         if kept is not None:
-            fit = max(0.0, min(log_likelihood(table, guess), log_likelihood(table, kept)) - best)
+            fit = max(0.0, min(guess_ll, log_likelihood(table, kept)) - best)
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
