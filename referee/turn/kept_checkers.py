@@ -52,6 +52,9 @@ def kept_checkers_cells(table: Sequence[dict[Cell, float]], before: Position, mo
         t, n = table[k], their_counts[k]
         stays = (n, theirs) if n else (0, None)
         opts: dict[Cell, tuple[int, int]] = {stays: (0, 0)}
+        # the mover's checkers anywhere, as any_move_cells allows, even on a point the opponent had
+        # made: the wider the boards weighed against the move, the surer a move that beats them
+        # (kept to the opponent's made points, 3 illegal boards of unseen4 were accepted)
         for c in list(t) + list(also[k:k + 1]):
             if c[0] and c[1] == mine:
                 opts[c] = (c[0], int(n == 1))
