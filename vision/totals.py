@@ -29,6 +29,7 @@ Pure: readings in, readings out; no image.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Optional, Sequence
 
@@ -103,35 +104,47 @@ def point_likelihood(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
     return out
 
 
-def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float,
-            empty: float = 1.0) -> list[np.ndarray]:
-    """Each location's weight as an N x N table over (dark, light) checkers it holds (an empty
-    point's or bar's prior times ``empty``)."""
-    out = []
-    for p in points:
-        t = np.zeros((N, N))
-        for (n, c), w in point_likelihood(p).items():
-            if n >= N:
-                continue
-            wt = w * PRIOR[n] * (empty if n == 0 else 1.0)
-            if c is None:
-                t[0, 0] += wt
-            elif c == "dark":
-                t[n, 0] += wt
+@functools.lru_cache(maxsize=4096)
+def _point_row(count: int, colour: Optional[str], confidence: float, empty: float) -> np.ndarray:
+    """One point's weights as a row [empty, dark 1..15, light 1..15]: :func:`point_likelihood`
+    times the real counts' prior (an empty point's times ``empty``), normalised over the (dark,
+    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame."""
+    t = np.zeros((N, N))
+    for (n, c), w in point_likelihood(PointReading(count, colour, confidence)).items():
+        if n >= N:
+            continue
+        wt = w * PRIOR[n] * (empty if n == 0 else 1.0)
+        if c is None:
+            t[0, 0] += wt
+        elif c == "dark":
+            t[n, 0] += wt
+        else:
+            t[0, n] += wt
+    t /= t.sum()
+    return np.concatenate(([t[0, 0]], t[1:, 0], t[0, 1:]))
+
+
+def _bar_row(count: int, colour: int, confidence: float, empty: float) -> np.ndarray:
+    """The bar's ``colour`` (0 dark, 1 light) as a row like :func:`_point_row`'s."""
+    t = np.zeros((N, N))
+    for n, w in bar_odds(count, confidence).items():
+        w = (w + FLOOR * FALL ** abs(n - count)) * BAR_PRIOR[n] * (empty if n == 0 else 1.0)
+        if n < N:
+            if colour == 0:
+                t[n, 0] += w
             else:
-                t[0, n] += wt
-        out.append(t / t.sum())
-    for k in range(2):
-        t = np.zeros((N, N))
-        for n, w in bar_odds(bar[k], bar_conf).items():
-            w = (w + FLOOR * FALL ** abs(n - bar[k])) * BAR_PRIOR[n] * (empty if n == 0 else 1.0)
-            if n < N:
-                if k == 0:
-                    t[n, 0] += w
-                else:
-                    t[0, n] += w
-        out.append(t / t.sum())
-    return out
+                t[0, n] += w
+    t /= t.sum()
+    return np.concatenate(([t[0, 0]], t[1:, 0], t[0, 1:]))
+
+
+def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float,
+            empty: float = 1.0) -> np.ndarray:
+    """Each location's weights (24 points, the bar's dark, its light) as rows [empty, dark 1..15,
+    light 1..15] (an empty point's or bar's prior times ``empty``)."""
+    rows = [_point_row(int(p.count), p.colour, float(p.confidence), float(empty)) for p in points]
+    rows += [_bar_row(bar[k], k, bar_conf, empty) for k in range(2)]
+    return np.array(rows)
 
 
 _IDX = np.subtract.outer(np.arange(N), np.arange(N))
@@ -139,51 +152,55 @@ _VALID = _IDX >= 1
 _COL = np.where(_VALID, _IDX, 0)
 
 
-def _shifts(t: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-    """One location's table as (empty weight, dark shift matrix, light shift matrix): the
-    matrix ``S[i, k]`` is the weight of adding ``i - k`` checkers (1..15) of that colour."""
-    sd = np.where(_VALID, t[_COL, 0], 0.0)
-    sl = np.where(_VALID, t[0, _COL], 0.0)
-    return float(t[0, 0]), sd, sl
+def _shift_mats(tables: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every location's (empty weight, dark shift matrix, light shift matrix): the matrix
+    ``S[i, k]`` is the weight of adding ``i - k`` checkers (1..15) of that colour."""
+    dark = np.concatenate((np.zeros((len(tables), 1)), tables[:, 1:N]), axis=1)
+    light = np.concatenate((np.zeros((len(tables), 1)), tables[:, N:]), axis=1)
+    return tables[:, 0].copy(), np.where(_VALID, dark[:, _COL], 0.0), np.where(_VALID, light[:, _COL], 0.0)
 
 
-def _step(acc: np.ndarray, sh: tuple[float, np.ndarray, np.ndarray]) -> np.ndarray:
+def _step(acc: np.ndarray, t0: float, sd: np.ndarray, sl: np.ndarray) -> np.ndarray:
     """The running totals' weights after one more location (totals over 15 dropped)."""
-    t0, sd, sl = sh
     return t0 * acc + sd @ acc + acc @ sl.T
 
 
-def _step_back(nxt: np.ndarray, sh: tuple[float, np.ndarray, np.ndarray]) -> np.ndarray:
+def _step_back(nxt: np.ndarray, t0: float, sd: np.ndarray, sl: np.ndarray) -> np.ndarray:
     """The weights of reaching an allowed end from each running total, one location earlier."""
-    t0, sd, sl = sh
     return t0 * nxt + sd.T @ nxt + nxt @ sl
 
 
-def _viterbi(shifts: Sequence[tuple[float, np.ndarray, np.ndarray]], end: np.ndarray) -> list[tuple[int, int]]:
+def _viterbi(shifts: tuple[np.ndarray, np.ndarray, np.ndarray], end: np.ndarray) -> list[tuple[int, int]]:
     """The jointly most likely (dark, light) at each location whose totals end where ``end``
     allows (weighted by it): max-product over the running totals, then back from the end."""
+    t0s, sds, sls = shifts
     with np.errstate(divide="ignore"):
         best = np.log(np.eye(N, 1).reshape(N, 1) * np.eye(1, N))  # only (0, 0) at the start
         log_end = np.log(end)
-        logs = [(np.log(t0) if t0 > 0 else -np.inf, np.log(sd), np.log(sl)) for t0, sd, sl in shifts]
+        l0s = np.log(t0s)
+        # [location, colour, i, k, 1]: from k of the colour to i (light's matrices over the totals turned)
+        lds = np.log(np.stack((sds, sls), axis=1))[..., None]
     back: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    rows, cols = np.indices((N, N))
-    for l0, ld, ll in logs:
+    both = np.empty((2, N, N, N))
+    turned = np.empty((2, 1, N, N))
+    for l0, ld in zip(l0s, lds):
+        turned[0, 0] = best
+        turned[1, 0] = best.T
+        np.add(ld, turned, out=both)
+        k = both.argmax(axis=2)                            # [colour, i, j]: the count it came from
+        v = both.max(axis=2)
         stay = best + l0
-        dark = ld[:, :, None] + best[None, :, :]        # [i, k, j]: from k dark to i
-        kd = dark.argmax(axis=1)
-        vd = dark.max(axis=1)
-        light = ll[:, :, None] + best.T[None, :, :]     # [j, k, i]: from k light to j
-        kl = light.argmax(axis=1)
-        vl = light.max(axis=1).T
-        choice = np.argmax(np.stack([stay, vd, vl]), axis=0)
-        best = np.choose(choice, [stay, vd, vl])
-        back.append((choice, rows - kd, cols - kl.T))
-    a, b = np.unravel_index(int(np.argmax(best + log_end)), best.shape)
+        # the first of stay, dark, light that is likeliest (as an argmax over the three)
+        dark = v[0] > stay
+        best = np.where(dark, v[0], stay)
+        light = v[1].T > best
+        best = np.where(light, v[1].T, best)
+        back.append((np.where(light, 2, dark.astype(np.int8)), k[0], k[1].T))
+    a, b = (int(x) for x in np.unravel_index(int(np.argmax(best + log_end)), best.shape))
     out: list[tuple[int, int]] = []
-    for choice, nd, nl in reversed(back):
+    for choice, kd, kl in reversed(back):
         c = int(choice[a, b])
-        step = (0, 0) if c == 0 else ((int(nd[a, b]), 0) if c == 1 else (0, int(nl[a, b])))
+        step = (0, 0) if c == 0 else ((a - int(kd[a, b]), 0) if c == 1 else (0, b - int(kl[a, b])))
         out.append(step)
         a, b = a - step[0], b - step[1]
     return out[::-1]
@@ -199,11 +216,12 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
     if off is not None and not (0 <= off[0] <= L.PER_SIDE and 0 <= off[1] <= L.PER_SIDE):
         return None
     tables = _tables(points, bar, bar_conf, empty)
-    shifts = [_shifts(t) for t in tables]
+    shifts = _shift_mats(tables)
+    t0s, sds, sls = shifts
     fwd = [np.zeros((N, N))]
     fwd[0][0, 0] = 1.0
-    for sh in shifts:
-        acc = _step(fwd[-1], sh)
+    for t0, sd, sl in zip(t0s, sds, sls):
+        acc = _step(fwd[-1], t0, sd, sl)
         s = acc.sum()
         fwd.append(acc / s if s > 0 else acc)
     end = np.zeros((N, N))
@@ -214,17 +232,17 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
     if (fwd[-1] * end).sum() <= 0:
         return None
     bwd = [end]
-    for sh in reversed(shifts):
-        acc = _step_back(bwd[0], sh)
+    for t0, sd, sl in zip(t0s[::-1], sds[::-1], sls[::-1]):
+        acc = _step_back(bwd[0], t0, sd, sl)
         s = acc.sum()
         bwd.insert(0, acc / s if s > 0 else acc)
     chosen = _viterbi(shifts, end)
     # each location's posterior: the share of all readings with possible totals that agree with it
     post: list[float] = []
-    for i, (t, (d, lt)) in enumerate(zip(tables, chosen)):
-        z = float((_step(fwd[i], shifts[i]) * bwd[i + 1]).sum())
+    for i, (d, lt) in enumerate(chosen):
+        z = float((_step(fwd[i], t0s[i], sds[i], sls[i]) * bwd[i + 1]).sum())
         mine = np.zeros((N, N))
-        mine[d:, lt:] = t[d, lt] * fwd[i][:N - d, :N - lt]
+        mine[d:, lt:] = tables[i, 0 if not (d or lt) else (d if d else N - 1 + lt)] * fwd[i][:N - d, :N - lt]
         post.append(float((mine * bwd[i + 1]).sum()) / z if z > 0 else 0.0)
     pts: list[PointReading] = []
     changed = []
