@@ -289,29 +289,27 @@ def _points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return pts[:, 0], rows[pts[:, 1]].astype(np.intp)
 
 
-def _close_pairs(points: np.ndarray, d: float, strict: bool) -> tuple[np.ndarray, np.ndarray]:
+def _close_pairs(points: np.ndarray, d: float, strict: bool,
+                 dist: bool = False) -> "tuple[np.ndarray, ...]":
     """The pairs (i < j) of ``points`` (shape (n, 2), pw) whose distance (:func:`numpy.hypot`) is below
-    ``d`` (``strict``) or at most ``d``: only the pairs near in x are measured (sorted by x, each point
-    against the next ones while they lie within ``d``), not all n x n."""
+    ``d`` (``strict``) or at most ``d`` (``dist``: their distances too): only the pairs near in x are
+    measured (sorted by x, each point against the next ones while they lie within ``d``), not all n x n;
+    all of them laid out at once (each point repeated as often as it has points within reach)."""
     n = len(points)
     if n < 2:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+        return (np.zeros(0, np.intp), np.zeros(0, np.intp)) + ((np.zeros(0),) if dist else ())
     order = np.argsort(points[:, 0], kind="stable")
     xs = points[order, 0]
     # |dx| <= hypot(dx, dy): a pair further apart in x is further apart (a hair's slack for rounding)
     reach = np.searchsorted(xs, xs + d * (1 + 1e-9) + 1e-12, side="right") - np.arange(n) - 1
-    ii, jj = [], []
-    for k in range(1, int(reach.max(initial=0)) + 1):
-        at = np.nonzero(reach >= k)[0]
-        ii.append(order[at])
-        jj.append(order[at + k])
-    if not ii:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    a, b = np.concatenate(ii), np.concatenate(jj)
+    total = int(reach.sum())
+    first = np.repeat(np.arange(n), reach)                              # each point, once per point in reach
+    step = np.arange(1, total + 1) - np.repeat(np.cumsum(reach) - reach, reach)   # 1, 2, ... its reach
+    a, b = order[first], order[first + step]
     i, j = np.minimum(a, b), np.maximum(a, b)
-    dist = np.hypot(points[i, 0] - points[j, 0], points[i, 1] - points[j, 1])
-    near = dist < d if strict else dist <= d
-    return i[near], j[near]
+    far = np.hypot(points[i, 0] - points[j, 0], points[i, 1] - points[j, 1])
+    near = far < d if strict else far <= d
+    return (i[near], j[near]) + ((far[near],) if dist else ())
 
 
 def _group_labels(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -349,18 +347,23 @@ def pip_candidates(view: View, p: DiceParams,
     (:func:`spots_at`), when already found."""
     out: list[tuple[float, float]] = []
     for spots_ in (_pip_spots(view, p) if spots is None else spots):  # dark pips, then light ones: never mixed
-        if len(spots_) > p.max_spots or len(spots_) == 0:
+        if len(spots_) > p.max_spots or len(spots_) == 0 or not p.pip_links:
             continue
+        # the pairs within the longest link measured once: each link's are those of them below it
+        i, j, d = _close_pairs(spots_, max(p.pip_links), strict=True, dist=True)
         for link in p.pip_links:
-            out += _small_groups(spots_, link, p.side[1] * 0.8)
+            near = d < link
+            out += _small_groups(spots_, link, p.side[1] * 0.8, (i[near], j[near]))
     return _apart(out, 0.06)
 
 
-def _small_groups(spots: np.ndarray, link: float, widest: float) -> list[tuple[float, float]]:
+def _small_groups(spots: np.ndarray, link: float, widest: float,
+                  pairs: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
     """The centres (their spots' mean) of the groups of :func:`_pip_groups` with at most 6 spots and
-    spanning at most ``widest`` pw on either axis, in the groups' order (worked out for all groups at once)."""
+    spanning at most ``widest`` pw on either axis, in the groups' order (worked out for all groups at once);
+    ``pairs``: the spots' pairs below ``link`` apart (:func:`_close_pairs`), when already found."""
     n = len(spots)
-    label = _group_labels(n, *_close_pairs(spots, link, strict=True))
+    label = _group_labels(n, *(_close_pairs(spots, link, strict=True) if pairs is None else pairs))
     order = np.argsort(label, kind="stable")
     lab = label[order]
     starts = np.r_[0, np.nonzero(np.diff(lab))[0] + 1]
@@ -390,11 +393,15 @@ def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
         return points
     dp = float(p.detect_px)
     k = max(3, int(round(0.15 * dp)) | 1)
-    best = cv2.dilate(m, np.ones((k, k), np.uint8))  # the most within a pip row's reach
     a = np.asarray(points, np.float64)
-    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, m.shape[1] - 1)
-    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, m.shape[0] - 1)
-    score = best[ys, xs]
+    H, W = m.shape[:2]
+    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, W - 1)
+    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, H - 1)
+    # the most within a pip row's reach (a k px box, cut at the map's edge): the whole map's dilation
+    # read at the points, worked out at the points alone (a few hundred boxes, not the map)
+    off = np.arange(-(k // 2), k // 2 + 1)
+    rows, cols = np.clip(ys[:, None] + off, 0, H - 1), np.clip(xs[:, None] + off, 0, W - 1)
+    score = m[rows[:, :, None], cols[:, None, :]].reshape(len(a), -1).max(axis=1)
     order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
     return [points[i] for i in order]
 
@@ -408,11 +415,10 @@ def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, flo
     later: dict[int, list[int]] = {}
     for p_, q_ in zip(i.tolist(), j.tolist()):
         later.setdefault(p_, []).append(q_)
-    kept: list[tuple[float, float]] = []
+    # only a point with a later one near can drop any: those in order (a point is dropped by earlier ones
+    # alone, so whether each drops its later ones is settled by the time it comes)
     taken: set[int] = set()
-    for k in range(len(a)):
-        if k in taken:
-            continue
-        kept.append(points[k])
-        taken.update(later.get(k, ()))
-    return kept
+    for k in sorted(later):
+        if k not in taken:
+            taken.update(later[k])
+    return [q for k, q in enumerate(points) if k not in taken]
