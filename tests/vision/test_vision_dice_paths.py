@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from vision.dice_candidates import _apart, _close_pairs, _small_groups, pip_candidates, standing_out  # noqa: E402
+from vision.dice_candidates import pip_candidates, standing_out  # noqa: E402
+from vision.dice_pips import apart, close_pairs, small_groups  # noqa: E402
 from vision.dice_params import DiceParams  # noqa: E402
 from vision.rectify import View  # noqa: E402
 
@@ -53,7 +54,7 @@ def test_near_pairs_laid_out_at_once_are_every_pair_measured() -> None:
         if trial % 3 == 0:
             pts = np.round(pts * 20) / 20
         for d, strict in ((0.17, True), (0.32, True), (0.06, False)):
-            i, j, far = _close_pairs(pts, d, strict, dist=True)
+            i, j, far = close_pairs(pts, d, strict, dist=True)
             assert set(zip(i.tolist(), j.tolist())) == _pairs_one_by_one(pts, d, strict)
             assert np.array_equal(far, np.hypot(pts[i, 0] - pts[j, 0], pts[i, 1] - pts[j, 1]))
 
@@ -71,5 +72,5 @@ def test_pip_candidates_from_the_longest_links_pairs_are_each_links_own() -> Non
         for s in spots:
             if len(s):
                 for link in p.pip_links:
-                    want += _small_groups(s, link, p.side[1] * 0.8)
-        assert pip_candidates(view, p, (spots[0], spots[1])) == _apart(want, 0.06)
+                    want += small_groups(s, link, p.side[1] * 0.8)
+        assert pip_candidates(view, p, (spots[0], spots[1])) == apart(want, 0.06)
