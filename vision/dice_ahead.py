@@ -172,6 +172,7 @@ class DiceAhead:
         self._got: dict[int, Optional[list[dict[str, Any]]]] = {}
         self._slots: Optional[_Slots] = None
         self.dead = False          # the child died or could not start: the caller finds the dice itself
+        self._closed = False       # closed: a line loaded after (the read-ahead ending) starts no child
 
     def start(self) -> None:
         """Start the child now (it imports OpenCV and the dice search while the caller begins)."""
@@ -214,13 +215,14 @@ class DiceAhead:
     def send(self, n: int, img: Any, job: dict[str, Any]) -> bool:
         """Hand line ``n`` (its job and decoded picture) to the child when it gives corners; True if sent."""
         camera = job_camera(job)
-        if not isinstance(camera[0], str) or not camera[0]:
+        if self._closed or not isinstance(camera[0], str) or not camera[0]:
             return False
         self.start()
         if self.dead:
             return False
         self._sent.add(n)
-        place = None if self._slots is None else self._slots.put(n, img)
+        slots = self._slots
+        place = None if slots is None else slots.put(n, img)
         self._out.put((n, img if place is None else place, camera))
         return True
 
@@ -246,7 +248,8 @@ class DiceAhead:
         return got
 
     def close(self) -> None:
-        """End the child (it finishes the line in hand)."""
+        """End the child (it finishes the line in hand); no line is sent after."""
+        self._closed = True
         if self._proc is None:
             return
         self._out.put(None)

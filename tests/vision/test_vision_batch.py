@@ -284,3 +284,5 @@ def test_the_pictures_go_to_the_child_through_shared_slots_and_over_the_pipe_whe
         assert finder.take(1) == here[0]
         assert sorted(finder._slots._busy.values()) == list(range(2, A.SLOTS + 1))
         assert finder.take(2) == here[1] and finder.take(3) == here[2] and not finder.dead
+    # closed (the loop over): a line the read-ahead loads after starts no child again
+    assert not finder.send(A.SLOTS + 2, pics[0], jobs[0]) and finder._proc is None
