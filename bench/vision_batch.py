@@ -24,6 +24,7 @@ line (on a shared machine the noisiest figure).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import subprocess
@@ -155,23 +156,39 @@ def child(base_pkgs: str, lines: int, only: str) -> dict[str, dict[str, float]]:
     return out
 
 
+class _Clocked(io.StringIO):
+    """stdout for ``_batch``: the reading thread's CPU and the wall clock when each result line is
+    flushed (``_batch`` flushes every line it prints, from the reading thread)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.flushed: list[tuple[float, float]] = []
+
+    def flush(self) -> None:
+        self.flushed.append((time.thread_time(), time.perf_counter()))
+
+
 def timed_batch(cli: Any, lines_in: str, dice: bool = False) -> tuple[list[float], str]:
     """One whole ``read --batch`` loop of ``cli`` (a tree's :mod:`vision.cli`: its ``_batch``, stdin
     and stdout swapped for strings) over ``lines_in``: [CPU of this process and of the child processes
-    it waited for (the dice's), reading-thread CPU, wall] seconds, and what it printed."""
-    import io
+    it waited for (the dice's), reading-thread CPU, wall] seconds, then [reading-thread CPU, wall]
+    seconds from the first line's result flushed to the last's (nan with one line: the lines after
+    the first in the same run, no child process's start in them), and what it printed."""
     import resource
 
     def children() -> float:
         ru = resource.getrusage(resource.RUSAGE_CHILDREN)
         return ru.ru_utime + ru.ru_stime
     stdin, stdout = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = io.StringIO(lines_in), io.StringIO()
+    out = _Clocked()
+    sys.stdin, sys.stdout = io.StringIO(lines_in), out
     try:
         t, c, m, w = time.process_time(), children(), time.thread_time(), time.perf_counter()
         cli._batch(dice=dice)
         spent = [time.process_time() - t + children() - c, time.thread_time() - m, time.perf_counter() - w]
-        return spent, sys.stdout.getvalue()
+        (m0, w0), (m1, w1) = out.flushed[0], out.flushed[-1]
+        spent += [m1 - m0, w1 - w0] if len(out.flushed) > 1 else [float("nan")] * 2
+        return spent, out.getvalue()
     finally:
         sys.stdin, sys.stdout = stdin, stdout
 
@@ -179,12 +196,15 @@ def timed_batch(cli: Any, lines_in: str, dice: bool = False) -> tuple[list[float
 def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3,
            dice: bool = False) -> dict[str, dict[str, float]]:
     """Each side's whole ``read --batch`` loop, without the dice unless ``dice`` (its ``_batch``, stdin
-    and stdout swapped for strings) over ``text``: CPU and wall milliseconds per line after the first, the run of
-    the first line alone taken off (a fresh set of readers each run, as a new command has), the
-    best of ``reps`` runs taking turns; and ``same``, 1.0 when both sides print the same."""
+    and stdout swapped for strings) over ``text``: milliseconds per line after the first, the best of
+    ``reps`` runs taking turns (a fresh set of readers each run, as a new command has): CPU, the run of
+    the first line alone taken off; the reading thread's CPU and the wall time from the first line's
+    result to the last's in the same run (a run's own lines: the dice's child process starts before
+    the first result, and its start, some 0.3 s that varies by tens of ms from run to run, is not
+    taken off from another run); and ``same``, 1.0 when both sides print the same."""
     first = text.splitlines(keepends=True)[0]
     printed = {side: timed_batch(cli, text, dice)[1] for side, cli in clis.items()}   # the warps' maps made
-    best = {side: {"all": [float("inf")] * 3, "one": [float("inf")] * 3} for side in clis}
+    best = {side: {"all": [float("inf")] * 5, "one": [float("inf")] * 5} for side in clis}
     sides = list(clis)
     for r in range(reps):
         for side in (sides if r % 2 == 0 else sides[::-1]):
@@ -192,8 +212,8 @@ def _loops(clis: dict[str, Any], text: str, lines: int, reps: int = 3,
                 spent, _ = timed_batch(clis[side], lines_in, dice)
                 best[side][key] = [min(a, b) for a, b in zip(best[side][key], spent)]
     same = float(len(set(printed.values())) == 1)
-    return {side: {**{k: (b["all"][i] - b["one"][i]) / lines * 1000
-                      for i, k in enumerate(("loop_cpu", "loop_main", "loop_wall"))}, "same": same}
+    return {side: {"loop_cpu": (b["all"][0] - b["one"][0]) / lines * 1000,
+                   "loop_main": b["all"][3] / lines * 1000, "loop_wall": b["all"][4] / lines * 1000, "same": same}
             for side, b in best.items()}
 
 

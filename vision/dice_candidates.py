@@ -9,6 +9,7 @@ import numpy as np
 
 from . import layout as L
 from .dice_params import DiceParams
+from .dice_pips import apart, close_pairs, small_groups
 from .rectify import View
 
 
@@ -289,59 +290,6 @@ def _points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return pts[:, 0], rows[pts[:, 1]].astype(np.intp)
 
 
-def _close_pairs(points: np.ndarray, d: float, strict: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The pairs (i < j) of ``points`` (shape (n, 2), pw) whose distance (:func:`numpy.hypot`) is below
-    ``d`` (``strict``) or at most ``d``: only the pairs near in x are measured (sorted by x, each point
-    against the next ones while they lie within ``d``), not all n x n."""
-    n = len(points)
-    if n < 2:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    order = np.argsort(points[:, 0], kind="stable")
-    xs = points[order, 0]
-    # |dx| <= hypot(dx, dy): a pair further apart in x is further apart (a hair's slack for rounding)
-    reach = np.searchsorted(xs, xs + d * (1 + 1e-9) + 1e-12, side="right") - np.arange(n) - 1
-    ii, jj = [], []
-    for k in range(1, int(reach.max(initial=0)) + 1):
-        at = np.nonzero(reach >= k)[0]
-        ii.append(order[at])
-        jj.append(order[at + k])
-    if not ii:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    a, b = np.concatenate(ii), np.concatenate(jj)
-    i, j = np.minimum(a, b), np.maximum(a, b)
-    dist = np.hypot(points[i, 0] - points[j, 0], points[i, 1] - points[j, 1])
-    near = dist < d if strict else dist <= d
-    return i[near], j[near]
-
-
-def _group_labels(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Per point of ``n``, the least index of its group (single linkage over the pairs ``i``-``j``)."""
-    label = np.arange(n)
-    if len(i) == 0:
-        return label
-    while True:  # each pass takes the lesser label across every pair, then follows labels to their roots
-        low = np.minimum(label[i], label[j])
-        new = label.copy()
-        np.minimum.at(new, i, low)
-        np.minimum.at(new, j, low)
-        new = new[new]
-        if np.array_equal(new, label):
-            return label
-        label = new
-
-
-def _pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
-    """The spots linked into groups (single linkage at ``link`` pw), in the order of their first spot,
-    each group's spots in their order."""
-    n = len(spots)
-    if n == 0:
-        return []
-    label = _group_labels(n, *_close_pairs(spots, link, strict=True))
-    order = np.argsort(label, kind="stable")
-    cuts = np.nonzero(np.diff(label[order]))[0] + 1
-    return [spots[g] for g in np.split(order, cuts)]
-
-
 def pip_candidates(view: View, p: DiceParams,
                    spots: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
     """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
@@ -349,36 +297,14 @@ def pip_candidates(view: View, p: DiceParams,
     (:func:`spots_at`), when already found."""
     out: list[tuple[float, float]] = []
     for spots_ in (_pip_spots(view, p) if spots is None else spots):  # dark pips, then light ones: never mixed
-        if len(spots_) > p.max_spots or len(spots_) == 0:
+        if len(spots_) > p.max_spots or len(spots_) == 0 or not p.pip_links:
             continue
+        # the pairs within the longest link measured once: each link's are those of them below it
+        i, j, d = close_pairs(spots_, max(p.pip_links), strict=True, dist=True)
         for link in p.pip_links:
-            out += _small_groups(spots_, link, p.side[1] * 0.8)
-    return _apart(out, 0.06)
-
-
-def _small_groups(spots: np.ndarray, link: float, widest: float) -> list[tuple[float, float]]:
-    """The centres (their spots' mean) of the groups of :func:`_pip_groups` with at most 6 spots and
-    spanning at most ``widest`` pw on either axis, in the groups' order (worked out for all groups at once)."""
-    n = len(spots)
-    label = _group_labels(n, *_close_pairs(spots, link, strict=True))
-    order = np.argsort(label, kind="stable")
-    lab = label[order]
-    starts = np.r_[0, np.nonzero(np.diff(lab))[0] + 1]
-    size = np.diff(np.r_[starts, n])
-    s = spots[order]
-    span = np.maximum(np.maximum.reduceat(s[:, 0], starts) - np.minimum.reduceat(s[:, 0], starts),
-                      np.maximum.reduceat(s[:, 1], starts) - np.minimum.reduceat(s[:, 1], starts))
-    span[size == 1] = 0.0
-    ok = np.nonzero((size <= 6) & (span <= widest))[0]
-    if len(ok) == 0:
-        return []
-    # each kept group's mean, summed spot by spot in their order as numpy's mean of <= 6 rows does
-    total = s[starts[ok]].copy()
-    for k in range(1, 6):
-        more = size[ok] > k
-        total[more] += s[starts[ok][more] + k]
-    centre = total / size[ok][:, None]
-    return [(float(x), float(y)) for x, y in centre.tolist()]
+            near = d < link
+            out += small_groups(spots_, link, p.side[1] * 0.8, (i[near], j[near]))
+    return apart(out, 0.06)
 
 
 def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
@@ -390,29 +316,14 @@ def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
         return points
     dp = float(p.detect_px)
     k = max(3, int(round(0.15 * dp)) | 1)
-    best = cv2.dilate(m, np.ones((k, k), np.uint8))  # the most within a pip row's reach
     a = np.asarray(points, np.float64)
-    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, m.shape[1] - 1)
-    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, m.shape[0] - 1)
-    score = best[ys, xs]
+    H, W = m.shape[:2]
+    xs = np.clip(np.round((a[:, 0] - view.x0) * dp).astype(int), 0, W - 1)
+    ys = np.clip(np.round((a[:, 1] - view.y0) * dp).astype(int), 0, H - 1)
+    # the most within a pip row's reach (a k px box, cut at the map's edge): the whole map's dilation
+    # read at the points, worked out at the points alone (a few hundred boxes, not the map)
+    off = np.arange(-(k // 2), k // 2 + 1)
+    rows, cols = np.clip(ys[:, None] + off, 0, H - 1), np.clip(xs[:, None] + off, 0, W - 1)
+    score = m[rows[:, :, None], cols[:, None, :]].reshape(len(a), -1).max(axis=1)
     order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
     return [points[i] for i in order]
-
-
-def _apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
-    """``points`` in order, less any within ``d`` pw of an earlier one kept."""
-    if not points:
-        return []
-    a = np.asarray(points, np.float64)
-    i, j = _close_pairs(a, d, strict=False)
-    later: dict[int, list[int]] = {}
-    for p_, q_ in zip(i.tolist(), j.tolist()):
-        later.setdefault(p_, []).append(q_)
-    kept: list[tuple[float, float]] = []
-    taken: set[int] = set()
-    for k in range(len(a)):
-        if k in taken:
-            continue
-        kept.append(points[k])
-        taken.update(later.get(k, ()))
-    return kept

@@ -232,9 +232,10 @@ class DiceCarry:
             fresh[: int(keep.sum())] = False
             ok = ~fresh | at(xs, ys)   # a spot found again only where something changed near
             xs, ys = xs[ok], ys[ok]
-            order = np.lexsort((xs, ys))   # row by row, as found on the whole view
-            xy = np.unique(np.stack([ys[order], xs[order]], axis=1), axis=0)   # crops may overlap
-            out.append((xy[:, 1].astype(np.intp), xy[:, 0].astype(np.intp)))
+            # row by row, as found on the whole view, each once (crops may overlap): one key a pixel
+            # (its row, then its column), sorted and made unique at once
+            key = np.unique(ys.astype(np.int64) * (W + 1) + xs)
+            out.append(((key % (W + 1)).astype(np.intp), (key // (W + 1)).astype(np.intp)))
         return out[0], out[1]
 
     def _unchanged(self, view: View, coarse: View, fresh: np.ndarray) -> Looks:

@@ -226,8 +226,10 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
         ry, rx = se.shape[0] // 2, se.shape[1] // 2
-        # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck)
-        if _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
+        # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
+        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out
+        if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
+                _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
             continue
         n, lab = cv2.connectedComponents(framed[1:-1, 1:-1], connectivity=4)
         seed_label = int(lab[sy, sx])

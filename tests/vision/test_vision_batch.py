@@ -247,3 +247,42 @@ def test_a_child_that_dies_leaves_the_dice_to_the_caller(tmp_path: Path) -> None
         finder.send(3, cv2.imread(lines[1]["image"]), lines[1])
         assert finder.take(3) is None and finder.dead
         assert not finder.send(4, cv2.imread(lines[1]["image"]), lines[1])   # the caller finds them from now on
+
+
+
+def test_the_pictures_go_to_the_child_through_shared_slots_and_over_the_pipe_when_none_is_free(
+        tmp_path: Path) -> None:
+    """A line's picture goes to the dice's child in a shared slot (only its place over the pipe), the
+    slot free again once the line's answer is read; with every slot holding a line not yet answered,
+    the picture itself goes over the pipe: the dice are those found in this process either way."""
+    import cv2
+
+    from vision import dice_ahead as A
+    from vision.cli import camera_of, dice_found, job_camera, reader_config
+    jobs = [json.loads(s) for s in _game_lines(tmp_path, 3)]
+    pics = [cv2.imread(job["image"]) for job in jobs]
+    class Camera:   # one camera: its carry kept under it (weakly), as the child keeps its own
+        pass
+    camera = Camera()
+    here = []
+    for img, job in zip(pics, jobs):
+        cs = camera_of(img, *job_camera(job))[1]
+        here.append(dice_found(img, cs, reader_config(cs, *job_camera(job)[1:]).shape, camera))
+    with A.DiceAhead() as finder:
+        sent: list[Any] = []
+        put = finder._out.put
+
+        def seen(job: Any) -> None:
+            sent.append(job)
+            put(job)
+        finder._out.put = seen   # type: ignore[method-assign]
+        for n in range(1, A.SLOTS + 2):
+            assert finder.send(n, pics[(n - 1) % 3], jobs[(n - 1) % 3])
+        assert finder._slots is not None
+        assert [isinstance(job[1], tuple) for job in sent] == [True] * A.SLOTS + [False]   # the last: pickled
+        assert sorted(finder._slots._busy.values()) == list(range(1, A.SLOTS + 1))
+        assert finder.take(1) == here[0]
+        assert sorted(finder._slots._busy.values()) == list(range(2, A.SLOTS + 1))
+        assert finder.take(2) == here[1] and finder.take(3) == here[2] and not finder.dead
+    # closed (the loop over): a line the read-ahead loads after starts no child again
+    assert not finder.send(A.SLOTS + 2, pics[0], jobs[0]) and finder._proc is None

@@ -271,9 +271,9 @@ def _linked(spots: np.ndarray, link: float) -> list[list[int]]:
 
 def test_pip_groups_and_their_centres_are_those_of_every_pair_measured() -> None:
     """The pip groups found from the pairs near in x (the speed path) are single linkage over every
-    pair, in the same order; a kept group's centre is its spots' mean; ``_apart`` keeps a point only
+    pair, in the same order; a kept group's centre is its spots' mean; ``apart`` keeps a point only
     when no earlier kept one lies within reach (ties on the grid included)."""
-    from vision.dice_candidates import _apart, _pip_groups, _small_groups
+    from vision.dice_pips import apart, pip_groups, small_groups
     rng = np.random.default_rng(7)
     for trial in range(120):
         n = int(rng.integers(0, 90))
@@ -282,18 +282,18 @@ def test_pip_groups_and_their_centres_are_those_of_every_pair_measured() -> None
             spots = np.round(spots * 20) / 20   # on a grid: distances exactly at the link
         for link in (0.17, 0.32):
             want = _linked(spots, link)
-            got = _pip_groups(spots, link)
+            got = pip_groups(spots, link)
             assert [g.tolist() for g in got] == [spots[w].tolist() for w in want]
             if n:
                 kept = [spots[w].mean(axis=0) for w in want
                         if len(w) <= 6 and (len(w) == 1 or float(np.ptp(spots[w], axis=0).max()) <= 0.3)]
-                assert _small_groups(spots, link, 0.3) == [(float(c[0]), float(c[1])) for c in kept]
+                assert small_groups(spots, link, 0.3) == [(float(c[0]), float(c[1])) for c in kept]
         pts = [(float(x), float(y)) for x, y in spots]
         kept_pts: list[tuple[float, float]] = []
         for q in pts:
             if all(np.hypot(q[0] - k[0], q[1] - k[1]) > 0.06 for k in kept_pts):
                 kept_pts.append(q)
-        assert _apart(pts, 0.06) == kept_pts
+        assert apart(pts, 0.06) == kept_pts
 
 
 def test_peaks_pixels_are_those_of_the_whole_mask() -> None:
