@@ -120,8 +120,20 @@ def _point_row(count: int, colour: Optional[str], confidence: float, empty: floa
             t[n, 0] += wt
         else:
             t[0, n] += wt
-    t /= t.sum()
-    return np.concatenate(([t[0, 0]], t[1:, 0], t[0, 1:]))
+    return _as_row(t)
+
+
+def _as_row(t: np.ndarray) -> np.ndarray:
+    """A location's N x N table over (dark, light) normalised and laid out as a row [empty, dark
+    1..15, light 1..15] (read-only: :func:`_point_row` keeps its rows)."""
+    row = np.concatenate(([t[0, 0]], t[1:, 0], t[0, 1:])) / t.sum()
+    row.flags.writeable = False
+    return row
+
+
+def _held(dark: int, light: int) -> int:
+    """Where a row (:func:`_as_row`) holds ``dark`` or ``light`` checkers (at most one of them not 0)."""
+    return dark if dark else (N - 1 + light if light else 0)
 
 
 def _bar_row(count: int, colour: int, confidence: float, empty: float) -> np.ndarray:
@@ -134,8 +146,7 @@ def _bar_row(count: int, colour: int, confidence: float, empty: float) -> np.nda
                 t[n, 0] += w
             else:
                 t[0, n] += w
-    t /= t.sum()
-    return np.concatenate(([t[0, 0]], t[1:, 0], t[0, 1:]))
+    return _as_row(t)
 
 
 def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float,
@@ -242,7 +253,7 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
     for i, (d, lt) in enumerate(chosen):
         z = float((_step(fwd[i], t0s[i], sds[i], sls[i]) * bwd[i + 1]).sum())
         mine = np.zeros((N, N))
-        mine[d:, lt:] = tables[i, 0 if not (d or lt) else (d if d else N - 1 + lt)] * fwd[i][:N - d, :N - lt]
+        mine[d:, lt:] = tables[i, _held(d, lt)] * fwd[i][:N - d, :N - lt]
         post.append(float((mine * bwd[i + 1]).sum()) / z if z > 0 else 0.0)
     pts: list[PointReading] = []
     changed = []
