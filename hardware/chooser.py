@@ -18,7 +18,7 @@ the table's business, not the referee's, and lives here in :class:`Chooser`:
 opens it (whatever is asked); without the key, the player's menu and the paused table (a
 player called the director) offer "Director", and the action picked then asks for the
 director's PIN, entered digit by digit (``next`` changes the digit, ``confirm`` enters it).
-The menu's actions (:data:`DIRECTOR_MENU`: undo, accept or reject the move, end the match)
+The menu's actions (:data:`DIRECTOR_MENU`: undo, accept or reject the move, end the match, learn the board)
 go to the referee as :class:`referee.officials.DirectorAction` with the key that was shown:
 ``"button"``, ``"pin"``, or ``""`` for a wrong PIN or a table with no key configured, which
 the referee refuses (and the journal keeps).  Set-ups and score corrections need more than
@@ -53,7 +53,8 @@ MENU: tuple[tuple[str, Optional[str]], ...] = (
 #: the director's menu: (label, director action); None closes it
 DIRECTOR_MENU: tuple[tuple[str, Optional[str]], ...] = (
     ("Undo the last action", "undo"), ("Accept the move as played", "accept_move"),
-    ("Reject the last move", "reject_move"), ("End the match", "end_match"), ("Back", None))
+    ("Reject the last move", "reject_move"), ("End the match", "end_match"),
+    ("Learn the board as it stands", "learn_board"), ("Back", None))
 #: the option that opens the director's menu (in the player's menu and on a paused table)
 DIRECTOR_ENTRY = "director_menu"
 

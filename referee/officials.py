@@ -45,7 +45,8 @@ _KINDS["time_out"] = ClockTimeOut
 # --------------------------------------------------------------------------- the director
 
 #: what the director may do at a table (:mod:`referee.turn.director` says what each does)
-DIRECTOR_ACTIONS: tuple[str, ...] = ("undo", "setup", "score", "accept_move", "reject_move", "end_match")
+DIRECTOR_ACTIONS: tuple[str, ...] = ("undo", "setup", "score", "accept_move", "reject_move", "end_match",
+                                     "learn_board")
 #: how the director showed the key: the director's button held down, the PIN entered on the
 #: buttons, the director's login on the club page, a script the director runs (``bgtable
 #: referee --script``); "" = no key (the action is refused)
@@ -66,6 +67,8 @@ class DirectorAction:
     * ``score``: ``score`` is the corrected score (dark, light);
     * ``end_match``: ``colour`` the player the match is awarded to ("" = it ends at the score
       as it stands).
+    * ``learn_board``: the board, as it stands, shows the referee's position: the camera learns
+      its look from the next still frame whatever it reads there (a board it reads poorly).
     """
 
     action: str

@@ -54,7 +54,32 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) ->
     """What the table is told when still frames go on differing from the first position it was
     told (a game's start) in more places than ``[vision] first_misfits`` allows (:data:`FIRST_MISFITS`
     by default): the points (table numbering) that differ, read against expected, at most ``most``
-    of them named, and how to have the board learned anyway."""
+    of them named, and how to have the board learned anyway (the director's order,
+    :meth:`vision.stability.StabilityFilter.learn_as_it_stands`)."""
+    return (f"the board does not look like the position the referee expects: {_differences(reading, known, most)}. "
+            "Check the set-up; if it is right, the camera reads this board poorly and will ask you to confirm "
+            "moves until the director has it learn the board as set up (the director's menu: "
+            "\"Learn the board as it stands\"; or learn_board from the club page)")
+
+
+def learned_as_it_stands(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:
+    """What the table is told once the director's order to learn the board as it stands is carried
+    out: the position learned, and where the camera's own reading of that frame differed (those
+    places are now read by the board's learned look)."""
+    if not points_differ(reading.points, known.points) and tuple(reading.bar) == tuple(known.bar):
+        return "the board is learned as it stands (the camera read it as the referee's position)"
+    return (f"the board is learned as it stands, as the referee's position; the camera alone read it otherwise: "
+            f"{_differences(reading, known, most)}")
+
+
+#: told when the director's order cannot be carried out (:meth:`vision.reader.BoardReader.learn` refused)
+LEARN_REFUSED = ("the board could not be learned as it stands: the board lies further from where the camera "
+                 "learned it than a knock (set the corners again, or delete board-memory.npz to learn afresh)")
+
+
+def _differences(reading: BoardEvidence, known: BoardEvidence, most: int) -> str:
+    """The points (table numbering) ``reading`` has otherwise than ``known``, read against expected,
+    at most ``most`` of them named, and the bar when it differs."""
     def said(p: PointReading) -> str:
         return f"{p.count} {p.colour}" if p.count else "none"
 
@@ -62,8 +87,6 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) ->
     off = [(k + 1, said(got[k]), said(want[k])) for k in points_differ(got, want)]
     named = "; ".join(f"point {p} reads {got} ({want} expected)" for p, got, want in off[:most])
     more = f"; and {len(off) - most} more" if len(off) > most else ""
-    bar = (f"; the bar reads {reading.bar[0]} dark, {reading.bar[1]} light"
+    bar = (f"the bar reads {reading.bar[0]} dark, {reading.bar[1]} light"
            if tuple(reading.bar) != tuple(known.bar) else "")
-    return (f"the board does not look like the position the referee expects: {named}{more}{bar}. Check the set-up; "
-            "if it is right, the camera reads this board poorly and will ask you to confirm moves (to have it "
-            "learn this board as set up: first_misfits = 25 under [vision], then restart the table)")
+    return "; ".join(x for x in (named + more, bar) if x)

@@ -40,7 +40,8 @@ from .errors import BoardNotFound
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import FIRST_PATIENCE, can_get_surer, shows, surer, unlike_first
+from .compare_readings import (FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands, shows, surer,
+                               unlike_first)
 from .find_again import look_again
 from .reader import BoardReader, Reading
 from .rectify import View, homography
@@ -53,6 +54,9 @@ NOISE_LEVEL = 4            # grey levels of frame-to-frame change that are senso
 REBASE_FRAMES = 10         # motionless frames after which a big change is taken as the new board
 STILL_LEVEL = 20           # grey levels: a thumbnail pixel further off the last read frame's has changed
 STILL_PIXELS = 3           # ... and more such pixels than this: the board may have changed (re-read it)
+#: told when play went on before a still frame carried out the director's order to learn the board
+ORDER_DROPPED = ("the board was not learned as it stands: play went on before the camera saw it still; "
+                 "order it again between turns, with the checkers still")
 REREAD_EVERY = 60          # frames: a still board is read again at least this often (2 s at 30 fps)
 UNSURE_EVERY = 2           # ... first after this many while its reading could still get surer (then doubling)
 _LEVELS = np.arange(-255, 256)   # the frame-to-frame change of a grey level: a histogram's bins
@@ -96,6 +100,7 @@ class StabilityFilter:
         self._buffers: dict[str, np.ndarray] = {}  # kept per-frame work arrays (the thumbnail's size)
         self.last_view: Optional[View] = None       # the frame (rectified) of the last reading emitted
         self._known: Optional[BoardEvidence] = None  # a position the referee says the board shows, to learn
+        self._ordered = False                        # ... by the director's order: learned whatever the frame reads
         self.learned = 0                             # known positions learned from
         self._refused: Optional[float] = None        # when still frames first failed to show the first position
         self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
@@ -208,7 +213,7 @@ class StabilityFilter:
             return None   # the board of the last full read, unchanged: the same reading
         self.skipped = 0
         self._read_grey = None
-        first_lesson = self._known is not None and not self._trained()
+        first_lesson = self._known is not None and (self._ordered or not self._trained())
         # a covered frame is read through only for the first lesson
         corners = self.reader.corners
         ev = self.reader.read(frame, t, covered_rows=True) if first_lesson else self.reader.read(frame, t)
@@ -286,11 +291,32 @@ class StabilityFilter:
         the players may have moved on since) is not learned again: the next still frame may
         already show the next move, and a move of one or two checkers differs from it in no more
         places than a reading may err (:func:`shows`)."""
+        if self._ordered:   # the director's order stands until a still frame carries it out ...
+            if self._known is not None and same_board(ev, self._known):
+                return False
+            self._ordered, self.report = False, ORDER_DROPPED   # ... or the position changes first
         if self._learned_already(ev):
             self._known = None
             return False
         self._known, self._refused, self._unlike = ev, None, None
         return self._try_learn()
+
+    def learn_as_it_stands(self, ev: Optional[BoardEvidence]) -> None:
+        """The director says the board, as it stands, shows ``ev`` (the referee's position): the
+        next still frame teaches the board its look whatever it reads (``first_misfits`` not
+        applied), as a first lesson or one more.  For a board the camera reads poorly: its
+        first position reads too many places off to be learned unasked (:meth:`_first_lesson`).
+        The frame is read afresh even when the board has not changed since the last reading, and
+        the table is told, once, what was learned and where the camera alone read it otherwise.
+        ``None``: play went on (the referee left the states where the board stands as its
+        position): an order not yet carried out is dropped, and the table is told."""
+        if ev is None:
+            if self._ordered:
+                self._known, self._ordered = None, False
+                self.report = ORDER_DROPPED
+            return
+        self._known, self._ordered, self._refused, self._unlike = ev, True, None, None
+        self._read_grey = None   # the next still frame is read (and teaches), not skipped as unchanged
 
     def take_report(self) -> Optional[str]:
         """What the players or the director should be told about the camera, once (None: nothing):
@@ -322,9 +348,12 @@ class StabilityFilter:
         top, bottom = self.reader.setup.to_rows(self._known)
         misfits = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
         misfits += reading.rows.bar != self._known.bar
-        if misfits <= self.reader.config.first_misfits:
-            self.reader.learn(self._known, reading.view)
-            self._known, self._refused, self._unlike = None, None, None
+        if misfits <= self.reader.config.first_misfits or self._ordered:
+            learned = self.reader.learn(self._known, reading.view)
+            if self._ordered:   # the director is told what came of the order
+                self.report = (learned_as_it_stands(self.reader.setup.to_evidence(reading.rows), self._known)
+                               if learned else LEARN_REFUSED)
+            self._known, self._ordered, self._refused, self._unlike = None, False, None, None
             self.learned += 1
             return
         # still, and not the position told: players still setting up, or a board the camera reads poorly

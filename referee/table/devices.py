@@ -32,6 +32,12 @@ class Devices:
     screen: Any = None
     problems: list[str] = field(default_factory=list)
     closers: list[Any] = field(default_factory=list)
+    #: the director's orders to learn the board (:attr:`referee.turn.table_state.TableState.board_lessons`)
+    #: the camera has been given; None until the run loop first sees the referee (a resumed journal's
+    #: orders were carried out before the restart)
+    board_lessons: Optional[int] = None
+    #: the last order may not be carried out yet: dropped once play goes on (the run loop)
+    order_open: bool = False
 
     def close(self) -> None:
         """Stop or close every device, last opened first; a failure is logged, never raised."""
@@ -86,7 +92,9 @@ class CameraThread:
             self.dice_watch = DiceWatch()
         self.source = source
         self.events = events
-        self.told: "queue.Queue[Any]" = queue.Queue()  # positions the referee says the board shows
+        # positions the referee says the board shows (False), and the director's orders to learn the
+        # board as it stands (True), in the order given
+        self.told: "queue.Queue[tuple[bool, Any]]" = queue.Queue()
         self._saved = 0
         self.memory_path = memory_path
         if memory_path is not None and memory_path.exists():
@@ -120,23 +128,23 @@ class CameraThread:
             self.step(frame, time.monotonic())
 
     def step(self, frame: Any, t: float) -> None:
-        """One frame: through the stability filter (news onto the queue, and what the filter says
-        the table should be told), the dice watched (their view onto the queue when it changes),
-        then learn what the referee said the board shows, and keep what was learned beside the
-        journal."""
+        """One frame: through the stability filter (news onto the queue), the dice watched (their
+        view onto the queue when it changes), then learn what the referee said the board shows
+        (and what the director ordered), keep what was learned beside the journal, and put what
+        the filter says the table should be told onto the queue."""
         self.last_frame = frame
         corners = self.filter.reader.corners
         result = self.filter.feed(frame, t)
         self._found_again(corners, t)
         if result is not None:
             self.events.put(result)
+        if self.dice_watch is not None:
+            self._watch_dice(frame, t)
+        self._learn_told()
         report = self.filter.take_report()   # e.g. the still board unlike the first position told
         if report is not None:
             from referee.events import CameraReport  # noqa: PLC0415
             self.events.put(CameraReport(report, t=t))
-        if self.dice_watch is not None:
-            self._watch_dice(frame, t)
-        self._learn_told()
 
     def _found_again(self, before: Any, t: float) -> None:
         """The board found again at new corners after the camera or the board moved
@@ -166,14 +174,24 @@ class CameraThread:
 
     def known(self, board: Any) -> None:
         """The referee says the board shows ``board`` (Dark on roll); learned on the camera thread."""
-        self.told.put(board)
+        self.told.put((False, board))
+
+    def learn_as_it_stands(self, board: Any) -> None:
+        """The director says the board, as it stands, shows ``board`` (the referee's position, Dark
+        on roll): the next still frame teaches the board's look whatever the camera reads there
+        (:meth:`vision.stability.StabilityFilter.learn_as_it_stands`), on the camera thread.
+        None: play went on, and an order not yet carried out is dropped."""
+        self.told.put((True, board))
 
     def _learn_told(self) -> None:
         from referee.board import reading_of  # noqa: PLC0415
         learned = False
         while not self.told.empty():
-            board = self.told.get_nowait()
-            learned = self.filter.known(reading_of(board)) or learned
+            ordered, board = self.told.get_nowait()
+            if ordered:
+                self.filter.learn_as_it_stands(None if board is None else reading_of(board))
+            else:
+                learned = self.filter.known(reading_of(board)) or learned
         if (learned or self.filter.learned != self._saved) and self.memory_path is not None \
                 and self.filter.reader.memory is not None:
             self._saved = self.filter.learned

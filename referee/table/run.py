@@ -134,6 +134,8 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
     the referee (a pause calls the director, a resume lets play go on)."""
     start = last_ping = last_retry = clock()
     told = None
+    if dev.board_lessons is None:   # the director's orders to learn the board: a resumed journal's were carried out
+        dev.board_lessons = core.referee.board_lessons
     while not stop.is_set():
         try:
             event = events.get(timeout=0.02)
@@ -159,6 +161,8 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
         if dev.camera is not None and told != core.referee.pos:
             told = core.referee.pos  # the board shows the referee's position: the camera learns its look
             dev.camera.known(told)
+        if dev.camera is not None:
+            _learn_as_it_stands(core.referee, dev)
         if dev.cube is not None:
             dev.cube.tick()
         if dev.screen is not None and not dev.screen.pump():
@@ -171,6 +175,20 @@ def loop(core: TableCore, events: "queue.Queue[Any]", dev: Devices, notifier: No
             last_ping = now
         if core.match_over or (max_seconds is not None and now - start >= max_seconds):
             return
+
+
+def _learn_as_it_stands(referee: Any, dev: Devices) -> None:
+    """The director's new order to learn the board as it stands goes to the camera, with the
+    referee's position; once play goes on (the referee leaves the states where the board stands
+    as its position) an order the camera may not have carried out yet is dropped."""
+    from referee.turn.director import AT_REST  # noqa: PLC0415
+    if dev.board_lessons != referee.board_lessons:
+        dev.board_lessons = referee.board_lessons
+        dev.camera.learn_as_it_stands(referee.pos)
+        dev.order_open = True
+    elif dev.order_open and referee.state not in AT_REST:
+        dev.camera.learn_as_it_stands(None)
+        dev.order_open = False
 
 
 def club_outputs(core: TableCore, config: Any, sinks: Sequence[Any],

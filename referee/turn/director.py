@@ -34,6 +34,12 @@ Limits
   accepted (undone: the mover plays the roll again).
 * **End the match** at the score as it stands, or awarded to ``colour``; a game under way
   stays unfinished in the record.
+* **Learn the board as it stands**: the director has checked that the checkers stand as the
+  referee's position (the screen shows it) on a board the camera reads poorly (the table said
+  its first position reads too many points off to be learned): the camera learns the board's
+  look from its next still frame, whatever it reads there.  Only while no checker may be on its
+  way (before a throw, a cube or resignation answer pending, or play paused for the director);
+  the game and its record do not change.
 """
 from __future__ import annotations
 
@@ -66,7 +72,11 @@ UNDO_DEPTH = 12
 #: states after the dice were lifted: an undo there lets the mover play the roll again
 _AFTER_LIFT = (State.WAITING_FOR_BOARD, State.AMBIGUOUS, State.CONFIRM_ROLL, State.ILLEGAL_MOVE, State.CORRECTING)
 _WORDS = {"undo": "undo", "setup": "set-up", "score": "score correction", "accept_move": "acceptance of the move",
-          "reject_move": "rejection of the move", "end_match": "end of the match"}
+          "reject_move": "rejection of the move", "end_match": "end of the match",
+          "learn_board": "order to learn the board as it stands"}
+#: states in which the checkers stand as the referee's position (no move under way or being judged)
+AT_REST = (State.OPENING_ROLL, State.WAITING_FOR_ROLL, State.REROLL, State.DOUBLE_OFFERED,
+            State.RESIGNATION_OFFERED, State.DIRECTOR)
 
 
 @dataclass
@@ -164,6 +174,14 @@ def illegal_shown(t: TableState, ev: DirectorAction) -> Optional[str]:
     """The referee has called the move illegal (the opponent's choice is pending)."""
     if t.state != State.ILLEGAL_MOVE:
         return f"no move is called illegal now ({STATES[t.state]})"
+    return None
+
+
+def board_at_rest(t: TableState, ev: DirectorAction) -> Optional[str]:
+    """The checkers stand as the referee's position: no move is under way or being judged."""
+    if t.state not in AT_REST:
+        return (f"the checkers may be on their way now ({STATES[t.state]}): the board is learned as it stands "
+                "only before a throw, or with play paused for the director")
     return None
 
 
@@ -348,6 +366,15 @@ def accept_move(t: TableState, ev: DirectorAction) -> None:
     correcting.accept_illegal(t, PlayerInput(other(mover), "accept_move", t=ev.t))
 
 
+def learn_board(t: TableState, ev: DirectorAction) -> None:
+    """The camera learns the board as it stands, as the referee's position (see the module doc):
+    one more order counted (:attr:`TableState.board_lessons`), which the table's loop hands to its
+    camera; the state, the game and its record stay as they are."""
+    t.board_lessons += 1
+    _said(t, ev, "the camera learns the board as it stands, as the position on the screen; "
+          "keep the checkers still until it says so", position=t.pos.position_id())
+
+
 def end_match(t: TableState, ev: DirectorAction) -> None:
     """End the match now: at the score as it stands, or awarded to ``ev.colour``."""
     t.enter(State.MATCH_OVER)
@@ -363,4 +390,4 @@ def end_match(t: TableState, ev: DirectorAction) -> None:
 
 
 __all__ = ["Mark", "mark", "keep", "has_key", "undo", "reject_move", "setup", "correct_score", "accept_move",
-           "end_match", "match_is_over", "read_setup", "SetUpOrder"]
+           "end_match", "learn_board", "board_at_rest", "AT_REST", "match_is_over", "read_setup", "SetUpOrder"]

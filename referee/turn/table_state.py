@@ -135,6 +135,9 @@ class TableState:
         self.resign_kind = 1
         self.resign_return = State.WAITING_FOR_ROLL
         self.last_plays: list[str] = []
+        #: the director's orders to learn the board as it stands, so far (the table's camera carries
+        #: out each new one: :func:`referee.turn.director.learn_board`)
+        self.board_lessons = 0
         self.message = "Opening roll: each player throws one die"
         self.choices: tuple[str, ...] = ()
         s = self.settings

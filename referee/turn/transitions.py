@@ -109,6 +109,7 @@ DIRECTOR = (
                [director.has_key, director.setup_valid]),
     transition("director:score", ON, director.correct_score, (), [director.has_key, director.score_valid]),
     transition("director:end_match", ON, director.end_match, {S.MATCH_OVER}, [director.has_key]),
+    transition("director:learn_board", ON, director.learn_board, (), [director.has_key, director.board_at_rest]),
     *(transition(f"director:{action}", {S.MATCH_OVER}, director.match_is_over, (), [director.has_key])
       for action in DIRECTOR_ACTIONS),
 )

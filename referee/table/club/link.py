@@ -22,7 +22,8 @@ log = logging.getLogger("bgtable.club")
 
 
 #: the page's director actions that are the director's powers at the table (referee.turn.director)
-POWERS = {"undo": "undo", "set_position": "setup", "score": "score", "end_match": "end_match"}
+POWERS = {"undo": "undo", "set_position": "setup", "score": "score", "end_match": "end_match",
+          "learn_board": "learn_board"}
 
 
 def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional[Any]:
@@ -31,8 +32,9 @@ def director_input(entry: dict[str, Any], view: Any, t: float = 0.0) -> Optional
     pauses), ``resume`` lets play go on; ``undo``, ``set_position`` (data ``position``: a
     gnubg Position ID or XGID, or ``id`` / ``xgid``; optional ``match_id`` and ``turn``),
     ``score`` (data ``score``: [dark, light]), ``override`` (data ``verdict``: ``accept`` the
-    move called illegal or ``reject`` the last move accepted) and ``end_match`` (data
-    ``winner``, optional) are the director's powers, applied at the table with the login as
+    move called illegal or ``reject`` the last move accepted), ``end_match`` (data
+    ``winner``, optional) and ``learn_board`` (the camera learns the board as it stands, as the
+    referee's position) are the director's powers, applied at the table with the login as
     the director's key (``key="login"``); the data's ``why`` says why.  ``note`` is only journaled."""
     from referee.events import EventError, PlayerInput  # noqa: PLC0415
     from referee.officials import DirectorAction  # noqa: PLC0415

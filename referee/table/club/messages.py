@@ -28,7 +28,8 @@ KINDS = ("state", "event", "health", "director", "frame")
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_PAYLOAD = 64 * 1024
 MAX_FRAME = 512 * 1024  # a frame message: a 640 px JPEG in base64 is far less
-DIRECTOR_ACTIONS = ("pause", "resume", "undo", "set_position", "score", "override", "end_match", "note")
+DIRECTOR_ACTIONS = ("pause", "resume", "undo", "set_position", "score", "override", "end_match", "learn_board",
+                    "note")
 EVENT_TYPES = ("decision", "game_end", "match_end", "match_start", "analysis", "director")
 
 

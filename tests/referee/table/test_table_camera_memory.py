@@ -151,3 +151,208 @@ def test_with_first_misfits_25_any_still_board_is_learned_as_the_first_position_
     for k, f in enumerate(frames):
         cam.step(f.image, float(k))
     assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
+
+
+def _home_boards() -> Position:
+    """Every checker of both sides on its own home board: a still board far from the start."""
+    home = [0] * 25
+    home[:6] = [3, 3, 3, 2, 2, 2]
+    return Position(list(home), list(home))
+
+
+def test_the_directors_order_learns_a_board_the_first_lesson_refused(tmp_path) -> None:
+    # the still board reads far off the start told (here it is another position: as a board the
+    # camera reads poorly looks to it), so nothing is learned unasked; the director, having
+    # checked the set-up, orders the board learned as it stands: the next still frame teaches it,
+    # whatever it reads, the table is told once what the camera alone read otherwise, and the
+    # look is kept beside the journal
+    from referee.events import CameraReport
+    frames = _frames(_home_boards(), 8)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(Position.start())
+    for k, f in enumerate(frames[:4]):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 0 and not (tmp_path / "board-memory.npz").exists()
+    _drain(events)
+    cam.learn_as_it_stands(Position.start())
+    for k, f in enumerate(frames[4:]):
+        cam.step(f.image, 4.0 + k)
+    assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
+    memory = cam.filter.reader.memory
+    assert memory is not None and memory.trained
+    said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert len(said) == 1, said
+    assert said[0].startswith("the board is learned as it stands, as the referee's position; the camera alone "
+                              "read it otherwise: point "), said[0]
+    assert "expected" in said[0] and "more" in said[0]
+
+
+def test_the_directors_order_on_a_learned_still_board_reads_it_afresh_and_learns_once(tmp_path) -> None:
+    # a board learned at the start and standing still (its frames are not read again while
+    # unchanged): the order is carried out on the next frame, once, and said as read alike
+    from referee.events import CameraReport
+    start = Position.start()
+    frames = _frames(start, 14)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(start)
+    for k, f in enumerate(frames[:8]):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 1 and cam.filter.skipped > 0   # learned, then still frames skipped
+    lessons = cam.filter.reader.memory.frames   # the frames the look was learned from
+    _drain(events)
+    cam.learn_as_it_stands(start)
+    cam.step(frames[8].image, 8.0)   # (the order reaches the filter after this frame, on the camera thread)
+    cam.step(frames[9].image, 9.0)
+    assert cam.filter.learned == 2 and cam.filter.reader.memory.frames == lessons + 1
+    said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert said == ["the board is learned as it stands (the camera read it as the referee's position)"]
+    for k, f in enumerate(frames[10:]):   # an order is carried out once: the still board is not learned again
+        cam.step(f.image, 10.0 + k)
+    assert cam.filter.learned == 2
+    assert not [e for e in _drain(events) if isinstance(e, CameraReport)]
+
+
+def test_the_directors_order_waits_for_a_still_board(tmp_path) -> None:
+    # given while a hand is over the board: nothing is learned from the moving frames; the first
+    # still board afterwards teaches it
+    from vision.render import render
+    start = Position.start()
+    cam, events = _camera(tmp_path, _frames(start, 1)[0].corners)
+    cam.learn_as_it_stands(start)
+    for k in range(4):
+        frame = render(board_evidence(start), RenderParams(flip_prob=0.0), seed=SEED + k, hand=True, frame=50 + k)
+        cam.step(frame, float(k))
+    assert cam.filter.learned == 0
+    for k, f in enumerate(_frames(start, 6, start=60)):
+        cam.step(f.image, 10.0 + k)
+    assert cam.filter.learned == 1
+
+
+class _Shown:
+    """An output of the table core keeping every decision shown."""
+
+    def __init__(self) -> None:
+        self.decisions: list = []
+
+    def show(self, view, decisions) -> None:
+        self.decisions += decisions
+
+
+def test_learn_board_goes_from_the_director_through_the_run_loop_to_the_camera(tmp_path) -> None:
+    # bgtable run's own wiring: the director's order (journaled), the loop hands it to the camera
+    # thread, the next still frames teach the board, and the camera's report reaches the screen;
+    # a table resumed from the journal does not carry out the order again
+    import threading
+
+    from referee.officials import DirectorAction
+    from referee.settings import Settings
+    from referee.table.devices import Devices
+    from referee.table.process import TableCore
+    from referee.table.run import loop
+    from referee.table.sdnotify import Notifier
+
+    frames = _frames(_home_boards(), 12)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    shown = _Shown()
+    core = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=3), [shown])
+    dev = Devices(camera=cam)
+
+    def run() -> None:
+        loop(core, events, dev, Notifier({}), threading.Event(), max_seconds=0)
+
+    run()   # the loop tells the camera the game's start
+    for k, f in enumerate(frames[:5]):
+        cam.step(f.image, float(k))
+    assert cam.filter.learned == 0   # read too far off the start to be learned unasked
+    [d] = core.handle(DirectorAction("learn_board", by="Carol", why="set-up checked", key="pin"))
+    assert d.kind == "director"
+    run()
+    for k, f in enumerate(frames[5:]):
+        cam.step(f.image, 5.0 + k)
+    assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
+    while not events.empty():
+        run()
+    said = [x for x in shown.decisions if x.kind == "camera"]
+    assert said and "the board is learned as it stands" in said[-1].reason
+    assert core.referee.state == "opening_roll"
+    core.close()
+
+    class Camera:   # records what the resumed loop asks of the camera
+        def __init__(self) -> None:
+            self.told: list = []
+            self.ordered: list = []
+
+        def known(self, board) -> None:
+            self.told.append(board)
+
+        def learn_as_it_stands(self, board) -> None:
+            self.ordered.append(board)
+
+    again = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=3), [])
+    assert again.referee.board_lessons == 1
+    camera = Camera()
+    loop(again, events, Devices(camera=camera), Notifier({}), threading.Event(), max_seconds=0)
+    assert camera.told == [Position.start()] and camera.ordered == []
+    again.close()
+
+
+def test_an_order_not_carried_out_before_play_goes_on_is_dropped_and_said(tmp_path) -> None:
+    # the director orders the board learned between turns, but hands stay over the board and the
+    # player throws: the loop drops the order (the next still frame would show the move under
+    # way, not the referee's position), the camera learns nothing and the table is told once
+    import threading
+
+    from referee.events import CameraReport
+    from referee.officials import DirectorAction
+    from referee.settings import Settings
+    from referee.table.devices import Devices
+    from referee.table.process import TableCore
+    from referee.table.run import loop
+    from referee.table.sdnotify import Notifier
+    from referee.table.streams import Table
+    from vision.stability import ORDER_DROPPED
+
+    start = Position.start()
+    frames = _frames(start, 8)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    core = TableCore.open(tmp_path / "current.jsonl", Settings(match_to=3), [])
+    t = Table(core.referee)
+    t.send = lambda *evs: [d for e in evs for d in core.handle(e)]  # type: ignore[method-assign]
+    dev = Devices(camera=cam)
+
+    def run() -> None:
+        loop(core, events, dev, Notifier({}), threading.Event(), max_seconds=0)
+
+    run()   # the table is running
+    t.opening(3, 1)
+    t.move("8/5 6/5")
+    t.lift()
+    assert core.referee.state == "waiting_for_roll"
+    t.send(DirectorAction("learn_board", by="Carol", key="pin"))
+    run()
+    assert dev.order_open
+    cam.step(frames[0].image, 0.0)      # the order reaches the camera thread (a first frame: not yet still)
+    t.throw((6, 5))                     # play goes on before the board was seen still
+    run()
+    assert not dev.order_open
+    for k, f in enumerate(frames[1:]):
+        cam.step(f.image, 1.0 + k)
+    said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert said == [ORDER_DROPPED]
+    assert cam.filter.learned == 0 and not (tmp_path / "board-memory.npz").exists()
+    core.close()
+
+
+def test_an_order_is_dropped_when_the_referee_tells_another_position_first(tmp_path) -> None:
+    # the filter itself: an order for the start, then the referee's position changes (a set-up)
+    # before a still frame: the order is dropped and said; the new position is learned as usual
+    from referee.events import CameraReport
+    from vision.stability import ORDER_DROPPED
+    start = Position.start()
+    cam, events = _camera(tmp_path, _frames(start, 1)[0].corners)
+    cam.learn_as_it_stands(start)
+    cam.known(_home_boards())
+    cam.step(_frames(start, 1)[0].image, 0.0)
+    said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert said == [ORDER_DROPPED]
+    assert not cam.filter._ordered and cam.filter._known is not None

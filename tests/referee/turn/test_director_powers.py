@@ -60,7 +60,7 @@ def test_the_director_action_has_a_one_line_text_form_and_checks_its_fields() ->
 
 @pytest.mark.parametrize("action,extra", [("undo", {}), ("reject_move", {}), ("score", {"score": (1, 0)}),
                                           ("setup", {"position": MIDGAME.position_id()}), ("end_match", {}),
-                                          ("accept_move", {})])
+                                          ("accept_move", {}), ("learn_board", {})])
 def test_every_power_is_refused_without_the_key(action: str, extra: dict) -> None:
     t = started()
     before = (t.ref.state, t.ref.pos, t.ref.score, list(t.ref.actions))
@@ -249,6 +249,46 @@ def test_end_match_awarded_and_then_nothing_more() -> None:
     assert d.kind == "refused" and "the match is over" in d.reason
 
 
+# ------------------------------------------------------------------ learn the board as it stands
+
+
+def test_learn_board_orders_the_camera_and_changes_nothing_of_the_game() -> None:
+    # between turns (Light to throw) the checkers stand as the referee's position: the order is
+    # counted for the table's camera, said with the position, and the game goes on as it stood
+    t = started()
+    before = (t.ref.state, t.ref.pos, t.ref.turn, t.ref.score, list(t.ref.actions), t.ref.choices)
+    [d] = t.send(D("learn_board", by="Carol", why="pearl checkers"))
+    assert d.kind == "director" and d.get("action") == "learn_board" and d.get("position") == t.ref.pos.position_id()
+    assert d.reason.startswith("The director (Carol) (pearl checkers): the camera learns the board as it stands")
+    assert t.ref.board_lessons == 1
+    assert (t.ref.state, t.ref.pos, t.ref.turn, t.ref.score, list(t.ref.actions), t.ref.choices) == before
+    t.throw((6, 5))                                   # play goes on as before
+    assert t.ref.state == State.MOVING
+
+
+@pytest.mark.parametrize("where", ["opening", "paused"])
+def test_learn_board_is_taken_before_the_opening_roll_and_with_play_paused(where: str) -> None:
+    t = Table(Referee(Settings(match_to=5)))
+    if where == "paused":
+        t.opening(3, 1)
+        t.press("dark", "call_director")   # the table said it reads the board poorly: the director is called
+        assert t.ref.state == State.DIRECTOR
+    state = t.ref.state
+    [d] = t.send(D("learn_board"))
+    assert d.kind == "director" and t.ref.board_lessons == 1 and t.ref.state == state
+
+
+def test_learn_board_is_refused_while_checkers_may_be_on_their_way() -> None:
+    # the dice thrown (the mover may be moving), or a move waiting to be judged: the board may not
+    # show the referee's position, so it is not learned as it
+    t = started()
+    t.throw((6, 5))
+    [d] = t.send(D("learn_board"))
+    assert d.kind == "refused" and d.get("guard") == "board_at_rest"
+    assert "the checkers may be on their way now (the roll counts; the mover moves" in d.reason
+    assert t.ref.board_lessons == 0 and t.ref.state == State.MOVING
+
+
 # ------------------------------------------------------------------ journal and resume
 
 
@@ -272,6 +312,7 @@ POWERS = {
               lambda t: t.play((6, 5), "24/13")],
     "score": [lambda t: t.send(D("score", score=(2, 1)))],
     "end": [lambda t: t.send(D("end_match"))],
+    "learn": [lambda t: t.send(D("learn_board", why="the pearl checkers read poorly; set-up checked"))],
     "refused": [lambda t: t.send(D("undo", key=""))],
 }
 

@@ -44,6 +44,8 @@ def test_each_page_action_becomes_the_directors_input_with_the_login_as_key() ->
     assert isinstance(e, DirectorAction) and e.action == "reject_move"
     e = director_input(entry("end_match", winner="dark"), View())
     assert isinstance(e, DirectorAction) and (e.action, e.colour) == ("end_match", "dark")
+    e = director_input(entry("learn_board", why="pearl checkers: set-up checked"), View(), t=6.0)
+    assert e == DirectorAction("learn_board", by="alice", why="pearl checkers: set-up checked", key="login", t=6.0)
     assert director_input(entry("override", verdict="maybe"), View()) is None  # logged, ignored
     assert director_input(entry("score", score="2-1"), View()) is None
     assert director_input(entry("note", text="coffee"), View()) is None
