@@ -356,3 +356,20 @@ def test_an_order_is_dropped_when_the_referee_tells_another_position_first(tmp_p
     said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
     assert said == [ORDER_DROPPED]
     assert not cam.filter._ordered and cam.filter._known is not None
+
+
+def test_an_order_the_memory_refuses_is_said_with_the_fix(tmp_path, monkeypatch) -> None:
+    # the board lies further from where its look was learned than a knock (the memory refuses the
+    # lesson, vision.memory.BoardMemory.learn): the director is told why and what to do
+    from referee.events import CameraReport
+    from vision.compare_readings import LEARN_REFUSED
+    start = Position.start()
+    frames = _frames(start, 6)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    monkeypatch.setattr(cam.filter.reader, "learn", lambda *a, **k: False)
+    cam.learn_as_it_stands(start)
+    for k, f in enumerate(frames):
+        cam.step(f.image, float(k))
+    said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert said == [LEARN_REFUSED] and "set the corners again" in said[0]
+    assert not cam.filter._ordered
