@@ -128,7 +128,7 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
     their reach wider again, so the pixels kept are those the whole view's would be; crops merged, or the
     whole view's maps made, where that costs less)."""
     img, m, near = maps
-    img = coarse_image(view, p)
+    img = _coarse_again(img, view, p, boxes)
     if img.shape != m.shape[:2] + img.shape[2:]:
         return coarse_maps(view, p)
     H, W = img.shape[:2]
@@ -156,6 +156,26 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
         m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
         near[v0:v1, u0:u1] = near_pips(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
     return img, m, near
+
+
+def _coarse_again(img: np.ndarray, view: View, p: DiceParams, boxes: "list[tuple[int, int, int, int]]") -> np.ndarray:
+    """:func:`coarse_image` of ``view`` given that of the view before (``img``, overwritten) that differs
+    from it only in ``boxes`` (x0, y0, x1, y1, view px, ends excluded).  At half the view's scale (its
+    64 px per pw to the coarse search's 32) the area resize is OpenCV's whole-number one: each coarse
+    pixel the rounded mean of its own 2 x 2 view pixels, so the coarse pixels over the boxes are made
+    again from their blocks alone (the same pixels as the whole view's resize, a fraction of its work);
+    at any other scale, or a view of another size, the whole view is resized."""
+    H, W = img.shape[:2]
+    h, w = view.image.shape[:2]
+    # (a coarse pixel past the whole blocks, of a view an odd number of px across, is resized otherwise)
+    if p.detect_px * 2 != view.px or img.shape != (h // 2, w // 2) + view.image.shape[2:] or img.dtype != np.uint8:
+        return coarse_image(view, p)
+    for x0, y0, x1, y1 in boxes:
+        a0, b0, a1, b1 = x0 // 2, y0 // 2, min((x1 + 1) // 2, W), min((y1 + 1) // 2, H)
+        if a0 < a1 and b0 < b1:
+            part = view.image[2 * b0: 2 * b1, 2 * a0: 2 * a1]
+            img[b0:b1, a0:a1] = cv2.resize(part, (a1 - a0, b1 - b0), interpolation=cv2.INTER_AREA)
+    return img
 
 
 def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "list[tuple[int, int, int, int]]":
