@@ -345,5 +345,6 @@ def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
     off = np.arange(-(k // 2), k // 2 + 1)
     rows, cols = np.clip(ys[:, None] + off, 0, H - 1), np.clip(xs[:, None] + off, 0, W - 1)
     score = m[rows[:, :, None], cols[:, None, :]].reshape(len(a), -1).max(axis=1)
-    order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
-    return [points[i] for i in order]
+    order = np.argsort(-score, kind="stable")
+    # (the test on the whole array, not point by point on numpy's scalars: the same points, in the same order)
+    return [points[i] for i in order[score[order] >= p.pip_stand_out].tolist()]
