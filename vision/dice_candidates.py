@@ -9,7 +9,7 @@ import numpy as np
 
 from . import layout as L
 from .dice_params import DiceParams
-from .dice_pips import apart, close_pairs, small_groups
+from .dice_pips import apart, close_pairs, group_centres
 from .rectify import View
 
 
@@ -315,16 +315,19 @@ def pip_candidates(view: View, p: DiceParams,
     """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
     symmetrically about its centre, so their mean is the face's centre.  ``spots``: the view's
     (:func:`spots_at`), when already found."""
-    out: list[tuple[float, float]] = []
+    out: list[np.ndarray] = []
     for spots_ in (_pip_spots(view, p) if spots is None else spots):  # dark pips, then light ones: never mixed
         if len(spots_) > p.max_spots or len(spots_) == 0 or not p.pip_links:
             continue
         # the pairs within the longest link measured once: each link's are those of them below it
         i, j, d = close_pairs(spots_, max(p.pip_links), strict=True, dist=True)
-        for link in p.pip_links:
+        for k, link in enumerate(p.pip_links):
             near = d < link
-            out += small_groups(spots_, link, p.side[1] * 0.8, (i[near], j[near]))
-    return apart(out, 0.06)
+            # a lone spot at a longer link is one at every shorter one too, already listed: as a later
+            # point at no distance from an earlier one, apart() drops it and it drops nothing (left out)
+            out.append(group_centres(spots_, link, p.side[1] * 0.8, (i[near], j[near]),
+                                     ones=k == 0 or link < min(p.pip_links[:k])))
+    return apart(np.concatenate(out) if out else [], 0.06)   # (the groups' centres as arrays: no tuples made twice)
 
 
 def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
