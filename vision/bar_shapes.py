@@ -79,7 +79,8 @@ def _kept(kind: str, prof: Profiles, x: "float | np.ndarray", y: float, params: 
     if prof.grad is None or np.ndim(y) != 0:
         return None, None
     xs = np.asarray(x, np.float32)
-    key = (kind, xs.tobytes(), xs.shape, float(y), sides, float(params.checker), params.shape, prof.px,
+    # (y's type too: a numpy float and a Python one of the same value sample at other precisions)
+    key = (kind, xs.tobytes(), xs.shape, type(y), float(y), sides, float(params.checker), params.shape, prof.px,
            float(prof.margin), prof.grad.shape)
     return key, _KEPT.get(key)
 
