@@ -44,15 +44,56 @@ def _edge_across(prof: Profiles, x: np.ndarray, y: np.ndarray, nx: np.ndarray, n
     band between the tips of a board taller than the layout, :func:`vision.board_rings.to_layout_y`),
     the edge across the board's normal (``nx``, ``ny``): |normal gradient| minus half the
     tangential one, in the frame's strengths."""
+    return _edges(prof, *_samples(prof, x, y, nx, ny, params))
+
+
+def _samples(prof: Profiles, x: np.ndarray, y: np.ndarray, nx: np.ndarray, ny: np.ndarray,
+             params: ReadParams) -> tuple[np.ndarray, np.ndarray]:
+    """Where :func:`_edge_across` reads the gradient map (flat indices) and the conjugate unit normals
+    it turns each gradient by: the same on every frame of one geometry (:func:`_kept`)."""
     assert prof.grad is not None
-    g = prof.grad
-    h, w = g.shape
+    h, w = prof.grad.shape
     yl, k = to_layout_y(np.asarray(y, np.float64), params.shape)
     col = np.minimum(np.maximum(np.rint((x + prof.margin) * prof.px).astype(np.intp), 0), w - 1)
     row = np.minimum(np.maximum(np.rint((yl + prof.margin) * prof.px).astype(np.intp), 0), h - 1)
     n = nx / np.float32(bar_stretch(params.shape)) + 1j * ny / k.astype(np.float32)
-    z = g[row, col] * np.conj(n / np.abs(n))
+    return row * w + col, np.conj(n / np.abs(n))
+
+
+def _edges(prof: Profiles, at: np.ndarray, rot: np.ndarray) -> np.ndarray:
+    """:func:`_edge_across` at the places and normals :func:`_samples` gives."""
+    assert prof.grad is not None
+    z = prof.grad.take(at) * rot
     return np.asarray((np.abs(z.real) - 0.5 * np.abs(z.imag)) / prof.strength)
+
+
+_KEPT: "dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]]" = {}
+
+
+def _kept(kind: str, prof: Profiles, x: "float | np.ndarray", y: float, params: ReadParams,
+          sides: tuple[float, ...]) -> "tuple[tuple[object, ...] | None, tuple[np.ndarray, np.ndarray] | None]":
+    """The samples (:func:`_samples`) of an outline or of squares round the same centres as before on
+    a view of the same geometry, kept, and their key (None: not kept, ``y`` no single number).  A
+    camera's frames look round the same places on the bar (its hinges, a logo, the cube): only the
+    gradients there differ from frame to frame, not where they are read nor how they are turned."""
+    if prof.grad is None or np.ndim(y) != 0:
+        return None, None
+    xs = np.asarray(x, np.float32)
+    # (y's type too: a numpy float and a Python one of the same value sample at other precisions)
+    key = (kind, xs.tobytes(), xs.shape, type(y), float(y), sides, float(params.checker), params.shape, prof.px,
+           float(prof.margin), prof.grad.shape)
+    return key, _KEPT.get(key)
+
+
+def _keep(key: "tuple[object, ...] | None", got: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``got`` (:func:`_samples`) kept under ``key`` (:func:`_kept`; None: not kept), read-only."""
+    if key is not None:
+        if len(_KEPT) >= 64:
+            _KEPT.clear()
+        for a in got:
+            a.flags.writeable = False
+        _KEPT[key] = got
+    return got
 
 
 def outline_by_angle(prof: Profiles, x: float | np.ndarray, y: float, params: ReadParams = DEFAULT) -> np.ndarray:
@@ -60,13 +101,16 @@ def outline_by_angle(prof: Profiles, x: float | np.ndarray, y: float, params: Re
     on rings of a checker's size or a little smaller, round on the board (a narrow bar is
     stretched across in the view, a tall board's band between the tips squeezed).  ``x`` may
     be an array of centres: one outline each (the last axis the angles)."""
-    sx = bar_stretch(params.shape)
-    r = np.array(OUTLINE_RADII, np.float32)[:, None] * np.float32(params.checker)
-    xs = np.asarray(x, np.float32)[..., None, None]
-    px_ = xs + r * _COS * sx
-    py_ = np.broadcast_to(y + r * _SIN, px_.shape)
-    e = _edge_across(prof, px_, py_, np.broadcast_to(_COS, px_.shape), np.broadcast_to(_SIN, px_.shape), params)
-    return np.asarray(e.max(axis=-2))
+    key, got = _kept("outline", prof, x, y, params, ())
+    if got is None:
+        sx = bar_stretch(params.shape)
+        r = np.array(OUTLINE_RADII, np.float32)[:, None] * np.float32(params.checker)
+        xs = np.asarray(x, np.float32)[..., None, None]
+        px_ = xs + r * _COS * sx
+        py_ = np.broadcast_to(y + r * _SIN, px_.shape)
+        got = _keep(key, _samples(prof, px_, py_, np.broadcast_to(_COS, px_.shape), np.broadcast_to(_SIN, px_.shape),
+                                  params))
+    return np.asarray(_edges(prof, *got).max(axis=-2))
 
 
 def roundness(outline: np.ndarray) -> float:
@@ -83,17 +127,20 @@ def square_sides(prof: Profiles, x: float | np.ndarray, y: float, params: ReadPa
     round (layout x ``x``, or any of an array of centres; the board's own y ``y``), turned by
     any of :data:`SQUARE_TURNS`: the mean edge across each of its sides (clear of the corners),
     its weakest side.  A checker's rim touches a square's sides at four points only."""
-    sx = bar_stretch(params.shape)
-    t = np.radians(np.array(SQUARE_TURNS, np.float32))[:, None, None, None]
-    side = np.array(sides, np.float32)[None, :, None, None] * np.float32(params.checker)
-    k = np.arange(4, dtype=np.float32)[None, None, :, None] * np.float32(np.pi / 2)
-    nx, ny = np.cos(t + k), np.sin(t + k)                  # each side's outward normal
-    along = np.asarray(_ALONG, np.float32)[None, None, None, :] * side
-    xs = np.asarray(x, np.float32).reshape(-1, 1, 1, 1, 1)
-    shape = np.broadcast_shapes(xs.shape, nx.shape, along.shape)
-    px_ = np.broadcast_to(xs + (nx * side / 2 - ny * along) * sx, shape)
-    py_ = np.broadcast_to(y + ny * side / 2 + nx * along, shape)
-    e = _edge_across(prof, px_, py_, np.broadcast_to(nx, shape), np.broadcast_to(ny, shape), params)
+    key, got = _kept("square", prof, x, y, params, tuple(sides))
+    if got is None:
+        sx = bar_stretch(params.shape)
+        t = np.radians(np.array(SQUARE_TURNS, np.float32))[:, None, None, None]
+        side = np.array(sides, np.float32)[None, :, None, None] * np.float32(params.checker)
+        k = np.arange(4, dtype=np.float32)[None, None, :, None] * np.float32(np.pi / 2)
+        nx, ny = np.cos(t + k), np.sin(t + k)                  # each side's outward normal
+        along = np.asarray(_ALONG, np.float32)[None, None, None, :] * side
+        xs = np.asarray(x, np.float32).reshape(-1, 1, 1, 1, 1)
+        shape = np.broadcast_shapes(xs.shape, nx.shape, along.shape)
+        px_ = np.broadcast_to(xs + (nx * side / 2 - ny * along) * sx, shape)
+        py_ = np.broadcast_to(y + ny * side / 2 + nx * along, shape)
+        got = _keep(key, _samples(prof, px_, py_, np.broadcast_to(nx, shape), np.broadcast_to(ny, shape), params))
+    e = _edges(prof, *got)
     return np.asarray(e.mean(axis=-1).min(axis=-1).max(axis=(0, 1)))   # (centres, turns, sides) -> sides
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import layout as L
 from .dice_params import DiceParams
-from .dice_pips import apart, close_pairs, small_groups
+from .dice_pips import apart, close_pairs, group_centres
 from .rectify import View
 
 
@@ -128,7 +128,7 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
     their reach wider again, so the pixels kept are those the whole view's would be; crops merged, or the
     whole view's maps made, where that costs less)."""
     img, m, near = maps
-    img = coarse_image(view, p)
+    img = _coarse_again(img, view, p, boxes)
     if img.shape != m.shape[:2] + img.shape[2:]:
         return coarse_maps(view, p)
     H, W = img.shape[:2]
@@ -156,6 +156,26 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
         m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
         near[v0:v1, u0:u1] = near_pips(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
     return img, m, near
+
+
+def _coarse_again(img: np.ndarray, view: View, p: DiceParams, boxes: "list[tuple[int, int, int, int]]") -> np.ndarray:
+    """:func:`coarse_image` of ``view`` given that of the view before (``img``, overwritten) that differs
+    from it only in ``boxes`` (x0, y0, x1, y1, view px, ends excluded).  At half the view's scale (its
+    64 px per pw to the coarse search's 32) the area resize is OpenCV's whole-number one: each coarse
+    pixel the rounded mean of its own 2 x 2 view pixels, so the coarse pixels over the boxes are made
+    again from their blocks alone (the same pixels as the whole view's resize, a fraction of its work);
+    at any other scale, or a view of another size, the whole view is resized."""
+    H, W = img.shape[:2]
+    h, w = view.image.shape[:2]
+    # (a coarse pixel past the whole blocks, of a view an odd number of px across, is resized otherwise)
+    if p.detect_px * 2 != view.px or img.shape != (h // 2, w // 2) + view.image.shape[2:] or img.dtype != np.uint8:
+        return coarse_image(view, p)
+    for x0, y0, x1, y1 in boxes:
+        a0, b0, a1, b1 = x0 // 2, y0 // 2, min((x1 + 1) // 2, W), min((y1 + 1) // 2, H)
+        if a0 < a1 and b0 < b1:
+            part = view.image[2 * b0: 2 * b1, 2 * a0: 2 * a1]
+            img[b0:b1, a0:a1] = cv2.resize(part, (a1 - a0, b1 - b0), interpolation=cv2.INTER_AREA)
+    return img
 
 
 def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "list[tuple[int, int, int, int]]":
@@ -295,16 +315,19 @@ def pip_candidates(view: View, p: DiceParams,
     """Centres (layout pw) of groups of 1..6 pip-like spots no wider than a die: a face's pips lie
     symmetrically about its centre, so their mean is the face's centre.  ``spots``: the view's
     (:func:`spots_at`), when already found."""
-    out: list[tuple[float, float]] = []
+    out: list[np.ndarray] = []
     for spots_ in (_pip_spots(view, p) if spots is None else spots):  # dark pips, then light ones: never mixed
         if len(spots_) > p.max_spots or len(spots_) == 0 or not p.pip_links:
             continue
         # the pairs within the longest link measured once: each link's are those of them below it
         i, j, d = close_pairs(spots_, max(p.pip_links), strict=True, dist=True)
-        for link in p.pip_links:
+        for k, link in enumerate(p.pip_links):
             near = d < link
-            out += small_groups(spots_, link, p.side[1] * 0.8, (i[near], j[near]))
-    return apart(out, 0.06)
+            # a lone spot at a longer link is one at every shorter one too, already listed: as a later
+            # point at no distance from an earlier one, apart() drops it and it drops nothing (left out)
+            out.append(group_centres(spots_, link, p.side[1] * 0.8, (i[near], j[near]),
+                                     ones=k == 0 or link < min(p.pip_links[:k])))
+    return apart(np.concatenate(out) if out else [], 0.06)   # (the groups' centres as arrays: no tuples made twice)
 
 
 def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
@@ -325,5 +348,6 @@ def standing_out(points: list[tuple[float, float]], view: View, m: np.ndarray,
     off = np.arange(-(k // 2), k // 2 + 1)
     rows, cols = np.clip(ys[:, None] + off, 0, H - 1), np.clip(xs[:, None] + off, 0, W - 1)
     score = m[rows[:, :, None], cols[:, None, :]].reshape(len(a), -1).max(axis=1)
-    order = [int(i) for i in np.argsort(-score, kind="stable") if score[i] >= p.pip_stand_out]
-    return [points[i] for i in order]
+    order = np.argsort(-score, kind="stable")
+    # (the test on the whole array, not point by point on numpy's scalars: the same points, in the same order)
+    return [points[i] for i in order[score[order] >= p.pip_stand_out].tolist()]

@@ -60,36 +60,63 @@ def pip_groups(spots: np.ndarray, link: float) -> list[np.ndarray]:
 def small_groups(spots: np.ndarray, link: float, widest: float,
                   pairs: "tuple[np.ndarray, np.ndarray] | None" = None) -> list[tuple[float, float]]:
     """The centres (their spots' mean) of the groups of :func:`pip_groups` with at most 6 spots and
-    spanning at most ``widest`` pw on either axis, in the groups' order (worked out for all groups at once);
-    ``pairs``: the spots' pairs below ``link`` apart (:func:`close_pairs`), when already found."""
+    spanning at most ``widest`` pw on either axis, in the groups' order; ``pairs``: the spots' pairs
+    below ``link`` apart (:func:`close_pairs`), when already found."""
+    return list(map(tuple, group_centres(spots, link, widest, pairs).tolist()))
+
+
+def group_centres(spots: np.ndarray, link: float, widest: float,
+                  pairs: "tuple[np.ndarray, np.ndarray] | None" = None, ones: bool = True) -> np.ndarray:
+    """:func:`small_groups` as an array (n, 2) (``ones`` False: without the groups of one spot).  Most
+    spots are in no pair: each is a group of its own, its centre itself; the few groups of several are
+    worked out in plain floats (the same sums, in the same order, as numpy's mean of their rows)."""
     n = len(spots)
-    label = group_labels(n, *(close_pairs(spots, link, strict=True) if pairs is None else pairs))
-    order = np.argsort(label, kind="stable")
-    lab = label[order]
-    starts = np.r_[0, np.nonzero(np.diff(lab))[0] + 1]
-    size = np.diff(np.r_[starts, n])
-    s = spots[order]
-    span = np.maximum(np.maximum.reduceat(s[:, 0], starts) - np.minimum.reduceat(s[:, 0], starts),
-                      np.maximum.reduceat(s[:, 1], starts) - np.minimum.reduceat(s[:, 1], starts))
-    span[size == 1] = 0.0
-    ok = np.nonzero((size <= 6) & (span <= widest))[0]
-    if len(ok) == 0:
-        return []
-    # each kept group's mean, summed spot by spot in their order as numpy's mean of <= 6 rows does
-    total = s[starts[ok]].copy()
-    for k in range(1, 6):
-        more = size[ok] > k
-        total[more] += s[starts[ok][more] + k]
-    centre = total / size[ok][:, None]
-    return [(float(x), float(y)) for x, y in centre.tolist()]
+    i, j = close_pairs(spots, link, strict=True) if pairs is None else pairs
+    if not len(i):
+        return np.array(spots if ones else spots[:0], np.float64).reshape(-1, 2)
+    label = group_labels(n, i, j)
+    paired = np.zeros(n, bool)
+    paired[i] = True
+    paired[j] = True
+    at = np.flatnonzero(paired)
+    size = np.bincount(label[at], minlength=n)[label[at]]   # each paired spot's group's size
+    keep = ~paired if ones else np.zeros(n, bool)   # the groups of one, and each group kept in its first spot's place
+    centres = np.array(spots, np.float64)
+    # groups of two (most): their centres at once, the two spots summed in order and halved
+    two = at[size == 2]
+    firsts, seconds = two[label[two] == two], two[label[two] != two]
+    seconds = seconds[np.argsort(label[seconds])]
+    a, b = centres[firsts], centres[seconds]
+    ok = np.maximum(np.abs(a[:, 0] - b[:, 0]), np.abs(a[:, 1] - b[:, 1])) <= widest   # (max - min of two: |a - b|)
+    centres[firsts[ok]] = (a[ok] + b[ok]) / 2
+    keep[firsts[ok]] = True
+    # groups of three to six: in plain floats
+    more = at[(size > 2) & (size <= 6)]
+    members: dict[int, list[tuple[float, float]]] = {}   # per group (its first spot), its spots in order
+    for k, xy in zip(label[more].tolist(), spots[more].tolist()):
+        members.setdefault(k, []).append(xy)
+    for first, group in members.items():
+        xs, ys = [x for x, _ in group], [y for _, y in group]
+        if max(max(xs) - min(xs), max(ys) - min(ys)) > widest:
+            continue
+        tx, ty = xs[0], ys[0]
+        for x, y in zip(xs[1:], ys[1:]):
+            tx += x
+            ty += y
+        centres[first] = (tx / len(group), ty / len(group))
+        keep[first] = True
+    return centres[keep]
 
 
-def apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, float]]:
-    """``points`` in order, less any within ``d`` pw of an earlier one kept."""
-    if not points:
+def apart(points: "list[tuple[float, float]] | np.ndarray", d: float) -> list[tuple[float, float]]:
+    """``points`` (or an array of them, (n, 2)) in order, less any within ``d`` pw of an earlier one kept."""
+    if not len(points):
         return []
     a = np.asarray(points, np.float64)
     i, j = close_pairs(a, d, strict=False)
+    out: list[tuple[float, float]] = list(map(tuple, a.tolist())) if isinstance(points, np.ndarray) else list(points)
+    if not len(i):
+        return out
     later: dict[int, list[int]] = {}
     for p_, q_ in zip(i.tolist(), j.tolist()):
         later.setdefault(p_, []).append(q_)
@@ -99,4 +126,4 @@ def apart(points: list[tuple[float, float]], d: float) -> list[tuple[float, floa
     for k in sorted(later):
         if k not in taken:
             taken.update(later[k])
-    return [q for k, q in enumerate(points) if k not in taken]
+    return [q for k, q in enumerate(out) if k not in taken]

@@ -181,25 +181,35 @@ def _step_back(nxt: np.ndarray, t0: float, sd: np.ndarray, sl: np.ndarray) -> np
     return t0 * nxt + sd.T @ nxt + nxt @ sl
 
 
+_ROWS = (np.arange(2 * N * N) * N).reshape(2, N, N)
+
+
 def _viterbi(shifts: tuple[np.ndarray, np.ndarray, np.ndarray], end: np.ndarray) -> list[tuple[int, int]]:
     """The jointly most likely (dark, light) at each location whose totals end where ``end``
-    allows (weighted by it): max-product over the running totals, then back from the end."""
+    allows (weighted by it): max-product over the running totals, then back from the end.
+
+    Each step's candidates are laid out ``[colour, i, j, k]`` (k, the count it came from, last and
+    contiguous): the same sums as by ``[colour, i, k, j]``; their first argmax over k is found along
+    whole rows and the max read off at it (the same values: numpy reduces rows of 16 one call each,
+    about three times slower than this gather, and a strided argmax copies its array first)."""
     t0s, sds, sls = shifts
     with np.errstate(divide="ignore"):
         best = np.log(np.eye(N, 1).reshape(N, 1) * np.eye(1, N))  # only (0, 0) at the start
         log_end = np.log(end)
         l0s = np.log(t0s)
-        # [location, colour, i, k, 1]: from k of the colour to i (light's matrices over the totals turned)
-        lds = np.log(np.stack((sds, sls), axis=1))[..., None]
+        # [location, colour, i, 1, k]: from k of the colour to i (light's matrices over the totals turned)
+        lds = np.log(np.stack((sds, sls), axis=1))[:, :, :, None, :]
     back: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     both = np.empty((2, N, N, N))
-    turned = np.empty((2, 1, N, N))
+    flat = both.reshape(-1)
+    rows = _ROWS   # each [colour, i, j]'s first entry in ``flat``
+    turned = np.empty((2, 1, N, N))   # [colour, 1, j, k]: dark's totals turned (k last), light's as they are
     for l0, ld in zip(l0s, lds):
-        turned[0, 0] = best
-        turned[1, 0] = best.T
+        turned[0, 0] = best.T
+        turned[1, 0] = best
         np.add(ld, turned, out=both)
-        k = both.argmax(axis=2)                            # [colour, i, j]: the count it came from
-        v = both.max(axis=2)
+        k = both.argmax(axis=3)                            # [colour, i, j]: the count it came from
+        v = flat[rows + k]                                 # (the max over k)
         stay = best + l0
         # the first of stay, dark, light that is likeliest (as an argmax over the three)
         dark = v[0] > stay
@@ -231,8 +241,10 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
     t0s, sds, sls = shifts
     fwd = [np.zeros((N, N))]
     fwd[0][0, 0] = 1.0
+    steps = []   # each location's step before it is normalised (the posteriors' sums reuse it)
     for t0, sd, sl in zip(t0s, sds, sls):
         acc = _step(fwd[-1], t0, sd, sl)
+        steps.append(acc)
         s = acc.sum()
         fwd.append(acc / s if s > 0 else acc)
     end = np.zeros((N, N))
@@ -251,7 +263,7 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
     # each location's posterior: the share of all readings with possible totals that agree with it
     post: list[float] = []
     for i, (d, lt) in enumerate(chosen):
-        z = float((_step(fwd[i], t0s[i], sds[i], sls[i]) * bwd[i + 1]).sum())
+        z = float((steps[i] * bwd[i + 1]).sum())
         mine = np.zeros((N, N))
         mine[d:, lt:] = tables[i, _held(d, lt)] * fwd[i][:N - d, :N - lt]
         post.append(float((mine * bwd[i + 1]).sum()) / z if z > 0 else 0.0)

@@ -155,3 +155,39 @@ def test_nothing_on_a_bar_without_cube_or_dice() -> None:
         a, _ = read_view(rectify(r.image, r.corners), None, _params(1.0))
         assert a.rows.on_bar == ()
         assert a.rows == replace(a.rows, on_bar=(5.5,))   # no part of the reading itself
+
+
+def test_outlines_and_squares_read_from_kept_places_are_those_worked_out_afresh() -> None:
+    """A camera's frames look round the same places on the bar: where an outline or a square reads
+    the gradients is kept per place and geometry (vision.bar_shapes), and what it reads on another
+    frame of the same camera, or on another board shape, is what the plain sampling reads there."""
+    from vision import bar_shapes as B
+
+    shape = L.BoardShape(bar=0.8)
+    frames = [render_scene(_position((1, 1)), RenderParams(shape=shape, cube_prob=1.0, checker=(0.9, 0.9)),
+                           seed=700, frame=k) for k in (1, 2)]
+    params = board_params(ring_profiles(rectify(frames[0].image, frames[0].corners, shape=shape), _params(0.8)),
+                          _params(0.8))
+    params = replace(params, shape=shape)
+    bx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    xs = bx + np.array(params.lateral, np.float32)
+
+    def plain_outline(prof, x, y):   # (the sampling worked out afresh, as before the places were kept)
+        sx = B.bar_stretch(params.shape)
+        r = np.array(B.OUTLINE_RADII, np.float32)[:, None] * np.float32(params.checker)
+        px_ = np.asarray(x, np.float32)[..., None, None] + r * B._COS * sx
+        py_ = np.broadcast_to(y + r * B._SIN, px_.shape)
+        return B._edge_across(prof, px_, py_, np.broadcast_to(B._COS, px_.shape), np.broadcast_to(B._SIN, px_.shape),
+                              params).max(axis=-2)
+
+    B._KEPT.clear()
+    for r in frames + frames[::-1]:
+        prof = ring_profiles(rectify(r.image, r.corners, shape=shape), params)
+        for y in (2.0, 5.5, 8.25):
+            assert np.array_equal(B.outline_by_angle(prof, xs, y, params), plain_outline(prof, xs, y))
+            got = B.square_sides(prof, xs, y, params)
+            kept = dict(B._KEPT)
+            B._KEPT.clear()
+            assert np.array_equal(got, B.square_sides(prof, xs, y, params))   # kept, then afresh
+            B._KEPT.update(kept)
+    assert len(B._KEPT) == 6   # (an outline and a square at each of the three places, kept)
