@@ -53,6 +53,7 @@ from referee.table.lean import settle_heap
 from referee.table.devices import DeviceProblem, Devices, open_devices, settings_from
 from referee.table.matches import (archive, chouette_of, differences, journal_match, journal_path,
                                    HeaderJournal, resumed_settings)
+from referee.turn.director import AT_REST
 
 log = logging.getLogger("bgtable.run")
 
@@ -181,7 +182,6 @@ def _learn_as_it_stands(referee: Any, dev: Devices) -> None:
     """The director's new order to learn the board as it stands goes to the camera, with the
     referee's position; once play goes on (the referee leaves the states where the board stands
     as its position) an order the camera may not have carried out yet is dropped."""
-    from referee.turn.director import AT_REST  # noqa: PLC0415
     if dev.board_lessons != referee.board_lessons:
         dev.board_lessons = referee.board_lessons
         dev.camera.learn_as_it_stands(referee.pos)
