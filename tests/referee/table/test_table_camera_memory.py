@@ -198,12 +198,14 @@ def test_the_directors_order_on_a_learned_still_board_reads_it_afresh_and_learns
     for k, f in enumerate(frames[:8]):
         cam.step(f.image, float(k))
     assert cam.filter.learned == 1 and cam.filter.skipped > 0   # learned, then still frames skipped
-    lessons = cam.filter.reader.memory.frames   # the frames the look was learned from
+    memory = cam.filter.reader.memory
+    assert memory is not None
+    lessons = memory.frames   # the frames the look was learned from
     _drain(events)
     cam.learn_as_it_stands(start)
     cam.step(frames[8].image, 8.0)   # (the order reaches the filter after this frame, on the camera thread)
     cam.step(frames[9].image, 9.0)
-    assert cam.filter.learned == 2 and cam.filter.reader.memory.frames == lessons + 1
+    assert cam.filter.learned == 2 and cam.filter.reader.memory is memory and memory.frames == lessons + 1
     said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
     assert said == ["the board is learned as it stands (the camera read it as the referee's position)"]
     for k, f in enumerate(frames[10:]):   # an order is carried out once: the still board is not learned again
