@@ -66,10 +66,11 @@ def learned_as_it_stands(reading: BoardEvidence, known: BoardEvidence, most: int
     """What the table is told once the director's order to learn the board as it stands is carried
     out: the position learned, and where the camera's own reading of that frame differed (those
     places are now read by the board's learned look)."""
-    if not points_differ(reading.points, known.points) and tuple(reading.bar) == tuple(known.bar):
+    differences = _differences(reading, known, most)
+    if not differences:
         return "the board is learned as it stands (the camera read it as the referee's position)"
-    return (f"the board is learned as it stands, as the referee's position; the camera alone read it otherwise: "
-            f"{_differences(reading, known, most)}")
+    return ("the board is learned as it stands, as the referee's position; the camera alone read it otherwise: "
+            + differences)
 
 
 #: told when the director's order cannot be carried out (:meth:`vision.reader.BoardReader.learn` refused)

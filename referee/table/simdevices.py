@@ -255,10 +255,6 @@ class RenderedCamera:
         """The referee says the board shows ``board``: the camera learns the board's look from it."""
         return self.filter.known(board_evidence(board))
 
-    def learn_as_it_stands(self, board: Position) -> None:
-        """The director says the board, as it stands, shows ``board``: the next still frame teaches it."""
-        self.filter.learn_as_it_stands(board_evidence(board))
-
     def close(self) -> None:
         """Nothing to close."""
         pass
@@ -320,10 +316,6 @@ class CameraOnTheDice:
     def known(self, board: Position) -> None:
         """The referee says the board shows ``board``: the camera thread learns the board's look."""
         self.camera.known(board)
-
-    def learn_as_it_stands(self, board: Position) -> None:
-        """The director says the board, as it stands, shows ``board``: the camera thread learns it so."""
-        self.camera.learn_as_it_stands(board)
 
     def _die(self, value: int, zone: str, cocked: bool, on_checker: bool, i: int) -> Any:
         from vision import layout as L  # noqa: PLC0415
