@@ -19,10 +19,19 @@ Counted against the simulated truth:
 ``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--plain]`` (``--plain``:
 default rendering, for comparison).  Target (issue 14): 0 wrong in 1,000 moves, at most 5 %
 questions.
+
+Random plays from the start never reach a bear-off in 20 moves, and stack checkers as players do
+not.  ``--real-games N`` judges instead N whole games of the real matches (``tests/data/matches/
+plays.jsonl.gz``: the 114 match files' plays), every move as a player made it, with its dice,
+through the bear-off, one board per game (Dark is the match file's X); the table learns the start,
+then each position told.  The figures are given per part of the game too (the opening's eight
+plies, the middle game, a race without contact, the bear-off).
 """
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import random
 import sys
 import time
@@ -36,12 +45,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from referee.turn.matching import layout_of, layout_to_evidence, match_reading  # noqa: E402
 from referee.rules.moves import legal_plays  # noqa: E402
 from referee.rules.position import Position  # noqa: E402
-from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.render import RenderParams, render_scene  # noqa: E402
 
 MOVES_PER_BOARD = 20
+MATCHES = Path(__file__).resolve().parents[1] / "tests" / "data" / "matches" / "plays.jsonl.gz"
 
 
 def _ev(pos: Position):
@@ -87,34 +96,116 @@ def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, 
             after = rng.choice(cands)
         if after.is_game_over():
             break
-        t0 = time.process_time()
-        rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
-        t1 = time.process_time()
-        reading = reader.inspect(rr.image)
-        ev = reading.evidence
-        v = match_reading(ev, pos, cands, mover) if ev is not None else None
-        tally["read_ms"].append(1000 * (time.process_time() - t1))
-        tally["render_ms"].append(1000 * (t1 - t0))
-        tally["moves"] += 1
-        tally["illegal_moves"] += bad
-        if v is None or v.kind in ("uncertain", "ambiguous", "misread", "unreadable"):
-            tally["asked"] += 1
-            detail.append(f"seed {seed} move {k} {mover} {dice}{' (illegal)' if bad else ''}: asked "
-                          f"({'no reading' if v is None else v.kind + ': ' + v.reason})")
-        elif v.kind == "illegal":
-            tally["right" if bad else "wrong"] += 1
-            if not bad:
-                detail.append(f"seed {seed} move {k} {mover} {dice}: WRONG, a legal move called illegal: {v.reason}")
-        else:
-            good = not bad and cands[v.indices[0]] == after
-            tally["right" if good else "wrong"] += 1
-            if not good:
-                detail.append(f"seed {seed} move {k} {mover} {dice}: WRONG, accepted "
-                              f"{plays[v.indices[0]].play if plays else 'no move'}{' for an illegal move' if bad else ''}")
-        # the referee's position is now the board's (accepted, or the opponent accepted it)
-        reader.learn(_ev(after), reading.view)
+        judge_move(reader, params, seed, k, pos, after, mover, dice, plays, cands, bad, tally, detail)
         pos = after
         mover = "light" if mover == "dark" else "dark"
+
+
+def real_games(path: Path, n: int, seed: int) -> list[list[dict]]:
+    """``n`` whole games of the real matches (``plays.jsonl.gz``: the play records of the 114 match
+    files), drawn at random (``seed``) among those played from the starting position without a
+    position set by hand: each game's records in order."""
+    games: dict[tuple[str, int], list[dict]] = {}
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            r = json.loads(line)
+            games.setdefault((r["file"], r["game"]), []).append(r)
+    ok = [g for g in games.values() if not any(r["action"] == "set" for r in g)
+          and next((r for r in g if r["action"] == "move"), None) is not None]
+    ok = [g for g in ok if Position.from_position_id(next(r for r in g if r["action"] == "move")["position_id"])
+          in (Position.start(), Position.start().swap())]
+    return random.Random(seed).sample(ok, min(n, len(ok)))
+
+
+def phase_of(before: Position, after: Position, ply: int) -> str:
+    """The part of a game a move belongs to: "opening" (the first eight plies), "bear-off" (a
+    checker of either side off, or the mover bearing off), "race" (no contact left), else "middle"."""
+    if sum(after.off) or sum(before.off):
+        return "bear-off"
+    if ply <= 8:
+        return "opening"
+    if not after.is_contact():
+        return "race"
+    return "middle"
+
+
+def play_real_game(seed: int, records: list[dict], tally: dict, detail: list[str], from_move: int = 0) -> None:
+    """One board (``seed``): the table learns the position before the game's move ``from_move``
+    (counted from 0; by default the starting position), then every move of a real game from there is
+    judged as played (its dice and play; Dark is the match file's X), and the position told after each."""
+    params = params_for(seed, False)
+    moves = [r for r in records if r["action"] == "move"]
+    if not moves or from_move >= len(moves):
+        return
+    first = moves[from_move]
+    first_m = Position.from_position_id(first["position_id"])
+    pos = first_m if first["player"] == "X" else first_m.swap()
+    r0 = render_scene(_ev(pos), params, seed=seed)
+    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
+                         corners=r0.corners)
+    reader.setup = r0.setup
+    reader.inspect(r0.image, read_occluded=True)
+    reader.learn(_ev(pos))
+    for k, r in enumerate(moves[from_move:], start=from_move + 1):
+        mover = "dark" if r["player"] == "X" else "light"
+        before_m = Position.from_position_id(r["position_id"])
+        if before_m != (pos if mover == "dark" else pos.swap()):
+            detail.append(f"seed {seed}: game {r['file']} {r['game']} left at play {r['n']} (its position is not the "
+                          f"one the plays before led to)")
+            return
+        dice = (int(r["dice"][0]), int(r["dice"][1]))
+        plays = legal_plays(before_m, *dice)
+        cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays] or [pos]
+        after_m = Position.from_position_id(r["played_position_id"])   # the mover's view
+        after = after_m if mover == "dark" else after_m.swap()
+        if after.is_game_over():
+            return
+        judge_move(reader, params, seed, k, pos, after, mover, dice, plays, cands, after not in cands, tally, detail,
+                   phase_of(before_m, after_m, k))
+        pos = after
+
+
+def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos: Position, after: Position,
+               mover: str, dice: tuple[int, int], plays: list, cands: list[Position], bad: bool, tally: dict,
+               detail: list[str], phase: str = "") -> None:
+    """Frame ``k`` of board ``seed`` shows ``after`` (Dark's view) played from ``pos`` by ``mover`` with
+    ``dice`` (``cands``: the roll's legal results, Dark's view; ``bad``: an illegal move): read, judged
+    and counted in ``tally`` (and under ``phase`` when given), then learned as the referee's position."""
+    t0 = time.process_time()
+    rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
+    t1 = time.process_time()
+    reading = reader.inspect(rr.image)
+    ev = reading.evidence
+    v = match_reading(ev, pos, cands, mover) if ev is not None else None
+    tally["read_ms"].append(1000 * (time.process_time() - t1))
+    tally["render_ms"].append(1000 * (t1 - t0))
+    tally["moves"] += 1
+    tally["illegal_moves"] += bad
+    outcome = "right"
+    at = f"seed {seed} move {k}{' ' + phase if phase else ''} {mover} {dice}"
+    if v is None or v.kind in ("uncertain", "ambiguous", "misread", "unreadable"):
+        outcome = "asked"
+        tally["asked"] += 1
+        detail.append(f"{at}{' (illegal)' if bad else ''}: asked "
+                      f"({'no reading' if v is None else v.kind + ': ' + v.reason})")
+    elif v.kind == "illegal":
+        outcome = "right" if bad else "wrong"
+        tally[outcome] += 1
+        if not bad:
+            detail.append(f"{at}: WRONG, a legal move called illegal: {v.reason}")
+    else:
+        good = not bad and cands[v.indices[0]] == after
+        outcome = "right" if good else "wrong"
+        tally[outcome] += 1
+        if not good:
+            detail.append(f"{at}: WRONG, accepted "
+                          f"{plays[v.indices[0]].play if plays else 'no move'}{' for an illegal move' if bad else ''}")
+    # the referee's position is now the board's (accepted, or the opponent accepted it)
+    reader.learn(_ev(after), reading.view)
+    if phase:
+        tally.setdefault("phases", {}).setdefault(phase, {"moves": 0, "right": 0, "asked": 0, "wrong": 0})
+        tally["phases"][phase]["moves"] += 1
+        tally["phases"][phase][outcome] += 1
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -124,7 +215,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--illegal", type=float, default=0.05, help="share of illegal moves (default 0.05)")
     p.add_argument("--plain", action="store_true", help="the default renderer instead of real tables")
     p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
+    p.add_argument("--real-games", type=int, default=0, metavar="N",
+                   help="N whole games of the real matches instead, every move as played, through the bear-off "
+                        "(MOVES and --illegal then unused)")
+    p.add_argument("--matches", default=str(MATCHES), help="the real matches' play records (default: %(default)s)")
     a = p.parse_args(argv)
+    if a.real_games:
+        return main_real_games(a)
     tally: dict = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
     detail: list[str] = []
     seed = a.seed_base
@@ -140,6 +237,40 @@ def main(argv: Optional[list[str]] = None) -> int:
           f"({tally['illegal_moves']} illegal):")
     print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %), asked {tally['asked']} "
           f"({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
+          f"{np.median(tally['render_ms']):.1f} ms, not counted)")
+    if a.verbose:
+        for line in detail:
+            print("   ", line)
+    return 0
+
+
+def main_real_games(a: argparse.Namespace) -> int:
+    """``--real-games N``: the real games' moves judged, counted per part of the game."""
+    path = Path(a.matches)
+    if not path.is_file():
+        print(f"verdicts: --matches {str(path)!r} does not exist (the real matches' play records, plays.jsonl.gz)",
+              file=sys.stderr)
+        return 2
+    tally: dict = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
+    detail: list[str] = []
+    games = real_games(path, a.real_games, a.seed_base)
+    t0 = time.monotonic()
+    for i, g in enumerate(games):
+        play_real_game(a.seed_base + i, g, tally, detail)
+        print(f"\r{i + 1}/{len(games)} games, {tally['moves']} moves, {time.monotonic() - t0:.0f} s",
+              end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    n = max(1, tally["moves"])
+    print(f"real-table rendering, {len(games)} real games ({tally['moves']} moves, {tally['illegal_moves']} of them "
+          f"illegal as recorded), boards from seed {a.seed_base}:")
+    print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %), asked {tally['asked']} "
+          f"({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    for phase in ("opening", "middle", "race", "bear-off"):
+        t = tally.get("phases", {}).get(phase)
+        if t:
+            print(f"    {phase:9s} {t['moves']:4d} moves: right {t['right']} ({100 * t['right'] / t['moves']:.1f} %), "
+                  f"asked {t['asked']}, WRONG {t['wrong']}")
     print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
           f"{np.median(tally['render_ms']):.1f} ms, not counted)")
     if a.verbose:
