@@ -16,6 +16,11 @@ Counted against the simulated truth:
 * **asked**: the referee waits or asks (ambiguous, uncertain);
 * **WRONG**: another play accepted, a legal move called illegal, or an illegal one accepted.
 
+As at the table, the frame judged first is the still board with the dice still lying in it (the
+referee judges when they are lifted); when that asks, the still board once the dice are lifted is
+judged again (the table's referee judges every new still reading while it waits or asks).  Both
+are printed: as judged, and at the first look.
+
 ``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--plain]`` (``--plain``:
 default rendering, for comparison).  Target (issue 14): 0 wrong in 1,000 moves, at most 5 %
 questions.
@@ -165,47 +170,73 @@ def play_real_game(seed: int, records: list[dict], tally: dict, detail: list[str
         pos = after
 
 
+LIFTED = 10_000   # frame numbers of the still frames after the dice were lifted (fresh sensor noise)
+
+
 def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos: Position, after: Position,
                mover: str, dice: tuple[int, int], plays: list, cands: list[Position], bad: bool, tally: dict,
                detail: list[str], phase: str = "") -> None:
     """Frame ``k`` of board ``seed`` shows ``after`` (Dark's view) played from ``pos`` by ``mover`` with
     ``dice`` (``cands``: the roll's legal results, Dark's view; ``bad``: an illegal move): read, judged
-    and counted in ``tally`` (and under ``phase`` when given), then learned as the referee's position."""
+    and counted in ``tally`` (and under ``phase`` when given), then learned as the referee's position.
+
+    The referee judges the last still frame when the dice are lifted, the dice still lying in it
+    (:func:`referee.turn.judging.lift`); when it waits or asks (the players are shown the choices), a
+    still board read after the dice were lifted is judged again (:func:`referee.turn.judging.judge_reading`).
+    So an asked frame with dice in it is judged once more without them: counted as ``lifted`` (the
+    first look's outcome stays in ``first``: what the table says before the dice are lifted)."""
     t0 = time.process_time()
     rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
     t1 = time.process_time()
     reading = reader.inspect(rr.image)
-    ev = reading.evidence
-    v = match_reading(ev, pos, cands, mover) if ev is not None else None
+    v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
     tally["read_ms"].append(1000 * (time.process_time() - t1))
     tally["render_ms"].append(1000 * (t1 - t0))
     tally["moves"] += 1
     tally["illegal_moves"] += bad
-    outcome = "right"
     at = f"seed {seed} move {k}{' ' + phase if phase else ''} {mover} {dice}"
-    if v is None or v.kind in ("uncertain", "ambiguous", "misread", "unreadable"):
-        outcome = "asked"
-        tally["asked"] += 1
-        detail.append(f"{at}{' (illegal)' if bad else ''}: asked "
-                      f"({'no reading' if v is None else v.kind + ': ' + v.reason})")
-    elif v.kind == "illegal":
-        outcome = "right" if bad else "wrong"
-        tally[outcome] += 1
-        if not bad:
-            detail.append(f"{at}: WRONG, a legal move called illegal: {v.reason}")
-    else:
-        good = not bad and cands[v.indices[0]] == after
-        outcome = "right" if good else "wrong"
-        tally[outcome] += 1
-        if not good:
-            detail.append(f"{at}: WRONG, accepted "
-                          f"{plays[v.indices[0]].play if plays else 'no move'}{' for an illegal move' if bad else ''}")
+    outcome, why = _outcome(v, bad, cands, after, plays)
+    first = outcome
+    tally.setdefault("first", {"right": 0, "asked": 0, "wrong": 0})[first] += 1
+    if outcome == "asked" and rr.dice:   # the dice lifted, the board still again: judged once more
+        rl = render_scene(_ev(after), params, seed=seed, frame=LIFTED + k + 1, dice=[])
+        reading = reader.inspect(rl.image)
+        v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
+        outcome, later = _outcome(v, bad, cands, after, plays)
+        tally["lifted"] = tally.get("lifted", 0) + (outcome == "right")
+        why = f"{why}; with the dice lifted: {later or 'right'}"
+    tally[outcome] += 1
+    if outcome != "right" or first != "right":
+        said = outcome.upper() if outcome == "wrong" else outcome
+        detail.append(f"{at}{' (illegal)' if bad else ''}: {said} ({why})")
     # the referee's position is now the board's (accepted, or the opponent accepted it)
     reader.learn(_ev(after), reading.view)
     if phase:
         tally.setdefault("phases", {}).setdefault(phase, {"moves": 0, "right": 0, "asked": 0, "wrong": 0})
         tally["phases"][phase]["moves"] += 1
         tally["phases"][phase][outcome] += 1
+
+
+def _outcome(v, bad: bool, cands: list[Position], after: Position, plays: list) -> tuple[str, str]:
+    """A verdict (None: no reading) against the truth: "right", "asked" or "wrong", and what it said."""
+    if v is None or v.kind in ("uncertain", "ambiguous", "misread", "unreadable"):
+        return "asked", "no reading" if v is None else f"asked, {v.kind}: {v.reason}"
+    if v.kind == "illegal":
+        return ("right", "") if bad else ("wrong", f"a legal move called illegal: {v.reason}")
+    if not bad and cands[v.indices[0]] == after:
+        return "right", ""
+    return "wrong", (f"accepted {plays[v.indices[0]].play if plays else 'no move'}"
+                     f"{' for an illegal move' if bad else ''}")
+
+
+def _summary(tally: dict) -> None:
+    """The counts: as judged (the dice lifted where the first look asked), and at the first look."""
+    n = max(1, tally["moves"])
+    print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %; {tally.get('lifted', 0)} of them once the dice "
+          f"were lifted), asked {tally['asked']} ({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    f = tally.get("first", {"right": 0, "asked": 0, "wrong": 0})
+    print(f"  at the first look (the dice still lying): right {f['right']} ({100 * f['right'] / n:.1f} %), asked "
+          f"{f['asked']} ({100 * f['asked'] / n:.1f} %), WRONG {f['wrong']}")
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -232,11 +263,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\r{tally['moves']}/{a.moves} moves, {seed - a.seed_base} boards, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    n = max(1, tally["moves"])
     print(f"{'default' if a.plain else 'real-table'} rendering, {tally['moves']} moves on {seed - a.seed_base} boards "
           f"({tally['illegal_moves']} illegal):")
-    print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %), asked {tally['asked']} "
-          f"({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    _summary(tally)
     print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
           f"{np.median(tally['render_ms']):.1f} ms, not counted)")
     if a.verbose:
@@ -261,11 +290,9 @@ def main_real_games(a: argparse.Namespace) -> int:
         print(f"\r{i + 1}/{len(games)} games, {tally['moves']} moves, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    n = max(1, tally["moves"])
     print(f"real-table rendering, {len(games)} real games ({tally['moves']} moves, {tally['illegal_moves']} of them "
           f"illegal as recorded), boards from seed {a.seed_base}:")
-    print(f"  right {tally['right']} ({100 * tally['right'] / n:.1f} %), asked {tally['asked']} "
-          f"({100 * tally['asked'] / n:.1f} %), WRONG {tally['wrong']}")
+    _summary(tally)
     for phase in ("opening", "middle", "race", "bear-off"):
         t = tally.get("phases", {}).get(phase)
         if t:

@@ -54,5 +54,7 @@ def test_a_real_bear_off_is_judged_never_wrongly(seed: int) -> None:
     assert not any("left at play" in d for d in detail), detail
     assert tally["moves"] >= 6
     assert tally["phases"].get("bear-off", {}).get("moves", 0) >= 3
-    assert tally["wrong"] == 0, detail
+    assert tally["wrong"] == 0 and tally["first"]["wrong"] == 0, detail
+    assert sum(tally["first"].values()) == tally["moves"]      # every move judged at the first look ...
+    assert tally["right"] == tally["first"]["right"] + tally.get("lifted", 0)   # ... and again once the dice were lifted
     assert tally["right"] >= tally["moves"] // 2, detail
