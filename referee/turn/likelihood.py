@@ -370,9 +370,18 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if stray and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(stray)}: one shows a checker elsewhere than the closest "
                        "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
-    if fit > EXPLAINED:
+    if fit > EXPLAINED and off:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
+    if not seen:   # the board as it was before the move is not clearly less likely: the move not seen
+        moves = [k for k in range(26) if best_cells[k] != before_cells[k]]
+        return Verdict("uncertain", order, reason=f"{_names(moves)} {'does' if len(moves) == 1 else 'do'} not clearly "
+                       f"show the move (the board may still be as it was before it: told apart by only "
+                       f"{best - log_likelihood(table, before_cells):.1f} nats)")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
+    if not apart:   # one legal move, its board the reading's best guess, yet not as sure as a verdict needs
+        apart = [k for k in range(26) if best_cells[k] != before_cells[k]]
+        return Verdict("uncertain", order, reason=f"{_names(apart)} not read surely enough for the only legal "
+                       f"move (the reading {fit:.1f} nats from it)")
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
 

@@ -339,3 +339,24 @@ def test_a_move_not_seen_is_not_accepted() -> None:
             for k, alts in half.items()}
     v = match_reading(odds(legal, **seen), START, c, "dark")
     assert v.kind == "match" and c[v.indices[0]] == legal, v
+
+
+def test_a_forced_move_not_clearly_seen_says_which_points_do_not_show_it() -> None:
+    # the only legal play (double sixes bear off a nearly finished game's last two checkers) read
+    # 30 to 1 against the board before it: short of the 100 to 1 a move must be seen by; the players
+    # are told which point does not clearly show it (it once said "no point not clearly read")
+    pos = Position.from_points({6: 2}, {6: 5, 5: 5, 4: 5})
+    c = cands((6, 6), pos)
+    assert len(set(c)) == 1
+    after = c[0]
+    changed = [k for k in range(26) if cells_of(after)[k] != cells_of(pos)[k]]
+    assert changed == [5]   # the 6 point emptied
+    at = {"p6": {cells_of(after)[5]: 0.97, cells_of(pos)[5]: 0.03}}
+    v = match_reading(odds(after, **at), pos, c, "dark")
+    assert v.kind == "uncertain"
+    assert v.reason.startswith("point 6 does not clearly show the move"), v.reason
+    assert "no point" not in v.reason
+    # read 99.5 to 0.5: seen, and accepted
+    at = {"p6": {cells_of(after)[5]: 0.995, cells_of(pos)[5]: 0.005}}
+    v = match_reading(odds(after, **at), pos, c, "dark")
+    assert v.kind == "match", v
