@@ -11,6 +11,16 @@ disagree left out).  A move of less than :data:`STILL` pixels is no move; one th
 undone by warping the new view back (:func:`undo`); one of more than :data:`FAR` point widths
 is more than a knock: the corners must be set again.
 
+A camera that has not moved still gives the tiles' shifts some scatter (tenths of an anchor
+pixel: checkers and dice moved under them), and a turn fitted on six tiles magnifies it at the
+view's corners: on a still rendered camera, real games' frames measured turns of 0.003-0.005
+radians, 2.2-2.3 pixels at a corner, each folded into the corners as a knock, and over the twelve
+games of one match the corners walked 7.5 image pixels (16 questions in 481 moves, against 10 with
+the corners kept).  So a move's parts count only beyond :data:`SURE` standard errors of the fit (the agreeing
+tiles' scatter about it): :attr:`Move.sure`, the reach of what the tiles surely show, tells a move
+from none.  The real frames knocked 2, 4 and 8 pixels, turned 0.5 and 1 degree, or knocked 40
+pixels and turned 3 (``bench/vision_drift.py --cases 2``) are judged as before, 560 of 560.
+
 Phase correlation is most of a knock check's cost, and a camera that has not moved since the
 last check needs none: a :class:`Probe` keeps the last measured view's anchor with its
 gradients, and one Lucas-Kanade step per tile (:func:`drift`, a twentieth of the work) tells
@@ -36,6 +46,8 @@ STILL = 2.0          # view pixels: a move no point of the board shifts by this 
 FAR = 0.75           # point widths: a move that shifts some point of the board further is more than a knock
 AGREE = 1.5          # view pixels: a tile whose shift lies further from the fitted move disagrees
 MIN_TILES = 4        # tiles that must agree on a move for it to be taken
+SURE = 1.0           # standard errors of the fit a shift or turn must exceed to count (:attr:`Move.sure`)
+NOISE_FLOOR = 0.1    # anchor pixels: the least scatter of the tiles' shifts taken (a perfect fit of a few tiles)
 WEAK = 0.05          # a tile's phase correlation peak below this found nothing
 SAME = 0.25          # anchor pixels: a view no tile of which drifted this far from a probe's lies where it did
 CHANGED = 2.0        # a tile whose difference from the probe's is this many of its gradients' (RMS) is no drift
@@ -48,18 +60,25 @@ MARGIN = 0.75        # view pixels: a move is taken to hold only this far from S
 class Move:
     """How the board moved in the view: a shift (view pixels) and a turn (radians) about the
     view's centre; ``tiles``: how many tiles agree with it; ``reach``: the largest shift of any
-    point of the view (pixels)."""
+    point of the view (pixels); ``sure``: the same of the move the tiles surely show (each part
+    less :data:`SURE` standard errors of the fit; the reach itself when not given)."""
 
     dx: float
     dy: float
     turn: float
     tiles: int
     reach: float
+    sure: float = -1.0
+
+    @property
+    def shown(self) -> float:
+        """The reach of the move the tiles surely show (:attr:`sure`, or :attr:`reach` when not given)."""
+        return self.reach if self.sure < 0 else self.sure
 
     @property
     def still(self) -> bool:
-        """No point of the board moved by :data:`STILL` view pixels (or too few tiles agree to tell)."""
-        return self.reach < STILL or self.tiles < MIN_TILES
+        """No point of the board surely moved by :data:`STILL` view pixels (or too few tiles agree to tell)."""
+        return self.shown < STILL or self.tiles < MIN_TILES
 
     def far(self, px: float) -> bool:
         """Some point of the board moved further than :data:`FAR` point widths (``px`` view pixels each)."""
@@ -129,7 +148,18 @@ def measure_anchors(before: np.ndarray, now: np.ndarray) -> Move:
         keep = off <= AGREE
     dx, dy, turn = float(p[0]) / SCALE, float(p[1]) / SCALE, float(p[2])   # a turn is the same at any scale
     corner = math.hypot(w, h) / SCALE / 2
-    return Move(dx, dy, turn, int(keep.sum()), math.hypot(dx, dy) + abs(turn) * corner)
+    # the parts the tiles surely show: each less SURE standard errors (the agreeing tiles' scatter about the fit)
+    sel = np.repeat(keep, 2)
+    res = (a @ p - b)[sel]
+    dof = max(1, int(sel.sum()) - 3)
+    sigma = max(NOISE_FLOOR, math.sqrt(float(res @ res) / dof))
+    try:
+        se = sigma * np.sqrt(np.diag(np.linalg.inv(a[sel].T @ a[sel])))
+    except np.linalg.LinAlgError:
+        se = np.full(3, np.inf)
+    cut = [max(0.0, abs(float(v)) - SURE * float(e)) for v, e in zip(p, se)]
+    sure = math.hypot(cut[0], cut[1]) / SCALE + cut[2] * corner
+    return Move(dx, dy, turn, int(keep.sum()), math.hypot(dx, dy) + abs(turn) * corner, sure)
 
 
 @dataclass(frozen=True)
@@ -182,7 +212,7 @@ def holds(move: Move, px: float, drifted: float) -> bool:
     from it: the drift is under :data:`SAME` and the move lies clear (:data:`MARGIN`) of
     :data:`STILL` and of :data:`FAR` (so the view's own measure would tell the same: no move, or
     a knock to undo), enough tiles having agreed on it."""
-    return drifted < SAME and move.tiles >= MIN_TILES and abs(move.reach - STILL) > MARGIN \
+    return drifted < SAME and move.tiles >= MIN_TILES and abs(move.shown - STILL) > MARGIN \
         and abs(move.reach - FAR * px) > MARGIN and not move.far(px)
 
 
