@@ -30,7 +30,10 @@ not.  ``--real-games N`` judges instead N whole games of the real matches (``tes
 plays.jsonl.gz``: the 114 match files' plays), every move as a player made it, with its dice,
 through the bear-off, one board per game (Dark is the match file's X); the table learns the start,
 then each position told.  The figures are given per part of the game too (the opening's eight
-plies, the middle game, a race without contact, the bear-off).
+plies, the middle game, a race without contact, the bear-off).  With ``--one-board`` the games are
+played one after the other on one board, as a club match is at one table: what the table learned
+is kept from game to game, and the corners' distance from where they were set is printed after
+each game (a still camera's must stay put).
 """
 from __future__ import annotations
 
@@ -134,40 +137,49 @@ def phase_of(before: Position, after: Position, ply: int) -> str:
     return "middle"
 
 
-def play_real_game(seed: int, records: list[dict], tally: dict, detail: list[str], from_move: int = 0) -> None:
+def play_real_game(seed: int, records: list[dict], tally: dict, detail: list[str], from_move: int = 0,
+                   reader: Optional[BoardReader] = None, frame0: int = 0) -> tuple[Optional[BoardReader], int]:
     """One board (``seed``): the table learns the position before the game's move ``from_move``
     (counted from 0; by default the starting position), then every move of a real game from there is
-    judged as played (its dice and play; Dark is the match file's X), and the position told after each."""
+    judged as played (its dice and play; Dark is the match file's X), and the position told after each.
+    ``reader``: a table that has played on this board before (a match's earlier games: what it learned
+    is kept), shown the frames numbered from ``frame0`` on.  The reader and the next frame's number."""
     params = params_for(seed, False)
     moves = [r for r in records if r["action"] == "move"]
     if not moves or from_move >= len(moves):
-        return
+        return reader, frame0
     first = moves[from_move]
     first_m = Position.from_position_id(first["position_id"])
     pos = first_m if first["player"] == "X" else first_m.swap()
-    r0 = render_scene(_ev(pos), params, seed=seed)
-    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
-                         corners=r0.corners)
-    reader.setup = r0.setup
-    reader.inspect(r0.image, read_occluded=True)
-    reader.learn(_ev(pos))
+    r0 = render_scene(_ev(pos), params, seed=seed, frame=frame0, dice=[] if frame0 else None)
+    if reader is None:
+        reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
+                             corners=r0.corners)
+        reader.setup = r0.setup
+        reader.inspect(r0.image, read_occluded=True)
+        reader.learn(_ev(pos))
+    else:   # the next game of the match: the table is told the start, and learns it from a still frame
+        reading = reader.inspect(r0.image, read_occluded=True)
+        reader.learn(_ev(pos), reading.view)
+    k = from_move
     for k, r in enumerate(moves[from_move:], start=from_move + 1):
         mover = "dark" if r["player"] == "X" else "light"
         before_m = Position.from_position_id(r["position_id"])
         if before_m != (pos if mover == "dark" else pos.swap()):
             detail.append(f"seed {seed}: game {r['file']} {r['game']} left at play {r['n']} (its position is not the "
                           f"one the plays before led to)")
-            return
+            break
         dice = (int(r["dice"][0]), int(r["dice"][1]))
         plays = legal_plays(before_m, *dice)
         cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays] or [pos]
         after_m = Position.from_position_id(r["played_position_id"])   # the mover's view
         after = after_m if mover == "dark" else after_m.swap()
         if after.is_game_over():
-            return
-        judge_move(reader, params, seed, k, pos, after, mover, dice, plays, cands, after not in cands, tally, detail,
-                   phase_of(before_m, after_m, k))
+            break
+        judge_move(reader, params, seed, frame0 + k, pos, after, mover, dice, plays, cands, after not in cands, tally,
+                   detail, phase_of(before_m, after_m, k))
         pos = after
+    return reader, frame0 + k + 2
 
 
 LIFTED = 10_000   # frame numbers of the still frames after the dice were lifted (fresh sensor noise)
@@ -250,6 +262,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                    help="N whole games of the real matches instead, every move as played, through the bear-off "
                         "(MOVES and --illegal then unused)")
     p.add_argument("--matches", default=str(MATCHES), help="the real matches' play records (default: %(default)s)")
+    p.add_argument("--one-board", action="store_true",
+                   help="with --real-games: every game on one board, one after the other, as a club match is "
+                        "played at one table (what the table learned kept from game to game)")
     a = p.parse_args(argv)
     if a.real_games:
         return main_real_games(a)
@@ -285,13 +300,23 @@ def main_real_games(a: argparse.Namespace) -> int:
     detail: list[str] = []
     games = real_games(path, a.real_games, a.seed_base)
     t0 = time.monotonic()
+    reader: Optional[BoardReader] = None
+    frame = 0
+    set_at = render_scene(_ev(Position.start()), params_for(a.seed_base, False), seed=a.seed_base).corners
     for i, g in enumerate(games):
+        if a.one_board:
+            reader, frame = play_real_game(a.seed_base, g, tally, detail, reader=reader, frame0=frame)
+            off = 0.0 if reader is None or reader.corners is None else float(np.abs(reader.corners - set_at).max())
+            print(f"\r    game {i + 1}: {tally['moves']} moves so far, asked {tally['asked']}, WRONG {tally['wrong']}, "
+                  f"the corners {off:.2f} px from where they were set", file=sys.stderr, flush=True)
+            continue
         play_real_game(a.seed_base + i, g, tally, detail)
         print(f"\r{i + 1}/{len(games)} games, {tally['moves']} moves, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"real-table rendering, {len(games)} real games ({tally['moves']} moves, {tally['illegal_moves']} of them "
-          f"illegal as recorded), boards from seed {a.seed_base}:")
+          f"illegal as recorded), " + (f"one after the other on one board (seed {a.seed_base}):" if a.one_board
+                                       else f"boards from seed {a.seed_base}:"))
     _summary(tally)
     for phase in ("opening", "middle", "race", "bear-off"):
         t = tally.get("phases", {}).get(phase)
