@@ -53,6 +53,7 @@ from referee.board import layout_of, position_of, reading_of
 from referee.colour import DARK, LIGHT
 from referee.events import BoardEvidence
 from referee.rules.position import Position
+from referee.turn.said_odds import apart as _apart, odds_words
 
 if TYPE_CHECKING:  # matching imports this module when it judges
     from referee.turn.matching import Verdict
@@ -341,7 +342,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
                                                   f"{fit:.1f} nats from the reading)")
         by, places, roll, board = other
         return Verdict("uncertain", order, reason=f"{_names(places)} could also show another roll played "
-                       f"({play_name(before, mover, roll, board)}; told apart by only {by:.1f} nats)")
+                       f"({play_name(before, mover, roll, board)}; {_apart(by, 'that board')})")
     # the reading's own position, when it is a real one outside the legal set (the position
     # before the move included: the mover lifted the dice without moving)
     # (with the trays in view, its checkers and theirs total 15 a colour: a board read with 17 dark
@@ -366,7 +367,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
                        f"of {mover}'s leaves them (moved, knocked?); {_names(off)} not as the closest legal move")
     if slip > DISPLACED and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(moved)} look like a checker lies elsewhere than the "
-                       f"closest legal move leaves it (moved a pip too far or too short?, by {slip:.1f} nats)")
+                       f"closest legal move leaves it (moved a pip too far or too short?, {odds_words(slip)})")
     if stray and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(stray)}: one shows a checker elsewhere than the closest "
                        "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
@@ -375,13 +376,13 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if not seen:   # the board as it was before the move is not clearly less likely: the move not seen
         moves = [k for k in range(26) if best_cells[k] != before_cells[k]]
         return Verdict("uncertain", order, reason=f"{_names(moves)} {'does' if len(moves) == 1 else 'do'} not clearly "
-                       f"show the move (the board may still be as it was before it: told apart by only "
-                       f"{best - log_likelihood(table, before_cells):.1f} nats)")
+                       f"show the move (the board may still be as it was before it: "
+                       f"{_apart(best - log_likelihood(table, before_cells), 'the board before it')})")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
     if not apart:   # one legal move, its board the reading's best guess, yet not as sure as a verdict needs
         apart = [k for k in range(26) if best_cells[k] != before_cells[k]]
         return Verdict("uncertain", order, reason=f"{_names(apart)} not read surely enough for the only legal "
-                       f"move (the reading {fit:.1f} nats from it)")
+                       f"move (the reading's own guess likelier, {odds_words(fit)})")
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
 

@@ -355,6 +355,7 @@ def test_a_forced_move_not_clearly_seen_says_which_points_do_not_show_it() -> No
     v = match_reading(odds(after, **at), pos, c, "dark")
     assert v.kind == "uncertain"
     assert v.reason.startswith("point 6 does not clearly show the move"), v.reason
+    assert "told apart only at about 32 to 1" in v.reason, v.reason
     assert "no point" not in v.reason
     # read 99.5 to 0.5: seen, and accepted
     at = {"p6": {cells_of(after)[5]: 0.995, cells_of(pos)[5]: 0.005}}
