@@ -98,12 +98,14 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
                    dst=_scratch("grey", hw, np.uint8))
     _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
-    # (numpy's mixed-type subtraction: OpenCV's 8-to-16-bit one is ten times the instructions)
-    rg = np.subtract(red, green, out=_scratch("rg", hw, np.int16), dtype=np.int16)
     # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
     gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
-    ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, dst=_scratch("ax", hw, np.int16), ksize=3)     # |.| <= 2040
-    ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, dst=_scratch("ay", hw, np.int16), ksize=3)
+    # red-minus-green's Sobels as red's less green's (a Sobel is linear: the same whole numbers, border
+    # reflected alike, as the Sobels of the 16-bit difference, in two passes of 8-bit planes): |.| <= 2040
+    ax, ay = cv2.spatialGradient(red, _scratch("ax", hw, np.int16), _scratch("ay", hw, np.int16))
+    sx, sy = cv2.spatialGradient(green, _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16))
+    ax = cv2.subtract(ax, sx, dst=ax)
+    ay = cv2.subtract(ay, sy, dst=ay)
     zero = _zeros(hw)
     t1, t2 = _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16)
     a = cv2.add(cv2.absdiff(ax, zero, dst=t1), cv2.absdiff(ay, zero, dst=t2), dst=_scratch("a", hw, np.int16))
@@ -116,7 +118,9 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     cv2.copyTo(ax, mask, gx)
     cv2.copyTo(ay, mask, gy)
     both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
-    g = np.multiply(both, np.float32(0.5), dtype=np.float32).view(np.complex64)[..., 0]   # (a new array: it is kept)
+    halves = both.astype(np.float32)   # (a new array: it is kept; whole numbers, then halved: exact)
+    halves *= np.float32(0.5)
+    g = halves.view(np.complex64)[..., 0]
     return g, cv2.max(a, b, dst=_scratch("mag2", hw, np.int16))   # the chosen pair's |.| + |.|, doubled
 
 
