@@ -36,12 +36,10 @@ import tempfile
 import threading
 from typing import Any, BinaryIO, Optional, Sequence
 
-import cv2
 import numpy as np
 
 from .cli import camera_of, dice_json, job_camera, reader_config
 from .errors import VisionError
-from .rectify import share_bgra, unshare_bgra
 
 __all__ = ["DiceAhead"]
 
@@ -60,7 +58,6 @@ class _Slots:
         self._files = list(files)              # (the temporary files holding the fds open)
         self._maps: dict[int, mmap.mmap] = {}
         self._busy: dict[int, int] = {}        # slot -> the line whose picture it holds
-        self._shared: dict[int, int] = {}      # slot -> id of the BGR picture whose BGRA it holds (shared)
         self._lock = threading.Lock()
 
     @classmethod
@@ -85,11 +82,7 @@ class _Slots:
 
     def put(self, n: int, img: Any) -> Optional[tuple[int, tuple[int, ...], str]]:
         """``img`` (line ``n``'s picture) copied into a free slot: its place (slot, shape, dtype), or None
-        (no slot free, or not a plain array: sent over the pipe).  A BGR picture is written as BGRA
-        (the same pixels and a fourth plane, in one pass instead of the copy): the child cuts the parts
-        its warps read from it as they are, and this process's reading of the picture too
-        (:func:`vision.rectify.share_bgra`, until the line is answered), so each line's picture is
-        converted once, not in both processes."""
+        (no slot free, or not a plain array: sent over the pipe)."""
         if not isinstance(img, np.ndarray) or img.dtype.hasobject or not img.size:
             return None
         with self._lock:
@@ -98,19 +91,9 @@ class _Slots:
                 return None
             slot = free[0]
             self._busy[slot] = n
-        bgr = img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
-        shape = tuple(img.shape[:2]) + (4,) if bgr else tuple(img.shape)
-        size = int(np.prod(shape))
-        mm = self._mapped(slot, size * img.itemsize, grow=True)
-        into = np.frombuffer(mm, img.dtype, size).reshape(shape)
-        if bgr:
-            cv2.cvtColor(img, cv2.COLOR_BGR2BGRA, dst=into)
-            share_bgra(img, into)
-            with self._lock:
-                self._shared[slot] = id(img)
-        else:
-            np.copyto(into, img)
-        return slot, shape, img.dtype.str
+        mm = self._mapped(slot, img.nbytes, grow=True)
+        np.copyto(np.frombuffer(mm, img.dtype, img.size).reshape(img.shape), img)
+        return slot, tuple(img.shape), img.dtype.str
 
     def picture(self, place: tuple[int, tuple[int, ...], str]) -> np.ndarray:
         """The child's view of the picture at ``place`` (read-only, in place)."""
@@ -120,20 +103,13 @@ class _Slots:
         return np.frombuffer(self._mapped(slot, size, grow=False), dt, size // dt.itemsize).reshape(shape)
 
     def answered(self, n: int) -> None:
-        """Line ``n``'s answer read: the slots holding it or a line before it are free (their pictures'
-        BGRA no longer shared: this process has read those lines)."""
+        """Line ``n``'s answer read: the slots holding it or a line before it are free."""
         with self._lock:
             for slot in [k for k, m in self._busy.items() if m <= n]:
                 del self._busy[slot]
-                if slot in self._shared:
-                    unshare_bgra(self._shared.pop(slot))
 
     def close(self) -> None:
         """Unmapped and closed (the child's copies of the files end with it)."""
-        with self._lock:
-            for frame_id in self._shared.values():
-                unshare_bgra(frame_id)
-            self._shared.clear()
         self._maps.clear()
         for f in self._files:
             f.close()

@@ -72,9 +72,7 @@ class DiceCarry:
         whole search on the camera's view, its pixels taken afresh only where the frame changed since
         the view was last taken there (:meth:`_refresh`), its close looks and pip-like spots where
         nothing was taken afresh kept from the search before; nothing taken afresh: that search's dice."""
-        # (a BGRA frame, as vision.dice_ahead hands the child a line's picture, is the same camera's as BGR)
-        seen = frame.shape[:2] + (3,) if frame.ndim == 3 and frame.shape[2] == 4 else frame.shape
-        camera = (seen, np.asarray(corners, np.float64).tobytes(), shape)
+        camera = (frame.shape, np.asarray(corners, np.float64).tobytes(), shape)
         kept: Looks = {}
         spots = None
         boxes = None
@@ -124,7 +122,7 @@ class DiceCarry:
         fine = warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
         size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (L.WIDTH, L.HEIGHT))
         warp = warp_maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape)  # type: ignore[arg-type]
-        if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] not in (3, 4) \
+        if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 \
                 or not (fine.x0 <= warp.x0 and fine.y0 <= warp.y0 and warp.x1 <= fine.x1 and warp.y1 <= fine.y1):
             return rectify(frame, corners, _COARSE, _MARGIN, shape), None
         if self._shifted is None or self._shifted[0] is not warp or self._shifted[1] is not fine:
@@ -176,7 +174,7 @@ class DiceCarry:
         H, W = view.image.shape[:2]
         warp = warp_maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape)
         if warp is None or view.px % coarse.px or view.image.dtype != np.uint8 or frame.dtype != np.uint8 \
-                or frame.ndim != 3 or frame.shape[2] not in (3, 4) or H > (coarse.image.shape[0] + 1) * f \
+                or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
                 or W > (coarse.image.shape[1] + 1) * f:
             return None
         if src is None:

@@ -19,7 +19,6 @@ bar and the gap between the rows stretched or squeezed (its maps are built on fi
 """
 from __future__ import annotations
 
-import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -153,41 +152,13 @@ def _part(xy: np.ndarray, frame_shape: tuple[int, ...]) -> Warp:
 
 ROWS_WIDE = 0.3   # a part at least this share of the frame's width is converted to BGRA as whole rows
 
-#: BGR frames already converted to BGRA elsewhere (:func:`share_bgra`): id -> (the frame, weakly; its BGRA)
-_SHARED: "dict[int, tuple[weakref.ref[np.ndarray], np.ndarray]]" = {}
-
-
-def share_bgra(frame: np.ndarray, bgra: np.ndarray) -> None:
-    """``bgra``: the BGR ``frame`` converted to BGRA whole, made elsewhere (:mod:`vision.dice_ahead`
-    writes a line's picture so into the memory its dice's child reads): :func:`bgra_part` cuts
-    ``frame``'s parts from it (the same pixels) until :func:`unshare_bgra`, the frame is converted
-    once a line, not once in each process."""
-    _SHARED[id(frame)] = (weakref.ref(frame), bgra)
-
-
-def unshare_bgra(frame_id: int) -> None:
-    """The BGRA shared for the frame of id ``frame_id`` (:func:`share_bgra`) no longer used."""
-    _SHARED.pop(frame_id, None)
-
-
-def _is_bgra(frame: np.ndarray) -> bool:
-    """A BGR picture with a fourth (alpha) plane, as :mod:`vision.dice_ahead`'s child is handed a line's
-    picture: read as its BGR (every channel warped alike, the fourth dropped)."""
-    return frame.ndim == 3 and frame.shape[2] == 4 and frame.dtype == np.uint8
-
 
 def bgra_part(frame: np.ndarray, warp: Warp) -> np.ndarray:
     """The part of the BGR ``frame`` that ``warp`` reads, as BGRA (the same pixels, a fourth
     level of 255).  OpenCV converts a contiguous run of pixels several times faster per pixel
     than a part's short rows one by one (a 1280x720 frame's board part, 639 x 528 pixels: its
     528 whole rows 0.12 ms, the part 0.28 ms): a part wide enough is converted as whole rows of
-    the frame and cut from them.  A frame already BGRA, or converted so elsewhere
-    (:func:`share_bgra`): its part, cut."""
-    if _is_bgra(frame):
-        return frame[warp.y0:warp.y1, warp.x0:warp.x1]
-    shared = _SHARED.get(id(frame))
-    if shared is not None and shared[0]() is frame:
-        return shared[1][warp.y0:warp.y1, warp.x0:warp.x1]
+    the frame and cut from them."""
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
     if frame.flags.c_contiguous and warp.x1 - warp.x0 >= ROWS_WIDE * frame.shape[1]:
         rows = cv2.cvtColor(frame[warp.y0:warp.y1], cv2.COLOR_BGR2BGRA)   # (a large array: made afresh)
@@ -198,7 +169,7 @@ def bgra_part(frame: np.ndarray, warp: Warp) -> np.ndarray:
 def remap(frame: np.ndarray, warp: Warp) -> np.ndarray:
     """``frame`` through a kept warp (a BGR frame's part as BGRA: the same pixels, faster)."""
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
-    if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8 or _is_bgra(frame):
+    if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8:
         src = bgra_part(frame, warp)
         out = scratch("remap_out", warp.mx.shape[:2] + (4,), np.uint8)
         cv2.remap(src, warp.mx, warp.my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
@@ -214,8 +185,7 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
     size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
     warp = warp_maps(corners, frame.shape, px, x0, y0, size, shape)
     if warp is None:
-        src = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR) if _is_bgra(frame) else frame
-        img = cv2.warpPerspective(src, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
+        img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
         img = remap(frame, warp)
