@@ -221,15 +221,20 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     taken = _taken(cands, kept or {}, params.kept_within)
     fresh = [c for c in cands if c not in taken]
     seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
-    for cx, cy in cands:
-        if any(np.hypot(cx - d.board[0], cy - d.board[1]) < 0.15 for d in found):
-            continue  # on a die already found: the same face again
+    # the candidates on a die already found (within 0.15 pw of it: the same face again), marked for them
+    # all at once as each die is found (the same distances as measured candidate by candidate)
+    xy = np.asarray(cands, np.float64).reshape(-1, 2)
+    on_found = np.zeros(len(cands), bool)
+    for k, (cx, cy) in enumerate(cands):
+        if on_found[k]:
+            continue
         die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, seeds[cx, cy], to_img, shape)
         if looks is not None:
             looks[cx, cy] = die
         if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
             continue
         found.append(die)
+        on_found |= np.hypot(xy[:, 0] - die.board[0], xy[:, 1] - die.board[1]) < 0.15
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:max_dice]
 

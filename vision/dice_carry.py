@@ -155,7 +155,7 @@ class DiceCarry:
             hold = np.zeros(n, np.uint8)
             hold[lab[changed > 0]] = 1
             hold[0] = 0
-            changed = hold[lab]
+            changed = hold.take(lab)  # type: ignore[arg-type]
         k = 2 * _WIDEN + 1
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
         # the light changed (or the picture drifted) all over, by less than a change: the whole view afresh,

@@ -231,44 +231,53 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
                 _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
             continue
-        n, lab = cv2.connectedComponents(framed[1:-1, 1:-1], connectivity=4)
-        seed_label = int(lab[sy, sx])
+        inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
         # reach is worked out, as the rest's is already known)
-        new = (lab == seed_label).view(np.uint8)
         box: Sequence[int] = (bx, by, bw, bh)
         ux0, uy0, ux1, uy1 = bx, by, bx + bw, by + bh  # the face's box so far (the union of the pieces')
-        keep = np.zeros(n, np.uint8)
-        keep[seed_label] = 1
-        for _ in range(2):
-            # where the dilation can reach (as _dilated works it out): no piece there but the face's own
-            # and the background, nothing to add (the dilation, the costliest step, not needed)
-            x, y, w, h = box
-            at = (max(y - ry, 0), min(y + h + ry, side), max(x - rx, 0), min(x + w + rx, side))
-            had = keep.copy()
-            had[0] = 1   # (for this test only: the background is nothing to add)
-            if had[lab[at[0]:at[1], at[2]:at[3]]].all():
-                break
-            had[0] = 0
-            (y0, y1, x0, x1), grown = _dilated(new, se, box, at)
-            keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
-            keep[0] = 0                              # ... less the background (and what ran out)
-            added = keep & ~had
-            if not added.any():
-                break
-            new = added[lab]
-            box = cv2.boundingRect(new)
-            ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
-            ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
+        # where the dilation can reach (as _dilated works it out): no piece there but the face's own
+        # and the background, nothing to add (the dilation, the costliest step, not needed); the
+        # seed's region alone (no other piece near): no pieces labelled
+        at = (max(by - ry, 0), min(by + bh + ry, side), max(bx - rx, 0), min(bx + bw + rx, side))
+        lab = None
+        if cv2.countNonZero(cv2.compare(inner[at[0]:at[1], at[2]:at[3]], 1, cv2.CMP_EQ)):  # type: ignore[call-overload]
+            n, lab = cv2.connectedComponents(inner, connectivity=4)
+            seed_label = int(lab[sy, sx])
+            new = (lab == seed_label).view(np.uint8)
+            keep = np.zeros(n, np.uint8)
+            keep[seed_label] = 1
+            for it in range(2):
+                if it:
+                    x, y, w, h = box
+                    at = (max(y - ry, 0), min(y + h + ry, side), max(x - rx, 0), min(x + w + rx, side))
+                    had = keep.copy()
+                    had[0] = 1   # (for this test only: the background is nothing to add)
+                    if had.take(lab[at[0]:at[1], at[2]:at[3]]).all():  # type: ignore[arg-type]
+                        break
+                    had[0] = 0
+                else:
+                    had = keep.copy()
+                (y0, y1, x0, x1), grown = _dilated(new, se, box, at)
+                keep[lab[y0:y1, x0:x1][grown > 0]] = 1  # the pieces the dilated face reaches ...
+                keep[0] = 0                              # ... less the background (and what ran out)
+                added = keep & ~had
+                if not added.any():
+                    break
+                new = added.take(lab)  # type: ignore[arg-type]
+                box = cv2.boundingRect(new)
+                ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
+                ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
         if _too_small((ux0, uy0, ux1, uy1), lo * P):
             continue
         # the face's outline looked for in its box (a pixel wider: none of it reaches the window's
         # edge): the same contours, in the same order, as in the whole window, on a smaller picture
         ux0, uy0, ux1, uy1 = max(ux0 - 1, 0), max(uy0 - 1, 0), min(ux1 + 1, side), min(uy1 + 1, side)
-        cnts, _ = cv2.findContours(keep[lab[uy0:uy1, ux0:ux1]], cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
-                                   offset=(ux0, uy0))
+        face = (cv2.compare(inner[uy0:uy1, ux0:ux1], 2, cv2.CMP_EQ) if lab is None  # type: ignore[call-overload]
+                else keep.take(lab[uy0:uy1, ux0:ux1]))  # type: ignore[arg-type]
+        cnts, _ = cv2.findContours(face, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(ux0, uy0))
         hull = cv2.convexHull(cnts[0] if len(cnts) == 1 else np.vstack(cnts))
         rect = cv2.minAreaRect(hull)
         (rx, ry), (rw, rh), ang = rect
@@ -277,7 +286,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         area = float(cv2.contourArea(hull))
         if area < p.fill * rw * rh or np.sqrt(rw * rh) > hi * P:
             continue
-        solid = np.zeros(lab.shape, np.uint8)
+        solid = np.zeros((side, side), np.uint8)
         cv2.fillConvexPoly(solid, hull, 1)
         # the bands around the face, worked out only where they can be: the face's box and the widest reach
         box = cv2.boundingRect(hull)

@@ -98,12 +98,14 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
                    dst=_scratch("grey", hw, np.uint8))
     _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
-    # (numpy's mixed-type subtraction: OpenCV's 8-to-16-bit one is ten times the instructions)
-    rg = np.subtract(red, green, out=_scratch("rg", hw, np.int16), dtype=np.int16)
     # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
     gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
-    ax = cv2.Sobel(rg, cv2.CV_16S, 1, 0, dst=_scratch("ax", hw, np.int16), ksize=3)     # |.| <= 2040
-    ay = cv2.Sobel(rg, cv2.CV_16S, 0, 1, dst=_scratch("ay", hw, np.int16), ksize=3)
+    # red-minus-green's Sobels as red's less green's (a Sobel is linear: the same whole numbers, border
+    # reflected alike, as the Sobels of the 16-bit difference, in two passes of 8-bit planes): |.| <= 2040
+    ax, ay = cv2.spatialGradient(red, _scratch("ax", hw, np.int16), _scratch("ay", hw, np.int16))
+    sx, sy = cv2.spatialGradient(green, _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16))
+    ax = cv2.subtract(ax, sx, dst=ax)
+    ay = cv2.subtract(ay, sy, dst=ay)
     zero = _zeros(hw)
     t1, t2 = _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16)
     a = cv2.add(cv2.absdiff(ax, zero, dst=t1), cv2.absdiff(ay, zero, dst=t2), dst=_scratch("a", hw, np.int16))
@@ -116,7 +118,9 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     cv2.copyTo(ax, mask, gx)
     cv2.copyTo(ay, mask, gy)
     both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
-    g = np.multiply(both, np.float32(0.5), dtype=np.float32).view(np.complex64)[..., 0]   # (a new array: it is kept)
+    halves = both.astype(np.float32)   # (a new array: it is kept; whole numbers, then halved: exact)
+    halves *= np.float32(0.5)
+    g = halves.view(np.complex64)[..., 0]
     return g, cv2.max(a, b, dst=_scratch("mag2", hw, np.int16))   # the chosen pair's |.| + |.|, doubled
 
 
@@ -253,36 +257,41 @@ def _column_map(g: np.ndarray) -> np.ndarray:
 _ROT_BY_Q = np.ascontiguousarray(_RING_ROT.reshape(4, _QUARTER).T[:, :, None, None])
 
 
+_RING_BLOCK = 65536   # ring samples of all radii worked at once (a few angles' worth: the calls' overhead shared)
+
+
 def _ring_best(g: np.ndarray, columns: np.ndarray, rings: _Rings) -> np.ndarray:
     """Per ring sample the best over the radii of |radial gradient| minus half the tangential
     one, laid out as ``rings``; ``g``: the gradient map, ``columns``: :func:`_column_map` of it.
-    Worked one angle of each quadrant at a time, every buffer reused."""
+    Worked a few angles of each quadrant at a time, all radii at once (the same values: each sample's
+    own arithmetic, the radii's maximum taken in their order), every buffer reused."""
     if rings.starts is not None:
         runs = np.lib.stride_tricks.as_strided(columns, (columns.size - rings.length + 1, rings.length),
                                                (columns.itemsize, columns.itemsize), writeable=False)
-        at = rings.starts
+        at = np.stack(rings.starts, axis=1)   # (angle in quadrant, radius, quadrant, line)
     else:
         assert rings.index is not None
-        flat, at = g.ravel(), rings.index
-    shape = at[0].shape[:3] + (rings.length,)
+        flat, at = g.ravel(), np.stack(rings.index, axis=1)
+    n_ang, n_rad = at.shape[:2]
+    shape = (n_ang,) + at.shape[2:4] + (rings.length,)
     best_all = np.empty(shape, np.float32)
-    rad = _scratch("ring_v", shape[1:], np.float32)
-    tan = _scratch("ring_tan", shape[1:], np.float32)
-    for j in range(shape[0]):
-        best = best_all[j]
-        rot = _ROT_BY_Q[j]
-        for k, idx in enumerate(at):
-            # one run per line gathered whole; else every sample (indices clipped already)
-            z = runs[idx[j]] if rings.starts is not None else np.take(flat, idx[j], mode="wrap")
-            z *= rot
-            np.abs(z.real, out=rad if k else best)
-            np.abs(z.imag, out=tan)
-            tan *= 0.5
-            if k:
-                rad -= tan
-                np.maximum(best, rad, out=best)
-            else:
-                best -= tan
+    step = max(1, min(n_ang, _RING_BLOCK // (n_rad * int(np.prod(shape[1:])))))
+    for j0 in range(0, n_ang, step):
+        j1 = min(n_ang, j0 + step)
+        # one run per line gathered whole; else every sample (indices clipped already)
+        z = runs[at[j0:j1]] if rings.starts is not None else np.take(flat, at[j0:j1], mode="wrap")
+        z *= _ROT_BY_Q[j0:j1, None]
+        rad = np.abs(z.real, out=_scratch("ring_v", z.shape, np.float32))
+        tan = np.abs(z.imag, out=_scratch("ring_tan", z.shape, np.float32))
+        tan *= 0.5
+        rad -= tan
+        best = best_all[j0:j1]
+        if n_rad == 1:
+            best[...] = rad[:, 0]
+        else:
+            np.maximum(rad[:, 0], rad[:, 1], out=best)
+        for k in range(2, n_rad):
+            np.maximum(best, rad[:, k], out=best)
     return best_all
 
 

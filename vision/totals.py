@@ -261,12 +261,15 @@ def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf
         bwd.insert(0, acc / s if s > 0 else acc)
     chosen = _viterbi(shifts, end)
     # each location's posterior: the share of all readings with possible totals that agree with it
-    post: list[float] = []
+    # (all locations' sums at once: each location's N x N products summed as one row, the same pairwise
+    # sum as that array's own)
+    after = np.array(bwd[1:len(chosen) + 1])
+    zs = (np.array(steps) * after).reshape(len(chosen), -1).sum(axis=1).tolist()
+    mine = np.zeros((len(chosen), N, N))
     for i, (d, lt) in enumerate(chosen):
-        z = float((steps[i] * bwd[i + 1]).sum())
-        mine = np.zeros((N, N))
-        mine[d:, lt:] = tables[i, _held(d, lt)] * fwd[i][:N - d, :N - lt]
-        post.append(float((mine * bwd[i + 1]).sum()) / z if z > 0 else 0.0)
+        mine[i, d:, lt:] = tables[i, _held(d, lt)] * fwd[i][:N - d, :N - lt]
+    ms = (mine * after).reshape(len(chosen), -1).sum(axis=1).tolist()
+    post = [m / z if z > 0 else 0.0 for m, z in zip(ms, zs)]
     pts: list[PointReading] = []
     changed = []
     for i, (p, (d, lt)) in enumerate(zip(points, chosen)):
@@ -302,7 +305,8 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     if over >= MISREAD:
         # checkers this board does not have were read at two places or more, and the totals
         # cannot tell which: a point kept is no surer than one they changed
-        points = tuple(replace(p, confidence=min(p.confidence, CHANGED_MAX)) for p in points)
+        # (made as ``replace`` makes them, without its look at the fields: the same readings)
+        points = tuple(PointReading(p.count, p.colour, min(p.confidence, CHANGED_MAX)) for p in points)
     totals = (sum(p.count for p in s.points if p.colour == "dark") + s.bar[0],
               sum(p.count for p in s.points if p.colour == "light") + s.bar[1])
     bar_conf = a.bar_confidence if s.bar == a.rows.bar else min(CHANGED_MAX, a.bar_confidence)
