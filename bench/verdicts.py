@@ -241,6 +241,22 @@ def _outcome(v, bad: bool, cands: list[Position], after: Position, plays: list) 
                      f"{' for an illegal move' if bad else ''}")
 
 
+def _report(tally: dict, detail: list[str], verbose: bool) -> None:
+    """The counts (:func:`_summary`), per part of the game when counted so, the time a frame took,
+    and with ``verbose`` every question and wrong verdict."""
+    _summary(tally)
+    for phase in ("opening", "middle", "race", "bear-off"):
+        t = tally.get("phases", {}).get(phase)
+        if t:
+            print(f"    {phase:9s} {t['moves']:4d} moves: right {t['right']} ({100 * t['right'] / t['moves']:.1f} %), "
+                  f"asked {t['asked']}, WRONG {t['wrong']}")
+    print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
+          f"{np.median(tally['render_ms']):.1f} ms, not counted)")
+    if verbose:
+        for line in detail:
+            print("   ", line)
+
+
 def _summary(tally: dict) -> None:
     """The counts: as judged (the dice lifted where the first look asked), and at the first look."""
     n = max(1, tally["moves"])
@@ -280,12 +296,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(file=sys.stderr)
     print(f"{'default' if a.plain else 'real-table'} rendering, {tally['moves']} moves on {seed - a.seed_base} boards "
           f"({tally['illegal_moves']} illegal):")
-    _summary(tally)
-    print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
-          f"{np.median(tally['render_ms']):.1f} ms, not counted)")
-    if a.verbose:
-        for line in detail:
-            print("   ", line)
+    _report(tally, detail, a.verbose)
     return 0
 
 
@@ -317,17 +328,7 @@ def main_real_games(a: argparse.Namespace) -> int:
     print(f"real-table rendering, {len(games)} real games ({tally['moves']} moves, {tally['illegal_moves']} of them "
           f"illegal as recorded), " + (f"one after the other on one board (seed {a.seed_base}):" if a.one_board
                                        else f"boards from seed {a.seed_base}:"))
-    _summary(tally)
-    for phase in ("opening", "middle", "race", "bear-off"):
-        t = tally.get("phases", {}).get(phase)
-        if t:
-            print(f"    {phase:9s} {t['moves']:4d} moves: right {t['right']} ({100 * t['right'] / t['moves']:.1f} %), "
-                  f"asked {t['asked']}, WRONG {t['wrong']}")
-    print(f"  read + judge: median {np.median(tally['read_ms']):.1f} ms CPU a frame (render "
-          f"{np.median(tally['render_ms']):.1f} ms, not counted)")
-    if a.verbose:
-        for line in detail:
-            print("   ", line)
+    _report(tally, detail, a.verbose)
     return 0
 
 
