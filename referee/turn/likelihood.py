@@ -329,7 +329,8 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     stray = unaccounted_checker(table, best_cells, mover, before_cells, {tuple(s[2]) for s in legal})
     # ... and the move must be seen: its board clearly likelier than the board before it (the
     # mover lifting the dice without moving), at the places it changes
-    seen = before in index_of or best - log_likelihood(table, before_cells) >= SEEN
+    over_before = best - log_likelihood(table, before_cells)
+    seen = before in index_of or over_before >= SEEN
     explained = fit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
     order = tuple(s[1] for s in legal)
     gap = best - legal[1][0] if len(legal) > 1 else math.inf
@@ -373,15 +374,14 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
                        "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
     if fit > EXPLAINED and off:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
+    changed = [k for k in range(26) if best_cells[k] != before_cells[k]]   # the places the best move changes
     if not seen:   # the board as it was before the move is not clearly less likely: the move not seen
-        moves = [k for k in range(26) if best_cells[k] != before_cells[k]]
-        return Verdict("uncertain", order, reason=f"{_names(moves)} {'does' if len(moves) == 1 else 'do'} not clearly "
-                       f"show the move (the board may still be as it was before it: "
-                       f"{_apart(best - log_likelihood(table, before_cells), 'the board before it')})")
+        return Verdict("uncertain", order, reason=f"{_names(changed)} {'does' if len(changed) == 1 else 'do'} not "
+                       f"clearly show the move (the board may still be as it was before it: "
+                       f"{_apart(over_before, 'the board before it')})")
     apart = [k for k in range(26) if best_cells[k] != legal[1][2][k]] if len(legal) > 1 else off
     if not apart:   # one legal move, its board the reading's best guess, yet not as sure as a verdict needs
-        apart = [k for k in range(26) if best_cells[k] != before_cells[k]]
-        return Verdict("uncertain", order, reason=f"{_names(apart)} not read surely enough for the only legal "
+        return Verdict("uncertain", order, reason=f"{_names(changed)} not read surely enough for the only legal "
                        f"move (the reading's own guess likelier, {odds_words(fit)})")
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
