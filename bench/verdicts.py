@@ -72,17 +72,29 @@ def params_for(seed: int, plain: bool) -> RenderParams:
     return RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
 
 
-def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str]) -> None:
-    """One board: learn the start, then ``moves`` moves judged and counted."""
-    rng = random.Random(seed)
-    params = params_for(seed, plain)
-    pos = Position.start()
+def new_tally() -> dict:
+    """The counts a run keeps (:func:`judge_move` adds to them)."""
+    return {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
+
+
+def new_table(seed: int, params: RenderParams, pos: Position) -> BoardReader:
+    """A table's reader on board ``seed``'s fixed camera (the corners and set-up as a club gives
+    them), its board learned from a frame of ``pos``."""
     r0 = render_scene(_ev(pos), params, seed=seed)
     reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
                          corners=r0.corners)
     reader.setup = r0.setup
     reader.inspect(r0.image, read_occluded=True)
     reader.learn(_ev(pos))
+    return reader
+
+
+def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str]) -> None:
+    """One board: learn the start, then ``moves`` moves judged and counted."""
+    rng = random.Random(seed)
+    params = params_for(seed, plain)
+    pos = Position.start()
+    reader = new_table(seed, params, pos)
     mover = "dark"
     for k in range(moves):
         before_m = pos if mover == "dark" else pos.swap()
@@ -151,15 +163,11 @@ def play_real_game(seed: int, records: list[dict], tally: dict, detail: list[str
     first = moves[from_move]
     first_m = Position.from_position_id(first["position_id"])
     pos = first_m if first["player"] == "X" else first_m.swap()
-    r0 = render_scene(_ev(pos), params, seed=seed, frame=frame0, dice=[] if frame0 else None)
     if reader is None:
-        reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
-                             corners=r0.corners)
-        reader.setup = r0.setup
-        reader.inspect(r0.image, read_occluded=True)
-        reader.learn(_ev(pos))
+        reader = new_table(seed, params, pos)
     else:   # the next game of the match: the table is told the start, and learns it from a still frame
-        reading = reader.inspect(r0.image, read_occluded=True)
+        reading = reader.inspect(render_scene(_ev(pos), params, seed=seed, frame=frame0, dice=[]).image,
+                                 read_occluded=True)
         reader.learn(_ev(pos), reading.view)
     k = from_move
     for k, r in enumerate(moves[from_move:], start=from_move + 1):
@@ -284,7 +292,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     a = p.parse_args(argv)
     if a.real_games:
         return main_real_games(a)
-    tally: dict = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
+    tally = new_tally()
     detail: list[str] = []
     seed = a.seed_base
     t0 = time.monotonic()
@@ -307,7 +315,7 @@ def main_real_games(a: argparse.Namespace) -> int:
         print(f"verdicts: --matches {str(path)!r} does not exist (the real matches' play records, plays.jsonl.gz)",
               file=sys.stderr)
         return 2
-    tally: dict = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
+    tally = new_tally()
     detail: list[str] = []
     games = real_games(path, a.real_games, a.seed_base)
     t0 = time.monotonic()

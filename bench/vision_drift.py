@@ -283,8 +283,7 @@ def rendered(drift: Drift, moves: int, seed_base: int = 930000) -> dict[str, Any
         r = plain(position, params, seed=seed, frame=frame, **kw)
         return r if not frame else replace(r, image=drift(r.image, np.asarray(r.corners, np.float32), seed))
 
-    tally: dict[str, Any] = {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0,
-                             "read_ms": [], "render_ms": []}
+    tally: dict[str, Any] = V.new_tally()
     detail: list[str] = []
     V.render_scene = drifted
     try:

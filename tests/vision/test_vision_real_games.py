@@ -17,10 +17,6 @@ sys.path.append(str(ROOT / "bench"))   # (appended: bench/referee.py must not st
 import verdicts as V  # noqa: E402
 
 
-def _tally() -> dict:
-    return {"moves": 0, "right": 0, "asked": 0, "wrong": 0, "illegal_moves": 0, "read_ms": [], "render_ms": []}
-
-
 def test_real_games_are_drawn_from_the_start_whole_and_in_order() -> None:
     games = V.real_games(V.MATCHES, 5, seed=7)
     assert len(games) == 5
@@ -49,7 +45,7 @@ def test_a_real_bear_off_is_judged_never_wrongly(seed: int) -> None:
     game = next(g for g in games if sum(Position.from_position_id(r["played_position_id"]).off[0]
                                         for r in g if r["action"] == "move") > 0)
     moves = [r for r in game if r["action"] == "move"]
-    tally, detail = _tally(), []
+    tally, detail = V.new_tally(), []
     V.play_real_game(seed, game, tally, detail, from_move=max(0, len(moves) - 10))
     assert not any("left at play" in d for d in detail), detail
     assert tally["moves"] >= 6
@@ -65,19 +61,12 @@ def _corners_after(moves: int, sure: float, monkeypatch: pytest.MonkeyPatch) -> 
     ``moves`` moves of a real game, knocks measured with ``knock.SURE`` at ``sure``."""
     import numpy as np
     from vision import knock
-    from vision.config import VisionConfig
-    from vision.reader import BoardReader
     monkeypatch.setattr(knock, "SURE", sure)
     seed = 950001
     game = V.real_games(V.MATCHES, 12, seed)[0]
     params = V.params_for(seed, False)
-    start = Position.start()
-    r0 = V.render_scene(V._ev(start), params, seed=seed)
-    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
-                         corners=r0.corners)
-    reader.setup = r0.setup
-    reader.inspect(r0.image, read_occluded=True)
-    assert reader.learn(V._ev(start))
+    reader = V.new_table(seed, params, Position.start())
+    assert reader.memory is not None and reader.memory.trained
     c0 = np.array(reader.corners, copy=True)
     for k, r in enumerate([r for r in game if r["action"] == "move"][:moves], start=1):
         a = Position.from_position_id(r["played_position_id"])
