@@ -296,7 +296,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
     rng = random.Random(seed)
     tables = tables or {}
-    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0,
+    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0, "cells_wrong": {},
                              "illegal": 0, "illegal_called": 0, "illegal_wrong": 0}
     detail = []
     for name in names:
@@ -361,6 +361,10 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                             [(ev.bar[0], "dark"), (ev.bar[1], "light")]
                         tally["cells"] += 26
                         tally["cells_right"] += sum(a == b for a, b in zip(got, truth))
+                        for i, (a_, b_) in enumerate(zip(got, truth)):
+                            if a_ != b_:  # cell i (points 1-24 from Dark's home, then Dark's and Light's bar)
+                                key = (name, home, i, a_, b_)
+                                tally["cells_wrong"][key] = tally["cells_wrong"].get(key, 0) + 1
                     tally_verdict(tally, detail, f"{name} {home} {mover} {dice}", v, cands, plays, after)
                     if ev is not None:
                         tally_illegal(tally, detail, f"{name} {home} {mover}", ev, before, mover, dice, after)
@@ -474,6 +478,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                       f"them): {k}, called illegal {called}, asked {k - called - wrong}, "
                       f"WRONG (a legal play accepted) {wrong}")
             if a.verbose:
+                for (name, home, i, got, truth), k in sorted(t["cells_wrong"].items(), key=lambda kv: -kv[1]):
+                    cell = f"point {i + 1}" if i < 24 else f"{'dark' if i == 24 else 'light'} bar"
+                    print(f"      read wrong {k} times: {name} {home} {cell}: {got} not {truth}")
                 for line in t["detail"]:
                     print("     ", line)
     return 0
