@@ -33,7 +33,7 @@ def write_memory(m: "BoardMemory", path: str) -> None:
                             height=np.float32(m.geo.height), pitch=np.asarray(m.geo.pitch, np.float64),
                             corners=m.corners if m.corners is not None else np.zeros((0, 2), np.float32),
                             bands=np.stack(m.bands) if m.bands else np.zeros((0, 0, 4), np.float32),
-                            lesson=np.str_(m.lesson), blind=m.blind, states=m.states,
+                            lesson=np.str_(m.lesson), blind=m.blind, states=m.states, learned_at=m.learned_at,
                             anchor=m.anchor if m.anchor is not None else np.zeros((0, 0), np.float32))
         f.flush()
         os.fsync(f.fileno())
@@ -58,6 +58,10 @@ def read_memory(cls: "type[BoardMemory]", path: str) -> "BoardMemory":
             m.corners = z["corners"] if len(z["corners"]) else None
             m.bands = list(z["bands"]) if "bands" in z.files else []  # a file from before the band was kept
             m.lesson = str(z["lesson"]) if "lesson" in z.files else ""
+            if "learned_at" in z.files:  # a file from before: every look taken as learned at the last lesson
+                m.learned_at[:] = z["learned_at"]
+            else:
+                m.learned_at[:] = max(0, m.frames - 1)
             if "blind" in z.files:
                 m.blind[:] = z["blind"]
             if "states" in z.files:  # a file from before: the light is taken as steady until the next lesson

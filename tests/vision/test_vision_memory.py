@@ -339,3 +339,32 @@ def test_a_frame_teaching_itself_begins_a_row_where_its_checkers_begin() -> None
     assert SelfReference(reader.last_view, rows, reader.checker_size).geo.start == (0.0, 0.0)
     taught = SelfReference(_walled(reader.last_view, 0.3), rows, reader.checker_size)
     assert 0.2 <= taught.geo.start[0] <= 0.4 and taught.geo.start[1] == 0.0
+
+
+def test_an_own_look_not_seen_again_is_weighed_on_a_scale_wider_the_older_it_is(tmp_path) -> None:
+    from vision.memory import AGING
+    reader, _ = _learned_reader(12)
+    m = reader.memory
+    assert m is not None
+    start = Position.start()
+    moved = next(lp.result.swap() for lp in legal_plays(start, 3, 1) if layout_of(lp.result.swap()).dark[5 - 1] == 2)
+    view = reader.inspect(render_scene(_ev(moved), RenderParams(), seed=12, frame=1).image).view
+    assert reader.learn(_ev(moved), view)
+    assert np.all(m.own_scales()[m.states == EMPTY, EMPTY] == m.scales[EMPTY])   # seen at the last lesson
+    # the slots 8/5 6/5 took: their empty looks were last learned a lesson before
+    took = np.flatnonzero((m.states == DARK) & (m.seen[:, EMPTY] > 0))
+    assert len(took) >= 1
+    assert np.allclose(m.own_scales()[took, EMPTY], m.scales[EMPTY] * (1 + AGING))
+    for k in range(2, 4):   # ... and older by a lesson at every lesson they are not seen again
+        view = reader.inspect(render_scene(_ev(moved), RenderParams(), seed=12, frame=k).image).view
+        assert reader.learn(_ev(moved), view)
+        assert np.allclose(m.own_scales()[took, EMPTY], m.scales[EMPTY] * (1 + AGING * k))
+    # kept in the table's file; a file from before the ages were kept takes every look as fresh
+    path = str(tmp_path / "board.npz")
+    m.save(path)
+    assert np.allclose(BoardMemory.load(path).own_scales(), m.own_scales())   # (the scales kept as float32)
+    with np.load(path) as z:
+        old = {k: z[k] for k in z.files if k != "learned_at"}
+    np.savez(str(tmp_path / "old.npz"), **old)
+    back = BoardMemory.load(str(tmp_path / "old.npz"))
+    assert np.array_equal(back.own_scales(), np.broadcast_to(back.scales, back.own_scales().shape))
