@@ -106,6 +106,19 @@ def stack_offsets(n: int, size: float = L.CHECKER, row_max: int = 5) -> list[tup
     return out
 
 
+def _nudge(rng: np.random.Generator, key: Optional[int], jitter: float, row: int, index: int,
+           k: int) -> tuple[float, float]:
+    """How far the ``k``-th checker of a place (``row``: 0 top, 1 bottom, 2 the bar; ``index``: its
+    point or colour) lies off its spot, in pw.  With a ``key`` (:attr:`RenderParams.still_checkers`)
+    the same for a checker that stays in its place from one frame to the next, whatever moved
+    elsewhere (a move touches two to four checkers, not the rest of the board; ``rng`` is drawn from
+    as without, so the rest of the scene is unchanged); without, the next draw of ``rng``."""
+    jx, jy = rng.normal(0, jitter, 2)
+    if key is not None:
+        jx, jy = np.random.default_rng([key, 7, row, index, k]).normal(0, jitter, 2)
+    return float(np.clip(jx, -2.5 * jitter, 2.5 * jitter)), float(np.clip(jy, -2.5 * jitter, 2.5 * jitter))
+
+
 def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
                jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH,
                checker: float = L.CHECKER, shape: L.BoardShape = L.BoardShape()) -> np.ndarray:
@@ -142,8 +155,8 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
     for row, readings in (("top", top), ("bottom", bottom)):
         for i, p in enumerate(readings):
             col = scheme.dark if p.colour == "dark" else scheme.light
-            for d, layer in stack_offsets(p.count, checker, p_.row_max):
-                jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
+            for k, (d, layer) in enumerate(stack_offsets(p.count, checker, p_.row_max)):
+                jx, jy = _nudge(rng, keys[3] if p_.still_checkers else None, jitter, 0 if row == "top" else 1, i, k)
                 y = d + 0.02 if row == "top" else L.HEIGHT - d - 0.02
                 items.append((layer, *_real(shape, L.column_x(i) + jx, y + jy * 0.6), col))
     cx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
@@ -151,14 +164,17 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
         for k in range(position.bar[ci]):
             d = 0.55 + checker * (k + 0.5) if k < 5 else 0.55 + checker * (k - 4)
             y = L.HEIGHT / 2 - d if ci == 0 else L.HEIGHT / 2 + d
-            jx, jy = np.clip(rng.normal(0, jitter, 2), -2.5 * jitter, 2.5 * jitter)
+            jx, jy = _nudge(rng, keys[3] if p_.still_checkers else None, jitter, 2, ci, k)
             if p_.bar_offset > 0:
                 jx += float(np.clip(vr.normal(0, p_.bar_offset), -2.5 * p_.bar_offset, 2.5 * p_.bar_offset))
             items.append((0 if k < 5 else 1, *_real(shape, cx + jx, y + jy * 0.6), colour))
     drawn = []
     for layer, x, y, col in sorted(items, key=lambda t: t[0]):
         face = faces[0 if col == scheme.dark else 1] if faces != [None, None] else None
-        _checker(img, x, y, col, layer, checker, face, int(vr.integers(VARIANTS)) if face else 0)
+        variant = int(vr.integers(VARIANTS)) if face else 0
+        if face and p_.still_checkers:   # a checker's face turned as it lies: the same while it stays in its place
+            variant = int(np.random.default_rng([keys[3], 8, int(x * 1000), int(y * 1000)]).integers(VARIANTS))
+        _checker(img, x, y, col, layer, checker, face, variant)
         drawn.append((x, y, checker / 2 * (1 + 0.03 * layer)))
     cube = None
     if p_.cube_prob:  # its own stream: nothing else drawn changes with it

@@ -83,6 +83,9 @@ class RenderParams:
     clock_prob: float = 0.0             # chance of a game clock beside the board
     scoreboard_prob: float = 0.0        # chance of a score board beside the board
     cube_prob: float = 0.0              # chance of the doubling cube on the bar (its middle or an end) or beside it
+    still_checkers: bool = False        # a checker lies as it lay while it stays in its place (a move nudges only
+    #                                     the checkers it touches; off: every checker drawn after the first place
+    #                                     that changed lies and turns afresh, as frames were drawn before)
 
     def __post_init__(self) -> None:
         if not 5 <= self.row_max <= 8:
@@ -96,8 +99,8 @@ class RenderParams:
     def real_table(cls, bar: float = L.BAR_WIDTH, **kw: object) -> "RenderParams":
         """What tournament tables show, at realistic rates: hinges, logos, dice, six in a row,
         textured faces, off-centre bar checkers, a frame lip, blurred arms, a clock and a score
-        board.  ``bar``: the bar's width (pw; real boards' bars are often narrower than a checker)."""
-        base = dict(row_max=6, face_prob=0.5, hinge_prob=0.8, logo_prob=0.5, dice_prob=0.6,
+        board; the checkers a move does not touch lie still.  ``bar``: the bar's width (pw; real boards' bars are often narrower than a checker)."""
+        base = dict(row_max=6, face_prob=0.5, hinge_prob=0.8, logo_prob=0.5, dice_prob=0.6, still_checkers=True,
                     bar_offset=0.12 if bar < 0.95 else 0.05, lip_prob=0.3, arm_blur_prob=0.6, clock_prob=0.5,
                     scoreboard_prob=0.4, shape=L.BoardShape(bar=bar))
         base.update(kw)

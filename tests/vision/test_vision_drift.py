@@ -218,8 +218,12 @@ def test_a_knock_no_tile_agrees_on_teaches_nothing() -> None:
     from referee.rules.position import Position
     from vision.config import VisionConfig
     from vision.reader import BoardReader
+    from dataclasses import replace
     seed = 930004
-    params = V.params_for(seed, False)
+    # drawn as before the checkers lay still between frames (RenderParams.still_checkers): this
+    # board's knocked frame with its checkers as they lie then is one the automatic board finder
+    # does not find at all (auto_corners: None), which is the finder's limit, not this test's
+    params = replace(V.params_for(seed, False), still_checkers=False)
     start = V._ev(Position.start())
     r0 = V.render_scene(start, params, seed=seed)
     reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),

@@ -251,3 +251,24 @@ def test_bad_options_are_errors_naming_them() -> None:
         Die(7)
     with pytest.raises(ValueError, match="both coordinates"):
         Die(3, x=1.0)
+
+
+def test_on_a_real_table_a_move_leaves_the_checkers_it_did_not_touch_as_they_lay() -> None:
+    # 24/13 (Dark, 6-5 from the start): the frame changes only where that checker left and landed;
+    # without still_checkers every checker drawn after the first changed place lay and turned afresh
+    from referee.rules.moves import legal_plays
+    from referee.rules.position import Position
+    from referee.turn.matching import layout_of, layout_to_evidence
+    start = Position.start()
+    after = next(lp.result.swap() for lp in legal_plays(start, 6, 5) if str(lp.play) == "24/13")
+    changed = {}
+    for still in (True, False):
+        params = RenderParams.real_table(still_checkers=still, dice_prob=0.0, face_prob=1.0)
+        a = render_scene(layout_to_evidence(layout_of(start)), params, seed=950000, frame=1)
+        b = render_scene(layout_to_evidence(layout_of(after)), params, seed=950000, frame=1)
+        diff = np.abs(a.image.astype(int) - b.image.astype(int)).sum(axis=2) > 40
+        changed[still] = int(diff.sum())
+        if still:   # two checker-sized blobs: where it left, where it landed
+            n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(diff.astype(np.uint8), np.ones((5, 5))))
+            assert n - 1 == 2
+    assert changed[True] < 0.5 * changed[False]
