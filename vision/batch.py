@@ -2,7 +2,8 @@
 
 A line of ``read --batch`` is mostly two things done one after the other: decoding its JPEG
 (3-4 ms for 1280x720) and reading the board.  :func:`read_ahead` does the first in a thread,
-one line ahead: OpenCV decodes without holding the GIL, so on a machine with a core to spare a
+a line or two ahead (``read --batch``: two, so its dice's child process has the next line's
+picture in hand too): OpenCV decodes without holding the GIL, so on a machine with a core to spare a
 line takes about as long as its read, not the read and the decoding.  The thread also takes
 the lines from the input (so a client that writes a line and waits for its answer is never
 kept waiting for the next line), parses each and decodes its picture; the reading itself stays

@@ -267,11 +267,14 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _batch(dice: bool = True, ahead: int = 1, child: bool = True) -> int:
+def _batch(dice: bool = True, ahead: int = 2, child: bool = True) -> int:
     """``--batch``: a JSON result per line of stdin, in order (a bad line: its error, and on);
-    each line's picture decoded while the line before is read (:mod:`vision.batch`), and with
-    ``dice``, when the line gives the corners, its dice found meanwhile in a child process
-    (:mod:`vision.dice_ahead`; ``child`` False: found after the checkers, in this process)."""
+    each line's picture decoded while the lines before are read, up to ``ahead`` lines ahead
+    (:mod:`vision.batch`), and with ``dice``, when the line gives the corners, its dice found
+    meanwhile in a child process (:mod:`vision.dice_ahead`; ``child`` False: found after the
+    checkers, in this process).  Two lines ahead: the child's searches vary from line to line
+    (a move's line about three times a lifted one's), and with a second line in hand it works
+    through a long one while the checkers of the next are read, not leaving a core idle."""
     from .batch import read_ahead
     from .dice_ahead import DiceAhead
     rc = 0

@@ -93,34 +93,64 @@ class Settled:
 def point_likelihood(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
     """How well each (count, colour) explains one point's reading: its odds, and a floor for
     every other count that falls off with the distance from the count read."""
+    odds = _read_odds(p)
+    floor = _floors(p.count, p.colour)
+    return {(n, c): odds.get((n, c), 0.0) + floor[k] for k, (n, c) in enumerate(_CELLS)}
+
+
+def _read_odds(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
+    """A point's odds as its reading gives them (:func:`vision.odds.point_odds`), a stack read taller
+    than a row sharing its odds with the row alone."""
     odds = point_odds(p)
     if p.count > ROW:  # a second layer may be a checker's embossed face, a logo or the grain
         odds[(ROW, p.colour)] = odds.get((ROW, p.colour), 0.0) + TALL_ROW * odds[(p.count, p.colour)]
-    out: dict[tuple[int, Optional[str]], float] = {}
-    for n in range(L.MAX_STACK + 1):
-        for c in ((None,) if n == 0 else ("dark", "light")):
-            far = abs(n - p.count) + (0 if c == p.colour or n == 0 or p.count == 0 else 1)
-            out[(n, c)] = odds.get((n, c), 0.0) + FLOOR * FALL ** far
-    return out
+    return odds
+
+
+#: every (count, colour) a point may hold, in :func:`point_likelihood`'s order
+_CELLS = tuple((n, c) for n in range(L.MAX_STACK + 1) for c in ((None,) if n == 0 else ("dark", "light")))
+_CELL_AT = {cell: k for k, cell in enumerate(_CELLS)}
+
+
+@functools.lru_cache(maxsize=64)
+def _floors(count: int, colour: Optional[str]) -> tuple[float, ...]:
+    """The floor :func:`point_likelihood` gives each (count, colour) of :data:`_CELLS` for a point read
+    ``count`` of ``colour``: falling off with the distance from the count read (and the other colour)."""
+    return tuple(FLOOR * FALL ** (abs(n - count) + (0 if c == colour or n == 0 or count == 0 else 1))
+                 for n, c in _CELLS)
+
+
+def _cells_table(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where in the N x N (dark, light) table each cell of :data:`_CELLS` under ``n_max`` checkers
+    lies (which cells, their rows, their columns) and its prior (the real counts', :data:`PRIOR`)."""
+    keep = np.array([n < n_max for n, _c in _CELLS])
+    rows = np.array([n if c == "dark" else 0 for n, c in _CELLS])[keep]
+    cols = np.array([n if c == "light" else 0 for n, c in _CELLS])[keep]
+    prior = np.array([PRIOR[n] for n, _c in _CELLS if n < n_max])
+    return np.flatnonzero(keep), rows, cols, prior
 
 
 @functools.lru_cache(maxsize=4096)
 def _point_row(count: int, colour: Optional[str], confidence: float, empty: float) -> np.ndarray:
     """One point's weights as a row [empty, dark 1..15, light 1..15]: :func:`point_likelihood`
     times the real counts' prior (an empty point's times ``empty``), normalised over the (dark,
-    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame."""
+    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame.
+    (The likelihoods as arrays, the floors kept per count and colour read: the same sums and
+    products as :func:`point_likelihood`'s dictionary, cell by cell, without a loop over its 31 cells.)"""
+    w = np.array(_floors(count, colour))
+    for key, q in _read_odds(PointReading(count, colour, confidence)).items():
+        k = _CELL_AT.get(key)
+        if k is not None:
+            w[k] = q + w[k]
+    which, rows, cols, prior = _CELLS_IN_TABLE
+    wt = w[which] * prior
+    wt[rows == cols] *= empty    # (rows and columns both 0: the empty point; times 1.0 elsewhere, as before)
     t = np.zeros((N, N))
-    for (n, c), w in point_likelihood(PointReading(count, colour, confidence)).items():
-        if n >= N:
-            continue
-        wt = w * PRIOR[n] * (empty if n == 0 else 1.0)
-        if c is None:
-            t[0, 0] += wt
-        elif c == "dark":
-            t[n, 0] += wt
-        else:
-            t[0, n] += wt
+    t[rows, cols] = wt
     return _as_row(t)
+
+
+_CELLS_IN_TABLE = _cells_table(N)
 
 
 def _as_row(t: np.ndarray) -> np.ndarray:
@@ -136,8 +166,9 @@ def _held(dark: int, light: int) -> int:
     return dark if dark else (N - 1 + light if light else 0)
 
 
+@functools.lru_cache(maxsize=256)
 def _bar_row(count: int, colour: int, confidence: float, empty: float) -> np.ndarray:
-    """The bar's ``colour`` (0 dark, 1 light) as a row like :func:`_point_row`'s."""
+    """The bar's ``colour`` (0 dark, 1 light) as a row like :func:`_point_row`'s (kept alike)."""
     t = np.zeros((N, N))
     for n, w in bar_odds(count, confidence).items():
         w = (w + FLOOR * FALL ** abs(n - count)) * BAR_PRIOR[n] * (empty if n == 0 else 1.0)
@@ -154,7 +185,7 @@ def _tables(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: floa
     """Each location's weights (24 points, the bar's dark, its light) as rows [empty, dark 1..15,
     light 1..15] (an empty point's or bar's prior times ``empty``)."""
     rows = [_point_row(int(p.count), p.colour, float(p.confidence), float(empty)) for p in points]
-    rows += [_bar_row(bar[k], k, bar_conf, empty) for k in range(2)]
+    rows += [_bar_row(int(bar[k]), k, float(bar_conf), float(empty)) for k in range(2)]
     return np.array(rows)
 
 
@@ -211,17 +242,18 @@ def _viterbi(shifts: tuple[np.ndarray, np.ndarray, np.ndarray], end: np.ndarray)
         k = both.argmax(axis=3)                            # [colour, i, j]: the count it came from
         v = flat[rows + k]                                 # (the max over k)
         stay = best + l0
-        # the first of stay, dark, light that is likeliest (as an argmax over the three)
+        # the first of stay, dark, light that is likeliest (as an argmax over the three; which one is
+        # told only where the path back goes: light where ``light``, else dark where ``dark``)
         dark = v[0] > stay
         best = np.where(dark, v[0], stay)
         light = v[1].T > best
         best = np.where(light, v[1].T, best)
-        back.append((np.where(light, 2, dark.astype(np.int8)), k[0], k[1].T))
+        back.append((dark, light, k))
     a, b = (int(x) for x in np.unravel_index(int(np.argmax(best + log_end)), best.shape))
     out: list[tuple[int, int]] = []
-    for choice, kd, kl in reversed(back):
-        c = int(choice[a, b])
-        step = (0, 0) if c == 0 else ((a - int(kd[a, b]), 0) if c == 1 else (0, b - int(kl[a, b])))
+    for dark, light, k in reversed(back):
+        c = 2 if light[a, b] else int(dark[a, b])
+        step = (0, 0) if c == 0 else ((a - int(k[0, a, b]), 0) if c == 1 else (0, b - int(k[1, b, a])))
         out.append(step)
         a, b = a - step[0], b - step[1]
     return out[::-1]
