@@ -296,8 +296,8 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     """Parts 2 and 3: right plays, questions, wrong verdicts (``mode``: a key of :data:`MODES`)."""
     rng = random.Random(seed)
     tables = tables or {}
-    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0, "cells_wrong": {},
-                             "illegal": 0, "illegal_called": 0, "illegal_wrong": 0}
+    tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0,
+                             "cells_wrong": {}, "illegal": 0, "illegal_called": 0, "illegal_wrong": 0}
     detail = []
     for name in names:
         lab = labels[name]

@@ -116,7 +116,7 @@ class BoardMemory:
         n = len(self.geo.centres)
         self.look = np.zeros((n, 3, PATCH, PATCH, 3), np.float32)  # last patch per slot and state
         self.seen = np.zeros((n, 3), np.int32)                     # frames each look was learned from
-        self.learned_at = np.zeros((n, 3), np.int32)               # the lesson (0, 1, ...) each look was last learned at
+        self.learned_at = np.zeros((n, 3), np.int32)               # the lesson (0, 1, ...) each look last learned at
         self.scales = np.full(3, 6.0)  # per state: how far a slot's patch strays from its own look, learned
         self.frames = 0
         self.corners: Optional[np.ndarray] = None

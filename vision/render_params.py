@@ -99,7 +99,8 @@ class RenderParams:
     def real_table(cls, bar: float = L.BAR_WIDTH, **kw: object) -> "RenderParams":
         """What tournament tables show, at realistic rates: hinges, logos, dice, six in a row,
         textured faces, off-centre bar checkers, a frame lip, blurred arms, a clock and a score
-        board; the checkers a move does not touch lie still.  ``bar``: the bar's width (pw; real boards' bars are often narrower than a checker)."""
+        board; the checkers a move does not touch lie still.  ``bar``: the bar's width (pw; real
+        boards' bars are often narrower than a checker)."""
         base = dict(row_max=6, face_prob=0.5, hinge_prob=0.8, logo_prob=0.5, dice_prob=0.6, still_checkers=True,
                     bar_offset=0.12 if bar < 0.95 else 0.05, lip_prob=0.3, arm_blur_prob=0.6, clock_prob=0.5,
                     scoreboard_prob=0.4, shape=L.BoardShape(bar=bar))
