@@ -151,12 +151,13 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
                 faces[ci] = STYLES[int(streams[2].integers(len(STYLES)))]
     vr = np.random.default_rng([keys[3], 5])  # face variants and bar offsets
     top, bottom = setup.to_rows(position)
+    still = keys[3] if p_.still_checkers else None   # each checker's nudge keyed on its place
     items = []
     for row, readings in (("top", top), ("bottom", bottom)):
         for i, p in enumerate(readings):
             col = scheme.dark if p.colour == "dark" else scheme.light
             for k, (d, layer) in enumerate(stack_offsets(p.count, checker, p_.row_max)):
-                jx, jy = _nudge(rng, keys[3] if p_.still_checkers else None, jitter, 0 if row == "top" else 1, i, k)
+                jx, jy = _nudge(rng, still, jitter, 0 if row == "top" else 1, i, k)
                 y = d + 0.02 if row == "top" else L.HEIGHT - d - 0.02
                 items.append((layer, *_real(shape, L.column_x(i) + jx, y + jy * 0.6), col))
     cx = (L.BAR_LEFT + L.BAR_RIGHT) / 2
@@ -164,16 +165,16 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
         for k in range(position.bar[ci]):
             d = 0.55 + checker * (k + 0.5) if k < 5 else 0.55 + checker * (k - 4)
             y = L.HEIGHT / 2 - d if ci == 0 else L.HEIGHT / 2 + d
-            jx, jy = _nudge(rng, keys[3] if p_.still_checkers else None, jitter, 2, ci, k)
+            jx, jy = _nudge(rng, still, jitter, 2, ci, k)
             if p_.bar_offset > 0:
                 jx += float(np.clip(vr.normal(0, p_.bar_offset), -2.5 * p_.bar_offset, 2.5 * p_.bar_offset))
             items.append((0 if k < 5 else 1, *_real(shape, cx + jx, y + jy * 0.6), colour))
     drawn = []
     for layer, x, y, col in sorted(items, key=lambda t: t[0]):
         face = faces[0 if col == scheme.dark else 1] if faces != [None, None] else None
-        variant = int(vr.integers(VARIANTS)) if face else 0
-        if face and p_.still_checkers:   # a checker's face turned as it lies: the same while it stays in its place
-            variant = int(np.random.default_rng([keys[3], 8, int(x * 1000), int(y * 1000)]).integers(VARIANTS))
+        variant = int(vr.integers(VARIANTS)) if face else 0   # (drawn either way: the stream as before)
+        if face and still is not None:   # a checker's face turned as it lies: the same while it stays in its place
+            variant = int(np.random.default_rng([still, 8, int(x * 1000), int(y * 1000)]).integers(VARIANTS))
         _checker(img, x, y, col, layer, checker, face, variant)
         drawn.append((x, y, checker / 2 * (1 + 0.03 * layer)))
     cube = None

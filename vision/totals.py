@@ -93,9 +93,18 @@ class Settled:
 def point_likelihood(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
     """How well each (count, colour) explains one point's reading: its odds, and a floor for
     every other count that falls off with the distance from the count read."""
-    odds = _read_odds(p)
-    floor = _floors(p.count, p.colour)
-    return {(n, c): odds.get((n, c), 0.0) + floor[k] for k, (n, c) in enumerate(_CELLS)}
+    return dict(zip(_CELLS, _likelihoods(p).tolist()))
+
+
+def _likelihoods(p: PointReading) -> np.ndarray:
+    """:func:`point_likelihood` as an array over :data:`_CELLS`: the floors (kept per count and
+    colour read) plus the reading's odds."""
+    w = np.array(_floors(p.count, p.colour))
+    for key, q in _read_odds(p).items():
+        k = _CELL_AT.get(key)
+        if k is not None:
+            w[k] = q + w[k]
+    return w
 
 
 def _read_odds(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
@@ -130,27 +139,21 @@ def _cells_table(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
     return np.flatnonzero(keep), rows, cols, prior
 
 
+_CELLS_IN_TABLE = _cells_table(N)
+
+
 @functools.lru_cache(maxsize=4096)
 def _point_row(count: int, colour: Optional[str], confidence: float, empty: float) -> np.ndarray:
     """One point's weights as a row [empty, dark 1..15, light 1..15]: :func:`point_likelihood`
     times the real counts' prior (an empty point's times ``empty``), normalised over the (dark,
-    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame.
-    (The likelihoods as arrays, the floors kept per count and colour read: the same sums and
-    products as :func:`point_likelihood`'s dictionary, cell by cell, without a loop over its 31 cells.)"""
-    w = np.array(_floors(count, colour))
-    for key, q in _read_odds(PointReading(count, colour, confidence)).items():
-        k = _CELL_AT.get(key)
-        if k is not None:
-            w[k] = q + w[k]
+    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame."""
+    w = _likelihoods(PointReading(count, colour, confidence))
     which, rows, cols, prior = _CELLS_IN_TABLE
     wt = w[which] * prior
     wt[rows == cols] *= empty    # (rows and columns both 0: the empty point; times 1.0 elsewhere, as before)
     t = np.zeros((N, N))
     t[rows, cols] = wt
     return _as_row(t)
-
-
-_CELLS_IN_TABLE = _cells_table(N)
 
 
 def _as_row(t: np.ndarray) -> np.ndarray:
