@@ -368,3 +368,56 @@ def test_an_own_look_not_seen_again_is_weighed_on_a_scale_wider_the_older_it_is(
     np.savez(str(tmp_path / "old.npz"), **old)
     back = BoardMemory.load(str(tmp_path / "old.npz"))
     assert np.array_equal(back.own_scales(), np.broadcast_to(back.scales, back.own_scales().shape))
+
+
+def _copied(view, src, dst, side: float):
+    """``view`` with the square of ``side`` pw round board point ``src`` copied onto ``dst`` (pw)."""
+    from dataclasses import replace
+    img = view.image.copy()
+    h = int(side * view.px / 2)
+    sx, sy = (int((src[0] - view.x0) * view.px), int((src[1] - view.y0) * view.px))
+    dx, dy = (int((dst[0] - view.x0) * view.px), int((dst[1] - view.y0) * view.px))
+    img[dy - h:dy + h + 1, dx - h:dx + h + 1] = view.image[sy - h:sy + h + 1, sx - h:sx + h + 1]
+    return replace(view, image=img)
+
+
+def test_a_slot_never_seen_taken_is_compared_with_real_checkers_of_its_row_not_only_their_mean() -> None:
+    from vision.memory import STAND_INS
+    from vision.slots import _shifted_lab_dist, samples, to_lab
+    reader, _ = _learned_reader(3)
+    mem = reader.memory
+    assert mem is not None
+    mem._templates()
+    stand = mem._stand_in
+    assert stand is not None and stand.shape == (len(mem.geo.centres), 2, STAND_INS)
+    per = mem.geo.per_point
+    have = mem.seen > 0
+    for c, s in enumerate((DARK, LIGHT)):
+        for i in range(24 * per):
+            picks = stand[i, c]
+            if have[i, s]:
+                assert (picks == i).all()                         # its own look: compared with itself
+                continue
+            assert have[picks, s].all()                           # real checkers of that colour
+            assert ((picks // per) // 12 == (i // per) // 12).all()   # the start has both colours in both rows
+            assert abs(int(picks[0]) % per - i % per) == min(abs(int(j) % per - i % per)
+                                                             for j in np.flatnonzero(have[:24 * per, s]))
+    # a dark checker laid where the start never showed one, its patch a real dark checker's of the row
+    i = next(i for i in range(24 * per) if mem.states[i] == EMPTY and not have[i, DARK])
+    j = int(stand[i, 0, 0])
+    # the other row's dark checkers look otherwise (another light, a pearl face turned): their mean is a blur
+    other = np.flatnonzero(have[:24 * per, DARK] & ((np.arange(24 * per) // per) // 12 != (i // per) // 12))
+    mem.look[other, DARK, ..., 0] = np.clip(mem.look[other, DARK, ..., 0] + 60.0, 0, 255)
+    mem._tpl = mem._rows = mem._last = None
+    mem._templates()
+    rr = render_scene(L.start_position(), RenderParams(), seed=3, frame=1)
+    view = _copied(reader.inspect(rr.image).view, mem.geo.centres[j], mem.geo.centres[i], mem.geo.side)
+    d = mem._distances(view)
+    lab = to_lab(samples(mem.aligned(view), mem.geo))
+    mean = _shifted_lab_dist(lab, mem._templates())[i, DARK]
+    own = _shifted_lab_dist(lab, mem._templates())[j, DARK]
+    near = sorted(float(x) for x in _shifted_lab_dist(lab, mem._with_stand_ins(mem._templates()))[i, 3:3 + STAND_INS])
+    assert near[0] <= own + 2.0                    # the checker copied is one of its stand-ins, as near as to its own look
+    assert d[i, DARK] == min(mean, near[STAND_INS // 2]) < 0.7 * mean   # the stand-ins' median: well under the mean's
+    assert d[i, EMPTY] > 2 * d[i, DARK]
+
