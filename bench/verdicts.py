@@ -54,6 +54,7 @@ from referee.turn.matching import layout_of, layout_to_evidence, match_reading  
 from referee.rules.moves import legal_plays  # noqa: E402
 from referee.rules.position import Position  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
+from vision.dice import find_dice_in_frame  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.render import RenderParams, render_scene  # noqa: E402
 
@@ -208,6 +209,7 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
     t0 = time.process_time()
     rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
     t1 = time.process_time()
+    _dice_told(reader, rr.image)
     reading = reader.inspect(rr.image)
     v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
     tally["read_ms"].append(1000 * (time.process_time() - t1))
@@ -220,6 +222,7 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
     tally.setdefault("first", {"right": 0, "asked": 0, "wrong": 0})[first] += 1
     if outcome == "asked" and rr.dice:   # the dice lifted, the board still again: judged once more
         rl = render_scene(_ev(after), params, seed=seed, frame=LIFTED + k + 1, dice=[])
+        _dice_told(reader, rl.image)
         reading = reader.inspect(rl.image)
         v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
         outcome, later = _outcome(v, bad, cands, after, plays)
@@ -235,6 +238,16 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
         tally.setdefault("phases", {}).setdefault(phase, {"moves": 0, "right": 0, "asked": 0, "wrong": 0})
         tally["phases"][phase]["moves"] += 1
         tally["phases"][phase][outcome] += 1
+
+
+def _dice_told(reader: BoardReader, image: np.ndarray) -> None:
+    """As at the table (:meth:`referee.table.devices.CameraThread._watch_dice`): the dice the dice
+    finder sees surely on the still frame are told to the board's learned look, whose slots under a
+    die are then a die's, not an arm's or a checker's (:meth:`vision.memory.BoardMemory.dice_lying`)."""
+    if reader.memory is None or reader.corners is None:
+        return
+    found = find_dice_in_frame(image, np.asarray(reader.corners, np.float32), reader.config.shape)
+    reader.memory.dice_lying([d for d in found if d.sure()])
 
 
 def _outcome(v, bad: bool, cands: list[Position], after: Position, plays: list) -> tuple[str, str]:
