@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .dice_blur import gaussian_u8
 from .dice_params import DiceParams
 from .dice_pips import apart, close_pairs, group_centres
 from .rectify import View
@@ -94,7 +95,8 @@ def near_pips(img: np.ndarray, p: DiceParams) -> np.ndarray:
     shade: a difference of Gaussians) within a die's half side: what raises a peak's rank."""
     dp = float(p.detect_px)
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    # (cv2.GaussianBlur's pixels, several times faster on a crop: vision.dice_blur)
+    dog = cv2.absdiff(gaussian_u8(g, 0.03 * dp), gaussian_u8(g, 0.09 * dp))
     kp = int(round(0.3 * dp)) | 1
     return cv2.dilate(dog, np.ones((kp, kp), np.uint8))
 
