@@ -40,7 +40,7 @@ from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coa
 from .dice_params import DiceParams
 from .rectify import View, bgra_part, rectify, warp_maps
 
-__all__ = ["DiceCarry", "carry_for"]
+__all__ = ["DiceCarry", "carry_for", "grown_pieces"]
 
 _MARGIN = 0.6   # the rectified views' margin around the playing area (pw), find_dice_in_frame's
 _COARSE = 16    # px per pw of the view the frames are compared on, changed_regions'
@@ -100,7 +100,7 @@ class DiceCarry:
             for x0, y0, x1, y1 in boxes:
                 fresh[y0:y1, x0:x1] = 1
             kept = self._unchanged(view, coarse, fresh)
-            spots = self._spots(view, coarse, fresh)
+            spots = self._spots(view, coarse, boxes)
             assert self.maps is not None
             self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes))
         if spots is None:
@@ -199,29 +199,36 @@ class DiceCarry:
         return [(x0 * f, y0 * f, W if x1 >= cw else min(x1 * f, W), H if y1 >= ch else min(y1 * f, H))
                 for x0, y0, x1, y1 in boxes]
 
-    def _spots(self, view: View, coarse: View, changed: np.ndarray
+    def _spots(self, view: View, coarse: View, boxes: list[tuple[int, int, int, int]]
                ) -> Optional[tuple[tuple[np.ndarray, np.ndarray], ...]]:
         """The pip-like spots of ``view`` (pixels, :func:`vision.dice_candidates.spot_pixels`): the frame
-        before's where nothing changed within their reach, found again in the rest (None: found whole)."""
+        before's where nothing changed within their reach, found again in the rest (None: found whole).
+        ``boxes``: the coarse rectangles taken afresh (x0, y0, x1, y1, ends excluded)."""
         if self.spots is None or self.params.spot_px < view.px or view.px % coarse.px:
             return None
         f = view.px // coarse.px
-        k = 2 * int(np.ceil((SPOT_REACH + 2 / coarse.px) * coarse.px)) + 1
-        near = cv2.dilate(changed, np.ones((k, k), np.uint8))
-        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8, ltype=cv2.CV_16U)
+        reach = int(np.ceil((SPOT_REACH + 2 / coarse.px) * coarse.px))
+        h, w = coarse.image.shape[:2]
+        # the rectangles grown by the reach (the coarse grid's dilation of the places taken afresh) and the
+        # boxes of their pieces, worked out from the rectangles themselves (no image dilated nor labelled)
+        grown = np.asarray([(max(x0 - reach, 0), max(y0 - reach, 0), min(x1 + reach, w), min(y1 + reach, h))
+                            for x0, y0, x1, y1 in boxes], np.int64).reshape(-1, 4)
         H, W = view.image.shape[:2]
         pad = int(np.ceil(SPOT_REACH * view.px)) + f
         found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
-        for x, y, w, h, _area in stats[1:]:
-            c0, r0 = max(0, x * f - pad), max(0, y * f - pad)
-            c1, r1 = min(W, (x + w) * f + pad), min(H, (y + h) * f + pad)
+        for x0, y0, x1, y1 in grown_pieces(grown):
+            c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
+            c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
             for colour, (xs, ys) in enumerate(spot_pixels(part, self.params)):
                 found[colour].append((xs + c0, ys + r0))
-        h, w = near.shape
 
         def at(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-            return near[np.minimum(ys // f, h - 1), np.minimum(xs // f, w - 1)] > 0
+            u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
+            inside = np.zeros(len(xs), bool)
+            for x0, y0, x1, y1 in grown.tolist():
+                inside |= (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
+            return inside
 
         out = []
         for (old_x, old_y), new in zip(self.spots, found):
@@ -263,6 +270,32 @@ class DiceCarry:
         y0, y1 = coarse_px(v - reach, H), coarse_px(v + reach, H - 1) + 1
         seen = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
         return {c: self.looks[c] for c, n in zip(places, seen.tolist()) if n == 0}
+
+
+def grown_pieces(rects: "np.ndarray | list[tuple[int, int, int, int]]") -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1, ends excluded) of the pieces (8-connected) of the union of ``rects``
+    (the same form, none empty): the boxes :func:`cv2.connectedComponentsWithStats` gives of the union
+    drawn on an image, in no set order.  Two rectangles are of one piece when a chain of rectangles joins
+    them, each overlapping or touching the next (a corner's pixel beside the other's included)."""
+    rs = [tuple(int(v) for v in r) for r in rects]
+    group = list(range(len(rs)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, a in enumerate(rs):
+        for j in range(i + 1, len(rs)):
+            b = rs[j]
+            if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                group[root(j)] = root(i)
+    boxes: dict[int, tuple[int, int, int, int]] = {}
+    for i, r in enumerate(rs):
+        k = root(i)
+        q = boxes.get(k, r)
+        boxes[k] = (min(q[0], r[0]), min(q[1], r[1]), max(q[2], r[2]), max(q[3], r[3]))
+    return list(boxes.values())
 
 
 _CARRIES: "weakref.WeakKeyDictionary[object, DiceCarry]" = weakref.WeakKeyDictionary()
