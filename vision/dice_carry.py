@@ -207,21 +207,28 @@ class DiceCarry:
         if self.spots is None or self.params.spot_px < view.px or view.px % coarse.px:
             return None
         f = view.px // coarse.px
-        reach = int(np.ceil((SPOT_REACH + 2 / coarse.px) * coarse.px))
+        # a spot is found from the view's pixels within SPOT_REACH of it (px, rounded up): those within that
+        # reach of a pixel taken afresh, the coarse pixels of them (the rectangles grown by the reach in
+        # coarse px, rounded up), are found again, on crops that reach as far about them
+        pad = int(np.ceil(SPOT_REACH * view.px))
+        reach = -(-pad // f)
         h, w = coarse.image.shape[:2]
-        # the rectangles grown by the reach (the coarse grid's dilation of the places taken afresh) and the
-        # boxes of their pieces, worked out from the rectangles themselves (no image dilated nor labelled)
+        # (the pieces' boxes worked out from the rectangles themselves: no image dilated nor labelled)
         grown = np.asarray([(max(x0 - reach, 0), max(y0 - reach, 0), min(x1 + reach, w), min(y1 + reach, h))
                             for x0, y0, x1, y1 in boxes], np.int64).reshape(-1, 4)
         H, W = view.image.shape[:2]
-        pad = int(np.ceil(SPOT_REACH * view.px)) + f
         found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
         for x0, y0, x1, y1 in grown_pieces(grown):
             c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
             c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
             for colour, (xs, ys) in enumerate(spot_pixels(part, self.params)):
-                found[colour].append((xs + c0, ys + r0))
+                xs, ys = xs + c0, ys + r0
+                # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
+                # about it, so each is the whole view's there (not near the crop's edge, in another piece)
+                u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
+                own = (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
+                found[colour].append((xs[own], ys[own]))
 
         def at(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
             u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
