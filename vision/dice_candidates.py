@@ -103,12 +103,13 @@ def near_pips(img: np.ndarray, p: DiceParams) -> np.ndarray:
 
 def coarse_reach(p: DiceParams) -> int:
     """How far (px at the coarse scale) :func:`_stand_out_map` and :func:`near_pips` read from a pixel,
-    at most (each box filter's and shift's half width, a Gaussian's 3 sigmas that OpenCV's 8-bit kernel
-    spans), and one more."""
+    at most: the box filter's half width and the longest shift (the ring's; the inner one is shorter, the
+    diagonals shorter on each axis), the wider Gaussian's half width (3 sigmas, OpenCV's 8-bit kernel)
+    and the dilation's."""
     dp = float(p.detect_px)
-    ring = int(round(p.ring * dp)) + max(3, int(round(0.15 * dp)) | 1) // 2 + max(1, int(round(0.06 * dp)))
+    ring = max(int(round(p.ring * dp)), max(1, int(round(0.06 * dp)))) + max(3, int(round(0.15 * dp)) | 1) // 2
     pips = (int(round(0.09 * dp * 6 + 1)) | 1) // 2 + (int(round(0.3 * dp)) | 1) // 2
-    return max(ring, pips) + 1
+    return max(ring, pips)
 
 
 CoarseMaps = tuple[np.ndarray, np.ndarray, np.ndarray]   # the coarse view, stand_out's measure, near_pips
