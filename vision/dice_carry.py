@@ -35,8 +35,8 @@ import numpy as np
 
 from . import layout as L
 from .dice import DieSeen, Looks, find_dice
-from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, spot_pixels,
-                              spots_at)
+from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, ring_peaks,
+                              ring_peaks_again, spot_pixels, spots_at)
 from .dice_params import DiceParams
 from .rectify import View, bgra_part, rectify, warp_maps
 
@@ -60,6 +60,7 @@ class DiceCarry:
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
         self.found: list[DieSeen] = []              # the dice on it
         self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
+        self.peaks: Optional[np.ndarray] = None     # ... their stand-out measure's peaks (ring_peaks)
         self._shifted: Optional[tuple] = None       # the coarse warp's maps into the kept view's warp's part
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
@@ -89,6 +90,7 @@ class DiceCarry:
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
+            self.peaks = ring_peaks(self.maps[1], self.params)
         elif not boxes:     # nothing changed: the same view, the same dice
             self.searched += 1
             self.valid += len(self.looks)
@@ -101,13 +103,15 @@ class DiceCarry:
                 fresh[y0:y1, x0:x1] = 1
             kept = self._unchanged(view, coarse, fresh)
             spots = self._spots(view, coarse, boxes)
-            assert self.maps is not None
-            self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes))
+            assert self.maps is not None and self.peaks is not None
+            parts: list[tuple[int, int, int, int]] = []
+            self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes), parts)
+            self.peaks = ring_peaks_again(self.peaks, self.maps[1], self.params, parts)
         if spots is None:
             spots = spot_pixels(view, self.params)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
-                          spots=spots_at(view, self.params, spots), maps=self.maps)
+                          spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks)
         self.valid += len(kept)
         self.searched += 1
         self.camera, self.looks, self.spots, self.found = camera, looks, spots, found

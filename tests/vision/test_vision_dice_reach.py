@@ -77,3 +77,26 @@ def test_the_carrys_spots_found_again_about_random_boxes_are_the_whole_views() -
         assert got is not None and len(got[0][0]) + len(got[1][0]) > 20
         for (gx, gy), (wx, wy) in zip(got, spot_pixels(b, p)):
             assert np.array_equal(gx, wx) and np.array_equal(gy, wy), boxes
+
+
+def test_ring_peaks_worked_out_again_in_parts_are_the_whole_maps() -> None:
+    """:func:`vision.dice_candidates.ring_peaks_again` on random measures changed in random parts (at the
+    edges too): the whole measure's peaks."""
+    import cv2
+
+    from vision.dice_candidates import ring_peaks, ring_peaks_again
+
+    rng = np.random.default_rng(23)
+    p = DiceParams()
+    for _ in range(60):
+        H, W = (int(v) for v in rng.integers(20, 120, 2))
+        m = cv2.blur(rng.integers(0, 120, (H, W)).astype(np.uint8), (5, 5)) * 2
+        peaks = ring_peaks(m, p)
+        m2 = m.copy()
+        parts = []
+        for _k in range(int(rng.integers(1, 4))):
+            u0, v0 = int(rng.integers(0, W - 1)), int(rng.integers(0, H - 1))
+            u1, v1 = min(W, u0 + int(rng.integers(1, 30))), min(H, v0 + int(rng.integers(1, 30)))
+            m2[v0:v1, u0:u1] = cv2.blur(rng.integers(0, 120, (v1 - v0, u1 - u0)).astype(np.uint8), (3, 3)) * 2
+            parts.append((u0, v0, u1, v1))
+        assert np.array_equal(ring_peaks_again(peaks, m2, p, parts), ring_peaks(m2, p)), parts
