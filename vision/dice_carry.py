@@ -10,7 +10,8 @@ view shows: where a channel moved by ``DiceParams.changed`` grey levels or more 
 about it: its pieces of half a change, a shadow's or a blur's; widened by 1/8 pw) the kept view is
 taken afresh from the frame, in rectangles, through the whole view's own warp maps (the same pixels);
 elsewhere it keeps the pixels it had.  Then the whole search runs on the kept view, candidates, ranks
-and all, its maps and spots worked out again only within their reach of what was taken afresh, and a
+and all, its maps (and their peaks) and spots worked out again only within their reach of what was taken
+afresh (each on a crop that reach wider again, taken only where the crop is the whole view's), and a
 close look kept wherever it saw nothing taken afresh (its window; for a die found, the checker it may
 lie on too); a candidate with no look kept at its place takes a kept look that found nothing within
 ``DiceParams.kept_within`` (0.06 pw) when that is the nearest kept look.  So a line's dice are the whole
