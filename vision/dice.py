@@ -189,7 +189,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
               looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None,
-              maps: Optional[CoarseMaps] = None) -> list[DieSeen]:
+              maps: Optional[CoarseMaps] = None, peaks: Optional[np.ndarray] = None) -> list[DieSeen]:
     """The dice on a rectified view (image centres too when the playing area's ``corners`` and
     ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
     (:func:`changed_places`): look only where the board changed since it was seen without dice.
@@ -197,7 +197,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
     instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
     ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found;
-    ``maps``: its coarse search's maps (:func:`vision.dice_candidates.coarse_maps`), when already made."""
+    ``maps``: its coarse search's maps (:func:`vision.dice_candidates.coarse_maps`), when already made, and
+    ``peaks``: their stand-out measure's peaks (:func:`vision.dice_candidates.ring_peaks`), when already found."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
     if maps is None:
@@ -205,7 +206,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         ring = ring_candidates(view, params, coarse)
     else:
         coarse = maps[:2]
-        ring = ring_candidates(view, params, coarse, maps[2])
+        ring = ring_candidates(view, params, coarse, maps[2], peaks)
     pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
+from .dice_blur import gaussian_u8
 from .dice_params import DiceParams
 from .dice_pips import apart, close_pairs, group_centres
 from .rectify import View
@@ -94,19 +95,21 @@ def near_pips(img: np.ndarray, p: DiceParams) -> np.ndarray:
     shade: a difference of Gaussians) within a die's half side: what raises a peak's rank."""
     dp = float(p.detect_px)
     g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
-    dog = cv2.absdiff(cv2.GaussianBlur(g, (0, 0), 0.03 * dp), cv2.GaussianBlur(g, (0, 0), 0.09 * dp))
+    # (cv2.GaussianBlur's pixels, several times faster on a crop: vision.dice_blur)
+    dog = cv2.absdiff(gaussian_u8(g, 0.03 * dp), gaussian_u8(g, 0.09 * dp))
     kp = int(round(0.3 * dp)) | 1
     return cv2.dilate(dog, np.ones((kp, kp), np.uint8))
 
 
 def coarse_reach(p: DiceParams) -> int:
     """How far (px at the coarse scale) :func:`_stand_out_map` and :func:`near_pips` read from a pixel,
-    at most (each box filter's and shift's half width, a Gaussian's 3 sigmas that OpenCV's 8-bit kernel
-    spans), and one more."""
+    at most: the box filter's half width and the longest shift (the ring's; the inner one is shorter, the
+    diagonals shorter on each axis), the wider Gaussian's half width (3 sigmas, OpenCV's 8-bit kernel)
+    and the dilation's."""
     dp = float(p.detect_px)
-    ring = int(round(p.ring * dp)) + max(3, int(round(0.15 * dp)) | 1) // 2 + max(1, int(round(0.06 * dp)))
+    ring = max(int(round(p.ring * dp)), max(1, int(round(0.06 * dp)))) + max(3, int(round(0.15 * dp)) | 1) // 2
     pips = (int(round(0.09 * dp * 6 + 1)) | 1) // 2 + (int(round(0.3 * dp)) | 1) // 2
-    return max(ring, pips) + 1
+    return max(ring, pips)
 
 
 CoarseMaps = tuple[np.ndarray, np.ndarray, np.ndarray]   # the coarse view, stand_out's measure, near_pips
@@ -121,16 +124,21 @@ def coarse_maps(view: View, p: DiceParams) -> CoarseMaps:
 
 
 def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
-                      boxes: "list[tuple[int, int, int, int]]") -> CoarseMaps:
+                      boxes: "list[tuple[int, int, int, int]]",
+                      rewritten: "list[tuple[int, int, int, int]] | None" = None) -> CoarseMaps:
     """:func:`coarse_maps` of ``view`` given those of the view before (``maps``, overwritten) that differs
     from it only in ``boxes`` (x0, y0, x1, y1, view px, ends excluded): the coarse view made whole again
     (one resize), the measures worked out again only within their reach of the boxes (each on a crop
     their reach wider again, so the pixels kept are those the whole view's would be; crops merged, or the
-    whole view's maps made, where that costs less)."""
+    whole view's maps made, where that costs less).  ``rewritten``: given the rectangles of the measures
+    worked out again (u0, v0, u1, v1, coarse px, ends excluded; the whole map's when made whole)."""
     img, m, near = maps
     img = _coarse_again(img, view, p, boxes)
     if img.shape != m.shape[:2] + img.shape[2:]:
-        return coarse_maps(view, p)
+        whole = coarse_maps(view, p)
+        if rewritten is not None:
+            rewritten.append((0, 0, whole[1].shape[1], whole[1].shape[0]))
+        return whole
     H, W = img.shape[:2]
     sy, sx = view.image.shape[0] / H, view.image.shape[1] / W   # view px per coarse px (an area resize)
     reach = coarse_reach(p)
@@ -150,7 +158,11 @@ def coarse_maps_again(maps: CoarseMaps, view: View, p: DiceParams,
     crops = [(max(u0 - reach, 0), max(v0 - reach, 0), min(u1 + reach, W), min(v1 + reach, H))
              for u0, v0, u1, v1 in parts]
     if sum((c1 - c0) * (r1 - r0) + _CROP_PX for c0, r0, c1, r1 in crops) > H * W:
+        if rewritten is not None:
+            rewritten.append((0, 0, W, H))
         return img, _stand_out_map(img, p), near_pips(img, p)   # the whole view costs less
+    if rewritten is not None:
+        rewritten += [(u0, v0, u1, v1) for u0, v0, u1, v1 in parts]
     for (u0, v0, u1, v1), (c0, r0, c1, r1) in zip(parts, crops):
         crop = img[r0:r1, c0:c1]
         m[v0:v1, u0:u1] = _stand_out_map(crop, p)[v0 - r0:v1 - r0, u0 - c0:u1 - c0]
@@ -205,13 +217,13 @@ def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "lis
 
 def ring_candidates(view: View, p: DiceParams,
                     coarse: "tuple[np.ndarray, np.ndarray] | None" = None,
-                    pips: "np.ndarray | None" = None) -> list[tuple[float, float]]:
+                    pips: "np.ndarray | None" = None, peaks: "np.ndarray | None" = None) -> list[tuple[float, float]]:
     """Centres (layout pw) of die-sized blobs standing out all round from their surround (``coarse``:
-    :func:`stand_out` of the view, ``pips``: :func:`near_pips` of its coarse view, when already computed)."""
+    :func:`stand_out` of the view, ``pips``: :func:`near_pips` of its coarse view, ``peaks``: the
+    measure's peaks (:func:`ring_peaks`), when already computed)."""
     img, m = coarse if coarse is not None else stand_out(view, p)
     dp = float(p.detect_px)
-    k = int(round(0.45 * dp)) | 1
-    xs, ys = _peaks(m, p.contrast, k)
+    xs, ys = _points(ring_peaks(m, p) if peaks is None else peaks)
     bx, by = xs / dp + view.x0, ys / dp + view.y0
     score = m[ys, xs].astype(np.float64)
     # pips: small spots of another shade within a die's half side of the peak
@@ -224,6 +236,36 @@ def ring_candidates(view: View, p: DiceParams,
     score[tip] *= 0.6
     order = np.argsort(-score)[: p.max_candidates]
     return [(float(bx[i]), float(by[i])) for i in order]
+
+
+def _ring_box(p: DiceParams) -> int:
+    """The side (coarse px) of the box a ring candidate is the most of (:func:`ring_peaks`)."""
+    return int(round(0.45 * float(p.detect_px))) | 1
+
+
+def ring_peaks(m: np.ndarray, p: DiceParams) -> np.ndarray:
+    """Where the stand-out measure ``m`` (:func:`stand_out`'s) peaks: at least ``p.contrast`` and the
+    most within a box of :func:`_ring_box` px (8 bits, nonzero there): :func:`ring_candidates`' peaks."""
+    return _peak_mask(m, p.contrast, _ring_box(p))
+
+
+def ring_peaks_again(peaks: np.ndarray, m: np.ndarray, p: DiceParams,
+                     parts: "list[tuple[int, int, int, int]]") -> np.ndarray:
+    """:func:`ring_peaks` of ``m`` given those of the measure before (``peaks``, overwritten) where ``m``
+    differs from it only in ``parts`` (u0, v0, u1, v1, px, ends excluded): worked out again within the
+    box's half width of them, each on a crop that half width wider again (the box's maximum at every
+    pixel kept is the whole map's; at the map's edges the crop's edges are the map's)."""
+    if peaks.shape != m.shape:
+        return ring_peaks(m, p)
+    H, W = m.shape[:2]
+    h = _ring_box(p) // 2
+    for u0, v0, u1, v1 in parts:
+        a0, b0, a1, b1 = max(u0 - h, 0), max(v0 - h, 0), min(u1 + h, W), min(v1 + h, H)
+        c0, r0, c1, r1 = max(a0 - h, 0), max(b0 - h, 0), min(a1 + h, W), min(b1 + h, H)
+        if a0 < a1 and b0 < b1:
+            got = _peak_mask(m[r0:r1, c0:c1], p.contrast, _ring_box(p))
+            peaks[b0:b1, a0:a1] = got[b0 - r0:b1 - r0, a0 - c0:a1 - c0]
+    return peaks
 
 
 def _pip_spots(view: View, p: DiceParams) -> tuple[np.ndarray, np.ndarray]:
@@ -288,6 +330,12 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False,
     """The pixels (x, y, row by row) of ``f`` at least ``least`` and the most within a ``k`` px box
     (``low``: of ``-f``, that is ``f`` at most ``-least`` and the least in the box); ``work``: an
     array of ``f``'s shape and type to overwrite with the box extremes (else a fresh one)."""
+    return _points(_peak_mask(f, least, k, low, work))
+
+
+def _peak_mask(f: np.ndarray, least: float, k: int, low: bool = False,
+               work: "np.ndarray | None" = None) -> np.ndarray:
+    """:func:`_peaks`' pixels as an 8-bit mask (255 there)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
@@ -297,7 +345,7 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False,
     else:
         m = cv2.compare(f, float(least), cv2.CMP_GE)  # type: ignore[call-overload]
         cv2.bitwise_and(m, cv2.compare(f, cv2.dilate(f, box, dst=work), cv2.CMP_GE), dst=m)
-    return _points(m)
+    return m
 
 
 def _points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -10,7 +10,8 @@ view shows: where a channel moved by ``DiceParams.changed`` grey levels or more 
 about it: its pieces of half a change, a shadow's or a blur's; widened by 1/8 pw) the kept view is
 taken afresh from the frame, in rectangles, through the whole view's own warp maps (the same pixels);
 elsewhere it keeps the pixels it had.  Then the whole search runs on the kept view, candidates, ranks
-and all, its maps and spots worked out again only within their reach of what was taken afresh, and a
+and all, its maps (and their peaks) and spots worked out again only within their reach of what was taken
+afresh (each on a crop that reach wider again, taken only where the crop is the whole view's), and a
 close look kept wherever it saw nothing taken afresh (its window; for a die found, the checker it may
 lie on too); a candidate with no look kept at its place takes a kept look that found nothing within
 ``DiceParams.kept_within`` (0.06 pw) when that is the nearest kept look.  So a line's dice are the whole
@@ -35,12 +36,12 @@ import numpy as np
 
 from . import layout as L
 from .dice import DieSeen, Looks, find_dice
-from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, spot_pixels,
-                              spots_at)
+from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, ring_peaks,
+                              ring_peaks_again, spot_pixels, spots_at)
 from .dice_params import DiceParams
 from .rectify import View, bgra_part, rectify, warp_maps
 
-__all__ = ["DiceCarry", "carry_for"]
+__all__ = ["DiceCarry", "carry_for", "grown_pieces"]
 
 _MARGIN = 0.6   # the rectified views' margin around the playing area (pw), find_dice_in_frame's
 _COARSE = 16    # px per pw of the view the frames are compared on, changed_regions'
@@ -60,6 +61,7 @@ class DiceCarry:
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
         self.found: list[DieSeen] = []              # the dice on it
         self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
+        self.peaks: Optional[np.ndarray] = None     # ... their stand-out measure's peaks (ring_peaks)
         self._shifted: Optional[tuple] = None       # the coarse warp's maps into the kept view's warp's part
         self.camera: Optional[tuple[object, ...]] = None   # its size, corners and board shape
         self.looks: Looks = {}                      # the close looks of its search
@@ -89,6 +91,7 @@ class DiceCarry:
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
+            self.peaks = ring_peaks(self.maps[1], self.params)
         elif not boxes:     # nothing changed: the same view, the same dice
             self.searched += 1
             self.valid += len(self.looks)
@@ -100,14 +103,16 @@ class DiceCarry:
             for x0, y0, x1, y1 in boxes:
                 fresh[y0:y1, x0:x1] = 1
             kept = self._unchanged(view, coarse, fresh)
-            spots = self._spots(view, coarse, fresh)
-            assert self.maps is not None
-            self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes))
+            spots = self._spots(view, coarse, boxes)
+            assert self.maps is not None and self.peaks is not None
+            parts: list[tuple[int, int, int, int]] = []
+            self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes), parts)
+            self.peaks = ring_peaks_again(self.peaks, self.maps[1], self.params, parts)
         if spots is None:
             spots = spot_pixels(view, self.params)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
-                          spots=spots_at(view, self.params, spots), maps=self.maps)
+                          spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks)
         self.valid += len(kept)
         self.searched += 1
         self.camera, self.looks, self.spots, self.found = camera, looks, spots, found
@@ -199,29 +204,43 @@ class DiceCarry:
         return [(x0 * f, y0 * f, W if x1 >= cw else min(x1 * f, W), H if y1 >= ch else min(y1 * f, H))
                 for x0, y0, x1, y1 in boxes]
 
-    def _spots(self, view: View, coarse: View, changed: np.ndarray
+    def _spots(self, view: View, coarse: View, boxes: list[tuple[int, int, int, int]]
                ) -> Optional[tuple[tuple[np.ndarray, np.ndarray], ...]]:
         """The pip-like spots of ``view`` (pixels, :func:`vision.dice_candidates.spot_pixels`): the frame
-        before's where nothing changed within their reach, found again in the rest (None: found whole)."""
+        before's where nothing changed within their reach, found again in the rest (None: found whole).
+        ``boxes``: the coarse rectangles taken afresh (x0, y0, x1, y1, ends excluded)."""
         if self.spots is None or self.params.spot_px < view.px or view.px % coarse.px:
             return None
         f = view.px // coarse.px
-        k = 2 * int(np.ceil((SPOT_REACH + 2 / coarse.px) * coarse.px)) + 1
-        near = cv2.dilate(changed, np.ones((k, k), np.uint8))
-        n, _lab, stats, _c = cv2.connectedComponentsWithStats(near, connectivity=8, ltype=cv2.CV_16U)
+        # a spot is found from the view's pixels within SPOT_REACH of it (px, rounded up): those within that
+        # reach of a pixel taken afresh, the coarse pixels of them (the rectangles grown by the reach in
+        # coarse px, rounded up), are found again, on crops that reach as far about them
+        pad = int(np.ceil(SPOT_REACH * view.px))
+        reach = -(-pad // f)
+        h, w = coarse.image.shape[:2]
+        # (the pieces' boxes worked out from the rectangles themselves: no image dilated nor labelled)
+        grown = np.asarray([(max(x0 - reach, 0), max(y0 - reach, 0), min(x1 + reach, w), min(y1 + reach, h))
+                            for x0, y0, x1, y1 in boxes], np.int64).reshape(-1, 4)
         H, W = view.image.shape[:2]
-        pad = int(np.ceil(SPOT_REACH * view.px)) + f
         found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
-        for x, y, w, h, _area in stats[1:]:
-            c0, r0 = max(0, x * f - pad), max(0, y * f - pad)
-            c1, r1 = min(W, (x + w) * f + pad), min(H, (y + h) * f + pad)
+        for x0, y0, x1, y1 in grown_pieces(grown):
+            c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
+            c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
             for colour, (xs, ys) in enumerate(spot_pixels(part, self.params)):
-                found[colour].append((xs + c0, ys + r0))
-        h, w = near.shape
+                xs, ys = xs + c0, ys + r0
+                # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
+                # about it, so each is the whole view's there (not near the crop's edge, in another piece)
+                u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
+                own = (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
+                found[colour].append((xs[own], ys[own]))
 
         def at(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-            return near[np.minimum(ys // f, h - 1), np.minimum(xs // f, w - 1)] > 0
+            u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
+            inside = np.zeros(len(xs), bool)
+            for x0, y0, x1, y1 in grown.tolist():
+                inside |= (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
+            return inside
 
         out = []
         for (old_x, old_y), new in zip(self.spots, found):
@@ -263,6 +282,32 @@ class DiceCarry:
         y0, y1 = coarse_px(v - reach, H), coarse_px(v + reach, H - 1) + 1
         seen = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
         return {c: self.looks[c] for c, n in zip(places, seen.tolist()) if n == 0}
+
+
+def grown_pieces(rects: "np.ndarray | list[tuple[int, int, int, int]]") -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1, ends excluded) of the pieces (8-connected) of the union of ``rects``
+    (the same form, none empty): the boxes :func:`cv2.connectedComponentsWithStats` gives of the union
+    drawn on an image, in no set order.  Two rectangles are of one piece when a chain of rectangles joins
+    them, each overlapping or touching the next (a corner's pixel beside the other's included)."""
+    rs = [tuple(int(v) for v in r) for r in rects]
+    group = list(range(len(rs)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            i = group[i]
+        return i
+
+    for i, a in enumerate(rs):
+        for j in range(i + 1, len(rs)):
+            b = rs[j]
+            if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                group[root(j)] = root(i)
+    boxes: dict[int, tuple[int, int, int, int]] = {}
+    for i, r in enumerate(rs):
+        k = root(i)
+        q = boxes.get(k, r)
+        boxes[k] = (min(q[0], r[0]), min(q[1], r[1]), max(q[2], r[2]), max(q[3], r[3]))
+    return list(boxes.values())
 
 
 _CARRIES: "weakref.WeakKeyDictionary[object, DiceCarry]" = weakref.WeakKeyDictionary()
