@@ -245,6 +245,9 @@ def main(argv: list[str]) -> int:
         # the base's dice child (``python -m vision.dice_ahead``, found on the path its DiceAhead puts
         # first: this folder) is the base's too, not this tree's
         (pkgs / "vision").symlink_to(base / "vision")
+        # ... and so is the ``referee`` it imports (with a relative PYTHONPATH, such as ``.``, the child,
+        # started in /, found none and died: the base's dice were then found in its reading thread)
+        (pkgs / "referee").symlink_to(base / "referee")
         best: dict[str, dict[str, float]] = {"before": {}, "after": {}}
         load = os.getloadavg()[0]
         for _ in range(a.rounds):
