@@ -155,7 +155,8 @@ class BoardEvidence:
     ``odds`` (optional, empty for a reading without them) gives what the camera thinks may
     lie at each location: 26 entries, the 24 points then the bar's dark and light checkers,
     each a tuple of ``(count, colour, probability)`` alternatives (colour ``None`` for an
-    empty point; for the bar entries the colour is that entry's).  The referee scores the
+    empty point; for the bar entries the colour is that entry's), or 28: then Dark's and
+    Light's borne-off checkers too, when the camera trusts its trays (:mod:`vision.tray_trust`).  The referee scores the
     positions a roll allows by them (:mod:`referee.turn.likelihood`); ``points`` and ``bar`` are
     then the most likely reading.
     """
@@ -178,8 +179,9 @@ class BoardEvidence:
         if self.off is not None:
             object.__setattr__(self, "off", tuple(self.off))
         if self.odds:
-            if len(self.odds) != 26:
-                raise EventError(f"board odds need 26 locations (24 points, bar dark, bar light), got {len(self.odds)}")
+            if len(self.odds) not in (26, 28):
+                raise EventError(f"board odds need 26 locations (24 points, bar dark, bar light) or 28 (then off "
+                                 f"dark, off light), got {len(self.odds)}")
             odds = []
             for k, alts in enumerate(self.odds):
                 if type(alts) is tuple and all(_checked_alt(alt) for alt in alts):

@@ -76,6 +76,16 @@ def bar_odds(count: int, confidence: float, cap: float = ABSOLUTE_MAX) -> dict[i
     return {k: v / z for k, v in out.items()}
 
 
+def tray_odds(dark: int, light: int) -> tuple[Alts, Alts]:
+    """The borne-off checkers of each colour as the trays were read surely (:mod:`vision.trays`):
+    the count at :data:`ABSOLUTE_MAX`, the rest spread over the counts one and two away as a bar's
+    (:func:`bar_odds`).  Given only for a tray the table's known positions taught it to trust
+    (:mod:`vision.tray_trust`)."""
+    return tuple([(int(n), colour, round(float(p), 6)) for n, p in sorted(bar_odds(count, 1.0).items(),
+                                                                          key=lambda kv: -kv[1])]
+                 for count, colour in ((dark, "dark"), (light, "light")))  # type: ignore[return-value]
+
+
 def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float = TILT) -> dict:
     """Multiply a point's absolute odds by the learned ones (normalised).
 

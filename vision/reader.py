@@ -32,6 +32,7 @@ from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
 from .odds import TILT, Alts, most_likely, row_odds, to_table
+from .tray_trust import TrayTrust
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
@@ -90,6 +91,8 @@ class BoardReader:
         self._looks = 0  # calls of locate() (a frame may be located twice: stability, then reading)
         self._searched_at: Optional[int] = None  # the look of the last automatic search, when it failed
         self._trays = KeptTrays()                        # the trays, read when the board's totals change
+        self.tray_trust = TrayTrust()                    # how far the trays agreed with the known positions
+        self._trays_seen: Optional[tuple[View, Optional[TrayReading]]] = None   # the last view's trays
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
@@ -230,6 +233,13 @@ class BoardReader:
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
             ev, odds = self._with_odds(rows, view, t, off)
+            self._trays_seen = (view, trays)
+            tray = self.tray_trust.odds(trays)
+            if ev is not None and ev.odds and tray is not None:
+                # the trays, as far as this board's known positions taught to trust them
+                # (vision.tray_trust): the borne-off checkers tell a bear-off's plays apart where the
+                # deepest point's tall stack cannot (referee.turn.likelihood.tray_logs)
+                ev = replace(ev, odds=ev.odds + tuple(tuple(a) for a in tray))
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
         return Reading(rows, ev, False, corners, view, trays, why, odds)
@@ -278,6 +288,8 @@ class BoardReader:
         view = view if view is not None else self.last_view
         if view is None or self.setup is None:
             return False
+        if ev.off is not None and self._trays_seen is not None and self._trays_seen[0] is view:
+            self.tray_trust.check(self._trays_seen[1], ev.off)   # what the trays read there, against the truth
         if self.memory is None:
             if self.checker is None:  # a known position is the best frame to measure the checkers on
                 self._spacings += rim_spacings(ring_profiles(view, self.config.read), self.config.read)

@@ -26,6 +26,8 @@ location, whatever position it makes).  Then:
   :data:`SEEN` nats likelier than the board before it, at the places it changes); nor when a
   board another roll leaves (a player who played other dice) is not told apart from it by 5 to 1,
   a place the reading is unsure of counting at most 4 to 1 (:mod:`referee.turn.other_rolls`);
+* the trays, when the camera gives them (:mod:`referee.turn.trays`), count in every comparison of
+  one board with another, not in how far the reading's own guess is from the best board;
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
@@ -87,12 +89,13 @@ def cells_of(pos: Position) -> list[tuple[int, Optional[str]]]:
 
 
 def odds_table(ev: BoardEvidence) -> list[dict[tuple[int, Optional[str]], float]]:
-    """The reading's odds as 26 dicts (count, colour) -> probability."""
+    """The reading's odds as 26 dicts (count, colour) -> probability (28 with the trays': the
+    borne-off checkers of Dark, then of Light, :mod:`referee.turn.trays`)."""
     table: list[dict[tuple[int, Optional[str]], float]] = []
     for k, alts in enumerate(ev.odds):
         d: dict[tuple[int, Optional[str]], float] = {}
         for n, c, p in alts:
-            key = (int(n), (c if n else None) if k < 24 else (DARK if k == 24 else LIGHT))
+            key = (int(n), (c if n else None) if k < 24 else (DARK if k % 2 == 0 else LIGHT))
             d[key] = d.get(key, 0.0) + float(p)
         table.append(d)
     return table
@@ -293,20 +296,25 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
 def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str) -> Verdict:
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
     from referee.turn.matching import Verdict, _totals_problem
+    from referee.turn.trays import tray_logs, tray_term
     table = odds_table(ev)
+    # the trays tell boards apart by their borne-off checkers (not the reading's own guess: 26 places)
+    trays = tray_logs(table)
+    table = table[:26]
     index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
-    legal = []  # (score, candidate index, cells), distinct results, best first
+    legal = []  # (score, candidate index, cells, the trays' part of the score), distinct results, best first
     for pos in dict.fromkeys(candidates):
         cells = cells_of(pos)
-        legal.append((log_likelihood(table, cells), index_of[pos], cells))
+        tray = tray_term(trays, pos)
+        legal.append((log_likelihood(table, cells) + tray, index_of[pos], cells, tray))
     legal.sort(key=lambda s: -s[0])
-    best, best_k, best_cells = legal[0]
+    best, best_k, best_cells, best_tray = legal[0]
     own = most_likely_cells(table)
     # how far the best legal position is from explaining the board (>= 0), measured from the
     # reading's own guess eased only where it is unsure of what no move could leave
     guess, _eased, disturbed = explaining_cells(table, before, mover)
     guess_ll = log_likelihood(table, guess)
-    misfit = max(0.0, guess_ll - best)
+    misfit = max(0.0, guess_ll - (best - best_tray))
     # ... though no board a player leaves adds or loses checkers: a guess that does (a stack read
     # one short, a cup read as more checkers) is measured by the likeliest board that keeps them
     # ("illegal" is still said only from the reading's own guess, below)
@@ -315,7 +323,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
         from referee.turn.kept_checkers import kept_checkers_cells
         kept = kept_checkers_cells(table, before, mover, best_cells)
         if kept is not None:
-            fit = max(0.0, min(guess_ll, log_likelihood(table, kept)) - best)
+            fit = max(0.0, min(guess_ll, log_likelihood(table, kept)) - (best - best_tray))
     # where the reading is sure (its guess at SURE) the opponent's checkers are not as any move of
     # the mover leaves them (knocked, moved by the wrong player, appeared, gone), no legal move
     # explains the board, however close it comes: the players are asked (or told "illegal")
@@ -329,7 +337,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     stray = unaccounted_checker(table, best_cells, mover, before_cells, {tuple(s[2]) for s in legal})
     # ... and the move must be seen: its board clearly likelier than the board before it (the
     # mover lifting the dice without moving), at the places it changes
-    over_before = best - log_likelihood(table, before_cells)
+    over_before = best - log_likelihood(table, before_cells) - tray_term(trays, before)
     seen = before in index_of or over_before >= SEEN
     explained = fit <= EXPLAINED and not disturbed and slip <= DISPLACED and not stray and seen
     order = tuple(s[1] for s in legal)
@@ -337,7 +345,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if explained and gap >= ACCEPT:
         # ... and told apart from every board another roll leaves (a player who played other dice)
         from referee.turn.other_rolls import another_roll, play_name
-        other = another_roll(table, best_cells, before, mover, index_of)
+        other = another_roll(table, best_cells, before, mover, index_of, trays[mover] if trays else None)
         if other is None:
             return Verdict("match", order, reason=f"clearly the most likely legal move (by {gap:.1f} nats; "
                                                   f"{fit:.1f} nats from the reading)")

@@ -265,12 +265,16 @@ def told_apart(table: Sequence[dict[Cell, float]], cells: Sequence[Cell],
 
 
 def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], before: Position, mover: str,
-                 legal: Collection[Position]) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
+                 legal: Collection[Position], off_logs: Optional[Sequence[float]] = None
+                 ) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
     """The board another roll leaves that the reading tells least surely from ``cells`` (the best
     legal move's, as :func:`referee.turn.likelihood.cells_of` gives them), when by no more than
     :data:`OTHER_ROLL`: (nats, the places they differ at, the roll, the board); None when every
     other roll's board is told apart.  Every board weighed at once (:class:`_Prepared`); the same
-    sums, in the same order, as :func:`_closest_one_by_one`."""
+    sums, in the same order, as :func:`_closest_one_by_one`.  ``off_logs``: the trays' log-probability
+    of each count of the mover's borne-off checkers (:func:`referee.turn.likelihood.tray_logs`), when
+    read: a board bearing off more or fewer is told apart by them too (as a place: at most
+    :data:`~referee.turn.likelihood.UNSURE` when they are not sure of the legal move's count)."""
     ready = _prepared(before, mover)
     gains = _Gains(table, cells)
     was = [_cell(before.me, before.opp, k) for k in range(26)]
@@ -287,6 +291,14 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     for j in range(each.shape[1]):   # left to right, as sum() adds them
         apart = apart + each[:, j]
     apart = base + apart
+    if off_logs is not None:
+        def mine(cell: Cell) -> int:
+            return cell[0] if cell[1] == mover else 0
+        # each board's checkers of the mover borne off: as before, less what its changed places add
+        delta = np.array([mine(cell) - mine(was[k]) for k, cell in zip(ready.pair_places, ready.pair_cells)] + [0])
+        off_before = 15 - sum(mine(c) for c in was)
+        off = np.clip(off_before - delta[ready.pairs].sum(axis=1), 0, 15)
+        apart = apart + _tray_gains(off_logs, 15 - sum(mine(c) for c in cells), off)
     for board in legal:
         i = ready.index.get(_mover_key(board, mover))
         if i is not None:
@@ -297,8 +309,17 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     return _named(float(apart[i]), ready.entry(i), cells, mover)
 
 
+def _tray_gains(off_logs: Sequence[float], best: int, off: np.ndarray) -> np.ndarray:
+    """How much likelier the trays find the legal move's ``best`` borne-off count than each board's
+    ``off`` (capped at :data:`~referee.turn.likelihood.UNSURE` when they are not sure of ``best``)."""
+    logs = np.asarray(off_logs, np.float64)
+    gain: np.ndarray = logs[best] - logs[off]
+    return np.minimum(gain, UNSURE) if logs[best] < math.log(SURE) else gain
+
+
 def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], before: Position, mover: str,
-                        legal: Collection[Position]) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
+                        legal: Collection[Position], off_logs: Optional[Sequence[float]] = None
+                        ) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
     """:func:`another_roll` weighed board by board: the straightforward reading of the rule, kept as
     the reference the arrays are checked (tests) and timed (bench/other_rolls.py) against."""
     gains = _Gains(table, cells)
@@ -311,6 +332,11 @@ def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell
         if entry[0] in legal_keys:
             continue
         apart = base + sum(gains(k, cell) - moved.get(k, 0.0) for k, cell in entry[2])
+        if off_logs is not None:
+            board = _board(entry[0], mover)
+            mine_off = board.off[0] if mover == DARK else board.off[1]
+            best_off = 15 - sum(c[0] for c in cells if c[1] == mover)
+            apart += float(_tray_gains(off_logs, best_off, np.array([mine_off]))[0])
         if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
             worst = (apart, entry)
     return None if worst is None else _named(worst[0], worst[1], cells, mover)

@@ -156,3 +156,60 @@ def test_a_mover_who_is_no_player_is_named() -> None:
         assert "'white'" in str(exc)
     else:
         raise AssertionError("a mover 'white' was accepted")
+
+
+def _bear_offs(rng: random.Random, n: int) -> list[tuple[Position, str]]:
+    """Seeded positions (Dark on roll) of a mover bearing off: its checkers on its home board, some off."""
+    out = []
+    for _ in range(n):
+        mine, theirs = [0] * 25, [0] * 25
+        for _ in range(rng.randint(3, 15)):
+            mine[rng.randrange(6)] += 1
+        for _ in range(15):
+            theirs[rng.randrange(0, 18)] += 1   # (off the mover's home board: no point shared)
+        mover = rng.choice((DARK, LIGHT))
+        out.append((Position(mine, theirs) if mover == DARK else Position(theirs, mine), mover))
+    return out
+
+
+def test_the_trays_weigh_alike_in_the_arrays_and_board_by_board() -> None:
+    import math
+    from referee.turn.likelihood import FLOOR, SURE, UNSURE
+    from vision.odds import bar_odds
+    rng = random.Random(20261204)
+    changed = compared = 0
+    for pos, mover in _bear_offs(rng, 40):
+        roll = (rng.randint(1, 6), rng.randint(1, 6))
+        legal = _results(pos, mover, roll)
+        if not legal or pos in legal:
+            continue
+        cells = cells_of(rng.choice(legal))
+        best_off = 15 - sum(n for n, c in cells if c == mover)
+        table = _reading(rng, list(cells))
+        read = min(15, max(0, best_off + rng.choice((0, 0, 1, -1))))
+        odds = bar_odds(read, rng.choice((1.0, 0.4)))
+        logs = [math.log(max(odds.get(k, 0.0), FLOOR)) for k in range(16)]
+        got = another_roll(table, cells, pos, mover, set(legal), logs)
+        assert got == _closest_one_by_one(table, cells, pos, mover, set(legal), logs), (pos, mover, roll)
+        # ... and the rule read plainly: each other board's places, then its checkers off as the trays say
+        gains = _Gains(table, cells)
+        first: dict[Position, tuple[int, int]] = {}
+        for r in ROLLS:
+            for board in _results(pos, mover, r):
+                first.setdefault(board, r)
+        want = None
+        for board, r in first.items():
+            if board in legal:
+                continue
+            now = cells_of(board)
+            apart = sum(gains(k, now[k]) for k in range(26) if now[k] != cells[k])
+            tray = logs[best_off] - logs[board.off[0] if mover == DARK else board.off[1]]
+            apart += min(tray, UNSURE) if logs[best_off] < math.log(SURE) else tray
+            if apart <= OTHER_ROLL and (want is None or apart < want[0]):
+                want = (apart, board)
+        assert (got is None) == (want is None), (got, want)
+        if got is not None:
+            assert want is not None and abs(got[0] - want[0]) < 1e-9
+        changed += got != another_roll(table, cells, pos, mover, set(legal))
+        compared += 1
+    assert compared >= 25 and changed >= 5, (compared, changed)

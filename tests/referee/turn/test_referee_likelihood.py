@@ -361,3 +361,46 @@ def test_a_forced_move_not_clearly_seen_says_which_points_do_not_show_it() -> No
     at = {"p6": {cells_of(after)[5]: 0.995, cells_of(pos)[5]: 0.005}}
     v = match_reading(odds(after, **at), pos, c, "dark")
     assert v.kind == "match", v
+
+
+def _with_trays(ev: BoardEvidence, dark: int, light: int) -> BoardEvidence:
+    """``ev`` with the trays read surely as ``dark`` and ``light`` borne off (vision.odds.tray_odds)."""
+    from vision.odds import tray_odds
+    return replace(ev, odds=ev.odds + tuple(tuple(a) for a in tray_odds(dark, light)))
+
+
+def test_the_trays_read_surely_tell_the_move_from_the_board_before_it() -> None:
+    # the forced bear-off above, read only 30 to 1 against the board before it at the 6 point: the
+    # trays, read surely with Dark's fifteen off, show the move; read with the thirteen off of
+    # before (a tray misread, or the move not made), they never make it a match
+    pos = Position.from_points({6: 2}, {6: 5, 5: 5, 4: 5})
+    c = cands((6, 6), pos)
+    after = c[0]
+    at = {"p6": {cells_of(after)[5]: 0.97, cells_of(pos)[5]: 0.03}}
+    ev = odds(after, **at)
+    assert match_reading(ev, pos, c, "dark").kind == "uncertain"
+    v = match_reading(_with_trays(ev, 15, 0), pos, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == after, v
+    assert match_reading(_with_trays(ev, 13, 0), pos, c, "dark").kind != "match"
+    assert from_json(to_json(_with_trays(ev, 15, 0))) == _with_trays(ev, 15, 0)   # 28 places round-trip
+
+
+def test_a_tray_read_wrong_alone_never_picks_a_legal_move() -> None:
+    # a bear-off whose two plays differ at the ace point's tall stack (read 9 or 10 at even odds)
+    # and in the checkers off: the trays one checker wrong, read surely, weigh 3 nats, not the 6.9
+    # a verdict needs: the players are asked, whichever way the trays are read
+    pos = Position.from_points({1: 9, 2: 4, 4: 1}, {6: 5, 5: 5, 4: 5})
+    c = cands((6, 3), pos)
+    off_ace = next(p for p in c if cells_of(p)[0] == (9, "dark") and cells_of(p)[3] == (0, None)
+                   and cells_of(p)[1] == (3, "dark"))
+    to_ace = next(p for p in c if cells_of(p)[0] == (10, "dark") and cells_of(p)[3] == (0, None))
+    ev = odds(off_ace, p1={(9, "dark"): 0.45, (10, "dark"): 0.45, (8, "dark"): 0.1})
+    for dark_off in (0, 1, 2, 3):
+        v = match_reading(_with_trays(ev, dark_off, 0), pos, c, "dark")
+        assert v.kind != "match", (dark_off, v)
+    assert layout_off(off_ace) == layout_off(to_ace) + 1 == 3
+
+
+def layout_off(pos: Position) -> int:
+    """Dark's checkers borne off."""
+    return 15 - sum(pos.me)

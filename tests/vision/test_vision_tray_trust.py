@@ -1,0 +1,77 @@
+"""The table trusts its tray reading only as far as the positions it knows bear it out (vision.tray_trust)."""
+from __future__ import annotations
+
+import pytest
+
+from vision.tray_trust import AGREE, TrayTrust
+from vision.trays import TrayReading
+
+
+def _read(dark: int, light: int, sure: bool = True, sides: tuple[str, ...] = ("left", "right")) -> TrayReading:
+    return TrayReading(dark, light, sure, sides)
+
+
+def test_a_tray_is_trusted_after_agreeing_with_known_positions_one_of_them_with_checkers_off() -> None:
+    trust = TrayTrust()
+    for _ in range(AGREE):
+        trust.check(_read(0, 0), (0, 0))
+    assert not trust.trusted("dark") and trust.odds(_read(1, 0)) is None   # nothing off yet: not earned
+    trust.check(_read(2, 0), (2, 0))
+    assert trust.trusted("dark") and not trust.trusted("light")
+    odds = trust.odds(_read(3, 0))
+    assert odds is not None
+    dark, light = odds
+    assert dark[0][:2] == (3, "dark") and dark[0][2] >= 0.85
+    assert len(light) == 16 and len({p for _, _, p in light}) == 1   # untrusted: flat, tells no board apart
+
+
+def test_one_disagreement_and_the_colour_is_never_trusted_again() -> None:
+    trust = TrayTrust()
+    trust.check(_read(0, 2), (0, 0))    # light read 2 where none are off (a cup in the tray)
+    for _ in range(2 * AGREE):
+        trust.check(_read(1, 0), (1, 0))
+    assert trust.trusted("dark") and not trust.trusted("light")
+
+
+def test_trays_out_of_view_or_unsure_teach_nothing() -> None:
+    trust = TrayTrust()
+    for _ in range(2 * AGREE):
+        trust.check(_read(1, 1, sure=False), (1, 1))
+        trust.check(_read(1, 1, sides=("right",)), (1, 1))
+    assert trust.agreed == {"dark": 0, "light": 0} and not trust.trusted("dark")
+    for _ in range(AGREE):
+        trust.check(_read(1, 1), (1, 1))
+    assert trust.odds(_read(1, 1, sure=False)) is None and trust.odds(_read(1, 1)) is not None
+
+
+@pytest.mark.parametrize("seed, trusted", [(3, True), (5, False)])
+def test_the_reader_gives_the_trays_odds_once_the_known_positions_bore_them_out(seed: int, trusted: bool) -> None:
+    # a bear-off on a rendered table: the reader learns each position the referee accepts, the trays read
+    # on its frame checked against its checkers off.  Seed 3: Dark's tray right three times (checkers off
+    # in two), then in the reading's odds (28 places); Light's, never seen with checkers off, flat.  Seed 5:
+    # the tray reads one checker lying in it as none, surely: Dark's tray is never trusted on that board
+    from referee.board import layout_of, layout_to_evidence
+    from referee.rules.position import Position
+    from vision.config import VisionConfig
+    from vision.reader import BoardReader
+    from vision.render import RenderParams, render_scene
+
+    light = {19: 3, 20: 3, 21: 3, 22: 3, 23: 3}   # Light's checkers on their home board (Dark's numbering: 19-23)
+    boards = [Position.from_points({1: 3, 2: 3, 3: 3, 4: 3, 5: 3 - k}, {25 - p: n for p, n in light.items()})
+              for k in range(4)]   # Dark bears off one checker a move: 0, 1, 2, 3 off
+    evs = [layout_to_evidence(layout_of(b)) for b in boards]
+    assert [ev.off for ev in evs] == [(0, 0), (1, 0), (2, 0), (3, 0)]
+    first = render_scene(evs[0], RenderParams(), seed=seed)
+    reader = BoardReader(VisionConfig(markers=False), corners=first.corners)
+    for k, ev in enumerate(evs):
+        reading = reader.inspect(render_scene(ev, RenderParams(), seed=seed, frame=k).image)
+        assert reading.evidence is not None and reading.trays is not None and reading.trays.sure
+        if k < 3:
+            assert len(reading.evidence.odds) == 26, k    # not trusted yet
+            assert reader.learn(ev)
+    assert reader.tray_trust.trusted("dark") is trusted and not reader.tray_trust.trusted("light")
+    odds = reading.evidence.odds
+    if trusted:
+        assert len(odds) == 28 and odds[26][0][:2] == (3, "dark") and len(odds[27]) == 16
+    else:
+        assert reader.tray_trust.missed["dark"] >= 1 and len(odds) == 26

@@ -1,0 +1,67 @@
+"""How far the table trusts its tray reading on this board, learned from the positions it knows.
+
+The tray reader (:mod:`vision.trays`) counts the checkers lying on their sides in the bear-off trays
+and says when it is sure.  On rendered real tables its sure counts are wrong too often to be taken
+as they are (``bench/verdicts.py --real-games``: 40 of 318 sure counts, 12.6 %, off by -5 to +3), and
+a board it misreads it misreads move after move (a cup or a clock's foot in a tray, the tray's own
+ridges).  So the table checks it against what it knows, as it learns its board's look: every
+accepted position says how many checkers each colour has borne off, and the frame the position was
+learned from says what the trays read there.  A colour's tray is trusted only once it agreed with
+:data:`AGREE` known positions, at least one of them with checkers off, and never disagreed with one;
+then its count is given to the referee as odds (:func:`vision.odds.tray_odds`, the likelihood verdict
+weighing the borne-off checkers: :func:`referee.turn.likelihood.tray_logs`).  An untrusted colour's
+odds are flat: they tell no two boards apart.  Pure: readings and counts in, odds out.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .odds import Alts, tray_odds
+from .trays import TrayReading
+
+AGREE = 3   # known positions a colour's tray must have agreed with (one with checkers off) to be trusted
+COLOURS = ("dark", "light")
+
+
+class TrayTrust:
+    """Per colour, how often the trays read surely agreed with a known position's borne-off count."""
+
+    def __init__(self) -> None:
+        self.agreed = {c: 0 for c in COLOURS}      # known positions whose count the tray read surely
+        self.agreed_off = {c: 0 for c in COLOURS}  # ... of them with checkers of that colour off
+        self.missed = {c: 0 for c in COLOURS}      # known positions whose count it read surely and wrong
+
+    @staticmethod
+    def readable(trays: Optional[TrayReading]) -> bool:
+        """Both trays in view and read surely (a tray out of view reads nought, surely)."""
+        return trays is not None and trays.sure and len(trays.sides) == 2
+
+    def check(self, trays: Optional[TrayReading], off: tuple[int, int]) -> None:
+        """A known position's borne-off checkers (``off``: dark, light) against the trays read on its frame."""
+        if not self.readable(trays):
+            return
+        assert trays is not None
+        for colour, got, want in zip(COLOURS, (trays.dark, trays.light), off):
+            if got == want:
+                self.agreed[colour] += 1
+                self.agreed_off[colour] += want > 0
+            else:
+                self.missed[colour] += 1
+
+    def trusted(self, colour: str) -> bool:
+        """Whether ``colour``'s tray has earned trust (the module docstring)."""
+        return not self.missed[colour] and self.agreed[colour] >= AGREE and self.agreed_off[colour] >= 1
+
+    def odds(self, trays: Optional[TrayReading]) -> Optional[tuple[Alts, Alts]]:
+        """The two trays' odds for a reading (dark, light), a trusted colour's as read, the other's flat;
+        None when neither is trusted or the trays were not read surely."""
+        if not self.readable(trays) or not any(self.trusted(c) for c in COLOURS):
+            return None
+        assert trays is not None
+        read = tray_odds(trays.dark, trays.light)
+        flat = 1.0 / 16
+        return tuple(read[k] if self.trusted(c) else [(n, c, flat) for n in range(16)]  # type: ignore[return-value]
+                     for k, c in enumerate(COLOURS))
+
+
+__all__ = ["AGREE", "TrayTrust"]
