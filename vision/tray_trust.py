@@ -6,9 +6,10 @@ as they are (``bench/verdicts.py --real-games``: 40 of 318 sure counts, 12.6 %, 
 a board it misreads it misreads move after move (a cup or a clock's foot in a tray, the tray's own
 ridges).  So the table checks it against what it knows, as it learns its board's look: every
 accepted position says how many checkers each colour has borne off, and the frame the position was
-learned from says what the trays read there.  A colour's tray is trusted only once it agreed with
-:data:`AGREE` known positions, at least one of them with checkers off, and never disagreed with one;
-then its count is given to the referee as odds (:func:`vision.odds.tray_odds`, the likelihood verdict
+learned from says what the trays read there.  A colour's tray is trusted once it agreed with the last
+:data:`AGREE` known positions in a row, at least one of them with checkers off; a disagreement takes
+the trust away until it has agreed so again (the commonest misread, the first checker or two borne
+off read as none, passes once more lie in the tray).  Then its count is given to the referee as odds (:func:`vision.odds.tray_odds`, the likelihood verdict
 weighing the borne-off checkers: :func:`referee.turn.likelihood.tray_logs`).  An untrusted colour's
 odds are flat: they tell no two boards apart.  Pure: readings and counts in, odds out.
 """
@@ -19,7 +20,7 @@ from typing import Optional
 from .odds import Alts, tray_odds
 from .trays import TrayReading
 
-AGREE = 3   # known positions a colour's tray must have agreed with (one with checkers off) to be trusted
+AGREE = 3   # known positions in a row a colour's tray must have agreed with (one with checkers off) to be trusted
 COLOURS = ("dark", "light")
 
 
@@ -28,8 +29,9 @@ class TrayTrust:
 
     def __init__(self) -> None:
         self.agreed = {c: 0 for c in COLOURS}      # known positions whose count the tray read surely
-        self.agreed_off = {c: 0 for c in COLOURS}  # ... of them with checkers of that colour off
         self.missed = {c: 0 for c in COLOURS}      # known positions whose count it read surely and wrong
+        self.streak = {c: 0 for c in COLOURS}      # agreements since the last disagreement
+        self.streak_off = {c: 0 for c in COLOURS}  # ... of them with checkers of that colour off
 
     @staticmethod
     def readable(trays: Optional[TrayReading]) -> bool:
@@ -44,13 +46,15 @@ class TrayTrust:
         for colour, got, want in zip(COLOURS, (trays.dark, trays.light), off):
             if got == want:
                 self.agreed[colour] += 1
-                self.agreed_off[colour] += want > 0
+                self.streak[colour] += 1
+                self.streak_off[colour] += want > 0
             else:
                 self.missed[colour] += 1
+                self.streak[colour] = self.streak_off[colour] = 0
 
     def trusted(self, colour: str) -> bool:
         """Whether ``colour``'s tray has earned trust (the module docstring)."""
-        return not self.missed[colour] and self.agreed[colour] >= AGREE and self.agreed_off[colour] >= 1
+        return self.streak[colour] >= AGREE and self.streak_off[colour] >= 1
 
     def odds(self, trays: Optional[TrayReading]) -> Optional[tuple[Alts, Alts]]:
         """The two trays' odds for a reading (dark, light), a trusted colour's as read, the other's flat;
