@@ -9,9 +9,10 @@ accepted position says how many checkers each colour has borne off, and the fram
 learned from says what the trays read there.  A colour's tray is trusted once it agreed with the last
 :data:`AGREE` known positions in a row, at least one of them with checkers off; a disagreement takes
 the trust away until it has agreed so again (the commonest misread, the first checker or two borne
-off read as none, passes once more lie in the tray).  Then its count is given to the referee as odds (:func:`vision.odds.tray_odds`, the likelihood verdict
-weighing the borne-off checkers: :func:`referee.turn.likelihood.tray_logs`).  An untrusted colour's
-odds are flat: they tell no two boards apart.  Pure: readings and counts in, odds out.
+off read as none, passes once more lie in the tray).  Then its count is given to the referee as odds
+(:func:`vision.odds.tray_odds`; the likelihood verdict weighs the borne-off checkers:
+:func:`referee.turn.trays.tray_logs`).  An untrusted colour's odds are flat: they tell no two boards
+apart.  Pure: readings and counts in, odds out.
 """
 from __future__ import annotations
 
