@@ -238,7 +238,7 @@ class BoardReader:
             if ev is not None and ev.odds and tray is not None:
                 # the trays, as far as this board's known positions taught to trust them
                 # (vision.tray_trust): the borne-off checkers tell a bear-off's plays apart where the
-                # deepest point's tall stack cannot (referee.turn.likelihood.tray_logs)
+                # deepest point's tall stack cannot (referee.turn.trays.tray_logs)
                 ev = replace(ev, odds=ev.odds + tuple(tuple(a) for a in tray))
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)

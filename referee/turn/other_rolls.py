@@ -272,7 +272,7 @@ def another_roll(table: Sequence[dict[Cell, float]], cells: Sequence[Cell], befo
     :data:`OTHER_ROLL`: (nats, the places they differ at, the roll, the board); None when every
     other roll's board is told apart.  Every board weighed at once (:class:`_Prepared`); the same
     sums, in the same order, as :func:`_closest_one_by_one`.  ``off_logs``: the trays' log-probability
-    of each count of the mover's borne-off checkers (:func:`referee.turn.likelihood.tray_logs`), when
+    of each count of the mover's borne-off checkers (:func:`referee.turn.trays.tray_logs`), when
     read: a board bearing off more or fewer is told apart by them too (as a place: at most
     :data:`~referee.turn.likelihood.UNSURE` when they are not sure of the legal move's count)."""
     ready = _prepared(before, mover)
@@ -327,6 +327,7 @@ def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell
     moved = {k: gains(k, was[k]) for k in range(26) if cells[k] != was[k]}
     base = sum(moved.values())
     legal_keys = {_mover_key(board, mover) for board in legal}
+    best_off = 15 - sum(c[0] for c in cells if c[1] == mover)
     worst: Optional[tuple[float, tuple[int, tuple[int, int], tuple[tuple[int, Cell], ...]]]] = None
     for entry in _boards(before, mover):
         if entry[0] in legal_keys:
@@ -335,7 +336,6 @@ def _closest_one_by_one(table: Sequence[dict[Cell, float]], cells: Sequence[Cell
         if off_logs is not None:
             board = _board(entry[0], mover)
             mine_off = board.off[0] if mover == DARK else board.off[1]
-            best_off = 15 - sum(c[0] for c in cells if c[1] == mover)
             apart += float(_tray_gains(off_logs, best_off, np.array([mine_off]))[0])
         if apart <= OTHER_ROLL and (worst is None or apart < worst[0]):
             worst = (apart, entry)

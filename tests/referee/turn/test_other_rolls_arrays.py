@@ -3,6 +3,7 @@ reading of the rule gives, board by board, on many seeded positions and readings
 built once a position, from any thread."""
 from __future__ import annotations
 
+import math
 import random
 import threading
 from typing import Optional
@@ -11,7 +12,7 @@ from referee.colour import DARK, LIGHT
 from referee.rules.moves import legal_plays
 from referee.rules.position import Position
 from referee.turn import other_rolls
-from referee.turn.likelihood import Cell, cells_of
+from referee.turn.likelihood import SURE, UNSURE, Cell, cells_of
 from referee.turn.other_rolls import OTHER_ROLL, ROLLS, _closest_one_by_one, _Gains, another_roll
 
 
@@ -55,10 +56,13 @@ def _reading(rng: random.Random, truth: list[Cell]) -> list[dict[Cell, float]]:
     return table
 
 
-def _plainly(table, cells, pos, mover, legal) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
+def _plainly(table, cells, pos, mover, legal,
+             off_logs=None) -> Optional[tuple[float, list[int], tuple[int, int], Position]]:
     """The rule read plainly: every board any roll leaves, not a legal one, weighed at every place it
-    differs from the legal move's board; the least surely told apart (the first such), if within OTHER_ROLL."""
+    differs from the legal move's board (and, with ``off_logs``, at its checkers borne off as the trays
+    say); the least surely told apart (the first such), if within OTHER_ROLL."""
     gains = _Gains(table, cells)
+    best_off = 15 - sum(n for n, c in cells if c == mover)
     first: dict[Position, tuple[int, int]] = {}
     for roll in ROLLS:
         for board in _results(pos, mover, roll):
@@ -70,6 +74,9 @@ def _plainly(table, cells, pos, mover, legal) -> Optional[tuple[float, list[int]
         now = cells_of(board)
         places = [k for k in range(26) if now[k] != cells[k]]
         apart = sum(gains(k, now[k]) for k in places)
+        if off_logs is not None:
+            tray = off_logs[best_off] - off_logs[board.off[0] if mover == DARK else board.off[1]]
+            apart += min(tray, UNSURE) if off_logs[best_off] < math.log(SURE) else tray
         if apart <= OTHER_ROLL and (best is None or apart < best[0]):
             best = (apart, places, roll, board)
     return best
@@ -173,8 +180,7 @@ def _bear_offs(rng: random.Random, n: int) -> list[tuple[Position, str]]:
 
 
 def test_the_trays_weigh_alike_in_the_arrays_and_board_by_board() -> None:
-    import math
-    from referee.turn.likelihood import FLOOR, SURE, UNSURE
+    from referee.turn.likelihood import FLOOR
     from vision.odds import bar_odds
     rng = random.Random(20261204)
     changed = compared = 0
@@ -192,21 +198,7 @@ def test_the_trays_weigh_alike_in_the_arrays_and_board_by_board() -> None:
         got = another_roll(table, cells, pos, mover, set(legal), logs)
         assert got == _closest_one_by_one(table, cells, pos, mover, set(legal), logs), (pos, mover, roll)
         # ... and the rule read plainly: each other board's places, then its checkers off as the trays say
-        gains = _Gains(table, cells)
-        first: dict[Position, tuple[int, int]] = {}
-        for r in ROLLS:
-            for board in _results(pos, mover, r):
-                first.setdefault(board, r)
-        want = None
-        for board, r in first.items():
-            if board in legal:
-                continue
-            now = cells_of(board)
-            apart = sum(gains(k, now[k]) for k in range(26) if now[k] != cells[k])
-            tray = logs[best_off] - logs[board.off[0] if mover == DARK else board.off[1]]
-            apart += min(tray, UNSURE) if logs[best_off] < math.log(SURE) else tray
-            if apart <= OTHER_ROLL and (want is None or apart < want[0]):
-                want = (apart, board)
+        want = _plainly(table, cells, pos, mover, set(legal), logs)
         assert (got is None) == (want is None), (got, want)
         if got is not None:
             assert want is not None and abs(got[0] - want[0]) < 1e-9

@@ -398,9 +398,4 @@ def test_a_tray_read_wrong_alone_never_picks_a_legal_move() -> None:
     for dark_off in (0, 1, 2, 3):
         v = match_reading(_with_trays(ev, dark_off, 0), pos, c, "dark")
         assert v.kind != "match", (dark_off, v)
-    assert layout_off(off_ace) == layout_off(to_ace) + 1 == 3
-
-
-def layout_off(pos: Position) -> int:
-    """Dark's checkers borne off."""
-    return 15 - sum(pos.me)
+    assert off_ace.off[0] == to_ace.off[0] + 1 == 3
