@@ -18,8 +18,9 @@ Counted against the simulated truth:
 
 As at the table, the frame judged first is the still board with the dice still lying in it (the
 referee judges when they are lifted); when that asks, the still board once the dice are lifted is
-judged again (the table's referee judges every new still reading while it waits or asks).  Both
-are printed: as judged, and at the first look.
+judged again (the table's referee judges every new still reading while it waits or asks), and
+when it finds the move illegal, the referee says so only from that board without the dice
+(:func:`referee.turn.judging.judge`).  Both are printed: as judged, and at the first look.
 
 ``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--plain]`` (``--plain``:
 default rendering, for comparison).  Target (issue 14): 0 wrong in 1,000 moves, at most 5 %
@@ -205,7 +206,8 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
     (:func:`referee.turn.judging.lift`); when it waits or asks (the players are shown the choices), a
     still board read after the dice were lifted is judged again (:func:`referee.turn.judging.judge_reading`).
     So an asked frame with dice in it is judged once more without them: counted as ``lifted`` (the
-    first look's outcome stays in ``first``: what the table says before the dice are lifted)."""
+    first look's outcome stays in ``first``: what the table says before the dice are lifted).  An
+    illegal verdict at the first look is only held: the board without the dice is judged and decides."""
     t0 = time.process_time()
     rr = render_scene(_ev(after), params, seed=seed, frame=k + 1)
     t1 = time.process_time()
@@ -220,13 +222,14 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
     outcome, why = _outcome(v, bad, cands, after, plays)
     first = outcome
     tally.setdefault("first", {"right": 0, "asked": 0, "wrong": 0})[first] += 1
-    if outcome == "asked" and rr.dice:   # the dice lifted, the board still again: judged once more
+    held = v is not None and v.kind == "illegal"   # said only from the board without the dice
+    if (outcome == "asked" and rr.dice) or held:   # the dice lifted, the board still again: judged once more
         rl = render_scene(_ev(after), params, seed=seed, frame=LIFTED + k + 1, dice=[])
         _dice_told(reader, rl.image)
         reading = reader.inspect(rl.image)
         v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
         outcome, later = _outcome(v, bad, cands, after, plays)
-        tally["lifted"] = tally.get("lifted", 0) + (outcome == "right")
+        tally["lifted"] = tally.get("lifted", 0) + (outcome == "right" and first != "right")
         why = f"{why}; with the dice lifted: {later or 'right'}"
     tally[outcome] += 1
     if outcome != "right" or first != "right":

@@ -8,7 +8,9 @@
 
 Entering MOVING (from any other state) emits a :class:`referee.events.HandOverBoard`;
 reaching STABLE with a reading different from the last one emitted emits that
-:class:`referee.events.BoardEvidence`; so does the same board read more surely while
+:class:`referee.events.BoardEvidence`, and so does the first STABLE after a movement even when the
+board reads as before (a hand that changed nothing, the dice lifted off it: the referee, told of
+the hand, waits for a still board and must be told it is still again); so does the same board read more surely while
 STABLE (:func:`surer`: its confidence now reaches 0.6, or more points do), so a
 consumer that held an unsure reading gets a better one without anything moving.  The quiet check is
 cheap (a small rectified grey
@@ -89,6 +91,7 @@ class StabilityFilter:
         self._candidate: Optional[BoardEvidence] = None
         self._repeats = 0
         self.last: Optional[BoardEvidence] = None
+        self._moved = False                          # a movement since the last reading emitted
         self._H: Optional[np.ndarray] = None
         self._Hfor: Optional[tuple[bytes, tuple[int, ...]]] = None   # the corners and frame size it is for
         self._touch: Optional[tuple[int, int, int, int]] = None      # the frame's part the warp reads
@@ -199,7 +202,10 @@ class StabilityFilter:
             was = self.state
             self.state, self.quiet, self._candidate, self._repeats = State.MOVING, 0, None, 0
             self._read_grey = None
-            return HandOverBoard(t=t) if was != State.MOVING else None
+            if was == State.MOVING:
+                return None
+            self._moved = True
+            return HandOverBoard(t=t)
         self.quiet += 1
         if self.state == State.MOVING:
             self.state = State.SETTLING
@@ -237,8 +243,8 @@ class StabilityFilter:
             self.state = State.STABLE
             self._ref = self._last_grey
             self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
-            if self.last is None or not same_board(self.last, ev):
-                self.last, self.last_view = ev, self.reader.last_view
+            if self.last is None or self._moved or not same_board(self.last, ev):
+                self.last, self.last_view, self._moved = ev, self.reader.last_view, False
                 self._read_grey = self._last_grey
                 self._try_learn()
                 return ev

@@ -2,7 +2,11 @@
 (if no hand has been over the board since) is scored against the positions the roll allows
 (:mod:`referee.turn.matching`): the clearly best is accepted and the turn passes, several
 that fit equally are offered to the players, a confident reading no legal play explains is
-an illegal move, and anything less waits for a clearer reading.
+an illegal move, and anything less waits for a clearer reading.  A camera reading taken
+before the lift is never called illegal at once: the dice lay on the board in it, and a die
+the camera took for a checker makes a legal move look illegal; the referee waits for the still
+board once the dice are off it (the camera says the board is still again after every movement,
+even when it reads as before: :class:`vision.stability.StabilityFilter`) and judges that.
 
 Turn completion is ``DiceLifted``; a throw by the opponent that waited (an early roll) is
 played as soon as the move is settled.
@@ -33,7 +37,7 @@ def lift(t: TableState, ev: DiceLifted) -> None:
         t.enter(State.WAITING_FOR_BOARD)
         wait(t, "no stable reading of the board since the last movement")
         return
-    judge(t, t.reading)
+    judge(t, t.reading, lifting=True)
 
 
 def judge_reading(t: TableState, ev: BoardEvidence) -> None:
@@ -50,19 +54,27 @@ def wait(t: TableState, why: str, text: str = "") -> None:
         t.decide("wait_board", t.turn, text)
 
 
-def judge(t: TableState, ev: BoardEvidence) -> None:
-    """The reading against the positions the roll allows: accepted, ambiguous, illegal or unclear."""
+def judge(t: TableState, ev: BoardEvidence, lifting: bool = False) -> None:
+    """The reading against the positions the roll allows: accepted, ambiguous, illegal or unclear.
+    ``lifting``: the reading was taken before the dice were lifted (an illegal one then waits for
+    the board without them, module docstring)."""
     mover = t.turn or "dark"
     cands = t.t.candidates or [t.pos]
     v = match_reading(ev, t.pos, cands, mover, t.settings.min_confidence)
     if v.kind == "match":
         play_accepted(t, v.indices[0])
+    elif v.kind == "ambiguous" and t.state == State.AMBIGUOUS and t.t.pending == list(v.indices):
+        pass   # the same board read again (a hand that changed nothing): the question stands, not asked twice
     elif v.kind == "ambiguous":
         t.t.pending = list(v.indices)
         t.enter(State.AMBIGUOUS)
         opts = [str(t.t.plays[i].play) for i in v.indices]
         t.decide("ambiguous", mover, f"{v.reason}: {' or '.join(opts)}. Fix the checkers so the "
                  "camera sees them, or confirm which was played", choices=opts)
+    elif v.kind == "illegal" and lifting and ev.odds:
+        t.fresh = False   # the next still reading shows the board without the dice
+        t.enter(State.WAITING_FOR_BOARD)
+        wait(t, "", f"Checking {t.n(mover)}'s move once the dice are off the board")
     elif v.kind == "illegal":
         assert v.position is not None
         illegal(t, v.position)

@@ -22,7 +22,7 @@ location, whatever position it makes).  Then:
   legal move explains the board.  Nor does it when a board with one of its checkers elsewhere
   (a pip too far or too short, a blot hit or passed) is likelier, or is shown clearly at one of
   its two places and denied at the other only as surely as real readings are wrong
-  (:func:`unaccounted_checker`); nor when the move itself is not seen (its board not
+  (:func:`referee.turn.elsewhere.unaccounted_checker`); nor when the move itself is not seen (its board not
   :data:`SEEN` nats likelier than the board before it, at the places it changes); nor when a
   board another roll leaves (a player who played other dice) is not told apart from it by 5 to 1,
   a place the reading is unsure of counting at most 4 to 1 (:mod:`referee.turn.other_rolls`);
@@ -31,8 +31,8 @@ location, whatever position it makes).  Then:
 * **illegal** only when the reading's own most likely position is a real position outside
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
-  bar is higher than for a match), and each point where they disagree is read surely; the
-  reason names those points;
+  bar is higher than for a match), and each point where they disagree is read surely, but for
+  how many a tall stack holds (:func:`surely_read`); the reason names those points;
 * **ambiguous** when the board is explained and two legal successors are about equally
   likely and together clearly beat the rest: the players are asked, and the points that tell
   them apart are named;
@@ -49,7 +49,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import math
-from typing import TYPE_CHECKING, Collection, Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from referee.board import layout_of, position_of, reading_of
 from referee.colour import DARK, LIGHT
@@ -69,7 +69,7 @@ DISPLACED = 0.5   # nats the board that move leaves, one checker elsewhere, may 
 Cell = tuple[int, Optional[str]]  # a location's (count, colour): colour None for an empty point
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
 SEEN = EXPLAINED  # nats the best legal move's board must beat the board before the move by (~100:1): the move seen
-REFUTES = 2.5     # nats one place must refute a checker elsewhere by, when another shows it (~12:1)
+TALL = 5          # checkers: how many a stack of this many or more holds is never read surely enough for "illegal"
 
 
 def _cells(lay_dark: Sequence[int], lay_light: Sequence[int], bar: Sequence[int]) -> list[tuple[int, Optional[str]]]:
@@ -178,96 +178,16 @@ def explaining_cells(table: Sequence[dict[tuple[int, Optional[str]], float]], be
     return [some[k] if k in eased else own[k] for k in range(26)], sorted(eased), disturbed
 
 
-def checkers_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                       cells: Sequence[tuple[int, Optional[str]]], mover: Optional[str] = None,
-                       before: Optional[Sequence[tuple[int, Optional[str]]]] = None,
-                       exclude: Collection[tuple[Cell, ...]] = ()) -> list[tuple[float, float, int, int]]:
-    """Every board ``cells`` (a legal move's) leaves with one checker, of either colour, elsewhere:
-    taken from one location (a point or the bar) to another that is empty or holds its colour,
-    as ``(gain at the first, gain at the second, first, second)``: how much likelier (nats) the
-    reading finds that board than ``cells`` at each of its two places.  Only those two cells
-    change, so a misreading anywhere else counts alike for both boards and cancels.
-
-    That is the board a player leaves who counts a pip too far or too short, hits a blot the roll
-    passes or passes one it hits.  Given the ``mover``, the opponent's checkers move only as a hit
-    does (a blot to the bar; given ``before``, the position before the move as cells, one the move
-    put on the bar back to the point it was hit on), and the mover's bar is left out (the bar's
-    places overlap and tell little: a stack read one over beside it is a misreading more often
-    than a checker entered where the roll does not allow).  Boards in ``exclude`` (the other legal
-    moves', which the likelihood already weighs) are left out."""
-    def logp(k: int, cell: tuple[int, Optional[str]]) -> float:
-        return math.log(max(table[k].get(cell, 0.0), FLOOR))
-
-    mover_bar = None if mover is None else 24 if mover == DARK else 25
-
-    def minus(k: int) -> tuple[int, Optional[str]]:
-        n, c = cells[k]
-        return (n - 1, c if n > 1 or k >= 24 else None)
-
-    def plus(k: int, colour: Optional[str]) -> Optional[tuple[int, Optional[str]]]:
-        n, c = cells[k]
-        if k >= 24:
-            return (n + 1, c) if c == colour else None
-        return (n + 1, colour) if not n or c == colour else None
-
-    def hit_undone(i: int, j: int, n: int, colour: Optional[str]) -> bool:
-        """The opponent's checker from the bar back to point ``j``: only where the move hit it."""
-        if before is None:
-            return not cells[j][0]
-        return not cells[j][0] and n > before[i][0] and before[j] == (1, colour)
-
-    now = [logp(k, cells[k]) for k in range(len(cells))]
-    out: list[tuple[float, float, int, int]] = []
-    for i in range(len(cells)):
-        n, colour = cells[i]
-        if not n or i == mover_bar:   # the mover's bar: its places tell little (a stack read one over
-            continue                  # beside it is no checker left there)
-        lose = logp(i, minus(i)) - now[i]
-        for j in range(len(cells)):
-            to = plus(j, colour) if j not in (i, mover_bar) else None
-            if to is None:
-                continue
-            if mover is not None and colour != mover and not (
-                    (j >= 24 and i < 24 and n == 1) or (i >= 24 and j < 24 and hit_undone(i, j, n, colour))):
-                continue   # the opponent's checkers do not move in this turn: only a blot hit, or not
-            if exclude:
-                board = list(cells)
-                board[i], board[j] = minus(i), to
-                if tuple(board) in exclude:
-                    continue
-            out.append((lose, logp(j, to) - now[j], i, j))
-    return out
-
-
-def one_checker_elsewhere(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                          cells: Sequence[tuple[int, Optional[str]]],
-                          mover: Optional[str] = None,
-                          before: Optional[Sequence[tuple[int, Optional[str]]]] = None) -> tuple[float, list[int]]:
-    """How much likelier the reading finds ``cells`` (a legal move's) with one checker elsewhere
-    (:func:`checkers_elsewhere`): the gain (nats, 0 when no such board is likelier) and its two
-    locations.  A legal move this close to it is no match unless the reading prefers the move."""
-    best: tuple[float, list[int]] = (0.0, [])
-    for lose, gain, i, j in checkers_elsewhere(table, cells, mover, before):
-        if lose + gain > best[0]:
-            best = (lose + gain, [i, j])
-    return best
-
-
-def unaccounted_checker(table: Sequence[dict[tuple[int, Optional[str]], float]],
-                        cells: Sequence[tuple[int, Optional[str]]], mover: str,
-                        before: Sequence[tuple[int, Optional[str]]],
-                        exclude: Collection[tuple[Cell, ...]] = ()) -> list[int]:
-    """The two places of a board with one checker elsewhere (:func:`checkers_elsewhere`) that one
-    place shows clearly (:data:`UNSURE`, 4 to 1) and the other does not refute by :data:`REFUTES`;
-    empty when there is none.  A referee who sees, at one place, a checker the move does not put
-    there (or a gap where it leaves one) looks at the other end of that checker's path, and the
-    reading's usual certainty there (0.87 against 0.11, 2 nats) does not settle it: real boards
-    read that surely and wrong (a lone checker on grey felt read empty at 0.9; the fifth checker
-    of a stack in a steep view missed).  So both places' evidence is weighed apart, not summed."""
-    for lose, gain, i, j in checkers_elsewhere(table, cells, mover, before, exclude):
-        if max(lose, gain) >= UNSURE and min(lose, gain) > -REFUTES:
-            return [i, j]
-    return []
+def surely_read(odds: dict[Cell, float], read: Cell, legal: Cell) -> bool:
+    """Whether a place the reading shows as ``read`` is read surely enough to say no ``legal`` move
+    leaves it: its odds at :data:`SURE` or more, and not two counts of one tall stack (both
+    :data:`TALL` or more, one colour).  A stack's checkers beyond a full row lie on one another or
+    run past the row the table learned, and the camera counts them surely and wrong (eight read six
+    at 0.9 on a rendered real table), so a move is never called illegal on how many a stack holds
+    alone: the players are asked."""
+    if read[1] == legal[1] and min(read[0], legal[0]) >= TALL:
+        return False
+    return odds.get(read, 0.0) >= SURE
 
 
 def _names(locs: Sequence[int]) -> str:
@@ -330,6 +250,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     # the board the best legal move leaves with one checker elsewhere (a pip too far, a blot hit or
     # not): what a player who miscounts leaves, so the reading must not prefer it, but for a
     # reading's small tilts (DISPLACED); one place alone showing it clearly is weighed below
+    from referee.turn.elsewhere import one_checker_elsewhere, unaccounted_checker
     before_cells = cells_of(before)
     slip, moved = one_checker_elsewhere(table, best_cells, mover, before_cells)
     # ... nor show it clearly at one of its two places while the other refutes it only as surely as
@@ -360,7 +281,7 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     own_real = (own_pos is not None and own_pos not in index_of
                 and _totals_problem(_as_evidence(own_pos, ev.off), layout_of(before), mover) is None)
     off = [k for k in range(26) if own[k] != best_cells[k]]
-    if own_real and misfit >= ILLEGAL and all(table[k].get(own[k], 0.0) >= SURE for k in off):
+    if own_real and misfit >= ILLEGAL and all(surely_read(table[k], own[k], best_cells[k]) for k in off):
         return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
                        "differs from the board)", position=own_pos)
     if explained and len(legal) > 1:

@@ -95,6 +95,34 @@ def test_illegal_only_when_the_reading_surely_shows_another_real_position() -> N
     assert v.kind in ("uncertain", "ambiguous")
 
 
+def _stacks(six: int, eight: int) -> Position:
+    """Dark (on roll) with ``six`` on the 6 point, ``eight`` on the 8, one on the 13, the rest on the 24."""
+    me = [0] * 25
+    me[5], me[7], me[12], me[23] = six, eight, 1, 15 - six - eight - 1
+    return Position(me, START.opp)
+
+
+def test_illegal_never_rests_on_how_many_a_tall_stack_holds() -> None:
+    # Dark plays 24/21 with 2-1; the reading surely shows one checker gone from the 6 point and
+    # one more on the 8 (a real position no 2-1 leaves: a checker moved backwards).  With the two
+    # stacks tall (6 and 6: read 5 and 7) that is how a camera miscounts tall stacks (eight read
+    # six at 0.9 on a rendered real table; a 5 read 6 at 0.95 on a real one): asked, not illegal.
+    # The same on short stacks (2 and 2: read 1 and 3) is an illegal move.
+    for six, eight, kind in ((6, 6, "uncertain"), (2, 2, "illegal")):
+        before = _stacks(six, eight)
+        legal = cands((2, 1), before)
+        played = next(lp.result.swap() for lp in legal_plays(before, 2, 1) if str(lp.play) == "24/21")
+        shown = played.swap()
+        me = list(shown.opp)   # Dark's checkers (the player who moved, now off roll)
+        me[5], me[7] = me[5] - 1, me[7] + 1
+        bad = Position(shown.me, me).swap()
+        assert bad not in legal
+        v = match_reading(odds(bad, p=0.99), before, legal, "dark")
+        assert v.kind == kind, (six, eight, v.kind, v.reason)
+        if kind == "uncertain":
+            assert "6, 8" in v.reason or "points 6" in v.reason, v.reason
+
+
 def test_no_move_made_read_surely_is_illegal() -> None:
     c = cands()
     v = match_reading(odds(START, p=0.99), START, c, "dark")
@@ -228,7 +256,9 @@ def test_a_board_whose_trays_make_a_colour_other_than_fifteen_is_misread_not_ill
     with a legal 6-2, the trays read 7 off, but two of her home stacks each read one over, surely
     (0.90, 0.95), so the points showed the board as before the roll. With the trays that is 17 dark
     checkers: a misreading to wait on, never "illegal" (Bob had accepted it: a position that never
-    stood went into the record). With the trays as before the roll (5 off), it is illegal."""
+    stood went into the record). With the trays as before the roll (5 off) the board is a real
+    one no 6-2 leaves, yet still not "illegal": it rests on the 2 point's stack read 6 (0.95)
+    where the move leaves 5, and how many a tall stack holds is never sure enough for that."""
     import json
     from pathlib import Path
 
@@ -241,7 +271,8 @@ def test_a_board_whose_trays_make_a_colour_other_than_fifteen_is_misread_not_ill
     v = match_reading(ev, before, legal, "dark")
     assert v.kind == "uncertain", (v.kind, v.reason)
     unmoved = match_reading(replace(ev, off=(5, 2)), before, legal, "dark")
-    assert unmoved.kind == "illegal" and unmoved.position == before, (unmoved.kind, unmoved.reason)
+    assert unmoved.kind == "uncertain" and "point" in unmoved.reason and "2" in unmoved.reason, (
+        unmoved.kind, unmoved.reason)
 
 
 def _slipped(pos: Position, frm: int, to: int) -> Position:
@@ -280,7 +311,8 @@ def test_a_checker_a_pip_off_read_fairly_surely_is_never_accepted() -> None:
 
 
 def test_one_checker_elsewhere_finds_the_likelier_board_and_its_two_places() -> None:
-    from referee.turn.likelihood import one_checker_elsewhere, odds_table
+    from referee.turn.elsewhere import one_checker_elsewhere
+    from referee.turn.likelihood import odds_table
     legal = cands()[0]
     table = odds_table(odds(legal))
     gain, where = one_checker_elsewhere(table, cells_of(legal))
@@ -311,7 +343,8 @@ def test_a_checker_one_place_shows_elsewhere_needs_a_clear_denial_at_the_other()
 
 
 def test_the_opponents_checker_leaves_the_bar_only_where_the_move_hit_it() -> None:
-    from referee.turn.likelihood import checkers_elsewhere, odds_table
+    from referee.turn.elsewhere import checkers_elsewhere
+    from referee.turn.likelihood import odds_table
     from referee.board import layout_of, position_of
     lay = layout_of(START)
     light = list(lay.light)
@@ -399,3 +432,31 @@ def test_a_tray_read_wrong_alone_never_picks_a_legal_move() -> None:
         v = match_reading(_with_trays(ev, dark_off, 0), pos, c, "dark")
         assert v.kind != "match", (dark_off, v)
     assert off_ace.off[0] == to_ace.off[0] + 1 == 3
+
+
+def test_a_camera_reading_before_the_lift_is_called_illegal_only_from_the_board_without_the_dice() -> None:
+    """The reading judged when the dice are lifted was taken with the dice lying on the board (a
+    die the camera took for a checker makes a legal move look illegal): an illegal one waits for
+    the still board once the dice are off it, and that board decides."""
+    from referee.events import HandOverBoard
+    from referee.settings import Settings
+    from referee.table.streams import Table
+    from referee.turn.referee import Referee
+    bad = Position([0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], START.opp)  # 13/8
+    legal = next(c for c in cands() if c != bad)
+    for after, said in ((bad, "illegal_move"), (legal, "move_accepted")):
+        t = Table(Referee(Settings()))
+        t.opening(3, 1)                      # Dark plays 3-1 from the start
+        t.send(odds(bad, p=0.99))            # the still board, the dice lying on it
+        [d] = t.lift()
+        assert d.kind == "wait_board" and "once the dice are off the board" in d.reason, d
+        assert t.ref.state == "waiting_for_board"
+        t.send(HandOverBoard())              # the hand that lifted them
+        [d] = t.send(odds(after, p=0.99))    # the board still again, without the dice
+        assert d.kind == said, (d.kind, d.reason)
+    # a reading given as plain counts (a script, the perfect simulated camera) is judged at once
+    t = Table(Referee(Settings()))
+    t.opening(3, 1)
+    t.send(replace(odds(bad, p=0.99), odds=()))
+    [d] = t.lift()
+    assert d.kind == "illegal_move"

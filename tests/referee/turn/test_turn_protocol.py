@@ -438,6 +438,7 @@ def test_two_legal_positions_fitting_equally_hold_and_ask() -> None:
     assert d.kind == "ambiguous" and sorted(d.choices) == ["13/10", "13/11 6/5"]
     assert d.reason.startswith("2 legal moves fit the reading equally well: ")
     assert t.ref.state == "ambiguous"
+    assert t.send(HandOverBoard(), ev) == []   # a hand that changed nothing: the question is not asked twice
     [r] = t.press("dark", "confirm")
     assert r.kind == "refused" and r.get("guard") == "valid_choice"
     [a] = t.press("dark", "confirm", d.choices.index("13/11 6/5"))
