@@ -51,6 +51,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from referee.turn.likelihood import judge_without_the_dice  # noqa: E402
 from referee.turn.matching import layout_of, layout_to_evidence, match_reading  # noqa: E402
 from referee.rules.moves import legal_plays  # noqa: E402
 from referee.rules.position import Position  # noqa: E402
@@ -222,12 +223,17 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
     outcome, why = _outcome(v, bad, cands, after, plays)
     first = outcome
     tally.setdefault("first", {"right": 0, "asked": 0, "wrong": 0})[first] += 1
-    held = v is not None and v.kind == "illegal"   # said only from the board without the dice
-    if (outcome == "asked" and rr.dice) or held:   # the dice lifted, the board still again: judged once more
+    held = v.position if v is not None and v.kind == "illegal" else None   # said only from the board without the dice
+    if (outcome == "asked" and rr.dice) or held is not None:  # the dice lifted, the board still: judged again
         rl = render_scene(_ev(after), params, seed=seed, frame=LIFTED + k + 1, dice=[])
         _dice_told(reader, rl.image)
         reading = reader.inspect(rl.image)
-        v = match_reading(reading.evidence, pos, cands, mover) if reading.evidence is not None else None
+        if reading.evidence is None:
+            v = None
+        elif held is not None:   # as the referee judges the board once the dice are off it (referee.turn.judging.judge)
+            v = judge_without_the_dice(reading.evidence, pos, cands, mover, held)
+        else:
+            v = match_reading(reading.evidence, pos, cands, mover)
         outcome, later = _outcome(v, bad, cands, after, plays)
         tally["lifted"] = tally.get("lifted", 0) + (outcome == "right" and first != "right")
         why = f"{why}; with the dice lifted: {later or 'right'}"

@@ -60,7 +60,12 @@ def judge(t: TableState, ev: BoardEvidence, lifting: bool = False) -> None:
     the board without them, module docstring)."""
     mover = t.turn or "dark"
     cands = t.t.candidates or [t.pos]
-    v = match_reading(ev, t.pos, cands, mover, t.settings.min_confidence)
+    held = t.t.held_illegal
+    if held is not None and ev.odds and not lifting:
+        from referee.turn.likelihood import judge_without_the_dice
+        v = judge_without_the_dice(ev, t.pos, cands, mover, held)
+    else:
+        v = match_reading(ev, t.pos, cands, mover, t.settings.min_confidence)
     if v.kind == "match":
         play_accepted(t, v.indices[0])
     elif v.kind == "ambiguous" and t.state == State.AMBIGUOUS and t.t.pending == list(v.indices):
@@ -72,6 +77,7 @@ def judge(t: TableState, ev: BoardEvidence, lifting: bool = False) -> None:
         t.decide("ambiguous", mover, f"{v.reason}: {' or '.join(opts)}. Fix the checkers so the "
                  "camera sees them, or confirm which was played", choices=opts)
     elif v.kind == "illegal" and lifting and ev.odds:
+        t.t.held_illegal = v.position
         t.fresh = False   # the next still reading shows the board without the dice
         t.enter(State.WAITING_FOR_BOARD)
         wait(t, "", f"Checking {t.n(mover)}'s move once the dice are off the board")

@@ -315,6 +315,36 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     return Verdict("uncertain", order, reason=f"{_names(apart)} not clearly read")
 
 
+def judge_without_the_dice(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str,
+                           held: Position) -> Verdict:
+    """The verdict on the still board once the dice are lifted, for a move the board before the lift
+    surely showed as ``held``, an illegal position (:func:`referee.turn.judging.judge`).  The new
+    board decides: a legal move it shows (or two it cannot tell apart) is that, and so is an illegal
+    one it shows surely.  Short of that, ``held`` stands as illegal when this board, too, finds it
+    :data:`ILLEGAL` nats likelier than every legal successor: each place where they differ was read
+    surely before, and is now borne out as strongly as "illegal" asks, on a frame with no die in it
+    to be taken for a checker (a die read as a checker before the lift makes ``held`` far less likely
+    here, where the point shows what lies there)."""
+    from referee.turn.matching import Verdict
+    from referee.turn.trays import tray_logs, tray_term
+    v = judge(ev, before, candidates, mover)
+    if v.kind in ("match", "ambiguous", "illegal"):
+        return v
+    table = odds_table(ev)
+    trays = tray_logs(table)
+    table = table[:26]
+
+    def score(pos: Position) -> float:
+        return log_likelihood(table, cells_of(pos)) + tray_term(trays, pos)
+
+    kept, closest = score(held), max(dict.fromkeys(candidates), key=score)
+    if held not in candidates and kept - score(closest) >= ILLEGAL:
+        off = [k for k, (a, b) in enumerate(zip(cells_of(held), cells_of(closest))) if a != b]
+        return Verdict("illegal", reason=f"no legal move explains {_names(off)} (read surely before the dice were "
+                       "lifted, and borne out once they were)", position=held)
+    return v
+
+
 def _as_evidence(pos: Position, off: Optional[tuple[int, int]] = None) -> BoardEvidence:
     """``pos`` as a reading, with the trays as read (``off``) or, when None, out of sight."""
     ev = reading_of(pos, show_off=False)

@@ -76,6 +76,7 @@ class TurnFacts:
     pending_rolls: list[tuple[int, int]] = field(default_factory=list)
     inferred_after: Optional[Position] = None
     illegal_after: Optional[Position] = None  # dark perspective
+    held_illegal: Optional[Position] = None  # an illegal board read at the lift, till the board without the dice
     illegal_text: str = ""  # the mover's own checkers' change, as a play (the record's text)
     illegal_words: str = ""  # the whole change in words (the opponent's checkers too)
     early: Optional[RollSettled] = None  # the opponent's roll waiting to be played

@@ -444,7 +444,13 @@ def test_a_camera_reading_before_the_lift_is_called_illegal_only_from_the_board_
     from referee.turn.referee import Referee
     bad = Position([0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], START.opp)  # 13/8
     legal = next(c for c in cands() if c != bad)
-    for after, said in ((bad, "illegal_move"), (legal, "move_accepted")):
+    # the board without the dice short of sure (0.79) at the 8 and 9 points, where 13/8 and the closest
+    # legal move (13/9) differ, but bearing the illegal board out by far: illegal, as read before the lift
+    borne_out = odds(bad, p=0.99, p8={(4, "dark"): 0.79, (5, "dark"): 0.2, (3, "dark"): 0.001},
+                     p9={(0, None): 0.79, (2, "dark"): 0.2, (1, "dark"): 0.001})
+    assert match_reading(borne_out, START, cands(), "dark").kind == "uncertain"   # alone, not sure enough
+    for after, said in ((odds(bad, p=0.99), "illegal_move"), (odds(legal, p=0.99), "move_accepted"),
+                        (borne_out, "illegal_move")):
         t = Table(Referee(Settings()))
         t.opening(3, 1)                      # Dark plays 3-1 from the start
         t.send(odds(bad, p=0.99))            # the still board, the dice lying on it
@@ -452,8 +458,13 @@ def test_a_camera_reading_before_the_lift_is_called_illegal_only_from_the_board_
         assert d.kind == "wait_board" and "once the dice are off the board" in d.reason, d
         assert t.ref.state == "waiting_for_board"
         t.send(HandOverBoard())              # the hand that lifted them
-        [d] = t.send(odds(after, p=0.99))    # the board still again, without the dice
+        [d] = t.send(after)                  # the board still again, without the dice
         assert d.kind == said, (d.kind, d.reason)
+    # ... and that board alone, with no illegal board held, is not called illegal
+    t = Table(Referee(Settings()))
+    t.opening(3, 1)
+    t.send(borne_out)
+    assert [d.kind for d in t.lift()] == ["wait_board"]
     # a reading given as plain counts (a script, the perfect simulated camera) is judged at once
     t = Table(Referee(Settings()))
     t.opening(3, 1)
