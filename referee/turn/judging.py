@@ -6,7 +6,8 @@ an illegal move, and anything less waits for a clearer reading.  A camera readin
 before the lift is never called illegal at once: the dice lay on the board in it, and a die
 the camera took for a checker makes a legal move look illegal; the referee waits for the still
 board once the dice are off it (the camera says the board is still again after every movement,
-even when it reads as before: :class:`vision.stability.StabilityFilter`) and judges that.
+even when it reads as before: :class:`vision.stability.StabilityFilter`) and judges that.  Dice
+thrown into a tray (``landing = "tray"``) never lie on the board: no wait there.
 
 Turn completion is ``DiceLifted``; a throw by the opponent that waited (an early roll) is
 played as soon as the move is settled.
@@ -76,7 +77,7 @@ def judge(t: TableState, ev: BoardEvidence, lifting: bool = False) -> None:
         opts = [str(t.t.plays[i].play) for i in v.indices]
         t.decide("ambiguous", mover, f"{v.reason}: {' or '.join(opts)}. Fix the checkers so the "
                  "camera sees them, or confirm which was played", choices=opts)
-    elif v.kind == "illegal" and lifting and ev.odds:
+    elif v.kind == "illegal" and lifting and ev.odds and t.settings.landing == "board":
         t.t.held_illegal = v.position
         t.fresh = False   # the next still reading shows the board without the dice
         t.enter(State.WAITING_FOR_BOARD)

@@ -465,9 +465,12 @@ def test_a_camera_reading_before_the_lift_is_called_illegal_only_from_the_board_
     t.opening(3, 1)
     t.send(borne_out)
     assert [d.kind for d in t.lift()] == ["wait_board"]
-    # a reading given as plain counts (a script, the perfect simulated camera) is judged at once
-    t = Table(Referee(Settings()))
-    t.opening(3, 1)
-    t.send(replace(odds(bad, p=0.99), odds=()))
-    [d] = t.lift()
-    assert d.kind == "illegal_move"
+    # a reading given as plain counts (a script, the perfect simulated camera) is judged at once, and so
+    # is one where the dice are thrown into a tray (they never lie on the board)
+    plain = replace(odds(bad, p=0.99), odds=())
+    for settings, ev in ((Settings(), plain), (Settings(landing="tray"), odds(bad, p=0.99))):
+        t = Table(Referee(settings))
+        t.opening(3, 1)
+        t.send(ev)
+        [d] = t.lift()
+        assert d.kind == "illegal_move"
