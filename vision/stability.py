@@ -10,7 +10,9 @@ Entering MOVING (from any other state) emits a :class:`referee.events.HandOverBo
 reaching STABLE with a reading different from the last one emitted emits that
 :class:`referee.events.BoardEvidence`, and so does the first STABLE after a movement even when the
 board reads as before (a hand that changed nothing, the dice lifted off it: the referee, told of
-the hand, waits for a still board and must be told it is still again); so does the same board read more surely while
+the hand, waits for a still board and must be told it is still again), and the re-read of a still
+board whose picture changed between two frames (the dice taken off it too fast to be seen moving);
+so does the same board read more surely while
 STABLE (:func:`surer`: its confidence now reaches 0.6, or more points do), so a
 consumer that held an unsure reading gets a better one without anything moving.  The quiet check is
 cheap (a small rectified grey
@@ -213,10 +215,15 @@ class StabilityFilter:
             self.state = State.READING
         if self.state not in (State.READING, State.STABLE):
             return None
-        if self.state == State.STABLE and self._still():
-            self.skipped += 1
-            self._first_refused(t)
-            return None   # the board of the last full read, unchanged: the same reading
+        if self.state == State.STABLE:
+            unchanged = self._unchanged()
+            if unchanged and self.skipped + 1 < self._period:
+                self.skipped += 1
+                self._first_refused(t)
+                return None   # the board of the last full read, unchanged: the same reading
+            # the picture changed while nothing moved (the dice taken off the board between two
+            # frames): the board is said again even when it reads as before, as after a movement
+            self._moved = self._moved or (not unchanged and self._read_grey is not None)
         self.skipped = 0
         self._read_grey = None
         first_lesson = self._known is not None and (self._ordered or not self._trained())
@@ -250,8 +257,9 @@ class StabilityFilter:
                 return ev
         if self.state == State.STABLE and self.last is not None and same_board(self.last, ev):
             self._read_grey = self._last_grey
-            if surer(ev, self.last):
-                self.last, self.last_view = ev, self.reader.last_view  # the same board, now read more surely: say so
+            if surer(ev, self.last) or self._moved:
+                # the same board, now read more surely (or its picture changed): say so
+                self.last, self.last_view, self._moved = ev, self.reader.last_view, False
                 self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
                 self._try_learn()
                 return ev
@@ -277,12 +285,12 @@ class StabilityFilter:
         if self._read_grey is not None:
             self._read_grey = grey
 
-    def _still(self) -> bool:
-        """This frame shows the board of the last full read, unchanged, and it is not yet time
-        to read it again: no more than :data:`STILL_PIXELS` thumbnail pixels are more than
-        :data:`STILL_LEVEL` grey levels off (a global flicker of the light taken out)."""
+    def _unchanged(self) -> bool:
+        """This frame shows the board of the last full read, unchanged: no more than
+        :data:`STILL_PIXELS` thumbnail pixels are more than :data:`STILL_LEVEL` grey levels off (a
+        global flicker of the light taken out).  False when there is no such read to compare with."""
         ref, grey = self._read_grey, self._last_grey
-        if ref is None or grey is None or ref.shape != grey.shape or self.skipped + 1 >= self._period:
+        if ref is None or grey is None or ref.shape != grey.shape:
             return False
         d = grey - ref
         d -= int(round(float(d.mean())))

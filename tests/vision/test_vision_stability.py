@@ -48,6 +48,22 @@ def test_the_same_board_is_said_again_once_still_after_a_hand() -> None:
     assert L.same_board(events[boards[0]], events[boards[1]])
 
 
+def test_the_same_board_is_said_again_when_the_dice_vanish_between_two_frames() -> None:
+    # the dice picked up too fast for a hand to be seen: the picture changed, the board reads the
+    # same; the referee waiting for the board without the dice is told once
+    from vision.render_props import Die
+    pos = L.start_position()
+    dice = [Die(5, L.BAR_RIGHT + 1.5, L.HEIGHT / 2 + 0.3, angle=20, size=0.4),
+            Die(3, L.BAR_RIGHT + 3.5, L.HEIGHT / 2 - 0.2, angle=50, size=0.4)]
+    sf = StabilityFilter(BoardReader(VisionConfig()))
+    params = RenderParams(flip_prob=0.0, glare_prob=0.0, shadow_prob=0.0, noise_max=2.0)
+    events = [sf.feed(render(pos, params, seed=3, frame=k, dice=dice if k < 8 else []), t=k) for k in range(16)]
+    boards = [k for k, e in enumerate(events) if isinstance(e, BoardEvidence)]
+    assert len(boards) == 2 and boards[0] < 8 <= boards[1], boards
+    assert not any(isinstance(e, HandOverBoard) for e in events)
+    assert L.same_board(events[boards[0]], events[boards[1]])
+
+
 def test_a_reading_must_repeat_before_it_is_reported() -> None:
     pos = L.start_position()
     frames = _frames(pos, "walnut", 5, [False] * 5)
