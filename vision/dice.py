@@ -82,7 +82,20 @@ instructions a line's dice, ``read --batch`` with the dice 28.57 -> 24.41 ms CPU
 2 (no dice: 10.7 ms), 34.72 -> 29.94 ms at load 3-4.  What is left is about 40 % close looks (each
 0.2-0.4 ms: a dozen dilations, fills and labellings on a 59 px window), 15 % the pip-like spots around
 what changed, 10 % each the maps around it and the pip groups of the whole view (``--sequence``
-figures: :mod:`vision.dice_carry`).
+figures: :mod:`vision.dice_carry`).  On unrelated boards of one camera (``bench/vision_speed.py``'s
+``read --batch`` lines, 2026-12-04: a fifth of the view changed, 96 close looks a line, 60 of them made
+afresh, 82 face searches, :class:`vision.dice_carry.DiceCarry` 14.4-14.8 ms CPU a line: close looks 6.5,
+pip-like spots 3.0, maps 1.4, the view taken afresh 1.1) these were tried with the same results and left
+out, none cheaper: a face's growing skipped when the pieces its reach joins (a set holding the face) have
+a minimum-area rectangle too thin for any face inside it (a set's rectangle's shorter side is at most
+1.42 times that of a set holding it): 317 of 1,198 growings skipped, 77.0 -> 78.1 us a face search on
+3,253 captured ones; the seed's region filled on the window itself (a fixed-range fill per channel, no
+distance map until a region stays inside): 9.3 against 16.3 us a fill, but a region that stays inside
+needs the map too, a loss overall; fewer close looks made again (none of the 1,262 made afresh on 20
+lines lay where a look had seen the same window's pixels); the spots' blurs worked out only on the part
+of a crop that is kept (OpenCV's float filter rounds a pixel by its place in the row: not the same bits).
+The close looks' pixel work (fills, dilations, labellings on 59 px windows, about 2 ns a pixel each) and
+the spots' blurs are this design's floor.
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
