@@ -62,7 +62,7 @@ def judge(t: TableState, ev: BoardEvidence, lifting: bool = False) -> None:
     mover = t.turn or "dark"
     cands = t.t.candidates or [t.pos]
     held = t.t.held_illegal
-    if held is not None and ev.odds and not lifting:
+    if held is not None and ev.odds:   # (held only after the lift: the board without the dice)
         from referee.turn.likelihood import judge_without_the_dice
         v = judge_without_the_dice(ev, t.pos, cands, mover, held)
     else:

@@ -107,6 +107,14 @@ def log_likelihood(table: Sequence[dict[tuple[int, Optional[str]], float]],
     return sum(math.log(max(t.get(c, 0.0), FLOOR)) for t, c in zip(table, cells))
 
 
+def _places_and_trays(ev: BoardEvidence) -> tuple[list[dict[Cell, float]], Optional[dict[str, list[float]]]]:
+    """The reading's odds as the 26 places' table and the trays' log-odds (None without them:
+    :func:`referee.turn.trays.tray_logs`)."""
+    from referee.turn.trays import tray_logs
+    table = odds_table(ev)
+    return table[:26], tray_logs(table)
+
+
 def most_likely_cells(table: Sequence[dict[tuple[int, Optional[str]], float]]) -> list[tuple[int, Optional[str]]]:
     """The reading's own best guess at every location."""
     return [max(t.items(), key=lambda kv: kv[1])[0] if t else (0, None) for t in table]
@@ -216,11 +224,9 @@ def _cells_position(cells: Sequence[tuple[int, Optional[str]]]) -> Optional[Posi
 def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], mover: str) -> Verdict:
     """The verdict for a reading with odds (module docstring); positions Dark on roll."""
     from referee.turn.matching import Verdict, _totals_problem
-    from referee.turn.trays import tray_logs, tray_term
-    table = odds_table(ev)
+    from referee.turn.trays import tray_term
     # the trays tell boards apart by their borne-off checkers (not the reading's own guess: 26 places)
-    trays = tray_logs(table)
-    table = table[:26]
+    table, trays = _places_and_trays(ev)
     index_of = {pos: k for k, pos in reversed(list(enumerate(candidates)))}
     legal = []  # (score, candidate index, cells, the trays' part of the score), distinct results, best first
     for pos in dict.fromkeys(candidates):
@@ -326,19 +332,17 @@ def judge_without_the_dice(ev: BoardEvidence, before: Position, candidates: Sequ
     to be taken for a checker (a die read as a checker before the lift makes ``held`` far less likely
     here, where the point shows what lies there)."""
     from referee.turn.matching import Verdict
-    from referee.turn.trays import tray_logs, tray_term
+    from referee.turn.trays import tray_term
     v = judge(ev, before, candidates, mover)
     if v.kind in ("match", "ambiguous", "illegal"):
         return v
-    table = odds_table(ev)
-    trays = tray_logs(table)
-    table = table[:26]
+    table, trays = _places_and_trays(ev)
 
     def score(pos: Position) -> float:
         return log_likelihood(table, cells_of(pos)) + tray_term(trays, pos)
 
-    kept, closest = score(held), max(dict.fromkeys(candidates), key=score)
-    if held not in candidates and kept - score(closest) >= ILLEGAL:
+    closest = max(dict.fromkeys(candidates), key=score)
+    if score(held) - score(closest) >= ILLEGAL:
         off = [k for k, (a, b) in enumerate(zip(cells_of(held), cells_of(closest))) if a != b]
         return Verdict("illegal", reason=f"no legal move explains {_names(off)} (read surely before the dice were "
                        "lifted, and borne out once they were)", position=held)
