@@ -148,12 +148,11 @@ def reading_accuracy(names: list[str], labels: dict[str, Any]) -> dict[str, Any]
 
 def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
     """The checkers' diameter (pw) as the reader measures it on this board."""
-    from vision.read import ring_profiles
     from vision.rectify import rectify
-    from vision.size import measure_checker, rim_spacings
+    from vision.size import frame_spacings, measure_checker
     cfg = config_for(lab)
     view = rectify(img, np.asarray(lab["corners"], np.float32), cfg.px, shape=cfg.shape)
-    return measure_checker(rim_spacings(ring_profiles(view, cfg.read), cfg.read)) or L.CHECKER
+    return measure_checker(frame_spacings(view, cfg.read)) or L.CHECKER
 
 
 def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[float, float]:

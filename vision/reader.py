@@ -37,7 +37,7 @@ from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
-from .size import LEARN_EVERY, LEARN_GAPS, measure_checker, rim_spacings
+from .size import LEARN_EVERY, LEARN_GAPS, frame_spacings, measure_checker
 from .trays import TrayReading
 from .rectify import View, rectify
 
@@ -121,7 +121,7 @@ class BoardReader:
         prof = None
         if learn and (self._frames - 1) % LEARN_EVERY == 0:
             prof = ring_profiles(view, self.config.read)
-            gaps = rim_spacings(prof, self.config.read)
+            gaps = frame_spacings(view, self.config.read, prof)
             key = tuple(round(g, 2) for g in gaps)
             if key not in self._spaced:
                 self._spaced.add(key)
@@ -194,7 +194,7 @@ class BoardReader:
             if self.checker is None and not self._spacings:
                 # nothing measured on this board yet: the checkers' size from this frame's own
                 # rims (those in view), for this read only (a covered frame teaches nothing)
-                cd = measure_checker(rim_spacings(ring_profiles(view, self.config.read), self.config.read))
+                cd = measure_checker(frame_spacings(view, self.config.read))
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
             assembled = settle_assembled(read_view(view, self.colours, params)[0], params)
@@ -292,7 +292,7 @@ class BoardReader:
             self.tray_trust.check(self._trays_seen[1], ev.off)   # what the trays read there, against the truth
         if self.memory is None:
             if self.checker is None:  # a known position is the best frame to measure the checkers on
-                self._spacings += rim_spacings(ring_profiles(view, self.config.read), self.config.read)
+                self._spacings += frame_spacings(view, self.config.read)
             self.memory = BoardMemory(self.checker_size, self.config.shape.height)
         top, bottom = self.setup.to_rows(ev)
         return self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)

@@ -10,12 +10,14 @@ say nothing; a measurement within :data:`SNAP` of the layout's diameter, or with
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional
 
 import numpy as np
 
 from . import layout as L
-from .read import Profiles, ReadParams, _peaks
+from .read import Profiles, ReadParams, _peaks, ring_profiles
+from .rectify import View
 
 MIN_GAPS = 10                # spacings needed for a measurement (one frame of the start position has 22)
 LEARN_GAPS = 60              # spacings, from different boards, after which a reader keeps its measurement
@@ -24,6 +26,7 @@ SPACING = (0.65, 1.1)        # pw: spacings counted as one checker to the next (
 FIRST_ROW = 4.6              # pw from the base: where a first row of 5 ends (second-layer rims lie beyond its 2nd)
 SNAP = 0.035                 # a measurement this close to the layout's diameter is taken as it ...
 SURE = 3.0                   # ... as is one within this many of its standard errors (few spacings say little)
+SEARCH = (0.8, 1.0, 1.1)     # pw: the other diameters looked with when the rings' own find too few spacings
 
 
 def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[float]:
@@ -46,6 +49,39 @@ def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[floa
             at.append(float(prof.dist[j]) + (0.5 * (a - c) / den * step if den < 0 else 0.0))
         gaps += [g for g in np.diff(at).tolist() if SPACING[0] <= g <= SPACING[1]]
     return gaps
+
+
+def frame_spacings(view: View, params: ReadParams = ReadParams(), prof: Optional[Profiles] = None) -> list[float]:
+    """One frame's rim spacings (:func:`rim_spacings`), looked for with rings of ``params.checker``
+    (``prof``: ``view``'s profiles with ``params`` when already made).
+
+    Rings a tenth smaller than the checkers miss most of their rims: on a felt board whose
+    checkers fill a point's width, rings of the layout's size found one spacing of a dozen, so
+    the size was never measured and nothing was read.  So when they find fewer than
+    :data:`MIN_GAPS`, the rims are looked for with rings of each size in :data:`SEARCH` too;
+    the size that finds the most is looked with once more, at the diameter its spacings
+    measure.  Those spacings are taken when they are enough to measure with and at least twice
+    as many as the rings' own found (one or two more are faint rims' scatter: on a board of
+    0.9 checkers, rings of 1.0 found 11 spacings to the layout's 9, measuring them a tenth
+    too small); else the rings' own."""
+    own = best = rim_spacings(prof or ring_profiles(view, params), params)
+    if len(own) >= MIN_GAPS:
+        return own
+    at = None
+    for size in SEARCH:
+        p = replace(params, checker=size)
+        gaps = rim_spacings(ring_profiles(view, p), p)
+        if len(gaps) > len(best):
+            best, at = gaps, size
+    if at is not None:
+        cd = float(np.median(best))
+        if abs(cd - at) > SNAP:
+            p = replace(params, checker=cd)
+            gaps = rim_spacings(ring_profiles(view, p), p)
+            if len(gaps) > len(best):
+                best = gaps
+    # a few more spacings with other rings are the scatter of faint rims, not a size told apart
+    return best if len(best) >= max(MIN_GAPS, 2 * len(own)) else own
 
 
 def measure_checker(gaps: list[float]) -> Optional[float]:

@@ -11,7 +11,11 @@ from vision.read import ring_profiles
 from vision.reader import BoardReader
 from vision.rectify import rectify
 from vision.render import RenderParams, render_scene
-from vision.size import LEARN_GAPS, measure_checker, rim_spacings
+from dataclasses import replace
+
+import vision.size as size_mod
+from vision.params import ReadParams
+from vision.size import LEARN_GAPS, MIN_GAPS, frame_spacings, measure_checker, rim_spacings
 
 
 def _exact(ev, pos) -> bool:
@@ -27,6 +31,38 @@ def test_the_start_position_shows_small_checkers() -> None:
         assert len(gaps) >= 15
         got = measure_checker(gaps)
         assert got is not None and abs(got - size) <= 0.03, f"seed {seed}: measured {got} for {size}"
+
+
+def test_rings_of_the_wrong_size_look_again_with_other_sizes() -> None:
+    """Rings of 1.1 on checkers of 0.8 miss most rims of the start position; the rings of the
+    sizes searched find them, and the spacings measure the checkers."""
+    r = render_scene(L.start_position(), RenderParams(checker=(0.8, 0.8)), seed=6001)
+    view = rectify(r.image, r.corners)
+    wrong = replace(ReadParams(), checker=1.1)
+    assert len(rim_spacings(ring_profiles(view, wrong), wrong)) < MIN_GAPS    # (else this tests nothing)
+    gaps = frame_spacings(view, wrong)
+    assert len(gaps) >= MIN_GAPS
+    got = measure_checker(gaps)
+    assert got is not None and abs(got - 0.8) <= 0.03, got
+
+
+def _spacings_by_size(monkeypatch: pytest.MonkeyPatch, found: dict[float, list[float]]) -> list[float]:
+    """frame_spacings where the rings of each size find ``found[size]`` (the profiles not made)."""
+    monkeypatch.setattr(size_mod, "ring_profiles", lambda view, params: params.checker)
+    monkeypatch.setattr(size_mod, "rim_spacings", lambda prof, params: found.get(round(prof, 2), []))
+    return frame_spacings(None, ReadParams())  # type: ignore[arg-type]
+
+
+def test_other_sizes_are_taken_only_when_they_find_twice_as_many(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a felt board whose checkers fill the point: the layout's rings find one spacing, 1.0's seven,
+    # and rings at what those seven measure (1.07) ten
+    assert _spacings_by_size(monkeypatch, {0.9: [1.07], 1.0: [1.07] * 7, 1.07: [1.07] * 10}) == [1.07] * 10
+    # the layout's rings finding enough are never second-guessed
+    assert _spacings_by_size(monkeypatch, {0.9: [0.9] * 10, 1.0: [1.0] * 20}) == [0.9] * 10
+    # two more with other rings: the scatter of faint rims, the rings' own kept
+    assert _spacings_by_size(monkeypatch, {0.9: [0.86] * 9, 1.0: [0.82] * 11, 0.82: [0.82] * 11}) == [0.86] * 9
+    # twice as many but still too few to measure with: the rings' own
+    assert _spacings_by_size(monkeypatch, {0.9: [1.0] * 2, 1.0: [1.0] * 6}) == [1.0] * 2
 
 
 def test_a_measurement_near_the_layouts_size_or_from_few_spacings_is_the_layouts() -> None:
