@@ -43,6 +43,8 @@ class Assembled:
     alts: tuple[tuple[str, int, int], ...] = ()  # (row, index, count): a tall stack's next likeliest count
     bar_confidence: float = 1.0               # the bar count's calibrated confidence
     reason: Optional[NoReading] = None        # why this is no reading (impossible totals), else None
+    margins: tuple[float, ...] = ()           # per point (top then bottom) its least sure checker's colour
+    #                                           margin (vision.colours), 1.0 where empty, 0.0 where flipped
 
 
 def calibrate(raw: float, params: ReadParams = DEFAULT) -> float:
@@ -131,8 +133,13 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
         bmargin = np.delete(bmargin, g)
         bar_marks = bar_marks[:g] + bar_marks[g + 1:]
         bar_conf = min(found.bar_open, 2 * params.point_knee)
+    coloured = {r: [p.colour for p in rows[r]] for r in ("top", "bottom")}
     flipped, rows, bar_marks = flip_one_colour(rows, margins, bar_marks, [total[0] + bar_l[0], total[1] + bar_l[1]],
                                                params)
+    # each point's colour margin for the odds (vision.odds.colour_doubt): a flipped one is a coin's toss
+    point_margins = tuple(0.0 if rows[r][i].colour != coloured[r][i]
+                          else (float(margins[(r, i)]) if rows[r][i].count else 1.0)
+                          for r in ("top", "bottom") for i in range(12))
     if flipped == "bar":
         bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
         bar_conf = min(bar_conf, params.point_knee / 2)
@@ -152,7 +159,7 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3), found.on_bar),
                      sum(total),
                      plausible, totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
-                     reason=None if plausible else impossible(totals))
+                     reason=None if plausible else impossible(totals), margins=point_margins)
 
 
 def doubt_unsure_board(rows: Rows, params: ReadParams = DEFAULT) -> Rows:

@@ -30,8 +30,25 @@ SELF_TILT = 0.1      # ... with a look the frame taught itself (vision.self_refe
 Alts = list[tuple[int, Optional[str], float]]
 
 
-def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX) -> dict[tuple[int, Optional[str]], float]:
-    """One point's (count, colour) -> probability from its reading and confidence."""
+def colour_doubt(margin: float) -> float:
+    """The chance a point's colour is the other one, from its least sure checker's colour margin
+    (:meth:`vision.colours.ColourModel.classify`, 0 at the midpoint of the two colours, 1 at its
+    own): ``0.5 (1 - margin) ** 1.5``.
+
+    Measured on every labelled real board (756 checkers, ``bench/vision_real.py``'s sets): the
+    colour was wrong for 9 of 18 checkers at a margin of 0.3-0.4, 4 of 48 at 0.4-0.6, 13 of 118 at
+    0.6-0.8, 2 of 170 at 0.8-0.9 and 1 of 376 above (pearl and marbled faces, glare washing a red
+    checker pink, wood on wood); the reading's own confidence counted a margin over about 0.3 as
+    certain.  On a rendered board the margins lie near 1 and this is about nothing."""
+    m = max(0.0, min(1.0, float(margin)))
+    return 0.5 * (1.0 - m) ** 1.5
+
+
+def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX,
+               doubt: Optional[float] = None) -> dict[tuple[int, Optional[str]], float]:
+    """One point's (count, colour) -> probability from its reading and confidence; ``doubt``:
+    the chance its colour is the other one (:func:`colour_doubt`), when the reader measured it,
+    moves that share of the count's weight to the same count of the other colour."""
     sure = min(cap, 0.35 + 0.6 * max(0.0, min(1.0, p.confidence)))
     rest = 1.0 - sure
     colour = p.colour
@@ -43,10 +60,12 @@ def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX) -> dict[tuple[int, Op
         key = (n, c if n else None)
         out[key] = out.get(key, 0.0) + w
 
-    add(p.count, colour, sure)
     n = p.count
+    q = min(0.5, doubt) if doubt is not None and n else 0.0
+    add(p.count, colour, sure * (1.0 - q))
     if n:
         other = "light" if colour == "dark" else "dark"
+        add(n, other, sure * q)
         add(n - 1, colour, rest * 0.3)
         add(n + 1, colour, rest * 0.25)
         add(n, other, rest * 0.15)
@@ -126,25 +145,29 @@ def _alts(d: dict, limit: int = 6) -> Alts:
 
 @functools.lru_cache(maxsize=4096)
 def _absolute_alts(count: int, colour: Optional[str], confidence: float,
-                   kind: str) -> tuple[tuple[int, Optional[str], float], ...]:
+                   kind: str, doubt: Optional[float] = None) -> tuple[tuple[int, Optional[str], float], ...]:
     """:func:`_alts` of a point's absolute odds alone (kept: a still board's points read the
     same every frame; ``kind``, the confidence's type name, keeps a numpy float's arithmetic apart)."""
-    return tuple(_alts(point_odds(PointReading(count, colour, confidence))))
+    return tuple(_alts(point_odds(PointReading(count, colour, confidence), doubt=doubt)))
 
 
 def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
-             per_point: int = 6, tilt: float = TILT) -> list[Alts]:
+             per_point: int = 6, tilt: float = TILT, doubts: Optional[Sequence[Optional[float]]] = None) -> list[Alts]:
     """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light);
-    ``tilt``: how far the absolute reading tilts the learned odds (:func:`combine`)."""
+    ``tilt``: how far the absolute reading tilts the learned odds (:func:`combine`); ``doubts``:
+    per point (image rows) the chance its colour is the other one (:func:`colour_doubt`), None
+    where not measured."""
     out: list[Alts] = []
     for i, p in enumerate(list(rows.top) + list(rows.bottom)):
+        doubt = doubts[i] if doubts is not None else None
+        doubt = None if doubt is None else round(float(doubt), 4)
         if learned is None:
-            out.append(list(_absolute_alts(p.count, p.colour, p.confidence, type(p.confidence).__name__)))
+            out.append(list(_absolute_alts(p.count, p.colour, p.confidence, type(p.confidence).__name__, doubt)))
             continue
         le = {(n, c): pr for n, c, pr in learned[0][i]}
         # as many alternatives as the learned look lists (a self-taught point that tells nothing
         # lists every count of either colour: the absolute reading must not cut it to its six)
-        out.append(_alts(combine(point_odds(p), le, per_point, tilt), max(6, len(le))))
+        out.append(_alts(combine(point_odds(p, doubt=doubt), le, per_point, tilt), max(6, len(le))))
     for k, colour in enumerate(("dark", "light")):
         ab_bar = bar_odds(rows.bar[k], rows.confidence)
         if learned is not None:

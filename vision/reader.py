@@ -31,7 +31,7 @@ from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
-from .odds import TILT, Alts, most_likely, row_odds, to_table
+from .odds import TILT, Alts, colour_doubt, most_likely, row_odds, to_table
 from .tray_trust import TrayTrust
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
@@ -211,7 +211,7 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
-            implausible, by_rows = self._with_odds(assembled.rows, view, t, None)
+            implausible, by_rows = self._with_odds(assembled.rows, view, t, None, assembled.margins)
             return Reading(assembled.rows, implausible, False, corners, view, odds=by_rows)
         if model is not None and self.colours is None:
             self.colours = model
@@ -232,7 +232,7 @@ class BoardReader:
         odds: Optional[list[Alts]] = None
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
-            ev, odds = self._with_odds(rows, view, t, off)
+            ev, odds = self._with_odds(rows, view, t, off, assembled.margins)
             self._trays_seen = (view, trays)
             tray = self.tray_trust.odds(trays)
             if ev is not None and ev.odds and tray is not None:
@@ -262,17 +262,20 @@ class BoardReader:
             return occluded([])
         return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
-    def _with_odds(self, rows: L.RowReading, view: View, t: float,
-                   off: Optional[tuple[int, int]]) -> tuple[BoardEvidence, Optional[list[Alts]]]:
+    def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]],
+                   margins: tuple[float, ...] = ()) -> tuple[BoardEvidence, Optional[list[Alts]]]:
         """The evidence for a reading, with its odds (the absolute reading's, times the learned
         look of this board's slots once the table has seen a known position), and the absolute
         reading's odds by rows when they are the evidence's (no look learned; ``bgtable read``
-        reports them, :func:`vision.cli.reported_odds`)."""
+        reports them, :func:`vision.cli.reported_odds`).  ``margins``: each point's colour margin
+        (:attr:`vision.assemble.Assembled.margins`), for how surely its colour is read
+        (:func:`vision.odds.colour_doubt`)."""
         assert self.setup is not None
         memory = self.memory if self.memory is not None and self.memory.trained else None
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
-        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT)
+        doubts = [colour_doubt(m) for m in margins] if len(margins) == 24 else None
+        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)
