@@ -559,11 +559,16 @@ def test_a_board_with_many_unsure_points_keeps_only_its_firm_points_sure() -> No
 @pytest.mark.parametrize("seed", [3, 11, 17])
 def test_the_reported_odds_taken_from_the_readers_evidence_are_those_built_afresh(seed: int) -> None:
     # bgtable read's "p" is taken from the odds the reader built for its evidence (not built
-    # twice): the same figures as built from the rows alone
+    # twice): the figures built from the rows alone, less what each point's colour doubt moves to
+    # the other colour (vision.odds.colour_doubt: little on a rendered board's clear colours)
     from vision.cli import reported_odds
     sc = render_scene(L.random_position(np.random.default_rng(seed)), seed=seed)
     r = BoardReader(VisionConfig(), corners=sc.corners).inspect(sc.image, read_occluded=True)
     assert r.rows is not None and r.evidence is not None and r.odds is not None
-    assert reported_odds(r.rows, r.odds) == reported_odds(r.rows)
+    taken, afresh = reported_odds(r.rows, r.odds), reported_odds(r.rows)
+    assert taken["bar"] == afresh["bar"]
+    for row in ("top", "bottom"):
+        for pt, a, b in zip(getattr(r.rows, row), taken[row], afresh[row]):
+            assert a == b if not pt.count else b - 0.1 <= a <= b, (row, pt, a, b)
     changed = L.RowReading(r.rows.top, r.rows.bottom, (r.rows.bar[0] + 3, r.rows.bar[1]), r.rows.confidence)
     assert reported_odds(changed, r.odds)["bar"]["dark"] != reported_odds(r.rows, r.odds)["bar"]["dark"]

@@ -101,6 +101,20 @@ def test_an_impossible_assembled_reading_becomes_possible() -> None:
     assert T.settle_assembled(ok, DEFAULT) is ok
 
 
+def test_a_point_whose_colour_the_totals_change_has_its_colour_in_doubt() -> None:
+    from vision.assemble import Assembled
+    from vision.params import DEFAULT
+
+    pts = _start_rows()
+    pts[11] = P(2, "dark", 0.2)    # light's two back checkers read dark, unsure: 17 dark, 13 light
+    rows = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), (0, 0), 0.0)
+    margins = tuple(0.3 if k == 11 else (0.9 if p.count else 1.0) for k, p in enumerate(pts))
+    s = T.settle_assembled(Assembled(rows, 32, False, (17, 13), margins=margins), DEFAULT)
+    assert s.rows.top[11] == P(2, "light", s.rows.top[11].confidence) and s.totals == (15, 15)
+    # its margin said dark: the colour the totals gave it is a coin's toss (vision.odds.colour_doubt 0.5)
+    assert s.margins == margins[:11] + (0.0,) + margins[12:]
+
+
 def test_a_real_board_with_hinges_and_a_tall_misread_reads_exactly() -> None:
     """test1 (dev half): the hinges read as two light checkers on the bar and a row of 4 as 6;
     the totals (16 dark, 19 light) settle to the labelled board."""
