@@ -37,7 +37,7 @@ from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
-from .size import LEARN_EVERY, LEARN_GAPS, frame_spacings, measure_checker
+from .size import LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, frame_spacings, measure_checker, other_sizes, rim_spacings
 from .trays import TrayReading
 from .rectify import View, rectify
 
@@ -96,6 +96,7 @@ class BoardReader:
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
+        self._searches = 0                               # learning looks that searched other checker sizes (vision.size)
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
@@ -121,7 +122,10 @@ class BoardReader:
         prof = None
         if learn and (self._frames - 1) % LEARN_EVERY == 0:
             prof = ring_profiles(view, self.config.read)
-            gaps = frame_spacings(view, self.config.read, prof)
+            gaps = rim_spacings(prof, self.config.read)
+            if len(gaps) < MIN_GAPS and self._searches < SEARCHES:   # the checkers may be another size
+                self._searches += 1
+                gaps = other_sizes(view, self.config.read, gaps)
             key = tuple(round(g, 2) for g in gaps)
             if key not in self._spaced:
                 self._spaced.add(key)

@@ -27,6 +27,8 @@ FIRST_ROW = 4.6              # pw from the base: where a first row of 5 ends (se
 SNAP = 0.035                 # a measurement this close to the layout's diameter is taken as it ...
 SURE = 3.0                   # ... as is one within this many of its standard errors (few spacings say little)
 SEARCH = (0.8, 1.0, 1.1)     # pw: the other diameters looked with when the rings' own find too few spacings
+SEARCHES = 3                 # a reader looks with them on its first this many learning looks that need it (each
+                             # costs three reads' rims: a board of the layout's checkers with few stacks needs none)
 
 
 def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[float]:
@@ -53,21 +55,25 @@ def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[floa
 
 def frame_spacings(view: View, params: ReadParams = ReadParams(), prof: Optional[Profiles] = None) -> list[float]:
     """One frame's rim spacings (:func:`rim_spacings`), looked for with rings of ``params.checker``
-    (``prof``: ``view``'s profiles with ``params`` when already made).
+    (``prof``: ``view``'s profiles with ``params`` when already made); when they are fewer than
+    :data:`MIN_GAPS`, looked for with rings of other sizes too (:func:`other_sizes`)."""
+    own = rim_spacings(prof or ring_profiles(view, params), params)
+    return own if len(own) >= MIN_GAPS else other_sizes(view, params, own)
+
+
+def other_sizes(view: View, params: ReadParams, own: list[float]) -> list[float]:
+    """The rim spacings of ``view`` found with rings of other sizes than ``params.checker``'s,
+    whose own found ``own`` (too few to measure with).
 
     Rings a tenth smaller than the checkers miss most of their rims: on a felt board whose
     checkers fill a point's width, rings of the layout's size found one spacing of a dozen, so
-    the size was never measured and nothing was read.  So when they find fewer than
-    :data:`MIN_GAPS`, the rims are looked for with rings of each size in :data:`SEARCH` too;
-    the size that finds the most is looked with once more, at the diameter its spacings
-    measure.  Those spacings are taken when they are enough to measure with and at least twice
-    as many as the rings' own found (one or two more are faint rims' scatter: on a board of
-    0.9 checkers, rings of 1.0 found 11 spacings to the layout's 9, measuring them a tenth
-    too small); else the rings' own."""
-    own = best = rim_spacings(prof or ring_profiles(view, params), params)
-    if len(own) >= MIN_GAPS:
-        return own
-    at = None
+    the size was never measured and nothing was read.  So the rims are looked for with rings of
+    each size in :data:`SEARCH`; the size that finds the most is looked with once more, at the
+    diameter its spacings measure.  Those spacings are taken when they are enough to measure
+    with and at least twice as many as the rings' own found (one or two more are faint rims'
+    scatter: on a board of 0.9 checkers, rings of 1.0 found 11 spacings to the layout's 9,
+    measuring them a tenth too small); else ``own``."""
+    best, at = own, None
     for size in SEARCH:
         p = replace(params, checker=size)
         gaps = rim_spacings(ring_profiles(view, p), p)

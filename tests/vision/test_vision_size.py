@@ -117,6 +117,24 @@ def test_a_still_board_is_counted_once_while_learning() -> None:
     assert reader.checker is None
 
 
+def test_a_reader_looks_with_other_sizes_on_a_few_learning_looks_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board of few stacks gives few spacings on every look: the other sizes are looked with on
+    the first SEARCHES looks that need it, not on every tenth frame of the game."""
+    import vision.reader as reader_mod
+    from vision.size import SEARCHES
+    calls = []
+    monkeypatch.setattr(reader_mod, "other_sizes", lambda view, params, own: calls.append(len(own)) or own)
+    rng = np.random.default_rng(8)
+    for k in range(20):   # a board whose stacks give too few spacings (one in three random boards)
+        r = render_scene(L.random_position(rng, tall=0.0), seed=5500 + k)
+        if len(rim_spacings(ring_profiles(rectify(r.image, r.corners)))) < MIN_GAPS:
+            break
+    reader = BoardReader(VisionConfig())
+    for _ in range(80):   # eight learning looks
+        reader.read(r.image)
+    assert len(calls) == SEARCHES and all(n < MIN_GAPS for n in calls)
+
+
 def test_the_configured_size_is_checked_and_used() -> None:
     assert VisionConfig.from_dict({"checker": 0.85}).read.checker == 0.85
     assert BoardReader(VisionConfig(checker=0.85)).checker == 0.85
