@@ -1,7 +1,10 @@
 """The checkers' size, measured on the board: how far apart the rims of a stack lie.
 
-Sets differ (checkers from about 0.8 to 0.95 of a point's width), and the reader counts a
-stack by where its rims lie (:mod:`vision.stacks`).  Checkers in a point's first row touch
+Sets differ (checkers from about 0.8 to 1.07 of a point's width on the labelled real boards),
+and the reader counts a stack by where its rims lie (:mod:`vision.stacks`).  Rims are found with
+rings of the size the reader assumes; when those find too few spacings, rings of other sizes
+look too (:func:`other_sizes`: rings a tenth too small missed nearly every rim of a real felt
+board whose checkers fill the point).  Checkers in a point's first row touch
 one another from the base outwards, so their whole-rim peaks lie one diameter apart; the
 median of those spacings over the board is the diameter (each spacing varies by about 0.07
 pw as checkers sit a little apart, so it takes many).  Fewer than :data:`MIN_GAPS` spacings
