@@ -37,7 +37,8 @@ from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
-from .size import LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, frame_spacings, measure_checker, other_sizes, rim_spacings
+from .size import (LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, frame_spacings, measure_checker, other_sizes,
+                   rim_spacings)
 from .trays import TrayReading
 from .rectify import View, rectify
 
@@ -96,7 +97,7 @@ class BoardReader:
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
-        self._searches = 0                               # learning looks that searched other checker sizes (vision.size)
+        self._searches = 0                               # learning looks that searched other checker sizes
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
