@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Optional
 
+import numpy as np
+
 from .bar import read_bar
 from .bare import bare_points
 from .looks import doubt_empty_rims, doubt_open_rims, drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
-from .rims import Profiles, axes
+from .rims import Axis, Profiles, axes
 from .rows import longer_rows
-from .stacks import Checker, PointCount, count_point, look_ahead
+from .stacks import Checker, PointCount, _peaks, count_point, look_ahead, peak_steps
 from .order import _percentile
 
 
@@ -44,15 +46,71 @@ def board_params(prof: Profiles, params: ReadParams = DEFAULT) -> ReadParams:
     return params
 
 
+START_MIN = 0.15     # pw: a row whose checkers start this far inside the edge seen is counted from where they start
+START_POINTS = 3     # ... told by the base checkers of at least this many of its points ...
+START_SPREAD = 0.12  # ... lying within this of one another (median absolute deviation, pw)
+
+
+def row_starts(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, float]:
+    """Per row, how far inside the edge seen its checkers start (pw; 0 when told too weakly).
+
+    Checkers stand from a point's base, so each point's first whole rim lies half a checker from
+    the edge.  In a photo from in front, the far frame's wall hides the field's edge and the far
+    row's checkers lie further in (a third to half a point width on real photos); counted from the
+    edge, a row of five then looks like one with four more on it.  The base checkers of a row's
+    points tell where its checkers start; a point whose base shows its first checker's colour
+    says "at the edge" (a checker's rim against a dark frame may not show)."""
+    cd = params.checker
+    nms = peak_steps(params)
+    base = int(np.argmin(np.abs(prof.dist - cd / 2)))
+    firsts: dict[str, list[float]] = {"top": [], "bottom": []}
+    for i, a in enumerate(axes(params)):
+        full = prof.full[i]
+        pk = [j for j in _peaks(full, params.threshold, nms) if full[j] > params.threshold]
+        if not pk or float(prof.dist[min(pk)]) >= 1.25 * cd:
+            continue
+        j = min(pk)
+        o = float(prof.dist[j]) - cd / 2
+        if 0 < j < len(full) - 1:   # between profile samples: the parabola through the top three
+            lo, mid, hi = float(full[j - 1]), float(full[j]), float(full[j + 1])
+            den = lo - 2 * mid + hi
+            o += 0.5 * (lo - hi) / den * float(prof.dist[1] - prof.dist[0]) if den < 0 else 0.0
+        if o >= START_MIN and prof.colour is not None:
+            # the base shows the first checker's colour: it stands there, its rim missed (against the frame)
+            c0, c1 = prof.colour[i][base].astype(np.float32), prof.colour[i][j].astype(np.float32)
+            if float(np.linalg.norm(c0 - c1)) <= params.stranger_colour * max(40.0, float(np.linalg.norm(c0)),
+                                                                             float(np.linalg.norm(c1))):
+                o = 0.0
+        firsts["top" if a.name.startswith("top") else "bottom"].append(o)
+    out = {}
+    for row, offs in firsts.items():
+        o = 0.0
+        if len(offs) >= START_POINTS:
+            med = float(np.median(offs))
+            spread = float(np.median(np.abs(np.asarray(offs) - med)))
+            if med >= START_MIN and spread <= START_SPREAD:
+                o = med
+        out[row] = o
+    return out
+
+
 def count_points(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, PointCount]:
     """Every point's count at ``params`` (already the board's own), before the second looks; what
     each count looks up in its point's profiles found for all points at once
-    (:func:`vision.stacks.look_ahead`)."""
-    ahead = look_ahead(prof.cap, prof.full, prof.dist, params)
-    return {a.name: count_point(a, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist, params,
-                                None if prof.colour is None else prof.colour[i],
-                                0.0 if prof.fill is None else float(prof.fill[i]), ahead[i])
-            for i, a in enumerate(axes(params))}
+    (:func:`vision.stacks.look_ahead`).  A row whose checkers start inside the edge
+    (:func:`row_starts`) is counted from where they start."""
+    starts = row_starts(prof, params)
+    ahead = {0.0: look_ahead(prof.cap, prof.full, prof.dist, params)}
+    for o in set(starts.values()) - {0.0}:
+        ahead[o] = look_ahead(prof.cap, prof.full, prof.dist - o, params)
+    out = {}
+    for i, a in enumerate(axes(params)):
+        o = starts["top" if a.name.startswith("top") else "bottom"]
+        at = a if not o else Axis(a.name, a.x, a.y0 + a.direction * o, a.direction)
+        out[a.name] = count_point(at, prof.full[i], prof.cap[i], prof.lateral[i], prof.dist - o if o else prof.dist,
+                                  params, None if prof.colour is None else prof.colour[i],
+                                  0.0 if prof.fill is None else float(prof.fill[i]), ahead[o][i])
+    return out
 
 
 def pick_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Found:
