@@ -44,7 +44,7 @@ class Assembled:
     bar_confidence: float = 1.0               # the bar count's calibrated confidence
     reason: Optional[NoReading] = None        # why this is no reading (impossible totals), else None
     margins: tuple[float, ...] = ()           # per point (top then bottom) its least sure checker's colour
-    #                                           margin (vision.colours), 1.0 where empty, 0.0 where flipped
+    #                                           margin (vision.colours), 1.0 where empty or flipped by the totals
 
 
 def calibrate(raw: float, params: ReadParams = DEFAULT) -> float:
@@ -136,10 +136,10 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     coloured = {r: [p.colour for p in rows[r]] for r in ("top", "bottom")}
     flipped, rows, bar_marks = flip_one_colour(rows, margins, bar_marks, [total[0] + bar_l[0], total[1] + bar_l[1]],
                                                params)
-    # each point's colour margin for the odds (vision.odds.colour_doubt): a flipped one is a coin's toss
-    point_margins = tuple(0.0 if rows[r][i].colour != coloured[r][i]
-                          else (float(margins[(r, i)]) if rows[r][i].count else 1.0)
-                          for r in ("top", "bottom") for i in range(12))
+    # each point's colour margin for the odds (vision.odds.colour_doubt); a colour the totals flipped
+    # is not doubted by its checkers' margin (which spoke for the other colour): its confidence says it
+    point_margins = tuple(float(margins[(r, i)]) if rows[r][i].count and rows[r][i].colour == coloured[r][i]
+                          else 1.0 for r in ("top", "bottom") for i in range(12))
     if flipped == "bar":
         bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
         bar_conf = min(bar_conf, params.point_knee / 2)

@@ -101,7 +101,7 @@ def test_an_impossible_assembled_reading_becomes_possible() -> None:
     assert T.settle_assembled(ok, DEFAULT) is ok
 
 
-def test_a_point_whose_colour_the_totals_change_has_its_colour_in_doubt() -> None:
+def test_a_point_whose_colour_the_totals_change_is_not_doubted_by_its_old_margin() -> None:
     from vision.assemble import Assembled
     from vision.params import DEFAULT
 
@@ -111,8 +111,10 @@ def test_a_point_whose_colour_the_totals_change_has_its_colour_in_doubt() -> Non
     margins = tuple(0.3 if k == 11 else (0.9 if p.count else 1.0) for k, p in enumerate(pts))
     s = T.settle_assembled(Assembled(rows, 32, False, (17, 13), margins=margins), DEFAULT)
     assert s.rows.top[11] == P(2, "light", s.rows.top[11].confidence) and s.totals == (15, 15)
-    # its margin said dark: the colour the totals gave it is a coin's toss (vision.odds.colour_doubt 0.5)
-    assert s.margins == margins[:11] + (0.0,) + margins[12:]
+    # its margin spoke for dark: it tells nothing of the colour the totals gave it (no colour doubt
+    # added: vision.odds.colour_doubt(1.0) is 0), the point's own confidence says how unsure it is
+    assert s.margins == margins[:11] + (1.0,) + margins[12:]
+    assert s.rows.top[11].confidence <= T.CHANGED_MAX
 
 
 def test_a_real_board_with_hinges_and_a_tall_misread_reads_exactly() -> None:
