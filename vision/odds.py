@@ -118,6 +118,11 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float
     the taller stacks by the absolute reading."""
     if learned is None:
         return absolute
+    if len(learned) > 1 and max(learned.values()) <= min(learned.values()) * (1 + 1e-6):
+        # the learned look tells nothing here (a point under a hand, a frame's own look misread
+        # there): every count of either colour alike, so the absolute reading stands as it is
+        # (a full row's fixed share would otherwise outweigh it: a dark five read six, or light)
+        return absolute
     out: dict = {}
     for key, p in learned.items():
         n, c = key

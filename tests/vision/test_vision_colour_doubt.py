@@ -53,3 +53,12 @@ def test_the_reader_builds_its_odds_with_each_points_colour_margin(seed: int) ->
     doubts = [colour_doubt(m) for m in assembled.margins]
     assert r.odds == row_odds(r.rows, doubts=doubts)
     assert r.odds != row_odds(r.rows)   # (else the margins change nothing here and this tests nothing)
+
+
+def test_a_learned_look_that_tells_nothing_leaves_the_absolute_reading_as_it_is() -> None:
+    from vision.odds import combine
+    absolute = point_odds(PointReading(5, "dark", 0.25))
+    flat = {(n, c): 1.0 / 13 for n in range(1, 7) for c in ("dark", "light")} | {(0, None): 1.0 / 13}
+    assert combine(absolute, flat, per_point=6, tilt=0.1) == absolute
+    got = combine(absolute, flat | {(5, "dark"): 0.2}, per_point=6, tilt=0.1)
+    assert got != absolute and max(got, key=got.get) == (5, "dark")   # a look that says something still counts
