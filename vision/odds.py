@@ -118,15 +118,14 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float
     the taller stacks by the absolute reading."""
     if learned is None:
         return absolute
-    if len(learned) > 1 and max(learned.values()) <= min(learned.values()) * (1 + 1e-6):
-        # the learned look tells nothing here (a point under a hand, a frame's own look misread
-        # there): every count of either colour alike, so the absolute reading stands as it is
-        # (a full row's fixed share would otherwise outweigh it: a dark five read six, or light)
-        return absolute
+    # a learned look that tells nothing here (a point under a hand, a frame's own look misread there)
+    # lists every count of either colour alike: the absolute reading tilts them all, a full row as any
+    # other (its fixed share would otherwise outweigh the reading: a dark five read six, or light)
+    flat = len(learned) > 1 and max(learned.values()) <= min(learned.values()) * (1 + 1e-6)
     out: dict = {}
     for key, p in learned.items():
         n, c = key
-        if n == per_point and c is not None:  # a full row: the absolute reading tells how tall ...
+        if n == per_point and c is not None and not flat:  # a full row: the absolute reading tells how tall ...
             tall = {k: v for k, v in absolute.items() if k[1] == c and k[0] >= per_point}
             zt = sum(tall.values())
             if zt > 0:

@@ -59,6 +59,11 @@ def test_a_learned_look_that_tells_nothing_leaves_the_absolute_reading_as_it_is(
     from vision.odds import combine
     absolute = point_odds(PointReading(5, "dark", 0.25))
     flat = {(n, c): 1.0 / 13 for n in range(1, 7) for c in ("dark", "light")} | {(0, None): 1.0 / 13}
-    assert combine(absolute, flat, per_point=6, tilt=0.1) == absolute
-    got = combine(absolute, flat | {(5, "dark"): 0.2}, per_point=6, tilt=0.1)
-    assert got != absolute and max(got, key=got.get) == (5, "dark")   # a look that says something still counts
+    got = combine(absolute, flat, per_point=6, tilt=0.1)
+    assert set(got) == set(flat)                                        # every alternative kept ...
+    assert max(got, key=got.get) == (5, "dark")                         # ... the absolute reading's first
+    for key in flat:                                                    # ... each as the reading tilts it
+        assert got[key] == pytest.approx(max(absolute.get(key, 0.0), 0.1) / sum(
+            max(absolute.get(k, 0.0), 0.1) for k in flat))
+    said = combine(absolute, flat | {(6, "dark"): 0.3}, per_point=6, tilt=0.1)
+    assert said[(6, "dark")] > got[(6, "dark")]                         # a look that says something still counts
