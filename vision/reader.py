@@ -37,8 +37,7 @@ from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
-from .size import (LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, frame_spacings, measure_checker, other_sizes,
-                   rim_spacings)
+from .size import LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, measure_checker, other_sizes, rim_spacings
 from .trays import TrayReading
 from .rectify import View, rectify
 
@@ -97,7 +96,7 @@ class BoardReader:
         self.checker: Optional[float] = config.checker  # the checkers' diameter, pw, once known
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
-        self._searches = 0                               # learning looks that searched other checker sizes
+        self._searches = 0                               # frames that searched other checker sizes
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
@@ -123,10 +122,7 @@ class BoardReader:
         prof = None
         if learn and (self._frames - 1) % LEARN_EVERY == 0:
             prof = ring_profiles(view, self.config.read)
-            gaps = rim_spacings(prof, self.config.read)
-            if len(gaps) < MIN_GAPS and self._searches < SEARCHES:   # the checkers may be another size
-                self._searches += 1
-                gaps = other_sizes(view, self.config.read, gaps)
+            gaps = self._frame_spacings(view, prof)
             key = tuple(round(g, 2) for g in gaps)
             if key not in self._spaced:
                 self._spaced.add(key)
@@ -136,6 +132,16 @@ class BoardReader:
             self.checker = cd
         params = replace(self.config.read, checker=cd or L.CHECKER)
         return params, prof if params == self.config.read else None
+
+    def _frame_spacings(self, view: View, prof: Optional[Profiles] = None) -> list[float]:
+        """``view``'s rim spacings with the configured rings (``prof``: their profiles, when made);
+        when too few, with other sizes' too (:func:`vision.size.other_sizes`), on this reader's
+        first :data:`~vision.size.SEARCHES` frames that need it (the checkers may be another size)."""
+        gaps = rim_spacings(prof or ring_profiles(view, self.config.read), self.config.read)
+        if len(gaps) < MIN_GAPS and self._searches < SEARCHES:
+            self._searches += 1
+            gaps = other_sizes(view, self.config.read, gaps)
+        return gaps
 
     def locate(self, frame: np.ndarray, force: bool = False) -> np.ndarray:
         """The corners, found once and kept (re-found on ``force`` or every ``relocate_every`` frames)."""
@@ -199,7 +205,7 @@ class BoardReader:
             if self.checker is None and not self._spacings:
                 # nothing measured on this board yet: the checkers' size from this frame's own
                 # rims (those in view), for this read only (a covered frame teaches nothing)
-                cd = measure_checker(frame_spacings(view, self.config.read))
+                cd = measure_checker(self._frame_spacings(view))
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
             assembled = settle_assembled(read_view(view, self.colours, params)[0], params)
@@ -300,7 +306,7 @@ class BoardReader:
             self.tray_trust.check(self._trays_seen[1], ev.off)   # what the trays read there, against the truth
         if self.memory is None:
             if self.checker is None:  # a known position is the best frame to measure the checkers on
-                self._spacings += frame_spacings(view, self.config.read)
+                self._spacings += self._frame_spacings(view)
             self.memory = BoardMemory(self.checker_size, self.config.shape.height)
         top, bottom = self.setup.to_rows(ev)
         return self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)

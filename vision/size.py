@@ -30,8 +30,8 @@ FIRST_ROW = 4.6              # pw from the base: where a first row of 5 ends (se
 SNAP = 0.035                 # a measurement this close to the layout's diameter is taken as it ...
 SURE = 3.0                   # ... as is one within this many of its standard errors (few spacings say little)
 SEARCH = (0.8, 1.0, 1.1)     # pw: the other diameters looked with when the rings' own find too few spacings
-SEARCHES = 3                 # a reader looks with them on its first this many learning looks that need it (each
-                             # costs three reads' rims: a board of the layout's checkers with few stacks needs none)
+SEARCHES = 3                 # a reader looks with them on its first this many frames that need it (each costs
+                             # three reads' rims: a board of the layout's checkers with few stacks needs none)
 
 
 def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[float]:

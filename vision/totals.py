@@ -351,7 +351,7 @@ def settle_assembled(a: "Assembled", params: "ReadParams") -> "Assembled":
     changed = {("top" if i < 12 else "bottom", i % 12) for i in s.changed}
     # a point whose colour the totals changed: its checkers' margin spoke for the other colour, so it
     # tells nothing of this one's (the point's confidence, CHANGED_MAX at most, says how unsure it is)
-    margins = tuple(m if i >= len(pts) or points[i].colour == pts[i].colour or not points[i].count else 1.0
-                    for i, m in enumerate(a.margins)) if a.margins else a.margins
+    margins = tuple(1.0 if points[i].count and points[i].colour != pts[i].colour else m
+                    for i, m in enumerate(a.margins))
     return replace(a, rows=rows, checkers=sum(totals), plausible=True, totals=totals, bar_confidence=bar_conf,
                    alts=tuple(x for x in a.alts if x[:2] not in changed), reason=None, margins=margins)
