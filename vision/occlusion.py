@@ -12,6 +12,18 @@ the frame without reaching over the board - a clasp or a maker's plaque on its o
 the table showing beyond a thin frame, a checker's rim leaning over its inner edge - fills
 only one side of the band.  An arm crosses the whole band, so a segment counts only as far
 as both halves of the band, the outer and the inner, see it.
+
+One place of the frame band holds things that cross it whole and still lie beside the board:
+the middle of each short side, the doubling cube's place (in its holder or a tray, with a
+handle or a clasp beside it).  There a segment counts only as far as the playing area's own
+edge beside it is uneven too: an arm reaching over the board covers the field beside the
+frame, a cube lying beside the board does not.  (On a real case photographed from a player's
+seat, the cube in the tray at the side's middle scored 2.8, over the single frame's limit of
+2.5, and the frame taught itself nothing; the arms of the labelled real frames all cross
+elsewhere too.)  The check leans to "covered": where the points by the side's middle hold
+checkers of uneven height the field's edge is uneven by itself and the cube counts as before.
+The bar's ends are left as they are: the bar's edge is always unlike the points' edges beside
+it, so the same test would excuse nothing there (and no labelled real frame needed it).
 """
 from __future__ import annotations
 
@@ -37,6 +49,9 @@ class OcclusionParams:
     max_spread: float = 22.0                    # grey-level std inside one segment
     texture: float = 1.6                        # ... or this many times the band's median std (wood grain)
     across: float = 1.4                         # a segment scores at most this many times its weaker half's score
+    cube_place: float = 3.0                     # pw at the middle of the left and right bands where a segment ...
+    field_edge: tuple[float, float] = (0.05, 0.3)  # ... scores at most ``across`` times the playing area's edge
+                                                # beside it (this many pw inside) scores on its own
 
 
 def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> list[np.ndarray]:
@@ -148,7 +163,8 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
     board crosses both; see the module docstring)."""
     b0, b1 = params.band
     mid = (b0 + b1) / 2
-    inner, outer = _band_segments(view, ((b0, mid), (mid, b1)), params)
+    f0, f1 = params.field_edge
+    inner, outer, edge = _band_segments(view, ((b0, mid), (mid, b1), (-f1, -f0)), params)
     shares = (_rows(view, b0, mid), _rows(view, mid, b1))
     out = [0.0] * len(inner)
     by_length: dict[int, list[int]] = {}   # the bands of each length (top and bottom, left and right)
@@ -158,12 +174,25 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
     for n, es in by_length.items():   # (each band's rows scored on their own: one call per length)
         near = np.concatenate([inner[e] for e in es])
         far = np.concatenate([outer[e] for e in es])
-        three = np.stack([_joined(near, far, *shares), near, far]).reshape(3, len(es), n, 4)
-        scores = segment_scores(three.transpose(1, 0, 2, 3).reshape(3 * len(es), n, 4), params)
+        field = np.concatenate([edge[e] for e in es])
+        four = np.stack([_joined(near, far, *shares), near, far, field]).reshape(4, len(es), n, 4)
+        scores = segment_scores(four.transpose(1, 0, 2, 3).reshape(4 * len(es), n, 4), params)
         for i, e in enumerate(es):
-            whole, ins, outs = scores[3 * i:3 * i + 3]
-            out[e] = max(0.0, float(np.minimum(whole, params.across * np.minimum(ins, outs)).max()))
+            whole, ins, outs, beside = scores[4 * i:4 * i + 4]
+            s = np.minimum(whole, params.across * np.minimum(ins, outs))
+            place = _places(e, n, params)
+            s[place] = np.minimum(s[place], params.across * beside[place])
+            out[e] = max(0.0, float(s.max()))
     return out
+
+
+def _places(e: int, n: int, params: OcclusionParams) -> np.ndarray:
+    """Which of band ``e``'s ``n`` segments (:data:`EDGES` order) lie in the cube's place: the
+    middle ``params.cube_place`` pw of the left and right bands (none of the top and bottom)."""
+    centres = params.corner_skip + 0.5 + np.arange(n)
+    if e < 2:
+        return np.zeros(n, bool)
+    return np.abs(centres - L.HEIGHT / 2) <= params.cube_place / 2 + 1e-9
 
 
 def _rows(view: View, b0: float, b1: float) -> int:

@@ -57,13 +57,47 @@ def test_what_fills_one_side_of_the_band_only_does_not_count_but_an_arm_across_i
     view = clear_view()
     b0, b1 = OcclusionParams().band
     mid = (b0 + b1) / 2
-    clasp = painted(view, left_band_rows(view, mid, b1 + 0.2), 4.0, 5.0, (200, 200, 200))
-    rim = painted(view, left_band_rows(view, b0 - 0.1, mid), 4.0, 5.0, (230, 230, 230))
-    arm = painted(view, left_band_rows(view, b0 - 0.1, b1 + 0.2), 4.0, 5.0, (200, 200, 200))
+    clasp = painted(view, left_band_rows(view, mid, b1 + 0.2), 2.0, 3.0, (200, 200, 200))
+    rim = painted(view, left_band_rows(view, b0 - 0.1, mid), 2.0, 3.0, (230, 230, 230))
+    arm = painted(view, left_band_rows(view, b0 - 0.1, b1 + 0.2), 2.0, 3.0, (200, 200, 200))
     assert occlusion_score(clasp) < 1.0 and whole_band_score(clasp) > 2.5
     assert occlusion_score(rim) < 1.0 and whole_band_score(rim) > 2.5
     assert occlusion_score(arm) > 2.5
     assert band_scores(arm)[2] == max(band_scores(arm))   # the left band
+
+
+def boxed(view: View, x0: float, x1: float, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
+    """``view`` with a box of ``colour`` from ``x0`` to ``x1`` and ``y0`` to ``y1`` pw from the
+    playing area's top left corner (negative: out on the frame)."""
+    img = view.image.copy()
+    m, px = view.margin, view.px
+    img[max(0, int((m + y0) * px)):int((m + y1) * px), max(0, int((m + x0) * px)):int((m + x1) * px)] = colour
+    return View(img, view.px, view.margin)
+
+
+def low_stacks_view(seed: int = 3) -> View:
+    """The starting position with at most two checkers on each point by the short sides, so the
+    playing area's edge by their middle is bare."""
+    pts = list(L.start_position().points)
+    for q in (1, 12, 13, 24):
+        pts[q - 1] = L.PointReading(min(pts[q - 1].count, 2), pts[q - 1].colour)
+    r = render_scene(L.BoardEvidence(points=tuple(pts), bar=(0, 0), off=(0, 0)), CALM, seed=seed)
+    return rectify(r.image, r.corners, PX)
+
+
+def test_a_cube_beside_the_middle_of_a_side_does_not_count_but_an_arm_reaching_over_the_board_there_does() -> None:
+    view = low_stacks_view()
+    b1 = OcclusionParams().band[1]
+    mid_y = L.HEIGHT / 2
+    assert occlusion_score(view) < 1.0
+    for x0, x1 in ((-b1 - 0.2, -0.02), (L.WIDTH + 0.02, L.WIDTH + b1 + 0.2)):   # the left side, the right side
+        cube = boxed(view, x0, x1, mid_y - 0.7, mid_y + 0.3, (200, 200, 200))
+        assert occlusion_score(cube) < 1.0, (x0, band_scores(cube))
+        reaching = boxed(view, min(x0, L.WIDTH - 0.6), max(x1, 0.6), mid_y - 0.7, mid_y + 0.3, (200, 200, 200))
+        assert occlusion_score(reaching) > 2.5, (x0, band_scores(reaching))
+        # the same thing away from the middle of the side counts without reaching over the board
+        away = boxed(view, x0, x1, 2.0, 3.0, (200, 200, 200))
+        assert occlusion_score(away) > 2.5, (x0, band_scores(away))
 
 
 def test_segment_scores_treat_each_band_on_its_own() -> None:
