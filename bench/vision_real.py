@@ -341,7 +341,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         ev = reader.inspect(img).evidence
                     elif mode == "self":
                         reader.inspect(img, read_occluded=True)
-                        reader.assume(rows_evidence(position_rows(before, home), home))
+                        reader.assume(rows_evidence(position_rows(before, home), home), dice=dice)
                         assert reader.memory is not None
                         reader.memory.dice_lying(lying)
                         ev = reader.inspect(img).evidence

@@ -311,10 +311,12 @@ class BoardReader:
         top, bottom = self.setup.to_rows(ev)
         return self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
 
-    def assume(self, before: BoardEvidence, view: Optional[View] = None) -> bool:
+    def assume(self, before: BoardEvidence, view: Optional[View] = None,
+               dice: Optional[tuple[int, int]] = None) -> bool:
         """With no reference frame: learn the board's look from the frame itself (``view``, by
         default the last inspected), under ``before``, the position before the move, leaving each
-        point out of its own look (:mod:`vision.self_reference`).  The next :meth:`inspect` of
+        point out of its own look (:mod:`vision.self_reference`); ``dice``, the roll when known,
+        bounds how many checkers the move changed on a point.  The next :meth:`inspect` of
         that frame then carries odds the referee's likelihood verdict can use.  False when there
         is no frame or no set-up yet."""
         view = view if view is not None else self.last_view
@@ -322,12 +324,12 @@ class BoardReader:
             return False
         top, bottom = self.setup.to_rows(before)
         rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
-        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height)
+        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height, dice)
         if self.checker is None and abs(self.checker_size - L.CHECKER) > 0.02:
             # a size measured on this one frame may be misread (a rim taken for a checker's edge):
             # the layout's size is tried too, and the frame keeps the slots that fit it better
             # (fewer slots looking like another state than the position before says)
-            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height)
+            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height, dice)
             if plain.misfits < taught.misfits:
                 taught = plain
         self.memory = taught

@@ -40,9 +40,12 @@ from *the other points only* (leave one point out), so a point never explains it
   its points' own axes, where its triangles and stacks look symmetric (:mod:`vision.lateral`: the
   corners given may put a quarter a third of a point width off, and another point's look then
   does not fit it);
-* a move adds to or takes from a point at most :data:`MOVE_MAX` checkers: a point whose slots
-  read further from what it held before is misread by this frame's looks (a shadowed column
-  read as six dark checkers) and tells nothing, for every count of either colour alike.
+* a move adds to or takes from a point at most :data:`MOVE_MAX` checkers (a double's four
+  steps), and when the roll is known at most as many as its steps (two for a plain roll: the
+  referee always knows it): a point whose slots read further from what it held before is
+  misread by this frame's looks (a shadowed column read as six dark checkers, a dice cup lying
+  on a stack's top read as more checkers of its colour) and tells nothing, for every count of
+  either colour alike.
 
 The bar is not read this way (an empty bar's look is only the bar's own, which may now hold
 a checker): its odds are flat, so the points decide (a hit always changes a point too), and
@@ -62,6 +65,7 @@ works on a frame of a board nobody has seen, with no reference.  Pure: arrays in
 from __future__ import annotations
 
 import math
+from typing import Optional
 
 import numpy as np
 
@@ -69,6 +73,7 @@ from . import layout as L
 from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory, _core, _dist, _shifted_dist,
                      patches, slot_geometry)
 from .odds import SELF_TILT
+from .errors import ConfigError
 from .lateral import quarter_lateral
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
@@ -94,6 +99,17 @@ FLOAT_NATS = 0.5   # how surely the slots from a point's base must look empty fo
 MOVE_MAX = 4       # checkers one move adds to or takes from a point (a double's four steps)
 
 
+def move_max(dice: Optional[tuple[int, int]]) -> int:
+    """The most checkers one move of ``dice`` adds to or takes from a point: its steps (two for
+    a plain roll, four for a double); :data:`MOVE_MAX` when the roll is not known."""
+    if dice is None:
+        return MOVE_MAX
+    a, b = dice
+    if not (1 <= a <= 6 and 1 <= b <= 6):
+        raise ConfigError(f"dice {dice!r}: each die shows 1 to 6")
+    return 4 if a == b else 2
+
+
 def _structure(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The colour distance of :func:`vision.memory._dist` plus the lightness pattern's (each
     patch less its mean): another point's look matches in colour only roughly (its wood, its
@@ -109,9 +125,10 @@ class SelfReference(BoardMemory):
     tilt = SELF_TILT   # the absolute reading tilts a frame's own look twice as far as a learned one
 
     def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
-                 height: float = L.HEIGHT) -> None:
+                 height: float = L.HEIGHT, dice: Optional[tuple[int, int]] = None) -> None:
         super().__init__(checker, height)
         self.view = view
+        self.move_max = move_max(dice)   # the most checkers the move adds to or takes from a point
         per = self.geo.per_point
         n_points = 24 * per
         st = self.states_of(before)
@@ -291,7 +308,7 @@ class SelfReference(BoardMemory):
     def _misread(self, lik: np.ndarray) -> np.ndarray:
         """Per point, whether its slots show what no stack or no move makes: a checker's look
         above a slot that looks empty (checkers lie on the board or on each other: a cup, a
-        hand, a shadow), or a stack more than :data:`MOVE_MAX` checkers from what the point held
+        hand, a shadow), or a stack more than :attr:`move_max` checkers from what the point held
         before (no move does that: this frame's looks are wrong there).  Such a point tells nothing."""
         per = self.geo.per_point
         logs = np.log(lik[:24 * per]).reshape(24, per, 3)
@@ -307,7 +324,7 @@ class SelfReference(BoardMemory):
         c0 = was[:, 0]
         same = (colour == c0) | (n == 0) | (n0 == 0)
         changed = np.where(same, np.abs(n - n0), n + n0)
-        far = changed > MOVE_MAX + ((n0 == 1) & ~same)
+        far = changed > self.move_max + ((n0 == 1) & ~same)   # (a hit blot leaves as the mover's come)
         return far
 
     def odds(self, view: View, max_alts: int = 6):

@@ -152,7 +152,7 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
         else:  # no reference: the frame teaches itself, under the position before the move
             img = frame(image)
             reader.inspect(img, read_occluded=True)
-            reader.assume(rows_evidence(before, dark_home))
+            reader.assume(rows_evidence(before, dark_home), dice=dice)
             reading = reader.inspect(img)
     except BoardNotFound as exc:
         out["reason"] = f"no board found in the picture ({exc})"

@@ -96,6 +96,38 @@ def test_a_point_read_further_than_a_move_goes_tells_nothing_for_every_count() -
     assert _first(m_true.odds(view)[0][BOTTOM_STACK]) == (3, "dark")
 
 
+def test_a_plain_roll_moves_at_most_two_checkers_to_or_from_a_point() -> None:
+    # the real three dark checkers of BOTTOM_STACK, said to have been empty before: a double's
+    # four steps could bring three, a plain roll's two cannot (a dice cup lying on a stack's top
+    # reads as more checkers so: unseen4's leather_lace)
+    reader, rows, view = _test1()
+    bottom = list(rows.bottom)
+    bottom[BOTTOM_STACK - 12] = L.PointReading(0, None, 1.0)
+    before = L.RowReading(rows.top, tuple(bottom), (0, 0), 1.0)
+    size, height = reader.checker_size, reader.config.shape.height
+
+    def misread(dice: object) -> bool:
+        m = SelfReference(view, before, size, height, dice)  # type: ignore[arg-type]
+        return bool(m._misread(m._read_slots(view)[0])[BOTTOM_STACK])
+
+    assert not misread(None) and not misread((4, 4))
+    assert misread((5, 3)) and misread((1, 2))
+    # two checkers brought to a point that held one: a plain roll does that
+    bottom[BOTTOM_STACK - 12] = L.PointReading(1, "dark", 1.0)
+    before = L.RowReading(rows.top, tuple(bottom), (0, 0), 1.0)
+    assert not misread((5, 3))
+
+
+def test_the_move_limit_by_roll_and_a_roll_no_die_shows() -> None:
+    import pytest
+
+    from vision.errors import ConfigError
+    from vision.self_reference import MOVE_MAX, move_max
+    assert (move_max(None), move_max((6, 6)), move_max((3, 1))) == (MOVE_MAX, 4, 2)
+    with pytest.raises(ConfigError, match=r"\(7, 1\)"):
+        move_max((7, 1))
+
+
 def test_a_point_that_tells_nothing_keeps_every_alternative_in_the_evidence() -> None:
     # the referee scores each legal position by the odds the evidence lists, and one it does not
     # list counts as all but impossible: the absolute reading (which only tilts the learned odds)
