@@ -16,6 +16,7 @@ while a line is read: :mod:`vision.batch`) with and without the dice.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -148,8 +149,13 @@ def main() -> None:
     from referee.rules.moves import legal_plays
     global PASSES
     cv2.setNumThreads(1)
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    PASSES = int(sys.argv[2]) if len(sys.argv) > 2 else PASSES
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=60, help="rendered boards (default 60)")
+    ap.add_argument("passes", nargs="?", type=int, default=PASSES, help=f"passes, the best counting (default {PASSES})")
+    args = ap.parse_args()
+    if args.n < 1 or args.passes < 1:
+        ap.error(f"N {args.n} and PASSES {args.passes} must be at least 1")
+    n, PASSES = args.n, args.passes
     scenes = [render_scene(L.random_position(np.random.default_rng(s)), seed=s) for s in range(n)]
     frames = [s.image for s in scenes]
     line("marker search", ms(find_marker_corners, frames))
