@@ -36,11 +36,14 @@ from .tray_trust import TrayTrust
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
+from .assemble import Assembled
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, measure_checker, other_sizes, rim_spacings
 from .trays import TrayReading
 from .rectify import View, rectify
 
+LAYOUT_FINDS = 3             # checkers more the layout's size must find to overrule a measured size (below) ...
+SIZE_CHECKS = 3              # ... on each of a reader's first this many frames read with a measured size
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
 
 
@@ -97,6 +100,7 @@ class BoardReader:
         self._spacings: list[float] = []                # rim spacings seen while measuring it
         self._spaced: set[tuple[float, ...]] = set()    # ... from these boards (a still board is counted once)
         self._searches = 0                               # frames that searched other checker sizes
+        self._size_votes = [0, 0]                        # frames read better with the measured size, the layout's
         self.memory: Optional[BoardMemory] = None        # this board's learned look (vision.memory)
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
@@ -106,7 +110,12 @@ class BoardReader:
     def checker_size(self) -> float:
         """The checkers' diameter (pw) the reader counts with now: configured, learned, the
         measurement so far, or the layout's."""
-        return self.checker or measure_checker(self._spacings) or L.CHECKER
+        return self.checker or (L.CHECKER if self._layout_better() else measure_checker(self._spacings)) or L.CHECKER
+
+    def _layout_better(self) -> bool:
+        """Whether frames read so far found more checkers with the layout's size than with the
+        size measured from the rim spacings (:meth:`_measured_or_layout`)."""
+        return self._size_votes[1] > self._size_votes[0]
 
     def _read_params(self, view: View, learn: bool = True) -> tuple[ReadParams, Optional[Profiles]]:
         """The reading thresholds with the checkers' size: configured, or measured on the board
@@ -128,6 +137,8 @@ class BoardReader:
                 self._spaced.add(key)
                 self._spacings += gaps
         cd = measure_checker(self._spacings)
+        if self._layout_better():
+            cd = L.CHECKER
         if cd is not None and len(self._spacings) >= LEARN_GAPS:
             self.checker = cd
         params = replace(self.config.read, checker=cd or L.CHECKER)
@@ -213,6 +224,7 @@ class BoardReader:
             return Reading(rows, None, True, corners, view, reason=self._occluded(view, memory))
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
+        params, assembled, model = self._measured_or_layout(view, params, assembled, model)
         # more than 15 of a colour: the most likely reading with possible totals, its changed
         # points unsure (:mod:`vision.totals`)
         raw, assembled = assembled, settle_assembled(assembled, params)
@@ -254,6 +266,30 @@ class BoardReader:
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
         return Reading(rows, ev, False, corners, view, trays, why, odds)
+
+    def _measured_or_layout(self, view: View, params: ReadParams, assembled: Assembled,
+                            model: Optional[ColourModel]) -> tuple[ReadParams, Assembled, Optional[ColourModel]]:
+        """While the checkers' size is measured and not yet kept, a size other than the layout's is
+        checked against it on each frame: the rims of a stack lie one diameter apart only where the
+        camera looks straight down; from a seat, or with the board's height set shorter than the
+        board's, a stack's checkers overlap in the view and their spacing is less than their width
+        (a real aluminium case photographed from a player's seat measured 0.79 and lost eight dark
+        checkers of 15; the layout's 0.9 read all 24 points).  Rings too small find too few rims, not
+        too many, so when the layout's size finds every checker of both colours on the board (15 each,
+        points and bar: a board before the bear-off) and :data:`LAYOUT_FINDS` or more than the
+        measured one, its reading is taken, and once it has been the better on more frames than not
+        the reader keeps to it (:meth:`_layout_better`).  A reader checks so on its first
+        :data:`SIZE_CHECKS` frames read with a measured size (each costs a second read).  (Finding more alone is not enough: on a
+        real case whose checkers do measure 0.8, the layout's rings read a dark five as seven.)"""
+        if self.checker is not None or params.checker == L.CHECKER or sum(self._size_votes) >= SIZE_CHECKS:
+            return params, assembled, model
+        layout = replace(params, checker=L.CHECKER)
+        other, other_model = read_view(view, self.colours, layout)
+        if tuple(other.totals) == (L.PER_SIDE, L.PER_SIDE) and sum(other.totals) >= sum(assembled.totals) + LAYOUT_FINDS:
+            self._size_votes[1] += 1
+            return layout, other, other_model
+        self._size_votes[0] += 1
+        return params, assembled, model
 
     def _find_again(self, frame: np.ndarray, memory: BoardMemory, corners: np.ndarray, view: View,
                     far: Optional[knock.Move], t: float = 0.0) -> Optional[tuple[np.ndarray, View]]:

@@ -140,3 +140,60 @@ def test_the_configured_size_is_checked_and_used() -> None:
     assert BoardReader(VisionConfig(checker=0.85)).checker == 0.85
     with pytest.raises(ConfigError, match="checker 38"):
         VisionConfig(checker=38)
+
+
+def _start_reader(monkeypatch: pytest.MonkeyPatch, measured: float, found: dict[float, tuple[int, int]]):
+    """A reader of a rendered start position whose rim spacings measure ``measured`` and whose
+    reading with rings of a size finds ``found[size]`` checkers of each colour (the rows as read;
+    only the counts differ): a measured size that misses rims, as on a real case seen from a seat."""
+    import vision.reader as reader_mod
+    real = reader_mod.read_view
+    calls: list[float] = []
+
+    def read_view(view, model=None, params=ReadParams(), prof=None):
+        calls.append(round(params.checker, 3))
+        assembled, learned = real(view, model, params, prof)
+        return replace(assembled, totals=found.get(round(params.checker, 3), assembled.totals)), learned
+
+    monkeypatch.setattr(reader_mod, "read_view", read_view)
+    monkeypatch.setattr(reader_mod, "measure_checker", lambda gaps: measured)
+    r = render_scene(L.start_position(), seed=7002)
+    cs = " ".join(f"{x:.1f},{y:.1f}" for x, y in np.asarray(r.corners))
+    return BoardReader(VisionConfig(markers=False, corners=cs, trays=False)), r.image, calls
+
+
+def test_a_measured_size_that_finds_fewer_checkers_than_the_layouts_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.reader import LAYOUT_FINDS
+    reader, img, calls = _start_reader(monkeypatch, 0.79, {0.79: (7, 15), 0.9: (15, 15)})
+    reader.inspect(img)
+    assert calls == [0.79, 0.9]                       # read with the measured size, then the layout's
+    assert reader.checker_size == L.CHECKER and reader._size_votes == [0, 1]
+    reader.inspect(img)                               # the layout's size kept: one read a frame again
+    assert calls[2:] == [0.9]
+    # the layout's reading finding fewer than LAYOUT_FINDS more, or not every checker of both
+    # colours (more than 15 of one, or fewer: a bear-off's board can tell nothing): kept as measured
+    for found in ({0.79: (15, 14), 0.9: (15, 15)}, {0.79: (15, 15), 0.9: (15, 14)},
+                  {0.79: (13, 10), 0.9: (16, 15)}, {0.79: (7, 12), 0.9: (15, 14)},
+                  {0.79: (15 - LAYOUT_FINDS + 1, 15), 0.9: (15, 15)}):
+        reader, img, calls = _start_reader(monkeypatch, 0.79, found)
+        reader.inspect(img)
+        assert calls == [0.79, 0.9] and reader.checker_size == 0.79 and reader._size_votes == [1, 0], found
+
+
+def test_no_second_read_with_the_layouts_size_when_the_size_is_the_layouts_or_configured(monkeypatch: pytest.MonkeyPatch) -> None:
+    reader, img, calls = _start_reader(monkeypatch, L.CHECKER, {})
+    reader.inspect(img)
+    assert calls == [0.9]
+    reader, img, calls = _start_reader(monkeypatch, 0.79, {0.79: (7, 15), 0.9: (15, 15)})
+    reader.checker = 0.79                             # kept (learned or configured): never second-guessed
+    reader.inspect(img)
+    assert calls == [0.79]
+
+
+def test_a_measured_size_is_checked_on_a_readers_first_few_frames_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.reader import SIZE_CHECKS
+    reader, img, calls = _start_reader(monkeypatch, 0.79, {0.79: (15, 15), 0.9: (15, 14)})
+    for _ in range(SIZE_CHECKS + 2):
+        reader.inspect(img)
+    assert calls == [0.79, 0.9] * SIZE_CHECKS + [0.79, 0.79]
+    assert reader.checker_size == 0.79 and reader._size_votes == [SIZE_CHECKS, 0]
