@@ -13,17 +13,18 @@ the table showing beyond a thin frame, a checker's rim leaning over its inner ed
 only one side of the band.  An arm crosses the whole band, so a segment counts only as far
 as both halves of the band, the outer and the inner, see it.
 
-One place of the frame band holds things that cross it whole and still lie beside the board:
+Two places of the frame band hold things that cross it whole and still lie beside the board:
 the middle of each short side, the doubling cube's place (in its holder or a tray, with a
-handle or a clasp beside it).  There a segment counts only as far as the playing area's own
-edge beside it is uneven too: an arm reaching over the board covers the field beside the
-frame, a cube lying beside the board does not.  (On a real case photographed from a player's
-seat, the cube in the tray at the side's middle scored 2.8, over the single frame's limit of
-2.5, and the frame taught itself nothing; the arms of the labelled real frames all cross
-elsewhere too.)  The check leans to "covered": where the points by the side's middle hold
-checkers of uneven height the field's edge is uneven by itself and the cube counts as before.
-The bar's ends are left as they are: the bar's edge is always unlike the points' edges beside
-it, so the same test would excuse nothing there (and no labelled real frame needed it).
+handle or a clasp beside it), and the bar's two ends (a folding case's hinges).  There a
+segment counts only as far as the playing area's own edge beside it is uneven too: an arm
+reaching over the board covers the field (or the bar) beside the frame, a cube or a hinge
+beside the board does not.  (On a real case photographed from a player's seat, the cube in
+the tray at the side's middle scored 2.8, over the single frame's limit of 2.5, and the frame
+taught itself nothing; the tuned real board `template`'s hinges at the bar's ends scored 6.3;
+the arms of the labelled real frames all cross elsewhere too.)  The check leans to "covered":
+where the points by the side's middle hold checkers of uneven height, or the bar's edge looks
+unlike the points' edges beside it (as on the rendered boards), the field's edge is uneven by
+itself and the thing counts as before.
 """
 from __future__ import annotations
 
@@ -49,7 +50,8 @@ class OcclusionParams:
     max_spread: float = 22.0                    # grey-level std inside one segment
     texture: float = 1.6                        # ... or this many times the band's median std (wood grain)
     across: float = 1.4                         # a segment scores at most this many times its weaker half's score
-    cube_place: float = 3.0                     # pw at the middle of the left and right bands where a segment ...
+    cube_place: float = 3.0                     # pw at the middle of the left and right bands, and
+    bar_ends: float = 1.0                       # ... of the top and bottom ones, where a segment ...
     field_edge: tuple[float, float] = (0.05, 0.3)  # ... scores at most ``across`` times the playing area's edge
                                                 # beside it (this many pw inside) scores on its own
 
@@ -187,12 +189,12 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
 
 
 def _places(e: int, n: int, params: OcclusionParams) -> np.ndarray:
-    """Which of band ``e``'s ``n`` segments (:data:`EDGES` order) lie in the cube's place: the
-    middle ``params.cube_place`` pw of the left and right bands (none of the top and bottom)."""
+    """Which of band ``e``'s ``n`` segments (:data:`EDGES` order) lie where things beside the
+    board cross it: the middle ``params.bar_ends`` pw of the top and bottom bands (the bar's
+    ends), the middle ``params.cube_place`` pw of the left and right ones (the cube's place)."""
     centres = params.corner_skip + 0.5 + np.arange(n)
-    if e < 2:
-        return np.zeros(n, bool)
-    return np.abs(centres - L.HEIGHT / 2) <= params.cube_place / 2 + 1e-9
+    length, width = (L.WIDTH, params.bar_ends) if e < 2 else (L.HEIGHT, params.cube_place)
+    return np.abs(centres - length / 2) < width / 2
 
 
 def _rows(view: View, b0: float, b1: float) -> int:

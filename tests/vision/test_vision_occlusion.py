@@ -138,3 +138,31 @@ def test_bands_scored_together_score_as_each_alone() -> None:
         for k in range(len(bands)):
             assert np.array_equal(together[k], segment_scores(bands[k:k + 1], params)[0])
             assert np.array_equal(together[k], segment_scores(bands[[k, (k + 1) % 6, (k + 2) % 6]], params)[0])
+
+
+def plain_view(seed: int = 0) -> View:
+    """A board of plain colours with a little noise: a brown frame, a green field, the bar the
+    field's colour (no checkers: nothing uneven along the playing area's edge)."""
+    rng = np.random.default_rng(seed)
+    m = 0.6
+    h, w = int((L.HEIGHT + 2 * m) * PX), int((L.WIDTH + 2 * m) * PX)
+    img = np.empty((h, w, 3), np.float64)
+    img[:] = (40, 70, 110)                                        # the frame (BGR)
+    img[int(m * PX):int((m + L.HEIGHT) * PX), int(m * PX):int((m + L.WIDTH) * PX)] = (70, 130, 50)
+    img += rng.normal(0, 3, img.shape)
+    return View(np.clip(img, 0, 255).astype(np.uint8), PX, m)
+
+
+def test_a_hinge_at_the_bar_end_does_not_count_but_a_hand_reaching_onto_the_bar_does() -> None:
+    view = plain_view()
+    b1 = OcclusionParams().band[1]
+    bar = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    assert occlusion_score(view) < 1.0
+    for y0, y1 in ((-b1 - 0.1, -0.02), (L.HEIGHT + 0.02, L.HEIGHT + b1 + 0.1)):   # the top end, the bottom end
+        hinge = boxed(view, bar - 0.3, bar + 0.3, y0, y1, (200, 200, 200))
+        assert occlusion_score(hinge) < 1.0, (y0, band_scores(hinge))
+        assert occlusion_score(hinge, OcclusionParams(bar_ends=0.0)) > 2.5   # without the place it would count
+        hand = boxed(view, bar - 0.3, bar + 0.3, min(y0, L.HEIGHT - 0.8), max(y1, 0.8), (200, 200, 200))
+        assert occlusion_score(hand) > 2.5, (y0, band_scores(hand))
+        away = boxed(view, 2.2, 2.8, y0, y1, (200, 200, 200))    # the same thing by a point: counts
+        assert occlusion_score(away) > 2.5, (y0, band_scores(away))
