@@ -279,13 +279,15 @@ class BoardReader:
         points and bar: a board before the bear-off) and :data:`LAYOUT_FINDS` or more than the
         measured one, its reading is taken, and once it has been the better on more frames than not
         the reader keeps to it (:meth:`_layout_better`).  A reader checks so on its first
-        :data:`SIZE_CHECKS` frames read with a measured size (each costs a second read).  (Finding more alone is not enough: on a
-        real case whose checkers do measure 0.8, the layout's rings read a dark five as seven.)"""
+        :data:`SIZE_CHECKS` frames read with a measured size (each costs a second read).  (Finding
+        more alone is not enough: on a real case whose checkers do measure 0.8, the layout's rings
+        read a dark five as seven.)"""
         if self.checker is not None or params.checker == L.CHECKER or sum(self._size_votes) >= SIZE_CHECKS:
             return params, assembled, model
         layout = replace(params, checker=L.CHECKER)
         other, other_model = read_view(view, self.colours, layout)
-        if tuple(other.totals) == (L.PER_SIDE, L.PER_SIDE) and sum(other.totals) >= sum(assembled.totals) + LAYOUT_FINDS:
+        every = tuple(other.totals) == (L.PER_SIDE, L.PER_SIDE)
+        if every and sum(other.totals) >= sum(assembled.totals) + LAYOUT_FINDS:
             self._size_votes[1] += 1
             return layout, other, other_model
         self._size_votes[0] += 1
