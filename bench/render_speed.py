@@ -7,6 +7,7 @@ time (one thread: the time a frame costs when the machine is not busy with other
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -23,8 +24,13 @@ from vision.render import RenderParams, render_scene  # noqa: E402
 
 def main() -> None:
     cv2.setNumThreads(1)
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    passes = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=60, help="frames a pass (default 60)")
+    ap.add_argument("passes", nargs="?", type=int, default=3, help="passes, the best counting (default 3)")
+    args = ap.parse_args()
+    if args.n < 1 or args.passes < 1:
+        ap.error(f"N {args.n} and PASSES {args.passes} must be at least 1")
+    n, passes = args.n, args.passes
     positions = [L.random_position(np.random.default_rng(s), tall=0.3) for s in range(n)]
     for name, params in (("defaults", RenderParams()), ("real table", RenderParams.real_table()),
                          ("real table, narrow bar", RenderParams.real_table(bar=0.75))):

@@ -18,6 +18,7 @@ confidence >= 0.6, what the referee would take).
 """
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -68,9 +69,19 @@ def score(n: int, base: int, size: float, way: str) -> tuple[int, int, int]:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    base = int(sys.argv[2]) if len(sys.argv) > 2 else 8100000
-    sizes = [float(x) for x in sys.argv[3].split(",")] if len(sys.argv) > 3 else [0.8, 0.85, 0.9, 0.95]
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    ap.add_argument("n", nargs="?", type=int, default=200, help="boards a size (default 200)")
+    ap.add_argument("base", nargs="?", type=int, default=8100000, help="the first board's seed (default 8100000)")
+    ap.add_argument("sizes", nargs="?", default="0.8,0.85,0.9,0.95",
+                    help="checker diameters in point widths, comma-separated (default 0.8,0.85,0.9,0.95)")
+    args = ap.parse_args()
+    try:
+        sizes = [float(x) for x in args.sizes.split(",")]
+    except ValueError:
+        ap.error(f"SIZES {args.sizes!r}: point widths separated by commas, such as 0.8,0.9")
+    if args.n < 1:
+        ap.error(f"N {args.n} must be at least 1")
+    n, base = args.n, args.base
     print(f"{n} boards per size, seeds {base}..{base + n - 1}, corners from the markers")
     for size in sizes:
         for way in WAYS:
