@@ -110,12 +110,15 @@ class BoardReader:
     def checker_size(self) -> float:
         """The checkers' diameter (pw) the reader counts with now: configured, learned, the
         measurement so far, or the layout's."""
-        return self.checker or (L.CHECKER if self._layout_better() else measure_checker(self._spacings)) or L.CHECKER
+        return self.checker or self._measured() or L.CHECKER
 
-    def _layout_better(self) -> bool:
-        """Whether frames read so far found more checkers with the layout's size than with the
-        size measured from the rim spacings (:meth:`_measured_or_layout`)."""
-        return self._size_votes[1] > self._size_votes[0]
+    def _measured(self) -> Optional[float]:
+        """The size measured so far from the rim spacings (None: too few), or the layout's once
+        frames read with the layout's size have found more checkers than with it on more frames
+        than not (:meth:`_measured_or_layout`)."""
+        if self._size_votes[1] > self._size_votes[0]:
+            return L.CHECKER
+        return measure_checker(self._spacings)
 
     def _read_params(self, view: View, learn: bool = True) -> tuple[ReadParams, Optional[Profiles]]:
         """The reading thresholds with the checkers' size: configured, or measured on the board
@@ -136,9 +139,7 @@ class BoardReader:
             if key not in self._spaced:
                 self._spaced.add(key)
                 self._spacings += gaps
-        cd = measure_checker(self._spacings)
-        if self._layout_better():
-            cd = L.CHECKER
+        cd = self._measured()
         if cd is not None and len(self._spacings) >= LEARN_GAPS:
             self.checker = cd
         params = replace(self.config.read, checker=cd or L.CHECKER)
@@ -278,7 +279,7 @@ class BoardReader:
         too many, so when the layout's size finds every checker of both colours on the board (15 each,
         points and bar: a board before the bear-off) and :data:`LAYOUT_FINDS` or more than the
         measured one, its reading is taken, and once it has been the better on more frames than not
-        the reader keeps to it (:meth:`_layout_better`).  A reader checks so on its first
+        the reader keeps to it (:meth:`_measured`).  A reader checks so on its first
         :data:`SIZE_CHECKS` frames read with a measured size (each costs a second read).  (Finding
         more alone is not enough: on a real case whose checkers do measure 0.8, the layout's rings
         read a dark five as seven.)"""
@@ -286,8 +287,7 @@ class BoardReader:
             return params, assembled, model
         layout = replace(params, checker=L.CHECKER)
         other, other_model = read_view(view, self.colours, layout)
-        every = tuple(other.totals) == (L.PER_SIDE, L.PER_SIDE)
-        if every and sum(other.totals) >= sum(assembled.totals) + LAYOUT_FINDS:
+        if other.totals == (L.PER_SIDE, L.PER_SIDE) and sum(other.totals) >= sum(assembled.totals) + LAYOUT_FINDS:
             self._size_votes[1] += 1
             return layout, other, other_model
         self._size_votes[0] += 1

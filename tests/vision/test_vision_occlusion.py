@@ -19,15 +19,12 @@ def clear_view(seed: int = 3) -> View:
     return rectify(r.image, r.corners, PX)
 
 
-def left_band_rows(view: View, b0: float, b1: float) -> slice:
-    """The pixel columns of the left frame band from ``b0`` to ``b1`` pw outside the playing area."""
-    return slice(max(0, int((view.margin - b1) * view.px)), int((view.margin - b0) * view.px))
-
-
-def painted(view: View, cols: slice, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
-    """``view`` with a patch of ``colour`` over the columns ``cols``, from ``y0`` to ``y1`` pw down the board."""
+def boxed(view: View, x0: float, x1: float, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
+    """``view`` with a box of ``colour`` from ``x0`` to ``x1`` and ``y0`` to ``y1`` pw from the
+    playing area's top left corner (negative: out on the frame)."""
     img = view.image.copy()
-    img[int((view.margin + y0) * view.px):int((view.margin + y1) * view.px), cols] = colour
+    m, px = view.margin, view.px
+    img[max(0, int((m + y0) * px)):int((m + y1) * px), max(0, int((m + x0) * px)):int((m + x1) * px)] = colour
     return View(img, view.px, view.margin)
 
 
@@ -57,22 +54,13 @@ def test_what_fills_one_side_of_the_band_only_does_not_count_but_an_arm_across_i
     view = clear_view()
     b0, b1 = OcclusionParams().band
     mid = (b0 + b1) / 2
-    clasp = painted(view, left_band_rows(view, mid, b1 + 0.2), 2.0, 3.0, (200, 200, 200))
-    rim = painted(view, left_band_rows(view, b0 - 0.1, mid), 2.0, 3.0, (230, 230, 230))
-    arm = painted(view, left_band_rows(view, b0 - 0.1, b1 + 0.2), 2.0, 3.0, (200, 200, 200))
+    clasp = boxed(view, -b1 - 0.2, -mid, 2.0, 3.0, (200, 200, 200))
+    rim = boxed(view, -mid, -b0 + 0.1, 2.0, 3.0, (230, 230, 230))
+    arm = boxed(view, -b1 - 0.2, -b0 + 0.1, 2.0, 3.0, (200, 200, 200))
     assert occlusion_score(clasp) < 1.0 and whole_band_score(clasp) > 2.5
     assert occlusion_score(rim) < 1.0 and whole_band_score(rim) > 2.5
     assert occlusion_score(arm) > 2.5
     assert band_scores(arm)[2] == max(band_scores(arm))   # the left band
-
-
-def boxed(view: View, x0: float, x1: float, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
-    """``view`` with a box of ``colour`` from ``x0`` to ``x1`` and ``y0`` to ``y1`` pw from the
-    playing area's top left corner (negative: out on the frame)."""
-    img = view.image.copy()
-    m, px = view.margin, view.px
-    img[max(0, int((m + y0) * px)):int((m + y1) * px), max(0, int((m + x0) * px)):int((m + x1) * px)] = colour
-    return View(img, view.px, view.margin)
 
 
 def low_stacks_view(seed: int = 3) -> View:
