@@ -190,7 +190,10 @@ def band_checkers(prof: Profiles, params: ReadParams = DEFAULT) -> Optional[list
     lo, hi = band_span(params)
     y0 = float(shape.to_real(np.array(bx), np.array(lo))[1])
     y1 = float(shape.to_real(np.array(bx), np.array(hi))[1])
-    ys = np.arange(y0, y1 + 1e-9, 2 * params.step)      # coarse, then refined round each peak
+    # coarse, then refined round each peak; half a checker past the stretch's ends, as every rim peak
+    # the stretch takes over must be found again here (a checker centred at its end, its coarse rings
+    # stopping just short of its centre, was lost: one of two touching checkers on a real bar)
+    ys = np.arange(y0 - 0.5 * cd, y1 + 0.5 * cd + 1e-9, 2 * params.step)
     side = max(0.1, (cd - min(shape.bar, L.BAR_WIDTH)) / 2) * sx
     xs = bx + np.linspace(-side, side, 2 * int(round(side / 0.1)) + 1)
     sc = ring_scores(prof, xs[None, :], ys[:, None], cd, params.ring_radii, shape, sx)

@@ -51,6 +51,15 @@ def test_a_checker_in_the_squeezed_band_of_a_real_bar_is_found(name: str, y: flo
     assert len(band) == 1 and band[0].y == pytest.approx(y, abs=0.15)
 
 
+@pytest.mark.parametrize("checker", [None, 1.0])
+def test_two_checkers_side_by_side_at_the_end_of_a_real_bar_s_squeezed_band(checker: Optional[float]) -> None:
+    # test10: two gold checkers touching on the bar, the second centred at the band's end (layout 6.5,
+    # board 6.87); the band's coarse rings stopped just short of it and its peak was taken over by the
+    # band all the same: the bar read one checker of two
+    band = _found("test10", checker).bar
+    assert [round(c.y, 1) for c in band] == [5.6, 6.5]
+
+
 @pytest.mark.parametrize("bar", [(0, 0), (1, 0), (0, 1)])
 def test_a_rendered_narrow_bar_with_hinges_on_a_tall_board(bar: tuple[int, int]) -> None:
     # before: 3 of these 18 right (the hinges read as checkers, the band's checkers missed)
