@@ -180,7 +180,8 @@ def reported_odds(rows: Any, odds: Optional[list[Any]] = None) -> dict[str, Any]
                 "bar": {c: round(next((q for n, _, q in odds[24 + k] if n == rows.bar[k]), 0.0), 3)
                         for k, c in enumerate(("dark", "light"))}}
     from .odds import bar_odds, point_odds
-    p = lambda pt: round(point_odds(pt).get((pt.count, pt.colour if pt.count else None), 0.0), 3)  # noqa: E731
+    # (rounded first to the 6 places the reader's odds keep, so both paths report the same figure)
+    p = lambda pt: round(round(point_odds(pt).get((pt.count, pt.colour if pt.count else None), 0.0), 6), 3)  # noqa: E731
     return {"top": [p(pt) for pt in rows.top], "bottom": [p(pt) for pt in rows.bottom],
             "bar": {c: round(bar_odds(rows.bar[k], rows.confidence).get(rows.bar[k], 0.0), 3)
                     for k, c in enumerate(("dark", "light"))}}

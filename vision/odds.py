@@ -23,6 +23,12 @@ from referee.events import PointReading
 from . import layout as L
 
 ABSOLUTE_MAX = 0.9   # the most the absolute reading alone gives one (count, colour)
+# a point's reading with confidence c is right with probability SURE[0] + SURE[1] c (at most ABSOLUTE_MAX):
+# measured on the tuned real boards (377 points, bench/vision_real.py's sets), readings below 0.6 were right
+# 89 % (0-0.2), 92 % (0.2-0.4), 78 % (0.4-0.5, 9 points), 94 % (0.5-0.6), every one above 0.6 (297); on
+# rendered real tables 90 % below 0.6.  The earlier 0.35 + 0.6 c said 37-71 % there: too unsure by half
+SURE = (0.6, 0.3)
+READING_SCALE = (0.35, 0.6)  # the reader's own scale, which ranks its points against each other (vision.totals)
 MIN_P = 1e-6
 FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
 TILT = 0.2           # with a learned look, the absolute reading only tilts it: its least weight for any (count, colour)
@@ -44,12 +50,12 @@ def colour_doubt(margin: float) -> float:
     return 0.5 * (1.0 - m) ** 1.5
 
 
-def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX,
-               doubt: Optional[float] = None) -> dict[tuple[int, Optional[str]], float]:
+def point_odds(p: PointReading, cap: float = ABSOLUTE_MAX, doubt: Optional[float] = None,
+               scale: tuple[float, float] = SURE) -> dict[tuple[int, Optional[str]], float]:
     """One point's (count, colour) -> probability from its reading and confidence; ``doubt``:
     the chance its colour is the other one (:func:`colour_doubt`), when the reader measured it,
     moves that share of the count's weight to the same count of the other colour."""
-    sure = min(cap, 0.35 + 0.6 * max(0.0, min(1.0, p.confidence)))
+    sure = min(cap, scale[0] + scale[1] * max(0.0, min(1.0, p.confidence)))
     rest = 1.0 - sure
     colour = p.colour
     out: dict[tuple[int, Optional[str]], float] = {}

@@ -38,7 +38,7 @@ import numpy as np
 from referee.events import PointReading
 
 from . import layout as L
-from .odds import bar_odds, point_odds
+from .odds import READING_SCALE, bar_odds, point_odds
 
 if TYPE_CHECKING:
     from .assemble import Assembled
@@ -109,8 +109,11 @@ def _likelihoods(p: PointReading) -> np.ndarray:
 
 def _read_odds(p: PointReading) -> dict[tuple[int, Optional[str]], float]:
     """A point's odds as its reading gives them (:func:`vision.odds.point_odds`), a stack read taller
-    than a row sharing its odds with the row alone."""
-    odds = point_odds(p)
+    than a row sharing its odds with the row alone.  On the reader's own scale of confidence
+    (:data:`vision.odds.READING_SCALE`): the totals ask which points are the likeliest wrong, and the
+    calibrated odds (nearer one another below "certain") ranked them worse (template3's two pearl fives
+    swapped colours, 21 -> 19 of 24 points)."""
+    odds = point_odds(p, scale=READING_SCALE)
     if p.count > ROW:  # a second layer may be a checker's embossed face, a logo or the grain
         odds[(ROW, p.colour)] = odds.get((ROW, p.colour), 0.0) + TALL_ROW * odds[(p.count, p.colour)]
     return odds
