@@ -8,7 +8,6 @@ from typing import Optional, Sequence
 import cv2
 import numpy as np
 
-from .dice_candidates import chan_max
 from .dice_params import GRID, ON, ON_VALUES, DiceParams
 from .rectify import View
 
@@ -103,12 +102,12 @@ def _median_colour(a: np.ndarray) -> tuple[int, int, int]:
     if not len(a):
         c = _median(a)
         return int(c[0]), int(c[1]), int(c[2])
-    s = np.sort(a, axis=0)
-    k = len(s) // 2
-    if len(s) % 2:
-        b, g, r = s[k].tolist()
+    s = np.sort(a.T, axis=1, kind="stable")   # each channel's row sorted (bytes: a radix sort)
+    k = s.shape[1] // 2
+    if s.shape[1] % 2:
+        b, g, r = s[:, k].tolist()
         return b, g, r
-    lo, hi = s[k - 1].tolist(), s[k].tolist()
+    lo, hi = s[:, k - 1].tolist(), s[:, k].tolist()
     return (lo[0] + hi[0]) // 2, (lo[1] + hi[1]) // 2, (lo[2] + hi[2]) // 2
 
 
@@ -162,7 +161,8 @@ def _reach(pieces: np.ndarray, seed: tuple[int, int], rx: int, ry: int) -> tuple
     hx, hy = rx // 2, ry // 2   # two boxes of 2h + 1 touch when their centres lie r or less apart
     near = cv2.dilate(pieces, _box(2 * hy + 1, 2 * hx + 1))
     # every nonzero level joined, from the seed's (filled in place: the dilation is this call's own)
-    _n, _img, _mask, (x, y, w, h) = cv2.floodFill(near, None, seed, 255, int(near[seed[1], seed[0]]) - 1, 0,
+    at = int(near[seed[1], seed[0]])
+    _n, _img, _mask, (x, y, w, h) = cv2.floodFill(near, None, seed, 255, at - 1, 255 - at,
                                                   8 | cv2.FLOODFILL_FIXED_RANGE)
     H, W = pieces.shape[:2]
     return (x + hx if x > 0 else 0, y + hy if y > 0 else 0,
@@ -197,33 +197,34 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         colour, at_seed = known
     if p.likeness and at_seed >= max(p.likeness):
         return "pip"
-    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
-    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
     lo, hi = p.side
-    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
-    # from there on its region runs out of the window (no fill needed to tell)
-    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
-    runs_out = min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
+    b0, g0, r0 = colour
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        if runs_out < like_at:
+        # the pixels of the seed's colour: no channel ceil(like_at) or more from it (255 there; one call, no
+        # distance map: that is worked out only about a face that stays inside the window)
+        t = int(np.ceil(like_at)) - 1
+        like = cv2.inRange(crop, (b0 - t, g0 - t, r0 - t), (b0 + t, g0 + t, r0 + t))
+        # a straight run of the seed's colour from it to the window's edge: its region runs out of the
+        # window (no fill needed to tell; Python's scan of a few dozen ints: no numpy call each)
+        row, col = like[sy].tolist(), like[:, sx].tolist()
+        if 0 not in row[:sx + 1] or 0 not in row[sx:] or 0 not in col[:sy + 1] or 0 not in col[sy:]:
             continue
-        like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
-        # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
+        # frame of 255s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
         # left are labelled without their boxes
-        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
+        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
         ry, rx = se.shape[0] // 2, se.shape[1] // 2
         # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
@@ -231,7 +232,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
                 _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
             continue
-        inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
+        inner = framed[1:-1, 1:-1]   # 2: the seed's region, 255: the other pieces, 0: neither
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
@@ -243,7 +244,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # seed's region alone (no other piece near): no pieces labelled
         at = (max(by - ry, 0), min(by + bh + ry, side), max(bx - rx, 0), min(bx + bw + rx, side))
         lab = None
-        if cv2.countNonZero(cv2.compare(inner[at[0]:at[1], at[2]:at[3]], 1, cv2.CMP_EQ)):  # type: ignore[call-overload]
+        if cv2.countNonZero(cv2.compare(inner[at[0]:at[1], at[2]:at[3]], 255, cv2.CMP_EQ)):  # type: ignore[call-overload]
             n, lab = cv2.connectedComponents(inner, connectivity=4)
             seed_label = int(lab[sy, sx])
             new = (lab == seed_label).view(np.uint8)
@@ -290,10 +291,14 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         cv2.fillConvexPoly(solid, hull, 1)
         # the bands around the face, worked out only where they can be: the face's box and the widest reach
         box = cv2.boundingRect(hull)
-        (y0, y1, x0, x1), outer = _dilated(solid, far_out, box)
-        around = dist[y0:y1, x0:x1]
-        near = _dilated(solid, band_out, box, (y0, y1, x0, x1))[1] > 0
-        band = near & (_dilated(solid, band_in, box, (y0, y1, x0, x1))[1] == 0)
+        fy, fx = far_out.shape[0] // 2, far_out.shape[1] // 2
+        bx, by, bw, bh = box
+        at = (max(by - fy, 0), min(by + bh + fy, side), max(bx - fx, 0), min(bx + bw + fx, side))
+        y0, y1, x0, x1 = at
+        d3 = cv2.absdiff(crop[y0:y1, x0:x1], colour + (0,))  # type: ignore[call-overload]
+        around = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # each pixel's distance from the colour
+        near = _dilated(solid, band_out, box, at)[1] > 0
+        band = near & (_dilated(solid, band_in, box, at)[1] == 0)
         if not band.any():
             continue
         ring = around[band]
@@ -302,7 +307,9 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         if contrast < p.contrast:
             continue
         # a little further out it must still differ (an emblem's square on a checker is ringed by a
-        # thin line, then the checker's colour again)
+        # thin line, then the checker's colour again; the widest band worked out only now, where
+        # the _dilated window above is its own)
+        outer = _dilated(solid, far_out, box, at)[1]
         far = (outer > 0) & ~near
         if far.any():
             ring = around[far]
@@ -404,48 +411,74 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
 def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:
     """The value on a die's face cut out square (BGR), and the confidence of it: how pip-like (unlike the
     face's colour) each of the 3 x 3 places a pip can be is, and the face whose pips are all darker
-    than its empty places by the widest margin (either way round)."""
+    than its empty places by the widest margin (either way round).  (Worked out on the distances' whole
+    grey levels: their percentiles and the light places' median read off one histogram, each place's
+    share of a level one table's entry; the same values as sorting the floats.)"""
     n = face.shape[0]
     # the face's colour: from the band between the pips and the face's edge, never a pip's place
-    _rim, band, _inside = _rims(n)
-    colour = _median(face[band].reshape(-1, 3)).astype(np.uint8)
-    dist = chan_max(cv2.absdiff(face, (int(colour[0]), int(colour[1]),  # type: ignore[call-overload]
-                                       int(colour[2]), 0))).astype(np.float32)
+    band = _band_at(n)
+    colour = _median_colour(face.reshape(-1, 3).take(band, axis=0))
+    d3 = cv2.absdiff(face, colour + (0,))  # type: ignore[call-overload]
+    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])   # chan_max: on so small a face, faster
     e = max(1, n // 12)
     dist[:e] = 0
     dist[n - e:] = 0
     dist[:, :e] = 0
     dist[:, n - e:] = 0
+    hist = np.bincount(dist.ravel(), minlength=256)
     k98 = dist.size * 49 // 50
-    contrast = float(np.partition(dist.ravel(), k98)[k98])  # its 98th percentile
+    contrast = float(np.searchsorted(hist.cumsum(), k98, side="right"))  # its 98th percentile
     if contrast < 35.0:
         return None, 0.0
-    d = np.minimum(dist, contrast) / contrast
+    level = np.minimum(_LEVELS, contrast) / contrast   # each grey level's share of the contrast (float32)
+    d = level.take(dist)
     # a die's face is square: its rim is all of the face's colour (a disc cut out square, a checker's
     # emblem, has other colours in its corners)
-    odd = float((dist[band] > p.rim_levels).mean())
+    odd = np.count_nonzero(dist.ravel().take(band) > p.rim_levels) / len(band)
     ii = cv2.integral(d)
     corners, w = _places(n, tuple(p.offsets), tuple(p.spreads), p.pip_radius)
     a, b, c, e_ = (ii.take(k) for k in corners)  # the integral image at each place's box corners
     # how pip-like each place is (0: the face's colour, 1: the pips')
     box = (a - b - c + e_) / float((2 * w + 1) ** 2)
-    on_min = np.where(ON[None], box[:, None, :], np.inf).min(axis=2)     # (grids, faces)
-    off_max = np.where(~ON[None], box[:, None, :], -np.inf).max(axis=2)
+    on_min = np.minimum.reduceat(box.take(_ON_PLACES, axis=1), _ON_CUTS, axis=1)     # (grids, faces)
+    off_max = np.maximum.reduceat(box.take(_OFF_PLACES, axis=1), _OFF_CUTS, axis=1)
     margin = (on_min - off_max).max(axis=0)
     scores: dict[int, float] = {}
-    for v, m_ in zip(ON_VALUES, margin):
-        scores[int(v)] = max(scores.get(int(v), -1.0), float(m_))
+    for v, m_ in zip(ON_VALUES, margin.tolist()):
+        scores[v] = max(scores.get(v, -1.0), m_)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     (value, best), (_, second) = ranked[0], ranked[1]
-    light = d[d < 0.5]
-    plain = 1.0 - float(_middle(light)) * 2 if light.size else 0.0
+    # the median of the light places' shares (those below a half): the middle one or two levels
+    light = np.where(level < 0.5, hist, 0)
+    k = int(light.sum())
+    if k:
+        at = np.searchsorted(light.cumsum(), (k // 2 - 1 + k % 2, k // 2), side="right")
+        plain = 1.0 - float(_middle(level.take(at)[: 2 - k % 2])) * 2
+    else:
+        plain = 0.0
     # no more of the face pip-coloured than the value's pips cover (a letter's hole is no pip)
-    ink = float((d > 0.5).mean())
+    ink = int(hist[level > 0.5].sum()) / dist.size
     plain *= _unit(1.0 - (ink - (p.ink[0] + p.ink[1] * value)) / 0.05)
     conf = _unit(best / p.margin) * _unit((best - second) / 0.3) * _unit((contrast - 30) / 50) \
         * _unit((plain - 0.3) / 0.25)
     conf *= _unit((p.rim_odd - odd) / 0.1)
     return value, round(min(conf, 1.0), 3)
+
+
+_LEVELS = np.arange(256, dtype=np.float32)   # the grey levels, as read_face's distances are floats
+_LEVELS.setflags(write=False)
+# each face's places with a pip, and without, one face after another (ON's rows), and where each face's begin
+_ON_PLACES, _OFF_PLACES = np.nonzero(ON)[1], np.nonzero(~ON)[1]
+_ON_CUTS = np.concatenate([[0], np.cumsum(ON.sum(axis=1))[:-1]])
+_OFF_CUTS = np.concatenate([[0], np.cumsum((~ON).sum(axis=1))[:-1]])
+
+
+@lru_cache(maxsize=4)
+def _band_at(n: int) -> np.ndarray:
+    """The flat indices (row by row) of :func:`_rims`' band on a face cut out ``n`` px square."""
+    k = np.flatnonzero(_rims(n)[1])
+    k.setflags(write=False)
+    return k
 
 
 def _unit(x: float) -> float:
