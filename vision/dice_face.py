@@ -161,8 +161,7 @@ def _reach(pieces: np.ndarray, seed: tuple[int, int], rx: int, ry: int) -> tuple
     hx, hy = rx // 2, ry // 2   # two boxes of 2h + 1 touch when their centres lie r or less apart
     near = cv2.dilate(pieces, _box(2 * hy + 1, 2 * hx + 1))
     # every nonzero level joined, from the seed's (filled in place: the dilation is this call's own)
-    at = int(near[seed[1], seed[0]])
-    _n, _img, _mask, (x, y, w, h) = cv2.floodFill(near, None, seed, 255, at - 1, 255 - at,
+    _n, _img, _mask, (x, y, w, h) = cv2.floodFill(near, None, seed, 255, int(near[seed[1], seed[0]]) - 1, 0,
                                                   8 | cv2.FLOODFILL_FIXED_RANGE)
     H, W = pieces.shape[:2]
     return (x + hx if x > 0 else 0, y + hy if y > 0 else 0,
@@ -197,34 +196,33 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         colour, at_seed = known
     if p.likeness and at_seed >= max(p.likeness):
         return "pip"
+    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
+    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
     lo, hi = p.side
-    b0, g0, r0 = colour
+    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
+    # from there on its region runs out of the window (no fill needed to tell)
+    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
+    runs_out = min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        # the pixels of the seed's colour: no channel ceil(like_at) or more from it (255 there; one call, no
-        # distance map: that is worked out only about a face that stays inside the window)
-        t = int(np.ceil(like_at)) - 1
-        like = cv2.inRange(crop, (b0 - t, g0 - t, r0 - t), (b0 + t, g0 + t, r0 + t))
-        # a straight run of the seed's colour from it to the window's edge: its region runs out of the
-        # window (no fill needed to tell; Python's scan of a few dozen ints: no numpy call each)
-        row, col = like[sy].tolist(), like[:, sx].tolist()
-        if 0 not in row[:sx + 1] or 0 not in row[sx:] or 0 not in col[:sy + 1] or 0 not in col[sy:]:
+        if runs_out < like_at:
             continue
+        like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
-        # frame of 255s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
+        # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
         # left are labelled without their boxes
-        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=255)
+        framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
         ry, rx = se.shape[0] // 2, se.shape[1] // 2
         # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
@@ -232,7 +230,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
                 _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
             continue
-        inner = framed[1:-1, 1:-1]   # 2: the seed's region, 255: the other pieces, 0: neither
+        inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
         # (twice: the pieces reached, then those they reach; the second time only the new pieces'
@@ -244,7 +242,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # seed's region alone (no other piece near): no pieces labelled
         at = (max(by - ry, 0), min(by + bh + ry, side), max(bx - rx, 0), min(bx + bw + rx, side))
         lab = None
-        if cv2.countNonZero(cv2.compare(inner[at[0]:at[1], at[2]:at[3]], 255, cv2.CMP_EQ)):  # type: ignore[call-overload]
+        if cv2.countNonZero(cv2.compare(inner[at[0]:at[1], at[2]:at[3]], 1, cv2.CMP_EQ)):  # type: ignore[call-overload]
             n, lab = cv2.connectedComponents(inner, connectivity=4)
             seed_label = int(lab[sy, sx])
             new = (lab == seed_label).view(np.uint8)
@@ -292,11 +290,10 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # the bands around the face, worked out only where they can be: the face's box and the widest reach
         box = cv2.boundingRect(hull)
         fy, fx = far_out.shape[0] // 2, far_out.shape[1] // 2
-        bx, by, bw, bh = box
-        at = (max(by - fy, 0), min(by + bh + fy, side), max(bx - fx, 0), min(bx + bw + fx, side))
+        at = (max(box[1] - fy, 0), min(box[1] + box[3] + fy, side),
+              max(box[0] - fx, 0), min(box[0] + box[2] + fx, side))
         y0, y1, x0, x1 = at
-        d3 = cv2.absdiff(crop[y0:y1, x0:x1], colour + (0,))  # type: ignore[call-overload]
-        around = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # each pixel's distance from the colour
+        around = dist[y0:y1, x0:x1]
         near = _dilated(solid, band_out, box, at)[1] > 0
         band = near & (_dilated(solid, band_in, box, at)[1] == 0)
         if not band.any():
@@ -307,8 +304,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         if contrast < p.contrast:
             continue
         # a little further out it must still differ (an emblem's square on a checker is ringed by a
-        # thin line, then the checker's colour again; the widest band worked out only now, where
-        # the _dilated window above is its own)
+        # thin line, then the checker's colour again; that band dilated only now, in the same window)
         outer = _dilated(solid, far_out, box, at)[1]
         far = (outer > 0) & ~near
         if far.any():

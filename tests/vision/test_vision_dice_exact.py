@@ -91,18 +91,3 @@ def test_median_colour_is_numpys_median_made_whole() -> None:
             want = tuple(int(v) for v in np.median(a, axis=0))
             assert _median_colour(a) == want
 
-
-def test_in_range_is_the_thresholded_channel_distance() -> None:
-    """The face's pixels of the seed's colour taken with one cv2.inRange (``_blob``): the pixels whose
-    channel-most distance from the colour is at most ceil(likeness) - 1, bounds past 0..255 included."""
-    rng = np.random.default_rng(5)
-    for trial in range(300):
-        crop = rng.integers(0, 256, (59, 59, 3), dtype=np.uint8)
-        if trial % 2:
-            crop = np.clip(rng.integers(0, 256, 3) + rng.integers(-30, 30, (59, 59, 3)), 0, 255).astype(np.uint8)
-        colour = tuple(int(v) for v in (rng.integers(0, 256, 3) if trial % 3 else rng.choice([0, 3, 252, 255], 3)))
-        t = int(np.ceil(float(rng.choice(DiceParams().likeness)))) - 1
-        dist = cv2.absdiff(crop, colour + (0,)).max(axis=2)
-        want = np.where(dist <= t, 255, 0).astype(np.uint8)
-        lo, hi = tuple(c - t for c in colour), tuple(c + t for c in colour)
-        assert np.array_equal(cv2.inRange(crop, lo, hi), want), trial
