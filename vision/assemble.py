@@ -45,6 +45,8 @@ class Assembled:
     reason: Optional[NoReading] = None        # why this is no reading (impossible totals), else None
     margins: tuple[float, ...] = ()           # per point (top then bottom) its least sure checker's colour
     #                                           margin (vision.colours), 1.0 where empty or flipped by the totals
+    foreign: tuple[str, ...] = ()             # the points holding a stack of a colour neither set shows
+    #                                           (foreign_points): something lies over the board there
 
 
 def calibrate(raw: float, params: ReadParams = DEFAULT) -> float:
@@ -113,8 +115,12 @@ def _point_rows(found: Found, labels: np.ndarray, cmargin: np.ndarray,
     return rows, total, margins, k
 
 
-def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: ReadParams = DEFAULT) -> Assembled:
-    """Stage 4: counts and colours per point and bar, with calibrated confidences."""
+def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: ReadParams = DEFAULT,
+             odd: Optional[np.ndarray] = None) -> Assembled:
+    """Stage 4: counts and colours per point and bar, with calibrated confidences.  ``odd``: per
+    sample, whether its hue is one neither colour shows (:func:`vision.colours.hue_outliers`): a
+    point holding one has its colour doubted in the odds (its margin for them at most
+    ``params.colour_knee``), its reading and confidence as they are."""
     rows, total, margins, k = _point_rows(found, labels, cmargin, params)
     rows, total, settled = settle_tall(rows, found, total, params)
     rows = {r: [PointReading(p.count, p.colour, round(calibrate(p.confidence, params), 3)) for p in rows[r]]
@@ -140,6 +146,11 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     # is not doubted by its checkers' margin (which spoke for the other colour): its confidence says it
     point_margins = tuple(float(margins[(r, i)]) if rows[r][i].count and rows[r][i].colour == coloured[r][i]
                           else 1.0 for r in ("top", "bottom") for i in range(12))
+    foreign: tuple[str, ...] = ()
+    if odd is not None and odd[:k].any():   # (a colour the totals flipped: its confidence says it, as above)
+        point_margins = tuple(min(m, params.colour_knee) if strange and m < 1.0 else m
+                              for m, strange in zip(point_margins, _points_holding(found, odd)))
+        foreign = foreign_points(found, odd, params)
     if flipped == "bar":
         bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
         bar_conf = min(bar_conf, params.point_knee / 2)
@@ -159,7 +170,35 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3), found.on_bar),
                      sum(total),
                      plausible, totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
-                     reason=None if plausible else impossible(totals), margins=point_margins)
+                     reason=None if plausible else impossible(totals), margins=point_margins, foreign=foreign)
+
+
+def _flags_per_point(found: Found, flags: np.ndarray) -> list[int]:
+    """Per point (top then bottom), how many of its samples are flagged (``flags`` in the
+    samples' order: the points', then the bar's)."""
+    out, k = [], 0
+    for name in [f"{r}{i}" for r in ("top", "bottom") for i in range(12)]:
+        m = len(found.per_axis[name].samples)
+        out.append(int(flags[k:k + m].sum()))
+        k += m
+    return out
+
+
+def _points_holding(found: Found, flags: np.ndarray) -> list[bool]:
+    """Per point (top then bottom), whether any of its samples is flagged."""
+    return [n > 0 for n in _flags_per_point(found, flags)]
+
+
+def foreign_points(found: Found, odd: np.ndarray, params: ReadParams = DEFAULT) -> tuple[str, ...]:
+    """The points (``"top 10"``: row and place from the first corner, as ``bgtable read`` names
+    them) holding ``params.foreign_stack`` or more samples whose hue neither colour of the set
+    shows (``odd``: :func:`vision.colours.hue_outliers`).  A die lying on a point is one or two
+    such samples; a stack of them is something else lying there, several checkers long: a dice
+    cup, a sleeve (the labelled real board ``felt``: two black leather cups over three points of a
+    red and cream set, read as three dark checkers).  On every other labelled real board no point
+    holds more than one."""
+    names = [f"{r} {i + 1}" for r in ("top", "bottom") for i in range(12)]
+    return tuple(n for n, c in zip(names, _flags_per_point(found, odd)) if c >= params.foreign_stack)
 
 
 def doubt_unsure_board(rows: Rows, params: ReadParams = DEFAULT) -> Rows:

@@ -82,6 +82,33 @@ class ColourModel:
         return float(np.linalg.norm(np.array(self.dark) - np.array(self.light)))
 
 
+def hue_outliers(samples: np.ndarray, labels: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
+    """The samples whose hue (Lab a, b) neither colour of this frame explains: further than
+    ``params.colour_outlier`` robust standard deviations (1.4826 x the median absolute deviation,
+    at least ``params.colour_spread``) from the median hue of the checkers given their colour.
+
+    Glare on a glossy red checker washes it pink-white: nearer the cream checkers in every channel
+    (``vertical``'s blot: a = 146 against the cream's 124-126 and the red's 182-191), so it is given
+    the light colour with a fair margin, and the referee then sees a light checker where none can
+    be.  But the cream checkers' hue is tight, and no cream checker under this light is that pink:
+    its colour is one the set does not show, so the odds doubt it (:func:`vision.assemble.assemble`:
+    the referee then weighs the move by the count; the reading itself keeps its colour and
+    confidence, which settle the totals).  Lightness is left out (light and shadow move it most);
+    a colour given to fewer than ``params.colour_spread_min`` checkers is not judged (no spread
+    to judge by)."""
+    odd = np.zeros(len(samples), bool)
+    for k in (0, 1):
+        mine = np.flatnonzero(labels == k)
+        if len(mine) < params.colour_spread_min:
+            continue
+        hue = samples[mine, 1:].astype(np.float64)
+        centre = np.median(hue, axis=0)
+        dev = np.abs(hue - centre)
+        spread = np.maximum(1.4826 * np.median(dev, axis=0), params.colour_spread)
+        odd[mine] = (dev / spread).max(axis=1) > params.colour_outlier
+    return odd
+
+
 def axis_split(s: np.ndarray) -> np.ndarray:
     """Labels 0/1 for samples (n >= 2, rows) cut in two along their main axis where the two
     sides are most apart for their spread: the cut maximising (mean gap)^2 / (var_a + var_b

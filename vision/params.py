@@ -75,6 +75,16 @@ class ReadParams:
     """share past the hue midpoint (0 dark, 1 light) from which a sample's hue points to one colour."""
     l_weight: float = 0.5
     """weight of Lab lightness against the two colour axes when telling checker colours apart."""
+    colour_outlier: float = 6.0
+    """robust standard deviations: a checker whose hue (Lab a, b) lies this far from every checker given its
+    colour in the frame is a colour neither set shows (glare washing a red checker pink): its colour unsure."""
+    colour_spread: float = 3.0
+    """Lab a/b units: the least spread a colour's hue is taken to have (its checkers alike, or few of them)."""
+    colour_spread_min: int = 3
+    """checkers: a colour given to fewer in the frame has no spread measured, and none of them is judged so."""
+    foreign_stack: int = 3
+    """samples: this many on one point whose hue neither colour shows are no checkers (a dice cup, a sleeve
+    lying there; a die covers one or two): something lies over the board."""
 
     # --- the 5-row against 12-pyramid gap look (vision.rims) ---
     gap_halves: tuple[int, ...] = (4, 6)

@@ -29,7 +29,8 @@ from .assemble import Assembled, assemble, board_confidence, calibrate, colour_r
 from .assemble import settle_with_off
 from .bar import _faint_bar_runs, _gap_between, _lone_bar_rims, read_bar
 from .checkers import Found, pick_checkers
-from .colours import ColourModel, _compatible, axis_split, colour_samples, fallback_model, learn_colours
+from .colours import (ColourModel, _compatible, axis_split, colour_samples, fallback_model, hue_outliers,
+                      learn_colours)
 from .looks import drop_empty_bases, outline_score, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rectify import View
@@ -73,4 +74,5 @@ def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParam
     use = (learned if learned is not None and (model is None or _compatible(learned, model))
            else (model or fallback_model()))
     labels, cm = use.classify(samples, params)
-    return replace(assemble(found, labels, cm, params), model=use), learned or model
+    odd = hue_outliers(samples, labels, params)
+    return replace(assemble(found, labels, cm, params, odd), model=use), learned or model

@@ -226,6 +226,15 @@ class BoardReader:
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
+        if assembled.foreign and (memory is None or isinstance(memory, SelfReference)):
+            # a stack of a colour neither set shows: something lies over those points (a cup, a
+            # sleeve the frame band did not see cross); a learned look tells it by its own slots
+            reason = occluded([], assembled.foreign)
+            if not read_occluded:
+                return Reading(None, None, True, corners, view, reason=reason)
+            settled = settle_assembled(assembled, params)
+            rows = L.RowReading(settled.rows.top, settled.rows.bottom, settled.rows.bar, 0.0)
+            return Reading(rows, None, True, corners, view, reason=reason)
         # more than 15 of a colour: the most likely reading with possible totals, its changed
         # points unsure (:mod:`vision.totals`)
         raw, assembled = assembled, settle_assembled(assembled, params)

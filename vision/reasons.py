@@ -41,9 +41,15 @@ def no_board(why: str) -> NoReading:
     return NoReading("no_board", why if why.startswith("board not found") else f"board not found: {why}")
 
 
-def occluded(where: list[str]) -> NoReading:
-    """Something lies over the board; ``where``: the frame's edges it crosses (may be empty)."""
+def occluded(where: list[str], points: tuple[str, ...] = ()) -> NoReading:
+    """Something lies over the board; ``where``: the frame's edges it crosses (may be empty);
+    ``points``: the points it lies on, when seen there (``"top 10"``, as ``bgtable read`` names
+    them): a stack of a colour neither set shows (:func:`vision.assemble.foreign_points`)."""
     at = f" across the frame's {' and '.join(where)} edge{'s' if len(where) > 1 else ''}" if where else ""
+    if points:
+        return NoReading("occluded", f"something that is no checker lies over the board on {', '.join(points)} "
+                         "(a dice cup, a hand?): no reading until it leaves", (("where", tuple(where)),
+                                                                              ("points", tuple(points))))
     return NoReading("occluded", f"something lies over the board{at} (a hand?): no reading until it leaves",
                      (("where", tuple(where)),))
 
