@@ -112,7 +112,7 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
+from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours, seed_dists
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
@@ -234,7 +234,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     cands = cands[: params.max_looks]
     taken = _taken(cands, kept or {}, params.kept_within)
     fresh = [c for c in cands if c not in taken]
-    seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
+    colours = seed_colours(view, fresh, params)   # the faces' colours about the candidates, at once
+    seeds = dict(zip(fresh, zip(colours, seed_dists(view, fresh, colours, params))))  # and the first seeds' distances
     # the candidates on a die already found (within 0.15 pw of it: the same face again), marked for them
     # all at once as each die is found (the same distances as measured candidate by candidate)
     xy = np.asarray(cands, np.float64).reshape(-1, 2)
@@ -242,7 +243,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     for k, (cx, cy) in enumerate(cands):
         if on_found[k]:
             continue
-        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, seeds[cx, cy], to_img, shape)
+        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, *seeds[cx, cy], to_img, shape)
         if looks is not None:
             looks[cx, cy] = die
         if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
@@ -271,10 +272,12 @@ def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Look
 
 def _look(view: View, cx: float, cy: float, params: DiceParams,
           known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
+          first: "tuple[int, np.ndarray, int] | None",
           to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
     """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
-    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours."""
-    got = face_at(view, cx, cy, params, known)
+    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours,
+    ``first``: its first seed's distances (:func:`vision.dice_face.seed_dists`)."""
+    got = face_at(view, cx, cy, params, known, first)
     if got is None:
         return None
     face, rect, contrast, fill = got

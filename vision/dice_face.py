@@ -178,13 +178,16 @@ def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
 
 
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams,
-          known: "tuple[tuple[int, int, int], int] | None" = None) -> "tuple[tuple, float, float] | str | None":
+          known: "tuple[tuple[int, int, int], int] | None" = None,
+          dists: "tuple[np.ndarray, int] | None" = None) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
     what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
     none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
     at a loose likeness first, then tighter ones (a white die on a cream point is told from it by its
     edge and shadow only).  ``known``: the seed's colour and its own distance from it
-    (:func:`seed_colours`), when already worked out."""
+    (:func:`seed_colours`), when already worked out; ``dists``: the window's distances from that colour
+    and the least likeness at which a straight run joins the seed to the window's edge
+    (:func:`seed_dists`), when already worked out."""
     sx, sy = seed
     if known is None:
         c0 = max(2, int(round(0.06 * P)))
@@ -196,15 +199,13 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         colour, at_seed = known
     if p.likeness and at_seed >= max(p.likeness):
         return "pip"
-    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
-    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
+    if dists is None:
+        dist, runs_out = _dist_runs(crop, colour, seed)
+    else:
+        dist, runs_out = dists
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
     lo, hi = p.side
-    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
-    # from there on its region runs out of the window (no fill needed to tell)
-    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
-    runs_out = min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
@@ -316,6 +317,64 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     return got
 
 
+def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, int]) -> tuple[np.ndarray, int]:
+    """Per pixel of ``crop``, how far it lies from ``colour`` (the channel that differs most), and the
+    least likeness at which a straight run of pixels nearer than that joins ``seed`` to the window's edge
+    (along its row or column, either way): from there on its region runs out of the window (no fill
+    needed to tell)."""
+    sx, sy = seed
+    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
+    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
+    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
+    return dist, min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
+
+
+def seed_dists(view: View, points: Sequence[tuple[float, float]],
+               seeds: "Sequence[tuple[tuple[tuple[int, int, int], int], ...] | None]",
+               p: DiceParams) -> "list[tuple[int, np.ndarray, int] | None]":
+    """Per point (layout pw) with its seeds' colours (:func:`seed_colours`; None: its window leaves the
+    view), the first seed :func:`face_at` grows a face from (its index: the first of the colour about it
+    at the loosest likeness) and what :func:`_blob` works out first for it (:func:`_dist_runs`): the
+    window's distances from that seed's colour and the likeness at which a straight run joins the seed
+    to the window's edge; None when no seed is grown.  Worked out for all points at once (one channel
+    split and maximum over all the windows, the runs read off them together), the same values."""
+    out: "list[tuple[int, np.ndarray, int] | None]" = [None] * len(points)
+    if not p.likeness:
+        return out
+    loosest = max(p.likeness)
+    offs = _seed_offsets(view.px)
+    todo: "list[tuple[int, int, tuple[int, int, int]]]" = []
+    for i, (pt, known) in enumerate(zip(points, seeds)):
+        if known is None:
+            continue
+        k = next((k for k, (_c, far) in enumerate(known) if far < loosest), None)
+        win = _window(view, pt[0], pt[1], p)
+        if k is not None and win is not None:
+            todo.append((i, k, win))
+    if not todo:
+        return out
+    n, r = len(todo), todo[0][2][2]
+    s = 2 * r + 1
+    img = view.image
+    d3 = np.empty((n, s, s, 3), np.uint8)
+    sx, sy = np.empty(n, np.intp), np.empty(n, np.intp)
+    for j, (i, k, (u, v, _r)) in enumerate(todo):
+        cv2.absdiff(img[v - r: v + r + 1, u - r: u + r + 1], seeds[i][k][0] + (0,), dst=d3[j])  # type: ignore[index,call-overload]
+        sx[j], sy[j] = r + offs[k][0], r + offs[k][1]
+    b, g, rr = cv2.split(d3.reshape(n * s, s, 3))
+    dist = cv2.max(cv2.max(b, g, dst=b), rr, dst=b).reshape(n, s, s)
+    at = np.arange(n)
+    rows, cols = dist[at, sy], dist[at, :, sx]          # each seed's row and column, (n, s)
+    x = np.arange(s)[None, :]
+    runs = np.minimum(np.minimum(np.where(x <= sx[:, None], rows, 0).max(axis=1),
+                                 np.where(x >= sx[:, None], rows, 0).max(axis=1)),
+                      np.minimum(np.where(x <= sy[:, None], cols, 0).max(axis=1),
+                                 np.where(x >= sy[:, None], cols, 0).max(axis=1))).tolist()
+    for j, (i, k, _w) in enumerate(todo):
+        out[i] = (k, dist[j], runs[j])
+    return out
+
+
 def _seed_offsets(P: int) -> tuple[tuple[int, int], ...]:
     """Where a face's colour is taken, px from the candidate's centre: the centre, else a little to each
     side (the centre may be a pip)."""
@@ -370,12 +429,13 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
 
 
 def face_at(view: View, cx: float, cy: float, p: DiceParams,
-            seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None
-            ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+            seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None,
+            first: "tuple[int, np.ndarray, int] | None" = None) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
-    (:func:`seed_colours`), when already worked out."""
+    (:func:`seed_colours`), when already worked out, and ``first``: the first seed's distances
+    (:func:`seed_dists`)."""
     P = view.px
     win = _window(view, cx, cy, p)
     if win is None:
@@ -389,7 +449,8 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
         known = None if seeds is None else seeds[k]
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
-        got = _blob(crop, r, (r + dx, r + dy), P, p, known)
+        got = _blob(crop, r, (r + dx, r + dy), P, p, known,
+                    first[1:] if first is not None and first[0] == k else None)  # type: ignore[arg-type]
         if got != "pip":
             break
     if got is None or isinstance(got, str):
