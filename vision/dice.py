@@ -272,7 +272,7 @@ def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Look
 
 def _look(view: View, cx: float, cy: float, params: DiceParams,
           known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
-          first: "tuple[int, np.ndarray, int] | None",
+          first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None",
           to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
     """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
     face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours,

@@ -2,6 +2,7 @@
 its colour, cut out square, its pips read and counted, and whether a checker's rim circles it."""
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -214,7 +215,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
             continue
         if runs_out < like_at:
             continue
-        like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
@@ -331,25 +332,25 @@ def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, 
 
 def seed_dists(view: View, points: Sequence[tuple[float, float]],
                seeds: "Sequence[tuple[tuple[tuple[int, int, int], int], ...] | None]",
-               p: DiceParams) -> "list[tuple[int, np.ndarray, int] | None]":
+               p: DiceParams) -> "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]":
     """Per point (layout pw) with its seeds' colours (:func:`seed_colours`; None: its window leaves the
     view), the first seed :func:`face_at` grows a face from (its index: the first of the colour about it
     at the loosest likeness) and what :func:`_blob` works out first for it (:func:`_dist_runs`): the
     window's distances from that seed's colour and the likeness at which a straight run joins the seed
-    to the window's edge; None when no seed is grown.  Worked out for all points at once (one channel
-    split and maximum over all the windows, the runs read off them together), the same values."""
-    out: "list[tuple[int, np.ndarray, int] | None]" = [None] * len(points)
+    to the window's edge, and its window (:func:`_window`); None when no seed is grown.  Worked out for all
+    points at once (one channel split and maximum over all the windows, the runs read off them together),
+    the same values."""
+    out: "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]" = [None] * len(points)
     if not p.likeness:
         return out
     loosest = max(p.likeness)
     offs = _seed_offsets(view.px)
     todo: "list[tuple[int, int, tuple[int, int, int]]]" = []
-    for i, (pt, known) in enumerate(zip(points, seeds)):
-        if known is None:
+    for i, (known, win) in enumerate(zip(seeds, _windows(view, points, p))):
+        if known is None or win is None:
             continue
         k = next((k for k, (_c, far) in enumerate(known) if far < loosest), None)
-        win = _window(view, pt[0], pt[1], p)
-        if k is not None and win is not None:
+        if k is not None:
             todo.append((i, k, win))
     if not todo:
         return out
@@ -370,8 +371,8 @@ def seed_dists(view: View, points: Sequence[tuple[float, float]],
                                  np.where(x >= sx[:, None], rows, 0).max(axis=1)),
                       np.minimum(np.where(x <= sy[:, None], cols, 0).max(axis=1),
                                  np.where(x >= sy[:, None], cols, 0).max(axis=1))).tolist()
-    for j, (i, k, _w) in enumerate(todo):
-        out[i] = (k, dist[j], runs[j])
+    for j, (i, k, win) in enumerate(todo):
+        out[i] = (k, dist[j], runs[j], win)
     return out
 
 
@@ -394,6 +395,20 @@ def _window(view: View, cx: float, cy: float, p: DiceParams) -> "tuple[int, int,
     return u, v, r
 
 
+def _windows(view: View, points: Sequence[tuple[float, float]], p: DiceParams) -> "list[tuple[int, int, int] | None]":
+    """:func:`_window` of every point at once: the same pixels (the same float arithmetic, rounded half to
+    even as :func:`round` rounds)."""
+    if not len(points):
+        return []
+    r = int(round(p.max_extent * 0.62 * view.px))
+    a = np.asarray(points, np.float64).reshape(-1, 2)
+    u = np.round((a[:, 0] - view.x0) * view.px).astype(np.int64)
+    v = np.round((a[:, 1] - view.y0) * view.px).astype(np.int64)
+    H, W = view.image.shape[:2]
+    inside = ((u - r >= 0) & (v - r >= 0) & (u + r + 1 <= W) & (v + r + 1 <= H)).tolist()
+    return [(uu, vv, r) if ok else None for uu, vv, ok in zip(u.tolist(), v.tolist(), inside)]
+
+
 def seed_colours(view: View, points: Sequence[tuple[float, float]],
                  p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
     """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
@@ -401,7 +416,7 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     seed's own distance from it; worked out for all points at once (one gather and one sort)."""
     P = view.px
     c0 = max(2, int(round(0.06 * P)))
-    wins = [_window(view, cx, cy, p) for cx, cy in points]
+    wins = _windows(view, points, p)
     at = [k for k, w in enumerate(wins) if w is not None]
     out: "list[tuple[tuple[tuple[int, int, int], int], ...] | None]" = [None] * len(points)
     if not at:
@@ -430,14 +445,15 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
 
 def face_at(view: View, cx: float, cy: float, p: DiceParams,
             seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None,
-            first: "tuple[int, np.ndarray, int] | None" = None) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+            first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None" = None
+            ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
     (:func:`seed_colours`), when already worked out, and ``first``: the first seed's distances
     (:func:`seed_dists`)."""
     P = view.px
-    win = _window(view, cx, cy, p)
+    win = _window(view, cx, cy, p) if first is None else first[3]
     if win is None:
         return None
     u, v, r = win
@@ -450,7 +466,7 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
         got = _blob(crop, r, (r + dx, r + dy), P, p, known,
-                    first[1:] if first is not None and first[0] == k else None)  # type: ignore[arg-type]
+                    first[1:3] if first is not None and first[0] == k else None)  # type: ignore[arg-type]
         if got != "pip":
             break
     if got is None or isinstance(got, str):

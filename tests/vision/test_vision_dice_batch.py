@@ -10,7 +10,7 @@ import pytest
 from vision import dice as D
 from vision import layout as L
 from vision import render as R
-from vision.dice_face import _dist_runs, _seed_offsets, _window, seed_colours, seed_dists
+from vision.dice_face import _dist_runs, _seed_offsets, _window, _windows, seed_colours, seed_dists
 from vision.dice_params import DiceParams
 from vision.rectify import View, rectify
 
@@ -40,7 +40,7 @@ def test_the_first_seeds_distances_of_all_points_are_each_ones_own() -> None:
         u, v, r = win
         dx, dy = _seed_offsets(64)[k]
         dist, runs = _dist_runs(img[v - r: v + r + 1, u - r: u + r + 1], seeds[k][0], (r + dx, r + dy))
-        assert first[0] == k and np.array_equal(first[1], dist) and first[2] == runs
+        assert first[0] == k and np.array_equal(first[1], dist) and first[2] == runs and first[3] == win
         assert first[1].dtype == dist.dtype and first[1].shape == dist.shape
         grown += 1
     assert grown > 20
@@ -91,3 +91,17 @@ def test_the_slow_path_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(D, "seed_dists", lambda view, points, *a, **k: [None] * len(points))
     D.find_dice(view, DiceParams(), r.corners)
     assert len(calls) - fast_calls > 3 * max(fast_calls, 1)
+
+
+def test_the_windows_of_all_points_are_each_ones_own() -> None:
+    """:func:`_windows` gives each point's :func:`_window`, at half pixels (rounded half to even) and at the
+    view's edges too."""
+    p = DiceParams()
+    view = View(np.zeros((150, 170, 3), np.uint8), 64, 0.6, origin=(0.25, -0.3))
+    rng = np.random.default_rng(5)
+    pts = [(float(x), float(y)) for x, y in rng.random((300, 2)) * (3.2, 2.9) + (0.1, -0.45)]
+    pts += [(0.25 + (k + 0.5) / 64, -0.3 + (j + 0.5) / 64) for k in range(25, 40) for j in range(25, 40)]
+    got = _windows(view, pts, p)
+    assert got == [_window(view, x, y, p) for x, y in pts]
+    assert any(w is None for w in got) and any(w is not None for w in got)
+    assert _windows(view, [], p) == []
