@@ -178,6 +178,50 @@ def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
     return (x1 - x0 - 1) * (y1 - y0 - 1) < least * least * 0.999
 
 
+def _widest(p: DiceParams, P: int) -> float:
+    """The longest diagonal (px) a face's minimum-area rectangle can have and still pass :func:`_blob`'s
+    tests at ``P`` px a pw (sides a <= b: a at least ``p.side[0]``, b at most ``p.aspect`` a and
+    ``p.max_extent``, a b at most ``p.side[1]`` squared; -1 when none can): a face whose pixels span more
+    than that across or down is no die's (a rectangle holding them spans at most its diagonal each way).
+    a^2 + b^2 with b as long as it may be is, piece by piece, rising in a or convex (b = h^2 / a): its
+    greatest at the pieces' ends."""
+    return _widest_of(p.side, p.max_extent, p.aspect, P)
+
+
+@lru_cache(maxsize=8)
+def _widest_of(side: tuple[float, float], max_extent: float, aspect: float, P: int) -> float:
+    """:func:`_widest` of those thresholds (a whole DiceParams is slow to hash)."""
+    lo, hi, ext, asp = side[0] * P, side[1] * P, max_extent * P, aspect
+
+    def longest(a: float) -> float:
+        return min(asp * a, ext, hi * hi / a)
+
+    top = min(ext, hi)   # b >= a: the greatest a
+    if lo > top or longest(lo) < lo:
+        return -1.0
+    ends = [lo, top, ext / asp, hi / np.sqrt(asp), hi * hi / ext]
+    return float(max(np.hypot(a, longest(a)) for a in ends if lo <= a <= top and longest(a) >= a))
+
+
+def _too_wide(box: tuple[int, int, int, int], widest: float) -> bool:
+    """True when the pixels in ``box`` (x0, y0, x1, y1, ends excluded) span more than ``widest`` px across
+    or down (:func:`_widest`: their minimum-area rectangle is no die's face; a hair's slack for its floats)."""
+    x0, y0, x1, y1 = box
+    return max(x1 - x0, y1 - y0) - 1 > widest + 1e-3
+
+
+_SQRT2 = math.sqrt(2.0)
+
+
+def _too_thin(box: tuple[int, int, int, int], least: float) -> bool:
+    """True when pixels in ``box`` (x0, y0, x1, y1, ends excluded) cannot have a minimum-area rectangle whose
+    shorter side is ``least`` px or more: that side is at most the square root of 2 times their least width
+    (the rectangle along the least width, w by l, holds them, so a b <= w l, and b >= l / sqrt 2 as the
+    diagonal spans l), at most sqrt 2 times their span across or down (a hair's slack for the floats)."""
+    x0, y0, x1, y1 = box
+    return _SQRT2 * (min(x1 - x0, y1 - y0) - 1) < least - 1e-3
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams,
           known: "tuple[tuple[int, int, int], int] | None" = None,
           dists: "tuple[np.ndarray, int] | None" = None) -> "tuple[tuple, float, float] | str | None":
@@ -207,6 +251,7 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
     lo, hi = p.side
+    widest = _widest(p, P)
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
@@ -220,6 +265,8 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
+            continue
+        if _too_wide((bx, by, bx + bw, by + bh), widest):   # the face holds the seed's region: no die's either
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
         # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
@@ -271,7 +318,11 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
                 box = cv2.boundingRect(new)
                 ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
                 ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
-        if _too_small((ux0, uy0, ux1, uy1), lo * P):
+                if _too_wide((ux0, uy0, ux1, uy1), widest):
+                    break   # already wider than any die's face: what more it grows cannot make it one
+        # no die's face whatever its outline (a face's rectangle is told from its box, below: no outline needed)
+        if _too_small((ux0, uy0, ux1, uy1), lo * P) or _too_wide((ux0, uy0, ux1, uy1), widest) or \
+                _too_thin((ux0, uy0, ux1, uy1), lo * P):
             continue
         # the face's outline looked for in its box (a pixel wider: none of it reaches the window's
         # edge): the same contours, in the same order, as in the whole window, on a smaller picture
