@@ -275,10 +275,12 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
         ry, rx = se.shape[0] // 2, se.shape[1] // 2
         # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
-        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out
-        if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
-                _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
-            continue
+        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
+        # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
+        if _too_small((bx, by, bx + bw, by + bh), lo * P):
+            reach = _reach(framed[1:-1, 1:-1], (sx, sy), rx, ry)
+            if _too_small(reach, lo * P) or _too_thin(reach, lo * P):
+                continue
         inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
