@@ -95,7 +95,36 @@ needs the map too, a loss overall; fewer close looks made again (none of the 1,2
 lines lay where a look had seen the same window's pixels); the spots' blurs worked out only on the part
 of a crop that is kept (OpenCV's float filter rounds a pixel by its place in the row: not the same bits).
 The close looks' pixel work (fills, dilations, labellings on 59 px windows, about 2 ns a pixel each) and
-the spots' blurs are this design's floor.
+the spots' blurs are this design's floor.  Since (2026-12-05), with the same results (DieSeen lists and
+close looks identical on 274 views: 240 rendered throws of 4 seeds, 24 ``read --batch`` lines, 10 real photos;
+:class:`vision.dice_carry.DiceCarry`'s dice on 120 rendered lines and the 24 lines): the close looks' first
+steps made for all candidates at once (each window's distances from its first seed's colour, one absdiff per
+window into one array, one channel split and maximum for all, the straight runs to the window's edge read off
+together: :func:`vision.dice_face.seed_dists`; the windows themselves, :func:`vision.dice_face._windows`), and a
+grown face that is no die's by its box alone turned away before its outline is looked for, its growing stopped
+once its box is too wide, and a seed whose reach is too thin for a face not grown at all (a face's minimum-area
+rectangle spans at most its diagonal each way, 46.85 px at most for one that passes, and its shorter side is at
+most sqrt 2 times the face's least width: :func:`vision.dice_face._too_wide`, :func:`vision.dice_face._too_thin`).
+Valgrind: a whole view's :func:`find_dice` (12 ``read --batch`` views) 177.6 -> 160.0 M instructions,
+:class:`vision.dice_carry.DiceCarry` 152.3 -> 142.0 M a line (the 24 lines one after another); CPU a whole view
+20.0 -> 18.75 ms (24 views, best of 7, main and this tree in turn, load 6-7 on 2 cores);
+``bench/vision_speed.py 10 3`` (main and this tree in turn, load 6-7), ``read --batch`` with the dice 24.95 and
+24.13 -> 23.96 and 22.73 ms CPU a line (--no-dice 10.78, 10.11 and 11.17, 9.94): the dice 14.1 -> 12.8 ms.
+Where a whole view's 160 M instructions go: the spots' two float blurs 42 M (a quarter), the growing faces'
+elliptical dilations about 14 M, the flood fills 8.6 M; by close look, most of their time is still faces grown
+at the tightest likeness after the looser ones ran out of the window, then turned away by their box (thin or
+small: a point's edge, a line; 2.2 of 6.7 ms a view) or their outline.  Tried and left out, none cheaper with
+the same results: all windows in one picture, thresholded and flooded from a frame round every window at once
+per likeness (the flood spends 2.6 ns a pixel on every window's edge pieces: 0.8 ms a likeness for 86 windows,
+about what a view's 235 seed fills and 70 frame fills cost one by one; connectedComponentsWithStats on it
+1.3 ms); the windows' colours as one picture for one absdiff (its numpy copy alone 1.3 ms, the absdiffs one by
+one into one array 0.3 ms); a face's hull from its pixels instead of its outline (another first vertex, other
+minAreaRect floats, and slower); the spots' peaks tested only where the difference passes the threshold (a
+5 x 5 gather at 4,250 px: no faster than the dilation); a later seed's distances from the first's (of 2,873
+later seeds of the colour about them, 1 has the first's colour); OpenCV on one thread (the same CPU); the reach
+worked out for a seed's region big enough alone too (11 of 82 such growings saved, each reach 17 us).  No cheap
+test turns a candidate away before its look with the same results: each look's colour is its own, and most
+faces' shape is known only once grown (the reach, every piece a chain of steps joins, is no thinner for most).
 
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
@@ -112,7 +141,7 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours
+from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours, seed_dists
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
@@ -234,7 +263,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     cands = cands[: params.max_looks]
     taken = _taken(cands, kept or {}, params.kept_within)
     fresh = [c for c in cands if c not in taken]
-    seeds = dict(zip(fresh, seed_colours(view, fresh, params)))  # the faces' colours about the candidates, at once
+    colours = seed_colours(view, fresh, params)   # the faces' colours about the candidates, at once
+    seeds = dict(zip(fresh, zip(colours, seed_dists(view, fresh, colours, params))))  # and the first seeds' distances
     # the candidates on a die already found (within 0.15 pw of it: the same face again), marked for them
     # all at once as each die is found (the same distances as measured candidate by candidate)
     xy = np.asarray(cands, np.float64).reshape(-1, 2)
@@ -242,7 +272,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     for k, (cx, cy) in enumerate(cands):
         if on_found[k]:
             continue
-        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, seeds[cx, cy], to_img, shape)
+        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, *seeds[cx, cy], to_img, shape)
         if looks is not None:
             looks[cx, cy] = die
         if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
@@ -271,10 +301,12 @@ def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Look
 
 def _look(view: View, cx: float, cy: float, params: DiceParams,
           known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
+          first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None",
           to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
     """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
-    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours."""
-    got = face_at(view, cx, cy, params, known)
+    face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours,
+    ``first``: its first seed's distances (:func:`vision.dice_face.seed_dists`)."""
+    got = face_at(view, cx, cy, params, known, first)
     if got is None:
         return None
     face, rect, contrast, fill = got

@@ -2,6 +2,7 @@
 its colour, cut out square, its pips read and counted, and whether a checker's rim circles it."""
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Optional, Sequence
 
@@ -177,14 +178,61 @@ def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
     return (x1 - x0 - 1) * (y1 - y0 - 1) < least * least * 0.999
 
 
+def _widest(p: DiceParams, P: int) -> float:
+    """The longest diagonal (px) a face's minimum-area rectangle can have and still pass :func:`_blob`'s
+    tests at ``P`` px a pw (sides a <= b: a at least ``p.side[0]``, b at most ``p.aspect`` a and
+    ``p.max_extent``, a b at most ``p.side[1]`` squared; -1 when none can): a face whose pixels span more
+    than that across or down is no die's (a rectangle holding them spans at most its diagonal each way).
+    a^2 + b^2 with b as long as it may be is, piece by piece, rising in a or convex (b = h^2 / a): its
+    greatest at the pieces' ends."""
+    return _widest_of(p.side, p.max_extent, p.aspect, P)
+
+
+@lru_cache(maxsize=8)
+def _widest_of(side: tuple[float, float], max_extent: float, aspect: float, P: int) -> float:
+    """:func:`_widest` of those thresholds (a whole DiceParams is slow to hash)."""
+    lo, hi, ext, asp = side[0] * P, side[1] * P, max_extent * P, aspect
+
+    def longest(a: float) -> float:
+        return min(asp * a, ext, hi * hi / a)
+
+    top = min(ext, hi)   # b >= a: the greatest a
+    if lo > top or longest(lo) < lo:
+        return -1.0
+    ends = [lo, top, ext / asp, hi / np.sqrt(asp), hi * hi / ext]
+    return float(max(np.hypot(a, longest(a)) for a in ends if lo <= a <= top and longest(a) >= a))
+
+
+def _too_wide(box: tuple[int, int, int, int], widest: float) -> bool:
+    """True when the pixels in ``box`` (x0, y0, x1, y1, ends excluded) span more than ``widest`` px across
+    or down (:func:`_widest`: their minimum-area rectangle is no die's face; a hair's slack for its floats)."""
+    x0, y0, x1, y1 = box
+    return max(x1 - x0, y1 - y0) - 1 > widest + 1e-3
+
+
+_SQRT2 = math.sqrt(2.0)
+
+
+def _too_thin(box: tuple[int, int, int, int], least: float) -> bool:
+    """True when pixels in ``box`` (x0, y0, x1, y1, ends excluded) cannot have a minimum-area rectangle whose
+    shorter side is ``least`` px or more: that side is at most the square root of 2 times their least width
+    (the rectangle along the least width, w by l, holds them, so a b <= w l, and b >= l / sqrt 2 as the
+    diagonal spans l), at most sqrt 2 times their span across or down (a hair's slack for the floats)."""
+    x0, y0, x1, y1 = box
+    return _SQRT2 * (min(x1 - x0, y1 - y0) - 1) < least - 1e-3
+
+
 def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams,
-          known: "tuple[tuple[int, int, int], int] | None" = None) -> "tuple[tuple, float, float] | str | None":
+          known: "tuple[tuple[int, int, int], int] | None" = None,
+          dists: "tuple[np.ndarray, int] | None" = None) -> "tuple[tuple, float, float] | str | None":
     """The die-shaped region of ``seed``'s colour in ``crop`` (its rectangle, px) and its contrast with
     what lies just around it; ``"pip"`` when the seed is not of the colour around it; None when there is
     none (a region that runs out of the window is a point, a checker or the frame).  The region is grown
     at a loose likeness first, then tighter ones (a white die on a cream point is told from it by its
     edge and shadow only).  ``known``: the seed's colour and its own distance from it
-    (:func:`seed_colours`), when already worked out."""
+    (:func:`seed_colours`), when already worked out; ``dists``: the window's distances from that colour
+    and the least likeness at which a straight run joins the seed to the window's edge
+    (:func:`seed_dists`), when already worked out."""
     sx, sy = seed
     if known is None:
         c0 = max(2, int(round(0.06 * P)))
@@ -196,15 +244,14 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         colour, at_seed = known
     if p.likeness and at_seed >= max(p.likeness):
         return "pip"
-    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
-    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
+    if dists is None:
+        dist, runs_out = _dist_runs(crop, colour, seed)
+    else:
+        dist, runs_out = dists
     se, band_out, band_in, far_out = _elements(P)
     side = 2 * r + 1
     lo, hi = p.side
-    # the least likeness at which a straight run of the seed's colour joins it to the window's edge:
-    # from there on its region runs out of the window (no fill needed to tell)
-    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
-    runs_out = min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
+    widest = _widest(p, P)
     got: "tuple[tuple, float, float] | str | None" = None
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
@@ -213,11 +260,13 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
             continue
         if runs_out < like_at:
             continue
-        like = cv2.threshold(dist, np.ceil(like_at) - 1, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         # the seed's own region first (one flood fill): one that reaches the window's edge is no die
         # (filled in place with 2: the components below count any nonzero pixel alike)
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
+            continue
+        if _too_wide((bx, by, bx + bw, by + bh), widest):   # the face holds the seed's region: no die's either
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
         # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
@@ -226,10 +275,12 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
         ry, rx = se.shape[0] // 2, se.shape[1] // 2
         # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
-        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out
-        if _too_small((bx, by, bx + bw, by + bh), lo * P) and \
-                _too_small(_reach(framed[1:-1, 1:-1], (sx, sy), rx, ry), lo * P):
-            continue
+        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
+        # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
+        if _too_small((bx, by, bx + bw, by + bh), lo * P):
+            reach = _reach(framed[1:-1, 1:-1], (sx, sy), rx, ry)
+            if _too_small(reach, lo * P) or _too_thin(reach, lo * P):
+                continue
         inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
         # the face: the seed's region of its colour and the pieces of that colour a pip's width from it
         # (rows of pips cut a face into bands); none may run out of the window
@@ -269,7 +320,11 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
                 box = cv2.boundingRect(new)
                 ux0, uy0 = min(ux0, box[0]), min(uy0, box[1])
                 ux1, uy1 = max(ux1, box[0] + box[2]), max(uy1, box[1] + box[3])
-        if _too_small((ux0, uy0, ux1, uy1), lo * P):
+                if _too_wide((ux0, uy0, ux1, uy1), widest):
+                    break   # already wider than any die's face: what more it grows cannot make it one
+        # no die's face whatever its outline (a face's rectangle is told from its box, below: no outline needed)
+        if _too_small((ux0, uy0, ux1, uy1), lo * P) or _too_wide((ux0, uy0, ux1, uy1), widest) or \
+                _too_thin((ux0, uy0, ux1, uy1), lo * P):
             continue
         # the face's outline looked for in its box (a pixel wider: none of it reaches the window's
         # edge): the same contours, in the same order, as in the whole window, on a smaller picture
@@ -316,6 +371,64 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     return got
 
 
+def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, int]) -> tuple[np.ndarray, int]:
+    """Per pixel of ``crop``, how far it lies from ``colour`` (the channel that differs most), and the
+    least likeness at which a straight run of pixels nearer than that joins ``seed`` to the window's edge
+    (along its row or column, either way): from there on its region runs out of the window (no fill
+    needed to tell)."""
+    sx, sy = seed
+    d3 = cv2.absdiff(crop, colour + (0,))  # type: ignore[call-overload]
+    dist = np.maximum(np.maximum(d3[..., 0], d3[..., 1]), d3[..., 2])  # chan_max: on so small a window, faster
+    row, col = dist[sy].tolist(), dist[:, sx].tolist()  # (Python's max of a few dozen ints: no numpy call each)
+    return dist, min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
+
+
+def seed_dists(view: View, points: Sequence[tuple[float, float]],
+               seeds: "Sequence[tuple[tuple[tuple[int, int, int], int], ...] | None]",
+               p: DiceParams) -> "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]":
+    """Per point (layout pw) with its seeds' colours (:func:`seed_colours`; None: its window leaves the
+    view), the first seed :func:`face_at` grows a face from (its index: the first of the colour about it
+    at the loosest likeness) and what :func:`_blob` works out first for it (:func:`_dist_runs`): the
+    window's distances from that seed's colour and the likeness at which a straight run joins the seed
+    to the window's edge, and its window (:func:`_window`); None when no seed is grown.  Worked out for all
+    points at once (one channel split and maximum over all the windows, the runs read off them together),
+    the same values."""
+    out: "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]" = [None] * len(points)
+    if not p.likeness:
+        return out
+    loosest = max(p.likeness)
+    offs = _seed_offsets(view.px)
+    todo: "list[tuple[int, int, tuple[int, int, int]]]" = []
+    for i, (known, win) in enumerate(zip(seeds, _windows(view, points, p))):
+        if known is None or win is None:
+            continue
+        k = next((k for k, (_c, far) in enumerate(known) if far < loosest), None)
+        if k is not None:
+            todo.append((i, k, win))
+    if not todo:
+        return out
+    n, r = len(todo), todo[0][2][2]
+    s = 2 * r + 1
+    img = view.image
+    d3 = np.empty((n, s, s, 3), np.uint8)
+    sx, sy = np.empty(n, np.intp), np.empty(n, np.intp)
+    for j, (i, k, (u, v, _r)) in enumerate(todo):
+        cv2.absdiff(img[v - r: v + r + 1, u - r: u + r + 1], seeds[i][k][0] + (0,), dst=d3[j])  # type: ignore[index,call-overload]
+        sx[j], sy[j] = r + offs[k][0], r + offs[k][1]
+    b, g, rr = cv2.split(d3.reshape(n * s, s, 3))
+    dist = cv2.max(cv2.max(b, g, dst=b), rr, dst=b).reshape(n, s, s)
+    at = np.arange(n)
+    rows, cols = dist[at, sy], dist[at, :, sx]          # each seed's row and column, (n, s)
+    x = np.arange(s)[None, :]
+    runs = np.minimum(np.minimum(np.where(x <= sx[:, None], rows, 0).max(axis=1),
+                                 np.where(x >= sx[:, None], rows, 0).max(axis=1)),
+                      np.minimum(np.where(x <= sy[:, None], cols, 0).max(axis=1),
+                                 np.where(x >= sy[:, None], cols, 0).max(axis=1))).tolist()
+    for j, (i, k, win) in enumerate(todo):
+        out[i] = (k, dist[j], runs[j], win)
+    return out
+
+
 def _seed_offsets(P: int) -> tuple[tuple[int, int], ...]:
     """Where a face's colour is taken, px from the candidate's centre: the centre, else a little to each
     side (the centre may be a pip)."""
@@ -335,6 +448,20 @@ def _window(view: View, cx: float, cy: float, p: DiceParams) -> "tuple[int, int,
     return u, v, r
 
 
+def _windows(view: View, points: Sequence[tuple[float, float]], p: DiceParams) -> "list[tuple[int, int, int] | None]":
+    """:func:`_window` of every point at once: the same pixels (the same float arithmetic, rounded half to
+    even as :func:`round` rounds)."""
+    if not len(points):
+        return []
+    r = int(round(p.max_extent * 0.62 * view.px))
+    a = np.asarray(points, np.float64).reshape(-1, 2)
+    u = np.round((a[:, 0] - view.x0) * view.px).astype(np.int64)
+    v = np.round((a[:, 1] - view.y0) * view.px).astype(np.int64)
+    H, W = view.image.shape[:2]
+    inside = ((u - r >= 0) & (v - r >= 0) & (u + r + 1 <= W) & (v + r + 1 <= H)).tolist()
+    return [(uu, vv, r) if ok else None for uu, vv, ok in zip(u.tolist(), v.tolist(), inside)]
+
+
 def seed_colours(view: View, points: Sequence[tuple[float, float]],
                  p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
     """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
@@ -342,7 +469,7 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     seed's own distance from it; worked out for all points at once (one gather and one sort)."""
     P = view.px
     c0 = max(2, int(round(0.06 * P)))
-    wins = [_window(view, cx, cy, p) for cx, cy in points]
+    wins = _windows(view, points, p)
     at = [k for k, w in enumerate(wins) if w is not None]
     out: "list[tuple[tuple[tuple[int, int, int], int], ...] | None]" = [None] * len(points)
     if not at:
@@ -370,14 +497,16 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
 
 
 def face_at(view: View, cx: float, cy: float, p: DiceParams,
-            seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None
+            seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None,
+            first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None" = None
             ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
-    (:func:`seed_colours`), when already worked out."""
+    (:func:`seed_colours`), when already worked out, and ``first``: the first seed's distances
+    (:func:`seed_dists`)."""
     P = view.px
-    win = _window(view, cx, cy, p)
+    win = _window(view, cx, cy, p) if first is None else first[3]
     if win is None:
         return None
     u, v, r = win
@@ -389,7 +518,8 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
         known = None if seeds is None else seeds[k]
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
-        got = _blob(crop, r, (r + dx, r + dy), P, p, known)
+        got = _blob(crop, r, (r + dx, r + dy), P, p, known,
+                    first[1:3] if first is not None and first[0] == k else None)  # type: ignore[arg-type]
         if got != "pip":
             break
     if got is None or isinstance(got, str):

@@ -1,0 +1,107 @@
+"""The close looks' work done for all candidates at once (the speed paths of :mod:`vision.dice`) against
+the same work done candidate by candidate: the same values, the same dice and looks."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from vision import dice as D
+from vision import layout as L
+from vision import render as R
+from vision.dice_face import _dist_runs, _seed_offsets, _window, _windows, seed_colours, seed_dists
+from vision.dice_params import DiceParams
+from vision.rectify import View, rectify
+
+
+def test_the_first_seeds_distances_of_all_points_are_each_ones_own() -> None:
+    """:func:`seed_dists` gives, per point, the first seed :func:`face_at` grows (the first of the colour
+    about it at the loosest likeness) and that seed's window distances and straight runs, as worked out
+    alone; none where the window leaves the view or every seed is a pip's."""
+    p = DiceParams()
+    rng = np.random.default_rng(23)
+    img = rng.integers(0, 256, (220, 280, 3), dtype=np.uint8)
+    img[40:130, 60:210] = (30, 140, 200)      # plain patches: long straight runs, seeds of the colour about them
+    img[150:200, 20:90] = (200, 200, 190)
+    img[60:70, 100:110] = (10, 10, 10)        # a pip on the patch
+    view = View(img, 64, 0.6)
+    points = [(float(x), float(y)) for x, y in rng.random((80, 2)) * (4.4, 3.4) - 0.6]
+    colours = seed_colours(view, points, p)
+    got = seed_dists(view, points, colours, p)
+    loosest = max(p.likeness)
+    grown = 0
+    for (x, y), seeds, first in zip(points, colours, got):
+        win = _window(view, x, y, p)
+        k = None if seeds is None else next((k for k, (_c, far) in enumerate(seeds) if far < loosest), None)
+        assert (first is None) == (win is None or k is None)
+        if first is None or win is None or seeds is None:
+            continue
+        u, v, r = win
+        dx, dy = _seed_offsets(64)[k]
+        dist, runs = _dist_runs(img[v - r: v + r + 1, u - r: u + r + 1], seeds[k][0], (r + dx, r + dy))
+        assert first[0] == k and np.array_equal(first[1], dist) and first[2] == runs and first[3] == win
+        assert first[1].dtype == dist.dtype and first[1].shape == dist.shape
+        grown += 1
+    assert grown > 20
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_finder_with_the_first_seeds_distances_at_once_is_the_one_candidate_by_candidate(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole view's search (rendered dice on a real table) makes the same close looks and finds the same
+    dice whether the first seeds' distances are worked out for all candidates at once or in each look."""
+    rng = np.random.default_rng(seed)
+    views = []
+    for i in range(3):
+        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
+        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
+        r = R.render_scene(L.random_position(rng), params, seed=seed * 1000 + i)
+        views.append((rectify(r.image, r.corners, 64, shape=shape), r.corners, shape))
+
+    def search() -> list[tuple[list[D.DieSeen], D.Looks]]:
+        out = []
+        for view, corners, shape in views:
+            looks: D.Looks = {}
+            out.append((D.find_dice(view, DiceParams(), corners, shape, looks=looks), looks))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(D, "seed_dists", lambda view, points, *a, **k: [None] * len(points))
+    slow = search()
+    assert fast == slow
+    assert sum(len(looks) for _dice, looks in fast) > 150 and sum(len(dice) for dice, _ in fast) >= 1
+
+
+def test_the_slow_path_is_taken_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """(The test above compares two paths: the patched finder does work out each look's distances alone.)"""
+    calls: list[Any] = []
+    import vision.dice_face as F
+    real = F._dist_runs
+
+    def counted(*a: Any, **k: Any) -> Any:
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(F, "_dist_runs", counted)
+    r = R.render_scene(L.random_position(np.random.default_rng(4)), R.RenderParams.real_table(dice_prob=1.0), seed=4)
+    view = rectify(r.image, r.corners, 64)
+    D.find_dice(view, DiceParams(), r.corners)
+    fast_calls = len(calls)
+    monkeypatch.setattr(D, "seed_dists", lambda view, points, *a, **k: [None] * len(points))
+    D.find_dice(view, DiceParams(), r.corners)
+    assert len(calls) - fast_calls > 3 * max(fast_calls, 1)
+
+
+def test_the_windows_of_all_points_are_each_ones_own() -> None:
+    """:func:`_windows` gives each point's :func:`_window`, at half pixels (rounded half to even) and at the
+    view's edges too."""
+    p = DiceParams()
+    view = View(np.zeros((150, 170, 3), np.uint8), 64, 0.6, origin=(0.25, -0.3))
+    rng = np.random.default_rng(5)
+    pts = [(float(x), float(y)) for x, y in rng.random((300, 2)) * (3.2, 2.9) + (0.1, -0.45)]
+    pts += [(0.25 + (k + 0.5) / 64, -0.3 + (j + 0.5) / 64) for k in range(25, 40) for j in range(25, 40)]
+    got = _windows(view, pts, p)
+    assert got == [_window(view, x, y, p) for x, y in pts]
+    assert any(w is None for w in got) and any(w is not None for w in got)
+    assert _windows(view, [], p) == []

@@ -1,0 +1,98 @@
+"""A grown face turned away by its box alone (the speed path of ``vision.dice_face._blob``): only faces whose
+outline could never pass the shape tests, so the finder's looks are the same with and without it."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import dice as D
+from vision import dice_face as F
+from vision import layout as L
+from vision import render as R
+from vision.dice_params import DiceParams
+from vision.rectify import rectify
+
+
+def _passes(rect: tuple, p: DiceParams, P: int) -> bool:
+    """:func:`_blob`'s tests on a face's minimum-area rectangle (its sides and size)."""
+    (_x, _y), (rw, rh), _a = rect
+    lo, hi = p.side
+    return (lo * P <= min(rw, rh) and max(rw, rh) <= p.max_extent * P and max(rw, rh) <= p.aspect * min(rw, rh)
+            and float(np.sqrt(rw * rh)) <= hi * P)
+
+
+@pytest.mark.parametrize("P", [48, 64, 80])
+def test_a_box_turned_away_never_holds_a_face_that_passes(P: int) -> None:
+    """Random pixel sets (blobs, thin rotated stripes, rectangles near the limits): whenever the box test
+    says too wide or too thin, the set's minimum-area rectangle (of its outline's hull, as the finder takes
+    it) fails the shape tests; and the bounds themselves hold (span <= diagonal, shorter side <= sqrt 2 span)."""
+    p = DiceParams()
+    widest = F._widest(p, P)
+    rng = np.random.default_rng(P)
+    turned = passed = 0
+    for _ in range(4000):
+        kind = rng.integers(3)
+        if kind == 0:
+            n = int(rng.integers(3, 60))
+            pts = (rng.random((n, 2)) * rng.integers(3, 70, 2)).astype(np.int32)
+        else:
+            ang = rng.random() * np.pi
+            a = rng.uniform(0.1, 1.0) * P if kind == 1 else rng.uniform(0.2, 0.5) * P
+            b = rng.uniform(0.3, 1.2) * P
+            u, v = rng.random(200) * b, rng.random(200) * a
+            pts = np.stack([u * np.cos(ang) - v * np.sin(ang), u * np.sin(ang) + v * np.cos(ang)], 1)
+            pts = np.clip(np.round(pts + 100), 0, 219).astype(np.int32)
+        mask = np.zeros((220, 220), np.uint8)
+        mask[pts[:, 1], pts[:, 0]] = 1
+        cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        hull = cv2.convexHull(cnts[0] if len(cnts) == 1 else np.vstack(cnts))
+        rect = cv2.minAreaRect(hull)
+        x, y, w, h = cv2.boundingRect(mask)
+        box = (x, y, x + w, y + h)
+        (_c, (rw, rh), _a) = rect
+        assert max(w, h) - 1 <= np.hypot(rw, rh) + 1e-3
+        assert min(rw, rh) <= np.sqrt(2) * (min(w, h) - 1) + 1e-3
+        if F._too_wide(box, widest) or F._too_thin(box, p.side[0] * P):
+            turned += 1
+            assert not _passes(rect, p, P)
+        passed += _passes(rect, p, P)
+    assert turned > 500 and passed > 50
+
+
+def test_the_widest_face_is_the_longest_rectangle_that_passes() -> None:
+    """:func:`_widest` is the greatest diagonal over rectangles that pass (searched on a fine grid)."""
+    p = DiceParams()
+    for P in (48, 64):
+        best = 0.0
+        for a in np.linspace(p.side[0] * P, p.side[1] * P, 3001):
+            for b in np.linspace(a, p.max_extent * P, 400):
+                if _passes(((0, 0), (a, b), 0), p, P):
+                    best = max(best, float(np.hypot(a, b)))
+        assert best <= F._widest(p, P) + 1e-9 and best > F._widest(p, P) - 0.1
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_the_finder_with_the_box_tests_is_the_one_without(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A whole view's search makes the same close looks and finds the same dice with the box tests as
+    with every grown face's outline looked at."""
+    rng = np.random.default_rng(seed)
+    views = []
+    for i in range(3):
+        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
+        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
+        r = R.render_scene(L.random_position(rng), params, seed=seed * 1000 + i)
+        views.append((rectify(r.image, r.corners, 64, shape=shape), r.corners, shape))
+
+    def search() -> list:
+        out = []
+        for view, corners, shape in views:
+            looks: D.Looks = {}
+            out.append((D.find_dice(view, DiceParams(), corners, shape, looks=looks), looks))
+        return out
+
+    fast = search()
+    monkeypatch.setattr(F, "_too_wide", lambda box, widest: False)
+    monkeypatch.setattr(F, "_too_thin", lambda box, least: False)
+    assert search() == fast
+    assert sum(len(looks) for _dice, looks in fast) > 150
