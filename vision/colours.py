@@ -84,8 +84,11 @@ class ColourModel:
 
 def hue_outliers(samples: np.ndarray, labels: np.ndarray, params: ReadParams = DEFAULT) -> np.ndarray:
     """The samples whose hue (Lab a, b) neither colour of this frame explains: further than
-    ``params.colour_outlier`` robust standard deviations (1.4826 x the median absolute deviation,
-    at least ``params.colour_spread``) from the median hue of the checkers given their colour.
+    ``params.colour_outlier`` robust standard deviations from the median hue of the checkers given
+    their colour.  The deviation is the lower quartile of their distances from it / 0.3186 (a normal
+    spread's), at least ``params.colour_spread``: a quartile, not the median, since a dice cup read
+    as five checkers of a colour is a third of that colour's samples (``felt`` read without its
+    proportions: the median's spread took the cups in, 4.5 deviations).
 
     Glare on a glossy red checker washes it pink-white: nearer the cream checkers in every channel
     (``vertical``'s blot: a = 146 against the cream's 124-126 and the red's 182-191), so it is given
@@ -104,7 +107,7 @@ def hue_outliers(samples: np.ndarray, labels: np.ndarray, params: ReadParams = D
         hue = samples[mine, 1:].astype(np.float64)
         centre = np.median(hue, axis=0)
         dev = np.abs(hue - centre)
-        spread = np.maximum(1.4826 * np.median(dev, axis=0), params.colour_spread)
+        spread = np.maximum(np.percentile(dev, 25, axis=0) / 0.3186, params.colour_spread)
         odd[mine] = (dev / spread).max(axis=1) > params.colour_outlier
     return odd
 

@@ -91,6 +91,18 @@ def test_a_colour_given_to_too_few_checkers_is_not_judged() -> None:
                         np.array([0] * len(RED) + [1] * (len(CREAM) + 1)))[-1]
 
 
+def test_a_colour_a_third_of_whose_samples_are_a_cup_still_shows_it() -> None:
+    # felt read without its proportions: black dice cups read as five dark checkers beside ten red
+    red = [(108.0, 168.0, 150.0), (107.0, 168.0, 152.0), (94.0, 166.0, 150.0), (112.0, 168.0, 150.0),
+           (102.0, 167.0, 150.0), (88.0, 174.0, 156.0), (86.0, 178.0, 159.0), (87.0, 175.0, 157.0),
+           (88.0, 172.0, 153.0), (85.0, 174.0, 157.0)]
+    cups = [(29.0, 129.0, 126.0), (85.0, 127.0, 130.0), (10.0, 128.0, 130.0), (10.0, 128.0, 128.0),
+            (11.0, 128.0, 127.0)]
+    samples = np.array(red + cups, np.float32)
+    odd = hue_outliers(samples, np.zeros(len(samples), int))
+    assert odd[len(red):].all() and not odd[:len(red)].any()
+
+
 def test_the_spread_has_a_floor() -> None:
     # identical cream checkers (a rendered board): a hue a few units off is no stranger
     samples = np.array([(200.0, 125.0, 121.0)] * 6 + [(200.0, 135.0, 121.0), (200.0, 150.0, 121.0)], np.float32)
