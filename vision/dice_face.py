@@ -413,7 +413,7 @@ def seed_dists(view: View, points: Sequence[tuple[float, float]],
     d3 = np.empty((n, s, s, 3), np.uint8)
     sx, sy = np.empty(n, np.intp), np.empty(n, np.intp)
     for j, (i, k, (u, v, _r)) in enumerate(todo):
-        cv2.absdiff(img[v - r: v + r + 1, u - r: u + r + 1], seeds[i][k][0] + (0,), dst=d3[j])  # type: ignore[index,call-overload]
+        cv2.absdiff(img[v - r: v + r + 1, u - r: u + r + 1], seeds[i][k][0] + (0,), dst=d3[j])  # type: ignore[index,arg-type]
         sx[j], sy[j] = r + offs[k][0], r + offs[k][1]
     b, g, rr = cv2.split(d3.reshape(n * s, s, 3))
     dist = cv2.max(cv2.max(b, g, dst=b), rr, dst=b).reshape(n, s, s)
@@ -519,7 +519,7 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
         got = _blob(crop, r, (r + dx, r + dy), P, p, known,
-                    first[1:3] if first is not None and first[0] == k else None)  # type: ignore[arg-type]
+                    first[1:3] if first is not None and first[0] == k else None)
         if got != "pip":
             break
     if got is None or isinstance(got, str):
