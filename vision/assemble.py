@@ -148,9 +148,10 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
                           else 1.0 for r in ("top", "bottom") for i in range(12))
     foreign: tuple[str, ...] = ()
     if odd is not None and odd[:k].any():   # (a colour the totals flipped: its confidence says it, as above)
-        point_margins = tuple(min(m, params.colour_knee) if strange and m < 1.0 else m
-                              for m, strange in zip(point_margins, _points_holding(found, odd)))
-        foreign = foreign_points(found, odd, params)
+        per_point = _flags_per_point(found, odd)
+        point_margins = tuple(min(m, params.colour_knee) if n and m < 1.0 else m
+                              for m, n in zip(point_margins, per_point))
+        foreign = _stacked(per_point, params)
     if flipped == "bar":
         bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
         bar_conf = min(bar_conf, params.point_knee / 2)
@@ -184,11 +185,6 @@ def _flags_per_point(found: Found, flags: np.ndarray) -> list[int]:
     return out
 
 
-def _points_holding(found: Found, flags: np.ndarray) -> list[bool]:
-    """Per point (top then bottom), whether any of its samples is flagged."""
-    return [n > 0 for n in _flags_per_point(found, flags)]
-
-
 def foreign_points(found: Found, odd: np.ndarray, params: ReadParams = DEFAULT) -> tuple[str, ...]:
     """The points (``"top 10"``: row and place from the first corner, as ``bgtable read`` names
     them) holding ``params.foreign_stack`` or more samples whose hue neither colour of the set
@@ -197,8 +193,13 @@ def foreign_points(found: Found, odd: np.ndarray, params: ReadParams = DEFAULT) 
     cup, a sleeve (the labelled real board ``felt``: two black leather cups over three points of a
     red and cream set, read as three dark checkers).  On every other labelled real board no point
     holds more than one."""
+    return _stacked(_flags_per_point(found, odd), params)
+
+
+def _stacked(per_point: list[int], params: ReadParams) -> tuple[str, ...]:
+    """:func:`foreign_points` from each point's count of odd samples (top then bottom)."""
     names = [f"{r} {i + 1}" for r in ("top", "bottom") for i in range(12)]
-    return tuple(n for n, c in zip(names, _flags_per_point(found, odd)) if c >= params.foreign_stack)
+    return tuple(n for n, c in zip(names, per_point) if c >= params.foreign_stack)
 
 
 def doubt_unsure_board(rows: Rows, params: ReadParams = DEFAULT) -> Rows:

@@ -80,6 +80,15 @@ class Reading:
     odds: Optional[list[Alts]] = None   # the absolute reading's odds by rows, when the evidence was built from them
 
 
+def _covered(assembled: Assembled, params: ReadParams, corners: np.ndarray, view: View,
+             reason: NoReading) -> Reading:
+    """A covered frame read all the same (``read_occluded``): its rows settled by their totals, at
+    confidence 0, no evidence, and why."""
+    settled = settle_assembled(assembled, params)
+    rows = L.RowReading(settled.rows.top, settled.rows.bottom, settled.rows.bar, 0.0)
+    return Reading(rows, None, True, corners, view, reason=reason)
+
+
 class BoardReader:
     """Reads frames of one board, learning its corners, colours and set-up as it goes."""
 
@@ -220,9 +229,8 @@ class BoardReader:
                 cd = measure_checker(self._frame_spacings(view))
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
-            assembled = settle_assembled(read_view(view, self.colours, params)[0], params)
-            rows = L.RowReading(assembled.rows.top, assembled.rows.bottom, assembled.rows.bar, 0.0)
-            return Reading(rows, None, True, corners, view, reason=self._occluded(view, memory))
+            return _covered(read_view(view, self.colours, params)[0], params, corners, view,
+                            self._occluded(view, memory))
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
@@ -232,9 +240,7 @@ class BoardReader:
             reason = occluded([], assembled.foreign)
             if not read_occluded:
                 return Reading(None, None, True, corners, view, reason=reason)
-            settled = settle_assembled(assembled, params)
-            rows = L.RowReading(settled.rows.top, settled.rows.bottom, settled.rows.bar, 0.0)
-            return Reading(rows, None, True, corners, view, reason=reason)
+            return _covered(assembled, params, corners, view, reason)
         # more than 15 of a colour: the most likely reading with possible totals, its changed
         # points unsure (:mod:`vision.totals`)
         raw, assembled = assembled, settle_assembled(assembled, params)

@@ -38,6 +38,32 @@ def _vertical() -> tuple[np.ndarray, ColourModel]:
     return samples, model
 
 
+def _real_reading(lab: dict) -> tuple[BoardReader, object]:
+    """A reader of the labelled real board ``lab`` (its corners and proportions) and its reading."""
+    img = cv2.imread(os.path.join(REAL, "images", lab["image"]))
+    assert img is not None
+    cfg = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]),
+                       bar_width=lab["bar_width"], board_height=lab["board_height"])
+    reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+    r = reader.inspect(img, read_occluded=True)
+    assert r.view is not None
+    return reader, r
+
+
+def _sampled(reader: BoardReader, view, bar: bool = False):
+    """As :func:`vision.read.read_view` samples a view: the checkers found, the points' checkers (and
+    the bar's, with ``bar``), their colour samples, the colours learned from them (None: one colour),
+    the samples' colours (by the fallback model when none was learned), and the reading's params."""
+    from vision.colours import fallback_model
+    params = replace(reader.config.read, checker=reader.checker_size)
+    found = pick_checkers(ring_profiles(view, params), params)
+    checkers = [c for row in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{row}{i}"].samples]
+    samples = colour_samples(view, checkers + (list(found.bar) if bar else []))
+    model = learn_colours(samples, params)
+    labels, _ = (model or fallback_model()).classify(samples, params)
+    return found, checkers, samples, model, labels, params
+
+
 def test_a_glare_washed_red_checker_is_given_cream_but_its_hue_is_odd() -> None:
     samples, model = _vertical()
     labels, margin = model.classify(samples)
@@ -116,20 +142,9 @@ def test_on_a_real_board_a_red_die_is_odd_and_no_checker_is() -> None:
     checkers; their hue is one neither colour shows.  No checker of the board is odd."""
     with open(os.path.join(REAL, "labels.json"), encoding="utf-8") as f:
         lab = json.load(f)["images"]["test1"]
-    img = cv2.imread(os.path.join(REAL, "images", lab["image"]))
-    assert img is not None
-    cfg = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]),
-                       bar_width=lab["bar_width"], board_height=lab["board_height"])
-    reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-    r = reader.inspect(img, read_occluded=True)
-    assert r.view is not None
-    params = replace(reader.config.read, checker=reader.checker_size)
-    found = pick_checkers(ring_profiles(r.view, params), params)
-    checkers = [c for row in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{row}{i}"].samples]
-    samples = colour_samples(r.view, checkers)
-    model = learn_colours(samples, params)
+    reader, r = _real_reading(lab)
+    _found, checkers, samples, model, labels, params = _sampled(reader, r.view)
     assert model is not None
-    labels, _ = model.classify(samples, params)
     odd = hue_outliers(samples, labels, params)
     die_x, die_y = 7.5, 0.65                                   # the die (labelled at image px 567, 126)
     at_die = np.array([abs(c.x - die_x) < 0.5 and abs(c.y - die_y) < 0.5 for c in checkers])
@@ -144,13 +159,8 @@ def test_on_rendered_boards_no_checker_is_odd(seed: int) -> None:
     reader = BoardReader(VisionConfig(), corners=sc.corners)
     r = reader.inspect(sc.image)
     assert r.view is not None
-    params = replace(reader.config.read, checker=reader.checker_size)
-    found = pick_checkers(ring_profiles(r.view, params), params)
-    checkers = [c for row in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{row}{i}"].samples]
-    samples = colour_samples(r.view, checkers)
-    model = learn_colours(samples, params)
+    _found, checkers, samples, model, labels, params = _sampled(reader, r.view)
     assert model is not None and len(checkers) >= 20
-    labels, _ = model.classify(samples, params)
     assert not hue_outliers(samples, labels, params).any()
 
 
@@ -221,25 +231,14 @@ def test_no_labelled_real_board_here_holds_such_a_stack() -> None:
     """Every labelled real board in the repository (tuned and fresh), cups and dice and hands
     included: no point holds a stack of a colour neither set shows."""
     from vision.assemble import foreign_points
-    from vision.colours import fallback_model
     with open(os.path.join(REAL, "labels.json"), encoding="utf-8") as f:
         labels = json.load(f)["images"]
     seen = 0
     for name, lab in labels.items():
         if not lab["board"]:
             continue
-        img = cv2.imread(os.path.join(REAL, "images", lab["image"]))
-        cfg = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]),
-                           bar_width=lab["bar_width"], board_height=lab["board_height"])
-        reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-        r = reader.inspect(img, read_occluded=True)
-        assert r.view is not None
-        params = replace(reader.config.read, checker=reader.checker_size)
-        found = pick_checkers(ring_profiles(r.view, params), params)
-        checkers = [c for row in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{row}{i}"].samples]
-        samples = colour_samples(r.view, checkers + list(found.bar))
-        model = learn_colours(samples, params) or fallback_model()
-        labels_, _ = model.classify(samples, params)
+        reader, r = _real_reading(lab)
+        found, _checkers, samples, _model, labels_, params = _sampled(reader, r.view, bar=True)
         assert foreign_points(found, hue_outliers(samples, labels_, params), params) == (), name
         seen += 1
     assert seen >= 20

@@ -12,6 +12,7 @@ from vision import layout as L
 from vision import render as R
 from vision.dice_face import _dist_runs, _seed_offsets, _window, _windows, seed_colours, seed_dists
 from vision.dice_params import DiceParams
+from tests.vision.dice_views import dice_views, search
 from vision.rectify import View, rectify
 
 
@@ -51,24 +52,10 @@ def test_the_finder_with_the_first_seeds_distances_at_once_is_the_one_candidate_
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A whole view's search (rendered dice on a real table) makes the same close looks and finds the same
     dice whether the first seeds' distances are worked out for all candidates at once or in each look."""
-    rng = np.random.default_rng(seed)
-    views = []
-    for i in range(3):
-        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
-        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
-        r = R.render_scene(L.random_position(rng), params, seed=seed * 1000 + i)
-        views.append((rectify(r.image, r.corners, 64, shape=shape), r.corners, shape))
-
-    def search() -> list[tuple[list[D.DieSeen], D.Looks]]:
-        out = []
-        for view, corners, shape in views:
-            looks: D.Looks = {}
-            out.append((D.find_dice(view, DiceParams(), corners, shape, looks=looks), looks))
-        return out
-
-    fast = search()
+    views = dice_views(seed)
+    fast = search(views)
     monkeypatch.setattr(D, "seed_dists", lambda view, points, *a, **k: [None] * len(points))
-    slow = search()
+    slow = search(views)
     assert fast == slow
     assert sum(len(looks) for _dice, looks in fast) > 150 and sum(len(dice) for dice, _ in fast) >= 1
 

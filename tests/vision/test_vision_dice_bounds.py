@@ -6,12 +6,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import dice as D
 from vision import dice_face as F
-from vision import layout as L
-from vision import render as R
 from vision.dice_params import DiceParams
-from vision.rectify import rectify
+from tests.vision.dice_views import dice_views, search
 
 
 def _passes(rect: tuple, p: DiceParams, P: int) -> bool:
@@ -76,23 +73,9 @@ def test_the_widest_face_is_the_longest_rectangle_that_passes() -> None:
 def test_the_finder_with_the_box_tests_is_the_one_without(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A whole view's search makes the same close looks and finds the same dice with the box tests as
     with every grown face's outline looked at."""
-    rng = np.random.default_rng(seed)
-    views = []
-    for i in range(3):
-        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
-        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
-        r = R.render_scene(L.random_position(rng), params, seed=seed * 1000 + i)
-        views.append((rectify(r.image, r.corners, 64, shape=shape), r.corners, shape))
-
-    def search() -> list:
-        out = []
-        for view, corners, shape in views:
-            looks: D.Looks = {}
-            out.append((D.find_dice(view, DiceParams(), corners, shape, looks=looks), looks))
-        return out
-
-    fast = search()
+    views = dice_views(seed)
+    fast = search(views)
     monkeypatch.setattr(F, "_too_wide", lambda box, widest: False)
     monkeypatch.setattr(F, "_too_thin", lambda box, least: False)
-    assert search() == fast
+    assert search(views) == fast
     assert sum(len(looks) for _dice, looks in fast) > 150
