@@ -47,6 +47,8 @@ class Assembled:
     #                                           margin (vision.colours), 1.0 where empty or flipped by the totals
     foreign: tuple[str, ...] = ()             # the points holding a stack of a colour neither set shows
     #                                           (foreign_points): something lies over the board there
+    odd: tuple[bool, ...] = ()                # per point (top then bottom): it holds a checker whose hue
+    #                                           neither colour shows (its colour doubted in the odds)
 
 
 def calibrate(raw: float, params: ReadParams = DEFAULT) -> float:
@@ -147,10 +149,11 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     point_margins = tuple(float(margins[(r, i)]) if rows[r][i].count and rows[r][i].colour == coloured[r][i]
                           else 1.0 for r in ("top", "bottom") for i in range(12))
     foreign: tuple[str, ...] = ()
+    odd_points: tuple[bool, ...] = ()
     if odd is not None and odd[:k].any():   # (a colour the totals flipped: its confidence says it, as above)
         per_point = _flags_per_point(found, odd)
-        point_margins = tuple(min(m, params.colour_knee) if n and m < 1.0 else m
-                              for m, n in zip(point_margins, per_point))
+        odd_points = tuple(bool(n) and m < 1.0 for m, n in zip(point_margins, per_point))
+        point_margins = tuple(min(m, params.colour_knee) if o else m for m, o in zip(point_margins, odd_points))
         foreign = _stacked(per_point, params)
     if flipped == "bar":
         bar_l = [sum(1 for c, _ in bar_marks if c == k) for k in (0, 1)]
@@ -171,7 +174,8 @@ def assemble(found: Found, labels: np.ndarray, cmargin: np.ndarray, params: Read
     return Assembled(L.RowReading(tuple(rows["top"]), tuple(rows["bottom"]), bar, round(conf, 3), found.on_bar),
                      sum(total),
                      plausible, totals, alts=alts, bar_confidence=calibrate(bar_raw, params),
-                     reason=None if plausible else impossible(totals), margins=point_margins, foreign=foreign)
+                     reason=None if plausible else impossible(totals), margins=point_margins, foreign=foreign,
+                     odd=odd_points)
 
 
 def _flags_per_point(found: Found, flags: np.ndarray) -> list[int]:

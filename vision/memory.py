@@ -35,7 +35,7 @@ from referee.events import PointReading
 from . import layout as L
 from .dice import DieSeen, covered_slots
 from .occlusion import OcclusionParams, band_segments
-from .odds import TILT
+from .odds import BAR_SHARE, TILT
 from . import knock
 from .rectify import View
 from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
@@ -111,6 +111,9 @@ class BoardMemory:
     """What one table's slots look like in each state, learned from frames of known positions."""
 
     tilt = TILT   # how far the absolute reading tilts its odds (vision.odds.combine)
+    slot_taught = True   # each slot's looks learned at that slot from known frames: they tell its colour
+    #                      even where the reader finds a hue neither colour shows (vision.odds.row_odds's blind)
+    bar_share = BAR_SHARE   # the learned look's share of the bar's odds (the absolute reading's the rest)
 
     def __init__(self, checker: float = L.CHECKER, height: float = L.HEIGHT) -> None:
         self.geo = slot_geometry(checker, height)

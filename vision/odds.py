@@ -33,6 +33,7 @@ MIN_P = 1e-6
 FULL_ROW = 0.35      # a row the learned look sees full: the share kept for exactly that many
 TILT = 0.2           # with a learned look, the absolute reading only tilts it: its least weight for any (count, colour)
 SELF_TILT = 0.1      # ... with a look the frame taught itself (vision.self_reference): the absolute reading weighs more
+BAR_SHARE = 0.85     # a learned look's share of the bar's odds (the absolute reading's the rest: vision.memory)
 Alts = list[tuple[int, Optional[str], float]]
 
 
@@ -161,12 +162,32 @@ def _absolute_alts(count: int, colour: Optional[str], confidence: float,
     return tuple(_alts(point_odds(PointReading(count, colour, confidence), doubt=doubt)))
 
 
+def colour_blind(odds: dict) -> dict:
+    """Odds that tell a point's count only: each count's weight shared equally by the two colours."""
+    out: dict = {}
+    for (n, c), p in odds.items():
+        if n and c is not None:
+            for cc in ("dark", "light"):
+                out[(n, cc)] = out.get((n, cc), 0.0) + p / 2
+        else:
+            out[(n, c)] = out.get((n, c), 0.0) + p
+    return out
+
+
 def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
-             per_point: int = 6, tilt: float = TILT, doubts: Optional[Sequence[Optional[float]]] = None) -> list[Alts]:
+             per_point: int = 6, tilt: float = TILT, doubts: Optional[Sequence[Optional[float]]] = None,
+             blind: Optional[Sequence[bool]] = None, bar_share: float = BAR_SHARE,
+             bar_confidence: Optional[float] = None) -> list[Alts]:
     """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light);
     ``tilt``: how far the absolute reading tilts the learned odds (:func:`combine`); ``doubts``:
     per point (image rows) the chance its colour is the other one (:func:`colour_doubt`), None
-    where not measured."""
+    where not measured; ``blind``: per point whether the learned look tells its count only (its
+    odds for the two colours of each count made equal, :func:`colour_blind`); ``bar_share``: the
+    learned look's share of the bar's odds; ``bar_confidence``: the bar count's own confidence
+    (:attr:`vision.assemble.Assembled.bar_confidence`), else the board's.  The bar is read apart
+    from the points, and a board made unsure by one point (a die, a pearl face) says nothing of
+    it: on every labelled real board (37 bars) the bar's own confidence was 1.0 on 27, 26 of them
+    right (test12's three light bar checkers read one), and the board's below 0.2 on 17, all right."""
     out: list[Alts] = []
     for i, p in enumerate(list(rows.top) + list(rows.bottom)):
         doubt = doubts[i] if doubts is not None else None
@@ -175,17 +196,19 @@ def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[f
             out.append(list(_absolute_alts(p.count, p.colour, p.confidence, type(p.confidence).__name__, doubt)))
             continue
         le = {(n, c): pr for n, c, pr in learned[0][i]}
+        if blind is not None and blind[i]:
+            le = colour_blind(le)
         # as many alternatives as the learned look lists (a self-taught point that tells nothing
         # lists every count of either colour: the absolute reading must not cut it to its six)
         out.append(_alts(combine(point_odds(p, doubt=doubt), le, per_point, tilt), max(6, len(le))))
     for k, colour in enumerate(("dark", "light")):
-        ab_bar = bar_odds(rows.bar[k], rows.confidence)
+        ab_bar = bar_odds(rows.bar[k], rows.confidence if bar_confidence is None else bar_confidence)
         if learned is not None:
             # the learned look tells whether the bar changed from its empty look (hinges and
             # fittings included) and how much of it a colour covers; the reader adds a little
             lb = learned[1][k]
-            mixed = {n: 0.85 * lb[n] + 0.15 * ab_bar.get(n, 0.0) for n in range(len(lb))}
-            mixed.update({n: 0.15 * v for n, v in ab_bar.items() if n >= len(lb)})
+            mixed = {n: bar_share * lb[n] + (1 - bar_share) * ab_bar.get(n, 0.0) for n in range(len(lb))}
+            mixed.update({n: (1 - bar_share) * v for n, v in ab_bar.items() if n >= len(lb)})
             z = sum(mixed.values())
             ab_bar = {n: v / z for n, v in mixed.items() if v / z > MIN_P}
         out.append([(int(n), colour, round(float(v), 6)) for n, v in sorted(ab_bar.items(), key=lambda kv: -kv[1])[:6]])

@@ -31,7 +31,7 @@ from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
 from .self_reference import SelfReference
-from .odds import TILT, Alts, colour_doubt, most_likely, row_odds, to_table
+from .odds import BAR_SHARE, TILT, Alts, colour_doubt, most_likely, row_odds, to_table
 from .tray_trust import TrayTrust
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
@@ -250,7 +250,8 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
-            implausible, by_rows = self._with_odds(assembled.rows, view, t, None, assembled.margins)
+            implausible, by_rows = self._with_odds(assembled.rows, view, t, None, assembled.margins, assembled.odd,
+                                                          assembled.bar_confidence)
             return Reading(assembled.rows, implausible, False, corners, view, odds=by_rows)
         if model is not None and self.colours is None:
             self.colours = model
@@ -271,7 +272,8 @@ class BoardReader:
         odds: Optional[list[Alts]] = None
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
-            ev, odds = self._with_odds(rows, view, t, off, assembled.margins)
+            ev, odds = self._with_odds(rows, view, t, off, assembled.margins, assembled.odd,
+                                        assembled.bar_confidence)
             self._trays_seen = (view, trays)
             tray = self.tray_trust.odds(trays)
             if ev is not None and ev.odds and tray is not None:
@@ -327,7 +329,8 @@ class BoardReader:
         return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
     def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]],
-                   margins: tuple[float, ...] = ()) -> tuple[BoardEvidence, Optional[list[Alts]]]:
+                   margins: tuple[float, ...] = (), odd: tuple[bool, ...] = (),
+                   bar_confidence: Optional[float] = None) -> tuple[BoardEvidence, Optional[list[Alts]]]:
         """The evidence for a reading, with its odds (the absolute reading's, times the learned
         look of this board's slots once the table has seen a known position), and the absolute
         reading's odds by rows when they are the evidence's (no look learned; ``bgtable read``
@@ -339,7 +342,11 @@ class BoardReader:
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
         doubts = [colour_doubt(m) for m in margins] if len(margins) == 24 else None
-        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts)
+        # a look the frame taught itself from other points' checkers cannot tell the colour of one
+        # whose hue neither colour shows (glare washing a red checker pink): only its count
+        blind = odd if memory is not None and not memory.slot_taught and len(odd) == 24 else None
+        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind,
+                           memory.bar_share if memory is not None else BAR_SHARE, bar_confidence)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)

@@ -7,7 +7,7 @@ import pytest
 from referee.events import PointReading
 from vision import layout as L
 from vision.config import VisionConfig
-from vision.odds import colour_doubt, point_odds, row_odds
+from vision.odds import bar_odds, colour_blind, colour_doubt, point_odds, row_odds
 from vision.read import read_view
 from vision.reader import BoardReader
 from vision.render import render_scene
@@ -51,8 +51,8 @@ def test_the_reader_builds_its_odds_with_each_points_colour_margin(seed: int) ->
     assert all(m == 1.0 for m, p in zip(assembled.margins, cells) if not p.count)
     assert any(0.0 < m < 1.0 for m in assembled.margins)
     doubts = [colour_doubt(m) for m in assembled.margins]
-    assert r.odds == row_odds(r.rows, doubts=doubts)
-    assert r.odds != row_odds(r.rows)   # (else the margins change nothing here and this tests nothing)
+    assert r.odds == row_odds(r.rows, doubts=doubts, bar_confidence=assembled.bar_confidence)
+    assert r.odds != row_odds(r.rows, bar_confidence=assembled.bar_confidence)   # (else the margins change nothing)
 
 
 def test_a_learned_look_that_tells_nothing_leaves_the_absolute_reading_as_it_is() -> None:
@@ -67,3 +67,47 @@ def test_a_learned_look_that_tells_nothing_leaves_the_absolute_reading_as_it_is(
             max(absolute.get(k, 0.0), 0.1) for k in flat))
     said = combine(absolute, flat | {(6, "dark"): 0.3}, per_point=6, tilt=0.1)
     assert said[(6, "dark")] > got[(6, "dark")]                         # a look that says something still counts
+
+
+def test_a_colour_blind_look_keeps_each_count_and_shares_it_between_the_colours() -> None:
+    learned = {(0, None): 0.1, (1, "light"): 0.6, (1, "dark"): 0.05, (2, "light"): 0.25}
+    blind = colour_blind(learned)
+    assert sum(blind.values()) == pytest.approx(1.0)
+    assert blind[(0, None)] == 0.1                                       # an empty point has no colour
+    assert blind[(1, "dark")] == blind[(1, "light")] == pytest.approx(0.325)
+    assert blind[(2, "dark")] == blind[(2, "light")] == pytest.approx(0.125)
+
+
+def _rows(conf: float, bar: tuple[int, int] = (0, 0)) -> L.RowReading:
+    top = tuple(PointReading(2, "dark", 0.9) if i == 0 else PointReading(0, None, 0.9) for i in range(12))
+    bottom = tuple(PointReading(2, "light", 0.9) if i == 0 else PointReading(0, None, 0.9) for i in range(12))
+    return L.RowReading(top, bottom, bar, conf)
+
+
+def test_the_bar_odds_follow_the_bars_own_confidence_not_the_boards() -> None:
+    # a board unsure somewhere (one point under a die) and a bar read surely: its count is not doubted
+    # for the die (on the labelled real boards the bar's own confidence was 1.0 on 27 bars, 26 right)
+    rows = _rows(0.0, (1, 0))
+    unsure, sure = row_odds(rows), row_odds(rows, bar_confidence=1.0)
+    assert unsure[24][0][:2] == sure[24][0][:2] == (1, "dark")
+    assert sure[24][0][2] == pytest.approx(bar_odds(1, 1.0)[1], abs=1e-6)
+    assert sure[24][0][2] > unsure[24][0][2] + 0.3
+    assert sure[:24] == unsure[:24]                                      # the points as they were
+    assert row_odds(_rows(0.7, (1, 0))) == row_odds(_rows(0.7, (1, 0)), bar_confidence=0.7)
+
+
+def test_a_blind_point_takes_its_colour_from_the_absolute_reading_alone() -> None:
+    rows = _rows(0.8)
+    # a learned look (taught by the frame itself) sure the point's checkers are light, the reader
+    # sure they are dark but doubting it (a hue neither colour shows: doubt about 0.43)
+    point = [(2, "light", 0.8), (2, "dark", 0.1), (1, "light", 0.05), (0, None, 0.05)]
+    other = [(0, None, 0.9), (1, "dark", 0.05), (1, "light", 0.05)]
+    learned = ([point] + [other] * 11 + [point] + [other] * 11, [[1.0 / 7] * 7] * 2, 1.0)
+    doubts = [0.43] + [None] * 23
+    seen = row_odds(rows, learned, 6, 0.1, doubts)
+    blind = row_odds(rows, learned, 6, 0.1, doubts, blind=[True] + [False] * 23)
+    first = {(n, c): p for n, c, p in seen[0]}
+    now = {(n, c): p for n, c, p in blind[0]}
+    assert first[(2, "light")] > 3 * first[(2, "dark")]                 # the look overrules the reader ...
+    assert now[(2, "dark")] > now[(2, "light")] > 0.5 * now[(2, "dark")]   # ... not when blind: the reader leans
+    assert blind[1:] == seen[1:]                                         # every other place as it was

@@ -100,6 +100,48 @@ def test_a_point_holding_an_odd_checker_has_its_colour_doubted_in_the_odds_only(
     assert doubted.margins[target] == DEFAULT.colour_knee     # the odds doubt the point's colour
     assert colour_doubt(doubted.margins[target]) > 0.4
     assert all(a == b for i, (a, b) in enumerate(zip(doubted.margins, plain.margins)) if i != target)
+    assert doubted.odd == tuple(i == target for i in range(24)) and plain.odd == ()
+
+
+def test_the_frame_teaching_itself_tells_an_odd_points_count_not_its_colour(monkeypatch) -> None:
+    # its looks are other points' checkers: a red checker washed pink looks like the cream ones, so
+    # only the point's count is taught (a table that learned this very slot from known frames knows it)
+    from vision import read as R
+    from vision.render import render_scene
+    sc = render_scene(L.random_position(np.random.default_rng(34)), seed=34)
+    reader = BoardReader(VisionConfig(), corners=sc.corners)
+    r = reader.inspect(sc.image)
+    assert r.evidence is not None and r.rows is not None and reader.setup is not None
+    cells = list(r.rows.top) + list(r.rows.bottom)
+    target = next(i for i, p in enumerate(cells) if p.count == 2)
+    point = next(q for q in range(1, 25) if (lambda rc: (0 if rc[0] == "top" else 12) + rc[1])(reader.setup.slot(q))
+                 == target)
+    params = replace(reader.config.read, checker=reader.checker_size)
+    found = pick_checkers(ring_profiles(r.view, params), params)
+    names = [f"{row}{i}" for row in ("top", "bottom") for i in range(12)]
+    start = sum(len(found.per_axis[n].samples) for n in names[:target])
+
+    def flag_one(samples: np.ndarray, labels: np.ndarray, p=DEFAULT) -> np.ndarray:
+        odd = np.zeros(len(samples), bool)
+        odd[start] = True
+        return odd
+
+    def odds_at_point(flag: bool) -> dict:
+        taught = BoardReader(VisionConfig(), corners=sc.corners)
+        taught.inspect(sc.image)
+        taught.assume(r.evidence)                     # the frame teaches itself (vision.self_reference)
+        if flag:
+            monkeypatch.setattr(R, "hue_outliers", flag_one)
+        got = taught.inspect(sc.image).evidence
+        monkeypatch.undo()
+        assert got is not None and got.odds is not None
+        return {(n, c): p for n, c, p in got.odds[point - 1]}
+
+    seen, blind = odds_at_point(False), odds_at_point(True)
+    colour = cells[target].colour
+    other = "light" if colour == "dark" else "dark"
+    assert seen[(2, colour)] > 0.5 and seen.get((2, other), 0.0) < 0.02   # the frame's looks tell the colour ...
+    assert blind[(2, other)] > 0.2 and blind[(2, colour)] > blind[(2, other)]   # ... not on an odd point: the reader leans
 
 
 def test_lightness_alone_makes_no_checker_odd() -> None:
