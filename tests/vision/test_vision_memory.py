@@ -239,7 +239,7 @@ def test_a_shorter_spacing_needs_less_gain_than_a_longer_one(monkeypatch) -> Non
     import vision.row_pitch as rp
     fits = {1.0: 1.0, 0.9: 0.88, 1.1: 0.95}     # the top row's fit per spacing (lower is better)
 
-    def fake(view, geo, st):
+    def fake(view, geo, st, reduce=None):
         f = round(geo.pitch[0], 2)
         return [(fits.get(f, 2.0), 8), (2.0 if f != 1.0 else 1.0, 8)]
     monkeypatch.setattr(rp, "_stack_ends_fit", fake)
@@ -252,6 +252,25 @@ def test_a_shorter_spacing_needs_less_gain_than_a_longer_one(monkeypatch) -> Non
     assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (1.0, 1.0)
     fits.update({0.9: 0.88})
     assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0), ends=9) == (1.0, 1.0)  # too few ends
+
+
+def test_a_rows_start_is_judged_by_its_stack_ends_median(monkeypatch) -> None:
+    # a frame after a move: seven of the far row's eight stack ends fit a start 0.4 pw inside far
+    # better than one at the frame; the eighth, a point the move changed, fits no start at all
+    import vision.row_pitch as rp
+    ends = {0.0: [20.0] * 7 + [30.0], 0.4: [14.0] * 7 + [80.0]}
+
+    def fake(view, geo, st, reduce=np.mean):
+        d = np.array(ends.get(round(geo.start[0], 2), [50.0] * 8))
+        return [(float(reduce(d)), 8), (float(reduce(np.full(8, 20.0))), 8)]
+    monkeypatch.setattr(rp, "_stack_ends_fit", fake)
+    geo = rp.slot_geometry(1.0, 11.0)
+    assert rp.row_start(None, geo, np.zeros(0)) == (0.4, 0.0)
+    at = lambda f: rp.slot_geometry(1.0, 11.0, (1.0, 1.0), (f, f))  # noqa: E731
+    # by the ends' mean the changed point's end would hide the fit (21.25 -> 20.25: not 15 % better)
+    assert rp._per_row(None, np.zeros(0), 0.0, rp.STARTS, at, 6, lambda f: rp.START_GAIN) == (0.0, 0.0)
+    ends[0.4] = [19.0] * 7 + [80.0]                         # the seven only 5 % better: left at the frame
+    assert rp.row_start(None, geo, np.zeros(0)) == (0.0, 0.0)
 
 
 def _start_rows(seed: int):
