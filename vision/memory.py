@@ -111,8 +111,6 @@ class BoardMemory:
     """What one table's slots look like in each state, learned from frames of known positions."""
 
     tilt = TILT   # how far the absolute reading tilts its odds (vision.odds.combine)
-    slot_taught = True   # each slot's looks learned at that slot from known frames: they tell its colour
-    #                      even where the reader finds a hue neither colour shows (vision.odds.row_odds's blind)
     bar_share = BAR_SHARE   # the learned look's share of the bar's odds (the absolute reading's the rest)
 
     def __init__(self, checker: float = L.CHECKER, height: float = L.HEIGHT) -> None:
@@ -698,6 +696,15 @@ class BoardMemory:
         excess = np.maximum(0.0, d[rows] - bar[:, None]) / self.own_scales()[rows]
         lost = np.where(own, np.exp(-SHARPNESS * excess), 1.0)
         return rows, np.maximum(lost, FLOOR)
+
+    def colours_taught(self) -> np.ndarray:
+        """Per point (image rows, top then bottom), whether a checker's look of either colour was
+        learned at its base slot itself (a known frame showed one there), not stood in for by other
+        points' checkers (:data:`STAND_INS`).  Where it was not, the looks cannot tell the colour of a
+        checker whose hue neither colour shows (glare washing a red checker pink looks like the cream
+        ones): the reader then takes that point's count only from them (:func:`vision.odds.colour_blind`)."""
+        base = np.arange(24) * self.geo.per_point
+        return (self.seen[base, DARK] > 0) | (self.seen[base, LIGHT] > 0)
 
     def odds(self, view: View,
              max_alts: int = 6) -> tuple[list[list[tuple[int, Optional[str], float]]], list[list[float]], float]:

@@ -342,9 +342,12 @@ class BoardReader:
         learned = memory.odds(view) if memory is not None else None
         per = memory.geo.per_point if memory is not None else 6
         doubts = [colour_doubt(m) for m in margins] if len(margins) == 24 else None
-        # a look the frame taught itself from other points' checkers cannot tell the colour of one
-        # whose hue neither colour shows (glare washing a red checker pink): only its count
-        blind = odd if memory is not None and not memory.slot_taught and len(odd) == 24 else None
+        # looks of other points' checkers (the frame teaching itself, a learned slot's stand-ins)
+        # cannot tell the colour of one whose hue neither colour shows (glare washing a red checker
+        # pink): only its count
+        blind = None
+        if memory is not None and len(odd) == 24 and any(odd):
+            blind = [o and not t for o, t in zip(odd, memory.colours_taught().tolist())]
         by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind,
                            memory.bar_share if memory is not None else BAR_SHARE, bar_confidence)
         if memory is None:  # the absolute reading as it is, with its odds

@@ -53,7 +53,7 @@ weighs more than beside a learned look (:attr:`SelfReference.bar_share`), the po
 the rest (a hit always changes a point too).  Nor is a point's colour where the absolute reading
 found a checker whose hue neither colour shows (:func:`vision.colours.hue_outliers`: glare
 washing a red checker pink): other points' checkers are what such a checker does not look like,
-so the frame's looks tell its count only (:attr:`SelfReference.slot_taught`,
+so the frame's looks tell its count only (:meth:`SelfReference.colours_taught`,
 :func:`vision.odds.colour_blind`) and the absolute reading, doubting it, leans.  Both on the real
 labelled sets (``bench/vision_real.py --cases 5 --modes self``): unseen3 121 -> 132 true plays of
 160 (vertical's washed blot, redcream's), every other set as it was, none wrong.
@@ -130,7 +130,6 @@ class SelfReference(BoardMemory):
     """A board memory learned from one frame under the position it showed before a move."""
 
     tilt = SELF_TILT   # the absolute reading tilts a frame's own look twice as far as a learned one
-    slot_taught = False   # a slot's looks come from other points' slots
     bar_share = 0.3       # the bar's look is not taught (only the bar shows it): the absolute reading weighs more
 
     def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
@@ -201,6 +200,10 @@ class SelfReference(BoardMemory):
             top = SCALE_MAX if apart >= APART else math.inf
             self.scales[s] = float(np.clip(scale, 1.5, top))
             self._stray[s] = float(np.clip(np.percentile(own, STRAY_SHARE), 1.5, top))
+
+    def colours_taught(self) -> np.ndarray:
+        """No point's colour looks were learned at its own slots: they are other points' checkers."""
+        return np.zeros(24, bool)
 
     def _looks(self, core: np.ndarray, st: np.ndarray) -> np.ndarray:
         """Per point slot and state the look of the other points' slots that held it (``st``:

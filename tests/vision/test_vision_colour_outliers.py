@@ -143,6 +143,17 @@ def test_the_frame_teaching_itself_tells_an_odd_points_count_not_its_colour(monk
     assert seen[(2, colour)] > 0.5 and seen.get((2, other), 0.0) < 0.02   # the frame's looks tell the colour ...
     assert blind[(2, other)] > 0.2 and blind[(2, colour)] > blind[(2, other)]   # ... not on an odd point: the reader leans
 
+    # a table that learned this board from a known frame showing the point's checkers keeps its colour
+    learned = BoardReader(VisionConfig(), corners=sc.corners)
+    learned.inspect(sc.image)
+    assert learned.learn(r.evidence) and learned.memory is not None and learned.memory.colours_taught()[target]
+    monkeypatch.setattr(R, "hue_outliers", flag_one)
+    got = learned.inspect(sc.image).evidence
+    monkeypatch.undo()
+    assert got is not None and got.odds is not None
+    kept = {(n, c): p for n, c, p in got.odds[point - 1]}
+    assert kept.get((2, other), 0.0) < 0.02
+
 
 def test_lightness_alone_makes_no_checker_odd() -> None:
     # a cream checker deep in a shadow, or a red one in glare: lightness moves, the hue does not

@@ -440,3 +440,17 @@ def test_a_slot_never_seen_taken_is_compared_with_real_checkers_of_its_row_not_o
     assert d[i, DARK] == min(mean, near[STAND_INS // 2]) < 0.7 * mean   # the stand-ins' median: well under the mean's
     assert d[i, EMPTY] > 2 * d[i, DARK]
 
+
+
+def test_a_points_colours_are_taught_where_a_known_frame_showed_a_checker_at_its_base() -> None:
+    # the starting position: eight points hold checkers, sixteen are empty; an empty point's colour
+    # looks are stand-ins (other points' checkers), as all of a frame teaching itself's are
+    from vision.self_reference import SelfReference
+    reader, _ = _learned_reader(3)
+    assert reader.memory is not None and reader.setup is not None
+    top, bottom = reader.setup.to_rows(_ev(Position.start()))
+    held = np.array([p.count > 0 for p in list(top) + list(bottom)])
+    assert held.sum() == 8
+    assert (reader.memory.colours_taught() == held).all()
+    plain, rows = _start_rows(3)
+    assert not SelfReference(plain.last_view, rows, plain.checker_size).colours_taught().any()
