@@ -250,8 +250,8 @@ class BoardReader:
             # the positions a roll allows it is (the wrong point counts against each alike)
             if self.setup is None:
                 return Reading(assembled.rows, None, False, corners, view, reason=assembled.reason or not_set_up())
-            implausible, by_rows = self._with_odds(assembled.rows, view, t, None, assembled.margins, assembled.odd,
-                                                          assembled.bar_confidence)
+            implausible, by_rows = self._with_odds(assembled.rows, view, t, None, assembled.margins,
+                                                   assembled.odd, assembled.bar_confidence)
             return Reading(assembled.rows, implausible, False, corners, view, odds=by_rows)
         if model is not None and self.colours is None:
             self.colours = model
@@ -273,7 +273,7 @@ class BoardReader:
         if self.setup is not None and (rows.confidence >= self.config.min_confidence or by_totals):
             # a reading settled by its totals is never sure as a whole, but its odds still tell the plays apart
             ev, odds = self._with_odds(rows, view, t, off, assembled.margins, assembled.odd,
-                                        assembled.bar_confidence)
+                                       assembled.bar_confidence)
             self._trays_seen = (view, trays)
             tray = self.tray_trust.odds(trays)
             if ev is not None and ev.odds and tray is not None:
@@ -336,7 +336,8 @@ class BoardReader:
         reading's odds by rows when they are the evidence's (no look learned; ``bgtable read``
         reports them, :func:`vision.cli.reported_odds`).  ``margins``: each point's colour margin
         (:attr:`vision.assemble.Assembled.margins`), for how surely its colour is read
-        (:func:`vision.odds.colour_doubt`)."""
+        (:func:`vision.odds.colour_doubt`); ``odd``: the points holding a checker whose hue neither
+        colour shows (:attr:`~vision.assemble.Assembled.odd`); ``bar_confidence``: the bar count's own."""
         assert self.setup is not None
         memory = self.memory if self.memory is not None and self.memory.trained else None
         learned = memory.odds(view) if memory is not None else None
