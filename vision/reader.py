@@ -33,6 +33,7 @@ from .memory import BoardMemory
 from .self_reference import SelfReference
 from .odds import BAR_SHARE, TILT, Alts, colour_doubt, most_likely, row_odds, to_table
 from .tray_trust import TrayTrust
+from .blank_patch import blank_patch
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .reasons import NoReading, not_set_up, occluded, reading_reason
@@ -217,11 +218,16 @@ class BoardReader:
             if found is not None:
                 corners, view = found
                 covered = memory.covered(view)
+        blank = None
         if memory is None or isinstance(memory, SelfReference):
             covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
+            # a patch of the rows with no edge at all: a plain arm the band did not see cross
+            # (a navy sleeve over a black frame: :mod:`vision.blank_patch`)
+            blank = None if covered else blank_patch(view)
+            covered = covered or blank is not None
         if covered:
             if not read_occluded:
-                return Reading(None, None, True, corners, view, reason=self._occluded(view, memory))
+                return Reading(None, None, True, corners, view, reason=self._occluded(view, memory, blank))
             params = self._read_params(view, learn=False)[0]
             if self.checker is None and not self._spacings:
                 # nothing measured on this board yet: the checkers' size from this frame's own
@@ -230,7 +236,7 @@ class BoardReader:
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
             return _covered(read_view(view, self.colours, params)[0], params, corners, view,
-                            self._occluded(view, memory))
+                            self._occluded(view, memory, blank))
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
@@ -321,9 +327,12 @@ class BoardReader:
             self.last_view = found[1]
         return found
 
-    def _occluded(self, view: View, memory: Optional[BoardMemory]) -> NoReading:
+    def _occluded(self, view: View, memory: Optional[BoardMemory], blank: Optional[str] = None) -> NoReading:
         """The reason of a covered frame: the frame band's edges crossed (none named once the
-        board's look is learned: then it is the places that look like nothing the board showed)."""
+        board's look is learned: then it is the places that look like nothing the board showed),
+        or the point under a patch of the rows showing no board (``blank``: :mod:`vision.blank_patch`)."""
+        if blank is not None:
+            return occluded([], (blank,))
         if memory is not None:
             return occluded([])
         return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
