@@ -218,8 +218,11 @@ class BoardReader:
             if found is not None:
                 corners, view = found
                 covered = memory.covered(view)
+        # a single frame judged without a learned look: the frame band, the blank patch and the
+        # foreign stacks say whether something lies over it
+        single = memory is None or isinstance(memory, SelfReference)
         blank = None
-        if memory is None or isinstance(memory, SelfReference):
+        if single:
             covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
             # a patch of the rows with no edge at all: a plain arm the band did not see cross
             # (a navy sleeve over a black frame: :mod:`vision.blank_patch`)
@@ -240,7 +243,7 @@ class BoardReader:
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
-        if assembled.foreign and (memory is None or isinstance(memory, SelfReference)):
+        if assembled.foreign and single:
             # a stack of a colour neither set shows: something lies over those points (a cup, a
             # sleeve the frame band did not see cross); a learned look tells it by its own slots
             reason = occluded([], assembled.foreign)
@@ -358,8 +361,9 @@ class BoardReader:
         blind = None
         if memory is not None and len(odd) == 24 and any(odd):
             blind = [o and not t for o, t in zip(odd, memory.colours_taught().tolist())]
-        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind,
-                           memory.bar_share if memory is not None else BAR_SHARE, bar_confidence)
+        by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind=blind,
+                           bar_share=memory.bar_share if memory is not None else BAR_SHARE,
+                           bar_confidence=bar_confidence)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)

@@ -87,14 +87,8 @@ def test_a_point_holding_an_odd_checker_has_its_colour_doubted_in_the_odds_only(
     sizes = [len(found.per_axis[n].samples) for n in names]
     target = next(i for i, (n, p) in enumerate(zip(sizes, list(plain.rows.top) + list(plain.rows.bottom)))
                   if n and p.count and plain.margins[i] > 0.5)
-    start = sum(sizes[:target])
 
-    def flag_one_point(samples: np.ndarray, labels: np.ndarray, p=DEFAULT) -> np.ndarray:
-        odd = np.zeros(len(samples), bool)
-        odd[start] = True
-        return odd
-
-    monkeypatch.setattr(R, "hue_outliers", flag_one_point)
+    _flagging(monkeypatch, target, 1)
     doubted, _ = R.read_view(r.view, None, params)
     assert doubted.rows == plain.rows                        # the reading and its confidences as they were
     assert doubted.margins[target] == DEFAULT.colour_knee     # the odds doubt the point's colour
@@ -106,40 +100,32 @@ def test_a_point_holding_an_odd_checker_has_its_colour_doubted_in_the_odds_only(
 def test_the_frame_teaching_itself_tells_an_odd_points_count_not_its_colour(monkeypatch) -> None:
     # its looks are other points' checkers: a red checker washed pink looks like the cream ones, so
     # only the point's count is taught (a table that learned this very slot from known frames knows it)
-    from vision import read as R
     from vision.render import render_scene
     sc = render_scene(L.random_position(np.random.default_rng(34)), seed=34)
     reader = BoardReader(VisionConfig(), corners=sc.corners)
     r = reader.inspect(sc.image)
-    assert r.evidence is not None and r.rows is not None and reader.setup is not None
-    cells = list(r.rows.top) + list(r.rows.bottom)
-    target = next(i for i, p in enumerate(cells) if p.count == 2)
-    point = next(q for q in range(1, 25) if (lambda rc: (0 if rc[0] == "top" else 12) + rc[1])(reader.setup.slot(q))
-                 == target)
-    params = replace(reader.config.read, checker=reader.checker_size)
-    found = pick_checkers(ring_profiles(r.view, params), params)
-    names = [f"{row}{i}" for row in ("top", "bottom") for i in range(12)]
-    start = sum(len(found.per_axis[n].samples) for n in names[:target])
+    assert r.evidence is not None and reader.setup is not None
+    point = next(q for q in range(1, 25) if r.evidence.points[q - 1].count == 2)
+    colour = r.evidence.points[point - 1].colour
+    other = "light" if colour == "dark" else "dark"
+    row, col = reader.setup.slot(point)
+    target = (0 if row == "top" else 12) + col       # the point in image rows, as the reading samples it
 
-    def flag_one(samples: np.ndarray, labels: np.ndarray, p=DEFAULT) -> np.ndarray:
-        odd = np.zeros(len(samples), bool)
-        odd[start] = True
-        return odd
-
-    def odds_at_point(flag: bool) -> dict:
-        taught = BoardReader(VisionConfig(), corners=sc.corners)
-        taught.inspect(sc.image)
-        taught.assume(r.evidence)                     # the frame teaches itself (vision.self_reference)
+    def odds_at_point(taught: BoardReader, flag: bool) -> dict:
         if flag:
-            monkeypatch.setattr(R, "hue_outliers", flag_one)
+            _flagging(monkeypatch, target, 1)
         got = taught.inspect(sc.image).evidence
         monkeypatch.undo()
         assert got is not None and got.odds is not None
         return {(n, c): p for n, c, p in got.odds[point - 1]}
 
-    seen, blind = odds_at_point(False), odds_at_point(True)
-    colour = cells[target].colour
-    other = "light" if colour == "dark" else "dark"
+    def self_taught(flag: bool) -> dict:
+        taught = BoardReader(VisionConfig(), corners=sc.corners)
+        taught.inspect(sc.image)
+        taught.assume(r.evidence)                     # the frame teaches itself (vision.self_reference)
+        return odds_at_point(taught, flag)
+
+    seen, blind = self_taught(False), self_taught(True)
     assert seen[(2, colour)] > 0.5 and seen.get((2, other), 0.0) < 0.02   # the frame's looks tell the colour ...
     assert blind[(2, other)] > 0.2 and blind[(2, colour)] > blind[(2, other)]   # ... not on an odd point: the reader leans
 
@@ -147,12 +133,7 @@ def test_the_frame_teaching_itself_tells_an_odd_points_count_not_its_colour(monk
     learned = BoardReader(VisionConfig(), corners=sc.corners)
     learned.inspect(sc.image)
     assert learned.learn(r.evidence) and learned.memory is not None and learned.memory.colours_taught()[target]
-    monkeypatch.setattr(R, "hue_outliers", flag_one)
-    got = learned.inspect(sc.image).evidence
-    monkeypatch.undo()
-    assert got is not None and got.odds is not None
-    kept = {(n, c): p for n, c, p in got.odds[point - 1]}
-    assert kept.get((2, other), 0.0) < 0.02
+    assert odds_at_point(learned, True).get((2, other), 0.0) < 0.02
 
 
 def test_lightness_alone_makes_no_checker_odd() -> None:
