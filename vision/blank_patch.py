@@ -90,6 +90,13 @@ def emptiest_patch(view: View, params: BlankParams = BlankParams()) -> tuple[flo
     if H < 2 * h + 1 or W < 2 * h + 1 or depth <= h:
         return 1.0, None
     share = cv2.boxFilter(e, -1, (w, w), normalize=True, borderType=cv2.BORDER_REFLECT)
+    if view.frame is not None and not view.sees_all(0.0, 0.0, L.WIDTH, L.HEIGHT):
+        # where the view reaches past the picture its pixels repeat the picture's edge (as plain as
+        # a sleeve): a square holding any of them is not judged
+        ys, xs = np.mgrid[0:H, 0:W].astype(np.float64)
+        unseen = (~view.in_frame((xs + 0.5) / px, (ys + 0.5) / px)).astype(np.float32)
+        touched = cv2.boxFilter(unseen, -1, (w, w), normalize=True, borderType=cv2.BORDER_REFLECT)
+        share = np.where(touched > 0, np.float32(1.0), share)
     rows = np.zeros(H, bool)
     rows[h:min(depth, H - h)] = True
     rows[max(h, H - depth):H - h] = True
@@ -105,7 +112,8 @@ def emptiest_patch(view: View, params: BlankParams = BlankParams()) -> tuple[flo
 def blank_patch(view: View, params: BlankParams = BlankParams()) -> Optional[str]:
     """The point (``"bottom 9"``: row and place from the first corner, as ``bgtable read`` names
     them) under a patch of the rows that shows no board (:func:`emptiest_patch` below
-    ``params.limit``), or None when every patch shows some."""
+    ``params.limit``), or None when every patch shows some.  A square the picture does not show
+whole (a view reaching past a cut-off picture) is not judged."""
     share, at = emptiest_patch(view, params)
     if at is None or share >= params.limit:
         return None

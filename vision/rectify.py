@@ -16,11 +16,17 @@ warps any rectangle of board coordinates (the trays lie outside the playing area
 A board of another shape than the layout's (:class:`vision.layout.BoardShape`: a wider bar,
 a taller area) is warped onto the layout's: the view is always in layout coordinates, the
 bar and the gap between the rows stretched or squeezed (its maps are built on first use).
+
+Where the view reaches past the picture (a camera or a photo that cuts off part of the frame)
+its pixels repeat the picture's edge: they show nothing of the board.  A view made here knows
+the picture it was cut from (:class:`FrameMap`), so a check can ask which board places it
+really shows (:meth:`View.in_frame`) and leave the others unjudged.
 """
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -38,6 +44,19 @@ class View:
     px: int
     margin: float
     origin: tuple[float, float] | None = None
+    frame: "FrameMap | None" = field(default=None, compare=False)   # the picture it was cut from
+
+    def in_frame(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Whether each board point (``x``, ``y``: layout pw, arrays of one shape) lies inside the
+        picture this view was cut from (True everywhere when the view does not know it)."""
+        if self.frame is None:
+            return np.ones(np.shape(x), bool)
+        return self.frame.inside(x, y)
+
+    def sees_all(self, x0: float, y0: float, x1: float, y1: float) -> bool:
+        """Whether the board rectangle ``x0..x1, y0..y1`` (layout pw) lies wholly inside the picture
+        (its corners do: a rectangle of the board is a convex shape in the picture)."""
+        return bool(self.in_frame(np.array([x0, x1, x1, x0]), np.array([y0, y0, y1, y1])).all())
 
     @property
     def x0(self) -> float:
@@ -52,6 +71,38 @@ class View:
     def to_px(self, x: float, y: float) -> tuple[float, float]:
         """The pixel of board coordinates (``x``, ``y``) in point widths."""
         return (x - self.x0) * self.px, (y - self.y0) * self.px
+
+
+@dataclass(frozen=True)
+class FrameMap:
+    """Where a view's board places lie in the picture it was cut from: the playing area's
+    ``corners`` (TL, TR, BR, BL, picture px) of a board of ``shape``, and the picture's ``size``
+    (height, width)."""
+
+    corners: np.ndarray
+    shape: L.BoardShape
+    size: tuple[int, int]
+
+    @cached_property
+    def _to_picture(self) -> np.ndarray:
+        """The homography from the board's own pw to picture px."""
+        h = cv2.getPerspectiveTransform(self.shape.corners_pw(), np.asarray(self.corners, np.float32))
+        return np.asarray(h, np.float64)
+
+    def inside(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Whether each board point (layout pw) lies inside the picture (its pixel centres' span)."""
+        x = np.asarray(x, np.float64)
+        y = np.asarray(y, np.float64)
+        if not self.shape.default:
+            x, y = self.shape.to_real(x, y)
+        h = self._to_picture
+        w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
+        ok = w > 1e-9
+        w = np.where(ok, w, 1.0)
+        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        rows, cols = self.size
+        return ok & (u >= 0) & (u <= cols - 1) & (v >= 0) & (v <= rows - 1)
 
 
 def homography(corners: np.ndarray, px: int, margin: float) -> np.ndarray:
@@ -189,7 +240,8 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
         img = remap(frame, warp)
-    return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0))
+    seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])))
+    return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0), seen)
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,

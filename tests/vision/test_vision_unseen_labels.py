@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SETS = ["vision_unseen", "vision_unseen3", "vision_unseen4"]
+SETS = ["vision_unseen", "vision_unseen3", "vision_unseen4", "vision_unseen5"]
 
 
 @pytest.mark.parametrize("folder", SETS)

@@ -1,0 +1,112 @@
+"""A picture that cuts off part of the board's frame (a camera set close, a photo cropped to the
+board): where the rectified view reaches past the picture its pixels repeat the picture's edge and
+show nothing, so the single-frame checks leave those places unjudged instead of seeing something
+over the board there (the real unseen5 `redblack_crop`: its left, top and bottom frame lie out of
+the picture, and every case was refused as "something over the board" before)."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from vision import layout as L
+from vision.blank_patch import BlankParams, blank_patch, emptiest_patch
+from vision.config import VisionConfig
+from vision.occlusion import OcclusionParams, band_scores, occlusion_score
+from vision.reader import BoardReader
+from vision.rectify import FrameMap, View, rectify
+from vision.render import RenderParams, render_scene
+
+CALM = RenderParams(glare_prob=0.0, shadow_prob=0.0)
+PX = 20
+NAVY = (90, 40, 20)
+
+
+def clean_view(seed: int = 3) -> View:
+    r = render_scene(L.start_position(), CALM, seed=seed)
+    return rectify(r.image, r.corners, PX)
+
+
+def boxed(view: View, x0: float, x1: float, y0: float, y1: float, colour: tuple[int, int, int]) -> View:
+    """``view`` with a box of ``colour`` from ``x0`` to ``x1`` and ``y0`` to ``y1`` pw (layout)."""
+    img = view.image.copy()
+    m, px = view.margin, view.px
+    img[max(0, int((m + y0) * px)):int((m + y1) * px), max(0, int((m + x0) * px)):int((m + x1) * px)] = colour
+    return dataclasses.replace(view, image=img)
+
+
+def cut_at(view: View, x_cut: float) -> View:
+    """``view`` as cut from a picture (10 px a pw, straight above) that shows the board only from
+    layout x ``x_cut`` on: everything left of it lies out of the picture."""
+    px = 10.0
+    corners = (L.playing_corners_pw() - np.array([x_cut, -1.0], np.float32)) * px
+    size = (int((L.HEIGHT + 2) * px), int((L.WIDTH + 2 - x_cut) * px))
+    return dataclasses.replace(view, frame=FrameMap(corners.astype(np.float32), L.BoardShape(), size))
+
+
+def test_a_view_knows_which_board_places_its_picture_shows() -> None:
+    r = render_scene(L.start_position(), CALM, seed=3)
+    view = rectify(r.image, r.corners, PX)
+    assert view.frame is not None and view.frame.size == r.image.shape[:2]
+    xs, ys = np.array([-0.3, 3.0, 12.0, L.WIDTH + 0.3]), np.array([5.0, 1.0, 9.0, 5.0])
+    assert view.in_frame(xs, ys).all() and view.sees_all(-0.5, -0.5, L.WIDTH + 0.5, L.HEIGHT + 0.5)
+    cut = cut_at(view, 0.5)
+    assert cut.in_frame(xs, ys).tolist() == [False, True, True, True]
+    assert not cut.sees_all(0.0, 0.0, 1.0, 1.0) and cut.sees_all(0.6, 0.0, L.WIDTH, L.HEIGHT)
+    # a view that does not know its picture sees everywhere (as before)
+    plain = View(view.image, view.px, view.margin)
+    assert plain.in_frame(xs, ys).all() and plain.sees_all(-9.0, -9.0, 99.0, 99.0)
+
+
+def test_a_board_of_another_shape_maps_through_its_own_proportions() -> None:
+    shape = L.BoardShape(bar=2.0, height=12.0)
+    corners = shape.corners_pw() * 10.0 + np.float32(5.0)
+    fm = FrameMap(corners, shape, (int(12 * 10 + 10), int(shape.width * 10 + 10)))
+    # the layout's right edge (x 13) is the wider board's (x 14): inside; just past the picture's edge: not
+    xs = np.array([L.WIDTH, L.WIDTH + 0.4, L.WIDTH + 0.6])
+    assert fm.inside(xs, np.full(3, 5.0)).tolist() == [True, True, False]
+
+
+def test_a_frame_band_out_of_the_picture_is_not_judged_but_an_arm_across_a_seen_one_is() -> None:
+    view = clean_view()
+    b0, b1 = OcclusionParams().band
+    # what a view past the picture's edge holds: the edge's pixels smeared across the left band
+    smeared = boxed(view, -b1 - 0.2, -b0 + 0.1, 1.0, L.HEIGHT - 1.0, (230, 230, 230))
+    smeared = boxed(smeared, -b1 - 0.2, -b0 + 0.1, 1.5, 3.0, (20, 20, 20))   # (off the cube's place)
+    assert band_scores(smeared)[2] > 2.5   # judged as if seen: something over the board on the left
+    cut = cut_at(smeared, 0.05)             # ... but the picture ends at the playing area's left edge
+    scores = band_scores(cut)
+    assert scores[2] == 0.0 and occlusion_score(cut) < 1.0
+    assert scores[:2] == band_scores(smeared)[:2] or max(scores[:2]) < 1.0
+    # an arm across the bottom band of the same cut picture is seen as in the whole picture
+    arm = boxed(cut, 3.0, 4.5, L.HEIGHT - 0.5, L.HEIGHT + b1 + 0.2, (240, 240, 240))
+    whole = boxed(view, 3.0, 4.5, L.HEIGHT - 0.5, L.HEIGHT + b1 + 0.2, (240, 240, 240))
+    assert band_scores(arm)[1] == band_scores(whole)[1] > 2.5 and occlusion_score(arm) > 2.5
+
+
+def test_a_plain_stretch_out_of_the_picture_is_no_sleeve_but_a_sleeve_in_it_is() -> None:
+    view = clean_view()
+    # the picture's edge repeated over the rows' first two and a half points: as plain as a sleeve
+    plain = boxed(view, -0.6, 2.5, -0.6, L.HEIGHT + 0.6, (120, 140, 160))
+    assert blank_patch(plain) is not None and emptiest_patch(plain)[0] < BlankParams().limit
+    cut = cut_at(plain, 2.5)
+    assert blank_patch(cut) is None and emptiest_patch(cut)[0] > 4 * BlankParams().limit
+    # a sleeve over the seen part of the same picture is refused as before
+    sleeve = boxed(cut, 7.5, 10.0, 6.0, L.HEIGHT + 0.6, NAVY)
+    assert blank_patch(sleeve) in {f"bottom {i}" for i in (8, 9, 10)}
+
+
+def test_a_rendered_board_photographed_with_its_left_frame_cut_off_is_read_as_a_board() -> None:
+    for seed in range(12):
+        r = render_scene(L.start_position(), CALM, seed=seed)
+        c = np.asarray(r.corners, np.float32)
+        if c[0, 0] < c[1, 0] and c[3, 0] < c[2, 0] and c[0, 1] < c[3, 1]:   # upright: its left on the left
+            break
+    # the picture cut a sixth of a point inside the playing area's left edge
+    pw = float(np.linalg.norm(c[1] - c[0])) / (L.WIDTH)
+    cut = int(round(max(c[0, 0], c[3, 0]) + pw / 6))
+    img = np.ascontiguousarray(r.image[:, cut:])
+    corners = c - np.array([cut, 0], np.float32)
+    result = BoardReader(VisionConfig(), corners=corners).inspect(img)
+    assert result.view is not None and not result.view.sees_all(-0.3, 0.0, 0.0, L.HEIGHT)
+    assert result.evidence is not None and not result.occluded
