@@ -14,7 +14,9 @@ crossed; ``impossible`` with ``over`` and ``totals``, the colours over 15 and by
 text form prints it as one ``no reading:`` line.  Beyond the issue's
 fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, or null when
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
-``"occluded"``, ``"on_bar"`` (what lies on the bar and is no checker, the doubling cube or a die:
+``"occluded"``, ``"out_of_picture"`` (the points the picture leaves out in part, a camera or a photo cut
+at the playing area: ``["top 1"]``, named as the occluded reason names points; their ``"p"`` is flat,
+they are not read), ``"on_bar"`` (what lies on the bar and is no checker, the doubling cube or a die:
 a list of ``{"what", "y"}``, ``y`` in point widths down from the playing area's top edge), ``"p"``
 (the probability of each reported count and colour: ``top`` and ``bottom`` lists, ``bar`` per colour),
 ``"dice"`` (the dice found on the board, as dice:
@@ -47,6 +49,10 @@ from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
 from .reasons import no_board
+from .rectify import points_out_of_picture
+
+
+_PLACES = [(row, i) for row in ("top", "bottom") for i in range(12)]   # the 24 points by image rows, as read names them
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -80,6 +86,9 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     # why the table would get no reading (the reader's own reason), else null
     out["reason"] = None if r.reason is None else r.reason.to_json_dict()
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
+    # the points the picture leaves out in part (a camera or a photo cut at the playing area): not seen
+    out["out_of_picture"] = [f"{row} {i + 1}" for k, (row, i) in enumerate(_PLACES) if cut[k]] \
+        if any(cut := points_out_of_picture(r.view)) else []
     out["on_bar"] = r.rows.things_on_bar()  # the cube or a die lying on the bar (no checker)
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
@@ -221,11 +230,17 @@ def _text(res: dict[str, Any]) -> str:
         reason = res.get("reason")
         return reason["text"] if reason else "no board found"
     cell = lambda p: "." if not p[0] else f"{p[0]}{'D' if p[1] == 'dark' else 'L'}"  # noqa: E731
-    lines = ["top:    " + " ".join(cell(p).rjust(3) for p in res["top"]),
-             "bottom: " + " ".join(cell(p).rjust(3) for p in res["bottom"]),
+    cut = set(res.get("out_of_picture") or ())
+    row = lambda name: " ".join(("?" if f"{name} {i + 1}" in cut else cell(p)).rjust(3)  # noqa: E731
+                                for i, p in enumerate(res[name]))
+    lines = ["top:    " + row("top"),
+             "bottom: " + row("bottom"),
              f"bar: dark {res['bar']['dark']}, light {res['bar']['light']}   confidence {res['confidence']:.2f}"
              f"   corners from {res.get('corner_source', '?')}"
              + ("   (something lies across the board's frame: not to be trusted)" if res.get("occluded") else "")]
+    if res.get("out_of_picture"):
+        lines.append("not in the picture whole: " + ", ".join(res["out_of_picture"])
+                     + " (not read: set the camera, or take the photo, with the whole board in view)")
     if res.get("checker") not in (None, CHECKER):
         lines.append(f"checkers: {res['checker']:.2f} of a point's width across")
     off = res.get("off")

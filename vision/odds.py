@@ -174,22 +174,32 @@ def colour_blind(odds: dict) -> dict:
     return out
 
 
+#: a point the picture does not show: every count of either colour alike (the most a point holds: 15)
+UNSEEN: Alts = [(0, None, round(1 / 31, 6))] + [(n, c, round(1 / 31, 6))
+                                                for c in ("dark", "light") for n in range(1, L.PER_SIDE + 1)]
+
+
 def row_odds(rows: L.RowReading, learned: Optional[tuple[list[Alts], list[list[float]], float]] = None,
              per_point: int = 6, tilt: float = TILT, doubts: Optional[Sequence[Optional[float]]] = None,
              blind: Optional[Sequence[bool]] = None, bar_share: float = BAR_SHARE,
-             bar_confidence: Optional[float] = None) -> list[Alts]:
+             bar_confidence: Optional[float] = None, unseen: Optional[Sequence[bool]] = None) -> list[Alts]:
     """The 26 locations' odds by image rows (24 points top then bottom, bar dark, bar light);
     ``tilt``: how far the absolute reading tilts the learned odds (:func:`combine`); ``doubts``:
     per point (image rows) the chance its colour is the other one (:func:`colour_doubt`), None
     where not measured; ``blind``: per point whether the learned look tells its count only (its
     odds for the two colours of each count made equal, :func:`colour_blind`); ``bar_share``: the
     learned look's share of the bar's odds; ``bar_confidence``: the bar count's own confidence
-    (:attr:`vision.assemble.Assembled.bar_confidence`), else the board's.  The bar is read apart
+    (:attr:`vision.assemble.Assembled.bar_confidence`), else the board's; ``unseen``: per point whether
+    the picture leaves out part of it (:func:`vision.rectify.points_out_of_picture`): such a point's odds
+    tell nothing (every count of either colour alike).  The bar is read apart
     from the points, and a board made unsure by one point (a die, a pearl face) says nothing of
     it: on every labelled real board (37 bars) the bar's own confidence was 1.0 on 27, 26 of them
     right (test12's three light bar checkers read one), and the board's below 0.2 on 17, all right."""
     out: list[Alts] = []
     for i, p in enumerate(list(rows.top) + list(rows.bottom)):
+        if unseen is not None and unseen[i]:
+            out.append(list(UNSEEN))
+            continue
         doubt = doubts[i] if doubts is not None else None
         doubt = None if doubt is None else round(float(doubt), 4)
         if learned is None:

@@ -41,7 +41,7 @@ from .assemble import Assembled
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
 from .size import LEARN_EVERY, LEARN_GAPS, MIN_GAPS, SEARCHES, measure_checker, other_sizes, rim_spacings
 from .trays import TrayReading
-from .rectify import View, rectify
+from .rectify import View, points_out_of_picture, rectify
 
 LAYOUT_FINDS = 3             # checkers more the layout's size must find to overrule a measured size (below) ...
 SIZE_CHECKS = 3              # ... on each of a reader's first this many frames read with a measured size
@@ -361,13 +361,16 @@ class BoardReader:
         blind = None
         if memory is not None and len(odd) == 24 and any(odd):
             blind = [o and not t for o, t in zip(odd, memory.colours_taught().tolist())]
+        # a single frame's point that the picture leaves out in part (a camera or a photo cut at the
+        # playing area) tells nothing; a learned look compares the slot with its own pixels, cut or not
+        cut = points_out_of_picture(view) if memory is None or isinstance(memory, SelfReference) else (False,) * 24
         by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind=blind,
                            bar_share=memory.bar_share if memory is not None else BAR_SHARE,
-                           bar_confidence=bar_confidence)
+                           bar_confidence=bar_confidence, unseen=cut if any(cut) else None)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)
-        conf = min(a[0][2] for a in by_rows)
+        conf = min(a[0][2] for i, a in enumerate(by_rows) if i >= 24 or not cut[i])
         fused = L.RowReading(tuple(pts[:12]), tuple(pts[12:]), bar, conf)
         return replace(self.setup.to_evidence(fused, t, off), odds=to_table(by_rows, self.setup)), None
 

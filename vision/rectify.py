@@ -105,6 +105,21 @@ class FrameMap:
         return ok & (u >= 0) & (u <= cols - 1) & (v >= 0) & (v <= rows - 1)
 
 
+def points_out_of_picture(view: View) -> tuple[bool, ...]:
+    """Per point (image rows: top 0..11, then bottom 0..11) whether the picture ``view`` was cut from
+    leaves out part of the point's first five checkers' place (a camera or a photo cut at the playing
+    area): its pixels there repeat the picture's edge, and what it holds is not seen."""
+    if view.frame is None or view.sees_all(0.0, 0.0, L.WIDTH, L.HEIGHT):
+        return (False,) * 24
+    half = L.CHECKER / 2
+    sides = np.array([L.column_x(c) + dx for c in range(12) for dx in (-half, half)])   # (24,): 12 points' two sides
+    out: list[bool] = []
+    for ends in ((0.0, L.POINT_LEN), (L.HEIGHT - L.POINT_LEN, L.HEIGHT)):   # the top row's, the bottom row's
+        seen = view.in_frame(np.tile(sides, 2), np.repeat(ends, len(sides))).reshape(2, 12, 2)
+        out += [bool(c) for c in np.asarray(~seen.all(axis=(0, 2))).ravel()]
+    return tuple(out)
+
+
 def homography(corners: np.ndarray, px: int, margin: float) -> np.ndarray:
     """The image-to-rectified homography for playing-area corners TL, TR, BR, BL."""
     dst = (L.playing_corners_pw() + margin) * px

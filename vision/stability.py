@@ -41,6 +41,7 @@ import numpy as np
 from referee.events import BoardEvidence, HandOverBoard
 
 from .errors import BoardNotFound
+from . import layout as L
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
@@ -48,7 +49,7 @@ from .compare_readings import (FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, lea
                                unlike_first)
 from .find_again import look_again
 from .reader import BoardReader, Reading
-from .rectify import View, homography
+from .rectify import FrameMap, View, homography
 from .thumbnail import (CACHE_LINE, THUMB_MARGIN, THUMB_PX, THUMB_SIZE, grey_levels, hist_median, small_median,
                         touched_part)
 
@@ -75,6 +76,22 @@ class State(str, Enum):
     STABLE = "stable"
 
 
+def thumb_unseen(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[FrameMap, Optional[np.ndarray]]:
+    """The picture (of ``shape``) a thumbnail at ``corners`` is cut from, and the thumbnail's pixels
+    that lie past its edge (None when the picture shows the whole thumbnail, the usual case).  There
+    the warp repeats the picture's edge: a checker moved at a cut-off edge changes those pixels too,
+    and on the frame band they would count as a hand."""
+    seen = FrameMap(np.array(corners, np.float32, copy=True), L.BoardShape(), (int(shape[0]), int(shape[1])))
+    w, h = THUMB_SIZE
+    x0 = y0 = -THUMB_MARGIN
+    x1, y1 = x0 + w / THUMB_PX, y0 + h / THUMB_PX
+    if bool(seen.inside(np.array([x0, x1, x1, x0]), np.array([y0, y0, y1, y1])).all()):
+        return seen, None
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+    unseen = ~seen.inside((xs + 0.5) / THUMB_PX + x0, (ys + 0.5) / THUMB_PX + y0)
+    return seen, (unseen if unseen.any() else None)
+
+
 class StabilityFilter:
     """Feed frames; get a :class:`BoardEvidence` when a new still reading is established."""
 
@@ -97,6 +114,8 @@ class StabilityFilter:
         self._H: Optional[np.ndarray] = None
         self._Hfor: Optional[tuple[bytes, tuple[int, ...]]] = None   # the corners and frame size it is for
         self._touch: Optional[tuple[int, int, int, int]] = None      # the frame's part the warp reads
+        self._seen: Optional[FrameMap] = None      # the picture the thumbnail is cut from
+        self._unseen: Optional[np.ndarray] = None  # the thumbnail's pixels past the picture's edge (None: none)
         self._ref: Optional[np.ndarray] = None
         self._last_grey: Optional[np.ndarray] = None
         self._still_changed = 0
@@ -118,6 +137,7 @@ class StabilityFilter:
         if self._H is None or key != self._Hfor:
             self._H, self._Hfor = homography(corners, THUMB_PX, THUMB_MARGIN), key
             self._touch = touched_part(self._H, frame.shape)
+            self._seen, self._unseen = thumb_unseen(corners, frame.shape)
         if self._touch is not None and frame.dtype == np.uint8 and frame.flags.c_contiguous:
             # read the frame's part the warp samples one byte per cache line, in order, first: the
             # warp's scattered reads of a frame fresh from the camera (not yet in any cache) then
@@ -126,7 +146,7 @@ class StabilityFilter:
             part = frame.reshape(frame.shape[0], -1)[y0:y1, b0:b1:CACHE_LINE]
             np.copyto(self._scratch("touch", part.shape, np.uint8), part)
         small = cv2.warpPerspective(frame, self._H, THUMB_SIZE, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-        return View(small, THUMB_PX, THUMB_MARGIN)
+        return View(small, THUMB_PX, THUMB_MARGIN, frame=self._seen)
 
     def _scratch(self, name: str, shape: tuple[int, ...], dtype: type) -> np.ndarray:
         """A kept work array of this shape and type (its contents are overwritten)."""
@@ -182,6 +202,8 @@ class StabilityFilter:
         np.subtract(grey, off, out=off)
         np.abs(off, out=off)
         diff = np.greater(off, CHANGE_LEVEL, out=self._scratch("changed", grey.shape, np.bool_)).view(np.uint8)
+        if self._unseen is not None and self._unseen.shape == diff.shape:
+            diff[self._unseen] = 0   # past the picture's edge: its edge repeated, a change there is seen elsewhere
         m = int(THUMB_MARGIN * THUMB_PX)
         inner = diff[m:-m, m:-m]   # the playing area; the frame band is the rest
         n_inner = cv2.countNonZero(inner)

@@ -6,16 +6,22 @@ the picture, and every case was refused as "something over the board" before).""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import cv2
 import numpy as np
 
+from referee.events import BoardEvidence
 from vision import layout as L
 from vision.blank_patch import BlankParams, blank_patch, emptiest_patch
+from vision.cli import _text, read_image
 from vision.config import VisionConfig
 from vision.occlusion import OcclusionParams, band_scores, occlusion_score
+from vision.odds import UNSEEN, row_odds
 from vision.reader import BoardReader
-from vision.rectify import FrameMap, View, rectify
+from vision.rectify import FrameMap, View, points_out_of_picture, rectify
 from vision.render import RenderParams, render_scene
+from vision.stability import REBASE_FRAMES, StabilityFilter
 
 CALM = RenderParams(glare_prob=0.0, shadow_prob=0.0)
 PX = 20
@@ -97,16 +103,69 @@ def test_a_plain_stretch_out_of_the_picture_is_no_sleeve_but_a_sleeve_in_it_is()
 
 
 def test_a_rendered_board_photographed_with_its_left_frame_cut_off_is_read_as_a_board() -> None:
-    for seed in range(12):
-        r = render_scene(L.start_position(), CALM, seed=seed)
-        c = np.asarray(r.corners, np.float32)
-        if c[0, 0] < c[1, 0] and c[3, 0] < c[2, 0] and c[0, 1] < c[3, 1]:   # upright: its left on the left
-            break
-    # the picture cut a sixth of a point inside the playing area's left edge
-    pw = float(np.linalg.norm(c[1] - c[0])) / (L.WIDTH)
-    cut = int(round(max(c[0, 0], c[3, 0]) + pw / 6))
-    img = np.ascontiguousarray(r.image[:, cut:])
-    corners = c - np.array([cut, 0], np.float32)
+    img, corners, _ = cut_scene()
     result = BoardReader(VisionConfig(), corners=corners).inspect(img)
     assert result.view is not None and not result.view.sees_all(-0.3, 0.0, 0.0, L.HEIGHT)
     assert result.evidence is not None and not result.occluded
+
+
+def test_the_points_a_cut_picture_leaves_out_are_named() -> None:
+    view = clean_view()
+    assert points_out_of_picture(view) == (False,) * 24
+    assert [i for i, c in enumerate(points_out_of_picture(cut_at(view, 0.5))) if c] == [0, 12]   # top 1, bottom 1
+    assert [i for i, c in enumerate(points_out_of_picture(cut_at(view, 1.2))) if c] == [0, 1, 12, 13]
+
+
+def test_a_point_the_picture_does_not_show_tells_nothing_in_the_odds() -> None:
+    rows = L.RowReading(tuple(L.PointReading(2, "light", 0.9) for _ in range(12)),
+                        tuple(L.PointReading(0, None, 0.9) for _ in range(12)), (0, 0), 0.9)
+    plain = row_odds(rows)
+    cut = row_odds(rows, unseen=[i in (0, 12) for i in range(24)])
+    assert cut[0] == cut[12] == UNSEEN and len({p for _, _, p in UNSEEN}) == 1 and len(UNSEEN) == 31
+    assert plain[0] != UNSEEN and cut[1:12] == plain[1:12] and cut[13:] == plain[13:]
+
+
+def cut_scene(seed_from: int = 0, position: "L.BoardEvidence | None" = None,
+              frame: int = 0) -> tuple[np.ndarray, np.ndarray, int]:
+    """A clean rendered board (upright: its left on the picture's left) photographed with the picture
+    cut a sixth of a point inside the playing area's left edge: the picture, its corners and the seed."""
+    for seed in range(seed_from, seed_from + 12):
+        r = render_scene(position or L.start_position(), CALM, seed=seed, frame=frame)
+        c = np.asarray(r.corners, np.float32)
+        if c[0, 0] < c[1, 0] and c[3, 0] < c[2, 0] and c[0, 1] < c[3, 1]:
+            break
+    pw = float(np.linalg.norm(c[1] - c[0])) / L.WIDTH
+    cut = int(round(max(c[0, 0], c[3, 0]) + pw / 6))
+    return np.ascontiguousarray(r.image[:, cut:]), c - np.array([cut, 0], np.float32), seed
+
+
+def test_read_names_the_points_out_of_the_picture_and_gives_them_no_odds(tmp_path: Path) -> None:
+    img, corners, _ = cut_scene()
+    path = tmp_path / "cut.png"
+    cv2.imwrite(str(path), img)
+    out = read_image(str(path), " ".join(f"{x:.1f},{y:.1f}" for x, y in corners), dice=False)
+    assert out["board_found"] and out["out_of_picture"] == ["top 1", "bottom 1"]
+    assert out["p"]["top"][0] == out["p"]["bottom"][0] == round(UNSEEN[0][2], 3) and min(out["p"]["top"][1:]) > 0.3
+    text = _text(out).splitlines()
+    assert text[0].split()[1] == "?" and text[1].split()[1] == "?" and "not in the picture whole" in _text(out)
+
+
+def test_a_move_at_a_cut_off_edge_is_read_at_once_not_taken_for_a_hand() -> None:
+    # Dark plays 13/8 from the stack at the picture's cut edge (image top left): the warp repeats that
+    # edge over the frame band, so the move changes the band too; it used to count as a hand there until
+    # REBASE_FRAMES still frames had passed
+    start = L.start_position()
+    pts = list(start.points)
+    pts[12] = dataclasses.replace(pts[12], count=4)
+    pts[7] = dataclasses.replace(pts[7], count=4)
+    moved = dataclasses.replace(start, points=tuple(pts))
+    _, corners, seed = cut_scene()
+    sf = StabilityFilter(BoardReader(VisionConfig(), corners=corners))
+    events = []
+    for k in range(8 + REBASE_FRAMES):
+        img, _, _ = cut_scene(seed, start if k < 8 else moved, frame=k + 1)
+        events.append(sf.feed(img, t=k))
+    boards = [k for k, e in enumerate(events) if isinstance(e, BoardEvidence)]
+    assert boards and boards[0] < 8 and len(boards) == 2
+    assert boards[1] - 8 <= VisionConfig().stable_frames + 2 < REBASE_FRAMES
+    assert events[boards[1]].points[7].count == 4
