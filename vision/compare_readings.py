@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from referee.events import BoardEvidence, PointReading
 
+from . import layout as L
 from .layout import points_differ, same_board
 from .read import CERTAIN
 
@@ -71,6 +72,20 @@ def learned_as_it_stands(reading: BoardEvidence, known: BoardEvidence, most: int
         return "the board is learned as it stands (the camera read it as the referee's position)"
     return ("the board is learned as it stands, as the referee's position; the camera alone read it otherwise: "
             + differences)
+
+
+def out_of_picture(setup: L.SetUp, cut: tuple[bool, ...]) -> str:
+    """What the table is told once it has learned the board when the camera's picture leaves out part
+    of some points (``cut``: by image rows, :func:`vision.rectify.points_out_of_picture`): those points
+    (table numbering) and the fix."""
+    marks = [PointReading(1, "dark", 1.0) if c else PointReading(0, None, 1.0) for c in cut]
+    ev = setup.to_evidence(L.RowReading(tuple(marks[:12]), tuple(marks[12:]), (0, 0), 1.0))
+    points = [k + 1 for k, p in enumerate(ev.points) if p.count]
+    named = ", ".join(str(p) for p in points)
+    them = "them" if len(points) > 1 else "it"
+    return (f"the camera's picture leaves out part of point{'s' if len(points) > 1 else ''} {named}: set the camera "
+            "so the whole board, frame and all, is in the picture (until then the table reads "
+            f"{them} by the look it learned there only, and may ask you to confirm moves)")
 
 
 #: told when the director's order cannot be carried out (:meth:`vision.reader.BoardReader.learn` refused)

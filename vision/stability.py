@@ -45,11 +45,11 @@ from . import layout as L
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import (FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands, shows, surer,
-                               unlike_first)
+from .compare_readings import (FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands, out_of_picture,
+                               shows, surer, unlike_first)
 from .find_again import look_again
 from .reader import BoardReader, Reading
-from .rectify import FrameMap, View, homography
+from .rectify import FrameMap, View, homography, points_out_of_picture
 from .thumbnail import (CACHE_LINE, THUMB_MARGIN, THUMB_PX, THUMB_SIZE, grey_levels, hist_median, small_median,
                         touched_part)
 
@@ -389,6 +389,8 @@ class StabilityFilter:
             if self._ordered:   # the director is told what came of the order
                 self.report = (learned_as_it_stands(self.reader.setup.to_evidence(reading.rows), self._known)
                                if learned else LEARN_REFUSED)
+            if learned:
+                self._tell_cut(reading.view)
             self._known, self._ordered, self._refused, self._unlike = None, False, None, None
             self.learned += 1
             return
@@ -414,8 +416,18 @@ class StabilityFilter:
         if not shows(self.last, self._known):
             return False
         self.reader.learn(self._known, self.last_view)
+        self._tell_cut(self.last_view)
         self._known = None
         self.learned += 1
         return True
+
+    def _tell_cut(self, view: View) -> None:
+        """On the board's first lesson, the points the camera's picture leaves out in part, told once
+        (:attr:`report`): a single frame reads nothing there, and the fix is the camera's."""
+        if self.learned or self.report is not None or self.reader.setup is None:
+            return
+        cut = points_out_of_picture(view)
+        if any(cut):
+            self.report = out_of_picture(self.reader.setup, cut)
 
 

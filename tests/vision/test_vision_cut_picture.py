@@ -169,3 +169,26 @@ def test_a_move_at_a_cut_off_edge_is_read_at_once_not_taken_for_a_hand() -> None
     assert boards and boards[0] < 8 and len(boards) == 2
     assert boards[1] - 8 <= VisionConfig().stable_frames + 2 < REBASE_FRAMES
     assert events[boards[1]].points[7].count == 4
+
+
+def test_the_table_is_told_once_which_points_its_camera_leaves_out() -> None:
+    img, corners, seed = cut_scene()
+    sf = StabilityFilter(BoardReader(VisionConfig(), corners=corners))
+    sf.known(L.start_position())   # a game's start: the board learned from the first still frame showing it
+    reports = []
+    for k in range(12):
+        frame, _, _ = cut_scene(seed, frame=k + 1)
+        sf.feed(frame, t=k)
+        reports.append(sf.take_report())
+    told = [r for r in reports if r is not None]
+    assert sf.learned == 1 and len(told) == 1
+    # the picture's left edge: the top-left point is 13 and the bottom-left 12, Dark's home bottom right
+    assert told[0].startswith("the camera's picture leaves out part of points 12, 13: set the camera")
+    # a whole picture: nothing told
+    whole = render_scene(L.start_position(), CALM, seed=seed)
+    sf = StabilityFilter(BoardReader(VisionConfig(), corners=whole.corners))
+    sf.known(L.start_position())
+    for k in range(12):
+        sf.feed(render_scene(L.start_position(), CALM, seed=seed, frame=k + 1).image, t=k)
+        assert sf.take_report() is None
+    assert sf.learned == 1
