@@ -129,6 +129,7 @@ class StabilityFilter:
         self._refused: Optional[float] = None        # when still frames first failed to show the first position
         self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
         self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
+        self._cut_told = False                       # the points the camera's picture leaves out, told
 
     def _thumb(self, frame: np.ndarray) -> View:
         """The frame's small rectified thumbnail (a new array: the rebase keeps none of it)."""
@@ -395,6 +396,8 @@ class StabilityFilter:
             self.learned += 1
             return
         # still, and not the position told: players still setting up, or a board the camera reads poorly
+        # (a camera whose picture leaves out part of the board is told so at once: the likeliest cause)
+        self._tell_cut(reading.view)
         self._unlike = self.reader.setup.to_evidence(reading.rows)
         if self._refused is None:
             self._refused = t
@@ -422,12 +425,13 @@ class StabilityFilter:
         return True
 
     def _tell_cut(self, view: View) -> None:
-        """On the board's first lesson, the points the camera's picture leaves out in part, told once
-        (:attr:`report`): a single frame reads nothing there, and the fix is the camera's."""
-        if self.learned or self.report is not None or self.reader.setup is None:
+        """At the board's first lesson (learned, or refused: the still board unlike the position
+        told), the points the camera's picture leaves out in part, told once (:attr:`report`): a
+        single frame reads nothing there, and the fix is the camera's."""
+        if self._cut_told or self.report is not None or self.reader.setup is None:
             return
         cut = points_out_of_picture(view)
         if any(cut):
-            self.report = out_of_picture(self.reader.setup, cut)
+            self.report, self._cut_told = out_of_picture(self.reader.setup, cut), True
 
 

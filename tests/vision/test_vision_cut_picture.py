@@ -192,3 +192,20 @@ def test_the_table_is_told_once_which_points_its_camera_leaves_out() -> None:
         sf.feed(render_scene(L.start_position(), CALM, seed=seed, frame=k + 1).image, t=k)
         assert sf.take_report() is None
     assert sf.learned == 1
+
+
+def test_a_cut_camera_is_told_even_when_the_first_position_is_not_learned() -> None:
+    # the referee tells a position the board does not show (players still setting up): nothing is
+    # learned, but the camera's cut is told at once (before the table's patience with the set-up runs out)
+    _, corners, seed = cut_scene()
+    told = L.random_position(np.random.default_rng(7))
+    sf = StabilityFilter(BoardReader(VisionConfig(), corners=corners))
+    sf.known(told)
+    reports = []
+    for k in range(8):
+        frame, _, _ = cut_scene(seed, frame=k + 1)
+        sf.feed(frame, t=k * 0.1)
+        reports.append(sf.take_report())
+    assert sf.learned == 0
+    said = [r for r in reports if r is not None]
+    assert len(said) == 1 and said[0].startswith("the camera's picture leaves out part of points 12, 13")
