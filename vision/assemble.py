@@ -202,8 +202,7 @@ def foreign_points(found: Found, odd: np.ndarray, params: ReadParams = DEFAULT) 
 
 def _stacked(per_point: list[int], params: ReadParams) -> tuple[str, ...]:
     """:func:`foreign_points` from each point's count of odd samples (top then bottom)."""
-    names = [f"{r} {i + 1}" for r in ("top", "bottom") for i in range(12)]
-    return tuple(n for n, c in zip(names, per_point) if c >= params.foreign_stack)
+    return tuple(n for n, c in zip(L.POINT_NAMES, per_point) if c >= params.foreign_stack)
 
 
 def doubt_unsure_board(rows: Rows, params: ReadParams = DEFAULT) -> Rows:

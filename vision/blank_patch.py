@@ -90,12 +90,11 @@ def emptiest_patch(view: View, params: BlankParams = BlankParams()) -> tuple[flo
     if H < 2 * h + 1 or W < 2 * h + 1 or depth <= h:
         return 1.0, None
     share = cv2.boxFilter(e, -1, (w, w), normalize=True, borderType=cv2.BORDER_REFLECT)
-    if view.frame is not None and not view.sees_all(0.0, 0.0, L.WIDTH, L.HEIGHT):
+    unseen = None if view.frame is None else view.frame.outside(px, 0.0, 0.0, (H, W))
+    if unseen is not None:
         # where the view reaches past the picture its pixels repeat the picture's edge (as plain as
         # a sleeve): a square holding any of them is not judged
-        ys, xs = np.mgrid[0:H, 0:W].astype(np.float64)
-        unseen = (~view.in_frame((xs + 0.5) / px, (ys + 0.5) / px)).astype(np.float32)
-        touched = cv2.boxFilter(unseen, -1, (w, w), normalize=True, borderType=cv2.BORDER_REFLECT)
+        touched = cv2.boxFilter(unseen.astype(np.float32), -1, (w, w), normalize=True, borderType=cv2.BORDER_REFLECT)
         share = np.where(touched > 0, np.float32(1.0), share)
     rows = np.zeros(H, bool)
     rows[h:min(depth, H - h)] = True
@@ -118,6 +117,5 @@ whole (a view reaching past a cut-off picture) is not judged."""
     if at is None or share >= params.limit:
         return None
     x, y = at
-    row = "top" if y < L.HEIGHT / 2 else "bottom"
     i = min(range(12), key=lambda j: abs(L.column_x(j) - x))
-    return f"{row} {i + 1}"
+    return L.POINT_NAMES[i if y < L.HEIGHT / 2 else 12 + i]

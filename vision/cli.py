@@ -47,12 +47,9 @@ import numpy as np
 
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
-from .layout import BAR_WIDTH, CHECKER, HEIGHT, parse_corners
+from .layout import BAR_WIDTH, CHECKER, HEIGHT, POINT_NAMES, parse_corners
 from .reasons import no_board
 from .rectify import points_out_of_picture
-
-
-_PLACES = [(row, i) for row in ("top", "bottom") for i in range(12)]   # the 24 points by image rows, as read names them
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -87,8 +84,7 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["reason"] = None if r.reason is None else r.reason.to_json_dict()
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     # the points the picture leaves out in part (a camera or a photo cut at the playing area): not seen
-    out["out_of_picture"] = [f"{row} {i + 1}" for k, (row, i) in enumerate(_PLACES) if cut[k]] \
-        if any(cut := points_out_of_picture(r.view)) else []
+    out["out_of_picture"] = [name for name, cut in zip(POINT_NAMES, points_out_of_picture(r.view)) if cut]
     out["on_bar"] = r.rows.things_on_bar()  # the cube or a die lying on the bar (no checker)
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source

@@ -76,6 +76,10 @@ def visible_rims(n: int) -> frozenset[int]:
                      if (h - 1, layer + 1) not in slots and (h + 1, layer + 1) not in slots)
 
 
+#: the 24 points by image rows as ``bgtable read`` names them (row and place from the first corner)
+POINT_NAMES = tuple(f"{row} {i + 1}" for row in ("top", "bottom") for i in range(12))
+
+
 def column_x(i: int) -> float:
     """Centre x (pw) of column ``i`` (0..11, left to right as seen) of either row."""
     return i + 0.5 + (BAR_WIDTH if i >= 6 else 0.0)

@@ -366,7 +366,7 @@ class BoardReader:
         cut = points_out_of_picture(view) if memory is None or isinstance(memory, SelfReference) else (False,) * 24
         by_rows = row_odds(rows, learned, per, memory.tilt if memory is not None else TILT, doubts, blind=blind,
                            bar_share=memory.bar_share if memory is not None else BAR_SHARE,
-                           bar_confidence=bar_confidence, unseen=cut if any(cut) else None)
+                           bar_confidence=bar_confidence, unseen=cut)
         if memory is None:  # the absolute reading as it is, with its odds
             return replace(self.setup.to_evidence(rows, t, off), odds=to_table(by_rows, self.setup)), by_rows
         pts, bar = most_likely(by_rows)

@@ -104,6 +104,19 @@ class FrameMap:
         rows, cols = self.size
         return ok & (u >= 0) & (u <= cols - 1) & (v >= 0) & (v <= rows - 1)
 
+    def outside(self, px: float, x0: float, y0: float, size: tuple[int, int]) -> np.ndarray | None:
+        """Which pixels of a grid of ``size`` (height, width), ``px`` a pw, its corner at layout
+        (``x0``, ``y0``), lie past the picture (judged at each pixel's centre); None when none does
+        (the usual case: told from the grid's four corners, a rectangle of the board being a convex
+        shape in the picture)."""
+        h, w = size
+        x1, y1 = x0 + w / px, y0 + h / px
+        if bool(self.inside(np.array([x0, x1, x1, x0]), np.array([y0, y0, y1, y1])).all()):
+            return None
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+        out = ~self.inside((xs + 0.5) / px + x0, (ys + 0.5) / px + y0)
+        return out if out.any() else None
+
 
 def points_out_of_picture(view: View) -> tuple[bool, ...]:
     """Per point (image rows: top 0..11, then bottom 0..11) whether the picture ``view`` was cut from

@@ -83,13 +83,7 @@ def thumb_unseen(corners: np.ndarray, shape: tuple[int, ...]) -> tuple[FrameMap,
     and on the frame band they would count as a hand."""
     seen = FrameMap(np.array(corners, np.float32, copy=True), L.BoardShape(), (int(shape[0]), int(shape[1])))
     w, h = THUMB_SIZE
-    x0 = y0 = -THUMB_MARGIN
-    x1, y1 = x0 + w / THUMB_PX, y0 + h / THUMB_PX
-    if bool(seen.inside(np.array([x0, x1, x1, x0]), np.array([y0, y0, y1, y1])).all()):
-        return seen, None
-    ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
-    unseen = ~seen.inside((xs + 0.5) / THUMB_PX + x0, (ys + 0.5) / THUMB_PX + y0)
-    return seen, (unseen if unseen.any() else None)
+    return seen, seen.outside(THUMB_PX, -THUMB_MARGIN, -THUMB_MARGIN, (h, w))
 
 
 class StabilityFilter:
