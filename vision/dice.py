@@ -126,12 +126,19 @@ worked out for a seed's region big enough alone too (11 of 82 such growings save
 test turns a candidate away before its look with the same results: each look's colour is its own, and most
 faces' shape is known only once grown (the reach, every piece a chain of steps joins, is no thinner for most).
 
+The search runs on a view of the board in its own coordinates (:func:`vision.rectify.rectify` with
+``own=True``): one scale all over, so a die lying in the gap between the rows of a board taller or
+shorter than the layout's stays square (the checkers' view stretches that gap onto the layout's: a
+board 10.2 point widths high five times over, and a die there became a bar no face fits, which missed
+most dice thrown on real boards); a die's ``board`` place is given in layout coordinates, as every
+other place is (:meth:`vision.layout.BoardShape.to_layout`).
+
 The stages live in :mod:`vision.dice_params` (thresholds, pip layouts),
 :mod:`vision.dice_candidates` (step 1) and :mod:`vision.dice_face` (steps 2 and 3).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional, Sequence
 
 import cv2
@@ -187,20 +194,22 @@ class DieSeen:
         return self.value is not None and self.confidence >= params.sure
 
 
-def where_confidence(x: float, y: float, side: float) -> float:
-    """How sure the half and the off-board call of a die at (x, y) (pw) of ``side`` pw are: 1 when
-    all of it lies clear of the playing area's edges and the bar's, falling to 0.5 with its centre
-    on one (the call is then a coin's toss)."""
-    gap = min(abs(x), abs(x - L.WIDTH), abs(y), abs(y - L.HEIGHT), abs(x - L.BAR_LEFT), abs(x - L.BAR_RIGHT))
+def where_confidence(x: float, y: float, side: float, shape: L.BoardShape = L.BoardShape()) -> float:
+    """How sure the half and the off-board call of a die at (x, y) (pw, the board's own coordinates: a
+    board of ``shape``) of ``side`` pw are: 1 when all of it lies clear of the playing area's edges
+    and the bar's, falling to 0.5 with its centre on one (the call is then a coin's toss)."""
+    gap = min(abs(x), abs(x - shape.width), abs(y), abs(y - shape.height), abs(x - L.BAR_LEFT),
+              abs(x - L.BAR_LEFT - shape.bar))
     reach = max(side, 0.1) * 0.7072  # half the die's diagonal
     return round(float(np.clip(0.5 + 0.5 * gap / reach, 0.5, 1.0)), 3)
 
 
-def half_of(x: float, y: float) -> str:
-    """The half of the playing area holding layout point (x, y) (pw): left, right, bar or off."""
-    if not (0.0 <= x <= L.WIDTH and 0.0 <= y <= L.HEIGHT):
+def half_of(x: float, y: float, shape: L.BoardShape = L.BoardShape()) -> str:
+    """The half of the playing area holding point (x, y) (pw, the board's own coordinates: a board of
+    ``shape``; the layout's for the layout's shape): left, right, bar or off."""
+    if not (0.0 <= x <= shape.width and 0.0 <= y <= shape.height):
         return "off"
-    return "left" if x < L.BAR_LEFT else "right" if x > L.BAR_RIGHT else "bar"
+    return "left" if x < L.BAR_LEFT else "right" if x > L.BAR_LEFT + shape.bar else "bar"
 
 
 
@@ -232,8 +241,10 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
               looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None,
               maps: Optional[CoarseMaps] = None, peaks: Optional[np.ndarray] = None) -> list[DieSeen]:
-    """The dice on a rectified view (image centres too when the playing area's ``corners`` and
-    ``shape`` are given), most confident first, at most ``max_dice``; ``changed``
+    """The dice on a rectified view in the board's own coordinates (a board of ``shape``:
+    :func:`vision.rectify.rectify` with ``own=True``; the layout's view for the layout's shape), their
+    places in layout coordinates (image centres too when the playing area's ``corners`` are given),
+    most confident first, at most ``max_dice``; ``changed``
     (:func:`changed_places`): look only where the board changed since it was seen without dice.
     ``kept``: close looks of the same view of a frame before, each what a look at its candidate
     would see on this view too (nothing changed within its reach: :mod:`vision.dice_carry`), taken
@@ -245,10 +256,10 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     to_img = _to_image(corners, shape) if corners is not None else None
     if maps is None:
         coarse = stand_out(view, params)
-        ring = ring_candidates(view, params, coarse)
+        ring = ring_candidates(view, params, coarse, shape=shape)
     else:
         coarse = maps[:2]
-        ring = ring_candidates(view, params, coarse, maps[2], peaks)
+        ring = ring_candidates(view, params, coarse, maps[2], peaks, shape)
     pips = standing_out(pip_candidates(view, params, spots), view, coarse[1], params)
     if ring and pips:  # a pip group where the coarse search already looks adds nothing
         a, b = np.asarray(ring), np.asarray(pips)
@@ -280,7 +291,15 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
         found.append(die)
         on_found |= np.hypot(xy[:, 0] - die.board[0], xy[:, 1] - die.board[1]) < 0.15
     found.sort(key=lambda d: (d.value is None, -d.confidence))
-    return found[:max_dice]
+    return [_on_layout(d, shape) for d in found[:max_dice]]
+
+
+def _on_layout(die: DieSeen, shape: L.BoardShape) -> DieSeen:
+    """``die`` found on a view in the board's own coordinates, its place in the layout's."""
+    if shape.default:
+        return die
+    x, y = shape.to_layout(np.array([die.board[0]]), np.array([die.board[1]]))
+    return replace(die, board=(round(float(x[0]), 3), round(float(y[0]), 3)))
 
 
 def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Looks:
@@ -321,42 +340,42 @@ def _look(view: View, cx: float, cy: float, params: DiceParams,
     conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
     if conf < params.keep:
         return None  # no die's pips: a letter, a screw, a checker's emblem
-    bx, by = rx / view.px + view.x0, ry / view.px + view.y0
+    bx, by = rx / view.px + view.x0, ry / view.px + view.y0   # (the board's own pw)
     img: Optional[tuple[float, float]] = None
     if to_img is not None:
-        rxr, ryr = shape.to_real(np.array([bx]), np.array([by]))
-        q = cv2.perspectiveTransform(np.array([[[float(rxr[0]), float(ryr[0])]]], np.float32), to_img)[0][0]
+        q = cv2.perspectiveTransform(np.array([[[bx, by]]], np.float32), to_img)[0][0]
         img = (float(q[0]), float(q[1]))
-    half = half_of(bx, by)
+    half = half_of(bx, by, shape)
     if half == "bar":  # hinges and fittings there show screws like pips: never sure
         conf = min(conf, params.bar_confidence)
     # off the board: any of the face over the playing area's edge (a die across it, or beyond)
     pts = cv2.boxPoints(rect) / view.px + np.array([view.x0, view.y0])
     t = params.edge
-    off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > L.WIDTH + t).any() or (pts[:, 1] < -t).any()
-               or (pts[:, 1] > L.HEIGHT + t).any())
+    off = bool((pts[:, 0] < -t).any() or (pts[:, 0] > shape.width + t).any() or (pts[:, 1] < -t).any()
+               or (pts[:, 1] > shape.height + t).any())
     return DieSeen((round(bx, 3), round(by, 3)), img, half, on_checker_at(view, bx, by, side, params),
-                   off, value, conf, round(side, 3), where_confidence(bx, by, side))
+                   off, value, conf, round(side, 3), where_confidence(bx, by, side, shape))
 
 
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
                        params: DiceParams = DiceParams(), px: int = 64,
                        before: Optional[np.ndarray] = None,
                        also: Sequence[tuple[float, float]] = ()) -> list[DieSeen]:
-    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more).
-    ``before``: a frame of the same board without the dice; then only the places that changed are
-    rectified and looked at (:func:`changed_regions`), a few times faster.  ``also``: places (layout pw)
-    looked at as if they had changed (dice that already lay there in ``before``)."""
+    """:func:`find_dice` on a camera frame: rectified at ``px`` per point width (values need 48 or more)
+    in the board's own coordinates.  ``before``: a frame of the same board without the dice; then only
+    the places that changed are rectified and looked at (:func:`changed_regions`), a few times faster.
+    ``also``: places (layout pw) looked at as if they had changed (dice that already lay there in ``before``)."""
     if before is None:
-        return find_dice(rectify(frame, corners, px, shape=shape), params, corners, shape)
+        return find_dice(rectify(frame, corners, px, shape=shape, own=True), params, corners, shape)
     found: list[DieSeen] = []
-    for box in changed_regions(frame, before, corners, shape, params, also=also):
+    also = _own_places(also, shape)
+    for box in changed_regions(frame, before, corners, shape, params, also=also, own=True):
         # on the whole view's grid of 8 px blocks (margin 0.6 pw), so a die is sampled, and scaled down
         # for the coarse searches, just as it would be there
         x0, y0 = (-0.6 + 8 * np.floor((v + 0.6) * px / 8) / px for v in box[:2])
         x1, y1 = (-0.6 + 8 * np.ceil((v + 0.6) * px / 8) / px for v in box[2:])
-        view = rectify_region(frame, corners, px, x0, y0, x1, y1, shape)
-        then = rectify_region(before, corners, px, x0, y0, x1, y1, shape)
+        view = rectify_region(frame, corners, px, x0, y0, x1, y1, shape, own=True)
+        then = rectify_region(before, corners, px, x0, y0, x1, y1, shape, own=True)
         changed = changed_places(view, then, params)
         r = params.side[1]
         for x, y in also:  # a die's place in ``before``: looked at whatever changed there
@@ -367,14 +386,24 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
     return found[:6]
 
 
+def _own_places(places: Sequence[tuple[float, float]], shape: L.BoardShape) -> list[tuple[float, float]]:
+    """Layout places (pw) in the board's own coordinates."""
+    if shape.default or not len(places):
+        return list(places)
+    x, y = shape.to_real(np.array([p[0] for p in places]), np.array([p[1] for p in places]))
+    return [(float(u), float(v)) for u, v in zip(x, y)]
+
+
 def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
                     shape: L.BoardShape = L.BoardShape(), params: DiceParams = DiceParams(),
                     px: int = 16, margin: float = 0.6,
-                    also: Sequence[tuple[float, float]] = ()) -> list[tuple[float, float, float, float]]:
+                    also: Sequence[tuple[float, float]] = (),
+                    own: bool = False) -> list[tuple[float, float, float, float]]:
     """The board rectangles (x0, y0, x1, y1, pw) where ``frame`` differs from ``before`` (seen coarsely, at
-    ``px`` per point width), and around the places ``also`` (layout pw), each widened so a die there and
-    its surround lie inside; overlapping ones merged.  Nothing changed: no rectangle."""
-    a, b = rectify(frame, corners, px, margin, shape), rectify(before, corners, px, margin, shape)
+    ``px`` per point width), and around the places ``also``, each widened so a die there and its surround
+    lie inside; overlapping ones merged.  Nothing changed: no rectangle.  Places and rectangles are in
+    layout coordinates, or with ``own`` the board's own (:func:`vision.rectify.rectify`)."""
+    a, b = rectify(frame, corners, px, margin, shape, own), rectify(before, corners, px, margin, shape, own)
     d = chan_max(cv2.absdiff(cv2.blur(a.image, (3, 3)), cv2.blur(b.image, (3, 3))))
     mask = (d >= params.changed).astype(np.uint8)
     # (16-bit labels where they hold every piece: the same boxes, summed two to three times faster)
@@ -382,7 +411,8 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
                                                           ltype=cv2.CV_16U if mask.size < 65_536 else cv2.CV_32S)
     least = max(2, int((params.side[0] * px) ** 2 * 0.25))  # a speck of noise is no die
     pad = params.ring + params.side[1]
-    lo_x, lo_y, hi_x, hi_y = -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin
+    width, height = (shape.width, shape.height) if own else (L.WIDTH, L.HEIGHT)
+    lo_x, lo_y, hi_x, hi_y = -margin, -margin, width + margin, height + margin
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]
              for x, y, w, h, area in stats[1:] if area >= least]

@@ -217,10 +217,12 @@ def merged_crops(crops: "list[tuple[int, int, int, int]]", call_px: int) -> "lis
 
 def ring_candidates(view: View, p: DiceParams,
                     coarse: "tuple[np.ndarray, np.ndarray] | None" = None,
-                    pips: "np.ndarray | None" = None, peaks: "np.ndarray | None" = None) -> list[tuple[float, float]]:
-    """Centres (layout pw) of die-sized blobs standing out all round from their surround (``coarse``:
-    :func:`stand_out` of the view, ``pips``: :func:`near_pips` of its coarse view, ``peaks``: the
-    measure's peaks (:func:`ring_peaks`), when already computed)."""
+                    pips: "np.ndarray | None" = None, peaks: "np.ndarray | None" = None,
+                    shape: L.BoardShape = L.BoardShape()) -> list[tuple[float, float]]:
+    """Centres (pw, the view's coordinates: the board's own, a board of ``shape``) of die-sized blobs
+    standing out all round from their surround (``coarse``: :func:`stand_out` of the view, ``pips``:
+    :func:`near_pips` of its coarse view, ``peaks``: the measure's peaks (:func:`ring_peaks`), when
+    already computed)."""
     img, m = coarse if coarse is not None else stand_out(view, p)
     dp = float(p.detect_px)
     xs, ys = _points(ring_peaks(m, p) if peaks is None else peaks)
@@ -229,10 +231,11 @@ def ring_candidates(view: View, p: DiceParams,
     # pips: small spots of another shade within a die's half side of the peak
     score += p.pip_weight * (near_pips(img, p) if pips is None else pips)[ys, xs]
     # a point's tip stands out all round but one side: looked at later
-    col = np.clip(np.round(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5), 0, 11)
-    tip = (np.abs(np.where(bx > L.BAR_RIGHT, bx - L.BAR_WIDTH, bx) - 0.5 - col) < 0.25) & \
+    right = L.BAR_LEFT + shape.bar
+    col = np.clip(np.round(np.where(bx > right, bx - shape.bar, bx) - 0.5), 0, 11)
+    tip = (np.abs(np.where(bx > right, bx - shape.bar, bx) - 0.5 - col) < 0.25) & \
         (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
-         | ((by > L.HEIGHT - L.POINT_LEN - 0.1) & (by < L.HEIGHT - L.POINT_LEN + 0.8)))
+         | ((by > shape.height - L.POINT_LEN - 0.1) & (by < shape.height - L.POINT_LEN + 0.8)))
     score[tip] *= 0.6
     order = np.argsort(-score)[: p.max_candidates]
     return [(float(bx[i]), float(by[i])) for i in order]

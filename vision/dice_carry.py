@@ -82,13 +82,13 @@ class DiceCarry:
             coarse, src = self._coarse(frame, corners, shape)
             boxes = self._refresh(frame, corners, shape, coarse, src)
         else:
-            coarse = rectify(frame, corners, _COARSE, _MARGIN, shape)
+            coarse = rectify(frame, corners, _COARSE, _MARGIN, shape, own=True)
         if boxes is None:   # a new camera, or the board changed all over: the whole view
             # (its warp's maps made first: a first sight of a geometry is warped plainly, and the parts
             # taken afresh later are the maps' pixels)
-            H, W = (int(round((v + 2 * _MARGIN) * self.px)) for v in (L.HEIGHT, L.WIDTH))
-            warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
-            view = self.view = rectify(frame, corners, self.px, _MARGIN, shape)
+            H, W = (int(round((v + 2 * _MARGIN) * self.px)) for v in (shape.height, shape.width))
+            warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
+            view = self.view = rectify(frame, corners, self.px, _MARGIN, shape, own=True)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
             self.peaks = ring_peaks(self.maps[1], self.params)
@@ -124,12 +124,12 @@ class DiceCarry:
         pixels) and the part of the frame the kept view's warp reads, as BGRA (None: no kept warp): the
         coarse view is remapped from that part (the frame's part converted once a line, not twice)."""
         H, W = self.view.image.shape[:2] if self.view is not None else (0, 0)
-        fine = warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape)
-        size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (L.WIDTH, L.HEIGHT))
-        warp = warp_maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape)  # type: ignore[arg-type]
+        fine = warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
+        size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (shape.width, shape.height))
+        warp = warp_maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape, own=True)  # type: ignore[arg-type]
         if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 \
                 or not (fine.x0 <= warp.x0 and fine.y0 <= warp.y0 and warp.x1 <= fine.x1 and warp.y1 <= fine.y1):
-            return rectify(frame, corners, _COARSE, _MARGIN, shape), None
+            return rectify(frame, corners, _COARSE, _MARGIN, shape, own=True), None
         if self._shifted is None or self._shifted[0] is not warp or self._shifted[1] is not fine:
             # the coarse warp's maps made relative to the fine warp's part (whole pixels added: exact)
             self._shifted = (warp, fine, warp.mx + np.float32(warp.x0 - fine.x0),
@@ -177,7 +177,7 @@ class DiceCarry:
         view = self.view
         f = view.px // coarse.px
         H, W = view.image.shape[:2]
-        warp = warp_maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape)
+        warp = warp_maps(corners, frame.shape, view.px, view.x0, view.y0, (W, H), shape, own=True)
         if warp is None or view.px % coarse.px or view.image.dtype != np.uint8 or frame.dtype != np.uint8 \
                 or frame.ndim != 3 or frame.shape[2] != 3 or H > (coarse.image.shape[0] + 1) * f \
                 or W > (coarse.image.shape[1] + 1) * f:

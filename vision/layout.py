@@ -157,6 +157,20 @@ class BoardShape:
         yr = np.where(y <= lo, y, np.where(y >= hi, y - HEIGHT + self.height, lo + (y - lo) * mid / GAP))
         return xr, yr
 
+    def to_layout(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """This board's own coordinates (pw) to the layout's: :meth:`to_real` undone.  A wider bar's
+        sides, which the layout's bar does not show, go to its nearer edge."""
+        x = np.asarray(x, np.float64)
+        y = np.asarray(y, np.float64)
+        scale, skip = min(1.0, self.bar / BAR_WIDTH), max(0.0, (self.bar - BAR_WIDTH) / 2)
+        right = BAR_LEFT + self.bar
+        on_bar = np.clip(BAR_LEFT + (x - BAR_LEFT - skip) / scale, BAR_LEFT, BAR_RIGHT)
+        xl = np.where(x <= BAR_LEFT, x, np.where(x >= right, x - self.bar + BAR_WIDTH, on_bar))
+        lo, hi = POINT_LEN, self.height - POINT_LEN
+        mid = self.height - 2 * POINT_LEN
+        yl = np.where(y <= lo, y, np.where(y >= hi, y - self.height + HEIGHT, lo + (y - lo) * GAP / mid))
+        return xl, yl
+
 
 @dataclass(frozen=True)
 class RowReading:

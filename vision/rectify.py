@@ -14,8 +14,11 @@ frame is remapped as BGRA, only the part of the frame the warp reads.  :func:`re
 warps any rectangle of board coordinates (the trays lie outside the playing area).
 
 A board of another shape than the layout's (:class:`vision.layout.BoardShape`: a wider bar,
-a taller area) is warped onto the layout's: the view is always in layout coordinates, the
-bar and the gap between the rows stretched or squeezed (its maps are built on first use).
+a taller area) is warped onto the layout's: the view is in layout coordinates, the bar and the
+gap between the rows stretched or squeezed (its maps are built on first use).  A view in the
+board's own coordinates (``own=True``) is warped without that: one scale all over, so a die in
+the gap between the rows stays square (the dice finder's, :mod:`vision.dice`); for the layout's
+own shape the two are the same view.
 
 Where the view reaches past the picture (a camera or a photo that cuts off part of the frame)
 its pixels repeat the picture's edge: they show nothing of the board.  A view made here knows
@@ -82,6 +85,7 @@ class FrameMap:
     corners: np.ndarray
     shape: L.BoardShape
     size: tuple[int, int]
+    own: bool = False   # the view's coordinates are the board's own pw, not the layout's
 
     @cached_property
     def _to_picture(self) -> np.ndarray:
@@ -90,10 +94,11 @@ class FrameMap:
         return np.asarray(h, np.float64)
 
     def inside(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Whether each board point (layout pw) lies inside the picture (its pixel centres' span)."""
+        """Whether each board point (layout pw; the board's own with ``own``) lies inside the picture
+        (its pixel centres' span)."""
         x = np.asarray(x, np.float64)
         y = np.asarray(y, np.float64)
-        if not self.shape.default:
+        if not self.shape.default and not self.own:
             x, y = self.shape.to_real(x, y)
         h = self._to_picture
         w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
@@ -169,12 +174,14 @@ _STRIP = 16_384   # map pixels built at a time (whole rows): the float64 working
 
 
 def warp_maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
-          size: tuple[int, int], shape: L.BoardShape = L.BoardShape()) -> Warp | None:
+          size: tuple[int, int], shape: L.BoardShape = L.BoardShape(), own: bool = False) -> Warp | None:
     """The remap table of one warp, built the second time a geometry is seen (a
     one-off read is faster with a plain perspective warp; None the first time), or at once
-    for a board of another shape than the layout's (no plain warp does that)."""
+    for a board of another shape than the layout's (no plain warp does that).  ``own``: the
+    view in the board's own coordinates (``x0``, ``y0`` too), not remapped onto the layout's."""
     c = np.ascontiguousarray(corners, np.float32)
-    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size, shape)
+    own = own and not shape.default
+    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size, shape, own)
     hit = _MAPS.get(key)
     if hit is not None:
         _MAPS.move_to_end(key)
@@ -194,7 +201,9 @@ def warp_maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: fl
     for r0 in range(0, h_px, step):   # in strips of rows: the float64 arithmetic of a strip stays small
         r1 = min(h_px, r0 + step)
         ys, xs = np.mgrid[r0:r1, 0:w_px].astype(np.float64)
-        if not shape.default:
+        if own:
+            xs, ys = xs / px + x0, ys / px + y0
+        elif not shape.default:
             xs, ys = shape.to_real(xs / px + x0, ys / px + y0)
         p = np.stack([xs, ys, np.ones_like(xs)], axis=-1) @ inv.T   # (one product per row of pixels, as whole)
         w = p[..., 2]
@@ -258,22 +267,24 @@ def remap(frame: np.ndarray, warp: Warp) -> np.ndarray:
 
 
 def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y0: float, x1: float, y1: float,
-                   shape: L.BoardShape = L.BoardShape()) -> View:
-    """Warp the board rectangle ``x0..x1, y0..y1`` (pw, layout coordinates) upright; the
-    corners are those of a playing area of ``shape``."""
+                   shape: L.BoardShape = L.BoardShape(), own: bool = False) -> View:
+    """Warp the board rectangle ``x0..x1, y0..y1`` (pw, layout coordinates; with ``own`` the
+    board's own, one scale all over) upright; the corners are those of a playing area of ``shape``."""
     size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
-    warp = warp_maps(corners, frame.shape, px, x0, y0, size, shape)
+    warp = warp_maps(corners, frame.shape, px, x0, y0, size, shape, own)
     if warp is None:
         img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
         img = remap(frame, warp)
-    seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])))
+    seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])),
+                    own and not shape.default)
     return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0), seen)
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,
-            shape: L.BoardShape = L.BoardShape()) -> View:
+            shape: L.BoardShape = L.BoardShape(), own: bool = False) -> View:
     """Warp ``frame`` so the playing area (of ``shape``) is upright in the layout's
-    coordinates, ``px`` pixels per point width."""
-    return rectify_region(frame, corners, px, -margin, -margin, L.WIDTH + margin, L.HEIGHT + margin, shape)
+    coordinates (``own``: the board's own, :func:`rectify_region`), ``px`` pixels per point width."""
+    width, height = (shape.width, shape.height) if own else (L.WIDTH, L.HEIGHT)
+    return rectify_region(frame, corners, px, -margin, -margin, width + margin, height + margin, shape, own)

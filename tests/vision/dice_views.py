@@ -20,7 +20,7 @@ def dice_views(seed: int, n: int = 3) -> list[tuple[View, np.ndarray, L.BoardSha
         shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
         params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
         r = R.render_scene(L.random_position(rng), params, seed=seed * 1000 + i)
-        views.append((rectify(r.image, r.corners, 64, shape=shape), r.corners, shape))
+        views.append((rectify(r.image, r.corners, 64, shape=shape, own=True), r.corners, shape))
     return views
 
 
