@@ -3,6 +3,7 @@
     python3 -m bench.dice_camera [--frames 300] [--seed 0] [--labels tests/data/vision_real/labels.json]
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64] [--no-before]
     python3 -m bench.dice_camera --sequence GAMES [--turns 8] [--same-noise]   (read --batch's dice, below)
+    python3 -m bench.dice_camera --frames 0 --speed 0 --unseen vision_unseen=DIR --unseen vision_unseen3=DIR ...
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
 on a checker, over the board's edge (any part: its ``overhang``) as the renderer's :class:`vision.render_props.DieSeen` says).
@@ -20,6 +21,13 @@ The rendered frames are read as the table reads them: given the same board drawn
 camera is sure of both values (:attr:`referee.events.DiceSeen.sure`, as the referee of a camera-only
 table takes them); printed are the rolls so accepted, those with a wrong value, and those accepted
 wrong while the camera was unsure of a die (the figure that must be 0: an unsure view is never a roll).
+
+``--unseen SET=DIR`` (repeatable): the dice labelled on the photos of ``tests/data/SET`` (its images in DIR:
+the set's README says where to fetch them), boards no one tuned the finder on.  Their dice were first
+measured on 2026-12-05 (session 31), after their checkers; the split was chosen then, before any change
+to the finder: ``vision_unseen`` and ``vision_unseen4`` to look at (dev), ``vision_unseen3`` and
+``vision_unseen5`` held out.  Every labelled die counts, also those off the playing area (a pile on the
+frame, one on the table beside the board, two in players' hands): the per-photo lines say which.
 
 ``--sequence``: rendered games of one camera each (:func:`game_frames`), line by line as ``read --batch``
 reads them, the whole search against :class:`vision.dice_carry.DiceCarry` (:func:`sequence`).
@@ -47,6 +55,10 @@ from vision.rectify import rectify  # noqa: E402
 
 TUNED = ("test1", "test6")
 HELD_OUT = ("test2", "template3", "dices6")
+#: the unseen photo sets' dice: looked at (dev) or held out, chosen before the finder was changed for them
+UNSEEN_SPLIT = {"vision_unseen": "dev", "vision_unseen4": "dev", "vision_unseen3": "held out",
+                "vision_unseen5": "held out"}
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 
 
 def _pw_px(corners: np.ndarray, shape: L.BoardShape) -> float:
@@ -167,6 +179,29 @@ def real(labels: Path, images: Path, names: tuple[str, ...], px: int = 64) -> di
         print(f"  {name}: {' '.join(line)}" + (f"  false: {[(g.value, round(g.confidence, 2), g.image) for g in extra]}"
                                                   if extra else ""))
     return c
+
+
+def unseen(sets: list[str], px: int = 64) -> None:
+    """Score the finder on the unseen photo sets ``SET=DIR`` (:data:`UNSEEN_SPLIT`), each set and each
+    half of the split apart."""
+    halves: dict[str, dict[str, int]] = {}
+    for item in sets:
+        name, sep, folder = item.partition("=")
+        labels = DATA / name / "labels.json"
+        if not sep or name not in UNSEEN_SPLIT:
+            raise SystemExit(f"--unseen {item!r}: expected SET=DIR with SET one of {', '.join(UNSEEN_SPLIT)}")
+        if not labels.exists() or not Path(folder).is_dir():
+            raise SystemExit(f"--unseen {item!r}: {labels} or the folder {folder!r} does not exist")
+        data = json.loads(labels.read_text())["images"]
+        names = tuple(n for n, v in data.items() if v.get("dice") and v.get("corners"))
+        print(f"real, unseen ({name}, {UNSEEN_SPLIT[name]}):")
+        c = real(labels, Path(folder), names, px)
+        _show(f"  {name}", c)
+        half = halves.setdefault(UNSEEN_SPLIT[name], {k: 0 for k in c})
+        for k, v in c.items():
+            half[k] += v
+    for half_name, c in halves.items():
+        _show(f"real unseen, {half_name}", c)
 
 
 def speed(n: int, seed: int, px: int = 64) -> tuple[float, float, float]:
@@ -324,6 +359,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--same-noise", action="store_true",
                     help="--sequence's frames with the same sensor noise: what nothing touched is unchanged")
     ap.add_argument("--turns", type=int, default=8, help="turns a game (--sequence), three frames each")
+    ap.add_argument("--unseen", action="append", default=[], metavar="SET=DIR",
+                    help="the dice of tests/data/SET/labels.json, its photos in DIR (repeatable)")
     a = ap.parse_args(argv)
     if a.sequence:
         sequence(a.sequence, a.turns, a.seed, a.px, not a.same_noise)
@@ -337,6 +374,8 @@ def main(argv: list[str] | None = None) -> None:
         _show("real tuned (test1, test6)", real(a.labels, a.images, TUNED, a.px))
         print("real, held out:")
         _show("real held out (test2, template3, dices6)", real(a.labels, a.images, HELD_OUT, a.px))
+    if a.unseen:
+        unseen(a.unseen, a.px)
     if a.speed:
         view, frame, changed = speed(a.speed, a.seed, a.px)
         print(f"CPU (best of {a.speed}, slowest of 3 boards): find_dice on a {a.px} px view {view:.1f} ms; "
