@@ -9,7 +9,9 @@ changes only the sensor noise.
 
 What real tables show is off by default and switched on per option of :class:`RenderParams`
 (or all at once, at realistic rates, by :meth:`RenderParams.real_table`): hinges and logos,
-dice (:class:`vision.render_props.Die`; :attr:`Rendered.dice` says where each lies), six or
+dice (:class:`vision.render_props.Die`; :attr:`Rendered.dice` says where each lies; seen by a
+camera at ``RenderParams.camera_height`` over the board, a die away from the camera's foot shows the
+side faces turned towards it, as a real table's camera sees them towards the board's edges), six or
 more checkers in a row, pearl, carved and marbled faces (:mod:`vision.render_faces`),
 off-centre checkers on a narrow bar, a raised frame lip, blurred arms, a clock and a score
 board.  With the defaults a seed gives the same image as before these options existed.
@@ -34,6 +36,17 @@ from .render_tex import BGR, FRAME, TEX, TRAY, tex_size as _tex_size
 
 __all__ = ["BGR", "FRAME", "SCHEMES", "TEX", "TEX_H", "TEX_W", "TRAY", "Die", "DieSeen", "Props", "RenderParams",
            "Rendered", "Scheme", "distort_points", "draw_board", "render", "render_scene", "stack_offsets"]
+
+
+def _camera(params: RenderParams, shape: L.BoardShape, seed: int) -> "Optional[P.Camera]":
+    """The camera over the board the dice are drawn as seen by (``params.camera_height``): a height drawn
+    per seed, its foot near the playing area's middle (a table's camera hangs over the board); None: none."""
+    lo, hi = params.camera_height
+    if hi <= 0:
+        return None
+    cr = np.random.default_rng([seed, 43])
+    high = float(cr.uniform(lo, hi))
+    return (shape.width / 2 + float(cr.uniform(-1.5, 1.5)), shape.height / 2 + float(cr.uniform(-1.0, 1.0)), high)
 
 
 def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(), seed: int = 0,
@@ -68,8 +81,10 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     if dice is None and params.dice_prob and dr.random() < params.dice_prob:
         dice = P.random_dice(dr, props.checkers, shape)
     placed = [P.place(d, dr, props.checkers, shape) for d in dice or ()]
+    camera = _camera(params, shape, seed)
     for d in placed:
-        P.draw_die(tex, d, any((d.x - cx) ** 2 + (d.y - cy) ** 2 < r * r for cx, cy, r in props.checkers))  # type: ignore[operator]
+        P.draw_die(tex, d, any((d.x - cx) ** 2 + (d.y - cy) ** 2 < r * r for cx, cy, r in props.checkers),  # type: ignore[operator]
+                   camera)
     lr = np.random.default_rng([seed, 31])
     if params.lip_prob and lr.random() < params.lip_prob:
         props = replace(props, lip=P.draw_lip(tex, lr, shape, scheme.frame))
@@ -125,7 +140,7 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
         q = cv2.perspectiveTransform(((np.asarray(pts_pw, np.float64) + FRAME) * TEX)[None].astype(np.float32), Hm)[0]
         return distort_points(q, W, H, round(float(k1), 3)) if abs(k1) > 1e-4 else q
 
-    seen = tuple(P.seen(d, props.checkers, shape, to_image) for d in placed)
+    seen = tuple(P.seen(d, props.checkers, shape, to_image, camera) for d in placed)
     # light: a multiplicative field (gradient, shadow) and an additive one (glare), at low resolution
     lw, lh = 64, 36
     ys, xs = np.mgrid[0:lh, 0:lw].astype(np.float32)

@@ -146,37 +146,104 @@ def die_outline(die: Die) -> tuple[np.ndarray, np.ndarray]:
     return top, whole
 
 
-def draw_die(img: np.ndarray, die: Die, raised: bool) -> None:
+#: a camera over the board: where its foot lies (pw, the board as drawn) and how high it is (pw)
+Camera = tuple[float, float, float]
+
+CHECKER_HIGH = 0.08   # pw: a checker's thickness, under a die resting on it
+SIDE_LIGHT = 0.8      # a side face's light, share of the top face's (lit from above)
+
+
+def parallax(die: Die, camera: Optional[Camera], raised: bool = False) -> Optional[np.ndarray]:
+    """Where the camera sees the die's top face (4 points, pw on the board as drawn): its own square
+    pushed away from the camera's foot and grown, as a thing ``size`` high is by a camera ``height``
+    above the board (a pinhole over a plane); None when no camera is given or the die is cocked."""
+    if camera is None or die.tilt > 0:
+        return None
+    fx, fy, high = camera
+    up = die.size + (CHECKER_HIGH if raised else 0.0)
+    k = up / max(high - up, 1e-6)
+    top, _ = die_outline(die)
+    return top + (top - np.array([fx, fy])) * k
+
+
+def draw_die(img: np.ndarray, die: Die, raised: bool, camera: Optional[Camera] = None) -> None:
     """Draw a placed die on the texture: its shadow (longer when it rests on a checker), any side face,
-    the top face and pips."""
+    the top face and pips.  ``camera``: a camera over the board (:data:`Camera`): the top face is drawn
+    where it sees it, and the side faces turned towards it, with their pips, between the die's foot and
+    its top face (a die away from the camera's foot shows them; a cocked die is drawn as before)."""
     top, whole = die_outline(die)
+    seen_top = parallax(die, camera, raised)
     so = np.array([0.1, 0.13]) if raised else np.array([0.05, 0.07])
     drop_shadow(img, whole + so, 3, 0.5)
     if die.tilt > 0:
         poly(img, [tuple(p) for p in whole], shade(die.colour, 0.62))
-    poly(img, [tuple(p) for p in top], die.colour)
-    edge = np.array([px(*p) for p in top], np.int32)
-    cv2.polylines(img, [edge], True, shade(die.colour, 0.8), 1, cv2.LINE_AA, shift=4)
     assert die.x is not None and die.y is not None and die.angle is not None
-    a, t = np.radians(die.angle), np.radians(die.tilt)
-    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)]) * np.cos(t)
     rad = int(round(PIP_RADIUS * die.size * TEX * 16))
+    if seen_top is not None and camera is not None:
+        _side_faces(img, die, top, seen_top, camera[:2])
+        face = seen_top
+        c = seen_top.mean(axis=0)
+        ex, ey = (face[1] - face[0]) / die.size, (face[3] - face[0]) / die.size   # grown with the face
+        rad = int(round(rad * float(np.linalg.norm(ex))))
+    else:
+        face = top
+        a, t = np.radians(die.angle), np.radians(die.tilt)
+        c = np.array([die.x, die.y])
+        ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)]) * np.cos(t)
+    poly(img, [tuple(p) for p in face], die.colour)
+    edge = np.array([px(*p) for p in face], np.int32)
+    cv2.polylines(img, [edge], True, shade(die.colour, 0.8), 1, cv2.LINE_AA, shift=4)
     for u, v in PIPS[die.value]:
-        p = np.array([die.x, die.y]) + (u * ex + v * ey) * PIP_STEP * die.size
+        p = c + (u * ex + v * ey) * PIP_STEP * die.size
         cv2.circle(img, px(*p), rad, die.pips, -1, cv2.LINE_AA, shift=4)
 
 
+def _side_faces(img: np.ndarray, die: Die, foot: np.ndarray, top: np.ndarray, camera_foot: tuple[float, float]) -> None:
+    """The side faces a camera over ``camera_foot`` sees: each turned towards it, from the die's foot square
+    ``foot`` up to its top face as seen ``top`` (4 points each, the same order), shaded, with the pips of
+    a face beside the top one (never the top's or its opposite)."""
+    centre = foot.mean(axis=0)
+    sides = [v for v in range(1, 7) if v not in (die.value, 7 - die.value)]
+    colour = shade(die.colour, SIDE_LIGHT)
+    for i in range(4):
+        a, b = foot[i], foot[(i + 1) % 4]
+        mid = (a + b) / 2
+        out = mid - centre
+        if float(np.dot(out, np.asarray(camera_foot) - mid)) <= 0:
+            continue   # turned away from the camera: hidden behind the die
+        ta, tb = top[i], top[(i + 1) % 4]
+        quad = np.array([a, b, tb, ta])
+        e, h = b - a, ta - a
+        if abs(float(e[0] * h[1] - e[1] * h[0])) < 1e-4:
+            continue   # seen edge-on: no face
+        poly(img, [tuple(p) for p in quad], colour)
+        value = sides[i]
+        for u, v in PIPS[value]:   # u along the edge, v from the foot up to the top
+            ring = []
+            for ang in np.linspace(0, 2 * np.pi, 12, endpoint=False):
+                s_ = 0.5 + u * PIP_STEP + PIP_RADIUS * np.cos(ang)
+                h_ = 0.5 + v * PIP_STEP + PIP_RADIUS * np.sin(ang)
+                lo, hi = a + (b - a) * s_, ta + (tb - ta) * s_
+                ring.append(tuple(lo + (hi - lo) * h_))
+            poly(img, ring, die.pips)
+
+
 def seen(die: Die, checkers: Sequence[Checker], shape: L.BoardShape,
-         to_image: Callable[[np.ndarray], np.ndarray]) -> DieSeen:
-    """What a dice finder should report for a placed ``die`` (``to_image``: board pw to image px)."""
+         to_image: Callable[[np.ndarray], np.ndarray], camera: Optional[Camera] = None) -> DieSeen:
+    """What a dice finder should report for a placed ``die`` (``to_image``: board pw to image px; ``camera``:
+    the camera over the board it was drawn as seen by: its image centre is then its top face's, as seen,
+    and its box holds that face too)."""
     assert die.x is not None and die.y is not None and die.angle is not None
     _, whole = die_outline(die)
-    img_pts = to_image(np.vstack([whole, [[die.x, die.y]]]))
+    on = any((die.x - cx) ** 2 + (die.y - cy) ** 2 < r * r for cx, cy, r in checkers)
+    top = parallax(die, camera, on)
+    drawn = whole if top is None else np.vstack([whole, top])
+    centre = [[die.x, die.y]] if top is None else [top.mean(axis=0)]
+    img_pts = to_image(np.vstack([drawn, centre]))
     inside = (0 <= whole[:, 0]) & (whole[:, 0] <= shape.width) & (0 <= whole[:, 1]) & (whole[:, 1] <= shape.height)
     off = not (0 <= die.x <= shape.width and 0 <= die.y <= shape.height)
     half = None if off else "left" if die.x < L.BAR_LEFT else "right" if die.x > L.BAR_LEFT + shape.bar else "bar"
-    on = any((die.x - cx) ** 2 + (die.y - cy) ** 2 < r * r for cx, cy, r in checkers)
-    lo, hi = img_pts[:4].min(axis=0), img_pts[:4].max(axis=0)
-    return DieSeen(die.value, (die.x, die.y), (float(img_pts[4, 0]), float(img_pts[4, 1])),
+    lo, hi = img_pts[:-1].min(axis=0), img_pts[:-1].max(axis=0)
+    return DieSeen(die.value, (die.x, die.y), (float(img_pts[-1, 0]), float(img_pts[-1, 1])),
                    (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])), half, on, off, not bool(inside.all()),
                    die.tilt, die.angle)

@@ -83,6 +83,8 @@ class RenderParams:
     clock_prob: float = 0.0             # chance of a game clock beside the board
     scoreboard_prob: float = 0.0        # chance of a score board beside the board
     cube_prob: float = 0.0              # chance of the doubling cube on the bar (its middle or an end) or beside it
+    camera_height: tuple[float, float] = (0.0, 0.0)  # pw: a camera this high over the board (0: straight above
+    #                                     everywhere, as drawn before): a die away from its foot shows side faces
     still_checkers: bool = False        # a checker lies as it lay while it stays in its place (a move nudges only
     #                                     the checkers it touches; off: every checker drawn after the first place
     #                                     that changed lies and turns afresh, as frames were drawn before)
@@ -90,6 +92,10 @@ class RenderParams:
     def __post_init__(self) -> None:
         if not 5 <= self.row_max <= 8:
             raise ValueError(f"row_max {self.row_max}: checkers lined up along a point before stacking, 5..8")
+        lo, hi = self.camera_height
+        if not (lo == hi == 0.0 or 8.0 <= lo <= hi):
+            raise ValueError(f"camera_height {self.camera_height}: a camera's height over the board in point widths"
+                             " (lowest, highest), at least 8; (0, 0) for dice seen from straight above")
         for name in ("face_prob", "hinge_prob", "logo_prob", "dice_prob", "lip_prob", "arm_blur_prob", "clock_prob",
                      "scoreboard_prob", "cube_prob"):
             if not 0.0 <= getattr(self, name) <= 1.0:
@@ -97,11 +103,13 @@ class RenderParams:
 
     @classmethod
     def real_table(cls, bar: float = L.BAR_WIDTH, **kw: object) -> "RenderParams":
-        """What tournament tables show, at realistic rates: hinges, logos, dice, six in a row,
+        """What tournament tables show, at realistic rates: hinges, logos, dice (seen by a camera 20 to 35
+        point widths over the board, about a metre: side faces towards the edges), six in a row,
         textured faces, off-centre bar checkers, a frame lip, blurred arms, a clock and a score
         board; the checkers a move does not touch lie still.  ``bar``: the bar's width (pw; real
         boards' bars are often narrower than a checker)."""
         base = dict(row_max=6, face_prob=0.5, hinge_prob=0.8, logo_prob=0.5, dice_prob=0.6, still_checkers=True,
+                    camera_height=(20.0, 35.0),
                     bar_offset=0.12 if bar < 0.95 else 0.05, lip_prob=0.3, arm_blur_prob=0.6, clock_prob=0.5,
                     scoreboard_prob=0.4, shape=L.BoardShape(bar=bar))
         base.update(kw)

@@ -16,12 +16,12 @@ import cv2
 import numpy as np
 
 from . import layout as L
-from .render_dice import PIP_RADIUS, PIP_STEP, PIPS, Box, Checker, Die, DieSeen, die_outline, draw_die, place
+from .render_dice import PIP_RADIUS, PIP_STEP, PIPS, Box, Camera, Checker, Die, DieSeen, die_outline, draw_die, place
 from .render_dice import random_dice, seen
 from .render_tex import BGR, FRAME, TEX, drop_shadow, poly, px, shade
 
-__all__ = ["CUBE_FACES", "CUBE_PLACES", "METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Checker", "Cube",
-           "Die", "DieSeen", "cube_outline", "cube_place", "die_outline", "draw_clock", "draw_cube", "draw_die",
+__all__ = ["CUBE_FACES", "CUBE_PLACES", "METALS", "LOGOS", "PIPS", "PIP_RADIUS", "PIP_STEP", "Box", "Camera", "Checker",
+           "Cube", "Die", "DieSeen", "cube_outline", "cube_place", "die_outline", "draw_clock", "draw_cube", "draw_die",
            "draw_hinges", "draw_lip", "draw_logos", "draw_scoreboard", "motion_blur", "place", "random_dice", "seen"]
 
 

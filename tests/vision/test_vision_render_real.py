@@ -272,3 +272,30 @@ def test_on_a_real_table_a_move_leaves_the_checkers_it_did_not_touch_as_they_lay
             n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.dilate(diff.astype(np.uint8), np.ones((5, 5))))
             assert n - 1 == 2
     assert changed[True] < 0.5 * changed[False]
+
+
+def test_a_die_away_from_the_cameras_foot_shows_side_faces_and_their_pips() -> None:
+    """A camera over the board sees a die's top face pushed away from its foot and the side faces turned
+    towards it, pips and all (a real table's camera does, towards the board's edges); at its foot, the top
+    face alone."""
+    p = replace(CLEAN, camera_height=(12.0, 12.0))
+    plain = render_scene(L.start_position(), p, seed=3)
+    pips = {}
+    for where, x, y in (("edge", 2.9, 5.5), ("middle", None, None)):
+        if x is None:   # right under the camera: its foot lies near the playing area's middle
+            from vision.render import _camera
+            fx, fy, _h = _camera(p, L.BoardShape(), 3)
+            x, y = fx - 0.35, fy   # (clear of the bar)
+            assert abs(x - L.WIDTH / 2) < 2.0 and abs(y - L.HEIGHT / 2) < 1.5
+        r = render_scene(L.start_position(), p, seed=3, dice=[Die(4, x=x, y=y, angle=0.0, size=0.5)])
+        [seen] = r.dice
+        x0, y0, x1, y1 = seen.box
+        changed = cv2.absdiff(plain.image, r.image).max(axis=2) > 3
+        ys, xs = np.nonzero(changed)
+        shadow = 0.15 * (x1 - x0) / 0.5
+        assert xs.min() >= x0 - shadow and xs.max() <= x1 + shadow and ys.min() >= y0 - shadow and ys.max() <= y1 + shadow
+        face = cv2.cvtColor(r.image[int(y0) + 2:int(y1) - 1, int(x0) + 2:int(x1) - 1], cv2.COLOR_BGR2GRAY)
+        pips[where] = cv2.connectedComponents((face < 110).astype(np.uint8))[0] - 1
+    assert pips["middle"] == 4 < pips["edge"]
+    with pytest.raises(ValueError, match="camera_height"):
+        RenderParams(camera_height=(3.0, 5.0))
