@@ -152,10 +152,9 @@ from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colou
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region
 
-__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "Looks", "changed_places", "changed_regions", "count_pips",
-           "covered_points",
-           "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face", "to_readings",
-           "where_confidence", "zone"]
+__all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "Looks", "camera_foot", "changed_places", "changed_regions",
+           "count_pips", "covered_points", "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face",
+           "to_readings", "top_face", "where_confidence", "zone"]
 
 HALVES = ("left", "right", "bar", "off")
 
@@ -240,7 +239,8 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
               shape: L.BoardShape = L.BoardShape(), max_dice: int = 6,
               changed: Optional[np.ndarray] = None, kept: Optional[Looks] = None,
               looks: Optional[Looks] = None, spots: "Optional[tuple[np.ndarray, np.ndarray]]" = None,
-              maps: Optional[CoarseMaps] = None, peaks: Optional[np.ndarray] = None) -> list[DieSeen]:
+              maps: Optional[CoarseMaps] = None, peaks: Optional[np.ndarray] = None,
+              foot: Optional[tuple[float, float]] = None) -> list[DieSeen]:
     """The dice on a rectified view in the board's own coordinates (a board of ``shape``:
     :func:`vision.rectify.rectify` with ``own=True``; the layout's view for the layout's shape), their
     places in layout coordinates (image centres too when the playing area's ``corners`` are given),
@@ -251,7 +251,9 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     instead of looking again; ``looks``: filled with this search's close looks, for the next frame;
     ``spots``: the view's pip-like spots (:func:`vision.dice_candidates.spots_at`), when already found;
     ``maps``: its coarse search's maps (:func:`vision.dice_candidates.coarse_maps`), when already made, and
-    ``peaks``: their stand-out measure's peaks (:func:`vision.dice_candidates.ring_peaks`), when already found."""
+    ``peaks``: their stand-out measure's peaks (:func:`vision.dice_candidates.ring_peaks`), when already found;
+    ``foot``: the board point under the camera (the board's own pw, :func:`camera_foot`), when known: a die
+    seen off the camera's axis is then read on its top face alone (:func:`top_face`)."""
     found: list[DieSeen] = []
     to_img = _to_image(corners, shape) if corners is not None else None
     if maps is None:
@@ -283,7 +285,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     for k, (cx, cy) in enumerate(cands):
         if on_found[k]:
             continue
-        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, *seeds[cx, cy], to_img, shape)
+        die = taken[cx, cy] if (cx, cy) in taken else _look(view, cx, cy, params, *seeds[cx, cy], to_img, shape, foot)
         if looks is not None:
             looks[cx, cy] = die
         if die is None or any(np.hypot(die.board[0] - d.board[0], die.board[1] - d.board[1]) < 0.2 for d in found):
@@ -321,10 +323,12 @@ def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Look
 def _look(view: View, cx: float, cy: float, params: DiceParams,
           known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
           first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None",
-          to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape) -> Optional[DieSeen]:
+          to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape,
+          foot: Optional[tuple[float, float]] = None) -> Optional[DieSeen]:
     """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
     face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours,
-    ``first``: its first seed's distances (:func:`vision.dice_face.seed_dists`)."""
+    ``first``: its first seed's distances (:func:`vision.dice_face.seed_dists`); ``foot``: the board point
+    under the camera, when known (:func:`top_face`)."""
     got = face_at(view, cx, cy, params, known, first)
     if got is None:
         return None
@@ -338,6 +342,12 @@ def _look(view: View, cx: float, cy: float, params: DiceParams,
     side = float(np.sqrt(rw * rh)) / view.px
     # a cocked die's top face is foreshortened a little; a longer blob is no die's face
     conf = round(conf * float(np.clip((1.4 - max(rw, rh) / min(rw, rh)) / 0.2, 0, 1)), 3)
+    if conf < params.sure and foot is not None and fill >= params.square:
+        top = top_face(view, rect, foot, params)
+        # (an unsure top face says no more than the whole; a single spot is what a letter's loop or stroke
+        # shows too: rendered logos' letters read as sure 1s that way)
+        if top is not None and top[1] >= params.sure and top[0] != 1:
+            value, conf, (rx, ry), side = top
     if conf < params.keep:
         return None  # no die's pips: a letter, a screw, a checker's emblem
     bx, by = rx / view.px + view.x0, ry / view.px + view.y0   # (the board's own pw)
@@ -357,6 +367,52 @@ def _look(view: View, cx: float, cy: float, params: DiceParams,
                    off, value, conf, round(side, 3), where_confidence(bx, by, side, shape))
 
 
+FOOT_CLEAR = 0.5   # pw: a die this near the camera's foot shows no side face to tell its top face by
+
+
+def camera_foot(size: tuple[int, ...], corners: np.ndarray, shape: L.BoardShape = L.BoardShape()
+                ) -> tuple[float, float]:
+    """The board point (the board's own pw) under a camera looking straight down on the board, as a
+    table's camera hangs: the picture's centre (``size``: its height and width, px) seen on the board."""
+    h, w = size[:2]
+    to_img = np.asarray(_to_image(corners, shape), np.float64)
+    q = cv2.perspectiveTransform(np.array([[[w / 2, h / 2]]], np.float64), np.linalg.inv(to_img))[0][0]
+    return float(q[0]), float(q[1])
+
+
+def top_face(view: View, rect: tuple, foot: tuple[float, float],
+             params: DiceParams = DiceParams()) -> "Optional[tuple[Optional[int], float, tuple[float, float], float]]":
+    """A die away from the camera's foot (``foot``, the board's own pw) shows, besides its top face, the side
+    faces turned towards the camera, of its own colour: its region of colour (``rect``, the view's px, as
+    :func:`vision.dice_face.face_at` gives it) is its top face swept towards the foot, and the 3 x 3 pip
+    places of the whole misread it.  The top face is then the square of the region's shorter side at its
+    end away from the foot (its corner furthest from it).  Its value, confidence (sure only when the pips
+    counted one by one agree), centre (view px) and side (pw); None for a die at the foot
+    (:data:`FOOT_CLEAR`).  Only the whole side is tried: a smaller square at a corner holds a subset of the
+    pips, which reads as another face (rendered throws: squares of 0.85 of the side read 4s as sure 2s)."""
+    (rx, ry), (rw, rh), _ang = rect
+    fx, fy = view.to_px(*foot)
+    away = np.array([rx - fx, ry - fy], np.float64)
+    if float(np.hypot(*away)) < FOOT_CLEAR * view.px:
+        return None
+    pts = cv2.boxPoints(rect).astype(np.float64)
+    i = int(np.argmax((pts - np.array([rx, ry])) @ away))
+    s = float(min(rw, rh))
+    p = pts[i]
+    e1, e2 = pts[(i + 1) % 4] - p, pts[(i - 1) % 4] - p
+    e1, e2 = e1 / max(float(np.hypot(*e1)), 1e-9), e2 / max(float(np.hypot(*e2)), 1e-9)
+    square = np.array([p, p + s * e1, p + s * (e1 + e2), p + s * e2])
+    c = square.mean(axis=0)
+    n = params.face_px
+    dst = np.array([[0, n - 1], [0, 0], [n - 1, 0], [n - 1, n - 1]], np.float32)
+    M = cv2.getPerspectiveTransform((c + (square - c) * 0.96).astype(np.float32), dst)   # (face_at's cut)
+    face = cv2.warpPerspective(view.image, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    value, conf = read_face(face, params)
+    if conf > params.uncounted and value not in count_pips(face, params):
+        conf = params.uncounted
+    return value, conf, (float(c[0]), float(c[1])), s / view.px
+
+
 def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardShape = L.BoardShape(),
                        params: DiceParams = DiceParams(), px: int = 64,
                        before: Optional[np.ndarray] = None,
@@ -365,8 +421,9 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
     in the board's own coordinates.  ``before``: a frame of the same board without the dice; then only
     the places that changed are rectified and looked at (:func:`changed_regions`), a few times faster.
     ``also``: places (layout pw) looked at as if they had changed (dice that already lay there in ``before``)."""
+    foot = camera_foot(frame.shape, corners, shape)
     if before is None:
-        return find_dice(rectify(frame, corners, px, shape=shape, own=True), params, corners, shape)
+        return find_dice(rectify(frame, corners, px, shape=shape, own=True), params, corners, shape, foot=foot)
     found: list[DieSeen] = []
     also = _own_places(also, shape)
     for box in changed_regions(frame, before, corners, shape, params, also=also, own=True):
@@ -381,7 +438,7 @@ def find_dice_in_frame(frame: np.ndarray, corners: np.ndarray, shape: L.BoardSha
         for x, y in also:  # a die's place in ``before``: looked at whatever changed there
             (u0, v0), (u1, v1) = view.to_px(x - r, y - r), view.to_px(x + r, y + r)
             changed[max(int(v0), 0): max(int(np.ceil(v1)) + 1, 0), max(int(u0), 0): max(int(np.ceil(u1)) + 1, 0)] = True
-        found += find_dice(view, params, corners, shape, changed=changed)
+        found += find_dice(view, params, corners, shape, changed=changed, foot=foot)
     found.sort(key=lambda d: (d.value is None, -d.confidence))
     return found[:6]
 

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
-from .dice import DieSeen, Looks, find_dice
+from .dice import DieSeen, Looks, camera_foot, find_dice
 from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, ring_peaks,
                               ring_peaks_again, spot_pixels, spots_at)
 from .dice_params import DiceParams
@@ -112,7 +112,8 @@ class DiceCarry:
             spots = spot_pixels(view, self.params)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
-                          spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks)
+                          spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks,
+                          foot=camera_foot(frame.shape, corners, shape))
         self.valid += len(kept)
         self.searched += 1
         self.camera, self.looks, self.spots, self.found = camera, looks, spots, found
