@@ -154,9 +154,9 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import count_pips, face_at, on_checker_at, read_face, seed_colours, seed_dists
+from .dice_face import count_pips, cut_face, face_at, on_checker_at, read_face, seed_colours, seed_dists
 from .dice_params import LAYOUTS, DiceParams
-from .rectify import View, rectify, rectify_region
+from .rectify import View, rectify, rectify_region, view_extent
 
 __all__ = ["HALVES", "LAYOUTS", "DiceParams", "DieSeen", "Looks", "camera_foot", "changed_places", "changed_regions",
            "count_pips", "covered_points", "covered_slots", "find_dice", "find_dice_in_frame", "half_of", "read_face",
@@ -409,10 +409,7 @@ def top_face(view: View, rect: tuple, foot: tuple[float, float],
     e1, e2 = e1 / max(float(np.hypot(*e1)), 1e-9), e2 / max(float(np.hypot(*e2)), 1e-9)
     square = np.array([p, p + s * e1, p + s * (e1 + e2), p + s * e2])
     c = square.mean(axis=0)
-    n = params.face_px
-    dst = np.array([[0, n - 1], [0, 0], [n - 1, 0], [n - 1, n - 1]], np.float32)
-    M = cv2.getPerspectiveTransform((c + (square - c) * 0.96).astype(np.float32), dst)   # (face_at's cut)
-    face = cv2.warpPerspective(view.image, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    face = cut_face(view.image, c + (square - c) * 0.96, params.face_px)   # (shrunk as face_at's cut)
     value, conf = read_face(face, params)
     if conf > params.uncounted and value not in count_pips(face, params):
         conf = params.uncounted
@@ -474,7 +471,7 @@ def changed_regions(frame: np.ndarray, before: np.ndarray, corners: np.ndarray,
                                                           ltype=cv2.CV_16U if mask.size < 65_536 else cv2.CV_32S)
     least = max(2, int((params.side[0] * px) ** 2 * 0.25))  # a speck of noise is no die
     pad = params.ring + params.side[1]
-    width, height = (shape.width, shape.height) if own else (L.WIDTH, L.HEIGHT)
+    width, height = view_extent(shape, own)
     lo_x, lo_y, hi_x, hi_y = -margin, -margin, width + margin, height + margin
     boxes = [[max(lo_x, a.x0 + x / px - pad), max(lo_y, a.y0 + y / px - pad),
               min(hi_x, a.x0 + (x + w) / px + pad), min(hi_y, a.y0 + (y + h) / px + pad)]

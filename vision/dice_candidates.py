@@ -231,9 +231,9 @@ def ring_candidates(view: View, p: DiceParams,
     # pips: small spots of another shade within a die's half side of the peak
     score += p.pip_weight * (near_pips(img, p) if pips is None else pips)[ys, xs]
     # a point's tip stands out all round but one side: looked at later
-    right = L.BAR_LEFT + shape.bar
-    col = np.clip(np.round(np.where(bx > right, bx - shape.bar, bx) - 0.5), 0, 11)
-    tip = (np.abs(np.where(bx > right, bx - shape.bar, bx) - 0.5 - col) < 0.25) & \
+    along = np.where(bx > L.BAR_LEFT + shape.bar, bx - shape.bar, bx) - 0.5   # the bar left out: columns 0..11
+    col = np.clip(np.round(along), 0, 11)
+    tip = (np.abs(along - col) < 0.25) & \
         (((by > L.POINT_LEN - 0.8) & (by < L.POINT_LEN + 0.1))
          | ((by > shape.height - L.POINT_LEN - 0.1) & (by < shape.height - L.POINT_LEN + 0.8)))
     score[tip] *= 0.6

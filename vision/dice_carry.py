@@ -39,7 +39,7 @@ from .dice import DieSeen, Looks, camera_foot, find_dice
 from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coarse_maps_again, ring_peaks,
                               ring_peaks_again, spot_pixels, spots_at)
 from .dice_params import DiceParams
-from .rectify import View, bgra_part, rectify, warp_maps
+from .rectify import View, bgra_part, rectify, view_extent, warp_maps
 
 __all__ = ["DiceCarry", "carry_for", "grown_pieces"]
 
@@ -86,7 +86,7 @@ class DiceCarry:
         if boxes is None:   # a new camera, or the board changed all over: the whole view
             # (its warp's maps made first: a first sight of a geometry is warped plainly, and the parts
             # taken afresh later are the maps' pixels)
-            H, W = (int(round((v + 2 * _MARGIN) * self.px)) for v in (shape.height, shape.width))
+            W, H = (int(round((v + 2 * _MARGIN) * self.px)) for v in view_extent(shape, own=True))
             warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape, own=True)
             self.coarse = coarse
@@ -126,7 +126,7 @@ class DiceCarry:
         coarse view is remapped from that part (the frame's part converted once a line, not twice)."""
         H, W = self.view.image.shape[:2] if self.view is not None else (0, 0)
         fine = warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
-        size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in (shape.width, shape.height))
+        size = tuple(int(round((v + 2 * _MARGIN) * _COARSE)) for v in view_extent(shape, own=True))
         warp = warp_maps(corners, frame.shape, _COARSE, -_MARGIN, -_MARGIN, size, shape, own=True)  # type: ignore[arg-type]
         if fine is None or warp is None or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 \
                 or not (fine.x0 <= warp.x0 and fine.y0 <= warp.y0 and warp.x1 <= fine.x1 and warp.y1 <= fine.y1):

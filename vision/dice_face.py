@@ -525,13 +525,16 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
     if got is None or isinstance(got, str):
         return None
     ((rx, ry), (rw, rh), ang), contrast, fill = got
-    box = cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)).astype(np.float32)
-    n_ = p.face_px
-    dst = np.array([[0, n_ - 1], [0, 0], [n_ - 1, 0], [n_ - 1, n_ - 1]], np.float32)
-    M = cv2.getPerspectiveTransform(box, dst)
-    face = cv2.warpPerspective(crop, M, (n_, n_), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    face = cut_face(crop, cv2.boxPoints(((rx, ry), (rw * 0.96, rh * 0.96), ang)), p.face_px)
     return face, ((rx + x0, ry + y0), (rw, rh), ang), contrast, fill
+
+
+def cut_face(image: np.ndarray, quad: np.ndarray, n: int) -> np.ndarray:
+    """The face inside ``quad`` (4 corners, ``image``'s px, in :func:`cv2.boxPoints`' order; a little
+    inside the face's edge: its rim is the board's) cut out ``n`` px square, as :func:`read_face` reads it."""
+    dst = np.array([[0, n - 1], [0, 0], [n - 1, 0], [n - 1, n - 1]], np.float32)
+    M = cv2.getPerspectiveTransform(np.asarray(quad, np.float32), dst)
+    return cv2.warpPerspective(image, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
 def read_face(face: np.ndarray, p: DiceParams = DiceParams()) -> tuple[Optional[int], float]:

@@ -270,6 +270,7 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
                    shape: L.BoardShape = L.BoardShape(), own: bool = False) -> View:
     """Warp the board rectangle ``x0..x1, y0..y1`` (pw, layout coordinates; with ``own`` the
     board's own, one scale all over) upright; the corners are those of a playing area of ``shape``."""
+    own = own and not shape.default   # (the layout's own shape: the two views are one)
     size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))
     warp = warp_maps(corners, frame.shape, px, x0, y0, size, shape, own)
     if warp is None:
@@ -277,14 +278,19 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
         img = remap(frame, warp)
-    seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])),
-                    own and not shape.default)
+    seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])), own)
     return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0), seen)
+
+
+def view_extent(shape: L.BoardShape, own: bool = False) -> tuple[float, float]:
+    """The playing area's width and height (pw) in a view of a board of ``shape``: the layout's, or with
+    ``own`` the board's own."""
+    return (shape.width, shape.height) if own else (L.WIDTH, L.HEIGHT)
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,
             shape: L.BoardShape = L.BoardShape(), own: bool = False) -> View:
     """Warp ``frame`` so the playing area (of ``shape``) is upright in the layout's
     coordinates (``own``: the board's own, :func:`rectify_region`), ``px`` pixels per point width."""
-    width, height = (shape.width, shape.height) if own else (L.WIDTH, L.HEIGHT)
+    width, height = view_extent(shape, own)
     return rectify_region(frame, corners, px, -margin, -margin, width + margin, height + margin, shape, own)
