@@ -5,7 +5,7 @@ colour is unsure.  Pure functions of the view and the samples.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 import cv2
 import numpy as np
@@ -14,6 +14,10 @@ from .order import median_axis
 from .params import DEFAULT, ReadParams
 from .rectify import View
 from .stacks import Checker
+
+
+LIGHTNESS_GAP = 20.0    # Lab lightness between two colours told by lightness alone (points' means)
+LIGHTNESS_CLEAR = 2.0   # ... and that many times the wider colour's spread of points' means
 
 
 def colour_samples(view: View, checkers: list[Checker], radius: float = 0.18) -> np.ndarray:
@@ -162,6 +166,38 @@ def learn_colours(samples: np.ndarray, params: ReadParams = DEFAULT) -> Optional
     if c[0][0] > c[1][0]:
         c = c[::-1]
     return ColourModel(tuple(map(float, c[0])), tuple(map(float, c[1])))  # type: ignore[arg-type]
+
+
+def split_by_lightness(samples: np.ndarray, points: Sequence[int]) -> Optional[ColourModel]:
+    """Two colours told apart by lightness alone, where :func:`learn_colours` saw one: grey and
+    cream mother-of-pearl share a hue, and lightness (weighed less, since light and shadow move it
+    most) keeps them under ``colour_min_gap`` (``template3``: 24 against 40).  Only where more
+    than 15 checkers are seen: then both colours are there for certain.  With 15 or fewer the
+    board may hold one colour (a game's end), and uneven light or glare over it splits its
+    lightness just as clearly (rendered one-colour boards: a lit corner 22 over the rest, glare
+    doubling a black checker's).  A point holds one colour, so the evidence is the points' mean
+    lightness, not the checkers': the two colours are taken when the points' means fall in two
+    groups (two points at least each) whose gap is at least ``LIGHTNESS_GAP`` and
+    ``LIGHTNESS_CLEAR`` times the wider group's own spread.  ``points``: each sample's point (any
+    number; negative for a sample on no point, such as the bar's, counted but left out of the
+    test)."""
+    pts = np.asarray(points)
+    keys = sorted({int(k) for k in pts if k >= 0})
+    if len(samples) <= 15 or len(keys) < 4:
+        return None
+    means = np.array([float(samples[pts == k, 0].mean()) for k in keys])
+    order = np.sort(means)
+    cut = int(np.argmax(np.diff(order)))
+    low, high = order[:cut + 1], order[cut + 1:]
+    gap = float(high[0] - low[-1])
+    spread = max(float(low[-1] - low[0]), float(high[-1] - high[0]))
+    if len(low) < 2 or len(high) < 2 or gap < LIGHTNESS_GAP or gap < LIGHTNESS_CLEAR * spread:
+        return None
+    at = (low[-1] + high[0]) / 2
+    dark = samples[samples[:, 0] < at]
+    light = samples[samples[:, 0] >= at]
+    c0, c1 = median_axis(dark, 0), median_axis(light, 0)
+    return ColourModel(tuple(map(float, c0)), tuple(map(float, c1)))  # type: ignore[arg-type]
 
 
 def fallback_model() -> ColourModel:

@@ -30,7 +30,7 @@ from .assemble import settle_with_off
 from .bar import _faint_bar_runs, _gap_between, _lone_bar_rims, read_bar
 from .checkers import Found, pick_checkers
 from .colours import (ColourModel, _compatible, axis_split, colour_samples, fallback_model, hue_outliers,
-                      learn_colours)
+                      learn_colours, split_by_lightness)
 from .looks import drop_empty_bases, outline_score, outlined_checkers
 from .params import DEFAULT, ReadParams
 from .rectify import View
@@ -71,6 +71,10 @@ def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParam
             + list(found.bar))
     samples = colour_samples(view, allc)
     learned = learn_colours(samples, params)
+    if learned is None:
+        points = [12 * k + i for k, r in enumerate(("top", "bottom")) for i in range(12)
+                  for _ in found.per_axis[f"{r}{i}"].samples] + [-1] * len(found.bar)
+        learned = split_by_lightness(samples, points)
     use = (learned if learned is not None and (model is None or _compatible(learned, model))
            else (model or fallback_model()))
     labels, cm = use.classify(samples, params)
