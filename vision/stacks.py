@@ -68,6 +68,7 @@ class PointCount:
     confidence: float
     alt: Optional[int] = None   # the next likeliest count, when a tall stack was judged
     faint: bool = False         # found only by the faint-stack pass (no rim above the board's threshold)
+    row: Optional[int] = None   # a tall stack judged: the rims' own count along the point (a row)
 
 
 class Ahead(NamedTuple):
@@ -104,7 +105,7 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
         # the rim pattern disagrees with the rim count: measured on rendered 5..9 stacks, a
         # clear pattern was right every time; an unclear one leaves the count, unsure
         if margin >= params.tall_overrule:
-            return PointCount(n, pc.samples, min(pc.confidence, margin / 4), pc.count)
+            return PointCount(n, pc.samples, min(pc.confidence, margin / 4), pc.count, row=pc.count)
         return PointCount(pc.count, pc.samples, min(pc.confidence, params.point_knee / 2), n)
     if n < 10:
         if pc.count == n == L.PYRAMID[0]:
@@ -113,7 +114,8 @@ def count_point(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray,
 
     samples = [Checker(a.name, a.x + float(lateral[int(np.argmin(np.abs(dist - h * cd / 2)))]),
                        a.y0 + a.direction * h * cd / 2, 0.0) for h in sorted(L.visible_rims(n))]
-    return PointCount(n, tuple(samples), float(min(1.0, margin / 2)), pc.count if alt < 10 else alt)
+    return PointCount(n, tuple(samples), float(min(1.0, margin / 2)), pc.count if alt < 10 else alt,
+                      row=pc.count)
 
 
 # whole-rim patterns (halves 1..9) of stacks of 5..15 as the ring filter sees them: a rim
