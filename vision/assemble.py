@@ -307,10 +307,10 @@ def settle_tall(rows: Rows, found: Found, total: list[int],
     counted along its point (a row), unsure, least sure first.  The tall count was the rim pattern's
     guess at checkers stacked over the row (a row of 5 and a 12-pyramid look much alike), and its next
     likeliest count is often another such guess (10 after 11).  On real boards it guessed 7 to 15 over
-    rows of 4 to 6 in about 25 of 60 (wood grain, a face's rings, the shading between checkers: no
-    real labelled point holds more than 6), where real games leave 10 or more on a point once in
-    36,000 points: a tall count that makes 15 too many is that guess gone wrong, and the row is
-    what was counted.  Without the row (a stack the pattern alone saw), the next likeliest count.
+    22 of 66 rows of 4 to 6 (``bench/vision_tall_rows.py``: wood grain, a face's rings, the shading
+    between checkers; no real labelled point holds more than 6), where real games leave 10 or more on
+    a point once in 36,000 points: a tall count that makes 15 too many is that guess gone wrong, and
+    the row is what was counted.  Without the row (a stack the pattern alone saw), the next likeliest count.
     Returns the new rows and totals and the points settled so (whose next count is used up)."""
     rows = {k: list(v) for k, v in rows.items()}
     total = list(total)
