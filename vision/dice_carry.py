@@ -28,6 +28,7 @@ and 37 (the carry before: 50 and 36), none wrong while sure (``bench/dice_camera
 """
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Optional
 
@@ -152,11 +153,11 @@ class DiceCarry:
         kept warp (the whole view is warped afresh)."""
         assert self.coarse is not None and self.view is not None
         d = chan_max(cv2.absdiff(coarse.image, self.coarse.image))
-        changed = (d >= self.params.changed).astype(np.uint8)
+        changed = _at_least(d, self.params.changed).astype(np.uint8)
         if _LOW and changed.any():
             # with what changed, the fainter change around it (a shadow, a blur): the pieces of half a change
             # that hold a change
-            low = (d >= self.params.changed * _LOW).astype(np.uint8)
+            low = _at_least(d, self.params.changed * _LOW).astype(np.uint8)
             n, lab = cv2.connectedComponents(low, connectivity=8, ltype=cv2.CV_16U)
             hold = np.zeros(n, np.uint8)
             hold[lab[changed > 0]] = 1
@@ -166,7 +167,7 @@ class DiceCarry:
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
         # the light changed (or the picture drifted) all over, by less than a change: the whole view afresh,
         # so what is kept never lies far from what the camera sees
-        if float(np.count_nonzero((d >= self.params.changed / 2) & (near == 0))) > _DRIFT * near.size:
+        if float(np.count_nonzero(_at_least(d, self.params.changed / 2) & (near == 0))) > _DRIFT * near.size:
             return None
         if not changed.any():
             return []
@@ -228,7 +229,9 @@ class DiceCarry:
             c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
             c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
-            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params)):
+            # (the piece's box in the crop's px: the view's last px past the coarse grid's go with its last ones)
+            box = (x0 * f - c0, y0 * f - r0, (x1 * f if x1 < w else W) - c0, (y1 * f if y1 < h else H) - r0)
+            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params, box)):
                 xs, ys = xs + c0, ys + r0
                 # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
                 # about it, so each is the whole view's there (not near the crop's edge, in another piece)
@@ -283,6 +286,12 @@ class DiceCarry:
         y0, y1 = coarse_px(v - reach, H), coarse_px(v + reach, H - 1) + 1
         seen = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
         return {c: self.looks[c] for c, n in zip(places, seen.tolist()) if n == 0}
+
+
+def _at_least(levels: np.ndarray, least: float) -> np.ndarray:
+    """Where the whole grey ``levels`` (8 bits) are ``least`` or more: those at least its ceiling (the
+    same test; against a float, numpy compares every level as a float, several times slower)."""
+    return levels >= math.ceil(least)
 
 
 def grown_pieces(rects: "np.ndarray | list[tuple[int, int, int, int]]") -> list[tuple[int, int, int, int]]:
