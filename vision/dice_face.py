@@ -253,19 +253,15 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     lo, hi = p.side
     widest = _widest(p, P)
     got: "tuple[tuple, float, float] | str | None" = None
+    regions = _seed_regions(dist, (sx, sy), [like_at for like_at in p.likeness if at_seed < like_at <= runs_out])
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        if runs_out < like_at:
+        if like_at not in regions:   # its region runs out of the window: no die
             continue
-        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
-        # the seed's own region first (one flood fill): one that reaches the window's edge is no die
-        # (filled in place with 2: the components below count any nonzero pixel alike)
-        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
-        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
-            continue
+        like, (bx, by, bw, bh) = regions[like_at]
         if _too_wide((bx, by, bx + bw, by + bh), widest):   # the face holds the seed's region: no die's either
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
@@ -369,6 +365,25 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
                 continue
         return rect, contrast, area / max(rw * rh, 1e-6)
     return got
+
+
+def _seed_regions(dist: np.ndarray, seed: tuple[int, int], likeness: Sequence[float]
+                  ) -> "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]":
+    """Per likeness of ``likeness`` at which the seed's region (the pixels nearer than that to its colour,
+    ``dist``, joined to it along rows and columns) does not reach the window's edge: the window's pixels
+    that near (1) with that region filled with 2 (the components :func:`_blob` labels count any nonzero
+    pixel alike), and the region's box (x, y, w, h).  A region holds the region of every tighter
+    likeness, so the tightest are filled first: once one runs out of the window, every looser one does
+    too and none of them is filled (a region that runs out is a point, a checker or the frame)."""
+    side = dist.shape[0]
+    out: "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]" = {}
+    for like_at in sorted(set(likeness), key=math.ceil):
+        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, seed, 2, 0, 0, 4)
+        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
+            break
+        out[like_at] = like, (bx, by, bw, bh)
+    return out
 
 
 def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, int]) -> tuple[np.ndarray, int]:
