@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import cv2
 import numpy as np
@@ -169,6 +169,16 @@ def _reach(pieces: np.ndarray, seed: tuple[int, int], rx: int, ry: int) -> tuple
             x + w - hx if x + w < W else W, y + h - hy if y + h < H else H)
 
 
+def _reach_bound(pieces: np.ndarray, rx: int, ry: int) -> tuple[int, int, int, int]:
+    """A box holding :func:`_reach`'s of any seed in ``pieces`` (its steps ``rx`` by ``ry``): the box of
+    every piece, taken out to the edge on a side where :func:`_reach`'s dilation would reach the edge
+    (a piece within half a step of it).  One call, no dilation nor fill."""
+    x, y, w, h = cv2.boundingRect(pieces)
+    H, W = pieces.shape[:2]
+    hx, hy = rx // 2, ry // 2
+    return (x if x > hx else 0, y if y > hy else 0, x + w if x + w + hx < W else W, y + h if y + h + hy < H else H)
+
+
 def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
     """True when a face whose pixels lie in ``box`` (x0, y0, x1, y1, ends excluded) cannot have a
     minimum-area rectangle whose shorter side is ``least`` px or more: that side is at most the square
@@ -242,18 +252,19 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
     else:
         colour, at_seed = known
-    if p.likeness and at_seed >= max(p.likeness):
+    fixed = _fixed(p, P)
+    if p.likeness and at_seed >= fixed.loosest:
         return "pip"
     if dists is None:
         dist, runs_out = _dist_runs(crop, colour, seed)
     else:
         dist, runs_out = dists
-    se, band_out, band_in, far_out = _elements(P)
+    se, band_out, band_in, far_out = fixed.elements
     side = 2 * r + 1
     lo, hi = p.side
-    widest = _widest(p, P)
+    widest = fixed.widest
     got: "tuple[tuple, float, float] | str | None" = None
-    regions = _seed_regions(dist, (sx, sy), [like_at for like_at in p.likeness if at_seed < like_at <= runs_out])
+    regions = _seed_regions(dist, (sx, sy), fixed.tight_first, at_seed, runs_out)
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
@@ -274,7 +285,13 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
         # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
         if _too_small((bx, by, bx + bw, by + bh), lo * P):
-            reach = _reach(framed[1:-1, 1:-1], (sx, sy), rx, ry)
+            # (the box every piece left could reach first: most often the seed's region is alone in the
+            # window, and that box, no smaller than the reach, already turns it away)
+            pieces = framed[1:-1, 1:-1]
+            most = _reach_bound(pieces, rx, ry)
+            if _too_small(most, lo * P) or _too_thin(most, lo * P):
+                continue
+            reach = _reach(pieces, (sx, sy), rx, ry)
             if _too_small(reach, lo * P) or _too_thin(reach, lo * P):
                 continue
         inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
@@ -367,23 +384,50 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     return got
 
 
-def _seed_regions(dist: np.ndarray, seed: tuple[int, int], likeness: Sequence[float]
-                  ) -> "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]":
-    """Per likeness of ``likeness`` at which the seed's region (the pixels nearer than that to its colour,
-    ``dist``, joined to it along rows and columns) does not reach the window's edge: the window's pixels
-    that near (1) with that region filled with 2 (the components :func:`_blob` labels count any nonzero
-    pixel alike), and the region's box (x, y, w, h).  A region holds the region of every tighter
-    likeness, so the tightest are filled first: once one runs out of the window, every looser one does
-    too and none of them is filled (a region that runs out is a point, a checker or the frame)."""
+def _seed_regions(dist: np.ndarray, seed: tuple[int, int], tight_first: "tuple[tuple[float, float], ...]",
+                  at_seed: int, runs_out: int) -> "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]":
+    """Per likeness of ``tight_first`` (:class:`_Fixed`'s) above the seed's own distance from its colour
+    (``at_seed``) and at most ``runs_out`` (:func:`_dist_runs`) at which the seed's region (the pixels
+    nearer than that to its colour, ``dist``, joined to it along rows and columns) does not reach the
+    window's edge: the window's pixels that near (1) with that region filled with 2 (the components
+    :func:`_blob` labels count any nonzero pixel alike), and the region's box (x, y, w, h).  A region holds
+    the region of every tighter likeness, so the tightest are filled first: once one runs out of the
+    window, every looser one does too and none of them is filled (a region that runs out is a point, a
+    checker or the frame)."""
     side = dist.shape[0]
     out: "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]" = {}
-    for like_at in sorted(set(likeness), key=math.ceil):
-        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+    for like_at, below in tight_first:
+        if not at_seed < like_at <= runs_out:
+            continue
+        like = cv2.threshold(dist, below, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
         _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, seed, 2, 0, 0, 4)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             break
         out[like_at] = like, (bx, by, bw, bh)
     return out
+
+
+class _Fixed(NamedTuple):
+    """What :func:`_blob` works out of its thresholds and scale alone, the same on every call."""
+
+    loosest: float                                  # the loosest likeness (0 with none)
+    tight_first: "tuple[tuple[float, float], ...]"  # each likeness and its whole distances' bound, tightest first
+    elements: "tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]"   # _elements(P)
+    widest: float                                   # _widest(p, P)
+
+
+_FIXED: "list[tuple[DiceParams, int, _Fixed]]" = []
+
+
+def _fixed(p: DiceParams, P: int) -> _Fixed:
+    """:class:`_Fixed` of ``p`` at ``P`` px a pw, kept for the last thresholds asked for (the same object:
+    a whole DiceParams is slow to hash, and a search asks with one for all its faces)."""
+    if _FIXED and _FIXED[0][0] is p and _FIXED[0][1] == P:
+        return _FIXED[0][2]
+    tight_first = tuple(sorted(((v, math.ceil(v) - 1.0) for v in set(p.likeness)), key=lambda lb: lb[1]))
+    fixed = _Fixed(max(p.likeness) if p.likeness else 0.0, tight_first, _elements(P), _widest(p, P))
+    _FIXED[:] = [(p, P, fixed)]
+    return fixed
 
 
 def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, int]) -> tuple[np.ndarray, int]:
