@@ -442,28 +442,31 @@ def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, 
     return dist, min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
 
 
+#: per point, what :func:`seed_dists` works out for its close look: the first seed grown (its index), that
+#: seed's window distances and straight runs, the window, and the same two for each later seed it may grow
+SeedDists = tuple[int, np.ndarray, int, "tuple[int, int, int]", "dict[int, tuple[np.ndarray, int]]"]
+
+
 def seed_dists(view: View, points: Sequence[tuple[float, float]],
                seeds: "Sequence[tuple[tuple[tuple[int, int, int], int], ...] | None]",
-               p: DiceParams) -> "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]":
+               p: DiceParams) -> "list[SeedDists | None]":
     """Per point (layout pw) with its seeds' colours (:func:`seed_colours`; None: its window leaves the
     view), the first seed :func:`face_at` grows a face from (its index: the first of the colour about it
     at the loosest likeness) and what :func:`_blob` works out first for it (:func:`_dist_runs`): the
     window's distances from that seed's colour and the likeness at which a straight run joins the seed
-    to the window's edge, and its window (:func:`_window`); None when no seed is grown.  Worked out for all
+    to the window's edge, and its window (:func:`_window`); then the same for the later seeds it grows when
+    no face is found (:func:`_later_seeds`), by index; None when no seed is grown.  Worked out for all
     points at once (one channel split and maximum over all the windows, the runs read off them together),
     the same values."""
-    out: "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]" = [None] * len(points)
+    out: "list[SeedDists | None]" = [None] * len(points)
     if not p.likeness:
         return out
-    loosest = max(p.likeness)
+    loosest, tightest = max(p.likeness), min(p.likeness)
     offs = _seed_offsets(view.px)
     todo: "list[tuple[int, int, tuple[int, int, int]]]" = []
     for i, (known, win) in enumerate(zip(seeds, _windows(view, points, p))):
-        if known is None or win is None:
-            continue
-        k = next((k for k, (_c, far) in enumerate(known) if far < loosest), None)
-        if k is not None:
-            todo.append((i, k, win))
+        if known is not None and win is not None:
+            todo += [(i, k, win) for k in _later_seeds([far for _c, far in known], loosest, tightest)]
     if not todo:
         return out
     n, r = len(todo), todo[0][2][2]
@@ -484,7 +487,25 @@ def seed_dists(view: View, points: Sequence[tuple[float, float]],
                       np.minimum(np.where(x <= sy[:, None], cols, 0).max(axis=1),
                                  np.where(x >= sy[:, None], cols, 0).max(axis=1))).tolist()
     for j, (i, k, win) in enumerate(todo):
-        out[i] = (k, dist[j], runs[j], win)
+        got = out[i]
+        if got is None:
+            out[i] = (k, dist[j], runs[j], win, {})
+        else:
+            got[4][k] = (dist[j], runs[j])
+    return out
+
+
+def _later_seeds(far: Sequence[int], loosest: float, tightest: float) -> list[int]:
+    """The seeds (indices) :func:`face_at` grows a face from, in turn, while none is found, given each seed's
+    own distance from the colour about it (``far``): none unlike it at every likeness (``loosest`` or more:
+    a pip's, passed over), and none after the first of it at every likeness (below ``tightest``: no
+    likeness finds it a pip's, so its search ends the look)."""
+    out = []
+    for k, d in enumerate(far):
+        if d < loosest:
+            out.append(k)
+            if d < tightest:
+                break
     return out
 
 
@@ -557,12 +578,11 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
 
 def face_at(view: View, cx: float, cy: float, p: DiceParams,
             seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None,
-            first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None" = None
-            ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+            first: "SeedDists | None" = None) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
-    (:func:`seed_colours`), when already worked out, and ``first``: the first seed's distances
+    (:func:`seed_colours`), when already worked out, and ``first``: the seeds' distances
     (:func:`seed_dists`)."""
     P = view.px
     win = _window(view, cx, cy, p) if first is None else first[3]
@@ -578,7 +598,7 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
         got = _blob(crop, r, (r + dx, r + dy), P, p, known,
-                    first[1:3] if first is not None and first[0] == k else None)
+                    None if first is None else first[1:3] if first[0] == k else first[4].get(k))
         if got != "pip":
             break
     if got is None or isinstance(got, str):
