@@ -384,6 +384,10 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     return got
 
 
+#: a seed's region filled on the distances: 4-connected, every level in a fixed range, 1s in the mask alone
+_REGION_FILL = 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
+
+
 def _seed_regions(dist: np.ndarray, seed: tuple[int, int], tight_first: "tuple[tuple[float, float], ...]",
                   at_seed: int, runs_out: int) -> "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]":
     """Per likeness of ``tight_first`` (:class:`_Fixed`'s) above the seed's own distance from its colour
@@ -396,14 +400,19 @@ def _seed_regions(dist: np.ndarray, seed: tuple[int, int], tight_first: "tuple[t
     checker or the frame)."""
     side = dist.shape[0]
     out: "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]" = {}
+    at = int(dist[seed[1], seed[0]])
     for like_at, below in tight_first:
         if not at_seed < like_at <= runs_out:
             continue
-        like = cv2.threshold(dist, below, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
-        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, seed, 2, 0, 0, 4)
+        # the region filled on the distances themselves, into a mask (those from 0 to the bound: the same
+        # pixels as filled on the window's pixels that near, with no such picture made for a region that
+        # runs out of the window)
+        mask = np.zeros((side + 2, side + 2), np.uint8)
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(dist, mask, seed, 0, at, below - at, _REGION_FILL)
         if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
             break
-        out[like_at] = like, (bx, by, bw, bh)
+        like = cv2.threshold(dist, below, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+        out[like_at] = cv2.add(like, mask[1:-1, 1:-1], dst=like), (bx, by, bw, bh)
     return out
 
 
