@@ -239,12 +239,12 @@ class DiceCarry:
                 own = (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
                 found[colour].append((xs[own], ys[own]))
 
+        near = np.zeros((h, w), bool)   # the coarse px within reach of a rectangle taken afresh
+        for x0, y0, x1, y1 in grown.tolist():
+            near[y0:y1, x0:x1] = True
+
         def at(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-            u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
-            inside = np.zeros(len(xs), bool)
-            for x0, y0, x1, y1 in grown.tolist():
-                inside |= (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
-            return inside
+            return near[np.minimum(ys // f, h - 1), np.minimum(xs // f, w - 1)]
 
         out = []
         for (old_x, old_y), new in zip(self.spots, found):

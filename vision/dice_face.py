@@ -580,8 +580,9 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     colour = np.sort(boxes, axis=3, kind="stable")[..., mid].astype(np.int64)
     seed = pixels.take(sy * W + sx, axis=0).astype(np.int64)
     far = np.abs(seed - colour).max(axis=2)
+    colours, fars = colour.tolist(), far.tolist()   # (Python's ints, made at once)
     for i, k_ in enumerate(at):
-        out[k_] = tuple(((c[0], c[1], c[2]), f) for c, f in zip(colour[i].tolist(), far[i].tolist()))
+        out[k_] = tuple(zip(map(tuple, colours[i]), fars[i]))
     return out
 
 
