@@ -285,18 +285,19 @@ def spots_at(view: View, p: DiceParams, pixels: "tuple[tuple[np.ndarray, np.ndar
     return dark, light
 
 
-def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | None" = None
-                ) -> "tuple[tuple[np.ndarray, np.ndarray], ...]":
+def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | None" = None,
+                grey: "np.ndarray | None" = None) -> "tuple[tuple[np.ndarray, np.ndarray], ...]":
     """The pixels (x, y, row by row; at ``p.spot_px`` per pw when the view is finer) of the pip-like
     spots, dark ones then light ones.  Each is found from the pixels within ``SPOT_REACH`` pw of it.
     ``inside``: only those in this rectangle (x0, y0, x1, y1, px at the spot scale, ends excluded), the
     peaks looked for there alone (a crop's spots are wanted only well inside it: the blurs need the
-    crop, the peaks only their box's reach about the rectangle)."""
+    crop, the peaks only their box's reach about the rectangle).  ``grey``: the view in grey levels, when
+    already made (a view at the spot scale)."""
     scale = min(1.0, p.spot_px / view.px)  # found at a coarser scale: a pip is still some px wide
     img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
                                                       interpolation=cv2.INTER_LINEAR)
     P = float(view.px) * scale
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    g = grey if grey is not None and scale == 1.0 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
     dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
     wide = _blurred(g, 2.5 * s1)

@@ -60,6 +60,7 @@ class DiceCarry:
         self.px = px
         self.coarse: Optional[View] = None          # what the kept view shows, rectified coarsely
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
+        self.grey: Optional[np.ndarray] = None      # ... in grey levels (its spots' picture), kept alike
         self.found: list[DieSeen] = []              # the dice on it
         self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
         self.peaks: Optional[np.ndarray] = None     # ... their stand-out measure's peaks (ring_peaks)
@@ -90,6 +91,7 @@ class DiceCarry:
             W, H = (int(round((v + 2 * _MARGIN) * self.px)) for v in view_extent(shape, own=True))
             warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape, own=True)
+            self.grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
             self.peaks = ring_peaks(self.maps[1], self.params)
@@ -110,7 +112,7 @@ class DiceCarry:
             self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes), parts)
             self.peaks = ring_peaks_again(self.peaks, self.maps[1], self.params, parts)
         if spots is None:
-            spots = spot_pixels(view, self.params)
+            spots = spot_pixels(view, self.params, grey=self.grey)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
                           spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks,
@@ -192,6 +194,8 @@ class DiceCarry:
             part = cv2.remap(src, warp.mx[r0:r1, c0:c1], warp.my[r0:r1, c0:c1], cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_REPLICATE)
             cv2.cvtColor(part, cv2.COLOR_BGRA2BGR, dst=view.image[r0:r1, c0:c1])
+            if self.grey is not None:   # (a pixel's grey level is its own: the whole view's, converted here)
+                cv2.cvtColor(view.image[r0:r1, c0:c1], cv2.COLOR_BGR2GRAY, dst=self.grey[r0:r1, c0:c1])
             self.coarse.image[y0:y1, x0:x1] = coarse.image[y0:y1, x0:x1]
         return boxes
 
@@ -213,6 +217,7 @@ class DiceCarry:
         ``boxes``: the coarse rectangles taken afresh (x0, y0, x1, y1, ends excluded)."""
         if self.spots is None or self.params.spot_px < view.px or view.px % coarse.px:
             return None
+        grey = self.grey if view is self.view else None   # (the kept view's grey levels, kept alike)
         f = view.px // coarse.px
         # a spot is found from the view's pixels within SPOT_REACH of it (px, rounded up): those within that
         # reach of a pixel taken afresh, the coarse pixels of them (the rectangles grown by the reach in
@@ -231,7 +236,8 @@ class DiceCarry:
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
             # (the piece's box in the crop's px: the view's last px past the coarse grid's go with its last ones)
             box = (x0 * f - c0, y0 * f - r0, (x1 * f if x1 < w else W) - c0, (y1 * f if y1 < h else H) - r0)
-            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params, box)):
+            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params, box,
+                                                          None if grey is None else grey[r0:r1, c0:c1])):
                 xs, ys = xs + c0, ys + r0
                 # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
                 # about it, so each is the whole view's there (not near the crop's edge, in another piece)
