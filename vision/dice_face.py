@@ -553,9 +553,11 @@ def _windows(view: View, points: Sequence[tuple[float, float]], p: DiceParams) -
 
 def seed_colours(view: View, points: Sequence[tuple[float, float]],
                  p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
-    """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
+    """Per point (layout pw) whose window lies in the view: for its seeds (:func:`_seed_offsets`) in turn,
     the colour about it (the median of a small box, per channel, as :func:`_median_colour`) and the
-    seed's own distance from it; worked out for all points at once (one gather and one sort)."""
+    seed's own distance from it, up to the first seed nearer its colour than the tightest likeness (no
+    likeness finds it a pip's, so :func:`face_at` grows no seed after it: :func:`_later_seeds`); worked out
+    for all points at once, a seed at a time (one gather and one sort each, for the points still going)."""
     P = view.px
     c0 = max(2, int(round(0.06 * P)))
     wins = _windows(view, points, p)
@@ -563,26 +565,30 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     out: "list[tuple[tuple[tuple[int, int, int], int], ...] | None]" = [None] * len(points)
     if not at:
         return out
-    offs = np.asarray(_seed_offsets(P), np.intp)                      # (5, 2)
-    uv = np.asarray([wins[k][:2] for k in at], np.intp)  # type: ignore[index]
-    sx = uv[:, None, 0] + offs[None, :, 0]                              # (n, 5)
-    sy = uv[:, None, 1] + offs[None, :, 1]
-    k = np.arange(-c0, c0 + 1)
-    grid = (len(at), len(offs), len(k), len(k))
-    ys = np.broadcast_to(sy[:, :, None, None] + k[None, None, :, None], grid).reshape(len(at), len(offs), -1)
-    xs = np.broadcast_to(sx[:, :, None, None] + k[None, None, None, :], grid).reshape(len(at), len(offs), -1)
+    tightest = min(p.likeness) if p.likeness else None
     W = view.image.shape[1]
     pixels = view.image.reshape(-1, 3)
-    # gathered by flat index (a 2-d fancy index is several times slower), each channel's values last
-    boxes = pixels.take(ys * W + xs, axis=0).transpose(0, 1, 3, 2)      # (n, 5, 3, m), m odd
-    mid = boxes.shape[3] // 2
-    # the middle value, the median: a stable sort of bytes is a radix sort, faster than a partition
-    colour = np.sort(boxes, axis=3, kind="stable")[..., mid].astype(np.int64)
-    seed = pixels.take(sy * W + sx, axis=0).astype(np.int64)
-    far = np.abs(seed - colour).max(axis=2)
-    colours, fars = colour.tolist(), far.tolist()   # (Python's ints, made at once)
+    k = np.arange(-c0, c0 + 1)
+    box = (k[:, None] * W + k[None, :]).ravel()                         # a seed's box, flat offsets
+    mid = len(box) // 2
+    uv = np.asarray([wins[k_][:2] for k_ in at], np.intp)  # type: ignore[index]
+    got: "list[list[tuple[tuple[int, int, int], int]]]" = [[] for _ in at]
+    going = np.arange(len(at))
+    for dx, dy in _seed_offsets(P):
+        if not len(going):
+            break
+        centre = (uv[going, 1] + dy) * W + uv[going, 0] + dx
+        # gathered by flat index (a 2-d fancy index is several times slower), each channel's values last
+        boxes = pixels.take(centre[:, None] + box[None, :], axis=0).transpose(0, 2, 1)   # (n, 3, m), m odd
+        # the middle value, the median: a stable sort of bytes is a radix sort, faster than a partition
+        colour = np.sort(boxes, axis=2, kind="stable")[..., mid].astype(np.int64)
+        far = np.abs(pixels.take(centre, axis=0).astype(np.int64) - colour).max(axis=1)
+        for i, c, f in zip(going.tolist(), colour.tolist(), far.tolist()):   # (Python's ints, made at once)
+            got[i].append(((c[0], c[1], c[2]), f))
+        if tightest is not None:
+            going = going[far >= tightest]
     for i, k_ in enumerate(at):
-        out[k_] = tuple(zip(map(tuple, colours[i]), fars[i]))
+        out[k_] = tuple(got[i])
     return out
 
 
@@ -604,7 +610,7 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
     loosest = max(p.likeness) if p.likeness else None
     got: "tuple[tuple, float, float] | str | None" = "pip"
     for k, (dx, dy) in enumerate(_seed_offsets(P)):
-        known = None if seeds is None else seeds[k]
+        known = None if seeds is None or k >= len(seeds) else seeds[k]
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
         got = _blob(crop, r, (r + dx, r + dy), P, p, known,
