@@ -234,16 +234,13 @@ class DiceCarry:
             c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
             c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
-            # (the piece's box in the crop's px: the view's last px past the coarse grid's go with its last ones)
+            # a crop's spots taken only within its own piece's box (coarse px; in the crop's px, the view's last
+            # px past the coarse grid's going with its last ones): the crop reaches SPOT_REACH about it, so each
+            # is the whole view's there (not near the crop's edge, in another piece)
             box = (x0 * f - c0, y0 * f - r0, (x1 * f if x1 < w else W) - c0, (y1 * f if y1 < h else H) - r0)
             for colour, (xs, ys) in enumerate(spot_pixels(part, self.params, box,
                                                           None if grey is None else grey[r0:r1, c0:c1])):
-                xs, ys = xs + c0, ys + r0
-                # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
-                # about it, so each is the whole view's there (not near the crop's edge, in another piece)
-                u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
-                own = (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
-                found[colour].append((xs[own], ys[own]))
+                found[colour].append((xs + c0, ys + r0))
 
         near = np.zeros((h, w), bool)   # the coarse px within reach of a rectangle taken afresh
         for x0, y0, x1, y1 in grown.tolist():

@@ -518,6 +518,7 @@ def _later_seeds(far: Sequence[int], loosest: float, tightest: float) -> list[in
     return out
 
 
+@lru_cache(maxsize=4)
 def _seed_offsets(P: int) -> tuple[tuple[int, int], ...]:
     """Where a face's colour is taken, px from the candidate's centre: the centre, else a little to each
     side (the centre may be a pip)."""
