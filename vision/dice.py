@@ -154,7 +154,7 @@ from referee.events import DieReading
 
 from . import layout as L
 from .dice_candidates import CoarseMaps, chan_max, pip_candidates, ring_candidates, stand_out, standing_out
-from .dice_face import count_pips, cut_face, face_at, on_checker_at, read_face, seed_colours, seed_dists
+from .dice_face import SeedDists, count_pips, cut_face, face_at, on_checker_at, read_face, seed_colours, seed_dists
 from .dice_params import LAYOUTS, DiceParams
 from .rectify import View, rectify, rectify_region, view_extent
 
@@ -283,7 +283,7 @@ def find_dice(view: View, params: DiceParams = DiceParams(), corners: Optional[n
     taken = _taken(cands, kept or {}, params.kept_within)
     fresh = [c for c in cands if c not in taken]
     colours = seed_colours(view, fresh, params)   # the faces' colours about the candidates, at once
-    seeds = dict(zip(fresh, zip(colours, seed_dists(view, fresh, colours, params))))  # and the first seeds' distances
+    seeds = dict(zip(fresh, zip(colours, seed_dists(view, fresh, colours, params))))  # and the seeds' distances
     # the candidates on a die already found (within 0.15 pw of it: the same face again), marked for them
     # all at once as each die is found (the same distances as measured candidate by candidate)
     xy = np.asarray(cands, np.float64).reshape(-1, 2)
@@ -328,12 +328,12 @@ def _taken(cands: list[tuple[float, float]], kept: Looks, within: float) -> Look
 
 def _look(view: View, cx: float, cy: float, params: DiceParams,
           known: "tuple[tuple[tuple[int, int, int], int], ...] | None",
-          first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None",
+          first: "SeedDists | None",
           to_img: "Optional[cv2.typing.MatLike]", shape: L.BoardShape,
           foot: Optional[tuple[float, float]] = None) -> Optional[DieSeen]:
     """The close look at candidate (cx, cy) (pw): the die whose face grows from it, or None (no die-sized
     face, or no die's pips: a letter, a screw, a checker's emblem).  ``known``: its seeds' colours,
-    ``first``: its first seed's distances (:func:`vision.dice_face.seed_dists`); ``foot``: the board point
+    ``first``: its seeds' distances (:func:`vision.dice_face.seed_dists`); ``foot``: the board point
     under the camera, when known (:func:`top_face`)."""
     got = face_at(view, cx, cy, params, known, first)
     if got is None:

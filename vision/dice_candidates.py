@@ -285,14 +285,19 @@ def spots_at(view: View, p: DiceParams, pixels: "tuple[tuple[np.ndarray, np.ndar
     return dark, light
 
 
-def spot_pixels(view: View, p: DiceParams) -> "tuple[tuple[np.ndarray, np.ndarray], ...]":
+def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | None" = None,
+                grey: "np.ndarray | None" = None) -> "tuple[tuple[np.ndarray, np.ndarray], ...]":
     """The pixels (x, y, row by row; at ``p.spot_px`` per pw when the view is finer) of the pip-like
-    spots, dark ones then light ones.  Each is found from the pixels within ``SPOT_REACH`` pw of it."""
+    spots, dark ones then light ones.  Each is found from the pixels within ``SPOT_REACH`` pw of it.
+    ``inside``: only those in this rectangle (x0, y0, x1, y1, px at the spot scale, ends excluded), the
+    peaks looked for there alone (a crop's spots are wanted only well inside it: the blurs need the
+    crop, the peaks only their box's reach about the rectangle).  ``grey``: the view in grey levels, when
+    already made (a view at the spot scale)."""
     scale = min(1.0, p.spot_px / view.px)  # found at a coarser scale: a pip is still some px wide
     img = view.image if scale == 1.0 else cv2.resize(view.image, None, fx=scale, fy=scale,
                                                       interpolation=cv2.INTER_LINEAR)
     P = float(view.px) * scale
-    g = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    g = grey if grey is not None and scale == 1.0 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
     dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
     wide = _blurred(g, 2.5 * s1)
@@ -300,10 +305,25 @@ def spot_pixels(view: View, p: DiceParams) -> "tuple[tuple[np.ndarray, np.ndarra
     del g, img
     k = max(3, int(round(0.07 * P)) | 1)
     out = []
+    x0 = y0 = 0
+    if inside is not None:
+        # the peaks' box about each pixel of the rectangle reads no further than its half width: the
+        # difference cut to that (the box's extremes there are the whole crop's: a maximum is exact)
+        H, W = dog.shape[:2]
+        h = k // 2
+        x0, y0 = max(inside[0] - h, 0), max(inside[1] - h, 0)
+        x1, y1 = min(inside[2] + h, W), min(inside[3] + h, H)
+        dog = dog[y0:y1, x0:x1]
+        wide = wide.reshape(-1)[: dog.size].reshape(dog.shape)   # (its first floats: no fresh array)
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
         # (the wide blur's array, no longer needed, takes the peaks' box extremes: no fresh full-size
         # floats, whose pages the allocator may have handed back and must fault in again)
-        out.append(_peaks(dog, p.pip_contrast, k, low=dark, work=wide))
+        xs, ys = _peaks(dog, p.pip_contrast, k, low=dark, work=wide)
+        if inside is not None:
+            xs, ys = xs + x0, ys + y0
+            own = (xs >= inside[0]) & (xs < inside[2]) & (ys >= inside[1]) & (ys < inside[3])
+            xs, ys = xs[own], ys[own]
+        out.append((xs, ys))
     return out[0], out[1]
 
 
@@ -338,17 +358,39 @@ def _peaks(f: np.ndarray, least: float, k: int, low: bool = False,
 
 def _peak_mask(f: np.ndarray, least: float, k: int, low: bool = False,
                work: "np.ndarray | None" = None) -> np.ndarray:
-    """:func:`_peaks`' pixels as an 8-bit mask (255 there)."""
+    """:func:`_peaks`' pixels as an 8-bit mask (255 there).  The box's extremes are worked out only about
+    the rows with a pixel past ``least`` (a third of a crop's rows, in bands: each row's extremes read
+    the rows within the box's half height, so a band that reach wider gives the whole image's there)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
     if low:
         m = cv2.compare(f, -float(least), cv2.CMP_LE)  # type: ignore[call-overload]
-        cv2.bitwise_and(m, cv2.compare(f, cv2.erode(f, box, dst=work), cv2.CMP_LE), dst=m)
     else:
         m = cv2.compare(f, float(least), cv2.CMP_GE)  # type: ignore[call-overload]
-        cv2.bitwise_and(m, cv2.compare(f, cv2.dilate(f, box, dst=work), cv2.CMP_GE), dst=m)
+    H, h = f.shape[0], k // 2
+    for r0, r1 in _bands(np.flatnonzero(cv2.reduce(m, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)), h):
+        a, b = max(r0 - h, 0), min(r1 + h, H)
+        ext = (cv2.erode if low else cv2.dilate)(f[a:b], box, dst=None if work is None else work[a:b])
+        cv2.bitwise_and(m[r0:r1], cv2.compare(f[r0:r1], ext[r0 - a:r1 - a], cv2.CMP_LE if low else cv2.CMP_GE),
+                        dst=m[r0:r1])
     return m
+
+
+_BAND_GAP = 8   # rows: two bands of rows this near (besides their reach) are one (a call costs as much)
+
+
+def _bands(rows: np.ndarray, reach: int) -> list[tuple[int, int]]:
+    """The runs (r0, r1, ends excluded) of the sorted row numbers ``rows``, runs fewer than twice
+    ``reach`` and :data:`_BAND_GAP` rows apart taken as one."""
+    out: list[tuple[int, int]] = []
+    gap = 2 * reach + _BAND_GAP
+    for r in rows.tolist():   # (a few dozen rows: plain Python beats numpy's calls)
+        if out and r - out[-1][1] < gap:
+            out[-1] = (out[-1][0], r + 1)
+        else:
+            out.append((r, r + 1))
+    return out
 
 
 def _points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

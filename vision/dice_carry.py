@@ -28,6 +28,7 @@ and 37 (the carry before: 50 and 36), none wrong while sure (``bench/dice_camera
 """
 from __future__ import annotations
 
+import math
 import weakref
 from typing import Optional
 
@@ -59,6 +60,7 @@ class DiceCarry:
         self.px = px
         self.coarse: Optional[View] = None          # what the kept view shows, rectified coarsely
         self.view: Optional[View] = None            # the camera's view (px per pw), taken afresh where it changed
+        self.grey: Optional[np.ndarray] = None      # ... in grey levels (its spots' picture), kept alike
         self.found: list[DieSeen] = []              # the dice on it
         self.maps: Optional[CoarseMaps] = None      # its coarse search's maps (vision.dice_candidates.coarse_maps)
         self.peaks: Optional[np.ndarray] = None     # ... their stand-out measure's peaks (ring_peaks)
@@ -89,6 +91,7 @@ class DiceCarry:
             W, H = (int(round((v + 2 * _MARGIN) * self.px)) for v in view_extent(shape, own=True))
             warp_maps(corners, frame.shape, self.px, -_MARGIN, -_MARGIN, (W, H), shape, own=True)
             view = self.view = rectify(frame, corners, self.px, _MARGIN, shape, own=True)
+            self.grey = cv2.cvtColor(view.image, cv2.COLOR_BGR2GRAY)
             self.coarse = coarse
             self.maps = coarse_maps(view, self.params)
             self.peaks = ring_peaks(self.maps[1], self.params)
@@ -109,7 +112,7 @@ class DiceCarry:
             self.maps = coarse_maps_again(self.maps, view, self.params, self._view_boxes(view, coarse, boxes), parts)
             self.peaks = ring_peaks_again(self.peaks, self.maps[1], self.params, parts)
         if spots is None:
-            spots = spot_pixels(view, self.params)
+            spots = spot_pixels(view, self.params, grey=self.grey)
         looks: Looks = {}
         found = find_dice(view, self.params, corners, shape, kept=kept, looks=looks,
                           spots=spots_at(view, self.params, spots), maps=self.maps, peaks=self.peaks,
@@ -152,11 +155,11 @@ class DiceCarry:
         kept warp (the whole view is warped afresh)."""
         assert self.coarse is not None and self.view is not None
         d = chan_max(cv2.absdiff(coarse.image, self.coarse.image))
-        changed = (d >= self.params.changed).astype(np.uint8)
+        changed = _at_least(d, self.params.changed).astype(np.uint8)
         if _LOW and changed.any():
             # with what changed, the fainter change around it (a shadow, a blur): the pieces of half a change
             # that hold a change
-            low = (d >= self.params.changed * _LOW).astype(np.uint8)
+            low = _at_least(d, self.params.changed * _LOW).astype(np.uint8)
             n, lab = cv2.connectedComponents(low, connectivity=8, ltype=cv2.CV_16U)
             hold = np.zeros(n, np.uint8)
             hold[lab[changed > 0]] = 1
@@ -166,7 +169,7 @@ class DiceCarry:
         near = cv2.dilate(changed, np.ones((k, k), np.uint8))
         # the light changed (or the picture drifted) all over, by less than a change: the whole view afresh,
         # so what is kept never lies far from what the camera sees
-        if float(np.count_nonzero((d >= self.params.changed / 2) & (near == 0))) > _DRIFT * near.size:
+        if float(np.count_nonzero(_at_least(d, self.params.changed / 2) & (near == 0))) > _DRIFT * near.size:
             return None
         if not changed.any():
             return []
@@ -191,6 +194,8 @@ class DiceCarry:
             part = cv2.remap(src, warp.mx[r0:r1, c0:c1], warp.my[r0:r1, c0:c1], cv2.INTER_LINEAR,
                              borderMode=cv2.BORDER_REPLICATE)
             cv2.cvtColor(part, cv2.COLOR_BGRA2BGR, dst=view.image[r0:r1, c0:c1])
+            if self.grey is not None:   # (a pixel's grey level is its own: the whole view's, converted here)
+                cv2.cvtColor(view.image[r0:r1, c0:c1], cv2.COLOR_BGR2GRAY, dst=self.grey[r0:r1, c0:c1])
             self.coarse.image[y0:y1, x0:x1] = coarse.image[y0:y1, x0:x1]
         return boxes
 
@@ -212,6 +217,7 @@ class DiceCarry:
         ``boxes``: the coarse rectangles taken afresh (x0, y0, x1, y1, ends excluded)."""
         if self.spots is None or self.params.spot_px < view.px or view.px % coarse.px:
             return None
+        grey = self.grey if view is self.view else None   # (the kept view's grey levels, kept alike)
         f = view.px // coarse.px
         # a spot is found from the view's pixels within SPOT_REACH of it (px, rounded up): those within that
         # reach of a pixel taken afresh, the coarse pixels of them (the rectangles grown by the reach in
@@ -228,20 +234,20 @@ class DiceCarry:
             c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
             c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
-            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params)):
-                xs, ys = xs + c0, ys + r0
-                # a crop's spots taken only within its own piece's box (coarse px): the crop reaches SPOT_REACH
-                # about it, so each is the whole view's there (not near the crop's edge, in another piece)
-                u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
-                own = (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
-                found[colour].append((xs[own], ys[own]))
+            # a crop's spots taken only within its own piece's box (coarse px; in the crop's px, the view's last
+            # px past the coarse grid's going with its last ones): the crop reaches SPOT_REACH about it, so each
+            # is the whole view's there (not near the crop's edge, in another piece)
+            box = (x0 * f - c0, y0 * f - r0, (x1 * f if x1 < w else W) - c0, (y1 * f if y1 < h else H) - r0)
+            for colour, (xs, ys) in enumerate(spot_pixels(part, self.params, box,
+                                                          None if grey is None else grey[r0:r1, c0:c1])):
+                found[colour].append((xs + c0, ys + r0))
+
+        near = np.zeros((h, w), bool)   # the coarse px within reach of a rectangle taken afresh
+        for x0, y0, x1, y1 in grown.tolist():
+            near[y0:y1, x0:x1] = True
 
         def at(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-            u, v = np.minimum(xs // f, w - 1), np.minimum(ys // f, h - 1)
-            inside = np.zeros(len(xs), bool)
-            for x0, y0, x1, y1 in grown.tolist():
-                inside |= (u >= x0) & (u < x1) & (v >= y0) & (v < y1)
-            return inside
+            return near[np.minimum(ys // f, h - 1), np.minimum(xs // f, w - 1)]
 
         out = []
         for (old_x, old_y), new in zip(self.spots, found):
@@ -283,6 +289,12 @@ class DiceCarry:
         y0, y1 = coarse_px(v - reach, H), coarse_px(v + reach, H - 1) + 1
         seen = ii[y1, x1] - ii[y0, x1] - ii[y1, x0] + ii[y0, x0]
         return {c: self.looks[c] for c, n in zip(places, seen.tolist()) if n == 0}
+
+
+def _at_least(levels: np.ndarray, least: float) -> np.ndarray:
+    """Where the whole grey ``levels`` (8 bits) are ``least`` or more: those at least its ceiling (the
+    same test; against a float, numpy compares every level as a float, several times slower)."""
+    return levels >= math.ceil(least)
 
 
 def grown_pieces(rects: "np.ndarray | list[tuple[int, int, int, int]]") -> list[tuple[int, int, int, int]]:

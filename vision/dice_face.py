@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import cv2
 import numpy as np
@@ -169,6 +169,16 @@ def _reach(pieces: np.ndarray, seed: tuple[int, int], rx: int, ry: int) -> tuple
             x + w - hx if x + w < W else W, y + h - hy if y + h < H else H)
 
 
+def _reach_bound(pieces: np.ndarray, rx: int, ry: int) -> tuple[int, int, int, int]:
+    """A box holding :func:`_reach`'s of any seed in ``pieces`` (its steps ``rx`` by ``ry``): the box of
+    every piece, taken out to the edge on a side where :func:`_reach`'s dilation would reach the edge
+    (a piece within half a step of it).  One call, no dilation nor fill."""
+    x, y, w, h = cv2.boundingRect(pieces)
+    H, W = pieces.shape[:2]
+    hx, hy = rx // 2, ry // 2
+    return (x if x > hx else 0, y if y > hy else 0, x + w if x + w + hx < W else W, y + h if y + h + hy < H else H)
+
+
 def _too_small(box: tuple[int, int, int, int], least: float) -> bool:
     """True when a face whose pixels lie in ``box`` (x0, y0, x1, y1, ends excluded) cannot have a
     minimum-area rectangle whose shorter side is ``least`` px or more: that side is at most the square
@@ -242,30 +252,27 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         at_seed = max(abs(int(v) - c) for v, c in zip(crop[sy, sx].tolist(), colour))
     else:
         colour, at_seed = known
-    if p.likeness and at_seed >= max(p.likeness):
+    fixed = _fixed(p, P)
+    if p.likeness and at_seed >= fixed.loosest:
         return "pip"
     if dists is None:
         dist, runs_out = _dist_runs(crop, colour, seed)
     else:
         dist, runs_out = dists
-    se, band_out, band_in, far_out = _elements(P)
+    se, band_out, band_in, far_out = fixed.elements
     side = 2 * r + 1
     lo, hi = p.side
-    widest = _widest(p, P)
+    widest = fixed.widest
     got: "tuple[tuple, float, float] | str | None" = None
+    regions = _seed_regions(dist, (sx, sy), fixed.tight_first, at_seed, runs_out)
     for like_at in p.likeness:
         if at_seed >= like_at:  # the seed is not of the colour around it (a pip, a texture)
             if got is None:
                 got = "pip"
             continue
-        if runs_out < like_at:
+        if like_at not in regions:   # its region runs out of the window: no die
             continue
-        like = cv2.threshold(dist, math.ceil(like_at) - 1.0, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
-        # the seed's own region first (one flood fill): one that reaches the window's edge is no die
-        # (filled in place with 2: the components below count any nonzero pixel alike)
-        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(like, None, (sx, sy), 2, 0, 0, 4)
-        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
-            continue
+        like, (bx, by, bw, bh) = regions[like_at]
         if _too_wide((bx, by, bx + bw, by + bh), widest):   # the face holds the seed's region: no die's either
             continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
@@ -278,7 +285,13 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
         # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
         if _too_small((bx, by, bx + bw, by + bh), lo * P):
-            reach = _reach(framed[1:-1, 1:-1], (sx, sy), rx, ry)
+            # (the box every piece left could reach first: most often the seed's region is alone in the
+            # window, and that box, no smaller than the reach, already turns it away)
+            pieces = framed[1:-1, 1:-1]
+            most = _reach_bound(pieces, rx, ry)
+            if _too_small(most, lo * P) or _too_thin(most, lo * P):
+                continue
+            reach = _reach(pieces, (sx, sy), rx, ry)
             if _too_small(reach, lo * P) or _too_thin(reach, lo * P):
                 continue
         inner = framed[1:-1, 1:-1]   # 2: the seed's region, 1: the other pieces, 0: neither
@@ -371,6 +384,61 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
     return got
 
 
+#: a seed's region filled on the distances: 4-connected, every level in a fixed range, 1s in the mask alone
+_REGION_FILL = 4 | cv2.FLOODFILL_FIXED_RANGE | cv2.FLOODFILL_MASK_ONLY | (1 << 8)
+
+
+def _seed_regions(dist: np.ndarray, seed: tuple[int, int], tight_first: "tuple[tuple[float, float], ...]",
+                  at_seed: int, runs_out: int) -> "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]":
+    """Per likeness of ``tight_first`` (:class:`_Fixed`'s) above the seed's own distance from its colour
+    (``at_seed``) and at most ``runs_out`` (:func:`_dist_runs`) at which the seed's region (the pixels
+    nearer than that to its colour, ``dist``, joined to it along rows and columns) does not reach the
+    window's edge: the window's pixels that near (1) with that region filled with 2 (the components
+    :func:`_blob` labels count any nonzero pixel alike), and the region's box (x, y, w, h).  A region holds
+    the region of every tighter likeness, so the tightest are filled first: once one runs out of the
+    window, every looser one does too and none of them is filled (a region that runs out is a point, a
+    checker or the frame)."""
+    side = dist.shape[0]
+    out: "dict[float, tuple[np.ndarray, tuple[int, int, int, int]]]" = {}
+    at = int(dist[seed[1], seed[0]])
+    for like_at, below in tight_first:
+        if not at_seed < like_at <= runs_out:
+            continue
+        # the region filled on the distances themselves, into a mask (those from 0 to the bound: the same
+        # pixels as filled on the window's pixels that near, with no such picture made for a region that
+        # runs out of the window)
+        mask = np.zeros((side + 2, side + 2), np.uint8)
+        _n, _img, _mask, (bx, by, bw, bh) = cv2.floodFill(dist, mask, seed, 0, at, below - at, _REGION_FILL)
+        if bx == 0 or by == 0 or bx + bw >= side or by + bh >= side:
+            break
+        like = cv2.threshold(dist, below, 1, cv2.THRESH_BINARY_INV)[1]  # dist < like_at: 1
+        out[like_at] = cv2.add(like, mask[1:-1, 1:-1], dst=like), (bx, by, bw, bh)
+    return out
+
+
+class _Fixed(NamedTuple):
+    """What :func:`_blob` works out of its thresholds and scale alone, the same on every call."""
+
+    loosest: float                                  # the loosest likeness (0 with none)
+    tight_first: "tuple[tuple[float, float], ...]"  # each likeness and its whole distances' bound, tightest first
+    elements: "tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]"   # _elements(P)
+    widest: float                                   # _widest(p, P)
+
+
+_FIXED: "list[tuple[DiceParams, int, _Fixed]]" = []
+
+
+def _fixed(p: DiceParams, P: int) -> _Fixed:
+    """:class:`_Fixed` of ``p`` at ``P`` px a pw, kept for the last thresholds asked for (the same object:
+    a whole DiceParams is slow to hash, and a search asks with one for all its faces)."""
+    if _FIXED and _FIXED[0][0] is p and _FIXED[0][1] == P:
+        return _FIXED[0][2]
+    tight_first = tuple(sorted(((v, math.ceil(v) - 1.0) for v in set(p.likeness)), key=lambda lb: lb[1]))
+    fixed = _Fixed(max(p.likeness) if p.likeness else 0.0, tight_first, _elements(P), _widest(p, P))
+    _FIXED[:] = [(p, P, fixed)]
+    return fixed
+
+
 def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, int]) -> tuple[np.ndarray, int]:
     """Per pixel of ``crop``, how far it lies from ``colour`` (the channel that differs most), and the
     least likeness at which a straight run of pixels nearer than that joins ``seed`` to the window's edge
@@ -383,28 +451,31 @@ def _dist_runs(crop: np.ndarray, colour: tuple[int, int, int], seed: tuple[int, 
     return dist, min(max(row[:sx + 1]), max(row[sx:]), max(col[:sy + 1]), max(col[sy:]))
 
 
+#: per point, what :func:`seed_dists` works out for its close look: the first seed grown (its index), that
+#: seed's window distances and straight runs, the window, and the same two for each later seed it may grow
+SeedDists = tuple[int, np.ndarray, int, "tuple[int, int, int]", "dict[int, tuple[np.ndarray, int]]"]
+
+
 def seed_dists(view: View, points: Sequence[tuple[float, float]],
                seeds: "Sequence[tuple[tuple[tuple[int, int, int], int], ...] | None]",
-               p: DiceParams) -> "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]":
+               p: DiceParams) -> "list[SeedDists | None]":
     """Per point (layout pw) with its seeds' colours (:func:`seed_colours`; None: its window leaves the
     view), the first seed :func:`face_at` grows a face from (its index: the first of the colour about it
     at the loosest likeness) and what :func:`_blob` works out first for it (:func:`_dist_runs`): the
     window's distances from that seed's colour and the likeness at which a straight run joins the seed
-    to the window's edge, and its window (:func:`_window`); None when no seed is grown.  Worked out for all
+    to the window's edge, and its window (:func:`_window`); then the same for the later seeds it grows when
+    no face is found (:func:`_later_seeds`), by index; None when no seed is grown.  Worked out for all
     points at once (one channel split and maximum over all the windows, the runs read off them together),
     the same values."""
-    out: "list[tuple[int, np.ndarray, int, tuple[int, int, int]] | None]" = [None] * len(points)
+    out: "list[SeedDists | None]" = [None] * len(points)
     if not p.likeness:
         return out
-    loosest = max(p.likeness)
+    loosest, tightest = max(p.likeness), min(p.likeness)
     offs = _seed_offsets(view.px)
     todo: "list[tuple[int, int, tuple[int, int, int]]]" = []
     for i, (known, win) in enumerate(zip(seeds, _windows(view, points, p))):
-        if known is None or win is None:
-            continue
-        k = next((k for k, (_c, far) in enumerate(known) if far < loosest), None)
-        if k is not None:
-            todo.append((i, k, win))
+        if known is not None and win is not None:
+            todo += [(i, k, win) for k in _later_seeds([far for _c, far in known], loosest, tightest)]
     if not todo:
         return out
     n, r = len(todo), todo[0][2][2]
@@ -425,10 +496,29 @@ def seed_dists(view: View, points: Sequence[tuple[float, float]],
                       np.minimum(np.where(x <= sy[:, None], cols, 0).max(axis=1),
                                  np.where(x >= sy[:, None], cols, 0).max(axis=1))).tolist()
     for j, (i, k, win) in enumerate(todo):
-        out[i] = (k, dist[j], runs[j], win)
+        got = out[i]
+        if got is None:
+            out[i] = (k, dist[j], runs[j], win, {})
+        else:
+            got[4][k] = (dist[j], runs[j])
     return out
 
 
+def _later_seeds(far: Sequence[int], loosest: float, tightest: float) -> list[int]:
+    """The seeds (indices) :func:`face_at` grows a face from, in turn, while none is found, given each seed's
+    own distance from the colour about it (``far``): none unlike it at every likeness (``loosest`` or more:
+    a pip's, passed over), and none after the first of it at every likeness (below ``tightest``: no
+    likeness finds it a pip's, so its search ends the look)."""
+    out = []
+    for k, d in enumerate(far):
+        if d < loosest:
+            out.append(k)
+            if d < tightest:
+                break
+    return out
+
+
+@lru_cache(maxsize=4)
 def _seed_offsets(P: int) -> tuple[tuple[int, int], ...]:
     """Where a face's colour is taken, px from the candidate's centre: the centre, else a little to each
     side (the centre may be a pip)."""
@@ -464,9 +554,11 @@ def _windows(view: View, points: Sequence[tuple[float, float]], p: DiceParams) -
 
 def seed_colours(view: View, points: Sequence[tuple[float, float]],
                  p: DiceParams) -> "list[tuple[tuple[tuple[int, int, int], int], ...] | None]":
-    """Per point (layout pw) whose window lies in the view: for each of its seeds (:func:`_seed_offsets`),
+    """Per point (layout pw) whose window lies in the view: for its seeds (:func:`_seed_offsets`) in turn,
     the colour about it (the median of a small box, per channel, as :func:`_median_colour`) and the
-    seed's own distance from it; worked out for all points at once (one gather and one sort)."""
+    seed's own distance from it, up to the first seed nearer its colour than the tightest likeness (no
+    likeness finds it a pip's, so :func:`face_at` grows no seed after it: :func:`_later_seeds`); worked out
+    for all points at once, a seed at a time (one gather and one sort each, for the points still going)."""
     P = view.px
     c0 = max(2, int(round(0.06 * P)))
     wins = _windows(view, points, p)
@@ -474,36 +566,40 @@ def seed_colours(view: View, points: Sequence[tuple[float, float]],
     out: "list[tuple[tuple[tuple[int, int, int], int], ...] | None]" = [None] * len(points)
     if not at:
         return out
-    offs = np.asarray(_seed_offsets(P), np.intp)                      # (5, 2)
-    uv = np.asarray([wins[k][:2] for k in at], np.intp)  # type: ignore[index]
-    sx = uv[:, None, 0] + offs[None, :, 0]                              # (n, 5)
-    sy = uv[:, None, 1] + offs[None, :, 1]
-    k = np.arange(-c0, c0 + 1)
-    grid = (len(at), len(offs), len(k), len(k))
-    ys = np.broadcast_to(sy[:, :, None, None] + k[None, None, :, None], grid).reshape(len(at), len(offs), -1)
-    xs = np.broadcast_to(sx[:, :, None, None] + k[None, None, None, :], grid).reshape(len(at), len(offs), -1)
+    tightest = min(p.likeness) if p.likeness else None
     W = view.image.shape[1]
     pixels = view.image.reshape(-1, 3)
-    # gathered by flat index (a 2-d fancy index is several times slower), each channel's values last
-    boxes = pixels.take(ys * W + xs, axis=0).transpose(0, 1, 3, 2)      # (n, 5, 3, m), m odd
-    mid = boxes.shape[3] // 2
-    # the middle value, the median: a stable sort of bytes is a radix sort, faster than a partition
-    colour = np.sort(boxes, axis=3, kind="stable")[..., mid].astype(np.int64)
-    seed = pixels.take(sy * W + sx, axis=0).astype(np.int64)
-    far = np.abs(seed - colour).max(axis=2)
+    k = np.arange(-c0, c0 + 1)
+    box = (k[:, None] * W + k[None, :]).ravel()                         # a seed's box, flat offsets
+    mid = len(box) // 2
+    uv = np.asarray([wins[k_][:2] for k_ in at], np.intp)  # type: ignore[index]
+    got: "list[list[tuple[tuple[int, int, int], int]]]" = [[] for _ in at]
+    going = np.arange(len(at))
+    for dx, dy in _seed_offsets(P):
+        if not len(going):
+            break
+        centre = (uv[going, 1] + dy) * W + uv[going, 0] + dx
+        # gathered by flat index (a 2-d fancy index is several times slower), each channel's values last
+        boxes = pixels.take(centre[:, None] + box[None, :], axis=0).transpose(0, 2, 1)   # (n, 3, m), m odd
+        # the middle value, the median: a stable sort of bytes is a radix sort, faster than a partition
+        colour = np.sort(boxes, axis=2, kind="stable")[..., mid].astype(np.int64)
+        far = np.abs(pixels.take(centre, axis=0).astype(np.int64) - colour).max(axis=1)
+        for i, c, f in zip(going.tolist(), colour.tolist(), far.tolist()):   # (Python's ints, made at once)
+            got[i].append(((c[0], c[1], c[2]), f))
+        if tightest is not None:
+            going = going[far >= tightest]
     for i, k_ in enumerate(at):
-        out[k_] = tuple(((c[0], c[1], c[2]), f) for c, f in zip(colour[i].tolist(), far[i].tolist()))
+        out[k_] = tuple(got[i])
     return out
 
 
 def face_at(view: View, cx: float, cy: float, p: DiceParams,
             seeds: "tuple[tuple[tuple[int, int, int], int], ...] | None" = None,
-            first: "tuple[int, np.ndarray, int, tuple[int, int, int]] | None" = None
-            ) -> Optional[tuple[np.ndarray, tuple, float, float]]:
+            first: "SeedDists | None" = None) -> Optional[tuple[np.ndarray, tuple, float, float]]:
     """The die around (cx, cy) at the view's scale: its face cut out square, its rectangle (px) and its
     contrast with the surround; None when no die-shaped blob is there.  The face's colour is taken at
     the centre, else a little to each side (the centre may be a pip); ``seeds``: those colours
-    (:func:`seed_colours`), when already worked out, and ``first``: the first seed's distances
+    (:func:`seed_colours`), when already worked out, and ``first``: the seeds' distances
     (:func:`seed_dists`)."""
     P = view.px
     win = _window(view, cx, cy, p) if first is None else first[3]
@@ -515,11 +611,11 @@ def face_at(view: View, cx: float, cy: float, p: DiceParams,
     loosest = max(p.likeness) if p.likeness else None
     got: "tuple[tuple, float, float] | str | None" = "pip"
     for k, (dx, dy) in enumerate(_seed_offsets(P)):
-        known = None if seeds is None else seeds[k]
+        known = None if seeds is None or k >= len(seeds) else seeds[k]
         if known is not None and loosest is not None and known[1] >= loosest:
             continue  # the seed is unlike the colour about it at every likeness: a pip's
         got = _blob(crop, r, (r + dx, r + dy), P, p, known,
-                    first[1:3] if first is not None and first[0] == k else None)
+                    None if first is None else first[1:3] if first[0] == k else first[4].get(k))
         if got != "pip":
             break
     if got is None or isinstance(got, str):

@@ -310,7 +310,8 @@ def test_peaks_pixels_are_those_of_the_whole_mask() -> None:
 
 def test_seed_colours_of_all_candidates_are_each_seeds_own() -> None:
     """The seeds' colours gathered for all candidates at once (the speed path) are each seed's own
-    median colour and distance; a candidate whose window leaves the view has none."""
+    median colour and distance, up to the first seed face_at's search ends at; a candidate whose window
+    leaves the view has none."""
     from vision.dice_face import _median_colour, _seed_offsets, _window, seed_colours
     from vision.dice_params import DiceParams
     from vision.rectify import View
@@ -322,17 +323,25 @@ def test_seed_colours_of_all_candidates_are_each_seeds_own() -> None:
     points = [(float(x), float(y)) for x, y in rng.random((40, 2)) * (4.2, 3.2) - 0.6]
     got = seed_colours(view, points, p)
     c0 = max(2, int(round(0.06 * 64)))
+    shorter = 0
     for (x, y), seeds in zip(points, got):
         win = _window(view, x, y, p)
         assert (seeds is None) == (win is None)
         if win is None or seeds is None:
             continue
         u, v, _r = win
+        fars = []
         for (dx, dy), (colour, far) in zip(_seed_offsets(64), seeds):
             sx, sy = u + dx, v + dy
             want = _median_colour(img[sy - c0: sy + c0 + 1, sx - c0: sx + c0 + 1].reshape(-1, 3))
             assert colour == want
             assert far == max(abs(int(a) - b) for a, b in zip(img[sy, sx].tolist(), want))
+            fars.append(far)
+        # the seeds up to the first nearer its colour than the tightest likeness (face_at grows none after it)
+        ends = [j for j, far in enumerate(fars) if far < min(p.likeness)]
+        assert len(seeds) == (ends[0] + 1 if ends else len(_seed_offsets(64)))
+        shorter += len(seeds) < len(_seed_offsets(64))
+    assert shorter > 5
 
 
 def test_a_faces_outline_found_in_its_box_is_the_whole_windows() -> None:

@@ -10,7 +10,7 @@ import pytest
 from vision import dice as D
 from vision import layout as L
 from vision import render as R
-from vision.dice_face import _dist_runs, _seed_offsets, _window, _windows, seed_colours, seed_dists
+from vision.dice_face import _dist_runs, _later_seeds, _seed_offsets, _window, _windows, seed_colours, seed_dists
 from vision.dice_params import DiceParams
 from tests.vision.dice_views import dice_views, search
 from vision.rectify import View, rectify
@@ -19,19 +19,24 @@ from vision.rectify import View, rectify
 def test_the_first_seeds_distances_of_all_points_are_each_ones_own() -> None:
     """:func:`seed_dists` gives, per point, the first seed :func:`face_at` grows (the first of the colour
     about it at the loosest likeness) and that seed's window distances and straight runs, as worked out
-    alone; none where the window leaves the view or every seed is a pip's."""
+    alone, and the same for the later seeds it grows while no face is found; none where the window leaves
+    the view or every seed is a pip's."""
     p = DiceParams()
     rng = np.random.default_rng(23)
     img = rng.integers(0, 256, (220, 280, 3), dtype=np.uint8)
     img[40:130, 60:210] = (30, 140, 200)      # plain patches: long straight runs, seeds of the colour about them
     img[150:200, 20:90] = (200, 200, 190)
     img[60:70, 100:110] = (10, 10, 10)        # a pip on the patch
+    spots = [(u, 100) for u in (80, 100, 120, 140, 160)]
+    for u, v in spots:                        # faint specks on the patch: a seed there is a pip's at tight likenesses
+        img[v - 1: v + 2, u - 1: u + 2] = (50, 140, 200)
     view = View(img, 64, 0.6)
     points = [(float(x), float(y)) for x, y in rng.random((80, 2)) * (4.4, 3.4) - 0.6]
+    points += [(u / 64 - 0.6, v / 64 - 0.6) for u, v in spots]
     colours = seed_colours(view, points, p)
     got = seed_dists(view, points, colours, p)
     loosest = max(p.likeness)
-    grown = 0
+    grown = later_seen = 0
     for (x, y), seeds, first in zip(points, colours, got):
         win = _window(view, x, y, p)
         k = None if seeds is None else next((k for k, (_c, far) in enumerate(seeds) if far < loosest), None)
@@ -44,7 +49,24 @@ def test_the_first_seeds_distances_of_all_points_are_each_ones_own() -> None:
         assert first[0] == k and np.array_equal(first[1], dist) and first[2] == runs and first[3] == win
         assert first[1].dtype == dist.dtype and first[1].shape == dist.shape
         grown += 1
-    assert grown > 20
+        # the later seeds face_at grows while no face is found: each one's own distances and runs too
+        later = _later_seeds([far for _c, far in seeds], loosest, min(p.likeness))
+        assert later[0] == k and sorted(first[4]) == later[1:]
+        for j in later[1:]:
+            dx, dy = _seed_offsets(64)[j]
+            dist, runs = _dist_runs(img[v - r: v + r + 1, u - r: u + r + 1], seeds[j][0], (r + dx, r + dy))
+            assert np.array_equal(first[4][j][0], dist) and first[4][j][1] == runs
+            later_seen += 1
+    assert grown > 20 and later_seen >= 5
+
+
+def test_the_later_seeds_are_those_face_at_grows() -> None:
+    """:func:`_later_seeds`: the seeds unlike the colour about them at every likeness are passed over, and
+    the first of it at every likeness ends the look (no likeness finds it a pip's)."""
+    assert _later_seeds([5, 40, 3], 30, 12) == [0]
+    assert _later_seeds([40, 20, 35, 25, 8], 30, 12) == [1, 3, 4]
+    assert _later_seeds([12, 29, 30, 11.9, 0], 30, 12) == [0, 1, 3]
+    assert _later_seeds([30, 31, 255], 30, 12) == []
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -79,3 +79,59 @@ def test_the_finder_with_the_box_tests_is_the_one_without(seed: int, monkeypatch
     monkeypatch.setattr(F, "_too_thin", lambda box, least: False)
     assert search(views) == fast
     assert sum(len(looks) for _dice, looks in fast) > 150
+
+
+def test_the_reach_bound_holds_every_seeds_reach() -> None:
+    """:func:`vision.dice_face._reach_bound` (every piece's box, out to the edge where a step would reach it)
+    holds :func:`vision.dice_face._reach` of any seed: turning a seed away by it never turns away one whose
+    reach would pass, on random pieces (specks, blobs, pieces near the window's edge)."""
+    rng = np.random.default_rng(7)
+    side = 59
+    checked = 0
+    for _ in range(600):
+        pieces = np.zeros((side, side), np.uint8)
+        for _k in range(int(rng.integers(1, 8))):
+            x, y = rng.integers(0, side, 2)
+            w, h = rng.integers(1, 12, 2)
+            pieces[y:y + h, x:x + w] = 1
+        ys, xs = np.nonzero(pieces)
+        for rx, ry in ((7, 7), (3, 5), (11, 11)):
+            most = F._reach_bound(pieces, rx, ry)
+            for j in rng.integers(0, len(xs), 3):
+                reach = F._reach(pieces.copy(), (int(xs[j]), int(ys[j])), rx, ry)
+                assert most[0] <= reach[0] and most[1] <= reach[1] and reach[2] <= most[2] and reach[3] <= most[3]
+                checked += 1
+    assert checked > 1000
+
+
+def test_the_seed_regions_are_those_filled_on_the_window() -> None:
+    """:func:`vision.dice_face._seed_regions`: per likeness whose region stays inside the window, the pixels
+    that near (1) with the seed's region (2) and its box, as thresholding the distances and filling the
+    seed's region on them gives; none for a likeness whose region runs out (nor any looser one)."""
+    p = DiceParams()
+    fixed = F._fixed(p, 64)
+    rng = np.random.default_rng(3)
+    side, inside = 59, 0
+    for _ in range(400):
+        # a patch near its colour about the seed (its edge as rough as the blur leaves it), the rest further
+        dist = rng.integers(0, 70, (side, side)).astype(np.uint8)
+        seed = (int(rng.integers(5, side - 5)), int(rng.integers(5, side - 5)))
+        x0, y0 = seed[0] - int(rng.integers(0, 15)), seed[1] - int(rng.integers(0, 15))
+        dist[max(y0, 0): seed[1] + int(rng.integers(1, 15)), max(x0, 0): seed[0] + int(rng.integers(1, 15))] //= 6
+        dist = cv2.GaussianBlur(dist, (0, 0), float(rng.uniform(0.3, 1.5)))
+        at_seed = int(dist[seed[1], seed[0]])
+        got = F._seed_regions(dist, seed, fixed.tight_first, at_seed, 255)
+        out = False
+        for like_at, below in fixed.tight_first:
+            if at_seed >= like_at:
+                assert like_at not in got
+                continue
+            like = cv2.threshold(dist, below, 1, cv2.THRESH_BINARY_INV)[1]
+            _n, _i, _m, (bx, by, bw, bh) = cv2.floodFill(like, None, seed, 2, 0, 0, 4)
+            out = out or bx == 0 or by == 0 or bx + bw >= side or by + bh >= side
+            if out:
+                assert like_at not in got
+                continue
+            assert np.array_equal(got[like_at][0], like) and got[like_at][1] == (bx, by, bw, bh)
+            inside += 1
+    assert inside > 150
