@@ -67,14 +67,13 @@ def read_view(view: View, model: Optional[ColourModel] = None, params: ReadParam
     ``prof``: the view's :func:`ring_profiles` with ``params`` when already computed."""
     prof = prof or ring_profiles(view, params)
     found = pick_checkers(prof, params)
-    allc = ([c for r in ("top", "bottom") for i in range(12) for c in found.per_axis[f"{r}{i}"].samples]
-            + list(found.bar))
-    samples = colour_samples(view, allc)
+    # each checker and the point it lies on (0..23; the bar's: -1)
+    placed = ([(c, 12 * k + i) for k, r in enumerate(("top", "bottom")) for i in range(12)
+               for c in found.per_axis[f"{r}{i}"].samples] + [(c, -1) for c in found.bar])
+    samples = colour_samples(view, [c for c, _ in placed])
     learned = learn_colours(samples, params)
-    if learned is None:
-        points = [12 * k + i for k, r in enumerate(("top", "bottom")) for i in range(12)
-                  for _ in found.per_axis[f"{r}{i}"].samples] + [-1] * len(found.bar)
-        learned = split_by_lightness(samples, points)
+    if learned is None:   # one colour by hue: two by lightness alone? (grey and cream pearl)
+        learned = split_by_lightness(samples, [p for _, p in placed])
     use = (learned if learned is not None and (model is None or _compatible(learned, model))
            else (model or fallback_model()))
     labels, cm = use.classify(samples, params)
