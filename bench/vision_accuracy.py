@@ -43,6 +43,13 @@ TALL = 0.6  # in half the frames: chance of one stack of 10..15 (bear-in, ace-po
 NARROW_BAR = 0.75  # --real-table: every other board's bar, in point widths (a checker is 0.9)
 
 
+def position_for(s: int, base: int) -> L.BoardEvidence:
+    """Board ``s``'s position: the start on every tenth, else a random one (in half of them a stack of
+    10..15 likely)."""
+    rng = np.random.default_rng(s if base == 100000 else base + s)
+    return L.start_position() if s % 10 == 0 else L.random_position(rng, tall=TALL if s % 10 >= 5 else 0.0)
+
+
 def params_for(s: int, real: bool) -> RenderParams:
     """The renderer's options for board ``s``: the defaults, or a real table's (a narrow bar every other board)."""
     return RenderParams.real_table(bar=NARROW_BAR if s % 2 else L.BAR_WIDTH) if real else RenderParams()
@@ -104,8 +111,7 @@ def main() -> None:
     trays = [0] * 6  # in view, sure, right, sure and right, reported as off, reported and right
     t0 = time.perf_counter()
     for s in range(n):
-        rng = np.random.default_rng(s if base == 100000 else base + s)
-        pos = L.start_position() if s % 10 == 0 else L.random_position(rng, tall=TALL if s % 10 >= 5 else 0.0)
+        pos = position_for(s, base)
         params = params_for(s, real)
         r = render_scene(pos, params, seed=base + s)
         paths: list[tuple[str, Optional[np.ndarray], np.ndarray]] = [("markers", None, r.image)]

@@ -12,16 +12,14 @@ import collections
 import os
 import sys
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from bench.vision_accuracy import NARROW_BAR, TALL  # noqa: E402
+from bench.vision_accuracy import params_for, position_for  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.errors import BoardNotFound  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.render import Rendered, RenderParams, render_scene  # noqa: E402
+from vision.render import Rendered, render_scene  # noqa: E402
 
 SURE = 0.6
 
@@ -55,10 +53,8 @@ def main() -> None:
     by: collections.Counter = collections.Counter()
     wrong = sure = 0
     for s in range(n):
-        rng = np.random.default_rng(s if base == 100000 else base + s)
-        pos = L.start_position() if s % 10 == 0 else L.random_position(rng, tall=TALL if s % 10 >= 5 else 0.0)
-        params = RenderParams.real_table(bar=NARROW_BAR if s % 2 else L.BAR_WIDTH)
-        r = render_scene(pos, params, seed=base + s)
+        params = params_for(s, True)
+        r = render_scene(position_for(s, base), params, seed=base + s)
         try:
             rd = BoardReader(VisionConfig(markers=True, bar_width=params.shape.bar)).inspect(r.image)
         except BoardNotFound:

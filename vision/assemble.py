@@ -317,15 +317,13 @@ def settle_tall(rows: Rows, found: Found, total: list[int],
     settled: set[str] = set()
     for ci, colour in enumerate(("dark", "light")):
         while total[ci] > 15:
-            cand = [(p.confidence, r, i) for r in ("top", "bottom") for i, p in enumerate(rows[r])
+            cand = [(p.confidence, r, i, back) for r in ("top", "bottom") for i, p in enumerate(rows[r])
                     if p.colour == colour and f"{r}{i}" not in settled
                     and (back := _settled_count(found.per_axis[f"{r}{i}"])) is not None and back < p.count]
             if not cand:
                 break
-            _, r, i = min(cand)
-            p, pc = rows[r][i], found.per_axis[f"{r}{i}"]
-            back = _settled_count(pc)
-            assert back is not None
+            _, r, i, back = min(cand)
+            p = rows[r][i]
             total[ci] -= p.count - back
             conf = min(p.confidence, params.point_knee / 2)
             rows[r][i] = PointReading(back, colour, conf)

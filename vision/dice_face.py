@@ -431,8 +431,9 @@ _FIXED: "list[tuple[DiceParams, int, _Fixed]]" = []
 def _fixed(p: DiceParams, P: int) -> _Fixed:
     """:class:`_Fixed` of ``p`` at ``P`` px a pw, kept for the last thresholds asked for (the same object:
     a whole DiceParams is slow to hash, and a search asks with one for all its faces)."""
-    if _FIXED and _FIXED[0][0] is p and _FIXED[0][1] == P:
-        return _FIXED[0][2]
+    kept = _FIXED[0] if _FIXED else None   # (read once: another thread's search may replace it meanwhile)
+    if kept is not None and kept[0] is p and kept[1] == P:
+        return kept[2]
     tight_first = tuple(sorted(((v, math.ceil(v) - 1.0) for v in set(p.likeness)), key=lambda lb: lb[1]))
     fixed = _Fixed(max(p.likeness) if p.likeness else 0.0, tight_first, _elements(P), _widest(p, P))
     _FIXED[:] = [(p, P, fixed)]
