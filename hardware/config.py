@@ -146,7 +146,7 @@ def _action(key: str, v: Any) -> str:
 
 
 def _pin(key: str, v: Any) -> str:
-    if not isinstance(v, str) or not v.isdigit() or not 3 <= len(v) <= 8:
+    if not isinstance(v, str) or not (v.isascii() and v.isdigit()) or not 3 <= len(v) <= 8:
         raise ConfigError(key, v, 'must be the director\'s PIN: 3 to 8 digits in quotes, e.g. pin = "1234"')
     return str(v)
 

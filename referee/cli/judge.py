@@ -39,7 +39,7 @@ class JudgeInputError(ValueError):
 def parse_dice(text: str) -> tuple[int, int]:
     """``"6-4"``, ``"64"`` or ``"6,4"`` -> (6, 4); each die 1..6."""
     t = text.replace("-", "").replace(",", "").replace(" ", "")
-    if len(t) != 2 or not t.isdigit() or not all("1" <= c <= "6" for c in t):
+    if len(t) != 2 or not (t.isascii() and t.isdigit()) or not all("1" <= c <= "6" for c in t):
         raise JudgeInputError(f"dice {text!r}: expected two dice 1-6 like 6-4")
     return int(t[0]), int(t[1])
 

@@ -34,9 +34,9 @@ def rules_from_meta(meta: list[tuple[str, str]]) -> RuleSettings:
             kw["jacoby"] = _on(v)
         elif key in ("beaver", "beavers"):
             kw["beavers"] = _on(v)
-        elif key == "cubelimit" and v.strip().isdigit():
+        elif key == "cubelimit" and (v.strip().isascii() and v.strip().isdigit()):
             kw["cube_limit"] = int(v)
-        elif key in ("autodoubles", "automatic doubles") and v.strip().isdigit():
+        elif key in ("autodoubles", "automatic doubles") and (v.strip().isascii() and v.strip().isdigit()):
             kw["automatic_doubles"] = int(v)
     return RuleSettings(**kw)
 

@@ -193,7 +193,7 @@ def _setup_cube(props: dict[str, list[str]], cube: int, owner: Optional[int]) ->
     bad = ""
     if "CV" in props:
         v = props["CV"][0].strip()
-        if v.isdigit() and int(v) >= 1 and int(v) & (int(v) - 1) == 0:
+        if v.isascii() and v.isdigit() and int(v) >= 1 and int(v) & (int(v) - 1) == 0:
             cube = int(v)
         else:
             bad = f"CV[{v}]"
@@ -281,7 +281,7 @@ def read_sgf(text: Union[str, bytes]) -> SgfRead:
         acts: list[Action] = games[-1][2]
         cv = root.get("CV", ["1"])[0].strip()
         auto = 0
-        if cv.isdigit() and int(cv) > 1 and int(cv) & (int(cv) - 1) == 0:
+        if cv.isascii() and cv.isdigit() and int(cv) > 1 and int(cv) & (int(cv) - 1) == 0:
             auto = int(cv).bit_length() - 1
         elif cv != "1":
             problems.append(Problem(number, 0, f"CV[{cv}]", "the cube value must be a power of two", root_line))

@@ -44,7 +44,7 @@ def parse_dice(text: Union[str, Sequence[int]]) -> tuple[int, int]:
             raise DiceError(f"dice {list(text)!r}: expected two dice, each 1-6")
         return check_dice(text[0], text[1])
     t = text.strip().replace("-", "").replace(" ", "").replace(",", "")
-    if len(t) != 2 or not t.isdigit():
+    if len(t) != 2 or not (t.isascii() and t.isdigit()):
         raise DiceError(f"dice {text!r} are malformed: expected two digits 1-6 like '31' or '3-1'")
     return check_dice(int(t[0]), int(t[1]))
 

@@ -18,7 +18,8 @@ class Notifier:
         if self._address and self._address.startswith("@"):
             self._address = "\0" + self._address[1:]  # abstract namespace
         usec = env.get("WATCHDOG_USEC")
-        self.watchdog_interval: Optional[float] = int(usec) / 2e6 if usec and usec.isdigit() else None
+        self.watchdog_interval: Optional[float] = (
+            int(usec) / 2e6 if usec is not None and usec.isascii() and usec.isdigit() else None)
 
     @property
     def enabled(self) -> bool:

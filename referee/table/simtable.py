@@ -335,7 +335,7 @@ class SimulatedTable:
         if self._thrown is not None:
             want = sorted(self._thrown)
             for i, text in enumerate(self.referee.choices):
-                if sorted(int(x) for x in text.split("-") if x.isdigit()) == want:
+                if sorted(int(x) for x in text.split("-") if x.isascii() and x.isdigit()) == want:
                     return i
         return 0
 

@@ -65,7 +65,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     address = club.http_address
     if args.http:
         host, _, port = args.http.rpartition(":")
-        if not port.isdigit():
+        if not (port.isascii() and port.isdigit()):
             return fail(PROG, f"--http {args.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8080")
         address = (host or "127.0.0.1", int(port))
     state = ClubState(club.name, tuple(t.name for t in club.tables) or None)

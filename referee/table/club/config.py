@@ -200,7 +200,7 @@ class Club:
                                       "both (the certificate and its private key), or neither (Mosquitto's "
                                       "/etc/mosquitto/certs/server.crt and server.key)")
         host, colon, port = club.http.rpartition(":")
-        if not colon or not port.isdigit():
+        if not colon or not (port.isascii() and port.isdigit()):
             raise ClubConfigError(f"{where} [club] http = {club.http!r}: expected HOST:PORT, e.g. 127.0.0.1:8080")
         return club
 

@@ -76,6 +76,13 @@ def test_moves_bad_dice(dice: str) -> None:
     assert_refused(["moves", START, dice])
 
 
+@pytest.mark.parametrize("dice", ["0\u00b2", "\u00b2\u00b3", "3\u00b9", "\u0663\u0661", "\uff13\uff11"])
+def test_moves_dice_in_other_digits(dice: str) -> None:
+    # superscripts, Arabic-Indic and full-width digits pass str.isdigit() (which int() then refuses,
+    # or takes as 3 and 1): the roll is two of the digits 1-6 as typed on a keyboard
+    assert_refused(["moves", START, dice], names=repr(dice))
+
+
 @SETTINGS
 @given(st.text(min_size=1, max_size=20).filter(lambda t: not re.fullmatch(r"[A-Za-z0-9+/]{14}", t)
                                                and not t.startswith("-")))
