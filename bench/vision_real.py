@@ -296,7 +296,9 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     rng = random.Random(seed)
     tables = tables or {}
     tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0,
-                             "cells_wrong": {}, "illegal": 0, "illegal_called": 0, "illegal_wrong": 0}
+                             "cells_wrong": {}, "illegal": 0, "illegal_called": 0, "illegal_wrong": 0,
+                             "unmoved": 0, "unmoved_wrong": 0}
+    still = random.Random(seed + 1)   # the unmoved boards' rolls: apart from the cases' draws
     detail = []
     for name in names:
         lab = labels[name]
@@ -367,6 +369,36 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                     tally_verdict(tally, detail, f"{name} {home} {mover} {dice}", v, cands, plays, after)
                     if ev is not None:
                         tally_illegal(tally, detail, f"{name} {home} {mover}", ev, before, mover, dice, after)
+                kept: list[Any] = []   # the plain and real modes' reading: the same whatever came before
+                for dice in unmoved_rolls(after, mover, still, per if mode in ("self", "made") else 0):
+                    reader = BoardReader(cfg, corners=corners)
+                    if mode == "plain":
+                        if plain is None:
+                            plain = reader.inspect(img).evidence
+                        ev = plain
+                    elif mode == "real" and kept:
+                        ev = kept[0]
+                    else:   # the table's reading, having learned its board with this very position before
+                        if mode == "made":
+                            ref_img = doctored_reference(img, lab, position_rows(after, home), home, cfg,
+                                                         seed=still.randrange(1 << 30), checker=spacing)
+                            ref_reader = BoardReader(cfg, corners=corners)
+                            ref_reader.inspect(ref_img, read_occluded=True)
+                            ref_reader.learn(rows_evidence(position_rows(after, home), home))
+                            reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+                        elif mode == "real":
+                            assert learned is not None
+                            reader.memory, reader.colours = learned.memory, learned.colours
+                            reader.checker = learned.checker
+                        else:
+                            reader.inspect(img, read_occluded=True)
+                            reader.assume(rows_evidence(position_rows(after, home), home), dice=dice)
+                        assert reader.memory is not None
+                        reader.memory.dice_lying(lying)
+                        ev = reader.inspect(img).evidence
+                        kept.append(ev)
+                    if ev is not None:
+                        tally_unmoved(tally, detail, f"{name} {home} {mover}", ev, after, mover, dice)
     tally["detail"] = detail
     return tally
 
@@ -393,6 +425,31 @@ def tally_illegal(tally: dict[str, Any], detail: list[str], case: str, ev: Any, 
             elif v.kind == "match":
                 tally["illegal_wrong"] += 1
                 detail.append(f"{case} {(a, b)} (played {dice}): WRONG accepted {plays[v.indices[0]].play}")
+
+
+def unmoved_rolls(after: Position, mover: str, rng: random.Random, per: int) -> list[tuple[int, int]]:
+    """The rolls under which ``after`` is judged as the board before the move, unchanged (the mover
+    lifted the dice without moving): every roll with a legal play that changes the board (``per`` 0),
+    or ``per`` of them drawn by ``rng`` (the modes whose reading is learned anew for each)."""
+    after_m = after if mover == "dark" else after.swap()
+    rolls = [(a, b) for a in range(1, 7) for b in range(a, 7)
+             if any(lp.result.swap() != after_m for lp in legal_plays(after_m, a, b))]
+    return rolls if per <= 0 else rng.sample(rolls, min(per, len(rolls)))
+
+
+def tally_unmoved(tally: dict[str, Any], detail: list[str], case: str, ev: Any, after: Position, mover: str,
+                  dice: tuple[int, int]) -> None:
+    """The board judged as the position before the move, unchanged: the mover lifted the dice without
+    moving.  No legal play leaves it, so accepting one is a WRONG verdict (a move recorded that
+    nobody made); "illegal" is right, asking allowed."""
+    before_m = after if mover == "dark" else after.swap()
+    plays = legal_plays(before_m, *dice)
+    cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
+    v = match_reading(ev, after, cands, mover)
+    tally["unmoved"] += 1
+    if v.kind == "match":
+        tally["unmoved_wrong"] += 1
+        detail.append(f"{case} {dice} (nothing moved): WRONG accepted {plays[v.indices[0]].play}")
 
 
 def arm_frames(names: list[str], labels: dict[str, Any],
@@ -476,6 +533,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                 print(f"    the same boards as illegal moves (judged under every other roll that cannot leave "
                       f"them): {k}, called illegal {called}, asked {k - called - wrong}, "
                       f"WRONG (a legal play accepted) {wrong}")
+            if t["unmoved"]:
+                print(f"    the same boards as the position before, nothing moved (the dice lifted): {t['unmoved']}, "
+                      f"WRONG (a legal play accepted) {t['unmoved_wrong']}")
             if a.verbose:
                 for (name, home, i, got, truth), k in sorted(t["cells_wrong"].items(), key=lambda kv: -kv[1]):
                     cell = f"point {i + 1}" if i < 24 else f"{'dark' if i == 24 else 'light'} bar"

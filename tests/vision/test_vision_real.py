@@ -60,18 +60,20 @@ def test_verdicts_without_a_reference_learn_from_the_frame_itself(name: str) -> 
     assert t["right"] >= 0.6 * t["cases"], t["detail"]
 
 
-def test_the_frame_teaching_itself_answers_at_least_where_the_absolute_reading_alone_does() -> None:
-    # the same cases: test2's reading (pearl checkers on a board with logos) answers most of them alone
-    # (asked every one before the odds were calibrated, vision.odds.SURE), its frame's own look more;
-    # test1's reading is right (its frame band no longer taken for an arm): both answer, neither wrongly
+def test_the_absolute_reading_and_the_frame_teaching_itself_both_answer_boards_read_right() -> None:
+    # test2 (pearl checkers on a board with logos) and test1 are read right point by point.  The
+    # absolute reading alone answers every case (test2: every one asked before the odds were calibrated,
+    # vision.odds.SURE, and 6 of 80 while a move had to beat the board before it by 100 to 1, which a
+    # doubted board's two points cannot show: referee.turn.likelihood.SEEN); the frame's own look answers
+    # most (on test2 two legal moves it cannot tell apart in 2 of 16: ambiguous, asked); neither wrongly
     labels = VR.load_labels()["images"]
-    for name, plain_all in (("test2", False), ("test1", True)):
+    for name in ("test2", "test1"):
         plain = VR.judge_cases([name], labels, per=2, mode="plain", seed=7)
         self_ = VR.judge_cases([name], labels, per=2, mode="self", seed=7)
         assert plain["cases"] == self_["cases"] > 0
         assert plain["wrong"] == self_["wrong"] == 0
-        assert self_["right"] >= plain["right"] > plain["cases"] // 2
-        assert (plain["right"] == plain["cases"]) == plain_all
+        assert plain["right"] == plain["cases"], plain["detail"]
+        assert self_["right"] > 3 * self_["cases"] // 4, self_["detail"]
 
 
 def test_the_frame_teaching_itself_never_reads_what_the_frame_band_calls_covered() -> None:

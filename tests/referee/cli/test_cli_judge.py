@@ -189,3 +189,34 @@ def test_judge_with_a_reference_and_dice_lying_on_the_board(tmp_path, capsys) ->
     assert rc == 0, err
     res = json.loads(out)
     assert res["verdict"] == "legal" and res["play"] == str(plays[k].play), res
+
+
+def test_judge_on_a_real_frame_of_the_board_before_the_move(tmp_path, capsys) -> None:
+    # the mover lifted the dice without moving: the frame shows the position before the move itself
+    # (real boards nobody here made, test1 of the dev half and test2 of the held-out half).  No legal
+    # play leaves that board, so none may be recorded: "illegal" or a question, never "legal"
+    import random
+    import sys
+    root = Path(__file__).resolve().parents[3]
+    sys.path.insert(0, str(root / "bench"))
+    import vision_real as VR
+    from referee.cli.judge import rows_evidence
+    from referee.turn.matching import evidence_position
+    judged = 0
+    for name in ("test1", "test2"):
+        lab = VR.load_labels()["images"][name]
+        home = "bottom-right"
+        board = evidence_position(rows_evidence(lab, home))
+        b = _write(tmp_path, f"{name}.json", position_rows(board, home))
+        corners = " ".join(f"{x:g},{y:g}" for x, y in lab["corners"])
+        for mover in ("dark", "light"):
+            for dice in VR.unmoved_rolls(board, mover, random.Random(5), 2):
+                rc, out, _ = _judge(capsys, [VR.image_path(name), "--before", b, "--mover", mover,
+                                             "--dice", f"{dice[0]}-{dice[1]}", "--corners", corners,
+                                             "--bar-width", str(lab["bar_width"]),
+                                             "--board-height", str(lab["board_height"]), "--json"])
+                assert rc == 0
+                res = json.loads(out)
+                assert res["verdict"] != "legal", (name, mover, dice, res)
+                judged += 1
+    assert judged == 8
