@@ -296,16 +296,16 @@ _AHEAD_LOCK = threading.Lock()
 
 
 def rectify_ahead(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,
-                  shape: L.BoardShape = L.BoardShape()) -> bool:
+                  shape: L.BoardShape = L.BoardShape()) -> np.ndarray | None:
     """Remap ``frame`` now, as :func:`rectify` with these arguments will, from a read-ahead thread
     (``read --batch``'s, :mod:`vision.batch`, while the line before is read): only when that warp's
     maps are kept already (it is looked up, not built nor counted as seen, so every kept map and the
     first plain warps stay as without this), and :func:`rectify` takes the image made here when it is
     asked for this very frame and finds the very same warp (else it remaps as ever).  The same
-    function on the same pixels: the same view, its remap's CPU spent in the other thread.  True
-    when the view was made."""
+    function on the same pixels: the same view, its remap's CPU spent in the other thread.  The view's
+    image when it was made, else None."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        return False
+        return None
     width, height = view_extent(shape)
     x0 = y0 = -margin
     x1, y1 = width + margin, height + margin
@@ -313,13 +313,13 @@ def rectify_ahead(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: 
     key = _warp_key(np.ascontiguousarray(corners, np.float32), frame.shape, px, x0, y0, size, shape, False)
     warp = _MAPS.get(key)   # (a plain look: the kept maps' order is the reading thread's)
     if warp is None:
-        return False
+        return None
     img = remap(frame, warp)
     with _AHEAD_LOCK:
         _AHEAD[id(frame)] = (frame, warp, img)
         while len(_AHEAD) > _AHEAD_KEPT:
             _AHEAD.popitem(last=False)
-    return True
+    return img
 
 
 def _made_ahead(frame: np.ndarray, warp: Warp) -> np.ndarray | None:

@@ -19,12 +19,12 @@ def _scene(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def test_nothing_is_made_ahead_before_the_warp_is_kept_and_nothing_is_counted_as_seen() -> None:
     frame, corners = _scene(11)
-    assert not RX.rectify_ahead(frame, corners)        # never seen: not made, and not counted as seen
+    assert RX.rectify_ahead(frame, corners) is None   # never seen: not made, and not counted as seen
     first = RX.rectify(frame, corners).image           # so the first look still warps plainly ...
-    assert not RX.rectify_ahead(frame, corners)        # ... (seen once: no maps yet)
+    assert RX.rectify_ahead(frame, corners) is None   # ... (seen once: no maps yet)
     again = frame.copy()
     want = RX.rectify(again, corners).image            # the second look builds the maps
-    assert RX.rectify_ahead(frame, corners)
+    assert RX.rectify_ahead(frame, corners) is not None
     got = RX.rectify(frame, corners).image
     assert np.array_equal(got, want) and got.shape == first.shape
 
@@ -49,7 +49,28 @@ def test_another_region_of_the_frame_does_not_take_the_view_made_ahead() -> None
     for _ in range(2):
         RX.rectify(frame, corners)
         RX.rectify_region(frame, corners, 32, 0.0, 0.0, 3.0, 2.0)
-    assert RX.rectify_ahead(frame, corners)
+    assert RX.rectify_ahead(frame, corners) is not None
     part = RX.rectify_region(frame, corners, 32, 0.0, 0.0, 3.0, 2.0).image
     assert part.shape[:2] == (64, 96) and id(frame) in RX._AHEAD
     assert np.array_equal(RX.rectify(frame, corners).image, RX.remap(frame, RX._MAPS[next(reversed(RX._MAPS))]))
+
+
+def test_profiles_of_a_view_whose_gradient_maps_were_made_ahead_are_the_profiles() -> None:
+    from vision import rims
+    from vision.params import DEFAULT
+    frame, corners = _scene(14)
+    RX.rectify(frame, corners)
+    RX.rectify(frame, corners)
+    img = RX.rectify_ahead(frame, corners)
+    assert img is not None
+    done = threading.Thread(target=rims.gradients_ahead, args=(img,))   # as the read-ahead thread does
+    done.start()
+    done.join()
+    view = RX.rectify(frame, corners)
+    assert view.image is img and id(img) in rims._AHEAD
+    got = rims.ring_profiles(view, DEFAULT)
+    assert got.grad is rims._AHEAD[id(img)][1]    # the map made ahead, taken
+    want = rims.ring_profiles(RX.View(img.copy(), view.px, view.margin), DEFAULT)   # made here
+    for name in ("full", "cap", "lateral", "dist", "bar_full", "bar_y", "colour", "fill", "grad"):
+        assert np.array_equal(getattr(got, name), getattr(want, name)), name
+    assert got.strength == want.strength
