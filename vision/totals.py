@@ -145,18 +145,34 @@ def _cells_table(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 _CELLS_IN_TABLE = _cells_table(N)
 
 
+_CELLS_LISTS = tuple(a.tolist() for a in _CELLS_IN_TABLE)
+_EMPTY_CELLS = [i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2])) if r == c]
+# each place of a row (:func:`_as_row`: [empty, dark 1..15, light 1..15]) and the cell it holds
+_AT_ROW = {(r if r else (N - 1 + c if c else 0)): i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2]))}
+_ROW_ORDER = [_AT_ROW[k] for k in range(2 * N - 1)]   # (every place held by one cell: a KeyError otherwise)
+
+
 @functools.lru_cache(maxsize=4096)
 def _point_row(count: int, colour: Optional[str], confidence: float, empty: float) -> np.ndarray:
     """One point's weights as a row [empty, dark 1..15, light 1..15]: :func:`point_likelihood`
     times the real counts' prior (an empty point's times ``empty``), normalised over the (dark,
-    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame."""
-    w = _likelihoods(PointReading(count, colour, confidence))
-    which, rows, cols, prior = _CELLS_IN_TABLE
-    wt = w[which] * prior
-    wt[rows == cols] *= empty    # (rows and columns both 0: the empty point; times 1.0 elsewhere, as before)
+    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame.
+    (Worked on lists of floats, the same products and sums as numpy's on the arrays; only the
+    table's total is numpy's own sum of the N x N table, its order of additions.)"""
+    w = list(_floors(count, colour))
+    for key, q in _read_odds(PointReading(count, colour, confidence)).items():
+        k = _CELL_AT.get(key)
+        if k is not None:
+            w[k] = q + w[k]
+    which, rows, cols, prior = _CELLS_LISTS
+    wt = [w[k] * p for k, p in zip(which, prior)]
+    for i in _EMPTY_CELLS:   # (rows and columns both 0: the empty point)
+        wt[i] *= empty
     t = np.zeros((N, N))
-    t[rows, cols] = wt
-    return _as_row(t)
+    t[_CELLS_IN_TABLE[1], _CELLS_IN_TABLE[2]] = wt
+    row = np.array([wt[i] for i in _ROW_ORDER]) / t.sum()   # [empty, dark 1..15, light 1..15] (each cell once)
+    row.flags.writeable = False
+    return row
 
 
 def _as_row(t: np.ndarray) -> np.ndarray:
