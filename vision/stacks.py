@@ -257,10 +257,9 @@ def look_ahead(cap: np.ndarray, full: np.ndarray, dist: np.ndarray, params: Read
         ends = (cap[:, far].max(axis=1) > params.threshold).tolist()
     peaks: list[dict[float, tuple[list[int], list[int]]]] = [{} for _ in range(n)]
     for p, at in ((low_params(params), [i for i in range(n) if faint[i]]), (params, list(range(n)))):
-        if at:
-            caps = peaks_rows(cap[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            fulls = peaks_rows(full[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            for i, c, f in zip(at, caps, fulls):
+        if at:   # the cap's and the full rims' rows in one pass (each row's peaks its own)
+            both = peaks_rows(np.concatenate((cap[at], full[at])), p.threshold * 0.5, peak_steps(p), lead=True)
+            for i, c, f in zip(at, both[:len(at)], both[len(at):]):
                 peaks[i][p.threshold] = (c, f)
     return [Ahead(peaks[i], faint[i], ends[i]) for i in range(n)]
 
