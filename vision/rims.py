@@ -393,8 +393,8 @@ _AHEAD_LOCK = threading.Lock()
 def gradients_ahead(img: np.ndarray) -> None:
     """From a read-ahead thread (``read --batch``'s, with the view :func:`vision.rectify.rectify_ahead`
     made): the view image ``img``'s gradient map, its strength and its column map worked out now, for
-    :func:`ring_profiles` to take when it reads a view of this very image (the same functions on the
-    same pixels: the same values, their CPU spent in the other thread)."""
+    :func:`ring_profiles` to take (once) when it reads a view of this very image (the same functions on
+    the same pixels: the same values, their CPU spent in the other thread)."""
     g, mag2 = _image_gradient_maps(img)
     made = (img, g, _strength(mag2), _column_map(g))   # (mag2 is this thread's working array: used here)
     with _AHEAD_LOCK:
@@ -405,11 +405,12 @@ def gradients_ahead(img: np.ndarray) -> None:
 
 def _maps(view: View) -> tuple[np.ndarray, float, np.ndarray]:
     """The view's gradient map, its strength (:func:`_strength`) and column map: made ahead for its image
-    (:func:`gradients_ahead`), else now."""
+    (:func:`gradients_ahead`; taken, so they are not kept beyond the view's read), else now."""
     with _AHEAD_LOCK:
         made = _AHEAD.get(id(view.image))
-    if made is not None and made[0] is view.image:
-        return made[1], made[2], made[3]
+        if made is not None and made[0] is view.image:
+            del _AHEAD[id(view.image)]
+            return made[1], made[2], made[3]
     g, mag2 = _gradient_maps(view)
     return g, _strength(mag2), _column_map(g)
 

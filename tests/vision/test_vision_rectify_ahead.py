@@ -68,8 +68,9 @@ def test_profiles_of_a_view_whose_gradient_maps_were_made_ahead_are_the_profiles
     done.join()
     view = RX.rectify(frame, corners)
     assert view.image is img and id(img) in rims._AHEAD
+    made = rims._AHEAD[id(img)][1]
     got = rims.ring_profiles(view, DEFAULT)
-    assert got.grad is rims._AHEAD[id(img)][1]    # the map made ahead, taken
+    assert got.grad is made and id(img) not in rims._AHEAD   # the map made ahead, taken (once)
     want = rims.ring_profiles(RX.View(img.copy(), view.px, view.margin), DEFAULT)   # made here
     for name in ("full", "cap", "lateral", "dist", "bar_full", "bar_y", "colour", "fill", "grad"):
         assert np.array_equal(getattr(got, name), getattr(want, name)), name
