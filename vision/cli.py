@@ -321,19 +321,16 @@ def _batch(dice: bool = True, ahead: int = 2, child: bool = True) -> int:
 
 def _rectify_ahead(line: Any, readers: dict[tuple, Any]) -> None:
     """In the read-ahead thread, a line's picture rectified as its camera's reader will (the corners
-    given, the reader's scale and board shape: :func:`vision.rectify.rectify_ahead`) and the view's
-    gradient maps made (:func:`vision.rims.gradients_ahead`), so the reading thread finds them made;
-    nothing when the line has no corners, its camera no reader yet, or its warp is not kept yet."""
-    from .rims import gradients_ahead
+    given, the reader's scale and board shape: :func:`vision.rectify.rectify_ahead`), so the reading
+    thread finds its view made; nothing when the line has no corners, its camera no reader yet, or
+    its warp is not kept yet."""
     if line.job is None or line.failed is not None:
         return
     try:
         key, cs = camera_of(line.image, *job_camera(line.job))
         reader = readers.get(key)
         if cs is not None and reader is not None:
-            img = rectify_ahead(line.image, cs, reader.config.px, shape=reader.config.shape)
-            if img is not None:
-                gradients_ahead(img)
+            rectify_ahead(line.image, cs, reader.config.px, shape=reader.config.shape)
     except Exception:  # noqa: BLE001 - only work done ahead: the line is judged (and fails) in its turn
         return
 

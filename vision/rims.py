@@ -9,8 +9,6 @@ the ring sample indices are kept per view geometry, a cache of pure values).
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Optional
 
@@ -95,11 +93,7 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     Sobel sums of 8-bit levels are whole numbers, so they are taken in 16 bits (the lightness's
     doubled, red-minus-green's as they are: the latter's half-scale weight then needs no
     fraction) and halved into floats once, at the end: the same values as float Sobels."""
-    return _image_gradient_maps(view.image)
-
-
-def _image_gradient_maps(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_gradient_maps` of a view's image (the second map this thread's working array)."""
+    img = view.image
     hw = img.shape[:2]
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
                    dst=_scratch("grey", hw, np.uint8))
@@ -385,41 +379,12 @@ def _make_plan(view: View, params: ReadParams) -> _Plan:
 
 
 
-_AHEAD: "OrderedDict[int, tuple[np.ndarray, np.ndarray, float, np.ndarray]]" = OrderedDict()
-_AHEAD_KEPT = 4   # views' maps made ahead kept at once (``read --batch`` has at most three lines in hand)
-_AHEAD_LOCK = threading.Lock()
-
-
-def gradients_ahead(img: np.ndarray) -> None:
-    """From a read-ahead thread (``read --batch``'s, with the view :func:`vision.rectify.rectify_ahead`
-    made): the view image ``img``'s gradient map, its strength and its column map worked out now, for
-    :func:`ring_profiles` to take (once) when it reads a view of this very image (the same functions on
-    the same pixels: the same values, their CPU spent in the other thread)."""
-    g, mag2 = _image_gradient_maps(img)
-    made = (img, g, _strength(mag2), _column_map(g))   # (mag2 is this thread's working array: used here)
-    with _AHEAD_LOCK:
-        _AHEAD[id(img)] = made
-        while len(_AHEAD) > _AHEAD_KEPT:
-            _AHEAD.popitem(last=False)
-
-
-def _maps(view: View) -> tuple[np.ndarray, float, np.ndarray]:
-    """The view's gradient map, its strength (:func:`_strength`) and column map: made ahead for its image
-    (:func:`gradients_ahead`; taken, so they are not kept beyond the view's read), else now."""
-    with _AHEAD_LOCK:
-        made = _AHEAD.get(id(view.image))
-        if made is not None and made[0] is view.image:
-            del _AHEAD[id(view.image)]
-            return made[1], made[2], made[3]
-    g, mag2 = _gradient_maps(view)
-    return g, _strength(mag2), _column_map(g)
-
-
 def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     """Stage 1: rim scores along every point's axis and along the bar."""
-    g, raw, columns = _maps(view)
+    g, mag2 = _gradient_maps(view)
     plan = _plan(view, params)
-    strength = raw * 0.8 + 8.0
+    strength = _strength(mag2) * 0.8 + 8.0
+    columns = _column_map(g)
     right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
     # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
     # whole rim scores its weakest quadrant, a cap its weakest but the base's

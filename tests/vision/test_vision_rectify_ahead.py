@@ -54,24 +54,3 @@ def test_another_region_of_the_frame_does_not_take_the_view_made_ahead() -> None
     assert part.shape[:2] == (64, 96) and id(frame) in RX._AHEAD
     assert np.array_equal(RX.rectify(frame, corners).image, RX.remap(frame, RX._MAPS[next(reversed(RX._MAPS))]))
 
-
-def test_profiles_of_a_view_whose_gradient_maps_were_made_ahead_are_the_profiles() -> None:
-    from vision import rims
-    from vision.params import DEFAULT
-    frame, corners = _scene(14)
-    RX.rectify(frame, corners)
-    RX.rectify(frame, corners)
-    img = RX.rectify_ahead(frame, corners)
-    assert img is not None
-    done = threading.Thread(target=rims.gradients_ahead, args=(img,))   # as the read-ahead thread does
-    done.start()
-    done.join()
-    view = RX.rectify(frame, corners)
-    assert view.image is img and id(img) in rims._AHEAD
-    made = rims._AHEAD[id(img)][1]
-    got = rims.ring_profiles(view, DEFAULT)
-    assert got.grad is made and id(img) not in rims._AHEAD   # the map made ahead, taken (once)
-    want = rims.ring_profiles(RX.View(img.copy(), view.px, view.margin), DEFAULT)   # made here
-    for name in ("full", "cap", "lateral", "dist", "bar_full", "bar_y", "colour", "fill", "grad"):
-        assert np.array_equal(getattr(got, name), getattr(want, name)), name
-    assert got.strength == want.strength
