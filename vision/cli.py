@@ -49,7 +49,7 @@ from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, POINT_NAMES, parse_corners
 from .reasons import no_board
-from .rectify import points_out_of_picture, rectify_ahead
+from .rectify import points_out_of_picture
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -296,7 +296,6 @@ def _batch(dice: bool = True, ahead: int = 2, child: bool = True) -> int:
     def loaded(line: Any) -> None:
         if finder is not None and line.job is not None and line.failed is None:
             finder.send(line.n, line.image, line.job)
-        _rectify_ahead(line, readers)
     try:
         for line in read_ahead(sys.stdin, load_image, ahead, loaded):
             msg = line.error
@@ -317,22 +316,6 @@ def _batch(dice: bool = True, ahead: int = 2, child: bool = True) -> int:
         if finder is not None:
             finder.close()
     return rc
-
-
-def _rectify_ahead(line: Any, readers: dict[tuple, Any]) -> None:
-    """In the read-ahead thread, a line's picture rectified as its camera's reader will (the corners
-    given, the reader's scale and board shape: :func:`vision.rectify.rectify_ahead`), so the reading
-    thread finds its view made; nothing when the line has no corners, its camera no reader yet, or
-    its warp is not kept yet."""
-    if line.job is None or line.failed is not None:
-        return
-    try:
-        key, cs = camera_of(line.image, *job_camera(line.job))
-        reader = readers.get(key)
-        if cs is not None and reader is not None:
-            rectify_ahead(line.image, cs, reader.config.px, shape=reader.config.shape)
-    except Exception:  # noqa: BLE001 - only work done ahead: the line is judged (and fails) in its turn
-        return
 
 
 def add_markers_arguments(p: argparse.ArgumentParser) -> None:

@@ -27,7 +27,6 @@ really shows (:meth:`View.in_frame`) and leave the others unjudged.
 """
 from __future__ import annotations
 
-import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -174,12 +173,6 @@ _SEEN: "OrderedDict[tuple, None]" = OrderedDict()
 _STRIP = 16_384   # map pixels built at a time (whole rows): the float64 working arrays stay about 1 MB
 
 
-def _warp_key(c: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float, size: tuple[int, int],
-              shape: L.BoardShape, own: bool) -> tuple:
-    """What a warp is kept under (:func:`warp_maps`; ``c``: the corners as contiguous float32)."""
-    return (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size, shape, own)
-
-
 def warp_maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: float, y0: float,
           size: tuple[int, int], shape: L.BoardShape = L.BoardShape(), own: bool = False) -> Warp | None:
     """The remap table of one warp, built the second time a geometry is seen (a
@@ -188,7 +181,7 @@ def warp_maps(corners: np.ndarray, frame_shape: tuple[int, ...], px: int, x0: fl
     view in the board's own coordinates (``x0``, ``y0`` too), not remapped onto the layout's."""
     c = np.ascontiguousarray(corners, np.float32)
     own = own and not shape.default
-    key = _warp_key(c, frame_shape, px, x0, y0, size, shape, own)
+    key = (c.tobytes(), frame_shape[:2], px, round(x0, 6), round(y0, 6), size, shape, own)
     hit = _MAPS.get(key)
     if hit is not None:
         _MAPS.move_to_end(key)
@@ -284,53 +277,9 @@ def rectify_region(frame: np.ndarray, corners: np.ndarray, px: int, x0: float, y
         img = cv2.warpPerspective(frame, region_homography(corners, px, x0, y0), size, flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
     else:
-        ahead = _made_ahead(frame, warp)
-        img = remap(frame, warp) if ahead is None else ahead
+        img = remap(frame, warp)
     seen = FrameMap(np.array(corners, np.float32, copy=True), shape, (int(frame.shape[0]), int(frame.shape[1])), own)
     return View(img, px, -x0 if x0 == y0 else 0.0, None if x0 == y0 else (x0, y0), seen)
-
-
-_AHEAD: "OrderedDict[int, tuple[np.ndarray, Warp, np.ndarray]]" = OrderedDict()   # id(frame) -> frame, warp, image
-_AHEAD_KEPT = 4   # pictures remapped ahead kept at once (``read --batch`` has at most three in hand)
-_AHEAD_LOCK = threading.Lock()
-
-
-def rectify_ahead(frame: np.ndarray, corners: np.ndarray, px: int = 32, margin: float = 0.6,
-                  shape: L.BoardShape = L.BoardShape()) -> np.ndarray | None:
-    """Remap ``frame`` now, as :func:`rectify` with these arguments will, from a read-ahead thread
-    (``read --batch``'s, :mod:`vision.batch`, while the line before is read): only when that warp's
-    maps are kept already (it is looked up, not built nor counted as seen, so every kept map and the
-    first plain warps stay as without this), and :func:`rectify` takes the image made here when it is
-    asked for this very frame and finds the very same warp (else it remaps as ever).  The same
-    function on the same pixels: the same view, its remap's CPU spent in the other thread.  The view's
-    image when it was made, else None."""
-    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype != np.uint8:
-        return None
-    width, height = view_extent(shape)
-    x0 = y0 = -margin
-    x1, y1 = width + margin, height + margin
-    size = (int(round((x1 - x0) * px)), int(round((y1 - y0) * px)))   # (as rectify_region works them out)
-    key = _warp_key(np.ascontiguousarray(corners, np.float32), frame.shape, px, x0, y0, size, shape, False)
-    warp = _MAPS.get(key)   # (a plain look: the kept maps' order is the reading thread's)
-    if warp is None:
-        return None
-    img = remap(frame, warp)
-    with _AHEAD_LOCK:
-        _AHEAD[id(frame)] = (frame, warp, img)
-        while len(_AHEAD) > _AHEAD_KEPT:
-            _AHEAD.popitem(last=False)
-    return img
-
-
-def _made_ahead(frame: np.ndarray, warp: Warp) -> np.ndarray | None:
-    """The image :func:`rectify_ahead` made of this ``frame`` through this ``warp`` (taken: it is
-    handed out once), or None."""
-    with _AHEAD_LOCK:
-        got = _AHEAD.get(id(frame))
-        if got is None or got[0] is not frame or got[1] is not warp:
-            return None
-        del _AHEAD[id(frame)]
-    return got[2]
 
 
 def view_extent(shape: L.BoardShape, own: bool = False) -> tuple[float, float]:
