@@ -17,9 +17,9 @@ from .bar import read_bar
 from .bare import bare_points
 from .looks import doubt_empty_rims, doubt_open_rims, drop_empty_bases, outlined_checkers
 from .params import DEFAULT, ReadParams
-from .rims import Axis, Profiles, axes
+from .rims import Axis, Profiles, axes, peaks_rows
 from .rows import longer_rows
-from .stacks import Checker, PointCount, _peaks, count_point, look_ahead, peak_steps
+from .stacks import Checker, PointCount, _median, count_point, look_ahead, peak_steps
 from .order import _percentile
 
 
@@ -64,13 +64,15 @@ def row_starts(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, float]
     nms = peak_steps(params)
     base = int(np.argmin(np.abs(prof.dist - cd / 2)))
     firsts: dict[str, list[float]] = {"top": [], "bottom": []}
-    for i, a in enumerate(axes(params)):
-        full = prof.full[i]
-        pk = [j for j in _peaks(full, params.threshold, nms) if full[j] > params.threshold]
-        if not pk or float(prof.dist[min(pk)]) >= 1.25 * cd:
+    dist: list[float] = prof.dist.tolist()
+    # every axis's peaks found at once (the same as :func:`vision.stacks._peaks` of each: ascending, and
+    # every one above the threshold)
+    for i, (a, pk) in enumerate(zip(axes(params), peaks_rows(prof.full, params.threshold, nms))):
+        if not pk or dist[pk[0]] >= 1.25 * cd:
             continue
-        j = min(pk)
-        o = float(prof.dist[j]) - cd / 2
+        full = prof.full[i]
+        j = pk[0]
+        o = dist[j] - cd / 2
         if 0 < j < len(full) - 1:   # between profile samples: the parabola through the top three
             lo, mid, hi = float(full[j - 1]), float(full[j]), float(full[j + 1])
             den = lo - 2 * mid + hi
@@ -86,8 +88,8 @@ def row_starts(prof: Profiles, params: ReadParams = DEFAULT) -> dict[str, float]
     for row, offs in firsts.items():
         o = 0.0
         if len(offs) >= START_POINTS:
-            med = float(np.median(offs))
-            spread = float(np.median(np.abs(np.asarray(offs) - med)))
+            med = _median(offs)   # (np.median's values, without its overhead on a dozen floats)
+            spread = _median([abs(x - med) for x in offs])
             if med >= START_MIN and spread <= START_SPREAD:
                 o = med
         out[row] = o

@@ -298,12 +298,14 @@ def _ring_best(g: np.ndarray, columns: np.ndarray, rings: _Rings) -> np.ndarray:
 def _quadrant_sums(best: np.ndarray, rings: _Rings, strength: float) -> np.ndarray:
     """Each quadrant's mean of ``best`` (:func:`_ring_best`'s) in units of ``strength``,
     ``(quadrant, places...)``: right, down, left, up."""
-    # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed
-    # it: the same bits, without waking BLAS threads)
-    best *= np.float32(4.0 / N_RING)   # every sample weighted once (in place), then summed in angle order
+    # each quadrant's mean summed in angle order (as a BLAS product with 1/8 weights summed it: the same
+    # bits, without waking BLAS threads); the weight, a power of two, taken once on the sum: each sample's
+    # share and each partial sum are then the same floats scaled by it exactly (no sample is near a
+    # subnormal float: zero, or a product of a half-integer gradient and a ring angle's sine or cosine)
     acc = best[0].copy()
     for j in range(1, _QUARTER):
         acc += best[j]
+    acc *= np.float32(4.0 / N_RING)
     acc /= strength
     if rings.flip is not None and rings.flip.any():
         acc[:, rings.flip] = acc[:, rings.flip, ::-1]   # (the right side copied first)
@@ -467,27 +469,30 @@ def peaks_rows(profiles: np.ndarray, thr: float, nms_steps: int, lead: bool = Fa
     m_all[:, 1:-1] = m
     if lead:
         m_all[:, 0] = (p[:, 0] > p[:, 1]) & (p[:, 0] > thr)
-    out: list[list[int]] = [[] for _ in range(rows)]
-    score: list[list[float]] = [[] for _ in range(rows)]
     r_idx, c_idx = m_all.nonzero()   # row-major: each row's candidates ascending
-    for r, c, v in zip(r_idx.tolist(), c_idx.tolist(), p[r_idx, c_idx].tolist()):
-        out[r].append(c)
-        score[r].append(v)
-    for r, cand in enumerate(out):
-        if len(cand) < 2:
-            continue
-        vals = score[r]
-        if len(set(vals)) < len(vals):   # a tie: in numpy's order, as the plain function has it
-            at = np.array(cand)
-            order = at[np.argsort(-p[r, at])].tolist()
-        else:                            # no tie: every sort gives the one order
-            order = [j for _, j in sorted(zip(vals, cand), reverse=True)]
-        keep: list[int] = []
-        for j in order:   # the strongest first; none within nms_steps of a kept one
-            for k in keep:
-                if abs(j - k) <= nms_steps:
-                    break
-            else:
-                keep.append(j)
-        out[r] = sorted(keep)
-    return out
+    cands, vals = c_idx.tolist(), p[r_idx, c_idx].tolist()
+    bounds = np.searchsorted(r_idx, np.arange(rows + 1)).tolist()   # each row's run of candidates
+    return [_suppressed(p[r], cands[lo:hi], vals[lo:hi], nms_steps) if hi - lo >= 2 else cands[lo:hi]
+            for r, lo, hi in zip(range(rows), bounds, bounds[1:])]
+
+
+def _suppressed(row: np.ndarray, cand: list[int], vals: list[float], nms_steps: int) -> list[int]:
+    """The candidates ``cand`` (ascending, scores ``vals``) of one profile ``row`` that no stronger
+    one within ``nms_steps`` suppresses, strongest first as :func:`vision.stacks._peaks` takes them
+    (ties in numpy's order); whether one lies within reach of a kept one is read off a mask of the
+    places the kept ones cover (the same answer as asking each kept one)."""
+    if len(set(vals)) < len(vals):   # a tie: in numpy's order, as the plain function has it
+        at = np.array(cand)
+        order = at[np.argsort(-row[at])].tolist()
+    else:                            # no tie: every sort gives the one order
+        order = [j for _, j in sorted(zip(vals, cand), reverse=True)]
+    reach = 2 * nms_steps + 1
+    covered = bytearray(len(row) + reach)   # place j + nms_steps: j is within reach of a kept one
+    cover = b"\x01" * reach
+    keep: list[int] = []
+    for j in order:   # the strongest first; none within nms_steps of a kept one
+        if not covered[j + nms_steps]:
+            keep.append(j)
+            covered[j:j + reach] = cover
+    keep.sort()
+    return keep

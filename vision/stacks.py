@@ -7,6 +7,7 @@ takes values and returns new ones.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Optional
 
@@ -146,9 +147,8 @@ def tall_fit(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
     pattern fit's levels from ``params`` (``tall_*``).
     """
     a = np.empty(9)
-    for h in range(1, 10):
-        m = np.abs(dist - h * cd / 2) <= 0.13 * cd / L.CHECKER
-        a[h - 1] = float(full[m].max()) / thr if m.any() else 0.0
+    for h, at in enumerate(_halves_at(dist, cd)):
+        a[h] = float(full[at].max()) / thr if at is not None else 0.0
     # a stack that stands out little from its point (red on a red point) scores all its rims
     # low: "a whole rim" is then judged against the stack's own clear rims, not the board's
     level = min(params.tall_level, params.tall_rel * float(np.sort(a)[-3]))  # the median of the 5 strongest
@@ -157,15 +157,39 @@ def tall_fit(full: np.ndarray, dist: np.ndarray, thr: float, fill: float,
     # than the row's middle ones (a row of 5: about the same); measured on rendered boards
     z = (0.875 - (a[0] + a[8]) / max(1e-6, a[2] + a[4] + a[6]) * 1.5) + 0.08 * fill
     scores = {}
-    for n, pat in TALL_PATTERNS.items():
-        sign = np.array([1.0 if ch == "H" else -1.0 for ch in pat])
-        sc = float((sign * agree).sum())
+    pats = tuple(TALL_PATTERNS.items())
+    for (n, _), sc in zip(pats, (_signs(pats) * agree).sum(axis=1).tolist()):   # (each row summed as alone)
         if n in (5, 12):  # same pattern: the end rims' share and the gaps tell them apart
             sc -= max(0.0, (-1 if n == 12 else 1) * float(np.clip(params.tall_twelve * z, -4.0, 4.0)))
         scores[n] = sc
     order = sorted(scores, key=scores.get, reverse=True)  # type: ignore[arg-type]
     return order[0], scores[order[0]] - scores[order[1]], order[1], scores[order[0]]
     return order[0], scores[order[0]] - scores[order[1]], order[1]
+
+
+_HALVES: dict[tuple[bytes, float], list[Optional[np.ndarray]]] = {}
+
+
+def _halves_at(dist: np.ndarray, cd: float) -> list[Optional[np.ndarray]]:
+    """:func:`tall_fit`'s profile steps near each half 1..9 of a checker out (None where none is), kept per
+    ``dist`` and ``cd`` (every frame asks with the same ones)."""
+    key = (dist.tobytes(), cd)
+    got = _HALVES.get(key)
+    if got is None:
+        got = []
+        for h in range(1, 10):
+            m = np.abs(dist - h * cd / 2) <= 0.13 * cd / L.CHECKER
+            got.append(np.flatnonzero(m) if m.any() else None)
+        if len(_HALVES) > 16:
+            _HALVES.clear()
+        _HALVES[key] = got
+    return got
+
+
+@functools.lru_cache(maxsize=4)
+def _signs(pats: tuple[tuple[int, str], ...]) -> np.ndarray:
+    """The rim patterns ``pats`` (:data:`TALL_PATTERNS`' items) as rows of +1 (H) and -1 (L)."""
+    return np.array([[1.0 if ch == "H" else -1.0 for ch in pat] for _, pat in pats])
 
 
 def count_point_low(a: Axis, full: np.ndarray, cap: np.ndarray, lateral: np.ndarray, dist: np.ndarray,
@@ -233,10 +257,9 @@ def look_ahead(cap: np.ndarray, full: np.ndarray, dist: np.ndarray, params: Read
         ends = (cap[:, far].max(axis=1) > params.threshold).tolist()
     peaks: list[dict[float, tuple[list[int], list[int]]]] = [{} for _ in range(n)]
     for p, at in ((low_params(params), [i for i in range(n) if faint[i]]), (params, list(range(n)))):
-        if at:
-            caps = peaks_rows(cap[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            fulls = peaks_rows(full[at], p.threshold * 0.5, peak_steps(p), lead=True)
-            for i, c, f in zip(at, caps, fulls):
+        if at:   # the cap's and the full rims' rows in one pass (each row's peaks its own)
+            both = peaks_rows(np.concatenate((cap[at], full[at])), p.threshold * 0.5, peak_steps(p), lead=True)
+            for i, c, f in zip(at, both[:len(at)], both[len(at):]):
                 peaks[i][p.threshold] = (c, f)
     return [Ahead(peaks[i], faint[i], ends[i]) for i in range(n)]
 

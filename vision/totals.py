@@ -145,18 +145,34 @@ def _cells_table(n_max: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 _CELLS_IN_TABLE = _cells_table(N)
 
 
+_CELLS_LISTS = tuple(a.tolist() for a in _CELLS_IN_TABLE)
+_EMPTY_CELLS = [i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2])) if r == c]
+# each place of a row (:func:`_as_row`: [empty, dark 1..15, light 1..15]) and the cell it holds
+_AT_ROW = {(r if r else (N - 1 + c if c else 0)): i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2]))}
+_ROW_ORDER = [_AT_ROW[k] for k in range(2 * N - 1)]   # (every place held by one cell: a KeyError otherwise)
+
+
 @functools.lru_cache(maxsize=4096)
 def _point_row(count: int, colour: Optional[str], confidence: float, empty: float) -> np.ndarray:
     """One point's weights as a row [empty, dark 1..15, light 1..15]: :func:`point_likelihood`
     times the real counts' prior (an empty point's times ``empty``), normalised over the (dark,
-    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame."""
-    w = _likelihoods(PointReading(count, colour, confidence))
-    which, rows, cols, prior = _CELLS_IN_TABLE
-    wt = w[which] * prior
-    wt[rows == cols] *= empty    # (rows and columns both 0: the empty point; times 1.0 elsewhere, as before)
+    light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame.
+    (Worked on lists of floats, the same products and sums as numpy's on the arrays; only the
+    table's total is numpy's own sum of the N x N table, its order of additions.)"""
+    w = list(_floors(count, colour))
+    for key, q in _read_odds(PointReading(count, colour, confidence)).items():
+        k = _CELL_AT.get(key)
+        if k is not None:
+            w[k] = q + w[k]
+    which, rows, cols, prior = _CELLS_LISTS
+    wt = [w[k] * p for k, p in zip(which, prior)]
+    for i in _EMPTY_CELLS:   # (rows and columns both 0: the empty point)
+        wt[i] *= empty
     t = np.zeros((N, N))
-    t[rows, cols] = wt
-    return _as_row(t)
+    t[_CELLS_IN_TABLE[1], _CELLS_IN_TABLE[2]] = wt
+    row = np.array([wt[i] for i in _ROW_ORDER]) / t.sum()   # [empty, dark 1..15, light 1..15] (each cell once)
+    row.flags.writeable = False
+    return row
 
 
 def _as_row(t: np.ndarray) -> np.ndarray:
@@ -218,51 +234,82 @@ def _step_back(nxt: np.ndarray, t0: float, sd: np.ndarray, sl: np.ndarray) -> np
     return t0 * nxt + sd.T @ nxt + nxt @ sl
 
 
-_ROWS = (np.arange(2 * N * N) * N).reshape(2, N, N)
-
-
 def _viterbi(shifts: tuple[np.ndarray, np.ndarray, np.ndarray], end: np.ndarray) -> list[tuple[int, int]]:
     """The jointly most likely (dark, light) at each location whose totals end where ``end``
     allows (weighted by it): max-product over the running totals, then back from the end.
 
-    Each step's candidates are laid out ``[colour, i, j, k]`` (k, the count it came from, last and
-    contiguous): the same sums as by ``[colour, i, k, j]``; their first argmax over k is found along
-    whole rows and the max read off at it (the same values: numpy reduces rows of 16 one call each,
-    about three times slower than this gather, and a strided argmax copies its array first)."""
+    A shift matrix's weight depends only on how many checkers it adds (``S[i, k]``: adding ``i - k``),
+    so a step's candidates are the running totals' table shifted by 0..15 rows (dark) or columns
+    (light), each shift plus one log weight: the tables of every location are kept padded with 15
+    impossible rows (:func:`_max_pass`), every shift of one a view.  Only their maximum is taken going
+    forward (exact in any order); the choice at each location is worked out again on the way back, for
+    the one total the path passes, with the same sums in the same order as the max-product's own (the
+    first count it came from; stay, dark, light the first of the likeliest)."""
     t0s, sds, sls = shifts
     with np.errstate(divide="ignore"):
-        best = np.log(np.eye(N, 1).reshape(N, 1) * np.eye(1, N))  # only (0, 0) at the start
         log_end = np.log(end)
         l0s = np.log(t0s)
-        # [location, colour, i, 1, k]: from k of the colour to i (light's matrices over the totals turned)
-        lds = np.log(np.stack((sds, sls), axis=1))[:, :, :, None, :]
-    back: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    both = np.empty((2, N, N, N))
-    flat = both.reshape(-1)
-    rows = _ROWS   # each [colour, i, j]'s first entry in ``flat``
-    turned = np.empty((2, 1, N, N))   # [colour, 1, j, k]: dark's totals turned (k last), light's as they are
-    for l0, ld in zip(l0s, lds):
-        turned[0, 0] = best.T
-        turned[1, 0] = best
-        np.add(ld, turned, out=both)
-        k = both.argmax(axis=3)                            # [colour, i, j]: the count it came from
-        v = flat[rows + k]                                 # (the max over k)
-        stay = best + l0
-        # the first of stay, dark, light that is likeliest (as an argmax over the three; which one is
-        # told only where the path back goes: light where ``light``, else dark where ``dark``)
-        dark = v[0] > stay
-        best = np.where(dark, v[0], stay)
-        light = v[1].T > best
-        best = np.where(light, v[1].T, best)
-        back.append((dark, light, k))
+        # [location, colour, s]: the log weight of adding s checkers of the colour (s = 0: none, log 0)
+        adds = np.log(np.stack((sds[:, :, 0], sls[:, :, 0]), axis=1))
+    tables = _max_pass(l0s, adds)
+    best = tables[-1, 0, N - 1:]
     a, b = (int(x) for x in np.unravel_index(int(np.argmax(best + log_end)), best.shape))
+    weights, stays = adds.tolist(), l0s.tolist()
     out: list[tuple[int, int]] = []
-    for dark, light, k in reversed(back):
-        c = 2 if light[a, b] else int(dark[a, b])
-        step = (0, 0) if c == 0 else ((a - int(k[0, a, b]), 0) if c == 1 else (0, b - int(k[1, b, a])))
+    for t in range(len(l0s) - 1, -1, -1):
+        prev = tables[t, 0, N - 1:]
+        step = _choice(prev[:, b].tolist(), prev[a].tolist(), a, b, stays[t], *weights[t])
         out.append(step)
         a, b = a - step[0], b - step[1]
     return out[::-1]
+
+
+def _max_pass(l0s: np.ndarray, adds: np.ndarray) -> np.ndarray:
+    """The max-product's tables of log weights (dark totals by light) before and after each location,
+    ``[location + 1, colour, 15 + i, j]``: colour 0 the table, 1 the same turned (light's totals by
+    dark), each below 15 rows of impossible ones (log 0), so that every shift of it by s rows (s
+    checkers added, of dark, or of light on the turned one) is one window, all of them one view.
+    ``l0s``: each location's log weight of staying empty, ``adds[location, colour, s]`` of adding s
+    checkers of the colour.  A step: all shifts of both plus their weights in one sum, their maximum."""
+    n_loc = len(l0s)
+    fold = adds[:, :, ::-1].copy()   # [location, colour, start]: a shift of s = 15 - start rows
+    fold[:, 0, N - 1] = l0s          # dark's shift 0: the location left empty
+    fold = fold[:, :, :, None, None]
+    # [location, colour, 15 + i, j]: the table (dark) and the same turned (light)
+    tables = np.full((n_loc + 1, 2, 2 * N - 1, N), -np.inf)
+    tables[0, :, N - 1, 0] = 0.0   # only (0, 0) at the start
+    # [location, colour, start, i, j]: each shifted down by 15 - start rows
+    shifted = np.lib.stride_tricks.sliding_window_view(tables, N, axis=2).transpose(0, 1, 2, 4, 3)
+    cand = np.empty((2, N, N, N))
+    for t in range(n_loc):
+        np.add(fold[t], shifted[t], out=cand)
+        v = np.maximum.reduce(cand, axis=1)
+        new = tables[t + 1, :, N - 1:]
+        np.maximum(v[0], v[1].T, out=new[0])
+        np.copyto(new[1], new[0].T)
+    return tables
+
+
+def _choice(col: list[float], row: list[float], a: int, b: int, stay: float, dark: list[float],
+            light: list[float]) -> tuple[int, int]:
+    """The checkers a location added on the best path to totals (``a``, ``b``): (dark, light), at most
+    one not 0.  ``col``, ``row``: the table before it at light ``b`` and dark ``a``; ``stay``, ``dark``,
+    ``light``: its log weights.  As the max-product chose: the first count it came from that is likeliest
+    per colour, then light if likelier than both others, else dark if likelier than staying."""
+    here = col[a] + stay
+    v0, k0 = -np.inf, 0
+    for k in range(a):
+        x = dark[a - k] + col[k]
+        if x > v0:
+            v0, k0 = x, k
+    v1, k1 = -np.inf, 0
+    for k in range(b):
+        x = light[b - k] + row[k]
+        if x > v1:
+            v1, k1 = x, k
+    if v1 > max(v0, here):
+        return 0, b - k1
+    return (a - k0, 0) if v0 > here else (0, 0)
 
 
 def settle_totals(points: Sequence[PointReading], bar: tuple[int, int], bar_conf: float = 0.5,
