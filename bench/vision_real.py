@@ -297,7 +297,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
     tables = tables or {}
     tally: dict[str, Any] = {"cases": 0, "right": 0, "asked": 0, "wrong": 0, "ms": [], "cells": 0, "cells_right": 0,
                              "cells_wrong": {}, "illegal": 0, "illegal_called": 0, "illegal_wrong": 0,
-                             "unmoved": 0, "unmoved_wrong": 0}
+                             "unmoved": 0, "unmoved_called": 0, "unmoved_wrong": 0}
     still = random.Random(seed + 1)   # the unmoved boards' rolls: apart from the cases' draws
     detail = []
     for name in names:
@@ -447,7 +447,9 @@ def tally_unmoved(tally: dict[str, Any], detail: list[str], case: str, ev: Any, 
     cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
     v = match_reading(ev, after, cands, mover)
     tally["unmoved"] += 1
-    if v.kind == "match":
+    if v.kind == "illegal":
+        tally["unmoved_called"] += 1
+    elif v.kind == "match":
         tally["unmoved_wrong"] += 1
         detail.append(f"{case} {dice} (nothing moved): WRONG accepted {plays[v.indices[0]].play}")
 
@@ -534,8 +536,9 @@ def main(argv: Optional[list[str]] = None) -> int:
                       f"them): {k}, called illegal {called}, asked {k - called - wrong}, "
                       f"WRONG (a legal play accepted) {wrong}")
             if t["unmoved"]:
-                print(f"    the same boards as the position before, nothing moved (the dice lifted): {t['unmoved']}, "
-                      f"WRONG (a legal play accepted) {t['unmoved_wrong']}")
+                k, called, wrong = t["unmoved"], t["unmoved_called"], t["unmoved_wrong"]
+                print(f"    the same boards as the position before, nothing moved (the dice lifted): {k}, called illegal "
+                      f"{called}, asked {k - called - wrong}, WRONG (a legal play accepted) {wrong}")
             if a.verbose:
                 for (name, home, i, got, truth), k in sorted(t["cells_wrong"].items(), key=lambda kv: -kv[1]):
                     cell = f"point {i + 1}" if i < 24 else f"{'dark' if i == 24 else 'light'} bar"

@@ -294,6 +294,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
                 and _totals_problem(_as_evidence(own_pos, ev.off), layout_of(before), mover) is None)
     off = [k for k in range(26) if own[k] != best_cells[k]]
     if own_real and misfit >= ILLEGAL and all(surely_read(table[k], own[k], best_cells[k]) for k in off):
+        if own_pos == before:   # the dice lifted, no checker moved
+            return Verdict("illegal", reason=f"nothing moved: the board is as it was before the move ({_names(off)} "
+                           "unchanged, where the closest legal move changes them)", position=own_pos)
         return Verdict("illegal", reason=f"no legal move explains {_names(off)} (where the closest legal move "
                        "differs from the board)", position=own_pos)
     if explained and len(legal) > 1:
@@ -313,6 +316,9 @@ def judge(ev: BoardEvidence, before: Position, candidates: Sequence[Position], m
     if stray and fit <= EXPLAINED and not disturbed:
         return Verdict("uncertain", order, reason=f"{_names(stray)}: one shows a checker elsewhere than the closest "
                        "legal move leaves it (moved a pip too far or too short?), the other does not clearly deny it")
+    if fit > EXPLAINED and off and own_pos == before:   # read as it was: the mover lifted the dice, not yet "illegal"
+        return Verdict("uncertain", order, reason=f"the board looks as it was before the move ({_names(off)} "
+                       "unchanged, where the closest legal move changes them): nothing moved yet?")
     if fit > EXPLAINED and off:
         return Verdict("uncertain", order, reason=f"{_names(off)} not clearly read")
     changed = [k for k in range(26) if best_cells[k] != before_cells[k]]   # the places the best move changes

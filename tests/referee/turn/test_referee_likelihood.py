@@ -500,3 +500,19 @@ def test_a_move_read_at_two_doubted_points_is_seen() -> None:
     # two points read barely one way (0.5 against 0.25 each side: 4 to 1 together): not seen
     v = match_reading(odds(run, **_doubted(run, ("p24", "p13"), 0.5)), START, c, "dark")
     assert v.kind != "match", v
+
+
+def test_a_board_read_as_before_the_move_says_nothing_moved() -> None:
+    # the mover lifted the dice without moving (3-1 from the start): read surely, "illegal" with the
+    # position before as the position shown; read less surely, the players asked, told the same
+    c = cands()
+    v = match_reading(odds(START, p=0.97), START, c, "dark")
+    assert v.kind == "illegal" and v.position == START, v
+    assert v.reason.startswith("nothing moved: the board is as it was before the move ("), v.reason
+    v = match_reading(odds(START, p=0.7), START, c, "dark")
+    assert v.kind == "uncertain", v
+    assert v.reason.startswith("the board looks as it was before the move (") and "nothing moved yet?" in v.reason
+    # a board that no legal move leaves but is not the one before keeps the plain reason
+    other = cands((6, 5))[0]
+    v = match_reading(odds(other, p=0.97), START, c, "dark")
+    assert "nothing moved" not in v.reason and "as it was before" not in v.reason, v
