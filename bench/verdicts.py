@@ -4,7 +4,8 @@ A simulated table per seed: a board drawn with :meth:`vision.render.RenderParams
 (hinges, logos, dice lying on points, six in a row, pearl/carved/marbled faces, a narrow bar
 on every other board, a frame lip, a clock and a score board), the camera fixed.  The table
 learns the board from the starting position, then the players alternate: a random roll, a
-random legal play (or, at ``--illegal`` rate, an illegal one: a legal play of another roll),
+random legal play (or, at ``--illegal`` rate, an illegal one: a legal play of another roll; at
+``--unmoved`` rate, none: the mover lifts the dice without moving, where a legal play exists),
 a frame of the new board read by the real reader (:class:`vision.reader.BoardReader`, with
 what it learned) and judged by the referee's own rule (:func:`referee.turn.matching.match_reading`
 over the roll's legal successors).  After each move the table is told the position (as the
@@ -22,7 +23,7 @@ judged again (the table's referee judges every new still reading while it waits 
 when it finds the move illegal, the referee says so only from that board without the dice
 (:func:`referee.turn.judging.judge`).  Both are printed: as judged, and at the first look.
 
-``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--plain]`` (``--plain``:
+``python3 bench/verdicts.py [MOVES] [--seed-base N] [--illegal 0.05] [--unmoved 0] [--plain]`` (``--plain``:
 default rendering, for comparison).  Target (issue 14): 0 wrong in 1,000 moves, at most 5 %
 questions.
 
@@ -92,8 +93,10 @@ def new_table(seed: int, params: RenderParams, pos: Position) -> BoardReader:
     return reader
 
 
-def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str]) -> None:
-    """One board: learn the start, then ``moves`` moves judged and counted."""
+def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str],
+               unmoved: float = 0.0) -> None:
+    """One board: learn the start, then ``moves`` moves judged and counted (``unmoved``: the share of
+    turns where the mover lifts the dice without moving, though a legal play exists: an illegal move)."""
     rng = random.Random(seed)
     params = params_for(seed, plain)
     pos = Position.start()
@@ -106,7 +109,10 @@ def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, 
         cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays] or [pos]
         bad = rng.random() < illegal
         after: Optional[Position] = None
-        if bad:  # a legal play of another roll that this roll does not allow
+        if unmoved and not bad and pos not in cands and rng.random() < unmoved:
+            after, bad = pos, True   # the dice lifted, nothing moved
+            tally["unmoved"] = tally.get("unmoved", 0) + 1
+        elif bad:  # a legal play of another roll that this roll does not allow
             for _ in range(20):
                 other = (rng.randint(1, 6), rng.randint(1, 6))
                 alt = [lp.result.swap() if mover == "dark" else lp.result for lp in legal_plays(before_m, *other)]
@@ -238,6 +244,8 @@ def judge_move(reader: BoardReader, params: RenderParams, seed: int, k: int, pos
         tally["lifted"] = tally.get("lifted", 0) + (outcome == "right" and first != "right")
         why = f"{why}; with the dice lifted: {later or 'right'}"
     tally[outcome] += 1
+    if bad and after == pos:   # nothing moved (--unmoved): counted apart too
+        tally.setdefault("unmoved_outcomes", {"right": 0, "asked": 0, "wrong": 0})[outcome] += 1
     if outcome != "right" or first != "right":
         said = outcome.upper() if outcome == "wrong" else outcome
         detail.append(f"{at}{' (illegal)' if bad else ''}: {said} ({why})")
@@ -302,6 +310,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("moves", nargs="?", type=int, default=1000, help="moves to judge (default 1000)")
     p.add_argument("--seed-base", type=int, default=910000, help="first board's seed (default 910000)")
     p.add_argument("--illegal", type=float, default=0.05, help="share of illegal moves (default 0.05)")
+    p.add_argument("--unmoved", type=float, default=0.0,
+                   help="share of turns where the mover lifts the dice without moving (an illegal move; default 0)")
     p.add_argument("--plain", action="store_true", help="the default renderer instead of real tables")
     p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
     p.add_argument("--real-games", type=int, default=0, metavar="N",
@@ -319,13 +329,19 @@ def main(argv: Optional[list[str]] = None) -> int:
     seed = a.seed_base
     t0 = time.monotonic()
     while tally["moves"] < a.moves:
-        play_board(seed, min(MOVES_PER_BOARD, a.moves - tally["moves"]), a.illegal, a.plain, tally, detail)
+        play_board(seed, min(MOVES_PER_BOARD, a.moves - tally["moves"]), a.illegal, a.plain, tally, detail,
+                   a.unmoved)
         seed += 1
         print(f"\r{tally['moves']}/{a.moves} moves, {seed - a.seed_base} boards, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(f"{'default' if a.plain else 'real-table'} rendering, {tally['moves']} moves on {seed - a.seed_base} boards "
-          f"({tally['illegal_moves']} illegal):")
+          f"({tally['illegal_moves']} illegal" + (f", {tally['unmoved']} of them nothing moved" if tally.get("unmoved")
+                                                  else "") + "):")
+    u = tally.get("unmoved_outcomes")
+    if u:
+        print(f"  nothing moved (the dice lifted without moving): {sum(u.values())}, called illegal {u['right']}, "
+              f"asked {u['asked']}, WRONG (a play accepted) {u['wrong']}")
     _report(tally, detail, a.verbose)
     return 0
 

@@ -86,3 +86,15 @@ def test_a_still_camera_keeps_its_corners_through_a_real_game(monkeypatch: pytes
     # match of twelve games); counted only beyond a standard error, it is no move
     assert _corners_after(42, 1.0, monkeypatch) == 0.0
     assert _corners_after(42, 0.0, monkeypatch) > 1.0   # the old rule (every part counted whole)
+
+
+def test_the_dice_lifted_without_moving_is_never_recorded_as_a_move() -> None:
+    # every turn the mover lifts the dice without moving (bench/verdicts.py --unmoved 1): the board
+    # stays at the start, a legal play exists each time, and none may be accepted
+    tally, detail = V.new_tally(), []
+    V.play_board(930000, 4, 0.0, False, tally, detail, unmoved=1.0)
+    assert tally["unmoved"] == tally["moves"] == tally["illegal_moves"] == 4
+    outcomes = tally["unmoved_outcomes"]
+    assert outcomes["wrong"] == 0 and tally["wrong"] == 0, detail
+    assert outcomes["right"] >= 1, detail   # called illegal ("nothing moved") at least once, else asked
+    assert all("nothing moved" in d or "not clearly read" in d for d in detail), detail
