@@ -371,14 +371,14 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                         tally_illegal(tally, detail, f"{name} {home} {mover}", ev, before, mover, dice, after)
                 kept: list[Any] = []   # the plain and real modes' reading: the same whatever came before
                 for dice in unmoved_rolls(after, mover, still, per if mode in ("self", "made") else 0):
-                    reader = BoardReader(cfg, corners=corners)
                     if mode == "plain":
                         if plain is None:
-                            plain = reader.inspect(img).evidence
+                            plain = BoardReader(cfg, corners=corners).inspect(img).evidence
                         ev = plain
                     elif mode == "real" and kept:
                         ev = kept[0]
                     else:   # the table's reading, having learned its board with this very position before
+                        reader = BoardReader(cfg, corners=corners)
                         if mode == "made":
                             ref_img = doctored_reference(img, lab, position_rows(after, home), home, cfg,
                                                          seed=still.randrange(1 << 30), checker=spacing)

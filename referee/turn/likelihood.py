@@ -32,7 +32,9 @@ location, whatever position it makes).  Then:
   the legal set (the position before the move included), it beats the best legal successor
   by :data:`ILLEGAL` nats (a wrong "illegal" costs the mover the choice of their move, so the
   bar is higher than for a match), and each point where they disagree is read surely, but for
-  how many a tall stack holds (:func:`surely_read`); the reason names those points;
+  how many a tall stack holds (:func:`surely_read`); the reason names those points, and says
+  "nothing moved" when that position is the one before the move (the dice lifted, no checker
+  moved; asked, short of that bar, in the same words);
 * **ambiguous** when the board is explained and two legal successors are about equally
   likely and together clearly beat the rest: the players are asked, and the points that tell
   them apart are named;
@@ -69,9 +71,9 @@ DISPLACED = 0.5   # nats the board that move leaves, one checker elsewhere, may 
 Cell = tuple[int, Optional[str]]  # a location's (count, colour): colour None for an empty point
 UNSURE = math.log(SURE / (1 - SURE))  # 1.39 nats (4:1): evidence short of what SURE means, on two outcomes
 # nats the best legal move's board must beat the board before the move by (~30:1): the move seen.  Not
-# EXPLAINED (~100:1): a board the reader reads with doubt has its points just under sure (vision.assemble:
-# 0.765 each in the odds), so a move that changes two points could show at most about 42-99:1 there, and every
-# such move was asked about however right the reading (6 of 80 held-out real boards, 10 of 40 unseen4's).
+# EXPLAINED (~100:1): a board the reader reads with doubt has its points just under sure (vision.assemble caps
+# them at 0.55, 0.765 in vision.odds), so a move that changes two points could show at most about 42-99:1 there,
+# and every such move was asked about however right the reading (6 of 80 held-out real cases, 10 of unseen4's 40).
 # Against a board nobody moved on, both places must be misread the move's way (every labelled real board
 # judged as the board before under each roll, bench/vision_real.py: 0 moves accepted)
 SEEN = 3.4
