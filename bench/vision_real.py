@@ -325,32 +325,13 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
             for mover in ("dark", "light"):
                 for before, dice in cases_for(after, mover, rng, per):
                     t0 = time.process_time()
-                    reader = BoardReader(cfg, corners=corners)
-                    if mode == "made":
-                        ref_img = doctored_reference(img, lab, position_rows(before, home), home, cfg,
-                                                     seed=rng.randrange(1 << 30), checker=spacing)
-                        ref_reader = BoardReader(cfg, corners=corners)
-                        ref_reader.inspect(ref_img, read_occluded=True)
-                        ref_reader.learn(rows_evidence(position_rows(before, home), home))
-                        reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
-                        reader.memory.dice_lying(lying)
-                        ev = reader.inspect(img).evidence
-                    elif mode == "real":
-                        assert learned is not None
-                        reader.memory, reader.colours = learned.memory, learned.colours
-                        reader.checker = learned.checker
-                        reader.memory.dice_lying(lying)
-                        ev = reader.inspect(img).evidence
-                    elif mode == "self":
-                        reader.inspect(img, read_occluded=True)
-                        reader.assume(rows_evidence(position_rows(before, home), home), dice=dice)
-                        assert reader.memory is not None
-                        reader.memory.dice_lying(lying)
-                        ev = reader.inspect(img).evidence
-                    else:
+                    if mode == "plain":
                         if plain is None:
-                            plain = reader.inspect(img).evidence
+                            plain = BoardReader(cfg, corners=corners).inspect(img).evidence
                         ev = plain
+                    else:
+                        ev = taught_reading(mode, img, lab, cfg, home, before, dice, lying, spacing, learned,
+                                            rng.randrange(1 << 30) if mode == "made" else 0)
                     before_m = before if mover == "dark" else before.swap()
                     plays = legal_plays(before_m, *dice)
                     cands = [lp.result.swap() if mover == "dark" else lp.result for lp in plays]
@@ -378,29 +359,41 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
                     elif mode == "real" and kept:
                         ev = kept[0]
                     else:   # the table's reading, having learned its board with this very position before
-                        reader = BoardReader(cfg, corners=corners)
-                        if mode == "made":
-                            ref_img = doctored_reference(img, lab, position_rows(after, home), home, cfg,
-                                                         seed=still.randrange(1 << 30), checker=spacing)
-                            ref_reader = BoardReader(cfg, corners=corners)
-                            ref_reader.inspect(ref_img, read_occluded=True)
-                            ref_reader.learn(rows_evidence(position_rows(after, home), home))
-                            reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
-                        elif mode == "real":
-                            assert learned is not None
-                            reader.memory, reader.colours = learned.memory, learned.colours
-                            reader.checker = learned.checker
-                        else:
-                            reader.inspect(img, read_occluded=True)
-                            reader.assume(rows_evidence(position_rows(after, home), home), dice=dice)
-                        assert reader.memory is not None
-                        reader.memory.dice_lying(lying)
-                        ev = reader.inspect(img).evidence
+                        ev = taught_reading(mode, img, lab, cfg, home, after, dice, lying, spacing, learned,
+                                            still.randrange(1 << 30) if mode == "made" else 0)
                         kept.append(ev)
                     if ev is not None:
                         tally_unmoved(tally, detail, f"{name} {home} {mover}", ev, after, mover, dice)
     tally["detail"] = detail
     return tally
+
+
+def taught_reading(mode: str, img: Any, lab: dict[str, Any], cfg: VisionConfig, home: str, before: Position,
+                   dice: tuple[int, int], lying: tuple[Any, ...], spacing: Any, learned: Optional[BoardReader],
+                   seed: int) -> Any:
+    """``img``'s evidence as read by a table that knows the position ``before`` the move: ``mode`` "made"
+    (its board learned from a reference frame made of ``img`` showing ``before``, :func:`doctored_reference`
+    with ``seed`` and ``spacing``), "real" (``learned``'s look of the earlier frames) or "self" (the frame
+    teaching itself under ``before`` and ``dice``); the dice found on the frame (``lying``) told to the look."""
+    corners = L.parse_corners(cfg.corners or "")
+    reader = BoardReader(cfg, corners=corners)
+    rows = position_rows(before, home)
+    if mode == "made":
+        ref_reader = BoardReader(cfg, corners=corners)
+        ref_reader.inspect(doctored_reference(img, lab, rows, home, cfg, seed=seed, checker=spacing),
+                           read_occluded=True)
+        ref_reader.learn(rows_evidence(rows, home))
+        reader.memory, reader.colours = ref_reader.memory, ref_reader.colours
+    elif mode == "real":
+        assert learned is not None
+        reader.memory, reader.colours = learned.memory, learned.colours
+        reader.checker = learned.checker
+    else:
+        reader.inspect(img, read_occluded=True)
+        reader.assume(rows_evidence(rows, home), dice=dice)
+    assert reader.memory is not None
+    reader.memory.dice_lying(lying)
+    return reader.inspect(img).evidence
 
 
 def tally_illegal(tally: dict[str, Any], detail: list[str], case: str, ev: Any, before: Position, mover: str,

@@ -147,9 +147,6 @@ _CELLS_IN_TABLE = _cells_table(N)
 
 _CELLS_LISTS = tuple(a.tolist() for a in _CELLS_IN_TABLE)
 _EMPTY_CELLS = [i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2])) if r == c]
-# each place of a row (:func:`_as_row`: [empty, dark 1..15, light 1..15]) and the cell it holds
-_AT_ROW = {(r if r else (N - 1 + c if c else 0)): i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2]))}
-_ROW_ORDER = [_AT_ROW[k] for k in range(2 * N - 1)]   # (every place held by one cell: a KeyError otherwise)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -159,11 +156,7 @@ def _point_row(count: int, colour: Optional[str], confidence: float, empty: floa
     light) table as the totals' pass weighs it.  Kept: a board's points read alike frame to frame.
     (Worked on lists of floats, the same products and sums as numpy's on the arrays; only the
     table's total is numpy's own sum of the N x N table, its order of additions.)"""
-    w = list(_floors(count, colour))
-    for key, q in _read_odds(PointReading(count, colour, confidence)).items():
-        k = _CELL_AT.get(key)
-        if k is not None:
-            w[k] = q + w[k]
+    w = _likelihoods(PointReading(count, colour, confidence)).tolist()
     which, rows, cols, prior = _CELLS_LISTS
     wt = [w[k] * p for k, p in zip(which, prior)]
     for i in _EMPTY_CELLS:   # (rows and columns both 0: the empty point)
@@ -186,6 +179,11 @@ def _as_row(t: np.ndarray) -> np.ndarray:
 def _held(dark: int, light: int) -> int:
     """Where a row (:func:`_as_row`) holds ``dark`` or ``light`` checkers (at most one of them not 0)."""
     return dark if dark else (N - 1 + light if light else 0)
+
+
+# each place of a row (:func:`_as_row`) and the cell of :data:`_CELLS_IN_TABLE` it holds (:func:`_point_row`)
+_AT_ROW = {_held(r, c): i for i, (r, c) in enumerate(zip(_CELLS_LISTS[1], _CELLS_LISTS[2]))}
+_ROW_ORDER = [_AT_ROW[k] for k in range(2 * N - 1)]   # (every place held by one cell: a KeyError otherwise)
 
 
 @functools.lru_cache(maxsize=256)
