@@ -87,6 +87,20 @@ def out_of_picture(setup: L.SetUp, cut: tuple[bool, ...]) -> str:
             f"{them} by the look it learned there only, and may ask you to confirm moves)")
 
 
+#: px a point width under which the table is told its camera shows the board too small: the table's learned
+#: reading gave every true play at 26 (real tournament frames scaled down, ``bench/vision_scale.py``), one in
+#: ten asked at 18; without a reference (``bgtable read``) it wants about 35
+FEW_PIXELS = 26.0
+
+
+def too_few_pixels(px: float) -> str:
+    """What the table is told once it has learned the board when its camera shows a point width in
+    ``px`` pixels, fewer than :data:`FEW_PIXELS`, and the fix."""
+    return (f"the camera shows a point's width in {px:.0f} pixels, too few to read the checkers surely (at least "
+            f"{FEW_PIXELS:.0f}): bring the camera nearer the board, zoom in ([camera] zoom, with the Raspberry Pi "
+            "camera) or raise [camera] resolution (until then the table may ask you to confirm moves)")
+
+
 #: told when the director's order cannot be carried out (:meth:`vision.reader.BoardReader.learn` refused)
 LEARN_REFUSED = ("the board could not be learned as it stands: the board lies further from where the camera "
                  "learned it than a knock (set the corners again, or delete board-memory.npz to learn afresh)")

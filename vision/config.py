@@ -38,6 +38,7 @@ class CameraConfig:
     path: str = ""  # replay: a directory or video of frames
     resolution: tuple[int, int] = (1280, 720)
     fps: int = 15
+    zoom: float = 1.0  # picamera2: the middle 1/zoom of the sensor's picture fills the frame (more px a point width)
 
     @property
     def spec(self) -> str:
@@ -161,10 +162,14 @@ def camera_section(s: Section) -> CameraConfig:
     c = CameraConfig(
         source=s.get("source", d.source, choice(CAMERA_SOURCES)), device=s.get("device", d.device, integer(0, 63)),
         path=s.get("path", d.path, string), resolution=s.get("resolution", d.resolution, pair(16, 8192)),
-        fps=s.get("fps", d.fps, integer(1, 240)))
-    s.finish(("source", "device", "path", "resolution", "fps"))
+        fps=s.get("fps", d.fps, integer(1, 240)),
+        zoom=s.get("zoom", d.zoom, number(1.0, 4.0, "the Pi camera's digital zoom: the middle 1/zoom of its picture")))
+    s.finish(("source", "device", "path", "resolution", "fps", "zoom"))
     if c.source == "replay" and not c.path:
         raise SectionError(s.key("path"), c.path, 'camera.source = "replay" needs a path to the recorded frames')
+    if c.zoom != 1.0 and c.source != "picamera2":
+        raise SectionError(s.key("zoom"), c.zoom, 'zooms the Raspberry Pi camera only (source = "picamera2"): '
+                           "set it to 1, and bring another camera nearer the board or raise its resolution instead")
     return c
 
 

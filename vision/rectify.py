@@ -123,6 +123,18 @@ class FrameMap:
         return out if out.any() else None
 
 
+def pixels_per_point(view: View) -> float | None:
+    """How many of the picture's pixels a point width spans, along the playing area's top and
+    bottom edges (their mean); None when the view does not know the picture it was cut from.  The
+    reader works on a view of its own scale, so this says how much of the board's detail reaches it
+    (``bench/vision_scale.py``)."""
+    if view.frame is None:
+        return None
+    c = np.asarray(view.frame.corners, np.float64)
+    edges = float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
+    return edges / view.frame.shape.width
+
+
 def points_out_of_picture(view: View) -> tuple[bool, ...]:
     """Per point (image rows: top 0..11, then bottom 0..11) whether the picture ``view`` was cut from
     leaves out part of the point's first five checkers' place (a camera or a photo cut at the playing

@@ -110,10 +110,24 @@ class CaptureSource(FrameSource):
         self.cap.release()
 
 
-class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi camera
-    """The Pi camera through Picamera2, with exposure, gain and white balance fixed after warm-up."""
+def zoomed_crop(crop: tuple[int, int, int, int], zoom: float) -> tuple[int, int, int, int]:
+    """The sensor crop (x, y, width, height) showing the middle 1/``zoom`` of ``crop`` across and down:
+    Picamera2's ``ScalerCrop`` for a digital zoom about the picture's centre."""
+    x, y, w, h = crop
+    zw, zh = max(1, int(round(w / zoom))), max(1, int(round(h / zoom)))
+    return x + (w - zw) // 2, y + (h - zh) // 2, zw, zh
 
-    def __init__(self, index: int = 0, width: int = 1280, height: int = 720, warmup: int = 15) -> None:
+
+class PicameraSource(FrameSource):
+    """The Pi camera through Picamera2, with exposure, gain and white balance fixed after warm-up.
+
+    ``zoom`` (``[camera] zoom``): the middle 1/zoom of the sensor's picture fills the frame (its
+    ``ScalerCrop``, about the centre), so a wide lens mounted high shows each point width in more
+    pixels at the same resolution (``bench/vision_scale.py``: below about 35 px a point width the
+    reading without a reference loses true plays; the table's learned reading held at 26)."""
+
+    def __init__(self, index: int = 0, width: int = 1280, height: int = 720, warmup: int = 15,
+                 zoom: float = 1.0) -> None:
         try:
             from picamera2 import Picamera2
         except ImportError:
@@ -122,6 +136,9 @@ class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi ca
         self.cam = Picamera2(index)
         self.cam.configure(self.cam.create_video_configuration(main={"size": (width, height), "format": "RGB888"}))
         self.cam.start()
+        if zoom != 1.0:   # the mode's own full crop, narrowed about its centre, before the light is measured
+            crop = zoomed_crop(tuple(self.cam.capture_metadata()["ScalerCrop"]), zoom)
+            self.cam.set_controls({"ScalerCrop": crop})
         for _ in range(warmup):
             self.cam.capture_array()
         md = self.cam.capture_metadata()
@@ -129,7 +146,7 @@ class PicameraSource(FrameSource):  # pragma: no cover - needs a Raspberry Pi ca
                                "ExposureTime": md.get("ExposureTime", 10000),
                                "AnalogueGain": md.get("AnalogueGain", 1.0),
                                "ColourGains": md.get("ColourGains", (1.5, 1.5))})
-        self.name = f"picamera2({index})"
+        self.name = f"picamera2({index})" + (f" zoom {zoom:g}" if zoom != 1.0 else "")
 
     def read(self) -> Optional[np.ndarray]:
         """The next frame from the Pi camera (BGR in memory, as OpenCV wants)."""
@@ -179,9 +196,12 @@ class RenderSource(FrameSource):
         return add_frame_noise(self._drawn[1], self.seed, self.count)
 
 
-def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
-    """A frame source from its text form (see the module docstring)."""
+def open_source(spec: str, width: int = 1280, height: int = 720, zoom: float = 1.0) -> FrameSource:
+    """A frame source from its text form (see the module docstring); ``zoom``: the Pi camera's
+    digital zoom (:class:`PicameraSource`; other sources take none)."""
     kind, _, arg = spec.partition(":")
+    if zoom != 1.0 and kind != "picamera2":
+        raise ConfigError(f"zoom {zoom:g}: only the Raspberry Pi camera (picamera2) zooms; {spec!r} cannot")
     if kind == "camera":
         try:
             return CaptureSource(int(arg or 0), width, height)
@@ -191,7 +211,7 @@ def open_source(spec: str, width: int = 1280, height: int = 720) -> FrameSource:
     if spec.startswith("/dev/video"):
         return CaptureSource(spec, width, height)
     if kind == "picamera2":
-        return PicameraSource(int(arg or 0), width, height)
+        return PicameraSource(int(arg or 0), width, height, zoom=zoom)
     if kind == "render":
         try:
             return RenderSource(seed=int(arg or 0))

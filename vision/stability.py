@@ -45,11 +45,11 @@ from . import layout as L
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import (FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands, out_of_picture,
-                               shows, surer, unlike_first)
+from .compare_readings import (FEW_PIXELS, FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands,
+                               out_of_picture, shows, surer, too_few_pixels, unlike_first)
 from .find_again import look_again
 from .reader import BoardReader, Reading
-from .rectify import FrameMap, View, homography, points_out_of_picture
+from .rectify import FrameMap, View, homography, pixels_per_point, points_out_of_picture
 from .thumbnail import (CACHE_LINE, THUMB_MARGIN, THUMB_PX, THUMB_SIZE, grey_levels, hist_median, small_median,
                         touched_part)
 
@@ -421,11 +421,19 @@ class StabilityFilter:
     def _tell_cut(self, view: View) -> None:
         """At the board's first lesson (learned, or refused: the still board unlike the position
         told), the points the camera's picture leaves out in part, told once (:attr:`report`): a
-        single frame reads nothing there, and the fix is the camera's."""
+        single frame reads nothing there, and the fix is the camera's; and, once, a camera that
+        shows the board too small (fewer than :data:`~vision.compare_readings.FEW_PIXELS` pixels a
+        point width), the two said together when both are so."""
         if self._cut_told or self.report is not None or self.reader.setup is None:
             return
+        said = []
         cut = points_out_of_picture(view)
         if any(cut):
-            self.report, self._cut_told = out_of_picture(self.reader.setup, cut), True
+            said.append(out_of_picture(self.reader.setup, cut))
+        px = pixels_per_point(view)
+        if px is not None and px < FEW_PIXELS:
+            said.append(too_few_pixels(px))
+        if said:
+            self.report, self._cut_told = "; and ".join(said), True
 
 

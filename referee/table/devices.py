@@ -66,7 +66,8 @@ def open_camera(config: Any, events: "queue.Queue[Any]", memory_path: Optional[P
         raise DeviceProblem(f"camera: the vision package cannot load ({exc})") from None
     cam = config.camera
     try:
-        source = open_source(cam.spec, *cam.resolution)
+        width, height = cam.resolution
+        source = open_source(cam.spec, width, height, zoom=cam.zoom)
     except Exception as exc:
         raise DeviceProblem(
             f"camera: cannot open {config.camera.source!r} (device {config.camera.device}): {exc}. "

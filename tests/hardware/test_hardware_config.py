@@ -42,6 +42,8 @@ def test_empty_config_gives_defaults() -> None:
     ('[camera]\nsource = "replay"', "camera.path", ""),
     ('[camera]\nresolution = [640]', "camera.resolution", [640]),
     ('[camera]\ncorners = []', "camera.corners", []),
+    ('[camera]\nzoom = 0.5', "camera.zoom", 0.5),
+    ('[camera]\nzoom = 1.5', "camera.zoom", 1.5),
     ('[vision]\ncorners = [[1, 2]]', "vision.corners", [[1, 2]]),
     ('[vision]\nsure = 1.5', "vision.sure", 1.5),
     ('[vision]\nmarker = true', "vision.marker", True),
@@ -75,6 +77,13 @@ def test_errors_name_the_key_and_the_value(text: str, key: str, value: object) -
     assert info.value.value == value
     assert str(info.value).startswith(f"{key} = {value!r}")
     assert isinstance(info.value, ValueError) and isinstance(info.value, RefereeError)
+
+
+def test_the_pi_cameras_zoom_is_read_and_other_cameras_are_told_to_move() -> None:
+    assert C.loads('[camera]\nsource = "picamera2"\nzoom = 1.5').camera.zoom == 1.5
+    assert C.loads("").camera.zoom == 1.0
+    with pytest.raises(ConfigError, match=r'camera\.zoom = 1\.5: zooms the Raspberry Pi camera only .*nearer the board'):
+        C.loads('[camera]\nsource = "opencv"\nzoom = 1.5')
 
 
 def test_unknown_key_suggests_the_close_one() -> None:

@@ -10,7 +10,7 @@ from vision.config import VisionConfig
 from vision.errors import ConfigError, FrameSourceError
 from vision.reader import BoardReader
 from vision.render import RenderParams
-from vision.sources import RenderSource, open_source
+from vision.sources import RenderSource, open_source, zoomed_crop
 from vision.stability import StabilityFilter
 
 
@@ -49,3 +49,67 @@ def test_bad_sources_are_errors_naming_them(tmp_path) -> None:
         open_source("nonsense")
     with pytest.raises(FrameSourceError):
         open_source(f"files:{tmp_path}/*.png")
+
+
+class FakePicamera2:
+    """Picamera2's calls that :class:`vision.sources.PicameraSource` makes, recorded; its sensor mode's
+    full crop is 2304 x 1296 at (0, 0), as the Camera Module 3's binned video mode reports it."""
+
+    made: list["FakePicamera2"] = []
+
+    def __init__(self, index: int) -> None:
+        self.index, self.controls, self.started = index, [], False
+        FakePicamera2.made.append(self)
+
+    def create_video_configuration(self, main: dict) -> dict:
+        return {"main": main}
+
+    def configure(self, config: dict) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_metadata(self) -> dict:
+        crop = next((c["ScalerCrop"] for c in reversed(self.controls) if "ScalerCrop" in c), (0, 0, 2304, 1296))
+        return {"ScalerCrop": crop, "ExposureTime": 8000, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.4)}
+
+    def capture_array(self) -> np.ndarray:
+        w, h = self.config["main"]["size"]
+        return np.zeros((h, w, 3), np.uint8)
+
+    def set_controls(self, controls: dict) -> None:
+        self.controls.append(controls)
+
+
+@pytest.fixture()
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    import sys
+    import types
+    FakePicamera2.made = []
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=FakePicamera2))
+    return FakePicamera2
+
+
+def test_the_pi_camera_zooms_about_the_pictures_middle_before_fixing_its_light(fake_picamera2) -> None:
+    src = open_source("picamera2:1", 1280, 720, zoom=1.5)
+    cam = fake_picamera2.made[-1]
+    assert cam.index == 1 and cam.config["main"]["size"] == (1280, 720)
+    assert cam.controls[0] == {"ScalerCrop": (384, 216, 1536, 864)}   # the middle two thirds, centred
+    fixed = cam.controls[-1]
+    assert fixed["AeEnable"] is False and fixed["ExposureTime"] == 8000 and fixed["ColourGains"] == (1.8, 1.4)
+    assert src.read().shape == (720, 1280, 3) and "zoom 1.5" in src.name
+    plain = open_source("picamera2", 1280, 720)
+    assert not any("ScalerCrop" in c for c in fake_picamera2.made[-1].controls) and plain.name == "picamera2(0)"
+
+
+def test_zoomed_crop_keeps_the_centre_and_the_shape() -> None:
+    assert zoomed_crop((0, 0, 2304, 1296), 1.0) == (0, 0, 2304, 1296)
+    assert zoomed_crop((16, 8, 4608, 2592), 2.0) == (16 + 1152, 8 + 648, 2304, 1296)
+    x, y, w, h = zoomed_crop((0, 0, 2304, 1296), 3.0)
+    assert (w, h) == (768, 432) and x + w / 2 == 1152 and y + h / 2 == 648
+
+
+def test_a_zoom_for_a_camera_that_cannot_zoom_names_it() -> None:
+    with pytest.raises(ConfigError, match=r"zoom 1.5: only the Raspberry Pi camera \(picamera2\) zooms; 'camera:0'"):
+        open_source("camera:0", zoom=1.5)
