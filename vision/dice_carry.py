@@ -42,7 +42,7 @@ from .dice_candidates import (SPOT_REACH, CoarseMaps, chan_max, coarse_maps, coa
 from .dice_params import DiceParams
 from .rectify import View, bgra_part, rectify, view_extent, warp_maps
 
-__all__ = ["DiceCarry", "carry_for", "grown_pieces"]
+__all__ = ["DiceCarry", "carry_for", "grown_pieces", "sorted_unique"]
 
 _MARGIN = 0.6   # the rectified views' margin around the playing area (pw), find_dice_in_frame's
 _COARSE = 16    # px per pw of the view the frames are compared on, changed_regions'
@@ -260,7 +260,7 @@ class DiceCarry:
             xs, ys = xs[ok], ys[ok]
             # row by row, as found on the whole view, each once (crops may overlap): one key a pixel
             # (its row, then its column), sorted and made unique at once
-            key = np.unique(ys.astype(np.int64) * (W + 1) + xs)
+            key = sorted_unique(ys.astype(np.int64) * (W + 1) + xs)
             out.append(((key % (W + 1)).astype(np.intp), (key // (W + 1)).astype(np.intp)))
         return out[0], out[1]
 
@@ -295,6 +295,19 @@ def _at_least(levels: np.ndarray, least: float) -> np.ndarray:
     """Where the whole grey ``levels`` (8 bits) are ``least`` or more: those at least its ceiling (the
     same test; against a float, numpy compares every level as a float, several times slower)."""
     return levels >= math.ceil(least)
+
+
+def sorted_unique(a: np.ndarray) -> np.ndarray:
+    """:func:`numpy.unique` of the 1-d integer array ``a`` (the same values, sorted): one sort and one
+    comparison of neighbours.  (``np.unique`` asks whether its input is masked, which imports
+    ``numpy.ma`` the first time, some 8 ms: the dice's child process paid it on its second line.)"""
+    a = np.sort(a)
+    if len(a) < 2:
+        return a
+    first = np.empty(len(a), bool)
+    first[0] = True
+    np.not_equal(a[1:], a[:-1], out=first[1:])
+    return a[first]
 
 
 def grown_pieces(rects: "np.ndarray | list[tuple[int, int, int, int]]") -> list[tuple[int, int, int, int]]:

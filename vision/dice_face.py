@@ -275,17 +275,25 @@ def _blob(crop: np.ndarray, r: int, seed: tuple[int, int], P: int, p: DiceParams
         like, (bx, by, bw, bh) = regions[like_at]
         if _too_wide((bx, by, bx + bw, by + bh), widest):   # the face holds the seed's region: no die's either
             continue
+        ry, rx = se.shape[0] // 2, se.shape[1] // 2
+        # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
+        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
+        # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
+        small = _too_small((bx, by, bx + bw, by + bh), lo * P)
+        # (the box every piece could reach, those running out of the window too, first: it holds the box of
+        # the pieces left once those are cleared (fewer pixels, no nearer the edge), so a box too small or
+        # too thin turns the seed away as that one would, before the clearing; half the seeds so turned away)
+        if small:
+            most = _reach_bound(like, rx, ry)
+            if _too_small(most, lo * P) or _too_thin(most, lo * P):
+                continue
         # the pieces running out of the window are no part of a face: cleared first (one fill from a
         # frame of 1s round the window reaches all of them, the seed's region, 2s, apart), so the pieces
         # left are labelled without their boxes
         framed = cv2.copyMakeBorder(like, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=1)
         cv2.floodFill(framed, None, (0, 0), 0, 0, 0, 4)
-        ry, rx = se.shape[0] // 2, se.shape[1] // 2
-        # too small for a die whatever the growing below takes in (most seeds: a rim, a line, a speck);
-        # the reach holds the seed's own region, so a region big enough alone needs no reach worked out;
-        # a reach too thin for a die's face holds no face that is not (a line, a point's edge)
-        if _too_small((bx, by, bx + bw, by + bh), lo * P):
-            # (the box every piece left could reach first: most often the seed's region is alone in the
+        if small:
+            # (the box every piece left could reach next: most often the seed's region is alone in the
             # window, and that box, no smaller than the reach, already turns it away)
             pieces = framed[1:-1, 1:-1]
             most = _reach_bound(pieces, rx, ry)
