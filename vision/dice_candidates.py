@@ -300,7 +300,7 @@ def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | 
     P = float(view.px) * scale
     g = grey if grey is not None and scale == 1.0 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
-    dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
+    dog = _blurred(g, s1, _TAIL)   # the difference written into the first blur: one float array less at the peak
     wide = _blurred_wide(g, 2.5 * s1)
     dog = cv2.subtract(dog, wide, dst=dog)
     del g, img
@@ -328,16 +328,20 @@ def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | 
     return out[0], out[1]
 
 
-#: how far (pw) a spot's finding reads: the wide blur's kernel (4 sigmas of 2.5 pip_sigma) and the peaks' box
+_TAIL = 3   # sigmas each side of the spots' blurs' kernels
+
+#: how far (pw) a spot's finding reads: the wide blur's reach and the peaks' box (0.04 pw).  The wide blur
+#: (:func:`_blurred_wide`, 2.5 pip_sigma: 4 px at 64 px a pw) reads 16 px each way: the step up 1 half-scale
+#: px, the half-scale kernel's 3 sigmas 6, the step down 2 px; this bound, 4 of its sigmas, holds that
 SPOT_REACH = 4 * 2.5 * DiceParams().pip_sigma + 0.04
 
 
-def _blurred(grey: np.ndarray, sigma: float) -> np.ndarray:
+def _blurred(grey: np.ndarray, sigma: float, sigmas: int = 4) -> np.ndarray:
     """``grey`` (8 bits) blurred by a Gaussian of ``sigma`` px into floats: the kernel
     :func:`cv2.GaussianBlur` takes for a float image (4 sigmas each side), run straight on the 8-bit
     levels (two to three times faster than on the levels made floats first; the sums taken in
     another order, so values may differ in the last bits, about 1e-5 of a grey level)."""
-    k = _gaussian_kernel(sigma)
+    k = _gaussian_kernel(sigma, sigmas)
     return cv2.sepFilter2D(grey, cv2.CV_32F, k, k)
 
 
@@ -351,14 +355,14 @@ def _blurred_wide(grey: np.ndarray, sigma: float) -> np.ndarray:
     if min(grey.shape[:2]) < 8 or sigma * sigma <= 4.0:
         return _blurred(grey, sigma)
     half = cv2.pyrDown(grey)
-    k = _gaussian_kernel(math.sqrt(sigma * sigma - 2.0) / 2)
+    k = _gaussian_kernel(math.sqrt(sigma * sigma - 2.0) / 2, _TAIL)
     return cv2.pyrUp(cv2.sepFilter2D(half, cv2.CV_32F, k, k), dstsize=(grey.shape[1], grey.shape[0]))
 
 
 @lru_cache(maxsize=8)
-def _gaussian_kernel(sigma: float) -> np.ndarray:
-    """:func:`cv2.GaussianBlur`'s kernel for a float image and ``sigma``."""
-    k = cv2.getGaussianKernel(int(round(sigma * 4 * 2 + 1)) | 1, sigma, cv2.CV_32F)
+def _gaussian_kernel(sigma: float, sigmas: int = 4) -> np.ndarray:
+    """:func:`cv2.GaussianBlur`'s kernel for a float image and ``sigma`` (``sigmas`` each side: its 4)."""
+    k = cv2.getGaussianKernel(int(round(sigma * sigmas * 2 + 1)) | 1, sigma, cv2.CV_32F)
     k.setflags(write=False)
     return k
 
