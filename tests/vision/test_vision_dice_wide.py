@@ -17,7 +17,8 @@ def _board_like(h: int, w: int, seed: int) -> np.ndarray:
     for _ in range(60):
         x, y = int(rng.integers(w)), int(rng.integers(h))
         cv2.circle(g, (x, y), int(rng.integers(2, 6)), int(rng.integers(256)), -1)
-        cv2.rectangle(g, (x, y), (x + int(rng.integers(5, 40)), y + int(rng.integers(5, 40))), int(rng.integers(256)), 2)
+        end = (x + int(rng.integers(5, 40)), y + int(rng.integers(5, 40)))
+        cv2.rectangle(g, (x, y), end, int(rng.integers(256)), 2)
     return g
 
 
@@ -50,3 +51,15 @@ def test_an_even_crop_blurs_as_the_whole_picture_within_the_reach() -> None:
 def test_small_pictures_take_the_full_blur() -> None:
     g = _board_like(7, 30, 1)
     assert np.array_equal(_blurred_wide(g, 4.0), _blurred(g, 4.0))
+
+
+def test_a_part_of_the_wide_blur_is_the_whole_ones() -> None:
+    rng = np.random.default_rng(3)
+    for i in range(60):
+        h, w = int(rng.integers(8, 160)), int(rng.integers(8, 160))
+        g = _board_like(h, w, i)
+        x0, y0 = int(rng.integers(0, w)), int(rng.integers(0, h))
+        x1, y1 = int(rng.integers(x0 + 1, w + 1)), int(rng.integers(y0 + 1, h + 1))
+        whole = _blurred_wide(g, 4.0)[y0:y1, x0:x1]
+        part = _blurred_wide(g, 4.0, (x0, y0, x1, y1))
+        assert part.shape == whole.shape and np.abs(part - whole).max() < 1e-3
