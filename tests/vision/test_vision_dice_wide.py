@@ -1,12 +1,13 @@
 """The pip-like spots' blurs (:mod:`vision.dice_candidates`): the wide one worked out at half scale stays
 within a fraction of a grey level of the full Gaussian, and a crop starting at an even pixel blurs as the
-whole picture does away from its edges (the carry's crops, :mod:`vision.dice_carry`, rely on it)."""
+whole picture does away from its edges (the carry's crops, :mod:`vision.dice_carry`, rely on it); the
+spots' peaks, worked out only about the rows and columns past the threshold, are the whole picture's."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.dice_candidates import SPOT_REACH, _blurred, _blurred_wide, _gaussian_kernel
+from vision.dice_candidates import SPOT_REACH, _bands, _blurred, _blurred_wide, _gaussian_kernel, _peak_mask
 from vision.dice_params import DiceParams
 
 
@@ -63,3 +64,32 @@ def test_a_part_of_the_wide_blur_is_the_whole_ones() -> None:
         whole = _blurred_wide(g, 4.0)[y0:y1, x0:x1]
         part = _blurred_wide(g, 4.0, (x0, y0, x1, y1))
         assert part.shape == whole.shape and np.abs(part - whole).max() < 1e-3
+
+
+def test_the_peaks_are_the_whole_pictures_morphology() -> None:
+    rng = np.random.default_rng(5)
+    box = np.ones((5, 5), np.uint8)
+    for i in range(300):
+        h, w = int(rng.integers(1, 120)), int(rng.integers(1, 160))
+        f = cv2.GaussianBlur((rng.random((h, w)) * 120 - 60).astype(np.float32), (0, 0), float(rng.uniform(0.5, 3)))
+        if i % 3 == 0:   # plateaus: ties in the box
+            f = np.round(f * 0.25) / 0.25
+        for low in (False, True):
+            past = cv2.compare(f, -10.0, cv2.CMP_LE) if low else cv2.compare(f, 10.0, cv2.CMP_GE)
+            ext = (cv2.erode if low else cv2.dilate)(f, box)
+            want = past & cv2.compare(f, ext, cv2.CMP_LE if low else cv2.CMP_GE)
+            assert np.array_equal(_peak_mask(f, 10.0, 5, low), want)
+
+
+def test_many_rows_make_the_same_bands_as_few() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        rows = np.unique(rng.integers(0, int(rng.integers(1, 2000)), int(rng.integers(0, 300))))
+        reach = int(rng.integers(0, 5))
+        want: list[tuple[int, int]] = []
+        for r in rows.tolist():
+            if want and r - want[-1][1] < 2 * reach + 8:
+                want[-1] = (want[-1][0], r + 1)
+            else:
+                want.append((r, r + 1))
+        assert _bands(rows, reach) == want
