@@ -401,8 +401,7 @@ def _peak_mask(f: np.ndarray, least: float, k: int, low: bool = False,
                work: "np.ndarray | None" = None) -> np.ndarray:
     """:func:`_peaks`' pixels as an 8-bit mask (255 there).  The box's extremes are worked out only about
     the rows with a pixel past ``least`` (a third of a crop's rows, in bands: each row's extremes read
-    the rows within the box's half height, so a band that reach wider gives the whole image's there),
-    and in a band only about the columns with such a pixel."""
+    the rows within the box's half height, so a band that reach wider gives the whole image's there)."""
     if f.dtype.kind in "ui":  # at least 42.5 grey levels on whole ones: 43
         least = float(np.ceil(least))
     box = np.ones((k, k), np.uint8)
@@ -410,15 +409,12 @@ def _peak_mask(f: np.ndarray, least: float, k: int, low: bool = False,
         m = cv2.compare(f, -float(least), cv2.CMP_LE)  # type: ignore[call-overload]
     else:
         m = cv2.compare(f, float(least), cv2.CMP_GE)  # type: ignore[call-overload]
-    (H, W), h = f.shape[:2], k // 2
+    H, h = f.shape[0], k // 2
     for r0, r1 in _bands(np.flatnonzero(cv2.reduce(m, 1, cv2.REDUCE_SUM, dtype=cv2.CV_32S)), h):
-        # (and only about the band's columns with such a pixel: the extremes there read no further than
-        # the box's half width, and the morphology's border is no value at all, so they are the whole's)
-        x, _y, w, _h = cv2.boundingRect(m[r0:r1])
-        a, b, c0, c1 = max(r0 - h, 0), min(r1 + h, H), max(x - h, 0), min(x + w + h, W)
-        ext = (cv2.erode if low else cv2.dilate)(f[a:b, c0:c1], box, dst=None if work is None else work[a:b, c0:c1])
-        cv2.bitwise_and(m[r0:r1, x:x + w], cv2.compare(f[r0:r1, x:x + w], ext[r0 - a:r1 - a, x - c0:x + w - c0],
-                                                       cv2.CMP_LE if low else cv2.CMP_GE), dst=m[r0:r1, x:x + w])
+        a, b = max(r0 - h, 0), min(r1 + h, H)
+        ext = (cv2.erode if low else cv2.dilate)(f[a:b], box, dst=None if work is None else work[a:b])
+        cv2.bitwise_and(m[r0:r1], cv2.compare(f[r0:r1], ext[r0 - a:r1 - a], cv2.CMP_LE if low else cv2.CMP_GE),
+                        dst=m[r0:r1])
     return m
 
 
