@@ -2,6 +2,7 @@
 all round from their surround at a coarse scale, and groups of 1..6 pip-like spots no wider than a die."""
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import cv2
@@ -299,22 +300,28 @@ def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | 
     P = float(view.px) * scale
     g = grey if grey is not None and scale == 1.0 else cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     s1 = p.pip_sigma * P
-    dog = _blurred(g, s1)   # the difference written into the first blur: one full-size float array less at the peak
-    wide = _blurred(g, 2.5 * s1)
-    dog = cv2.subtract(dog, wide, dst=dog)
-    del g, img
     k = max(3, int(round(0.07 * P)) | 1)
-    out = []
     x0 = y0 = 0
-    if inside is not None:
+    if inside is None:
+        dog = _blurred(g, s1, _TAIL)   # the difference written into the first blur: one float array less at the peak
+        wide = _blurred_wide(g, 2.5 * s1)
+        dog = cv2.subtract(dog, wide, dst=dog)
+    else:
         # the peaks' box about each pixel of the rectangle reads no further than its half width: the
-        # difference cut to that (the box's extremes there are the whole crop's: a maximum is exact)
-        H, W = dog.shape[:2]
-        h = k // 2
+        # difference worked out only there (the box's extremes there are the whole crop's: a maximum is
+        # exact), the narrow blur on the crop's pixels within its kernel's reach of that (those the whole
+        # crop's blur reads there), the wide one on the whole crop (its reach is the crop's margin)
+        H, W = g.shape[:2]
+        h, r = k // 2, len(_gaussian_kernel(s1, _TAIL)) // 2
         x0, y0 = max(inside[0] - h, 0), max(inside[1] - h, 0)
         x1, y1 = min(inside[2] + h, W), min(inside[3] + h, H)
-        dog = dog[y0:y1, x0:x1]
-        wide = wide.reshape(-1)[: dog.size].reshape(dog.shape)   # (its first floats: no fresh array)
+        a0, b0, a1, b1 = max(x0 - r, 0), max(y0 - r, 0), min(x1 + r, W), min(y1 + r, H)
+        dog = _blurred(g[b0:b1, a0:a1], s1, _TAIL)[y0 - b0:y1 - b0, x0 - a0:x1 - a0]
+        wide = _blurred_wide(g, 2.5 * s1, (x0, y0, x1, y1))
+        dog = cv2.subtract(dog, wide)
+        wide = np.empty_like(dog)   # (the peaks' box extremes)
+    del g, img
+    out = []
     for dark in (True, False):  # dark spots: the light ones' test on -dog, worked out on dog
         # (the wide blur's array, no longer needed, takes the peaks' box extremes: no fresh full-size
         # floats, whose pages the allocator may have handed back and must fault in again)
@@ -327,23 +334,57 @@ def spot_pixels(view: View, p: DiceParams, inside: "tuple[int, int, int, int] | 
     return out[0], out[1]
 
 
-#: how far (pw) a spot's finding reads: the wide blur's kernel (4 sigmas of 2.5 pip_sigma) and the peaks' box
+_TAIL = 3   # sigmas each side of the spots' blurs' kernels
+
+#: how far (pw) a spot's finding reads: the wide blur's reach and the peaks' box (0.04 pw).  The wide blur
+#: (:func:`_blurred_wide`, 2.5 pip_sigma: 4 px at 64 px a pw) reads 16 px each way: the step up 1 half-scale
+#: px, the half-scale kernel's 3 sigmas 6, the step down 2 px; this bound, 4 of its sigmas, holds that
 SPOT_REACH = 4 * 2.5 * DiceParams().pip_sigma + 0.04
 
 
-def _blurred(grey: np.ndarray, sigma: float) -> np.ndarray:
+def _blurred(grey: np.ndarray, sigma: float, sigmas: int = 4) -> np.ndarray:
     """``grey`` (8 bits) blurred by a Gaussian of ``sigma`` px into floats: the kernel
     :func:`cv2.GaussianBlur` takes for a float image (4 sigmas each side), run straight on the 8-bit
     levels (two to three times faster than on the levels made floats first; the sums taken in
     another order, so values may differ in the last bits, about 1e-5 of a grey level)."""
-    k = _gaussian_kernel(sigma)
+    k = _gaussian_kernel(sigma, sigmas)
     return cv2.sepFilter2D(grey, cv2.CV_32F, k, k)
 
 
+def _blurred_wide(grey: np.ndarray, sigma: float, part: "tuple[int, int, int, int] | None" = None) -> np.ndarray:
+    """``grey`` (8 bits) blurred by a Gaussian of about ``sigma`` px into floats, worked out at half scale:
+    a pyramid step down (:func:`cv2.pyrDown`, its 5-tap kernel a variance of 1 px), a Gaussian on a
+    quarter of the pixels and a step up (:func:`cv2.pyrUp`, 1 px again), the half-scale Gaussian's
+    sigma making up the rest.  Within 0.2 grey levels of :func:`_blurred` (the spots' wide blur, 4 px:
+    the pip-like spots' threshold is 30 levels), a third of its CPU.  The half-scale grid starts at the
+    picture's first pixel: a crop starting at an even pixel of a view blurs as the whole view does.  ``part``:
+    only this rectangle of it (x0, y0, x1, y1, ends excluded), the same values, worked out only about it."""
+    if min(grey.shape[:2]) < 8 or sigma * sigma <= 4.0:
+        out = _blurred(grey, sigma)
+        return out if part is None else out[part[1]:part[3], part[0]:part[2]]
+    half = cv2.pyrDown(grey)
+    k = _gaussian_kernel(math.sqrt(sigma * sigma - 2.0) / 2, _TAIL)
+    H, W = grey.shape[:2]
+    if part is None:
+        return cv2.pyrUp(cv2.sepFilter2D(half, cv2.CV_32F, k, k), dstsize=(W, H))
+    # the half-scale px the step up reads for the part (2 more each side: its border rows are the whole
+    # picture's), and those the Gaussian reads for them (its kernel's half width more)
+    x0, y0, x1, y1 = part
+    h, w = half.shape[:2]
+    p0, q0, p1, q1 = max(x0 // 2 - 2, 0), max(y0 // 2 - 2, 0), min((x1 + 1) // 2 + 2, w), min((y1 + 1) // 2 + 2, h)
+    r = len(k) // 2
+    a0, b0, a1, b1 = max(p0 - r, 0), max(q0 - r, 0), min(p1 + r, w), min(q1 + r, h)
+    blurred = cv2.sepFilter2D(half[b0:b1, a0:a1], cv2.CV_32F, k, k)[q0 - b0:q1 - b0, p0 - a0:p1 - a0]
+    # (at the picture's end, its own size: the step up's last rows are the whole picture's)
+    size = (W - 2 * p0 if p1 == w else 2 * (p1 - p0), H - 2 * q0 if q1 == h else 2 * (q1 - q0))
+    up = cv2.pyrUp(blurred, dstsize=size)
+    return up[y0 - 2 * q0:y1 - 2 * q0, x0 - 2 * p0:x1 - 2 * p0]
+
+
 @lru_cache(maxsize=8)
-def _gaussian_kernel(sigma: float) -> np.ndarray:
-    """:func:`cv2.GaussianBlur`'s kernel for a float image and ``sigma``."""
-    k = cv2.getGaussianKernel(int(round(sigma * 4 * 2 + 1)) | 1, sigma, cv2.CV_32F)
+def _gaussian_kernel(sigma: float, sigmas: int = 4) -> np.ndarray:
+    """:func:`cv2.GaussianBlur`'s kernel for a float image and ``sigma`` (``sigmas`` each side: its 4)."""
+    k = cv2.getGaussianKernel(int(round(sigma * sigmas * 2 + 1)) | 1, sigma, cv2.CV_32F)
     k.setflags(write=False)
     return k
 
@@ -385,6 +426,9 @@ def _bands(rows: np.ndarray, reach: int) -> list[tuple[int, int]]:
     ``reach`` and :data:`_BAND_GAP` rows apart taken as one."""
     out: list[tuple[int, int]] = []
     gap = 2 * reach + _BAND_GAP
+    if len(rows) > 40:   # (many rows: where a run ends read off at once, the same runs)
+        ends = np.flatnonzero(np.diff(rows) > gap) + 1
+        return list(zip(rows[np.r_[0, ends]].tolist(), (rows[np.r_[ends - 1, len(rows) - 1]] + 1).tolist()))
     for r in rows.tolist():   # (a few dozen rows: plain Python beats numpy's calls)
         if out and r - out[-1][1] < gap:
             out[-1] = (out[-1][0], r + 1)

@@ -231,7 +231,8 @@ class DiceCarry:
         H, W = view.image.shape[:2]
         found: list[list[tuple[np.ndarray, np.ndarray]]] = [[], []]
         for x0, y0, x1, y1 in grown_pieces(grown):
-            c0, r0 = max(0, x0 * f - pad), max(0, y0 * f - pad)
+            # (at an even pixel: the wide blur's half-scale grid is the whole view's, dice_candidates._blurred_wide)
+            c0, r0 = max(0, x0 * f - pad) & ~1, max(0, y0 * f - pad) & ~1
             c1, r1 = min(W, x1 * f + pad), min(H, y1 * f + pad)
             part = View(view.image[r0:r1, c0:c1], view.px, 0.0, (view.x0 + c0 / view.px, view.y0 + r0 / view.px))
             # a crop's spots taken only within its own piece's box (coarse px; in the crop's px, the view's last
