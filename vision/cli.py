@@ -16,7 +16,9 @@ fields: ``"off"`` (the bear-off trays: ``{"dark", "light", "sure", "sides"}``, o
 no tray is beside the playing area in the picture), ``"corners"``, ``"corner_source"``,
 ``"occluded"``, ``"out_of_picture"`` (the points the picture leaves out in part, a camera or a photo cut
 at the playing area: ``["top 1"]``, named as the occluded reason names points; their ``"p"`` is flat,
-they are not read), ``"on_bar"`` (what lies on the bar and is no checker, the doubling cube or a die:
+they are not read), ``"px_per_point"`` (how many of the picture's pixels a point width spans; the text
+form says when it is under 35, where a single picture is read less surely: ``bench/vision_scale.py``),
+``"on_bar"`` (what lies on the bar and is no checker, the doubling cube or a die:
 a list of ``{"what", "y"}``, ``y`` in point widths down from the playing area's top edge), ``"p"``
 (the probability of each reported count and colour: ``top`` and ``bottom`` lists, ``bar`` per colour),
 ``"dice"`` (the dice found on the board, as dice:
@@ -45,11 +47,12 @@ from typing import Any, Callable, Optional
 import cv2
 import numpy as np
 
+from .compare_readings import FEW_PIXELS_ALONE
 from .config import VisionConfig
 from .errors import BoardNotFound, VisionError
 from .layout import BAR_WIDTH, CHECKER, HEIGHT, POINT_NAMES, parse_corners
 from .reasons import no_board
-from .rectify import points_out_of_picture
+from .rectify import pixels_per_point, points_out_of_picture
 
 
 def read_image(path: str, corners: Optional[str] = None, checker: Optional[float] = None,
@@ -85,6 +88,8 @@ def read_image(path: str, corners: Optional[str] = None, checker: Optional[float
     out["occluded"] = r.occluded  # something across the board's frame: confidence 0
     # the points the picture leaves out in part (a camera or a photo cut at the playing area): not seen
     out["out_of_picture"] = [name for name, cut in zip(POINT_NAMES, points_out_of_picture(r.view)) if cut]
+    px = pixels_per_point(r.view)   # how much of the board's detail the picture gives (bench/vision_scale.py)
+    out["px_per_point"] = None if px is None else round(px, 1)
     out["on_bar"] = r.rows.things_on_bar()  # the cube or a die lying on the bar (no checker)
     out["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in r.corners]
     out["corner_source"] = reader.corner_source
@@ -237,6 +242,10 @@ def _text(res: dict[str, Any]) -> str:
     if res.get("out_of_picture"):
         lines.append("not in the picture whole: " + ", ".join(res["out_of_picture"])
                      + " (not read: set the camera, or take the photo, with the whole board in view)")
+    px = res.get("px_per_point")
+    if px is not None and px < FEW_PIXELS_ALONE:
+        lines.append(f"the picture shows a point's width in {px:.0f} pixels: below about {FEW_PIXELS_ALONE:.0f} a "
+                     "single picture is read less surely (bring the camera nearer, or take the photo closer)")
     if res.get("checker") not in (None, CHECKER):
         lines.append(f"checkers: {res['checker']:.2f} of a point's width across")
     off = res.get("off")

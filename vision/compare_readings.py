@@ -91,6 +91,9 @@ def out_of_picture(setup: L.SetUp, cut: tuple[bool, ...]) -> str:
 #: reading gave every true play at 26 (real tournament frames scaled down, ``bench/vision_scale.py``), one in
 #: ten asked at 18; without a reference (``bgtable read``) it wants about 35
 FEW_PIXELS = 26.0
+#: px a point width under which a single picture (``bgtable read``, no learned board) is read less surely: the
+#: held-out real frames' true plays 80 of 80 at 52, 77 at 34, 58 at 26 (``bench/vision_scale.py``)
+FEW_PIXELS_ALONE = 35.0
 
 
 def too_few_pixels(px: float) -> str:

@@ -5,7 +5,8 @@ import cv2
 import numpy as np
 
 from vision import layout as L
-from vision.compare_readings import FEW_PIXELS
+from vision.cli import _text, read_image
+from vision.compare_readings import FEW_PIXELS, FEW_PIXELS_ALONE
 from vision.config import VisionConfig
 from vision.reader import BoardReader
 from vision.rectify import pixels_per_point, rectify
@@ -47,3 +48,20 @@ def test_a_camera_showing_the_board_small_is_told_once_with_the_fix() -> None:
                        f"(at least {FEW_PIXELS:.0f}): bring the camera nearer the board, zoom in ([camera] zoom, with "
                        "the Raspberry Pi camera) or raise [camera] resolution (until then the table may ask you to "
                        "confirm moves)")
+
+
+def test_bgtable_read_gives_the_pixels_a_point_width_and_says_when_a_picture_is_read_less_surely(tmp_path) -> None:
+    r = render_scene(L.start_position(), CALM, seed=4)
+    c = np.asarray(r.corners, np.float32)
+    full = tmp_path / "full.png"
+    cv2.imwrite(str(full), r.image)
+    res = read_image(str(full), " ".join(f"{x:.1f},{y:.1f}" for x, y in c), dice=False)
+    assert res["px_per_point"] > FEW_PIXELS_ALONE and "pixels" not in _text(res)
+    scale = 0.6
+    part = tmp_path / "small.png"
+    cv2.imwrite(str(part), small(r.image, scale))
+    res = read_image(str(part), " ".join(f"{x * scale:.1f},{y * scale:.1f}" for x, y in c), dice=False)
+    px = res["px_per_point"]
+    assert FEW_PIXELS < px < FEW_PIXELS_ALONE   # about 26: the table would hold, a single picture less so
+    assert (f"the picture shows a point's width in {px:.0f} pixels: below about 35 a single picture is read less "
+            "surely (bring the camera nearer, or take the photo closer)") in _text(res).splitlines()
