@@ -38,18 +38,13 @@ sys.path.insert(0, str(ROOT))
 from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
+from vision.rectify import point_pixels  # noqa: E402
 from vision.render import RenderParams, render_scene  # noqa: E402
 
 
 def scaled(img: np.ndarray, scale: float) -> np.ndarray:
     """``img`` at ``scale`` of its size (a sensor averages: INTER_AREA); itself at 1."""
     return img if scale == 1 else cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-
-
-def px_per_point(corners: np.ndarray, shape: L.BoardShape) -> float:
-    """Pixels per point width along the playing area's top and bottom edges (their mean)."""
-    c = np.asarray(corners, np.float64)
-    return float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2 / shape.width
 
 
 def rendered(n: int, scale: float, real_table: bool) -> tuple[int, int, float]:
@@ -62,7 +57,7 @@ def rendered(n: int, scale: float, real_table: bool) -> tuple[int, int, float]:
         params = RenderParams.real_table() if real_table else RenderParams()
         r = render_scene(pos, params, seed=s)
         corners = np.asarray(r.corners, np.float32) * np.float32(scale)
-        ppw.append(px_per_point(corners, params.shape))
+        ppw.append(point_pixels(corners, params.shape))
         reading = BoardReader(VisionConfig(bar_width=params.shape.bar), corners=corners).inspect(scaled(r.image, scale))
         ev = reading.evidence if reading is not None else None
         if ev is not None:
@@ -102,7 +97,7 @@ def real_ppw(argv: list[str]) -> float:
     import vision_real as VR
     if "--labels" in argv:
         VR.set_labels(argv[argv.index("--labels") + 1], argv[argv.index("--image-dir") + 1])
-    vals = [px_per_point(np.asarray(lab["corners"]), L.BoardShape(bar=lab.get("bar_width", L.BAR_WIDTH),
+    vals = [point_pixels(np.asarray(lab["corners"]), L.BoardShape(bar=lab.get("bar_width", L.BAR_WIDTH),
                                                                  height=lab.get("board_height", L.HEIGHT)))
             for lab in VR.load_labels()["images"].values() if lab.get("corners")]
     return float(np.median(vals))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import json
 import queue
 import sys
@@ -77,9 +78,7 @@ _END = object()
 
 KEPT_MAPPED = 32 << 20    # bytes: blocks up to this size come from the heap, not a mapping of their own
 KEPT_FREED = 128 << 20    # bytes: freed memory at the heap's top kept up to this much, not handed back
-_KEPT: list[bool] = []    # keep_freed_memory's outcome, once asked
-
-
+@functools.cache
 def keep_freed_memory() -> bool:
     """Have glibc's allocator keep the memory this process frees, for the next line's arrays (True when
     set; nothing done elsewhere).  By default it maps a block of 128 kB or more on its own (raising that
@@ -87,8 +86,6 @@ def keep_freed_memory() -> bool:
     free there: a batch's pictures and large arrays, made and freed each line, then page in anew each
     line.  Set once per process (``mallopt``: the bounds are fixed at :data:`KEPT_MAPPED` and
     :data:`KEPT_FREED`); the memory kept is what a line's work needs at most, reused line after line."""
-    if _KEPT:
-        return _KEPT[0]
     ok = False
     if sys.platform.startswith("linux"):
         try:
@@ -98,7 +95,6 @@ def keep_freed_memory() -> bool:
             ok = mallopt(-3, KEPT_MAPPED) == 1 and mallopt(-1, KEPT_FREED) == 1
         except (OSError, AttributeError):
             ok = False
-    _KEPT.append(ok)
     return ok
 
 

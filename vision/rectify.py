@@ -123,16 +123,18 @@ class FrameMap:
         return out if out.any() else None
 
 
+def point_pixels(corners: np.ndarray, shape: L.BoardShape) -> float:
+    """How many picture pixels a point width spans on a playing area of ``shape`` at ``corners`` (TL, TR,
+    BR, BL, picture px): its top and bottom edges' mean length over its width in point widths."""
+    c = np.asarray(corners, np.float64)
+    return float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2 / shape.width
+
+
 def pixels_per_point(view: View) -> float | None:
-    """How many of the picture's pixels a point width spans, along the playing area's top and
-    bottom edges (their mean); None when the view does not know the picture it was cut from.  The
-    reader works on a view of its own scale, so this says how much of the board's detail reaches it
-    (``bench/vision_scale.py``)."""
-    if view.frame is None:
-        return None
-    c = np.asarray(view.frame.corners, np.float64)
-    edges = float(np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[2] - c[3])) / 2
-    return edges / view.frame.shape.width
+    """:func:`point_pixels` of the picture ``view`` was cut from; None when the view does not know it.
+    The reader works on a view of its own scale, so this says how much of the board's detail reaches
+    it (``bench/vision_scale.py``)."""
+    return None if view.frame is None else point_pixels(view.frame.corners, view.frame.shape)
 
 
 def points_out_of_picture(view: View) -> tuple[bool, ...]:

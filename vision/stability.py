@@ -123,7 +123,7 @@ class StabilityFilter:
         self._refused: Optional[float] = None        # when still frames first failed to show the first position
         self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
         self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
-        self._cut_told = False                       # the points the camera's picture leaves out, told
+        self._camera_told = False                    # what the camera's picture leaves out or shows too small, told
 
     def _thumb(self, frame: np.ndarray) -> View:
         """The frame's small rectified thumbnail (a new array: the rebase keeps none of it)."""
@@ -385,13 +385,13 @@ class StabilityFilter:
                 self.report = (learned_as_it_stands(self.reader.setup.to_evidence(reading.rows), self._known)
                                if learned else LEARN_REFUSED)
             if learned:
-                self._tell_cut(reading.view)
+                self._tell_camera(reading.view)
             self._known, self._ordered, self._refused, self._unlike = None, False, None, None
             self.learned += 1
             return
         # still, and not the position told: players still setting up, or a board the camera reads poorly
         # (a camera whose picture leaves out part of the board is told so at once: the likeliest cause)
-        self._tell_cut(reading.view)
+        self._tell_camera(reading.view)
         self._unlike = self.reader.setup.to_evidence(reading.rows)
         if self._refused is None:
             self._refused = t
@@ -413,18 +413,18 @@ class StabilityFilter:
         if not shows(self.last, self._known):
             return False
         self.reader.learn(self._known, self.last_view)
-        self._tell_cut(self.last_view)
+        self._tell_camera(self.last_view)
         self._known = None
         self.learned += 1
         return True
 
-    def _tell_cut(self, view: View) -> None:
+    def _tell_camera(self, view: View) -> None:
         """At the board's first lesson (learned, or refused: the still board unlike the position
         told), the points the camera's picture leaves out in part, told once (:attr:`report`): a
         single frame reads nothing there, and the fix is the camera's; and, once, a camera that
         shows the board too small (fewer than :data:`~vision.compare_readings.FEW_PIXELS` pixels a
         point width), the two said together when both are so."""
-        if self._cut_told or self.report is not None or self.reader.setup is None:
+        if self._camera_told or self.report is not None or self.reader.setup is None:
             return
         said = []
         cut = points_out_of_picture(view)
@@ -434,6 +434,6 @@ class StabilityFilter:
         if px is not None and px < FEW_PIXELS:
             said.append(too_few_pixels(px))
         if said:
-            self.report, self._cut_told = "; and ".join(said), True
+            self.report, self._camera_told = "; and ".join(said), True
 
 
