@@ -15,9 +15,10 @@ SPLIT = json.load(open("split.json"))
 NAMES = SPLIT["dev"] + SPLIT["held_out"]
 # (name, row, index) -> [count, colour]: disagreements decided by the lead, by eye (see README.md)
 DECIDED: dict[tuple[str, str, int], list] = {}
-DECIDED_OTHER: dict[tuple[str, str], dict] = {}   # (name, "bar"|"off") -> {"dark": n, "light": n}
-# the bar stacks of image019 show a face and side bands only: 1 to 3 of each, not countable (labeller a's
-# counts kept, which make 15 of each; the bar is 'hidden': not scored)
+# (name, "bar"|"off") -> {"dark": n, "light": n}.  image019's bar stacks show a face and side bands only (1 to 3
+# each): labeller b's one of each, as the photo's own checker boxes count them (14 dark, 13 light in all); labeller
+# a's 2 and 3 made 15 of each.  The bar is 'hidden' (not scored), the board not judged as moves
+DECIDED_OTHER: dict[tuple[str, str], dict] = {("image019", "bar"): {"dark": 1, "light": 1}}
 HIDDEN_EXTRA = {"image019": ["bar"]}
 # drawings, not photographs (both labellers said so in their notes): not real boards
 DRAWINGS = {"image010": "a computer drawing of a board", "image013": "a flat drawing (stock vector) of a board"}
