@@ -449,7 +449,8 @@ def tally_unmoved(tally: dict[str, Any], detail: list[str], case: str, ev: Any, 
 
 def arm_frames(names: list[str], labels: dict[str, Any],
                tables: dict[str, list[str]]) -> list[tuple[str, bool, Optional[bool], bool]]:
-    """Frames with an arm or hand over the board (hidden points): (name, read as a board by the
+    """Frames with an arm or hand over the board (hidden points, and no ``hidden_why``: points hidden by
+    something else, a frame's lip, stacks seen edge-on): (name, read as a board by the
     absolute reading, read as a board by the table that learned its board from the earlier frames,
     None when it has none, read as a board by the frame teaching itself under its labelled
     position, as ``bgtable judge`` without a reference does).  A frame with an arm over it must
@@ -457,7 +458,7 @@ def arm_frames(names: list[str], labels: dict[str, Any],
     out = []
     for name in names:
         lab = labels[name]
-        if not lab["board"] or not lab.get("hidden"):
+        if not lab["board"] or not lab.get("hidden") or lab.get("hidden_why"):
             continue
         img = load_image(name)
         plain = BoardReader(config_for(lab), corners=L.parse_corners(L.format_corners(lab["corners"])))

@@ -20,6 +20,9 @@ DECIDED: dict[tuple[str, str, int], list] = {}
 # a's 2 and 3 made 15 of each.  The bar is 'hidden' (not scored), the board not judged as moves
 DECIDED_OTHER: dict[tuple[str, str], dict] = {("image019", "bar"): {"dark": 1, "light": 1}}
 HIDDEN_EXTRA = {"image019": ["bar"]}
+# why points are hidden where no arm lies over the board (bench/vision_real.py's arm frames are the others)
+HIDDEN_WHY = {"image019": "the bar's stacks seen from above, a face and side bands: not countable",
+              "image040": "the near row's base checkers behind the frame's lip, a sliver of each showing"}
 # drawings, not photographs (both labellers said so in their notes): not real boards
 DRAWINGS = {"image010": "a computer drawing of a board", "image013": "a flat drawing (stock vector) of a board"}
 # the bar box of a board turned some degrees is wider than its bar: measured by eye on the view rectified
@@ -126,6 +129,8 @@ def main() -> None:
         lab["dice"] = a.get("dice", [])
         hid = {f"{h[0]} {int(h[1]) + 1}" for h in (a.get("hidden") or []) + (b.get("hidden") or [])}
         lab["hidden"] = sorted(hid | set(HIDDEN_EXTRA.get(n, [])))   # as tests/data/vision_real's: "top 3" counts from 1
+        if n in HIDDEN_WHY:
+            lab["hidden_why"] = HIDDEN_WHY[n]
         lab["disputed"] = disputed
         lab["totals"] = {c: sum(p[0] for row in ("top", "bottom") for p in lab[row] if p[1] == c)
                          + lab["bar"][c] + lab["off"][c] for c in ("dark", "light")}
