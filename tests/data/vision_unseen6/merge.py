@@ -28,6 +28,9 @@ DRAWINGS = {"image010": "a computer drawing of a board", "image013": "a flat dra
 # the bar box of a board turned some degrees is wider than its bar: measured by eye on the view rectified
 # with the merged corners instead (point widths of each half against the bar's strip)
 BAR_SEEN = {"IMG_2602": 0.67, "image046": 0.63}
+# 3D renderings (both labellers said so): boards nobody here made, but not real: a split of their own, apart
+# from the real photos' dev and held-out halves
+RENDERS = {"image021", "image023", "image025"}
 PHOTOS = "../vision/photos-yolo"
 REPO, PATH = "Dhracyr/BackgammonBoardDetection", "data/dataset01"
 
@@ -83,7 +86,7 @@ def main() -> None:
            "how": "labelled twice independently by eye (labeller_a/, labeller_b/), merged: corners averaged; "
                   "disagreements listed in each image's 'disputed' and decided by the lead by zooming in; 'hidden' "
                   "points either labeller could not see",
-           "split": {"dev": [], "held_out": []}, "images": {}, "left_out": {}}
+           "split": {"dev": [], "held_out": [], "renders": []}, "images": {}, "left_out": {}}
     for n in NAMES:
         fa, fb = f"labeller_a/{n}.json", f"labeller_b/{n}.json"
         if not (os.path.exists(fa) and os.path.exists(fb)):
@@ -136,7 +139,7 @@ def main() -> None:
                          + lab["bar"][c] + lab["off"][c] for c in ("dark", "light")}
         lab["source"] = {"repo": REPO, "path": f"{PATH}/{n}.jpg", "licence": "MIT (the repository's)"}
         out["images"][n] = lab
-        out["split"]["dev" if n in SPLIT["dev"] else "held_out"].append(n)
+        out["split"]["renders" if n in RENDERS else "dev" if n in SPLIT["dev"] else "held_out"].append(n)
         print(n, "corners differ", round(dist), "bar", round(bar, 2), "height", round(height, 2), "totals",
               lab["totals"], "disputed", disputed, "hidden", lab["hidden"])
     for n, why in out["left_out"].items():
