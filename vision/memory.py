@@ -40,8 +40,8 @@ from . import knock
 from .rectify import View
 from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
 from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core, _dist, _shifted_dist,  # noqa: F401
-                    _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab,
-                    triangle_mates)
+                    _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab)
+from .triangles import STANDARD, Flips, find_flips, triangle_mates
 from .row_pitch import row_pitch
 
 BAR_OVERLAP = 0.5    # the bar's places overlap by half: the share of a place's evidence that is its own
@@ -128,6 +128,7 @@ class BoardMemory:
         self._spread_kept: Optional[np.ndarray] = None
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
         self._stand_in: Optional[np.ndarray] = None  # (n, 2, STAND_INS): the slots whose checker looks stand in
+        self.flips: Flips = STANDARD   # the board's triangle colours (vision.triangles), from its empty looks
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
         self.lesson = ""  # the last known position learned (:func:`lesson_key`), kept with the looks
@@ -264,6 +265,7 @@ class BoardMemory:
             out[taken] = d <= HIDDEN * self.scales[EMPTY]
         pts = st[:24 * per].reshape(24, per)
         core = _core(pt[:24 * per]).reshape(24, per, PATCH, PATCH, 3)
+        flips: Optional[Flips] = None
         for p, k in zip(*np.nonzero(pts[:, ROW:] > EMPTY)):
             k = int(k) + ROW
             i, colour = int(p) * per + k, int(pts[p, k])
@@ -271,7 +273,9 @@ class BoardMemory:
             if self.seen[i, EMPTY]:
                 bare = self.look[i, EMPTY]
             else:
-                same = sorted(q for q in sum(triangle_mates(int(p)), []) if pts[q, k] == EMPTY)
+                if flips is None:   # this frame's triangle colours, from its empty slots
+                    flips = find_flips(core.reshape(24 * per, PATCH, PATCH, 3), st[:24 * per] == EMPTY, per)
+                same = sorted(q for q in sum(triangle_mates(int(p), flips), []) if pts[q, k] == EMPTY)
                 if not same:
                     continue
                 bare = core[same, k].mean(axis=0)
@@ -350,6 +354,7 @@ class BoardMemory:
         n = len(self.geo.centres)
         tpl = self.look.copy()
         have = self.seen > 0
+        self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per)
         for s in (DARK, LIGHT):
             if have[:, s].any():
                 mean = self.look[have[:, s], s].mean(axis=0)
@@ -362,7 +367,7 @@ class BoardMemory:
             else:
                 p, k = divmod(i, per)
                 # the same slot on points of the same triangle colour, nearest first; else the other row's
-                own, other = triangle_mates(p)
+                own, other = triangle_mates(p, self.flips)
                 donors = [q * per + k for q in own if have[q * per + k, EMPTY]] or \
                     [q * per + k for q in other if have[q * per + k, EMPTY]]
             if donors:

@@ -19,6 +19,9 @@ import numpy as np
 
 from . import layout as L
 from .config import VisionConfig
+from .rectify import rectify
+from .slots import EMPTY, _core, patches, slot_geometry
+from .triangles import Flips, find_flips, triangle_class
 
 
 def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
@@ -60,6 +63,23 @@ def _cells(rows: dict[str, Any]) -> dict[tuple[str, int], tuple[int, Optional[st
     return {(r, i): (int(p[0]), p[1] if p[0] else None) for r in ("top", "bottom") for i, p in enumerate(rows[r])}
 
 
+def _point(row: str, col: int) -> int:
+    return (0 if row == "top" else 1) * 12 + col
+
+
+def photo_flips(img: np.ndarray, labels: dict[str, Any], config: VisionConfig) -> Flips:
+    """The photo's triangle colours (:func:`vision.triangles.find_flips`) from its empty slots, as
+    ``labels`` (its rows, corners) say they are."""
+    view = rectify(img, np.asarray(labels["corners"], np.float32), config.px, shape=config.shape)
+    geo = slot_geometry(L.CHECKER, config.shape.height)
+    per = geo.per_point
+    core = _core(patches(view, geo))[:24 * per]
+    now = _cells(labels)
+    st = np.array([EMPTY if now[(r, c)][0] <= k else EMPTY + 1 for r in ("top", "bottom") for c in range(12)
+                   for k in range(per)])
+    return find_flips(core, st == EMPTY, per)
+
+
 def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], dark_home: str,
                        config: VisionConfig, seed: int = 0,
                        checker: Union[float, tuple[float, float]] = L.CHECKER) -> np.ndarray:
@@ -71,6 +91,7 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
     corners = np.asarray(labels["corners"], np.float32)
     shape = config.shape
     now, want = _cells(labels), _cells(before_rows)
+    flips: Optional[Flips] = None
     out = img.copy()
 
     def quad(row: str, col: int, k0: float, k1: float) -> np.ndarray:
@@ -96,10 +117,13 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             j = min(k, now[(dr, dc)][0] - 1)
             _paste(out, img, quad(dr, dc, j, j + 1), quad(row, col, k, k + 1))
         # the places n..hi the checkers left: empty there, on a point of the same triangle colour
-        # (triangles alternate along a row, and the other row starts with the other colour)
+        # (as the photo's empty points show them: vision.triangles)
         if hi > max(n, lo):
             a = max(n, lo)
-            empties = sorted((q for q, v in now.items() if v[0] <= a and (q[1] - col + (q[0] != row)) % 2 == 0
+            if flips is None:
+                flips = photo_flips(img, labels, config)
+            mine = triangle_class(_point(row, col), flips)
+            empties = sorted((q for q, v in now.items() if v[0] <= a and triangle_class(_point(*q), flips) == mine
                               and q != (row, col)), key=lambda q: (q[0] != row, abs(q[1] - col)))
             if empties:
                 er, ec = empties[0]

@@ -84,6 +84,7 @@ from .errors import ConfigError
 from .lateral import quarter_lateral
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
+from .triangles import find_flips, triangle_class
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
 MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
@@ -159,6 +160,7 @@ class SelfReference(BoardMemory):
         wide = patches(view, self.geo, SELF_SHIFT)
         core = _core(wide, SELF_SHIFT)
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
+        self.flips = find_flips(core[:n_points], st[:n_points] == EMPTY, per)   # its triangle colours
         seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         tpl = self._looks(core, st)
         # the slots the move changed look like another state than they held before: they are
@@ -230,15 +232,16 @@ class SelfReference(BoardMemory):
 
     def _empty_look(self, core: np.ndarray, st: np.ndarray, p: int, k: int) -> np.ndarray:
         """Slot ``k`` of point ``p`` empty: the median look of up to :data:`NEAREST` points of the
-        same triangle colour that were empty there, this row's first; the other row's triangles
-        (of the other parity: they alternate the other way round) are turned upside down to
-        stand as this row's do."""
+        same triangle colour (:mod:`vision.triangles`, as this frame's empty slots show them) that were
+        empty there, this row's first; the other row's triangles are turned upside down to stand as
+        this row's do."""
         per = self.geo.per_point
         r, col = divmod(p, 12)
+        mine = triangle_class(p, self.flips)
         same = [(abs(c - col), (r * 12 + c) * per + k, False) for c in range(12)
-                if (c - col) % 2 == 0 and c != col and st[(r * 12 + c) * per + k] == EMPTY]
+                if c != col and triangle_class(r * 12 + c, self.flips) == mine and st[(r * 12 + c) * per + k] == EMPTY]
         other = [(abs(c - col), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
-                 if (c - col) % 2 == 1 and st[((1 - r) * 12 + c) * per + k] == EMPTY]
+                 if triangle_class((1 - r) * 12 + c, self.flips) == mine and st[((1 - r) * 12 + c) * per + k] == EMPTY]
         donors = sorted(same)[:NEAREST]
         if len(donors) < MIN_EMPTY:
             donors += sorted(other)[:NEAREST - len(donors)]

@@ -92,18 +92,6 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
                         (float(lateral[0]), float(lateral[1]), float(lateral[2]), float(lateral[3])))
 
 
-def triangle_mates(p: int) -> tuple[list[int], list[int]]:
-    """The points (image rows: top 0..11, then bottom) whose triangles are the colour of point
-    ``p``'s: every second point of its own row, and the other row's points of the other parity
-    (its triangles alternate the other way round), each nearest ``p``'s column first."""
-    r, col = divmod(p, 12)
-    near = sorted(range(12), key=lambda c: abs(c - col))
-    return ([r * 12 + c for c in near if (c - col) % 2 == 0 and c != col],
-            [(1 - r) * 12 + c for c in near if (c - col) % 2 == 1])
-
-
-
-
 _GRIDS: dict[tuple[object, ...], tuple[np.ndarray, int, tuple[slice, slice]]] = {}
 
 
