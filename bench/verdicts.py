@@ -69,11 +69,12 @@ def _ev(pos: Position):
     return layout_to_evidence(layout_of(pos))
 
 
-def params_for(seed: int, plain: bool) -> RenderParams:
-    """Every other board a narrow bar (the reader is told, as a club sets its table up)."""
+def params_for(seed: int, plain: bool, mirror: float = 0.0) -> RenderParams:
+    """Every other board a narrow bar (the reader is told, as a club sets its table up); ``mirror``: the
+    chance a board's halves' triangles mirror each other about the bar."""
     if plain:
-        return RenderParams()
-    return RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
+        return RenderParams(mirror_prob=mirror)
+    return RenderParams.real_table(bar=0.75 if seed % 2 else 1.0, mirror_prob=mirror)
 
 
 def new_tally() -> dict:
@@ -94,11 +95,12 @@ def new_table(seed: int, params: RenderParams, pos: Position) -> BoardReader:
 
 
 def play_board(seed: int, moves: int, illegal: float, plain: bool, tally: dict, detail: list[str],
-               unmoved: float = 0.0) -> None:
+               unmoved: float = 0.0, mirror: float = 0.0) -> None:
     """One board: learn the start, then ``moves`` moves judged and counted (``unmoved``: the share of
-    turns where the mover lifts the dice without moving, though a legal play exists: an illegal move)."""
+    turns where the mover lifts the dice without moving, though a legal play exists: an illegal move;
+    ``mirror``: the chance the board's triangles mirror each other about the bar)."""
     rng = random.Random(seed)
-    params = params_for(seed, plain)
+    params = params_for(seed, plain, mirror)
     pos = Position.start()
     reader = new_table(seed, params, pos)
     mover = "dark"
@@ -313,6 +315,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--unmoved", type=float, default=0.0,
                    help="share of turns where the mover lifts the dice without moving (an illegal move; default 0)")
     p.add_argument("--plain", action="store_true", help="the default renderer instead of real tables")
+    p.add_argument("--mirror", type=float, default=0.0, metavar="P",
+                   help="the chance a board's halves' triangles mirror each other about the bar (default 0)")
     p.add_argument("--verbose", action="store_true", help="list every question and wrong verdict")
     p.add_argument("--real-games", type=int, default=0, metavar="N",
                    help="N whole games of the real matches instead, every move as played, through the bear-off "
@@ -330,12 +334,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     t0 = time.monotonic()
     while tally["moves"] < a.moves:
         play_board(seed, min(MOVES_PER_BOARD, a.moves - tally["moves"]), a.illegal, a.plain, tally, detail,
-                   a.unmoved)
+                   a.unmoved, a.mirror)
         seed += 1
         print(f"\r{tally['moves']}/{a.moves} moves, {seed - a.seed_base} boards, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(f"{'default' if a.plain else 'real-table'} rendering, {tally['moves']} moves on {seed - a.seed_base} boards "
+    print(f"{'default' if a.plain else 'real-table'} rendering" + (f" (triangles mirrored: {a.mirror:g})" if a.mirror
+                                                                    else "") + f", {tally['moves']} moves on {seed - a.seed_base} boards "
           f"({tally['illegal_moves']} illegal" + (f", {tally['unmoved']} of them nothing moved" if tally.get("unmoved")
                                                   else "") + "):")
     u = tally.get("unmoved_outcomes")

@@ -75,8 +75,9 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     lo, hi = params.checker
     size = float(np.random.default_rng([seed, 19]).uniform(lo, hi)) if hi > lo else lo
     shape = params.shape
+    mirrored = bool(params.mirror_prob and np.random.default_rng([seed, 37]).random() < params.mirror_prob)
     tex, props = _draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers,
-                             off_pitch, size, shape, params, np.random.default_rng([seed, 23]))
+                             off_pitch, size, shape, params, np.random.default_rng([seed, 23]), mirrored)
     dr = np.random.default_rng([seed, 29])
     if dice is None and params.dice_prob and dr.random() < params.dice_prob:
         dice = P.random_dice(dr, props.checkers, shape)

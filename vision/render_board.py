@@ -25,7 +25,8 @@ TEX_W, TEX_H = _tex_size(L.BoardShape())
 
 
 @functools.lru_cache(maxsize=16)
-def _empty_board(scheme: Scheme, markers: bool, shape: L.BoardShape = L.BoardShape()) -> np.ndarray:
+def _empty_board(scheme: Scheme, markers: bool, shape: L.BoardShape = L.BoardShape(),
+                 mirrored: bool = False) -> np.ndarray:
     tw, th = _tex_size(shape)
     W, H = shape.width, shape.height
     img = np.zeros((th, tw, 3), np.uint8)
@@ -41,7 +42,8 @@ def _empty_board(scheme: Scheme, markers: bool, shape: L.BoardShape = L.BoardSha
     for i in range(12):
         x = _real(shape, L.column_x(i), 0.0)[0]
         for top in (True, False):
-            c = scheme.point_a if (i + top) % 2 else scheme.point_b
+            # alternating across the bar, or each half the other's mirror (the two points beside the bar alike)
+            c = scheme.point_a if (i + top + (mirrored and i >= 6)) % 2 else scheme.point_b
             if top:
                 _poly(img, [(x - 0.5, 0), (x + 0.5, 0), (x, L.POINT_LEN - 0.1)], c)
             else:
@@ -130,9 +132,10 @@ def draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.
 def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np.random.Generator,
                 jitter: float = 0.05, markers: bool = True, off_pitch: float = L.TRAY_PITCH,
                 checker: float = L.CHECKER, shape: L.BoardShape = L.BoardShape(), params: Optional[RenderParams] = None,
-                pr: Optional[np.random.Generator] = None) -> tuple[np.ndarray, Props]:
-    """:func:`draw_board` with the real-table props of ``params`` (drawn from ``pr``), and what was drawn."""
-    img = _empty_board(scheme, markers, shape).copy()
+                pr: Optional[np.random.Generator] = None, mirrored: bool = False) -> tuple[np.ndarray, Props]:
+    """:func:`draw_board` with the real-table props of ``params`` (drawn from ``pr``), and what was drawn;
+    ``mirrored``: the halves' triangles mirror each other about the bar."""
+    img = _empty_board(scheme, markers, shape, mirrored).copy()
     p_ = params or RenderParams()
     pr = pr or np.random.default_rng(0)
     logos: list[P.Box] = []
@@ -193,4 +196,4 @@ def _draw_board(position: BoardEvidence, scheme: Scheme, setup: L.SetUp, rng: np
             _poly(img, [(tx, y + t - 0.03), (tx + checker, y + t - 0.03), (tx + checker, y + t), (tx, y + t)],
                   _shade(colour, 0.6))
     return img, Props(hinges=tuple(hinges), logos=tuple(logos), faces=(faces[0], faces[1]), checkers=tuple(drawn),
-                      cube=cube)
+                      cube=cube, mirrored=mirrored)

@@ -83,6 +83,8 @@ class RenderParams:
     clock_prob: float = 0.0             # chance of a game clock beside the board
     scoreboard_prob: float = 0.0        # chance of a score board beside the board
     cube_prob: float = 0.0              # chance of the doubling cube on the bar (its middle or an end) or beside it
+    mirror_prob: float = 0.0            # chance the halves' triangles mirror each other about the bar (the two
+    #                                     points beside it painted alike: vision.triangles)
     camera_height: tuple[float, float] = (0.0, 0.0)  # pw: a camera this high over the board (0: straight above
     #                                     everywhere, as drawn before): a die away from its foot shows side faces
     still_checkers: bool = False        # a checker lies as it lay while it stays in its place (a move nudges only
@@ -97,7 +99,7 @@ class RenderParams:
             raise ValueError(f"camera_height {self.camera_height}: a camera's height over the board in point widths"
                              " (lowest, highest), at least 8; (0, 0) for dice seen from straight above")
         for name in ("face_prob", "hinge_prob", "logo_prob", "dice_prob", "lip_prob", "arm_blur_prob", "clock_prob",
-                     "scoreboard_prob", "cube_prob"):
+                     "scoreboard_prob", "cube_prob", "mirror_prob"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} {getattr(self, name)} is not a probability (0..1)")
 
@@ -129,6 +131,7 @@ class Props:
     arm_blur: int = 0                               # motion blur length, px (0: none)
     checkers: tuple[P.Checker, ...] = ()            # every checker drawn on the board: centre and radius (pw)
     cube: Optional[P.Cube] = None                   # the doubling cube, where it lies (on the bar or beside the board)
+    mirrored: bool = False                          # the halves' triangles mirror each other about the bar
 
 
 @dataclass(frozen=True)
