@@ -339,8 +339,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         print(f"\r{tally['moves']}/{a.moves} moves, {seed - a.seed_base} boards, {time.monotonic() - t0:.0f} s",
               end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(f"{'default' if a.plain else 'real-table'} rendering" + (f" (triangles mirrored: {a.mirror:g})" if a.mirror
-                                                                    else "") + f", {tally['moves']} moves on {seed - a.seed_base} boards "
+    mirrored = f" (triangles mirrored: {a.mirror:g})" if a.mirror else ""
+    print(f"{'default' if a.plain else 'real-table'} rendering{mirrored}, {tally['moves']} moves on "
+          f"{seed - a.seed_base} boards "
           f"({tally['illegal_moves']} illegal" + (f", {tally['unmoved']} of them nothing moved" if tally.get("unmoved")
                                                   else "") + "):")
     u = tally.get("unmoved_outcomes")
