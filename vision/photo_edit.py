@@ -21,7 +21,7 @@ from . import layout as L
 from .config import VisionConfig
 from .rectify import rectify
 from .slots import EMPTY, _core, patches, slot_geometry
-from .triangles import Flips, find_flips, triangle_class
+from .triangles import Flips, column_distance, find_flips, triangle_class
 
 
 def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
@@ -124,7 +124,8 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
                 flips = photo_flips(img, labels, config)
             mine = triangle_class(_point(row, col), flips)
             empties = sorted((q for q, v in now.items() if v[0] <= a and triangle_class(_point(*q), flips) == mine
-                              and q != (row, col)), key=lambda q: (q[0] != row, abs(q[1] - col)))
+                              and q != (row, col)),
+                             key=lambda q: (q[0] != row, column_distance(col, q[1], flips[0 if q[0] == "top" else 1])))
             if empties:
                 er, ec = empties[0]
                 _paste(out, img, quad(er, ec, a, hi), quad(row, col, a, hi))

@@ -84,7 +84,7 @@ from .errors import ConfigError
 from .lateral import quarter_lateral
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
-from .triangles import find_flips, triangle_class
+from .triangles import column_distance, find_flips, triangle_class
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
 MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
@@ -238,9 +238,9 @@ class SelfReference(BoardMemory):
         per = self.geo.per_point
         r, col = divmod(p, 12)
         mine = triangle_class(p, self.flips)
-        same = [(abs(c - col), (r * 12 + c) * per + k, False) for c in range(12)
+        same = [(column_distance(col, c, self.flips[r]), (r * 12 + c) * per + k, False) for c in range(12)
                 if c != col and triangle_class(r * 12 + c, self.flips) == mine and st[(r * 12 + c) * per + k] == EMPTY]
-        other = [(abs(c - col), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
+        other = [(column_distance(col, c, self.flips[1 - r]), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
                  if triangle_class((1 - r) * 12 + c, self.flips) == mine and st[((1 - r) * 12 + c) * per + k] == EMPTY]
         donors = sorted(same)[:NEAREST]
         if len(donors) < MIN_EMPTY:

@@ -26,14 +26,24 @@ def triangle_class(p: int, flips: Flips = STANDARD) -> int:
     return (col + r + (flips[r] and col >= 6)) % 2
 
 
+def column_distance(col: int, c: int, flipped: bool) -> int:
+    """How far column ``c`` lies from column ``col`` of a row for borrowing a look: the columns
+    between them, one more across the bar when the row's halves mirror (the points beside the bar
+    then share a colour, but the bar parts their light and their place in the view: the nearest
+    point of the colour across it stands as far as on a standard board, two columns)."""
+    return abs(c - col) + int(flipped and (c >= 6) != (col >= 6))
+
+
 def triangle_mates(p: int, flips: Flips = STANDARD) -> tuple[list[int], list[int]]:
     """The points whose triangles are the colour of point ``p``'s: its own row's (not ``p``),
-    and the other row's, each nearest ``p``'s column first."""
+    and the other row's, each nearest ``p``'s column first (:func:`column_distance`; ties: the
+    lower column first)."""
     r, col = divmod(p, 12)
-    near = sorted(range(12), key=lambda c: abs(c - col))
     mine = triangle_class(p, flips)
-    return ([r * 12 + c for c in near if c != col and triangle_class(r * 12 + c, flips) == mine],
-            [(1 - r) * 12 + c for c in near if triangle_class((1 - r) * 12 + c, flips) == mine])
+    own = sorted(range(12), key=lambda c: column_distance(col, c, flips[r]))
+    other = sorted(range(12), key=lambda c: column_distance(col, c, flips[1 - r]))
+    return ([r * 12 + c for c in own if c != col and triangle_class(r * 12 + c, flips) == mine],
+            [(1 - r) * 12 + c for c in other if triangle_class((1 - r) * 12 + c, flips) == mine])
 
 
 _WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)   # Lab: lightness weighed half, as vision.slots._dist does
@@ -75,4 +85,4 @@ def find_flips(looks: np.ndarray, empty: np.ndarray, per: int) -> Flips:
     return (mirrored, mirrored)
 
 
-__all__ = ["Flips", "MIRROR_CLEAR", "STANDARD", "find_flips", "triangle_class", "triangle_mates"]
+__all__ = ["Flips", "MIRROR_CLEAR", "STANDARD", "column_distance", "find_flips", "triangle_class", "triangle_mates"]

@@ -39,7 +39,7 @@ def test_a_mirrored_row_pairs_the_points_beside_the_bar() -> None:
     assert triangle_class(5, flips) == triangle_class(6, flips)
     assert triangle_class(17, flips) != triangle_class(18, flips)    # the bottom row as it was
     own, other = triangle_mates(4, flips)
-    assert own == [2, 7, 0, 9, 11]         # nearest first; across the bar the odd columns are now 4's colour
+    assert own == [2, 0, 7, 9, 11]         # nearest first, one column more across the bar; odd columns there now
     assert 6 not in own and 5 not in own
     assert all(triangle_class(q, flips) == triangle_class(4, flips) for q in own + other)
 
@@ -122,3 +122,22 @@ def test_an_illegal_roll_on_a_mirrored_board_is_no_legal_play(tmp_path: Path, ca
     assert told["verdict"] != "legal", told
     played = judge("1-2")
     assert (played["verdict"], played["play"]) == ("legal", "21/20 3/1"), played
+
+
+@pytest.mark.parametrize("mirror", [0.0, 1.0])
+def test_a_table_learns_its_board_s_triangle_colours(mirror: float) -> None:
+    # a rendered real table whose halves mirror each other about the bar (or not), learned from the
+    # starting position as the table does: its borrowed looks then come from triangles of their colour
+    from vision.reader import BoardReader
+    from vision.render import RenderParams, render_scene
+    params = RenderParams.real_table(mirror_prob=mirror)
+    r = render_scene(L.start_position(), params, seed=5)
+    assert r.props.mirrored == bool(mirror)
+    cfg = VisionConfig(markers=False, corners=L.format_corners(r.corners.tolist()),
+                       bar_width=params.shape.bar, board_height=params.shape.height)
+    reader = BoardReader(cfg, corners=r.corners)
+    reader.inspect(r.image, read_occluded=True)
+    reader.learn(L.start_position())
+    assert reader.memory is not None
+    reader.memory._templates()
+    assert reader.memory.flips == ((True, True) if mirror else STANDARD)
