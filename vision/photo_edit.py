@@ -21,7 +21,7 @@ from . import layout as L
 from .config import VisionConfig
 from .rectify import rectify
 from .slots import EMPTY, _core, patches, slot_geometry
-from .triangles import Flips, column_distance, find_flips, triangle_class
+from .triangles import Flips, find_flips, triangle_mates
 
 
 def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
@@ -61,10 +61,6 @@ def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.
 
 def _cells(rows: dict[str, Any]) -> dict[tuple[str, int], tuple[int, Optional[str]]]:
     return {(r, i): (int(p[0]), p[1] if p[0] else None) for r in ("top", "bottom") for i, p in enumerate(rows[r])}
-
-
-def _point(row: str, col: int) -> int:
-    return (0 if row == "top" else 1) * 12 + col
 
 
 def photo_flips(img: np.ndarray, labels: dict[str, Any], config: VisionConfig) -> Flips:
@@ -122,10 +118,8 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             a = max(n, lo)
             if flips is None:
                 flips = photo_flips(img, labels, config)
-            mine = triangle_class(_point(row, col), flips)
-            empties = sorted((q for q, v in now.items() if v[0] <= a and triangle_class(_point(*q), flips) == mine
-                              and q != (row, col)),
-                             key=lambda q: (q[0] != row, column_distance(col, q[1], flips[0 if q[0] == "top" else 1])))
+            own, other = triangle_mates((0 if row == "top" else 1) * 12 + col, flips)   # this row's first
+            empties = [q for q in (("top" if p < 12 else "bottom", p % 12) for p in own + other) if now[q][0] <= a]
             if empties:
                 er, ec = empties[0]
                 _paste(out, img, quad(er, ec, a, hi), quad(row, col, a, hi))

@@ -84,7 +84,7 @@ from .errors import ConfigError
 from .lateral import quarter_lateral
 from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
 from .rectify import View
-from .triangles import column_distance, find_flips, triangle_class
+from .triangles import find_flips, triangle_mates
 
 NEAREST = 3        # empty looks: from up to this many nearest points of the same triangle colour
 MIN_EMPTY = 3      # empty looks: the other row's too when this row has fewer donors than this
@@ -236,18 +236,13 @@ class SelfReference(BoardMemory):
         empty there, this row's first; the other row's triangles are turned upside down to stand as
         this row's do."""
         per = self.geo.per_point
-        r, col = divmod(p, 12)
-        mine = triangle_class(p, self.flips)
-        same = [(column_distance(col, c, self.flips[r]), (r * 12 + c) * per + k, False) for c in range(12)
-                if c != col and triangle_class(r * 12 + c, self.flips) == mine and st[(r * 12 + c) * per + k] == EMPTY]
-        other = [(column_distance(col, c, self.flips[1 - r]), ((1 - r) * 12 + c) * per + k, True) for c in range(12)
-                 if triangle_class((1 - r) * 12 + c, self.flips) == mine and st[((1 - r) * 12 + c) * per + k] == EMPTY]
-        donors = sorted(same)[:NEAREST]
+        own, other = triangle_mates(p, self.flips)
+        donors = [(q * per + k, False) for q in own if st[q * per + k] == EMPTY][:NEAREST]
         if len(donors) < MIN_EMPTY:
-            donors += sorted(other)[:NEAREST - len(donors)]
+            donors += [(q * per + k, True) for q in other if st[q * per + k] == EMPTY][:NEAREST - len(donors)]
         if not donors:
             return np.zeros(core.shape[1:], np.float32)
-        looks = np.stack([core[j][::-1] if flip else core[j] for _, j, flip in donors])
+        looks = np.stack([core[j][::-1] if flip else core[j] for j, flip in donors])
         return np.median(looks, axis=0)
 
     # ------------------------------------------------------------------ reading (this frame only)
