@@ -24,6 +24,7 @@ labelled real images).
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import os
 import random
 import sys
@@ -35,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import vision_real as VR  # noqa: E402
 
 from referee.cli.judge import position_rows, rows_evidence  # noqa: E402
+from referee.events import PointReading  # noqa: E402
 from referee.turn.matching import evidence_position  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.compare_readings import FIRST_MISFITS, shows  # noqa: E402
@@ -48,12 +50,18 @@ def main(argv: Optional[list[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--labels", default=VR.LABELS, help="a labels file (default: the repository's real images)")
     p.add_argument("--image-dir", default="", help="the labelled images' folder (default: images/ beside the labels)")
+    p.add_argument("--rendered", type=int, default=0, metavar="N",
+                   help="instead: N rendered real-looking tables (the starting position set up, set up with a "
+                        "checker off, or one move played), each told the starting position")
+    p.add_argument("--seed-base", type=int, default=930000, help="with --rendered: the first board's seed")
     a = p.parse_args(argv)
+    if a.rendered:
+        return rendered(a.rendered, a.seed_base)
     VR.set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
     labels = VR.load_labels()["images"]
     rng = random.Random(5)
     tot = {"boards": 0, "first": 0, "shows": 0, "either": 0, "auto": 0, "cases": 0, "wrong_first": 0, "wrong_shows": 0,
-           "table": 0, "ordered": 0}
+           "table": 0, "ordered": 0, "table_move": 0, "table_misset": 0, "misset": 0}
     for name, lab in labels.items():
         if not lab["board"] or lab.get("hidden") or lab["totals"] != {"dark": 15, "light": 15}:
             continue
@@ -80,13 +88,25 @@ def main(argv: Optional[list[str]] = None) -> int:
         befores = [b for mover in ("dark", "light") for b, _ in VR.cases_for(after, mover, rng, 3)]
         wrong_first = sum(off(rows_evidence(position_rows(b, HOME), HOME)) <= FIRST_MISFITS for b in befores)
         wrong_shows = sum(shown(rows_evidence(position_rows(b, HOME), HOME)) for b in befores)
-        unasked, ordered = (table_learns(cfg, VR.load_image(name), told, order) for order in (False, True))
+        img = VR.load_image(name)
+        dice = VR.dice_seen(name, lab)
+        unasked, ordered = (table_learns(cfg, img, told, order, dice=dice) for order in (False, True))
+        # the table itself, told a position the frame does not show: one move before it, or the
+        # frame's own position with one checker set up a point or two off (or missing)
+        table_move = sum(table_learns(cfg, img, rows_evidence(position_rows(b, HOME), HOME), False, dice=dice)
+                         for b in befores)
+        misset = misset_positions(told, random.Random(f"{name} mis-set"), 4)
+        table_misset = sum(table_learns(cfg, img, m, False, dice=dice) for m in misset)
         print(f"  {name:12s} {n:2d} places off: first lesson {'yes' if first else 'NO '}, "
               f"odds {'yes' if by_odds else 'no '}"
               f"; auto set-up {'yes' if points_off <= L.SETUP_MISFITS else 'no '}"
               f"; a frame one move on, learned as the position before it: {wrong_first}/{len(befores)} first, "
               f"{wrong_shows}/{len(befores)} odds; the table learns it unasked {'yes' if unasked else 'NO '}, "
-              f"on the director's order {'yes' if ordered else 'NO'}", flush=True)
+              f"on the director's order {'yes' if ordered else 'NO'}; learned unasked though it shows another position: "
+              f"one move on {table_move}/{len(befores)}, a checker mis-set {table_misset}/{len(misset)}", flush=True)
+        tot["table_move"] += table_move
+        tot["table_misset"] += table_misset
+        tot["misset"] += len(misset)
         tot["table"] += unasked
         tot["ordered"] += ordered
         tot["boards"] += 1
@@ -100,20 +120,95 @@ def main(argv: Optional[list[str]] = None) -> int:
     print(f"boards learned: {tot['either']} of {tot['boards']} (first lesson {tot['first']}, odds {tot['shows']}); "
           f"auto set-up {tot['auto']} of {tot['boards']}; frames one move on learned as the position before: "
           f"{tot['wrong_first']} of {tot['cases']} by the first lesson, {tot['wrong_shows']} by the odds; "
-          f"the table learns {tot['table']} of {tot['boards']} unasked, {tot['ordered']} on the director's order")
+          f"the table learns {tot['table']} of {tot['boards']} unasked, {tot['ordered']} on the director's order; "
+          f"the table learns unasked a frame of another position: one move on {tot['table_move']} of {tot['cases']}, "
+          f"a checker mis-set {tot['table_misset']} of {tot['misset']}")
     return 0
 
 
-def table_learns(cfg: Any, img: Any, told: Any, order: bool, frames: int = 8) -> bool:
+def misset_positions(told: Any, rng: random.Random, n: int) -> list[Any]:
+    """Up to ``n`` positions one set-up error off ``told`` (table numbering): one checker of a point
+    holding two or more moved a point or two along the board (onto an empty point or its own
+    colour's), or missing from it (the tray left holding it)."""
+    pts = list(told.points)
+    out: list[Any] = []
+    froms = [i for i, p in enumerate(pts) if p.count >= 2]
+    rng.shuffle(froms)
+    for i in froms:
+        if len(out) >= n:
+            break
+        c = pts[i].colour
+        targets = [j for j in (i - 2, i - 1, i + 1, i + 2)
+                   if 0 <= j < 24 and (pts[j].count == 0 or pts[j].colour == c)]
+        new = list(pts)
+        new[i] = PointReading(pts[i].count - 1, c)
+        if targets and rng.random() < 0.8:
+            j = rng.choice(targets)
+            new[j] = PointReading(pts[j].count + 1, c)
+            out.append(replace(told, points=tuple(new)))
+        else:
+            off = list(told.off or (0, 0))
+            off[c == "light"] += 1
+            out.append(replace(told, points=tuple(new), off=tuple(off)))
+    return out
+
+
+def rendered(n: int, seed_base: int) -> int:
+    """The table's first lesson on ``n`` rendered real-looking tables, each told the starting
+    position: the frame of the starting position (learned unasked: right), of it set up with one
+    checker a point or two off or missing, and of a first move played (learned unasked: wrong)."""
+    from referee.rules.moves import legal_plays
+    from referee.rules.position import Position
+    from referee.turn.matching import layout_of, layout_to_evidence
+    from vision.config import VisionConfig
+    from vision.dice_watch import DiceWatch
+    from vision.render import RenderParams, render_scene
+    start = Position.start()
+    told = layout_to_evidence(layout_of(start))
+    tot = {"start": 0, "misset": 0, "moved": 0}
+    rng = random.Random(seed_base)
+    for seed in range(seed_base, seed_base + n):
+        params = RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
+        misset = misset_positions(told, rng, 1)[0]
+        moved = rng.choice(legal_plays(start, rng.randint(1, 6), rng.randint(1, 6))).result.swap()
+        shown = {"start": told, "misset": misset, "moved": layout_to_evidence(layout_of(moved))}
+        got = {}
+        for what, ev in shown.items():
+            frames = [render_scene(ev, params, seed=seed, frame=k) for k in range(8)]
+            reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar,
+                                              board_height=params.shape.height), corners=frames[0].corners)
+            reader.setup = frames[0].setup
+            f = StabilityFilter(reader)
+            f.known(told)
+            watch = DiceWatch()   # the table's dice finder, as the camera thread runs it
+            for k, fr in enumerate(frames):
+                f.feed(fr.image, 0.1 * k)
+                dice = watch.feed(fr.image, reader.corners, params.shape, reader.setup)
+                if dice is not None:
+                    f.dice_seen(dice)
+            got[what] = f.learned > 0
+            tot[what] += got[what]
+        print(f"  board {seed}: learned unasked, told the starting position: the start shown "
+              f"{'yes' if got['start'] else 'NO '}, a checker mis-set {'YES' if got['misset'] else 'no '}, "
+              f"a first move played {'YES' if got['moved'] else 'no '}", flush=True)
+    print(f"rendered tables told the starting position, learned unasked: the start {tot['start']} of {n}; "
+          f"wrongly, a checker mis-set {tot['misset']} of {n}, a first move played {tot['moved']} of {n}")
+    return 0
+
+
+def table_learns(cfg: Any, img: Any, told: Any, order: bool, frames: int = 8, dice: tuple[Any, ...] = ()) -> bool:
     """Whether the table's stability filter, shown ``img`` still for ``frames`` frames and told
     the board shows ``told``, learns the board (with ``order``: the director's order to learn it
-    as it stands given too)."""
+    as it stands given too); ``dice``: the dice the table's dice finder sees lying there, told after
+    the third still frame (:class:`vision.dice_watch.DiceWatch` looks once the board has been still for three)."""
     f = StabilityFilter(BoardReader(cfg, corners=L.parse_corners(cfg.corners or "")))
     f.known(told)
     if order:
         f.learn_as_it_stands(told)
     for k in range(frames):
         f.feed(img, 0.1 * k)
+        if k == 2 and dice:
+            f.dice_seen(dice)
     return f.learned > 0
 
 

@@ -20,6 +20,7 @@ def can_get_surer(ev: BoardEvidence) -> bool:
 
 
 FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board is first learned from
+FIRST_ANY = 25      # first_misfits this high: any still frame teaches the first position told (set-up checked by hand)
 FIRST_PATIENCE = 20.0  # seconds still frames may differ from the first position told before the table is told
 LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
 

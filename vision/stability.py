@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import math
 from enum import Enum
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import cv2
 import numpy as np
@@ -45,9 +45,10 @@ from . import layout as L
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import (FEW_PIXELS, FIRST_PATIENCE, LEARN_REFUSED, can_get_surer, learned_as_it_stands,
-                               out_of_picture, shows, surer, too_few_pixels, unlike_first)
+from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, can_get_surer,
+                               learned_as_it_stands, out_of_picture, shows, surer, too_few_pixels, unlike_first)
 from .find_again import look_again
+from .setup_check import unlike_told
 from .reader import BoardReader, Reading
 from .rectify import FrameMap, View, homography, pixels_per_point, points_out_of_picture
 from .thumbnail import (CACHE_LINE, THUMB_MARGIN, THUMB_PX, THUMB_SIZE, grey_levels, hist_median, small_median,
@@ -122,6 +123,10 @@ class StabilityFilter:
         self.learned = 0                             # known positions learned from
         self._refused: Optional[float] = None        # when still frames first failed to show the first position
         self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
+        # the last set-up check (vision.setup_check): (the reading and the position it was asked with, its answer)
+        self.dice: tuple[Any, ...] = ()   # the dice found lying on the still board (:meth:`dice_seen`)
+        self._last_frame: Optional[np.ndarray] = None   # the picture of `last`, until the board is first learned
+        self._told_check: Optional[tuple[tuple[Any, ...], Optional[BoardEvidence]]] = None
         self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
         self._camera_told = False                    # what the camera's picture leaves out or shows too small, told
 
@@ -251,7 +256,7 @@ class StabilityFilter:
             self._follow_corners(frame)
         reading = self.reader.last_reading
         if reading is not None and first_lesson:
-            self._first_lesson(reading, t)
+            self._first_lesson(reading, t, frame)
         if ev is None:
             self._candidate, self._repeats = None, 0
             if self.state == State.STABLE:
@@ -269,6 +274,7 @@ class StabilityFilter:
             self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
             if self.last is None or self._moved or not same_board(self.last, ev):
                 self.last, self.last_view, self._moved = ev, self.reader.last_view, False
+                self._last_frame = None if self._trained() else frame.copy()
                 self._read_grey = self._last_grey
                 self._try_learn()
                 return ev
@@ -277,6 +283,7 @@ class StabilityFilter:
             if surer(ev, self.last) or self._moved:
                 # the same board, now read more surely (or its picture changed): say so
                 self.last, self.last_view, self._moved = ev, self.reader.last_view, False
+                self._last_frame = None if self._trained() else frame.copy()
                 self._period = self.unsure_every if can_get_surer(ev) else self.reread_every
                 self._try_learn()
                 return ev
@@ -349,6 +356,17 @@ class StabilityFilter:
         self._known, self._ordered, self._refused, self._unlike = ev, True, None, None
         self._read_grey = None   # the next still frame is read (and teaches), not skipped as unchanged
 
+    def dice_seen(self, dice: Any) -> None:
+        """The dice the dice finder sees lying on the still board now (:class:`vision.dice_watch.DiceWatch`;
+        none: lifted): a die over the learned slots is a die, not an arm (:meth:`BoardMemory.dice_lying`),
+        and, before the board is first learned, a point a die lies on is not doubted by the set-up check
+        (:func:`vision.setup_check.unlike_told`): a still board it doubted is read again."""
+        self.dice = tuple(dice)
+        if self.reader.memory is not None:
+            self.reader.memory.dice_lying(self.dice)
+        if self._known is not None and self._told_check is not None and self._told_check[1] is not None:
+            self._read_grey = None   # the next still frame is read (and asked again), not skipped as unchanged
+
     def take_report(self) -> Optional[str]:
         """What the players or the director should be told about the camera, once (None: nothing):
         the still board has not looked like the first position it was told for
@@ -366,20 +384,30 @@ class StabilityFilter:
     def _trained(self) -> bool:
         return self.reader.memory is not None and self.reader.memory.trained
 
-    def _first_lesson(self, reading: Reading, t: float) -> None:
+    def _first_lesson(self, reading: Reading, t: float, frame: Optional[np.ndarray] = None) -> None:
         """The board's first known position (a game's start): learned from a still frame whose
         plain reading is within ``first_misfits`` places of it (the ``[vision]`` setting;
         :data:`~vision.compare_readings.FIRST_MISFITS` by default), even when the frame band
         looks covered (real boards have hinges, clocks and trays there; only what the table
         learns of its own board tells them from a hand).  Players set the board up; a frame of
-        another position differs in many more points."""
+        another position differs in many more points, or, within those places, in a point the frame's
+        own look under the position told reads otherwise (:func:`vision.setup_check.unlike_told`: a
+        checker set up on the wrong point, a first move played before the board stood still): such a
+        frame is not learned unasked, and after :data:`~vision.compare_readings.FIRST_PATIENCE` seconds
+        the table is told which points to check.  ``frame``: the picture ``reading`` was read from
+        (without it, the plain reading's places alone decide)."""
         assert self._known is not None
         if reading.rows is None or self.reader.setup is None or self.quiet < self.reader.config.stable_frames + 1:
             return
         top, bottom = self.reader.setup.to_rows(self._known)
         misfits = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
         misfits += reading.rows.bar != self._known.bar
-        if misfits <= self.reader.config.first_misfits or self._ordered:
+        unlike = None
+        if misfits <= self.reader.config.first_misfits < FIRST_ANY and not self._ordered and frame is not None:
+            # within the plain reading's misfits a frame of another position passes too (a checker
+            # set up on the wrong point, a first move played): asked of the frame's own look
+            unlike = self._unlike_told(self.reader.setup.to_evidence(reading.rows).points, frame)
+        if (misfits <= self.reader.config.first_misfits and unlike is None) or self._ordered:
             learned = self.reader.learn(self._known, reading.view)
             if self._ordered:   # the director is told what came of the order
                 self.report = (learned_as_it_stands(self.reader.setup.to_evidence(reading.rows), self._known)
@@ -392,10 +420,20 @@ class StabilityFilter:
         # still, and not the position told: players still setting up, or a board the camera reads poorly
         # (a camera whose picture leaves out part of the board is told so at once: the likeliest cause)
         self._tell_camera(reading.view)
-        self._unlike = self.reader.setup.to_evidence(reading.rows)
+        self._unlike = unlike if unlike is not None else self.reader.setup.to_evidence(reading.rows)
         if self._refused is None:
             self._refused = t
         self._first_refused(t)
+
+    def _unlike_told(self, read: tuple[Any, ...], frame: np.ndarray) -> Optional[BoardEvidence]:
+        """:func:`vision.setup_check.unlike_told` of a still ``frame`` (its plain reading's points:
+        ``read``) under the first position told, kept for the reading and the position it was asked
+        with (a still board is read again now and then, and reads the same: not asked again)."""
+        assert self._known is not None
+        key = (tuple((p.count, p.colour) for p in read), self._known, tuple(d.board for d in self.dice))
+        if self._told_check is None or self._told_check[0] != key:
+            self._told_check = (key, unlike_told(self.reader, frame, self._known, self.dice))
+        return self._told_check[1]
 
     def _first_refused(self, t: float) -> None:
         """The still board has not shown the first position told for :data:`FIRST_PATIENCE`
@@ -412,6 +450,15 @@ class StabilityFilter:
             return False
         if not shows(self.last, self._known):
             return False
+        if not self._trained() and self._last_frame is not None and self.reader.config.first_misfits < FIRST_ANY:
+            # the board's first lesson: a frame of another position may show the one told by its plain
+            # odds too (a count one off keeps 3 % at a point); asked of the frame's own look
+            unlike = self._unlike_told(self.last.points, self._last_frame)
+            if unlike is not None:
+                self._unlike = unlike
+                if self._refused is None:
+                    self._refused = self.last.t
+                return False
         self.reader.learn(self._known, self.last_view)
         self._tell_camera(self.last_view)
         self._known = None

@@ -169,8 +169,7 @@ class CameraThread:
             return
         dice = self.dice_watch.feed(frame, reader.corners, self.config.vision.shape, reader.setup)
         if dice is not None:
-            if reader.memory is not None:  # a die over the learned slots is a die, not an arm
-                reader.memory.dice_lying(dice)
+            self.filter.dice_seen(dice)   # a die over the learned slots is a die, not an arm
             self.events.put(DiceSeen(to_readings(dice, reader.setup), t=t))
 
     def known(self, board: Any) -> None:

@@ -1,0 +1,132 @@
+"""The first lesson asked of the frame's own look (vision/setup_check.py, vision/stability.py).
+
+A table learns its board from the first still frame of the position it is told, when the plain
+reading is within ``first_misfits`` places of it.  On the real dev frame test1
+(tests/data/vision_real, read 0-2 places off its labelled position) a checker set up a point off
+is within those places too: the frame, taught by itself under the position told, shows which
+points differ, and the table does not learn the board unasked; told the frame's own position it
+learns it as before, and the director's order learns it whatever it shows.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import vision_real as VR  # noqa: E402
+
+from referee.cli.judge import rows_evidence  # noqa: E402
+from referee.events import BoardEvidence, PointReading  # noqa: E402
+from vision import layout as L  # noqa: E402
+from vision.compare_readings import FIRST_ANY, FIRST_PATIENCE  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+from vision.setup_check import unlike_told  # noqa: E402
+from vision.stability import StabilityFilter  # noqa: E402
+
+HOME = "bottom-right"
+
+
+def _frame(name: str = "test1") -> tuple[np.ndarray, BoardEvidence, BoardReader]:
+    lab = VR.load_labels()["images"][name]
+    reader = BoardReader(VR.config_for(lab, HOME), corners=np.asarray(lab["corners"], np.float32))
+    return VR.load_image(name), rows_evidence(lab, HOME), reader
+
+
+def _moved(told: BoardEvidence, frm: int, to: int) -> BoardEvidence:
+    """``told`` with one checker of point ``frm`` (table numbering) set up on point ``to`` instead."""
+    pts = list(told.points)
+    a, b = pts[frm - 1], pts[to - 1]
+    assert a.count >= 2 and (b.count == 0 or b.colour == a.colour)
+    pts[frm - 1] = PointReading(a.count - 1, a.colour)
+    pts[to - 1] = PointReading(b.count + 1, a.colour)
+    return replace(told, points=tuple(pts))
+
+
+def _a_stack(told: BoardEvidence) -> tuple[int, int]:
+    """A point of two or more checkers and its neighbour that is empty (table numbering)."""
+    for i, p in enumerate(told.points):
+        for j in (i - 1, i + 1):
+            if p.count >= 2 and 0 <= j < 24 and told.points[j].count == 0:
+                return i + 1, j + 1
+    raise AssertionError("no stack beside an empty point")
+
+
+def test_a_frame_told_its_own_position_is_not_doubted() -> None:
+    img, told, reader = _frame()
+    reader.inspect(img, read_occluded=True)
+    assert reader.setup is not None
+    assert unlike_told(reader, img, told) is None
+
+
+def test_a_checker_set_up_a_point_off_is_named_where_the_frame_shows_otherwise() -> None:
+    img, truth, reader = _frame()
+    reader.inspect(img, read_occluded=True)
+    frm, to = _a_stack(truth)
+    told = _moved(truth, frm, to)
+    seen = unlike_told(reader, img, told)
+    assert seen is not None
+    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points)) if (a.count, a.colour) != (b.count, b.colour)}
+    assert differ and differ <= {frm, to}
+    # what it says it sees there is what the board holds
+    for p in differ:
+        assert (seen.points[p - 1].count, seen.points[p - 1].colour) == \
+            (truth.points[p - 1].count, truth.points[p - 1].colour)
+
+
+def test_the_check_leaves_the_tables_reader_as_it_was() -> None:
+    img, truth, reader = _frame()
+    reader.inspect(img, read_occluded=True)
+    view, colours, checker = reader.last_view, reader.colours, reader.checker
+    frm, to = _a_stack(truth)
+    unlike_told(reader, img, _moved(truth, frm, to))
+    assert reader.memory is None and reader.last_view is view and reader.colours is colours
+    assert reader.checker == checker
+
+
+def _fed(told: BoardEvidence, frames: int = 8, order: bool = False, **config: object) -> StabilityFilter:
+    img, _, reader = _frame()
+    if config:
+        reader = BoardReader(replace(reader.config, **config), corners=reader.corners)
+    f = StabilityFilter(reader)
+    f.known(told)
+    if order:
+        f.learn_as_it_stands(told)
+    for k in range(frames):
+        f.feed(img, 0.5 * k)
+    return f
+
+
+def test_the_table_learns_a_still_frame_of_the_position_told() -> None:
+    _, truth, _ = _frame()
+    assert _fed(truth).learned == 1
+
+
+def test_the_table_does_not_learn_a_mis_set_board_unasked_and_says_where_to_look() -> None:
+    _, truth, _ = _frame()
+    frm, to = _a_stack(truth)
+    told = _moved(truth, frm, to)
+    f = _fed(told)
+    assert f.learned == 0 and (f.reader.memory is None or not f.reader.memory.trained)
+    assert f.take_report() is None   # players may still be setting up
+    img, _, _ = _frame()
+    t = 4.0
+    while t < FIRST_PATIENCE + 6:
+        f.feed(img, t)
+        t += 0.5
+    said = f.take_report()
+    assert said is not None and said.startswith("the board does not look like the position the referee expects")
+    assert f"point {frm} " in said or f"point {to} " in said, said
+    assert f.learned == 0
+
+
+def test_the_directors_order_and_first_misfits_25_learn_a_mis_set_board() -> None:
+    _, truth, _ = _frame()
+    frm, to = _a_stack(truth)
+    told = _moved(truth, frm, to)
+    assert _fed(told, order=True).learned == 1
+    assert _fed(told, first_misfits=FIRST_ANY).learned == 1

@@ -1,0 +1,86 @@
+"""Does a still frame show the position the referee was told?  Asked of the frame's own look.
+
+A table first learns its board from the first still frame of a game's start (the first lesson,
+:meth:`vision.stability.StabilityFilter._first_lesson`): its plain reading may be off in up to
+``[vision] first_misfits`` places (8 by default; a real board's plain reading errs on a point or
+a few).  So a frame of another position passes too: a checker set up on the wrong point, one
+missing, or the first move played before the board first stood still.  The board's look is
+then learned under a position it does not show: the learned look agrees with the referee's
+position where the board does not, and the record goes on from a position the table never showed.
+
+Under the position told, the frame can say more than its plain reading: taught by itself
+(:mod:`vision.self_reference`, each point read with the looks of the other points), a point
+whose slots show another count or colour than told, at least :data:`SETUP_ODDS` to 1 over what
+was told, is one the players should check (:func:`unlike_told`), and the board is not learned
+unasked.  A set-up error or a first move changes a point by a checker or two: the frame's looks
+tell nothing of a point they read further off than that (:data:`SETUP_DICE`, a plain roll's
+bound), as when it judges a move.
+
+Measured on the labelled real frames (``bench/first_lesson.py``, each set): told its own position,
+no frame was doubted (54 boards); told the position one move before it, 170 of 222 frames were
+doubted (the plain reading's rule alone would have learned 146 of them).  The check reads the
+frame once more (a copy of the reader, so the table's own reader is left as it was): about a
+sixth of a second here, once per distinct still reading until the board is first learned.
+"""
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Optional, Sequence
+
+import numpy as np
+
+from referee.events import BoardEvidence, PointReading
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dice import DieSeen
+    from .reader import BoardReader
+
+#: the odds (to 1) by which a point's slots must favour another count or colour than told to be doubted
+#: (the referee's likelihood verdict takes a move's two points read as doubted at 30:1 too)
+SETUP_ODDS = 100.0
+#: the roll the frame's looks are bounded by: a point read more than two checkers off what was told
+#: tells nothing (a set-up error or one move changes a point by one or two)
+SETUP_DICE = (1, 2)
+
+
+def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
+                dice: Sequence["DieSeen"] = ()) -> Optional[BoardEvidence]:
+    """The still ``frame`` as its own look reads it under the position ``told`` (table numbering):
+    ``told`` with each point that shows another count or colour, by :data:`SETUP_ODDS` to 1 or
+    more, replaced by what it shows; None when the frame shows ``told`` or cannot tell (something
+    over the board, no set-up yet).  ``dice``: the dice found lying on the board (the opening roll's,
+    :class:`vision.dice_watch.DiceWatch`): a point a die lies on is not doubted (the die may hide a
+    checker or look like one).  ``reader`` (the table's) is left as it was: the frame is read by a
+    copy of it."""
+    if reader.setup is None:
+        return None
+    probe = copy.deepcopy(reader)
+    probe.memory = None
+    plain = probe.inspect(frame, read_occluded=True)
+    if plain.rows is None:
+        return None
+    read = reader.setup.to_evidence(plain.rows).points   # the plain reading, table numbering
+    if not probe.assume(told, dice=SETUP_DICE) or probe.memory is None:
+        return None
+    probe.memory.dice_lying(dice)
+    ev = probe.inspect(frame).evidence
+    if ev is None or not ev.odds:
+        return None
+    per = probe.memory.geo.per_point
+    under = probe.memory.under_dice[:24 * per].reshape(24, per).any(axis=1)   # image rows, top then bottom
+    points = list(told.points)
+    doubted = False
+    for i, (alts, was) in enumerate(zip(ev.odds[:24], told.points)):
+        row, col = reader.setup.slot(i + 1)
+        if under[col if row == "top" else 12 + col] or (read[i].count, read[i].colour) == (was.count, was.colour):
+            continue
+        want = (was.count, was.colour if was.count else None)
+        odds = {(n, c if n else None): q for n, c, q in alts}
+        best, q = max(odds.items(), key=lambda kv: kv[1])
+        if best != want and q >= SETUP_ODDS * odds.get(want, 0.0):
+            points[i] = PointReading(best[0], best[1])
+            doubted = True
+    return BoardEvidence(tuple(points), told.bar, told.off) if doubted else None
+
+
+__all__ = ["SETUP_DICE", "SETUP_ODDS", "unlike_told"]
