@@ -58,7 +58,7 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) ->
     by default): the points (table numbering) that differ, read against expected, at most ``most``
     of them named, and how to have the board learned anyway (the director's order,
     :meth:`vision.stability.StabilityFilter.learn_as_it_stands`)."""
-    return (f"the board does not look like the position the referee expects: {_differences(reading, known, most)}. "
+    return (f"the board does not look like the position the referee expects: {differences(reading, known, most)}. "
             "Check the set-up; if it is right, the camera reads this board poorly and will ask you to confirm "
             "moves until the director has it learn the board as set up (the director's menu: "
             "\"Learn the board as it stands\"; or learn_board from the club page)")
@@ -68,11 +68,11 @@ def learned_as_it_stands(reading: BoardEvidence, known: BoardEvidence, most: int
     """What the table is told once the director's order to learn the board as it stands is carried
     out: the position learned, and where the camera's own reading of that frame differed (those
     places are now read by the board's learned look)."""
-    differences = _differences(reading, known, most)
-    if not differences:
+    said = differences(reading, known, most)
+    if not said:
         return "the board is learned as it stands (the camera read it as the referee's position)"
     return ("the board is learned as it stands, as the referee's position; the camera alone read it otherwise: "
-            + differences)
+            + said)
 
 
 def out_of_picture(setup: L.SetUp, cut: tuple[bool, ...]) -> str:
@@ -110,7 +110,7 @@ LEARN_REFUSED = ("the board could not be learned as it stands: the board lies fu
                  "learned it than a knock (set the corners again, or delete board-memory.npz to learn afresh)")
 
 
-def _differences(reading: BoardEvidence, known: BoardEvidence, most: int) -> str:
+def differences(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:
     """The points (table numbering) ``reading`` has otherwise than ``known``, read against expected,
     at most ``most`` of them named, and the bar when it differs."""
     def said(p: PointReading) -> str:

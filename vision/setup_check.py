@@ -11,16 +11,24 @@ position where the board does not, and the record goes on from a position the ta
 Under the position told, the frame can say more than its plain reading: taught by itself
 (:mod:`vision.self_reference`, each point read with the looks of the other points), a point
 whose slots show another count or colour than told, at least :data:`SETUP_ODDS` to 1 over what
-was told, is one the players should check (:func:`unlike_told`), and the board is not learned
-unasked.  A set-up error or a first move changes a point by a checker or two: the frame's looks
-tell nothing of a point they read further off than that (:data:`SETUP_DICE`, a plain roll's
-bound), as when it judges a move.
+was told, and which the plain reading reads otherwise too, is one the players should check
+(:func:`unlike_told`): the board is not learned unasked.  A set-up error or a first move changes
+a point by a checker or two: the frame's looks tell nothing of a point they read further off than
+that (:data:`SETUP_DICE`, a plain roll's bound), as when it judges a move; nor of a point a die
+found on the board lies on.
 
-Measured on the labelled real frames (``bench/first_lesson.py``, each set): told its own position,
-no frame was doubted (54 boards); told the position one move before it, 170 of 222 frames were
-doubted (the plain reading's rule alone would have learned 146 of them).  The check reads the
-frame once more (a copy of the reader, so the table's own reader is left as it was): about a
-sixth of a second here, once per distinct still reading until the board is first learned.
+Measured with ``bench/first_lesson.py`` (the table's stability filter shown a still frame and told
+a position; session 36).  On the 41 labelled real boards of every set: told their own position,
+learned unasked 36 as before (the other five never were: under an arm, or read too poorly);
+told the position one move before the frame's, wrongly learned 48 of 222 (182 before); told the
+frame's position with one checker set up a point or two off or missing, 59 of 164 (141).  On
+rendered real-looking tables told the starting position (``--rendered``): the start learned 30 of
+30 and 100 of 100 (seeds 940000 on, not looked at while choosing :data:`SETUP_ODDS`), a mis-set
+start 4 of 30 and 10 of 100, a first move played 2 of 30 and 5 of 100 (every one before).  At 30:1,
+or without the plain reading's agreement, a logo on the field or a die on a stack the dice finder
+missed was doubted on 2 of the 30 rendered starts; at 300:1 the real frames' wrong lessons were
+half as many again.  The check reads the frame twice more (a copy of the reader, so the table's
+own is left as it was), once per distinct still reading until the board is first learned.
 """
 from __future__ import annotations
 
@@ -36,7 +44,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reader import BoardReader
 
 #: the odds (to 1) by which a point's slots must favour another count or colour than told to be doubted
-#: (the referee's likelihood verdict takes a move's two points read as doubted at 30:1 too)
+#: (chosen on the labelled real boards and 30 rendered tables: 30 doubted a rendered logo, 300 let half as
+#: many mis-set real boards through again)
 SETUP_ODDS = 100.0
 #: the roll the frame's looks are bounded by: a point read more than two checkers off what was told
 #: tells nothing (a set-up error or one move changes a point by one or two)

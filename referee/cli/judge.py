@@ -116,7 +116,9 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
     from vision.cli import load_image
     from vision.errors import BoardNotFound, VisionError
     from vision.layout import parse_corners
+    from vision.compare_readings import differences
     from vision.reader import BoardReader
+    from vision.setup_check import unlike_told
 
     def frame(path: str) -> Any:
         try:
@@ -140,8 +142,18 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             assert reference_position is not None
             rc = parse_corners(reference_corners) if reference_corners else cs
             ref_reader = BoardReader(cfg, corners=rc)
-            ref_reader.inspect(frame(reference), read_occluded=True)
-            ref_reader.learn(rows_evidence(reference_position, dark_home))
+            ref_img = frame(reference)
+            ref_reader.inspect(ref_img, read_occluded=True)
+            ref_ev = rows_evidence(reference_position, dark_home)
+            # a reference frame of another position than the one given would teach a wrong look
+            # (as the table's first lesson is asked: vision.setup_check)
+            unlike = unlike_told(ref_reader, ref_img, ref_ev)
+            if unlike is not None:
+                out["reason"] = ("the reference frame does not look like the reference position: "
+                                 f"{differences(unlike, ref_ev)}; check --reference-position (and that "
+                                 "--reference is a frame of that position)")
+                return out
+            ref_reader.learn(ref_ev)
             reader.memory = ref_reader.memory
             reader.colours = ref_reader.colours
             img = frame(image)

@@ -72,6 +72,32 @@ def test_judge_says_illegal_with_a_reference(tmp_path, capsys) -> None:
     assert res["after"] == position_rows(bad, "bottom-right")
 
 
+def test_judge_refuses_a_reference_frame_of_another_position_than_given(tmp_path, capsys) -> None:
+    # the reference frame shows the start with one of the 6-point's checkers set up on the 4-point;
+    # its position file says the start: learning it would teach a wrong look, so the judge waits and
+    # names the points to check (told the position the frame shows, it judges the move)
+    pts = list(START.me)
+    pts[5], pts[3] = pts[5] - 1, 1
+    misset = Position(pts, START.opp)
+    plays = legal_plays(misset, 6, 4)
+    after = plays[0].result.swap()
+    image, corners = _frame(tmp_path, after, 23, "after.png", frame=1)
+    ref, _ = _frame(tmp_path, misset, 23, "ref.png")
+    told = _write(tmp_path, "start.json", position_rows(START, "bottom-right"))
+    right = _write(tmp_path, "misset.json", position_rows(misset, "bottom-right"))
+    argv = [image, "--before", right, "--mover", "dark", "--dice", "6-4", "--corners", corners, "--reference", ref, "--json"]
+    rc, out, err = _judge(capsys, argv + ["--reference-position", told])
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["verdict"] == "wait" and res["play"] is None
+    assert res["reason"].startswith("the reference frame does not look like the reference position: point ")
+    assert "point 4 reads 1 dark (none expected)" in res["reason"] or "point 6 reads 4 dark (5 dark expected)" in \
+        res["reason"], res["reason"]
+    rc, out, err = _judge(capsys, argv + ["--reference-position", right])
+    assert rc == 0, err
+    assert json.loads(out)["verdict"] == "legal"
+
+
 @pytest.mark.parametrize("argv_fix, needle", [
     (["--dice", "7-1"], "dice '7-1'"),
     (["--dice", "six"], "dice 'six'"),
