@@ -19,16 +19,17 @@ found on the board lies on.
 
 Measured with ``bench/first_lesson.py`` (the table's stability filter shown a still frame and told
 a position; session 36).  On the 41 labelled real boards of every set: told their own position,
-learned unasked 36 as before (the other five never were: under an arm, or read too poorly);
+learned unasked 36 as before (the other five, read 9-15 places off, never were);
 told the position one move before the frame's, wrongly learned 48 of 222 (182 before); told the
 frame's position with one checker set up a point or two off or missing, 59 of 164 (141).  On
 rendered real-looking tables told the starting position (``--rendered``): the start learned 30 of
 30 and 100 of 100 (seeds 940000 on, not looked at while choosing :data:`SETUP_ODDS`), a mis-set
-start 4 of 30 and 10 of 100, a first move played 2 of 30 and 5 of 100 (every one before).  At 30:1,
-or without the plain reading's agreement, a logo on the field or a die on a stack the dice finder
-missed was doubted on 2 of the 30 rendered starts; at 300:1 the real frames' wrong lessons were
-half as many again.  The check reads the frame twice more (a copy of the reader, so the table's
-own is left as it was), once per distinct still reading until the board is first learned.
+start 4 of 30 and 10 of 100, a first move played 2 of 30 and 5 of 100 (every one before).  At 30:1
+without the plain reading's agreement, a die on a stack the dice finder missed and a logo on the
+field were doubted on 2 of the 30 rendered starts (with it, the logo still); at 300:1 the real
+frames' wrong lessons were a third more (64 and 74).  The check reads the frame twice more (a copy
+of the reader, so the table's own is left as it was), about 0.15 s of CPU here, once per distinct
+still reading until the board is first learned.
 """
 from __future__ import annotations
 
@@ -44,8 +45,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reader import BoardReader
 
 #: the odds (to 1) by which a point's slots must favour another count or colour than told to be doubted
-#: (chosen on the labelled real boards and 30 rendered tables: 30 doubted a rendered logo, 300 let half as
-#: many mis-set real boards through again)
+#: (chosen on the labelled real boards and 30 rendered tables: 30 doubted a rendered logo, 300 let a third
+#: more mis-set real boards through)
 SETUP_ODDS = 100.0
 #: the roll the frame's looks are bounded by: a point read more than two checkers off what was told
 #: tells nothing (a set-up error or one move changes a point by one or two)
