@@ -143,6 +143,37 @@ def test_a_still_board_unlike_the_first_position_told_is_said_once(tmp_path) -> 
     assert not [e for e in _drain(events) if isinstance(e, CameraReport)]
 
 
+def test_a_start_set_up_with_a_checker_off_is_not_learned_and_the_point_is_named(tmp_path) -> None:
+    # the start set up with one of Dark's 6-point checkers on the 4-point: the plain reading is two
+    # places off the start, within first_misfits, but the frame's own look under the start shows
+    # those points otherwise (vision.setup_check): nothing is learned, and after FIRST_PATIENCE the
+    # table names them; the checker put right, the start is learned and nothing more is said
+    from referee.events import CameraReport
+    from vision.compare_readings import FIRST_PATIENCE
+    start = Position.start()
+    pts = list(start.me)
+    pts[5], pts[3] = 4, 1
+    frames = _frames(Position(pts, start.opp), 4)
+    cam, events = _camera(tmp_path, frames[0].corners)
+    cam.known(start)
+    reports: list[str] = []
+    t = 0.0
+    while t < FIRST_PATIENCE + 10:
+        for f in frames:
+            cam.step(f.image, t)
+            t += 0.5
+        reports += [e.message for e in _drain(events) if isinstance(e, CameraReport)]
+    assert cam.filter.learned == 0 and not (tmp_path / "board-memory.npz").exists()
+    assert len(reports) == 1, reports
+    assert reports[0].startswith("the board does not look like the position the referee expects: point ")
+    assert "point 6 reads 4 dark (5 dark expected)" in reports[0] or "point 4 reads 1 dark (none expected)" \
+        in reports[0], reports[0]
+    for k, f in enumerate(_frames(start, 12, start=20)):
+        cam.step(f.image, t + k)
+    assert cam.filter.learned == 1
+    assert not [e for e in _drain(events) if isinstance(e, CameraReport)]
+
+
 def test_with_first_misfits_25_any_still_board_is_learned_as_the_first_position_told(tmp_path) -> None:
     # the director checked the set-up of a board the camera reads poorly and set first_misfits = 25:
     # the still board is learned as the position told however the plain reading differs
