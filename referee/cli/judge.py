@@ -147,7 +147,8 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             ref_ev = rows_evidence(reference_position, dark_home)
             # a reference frame of another position than the one given would teach a wrong look
             # (as the table's first lesson is asked: vision.setup_check)
-            unlike = unlike_told(ref_reader, ref_img, ref_ev)
+            ref_dice = [d for d in find_dice_in_frame(ref_img, ref_reader.locate(ref_img), cfg.shape) if d.sure()]
+            unlike = unlike_told(ref_reader, ref_img, ref_ev, ref_dice)
             if unlike is not None:
                 out["reason"] = ("the reference frame does not look like the reference position: "
                                  f"{differences(unlike, ref_ev)}; check --reference-position (and that "
