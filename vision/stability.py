@@ -123,9 +123,10 @@ class StabilityFilter:
         self.learned = 0                             # known positions learned from
         self._refused: Optional[float] = None        # when still frames first failed to show the first position
         self._unlike: Optional[BoardEvidence] = None # the last such frame's reading
-        # the last set-up check (vision.setup_check): (the reading and the position it was asked with, its answer)
         self.dice: tuple[Any, ...] = ()   # the dice found lying on the still board (:meth:`dice_seen`)
         self._last_frame: Optional[np.ndarray] = None   # the picture of `last`, until the board is first learned
+        # the last set-up check (vision.setup_check): (the reading, the position and the dice it was asked with;
+        # its answer)
         self._told_check: Optional[tuple[tuple[Any, ...], Optional[BoardEvidence]]] = None
         self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
         self._camera_told = False                    # what the camera's picture leaves out or shows too small, told
@@ -450,7 +451,8 @@ class StabilityFilter:
             return False
         if not shows(self.last, self._known):
             return False
-        if not self._trained() and self._last_frame is not None and self.reader.config.first_misfits < FIRST_ANY:
+        if not self._trained() and not self._ordered and self._last_frame is not None \
+                and self.reader.config.first_misfits < FIRST_ANY:
             # the board's first lesson: a frame of another position may show the one told by its plain
             # odds too (a count one off keeps 3 % at a point); asked of the frame's own look
             unlike = self._unlike_told(self.last.points, self._last_frame)
