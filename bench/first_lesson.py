@@ -16,10 +16,16 @@ labelled position told, Dark's home at the bottom right), printed:
 * the table itself (:class:`vision.stability.StabilityFilter`, the frame shown still): whether it
   learns the board unasked when told the position, and whether the director's order to learn
   the board as it stands (:meth:`~vision.stability.StabilityFilter.learn_as_it_stands`) has it
-  learned.
+  learned; and whether it learns the board unasked, wrongly, when told a position the frame does
+  not show: the position one move before it (the cases above), or the frame's own position with
+  one checker set up a point or two off or missing (:func:`misset_positions`, 4 a board): the
+  plain reading's rule alone lets most through, the set-up check (:mod:`vision.setup_check`) few.
+  The dice the table's dice finder sees are told to the filter as the camera thread tells them.
 
 ``python3 bench/first_lesson.py [--labels FILE --image-dir DIR]`` (default: the repository's
-labelled real images).
+labelled real images); ``--rendered N [--seed-base S]``: instead N rendered real-looking tables
+(from seed S, 930000 by default), each told the starting position while it shows the start, the
+start with a checker mis-set, or a first move played (the table's dice finder running beside).
 """
 from __future__ import annotations
 
