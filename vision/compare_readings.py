@@ -79,8 +79,7 @@ def out_of_picture(setup: L.SetUp, cut: tuple[bool, ...]) -> str:
     """What the table is told once it has learned the board when the camera's picture leaves out part
     of some points (``cut``: by image rows, :func:`vision.rectify.points_out_of_picture`): those points
     (table numbering) and the fix."""
-    slots = {p: setup.slot(p) for p in range(1, 25)}   # (row, column) of each table point
-    points = [p for p, (row, col) in slots.items() if cut[col if row == "top" else 12 + col]]
+    points = [p for p in range(1, 25) if cut[setup.index(p)]]
     named = ", ".join(str(p) for p in points)
     them = "them" if len(points) > 1 else "it"
     return (f"the camera's picture leaves out part of point{'s' if len(points) > 1 else ''} {named}: set the camera "

@@ -225,6 +225,12 @@ class SetUp:
         col = k if side == "right" else 11 - k  # 13 sits opposite 12, 24 opposite 1
         return other, col
 
+    def index(self, point: int) -> int:
+        """Table point 1..24's place in image-row order (top 0..11, then bottom 12..23): the order of
+        per-point arrays read from the picture."""
+        row, col = self.slot(point)
+        return col if row == "top" else 12 + col
+
     def to_evidence(self, rows: RowReading, t: float = 0.0, off: Optional[tuple[int, int]] = None) -> BoardEvidence:
         """Map a row reading to table numbering (``off``: the trays' counts, when read)."""
         pts = []

@@ -81,8 +81,7 @@ def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
     points = list(told.points)
     doubted = False
     for i, (alts, was) in enumerate(zip(ev.odds[:24], told.points)):
-        row, col = reader.setup.slot(i + 1)
-        if under[col if row == "top" else 12 + col] or (read[i].count, read[i].colour) == (was.count, was.colour):
+        if under[reader.setup.index(i + 1)] or (read[i].count, read[i].colour) == (was.count, was.colour):
             continue
         want = (was.count, was.colour if was.count else None)
         odds = {(n, c if n else None): q for n, c, q in alts}
