@@ -403,11 +403,10 @@ class StabilityFilter:
         top, bottom = self.reader.setup.to_rows(self._known)
         misfits = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
         misfits += reading.rows.bar != self._known.bar
-        unlike = None
-        if misfits <= self.reader.config.first_misfits < FIRST_ANY and not self._ordered and frame is not None:
-            # within the plain reading's misfits a frame of another position passes too (a checker
-            # set up on the wrong point, a first move played): asked of the frame's own look
-            unlike = self._unlike_told(self.reader.setup.to_evidence(reading.rows).points, frame)
+        # within the plain reading's misfits a frame of another position passes too (a checker set up on
+        # the wrong point, a first move played): asked of the frame's own look
+        unlike = self._unlike_told(self.reader.setup.to_evidence(reading.rows).points, frame) \
+            if misfits <= self.reader.config.first_misfits else None
         if (misfits <= self.reader.config.first_misfits and unlike is None) or self._ordered:
             learned = self.reader.learn(self._known, reading.view)
             if self._ordered:   # the director is told what came of the order
@@ -421,16 +420,25 @@ class StabilityFilter:
         # still, and not the position told: players still setting up, or a board the camera reads poorly
         # (a camera whose picture leaves out part of the board is told so at once: the likeliest cause)
         self._tell_camera(reading.view)
-        self._unlike = unlike if unlike is not None else self.reader.setup.to_evidence(reading.rows)
-        if self._refused is None:
-            self._refused = t
+        self._unlike_seen(unlike if unlike is not None else self.reader.setup.to_evidence(reading.rows), t)
         self._first_refused(t)
 
-    def _unlike_told(self, read: tuple[Any, ...], frame: np.ndarray) -> Optional[BoardEvidence]:
+    def _unlike_seen(self, unlike: BoardEvidence, t: float) -> None:
+        """A still frame at ``t`` shows ``unlike``, not the first position told: kept to be named once
+        still frames have gone on differing for :data:`~vision.compare_readings.FIRST_PATIENCE` seconds."""
+        self._unlike = unlike
+        if self._refused is None:
+            self._refused = t
+
+    def _unlike_told(self, read: tuple[Any, ...], frame: Optional[np.ndarray]) -> Optional[BoardEvidence]:
         """:func:`vision.setup_check.unlike_told` of a still ``frame`` (its plain reading's points:
         ``read``) under the first position told, kept for the reading and the position it was asked
-        with (a still board is read again now and then, and reads the same: not asked again)."""
+        with (a still board is read again now and then, and reads the same: not asked again).  None
+        too when it is not asked: the board learned already, on the director's order, with
+        ``first_misfits`` at :data:`~vision.compare_readings.FIRST_ANY`, or without the picture."""
         assert self._known is not None
+        if self._trained() or self._ordered or frame is None or self.reader.config.first_misfits >= FIRST_ANY:
+            return None
         key = (tuple((p.count, p.colour) for p in read), self._known, tuple(d.board for d in self.dice))
         if self._told_check is None or self._told_check[0] != key:
             self._told_check = (key, unlike_told(self.reader, frame, self._known, self.dice))
@@ -451,16 +459,12 @@ class StabilityFilter:
             return False
         if not shows(self.last, self._known):
             return False
-        if not self._trained() and not self._ordered and self._last_frame is not None \
-                and self.reader.config.first_misfits < FIRST_ANY:
-            # the board's first lesson: a frame of another position may show the one told by its plain
-            # odds too (a count one off keeps 3 % at a point); asked of the frame's own look
-            unlike = self._unlike_told(self.last.points, self._last_frame)
-            if unlike is not None:
-                self._unlike = unlike
-                if self._refused is None:
-                    self._refused = self.last.t
-                return False
+        # the board's first lesson: a frame of another position may show the one told by its plain odds
+        # too (a count one off keeps 3 % at a point); asked of the frame's own look
+        unlike = self._unlike_told(self.last.points, self._last_frame)
+        if unlike is not None:
+            self._unlike_seen(unlike, self.last.t)
+            return False
         self.reader.learn(self._known, self.last_view)
         self._tell_camera(self.last_view)
         self._known = None
