@@ -108,7 +108,8 @@ def main(argv: Optional[list[str]] = None) -> int:
               f"; auto set-up {'yes' if points_off <= L.SETUP_MISFITS else 'no '}"
               f"; a frame one move on, learned as the position before it: {wrong_first}/{len(befores)} first, "
               f"{wrong_shows}/{len(befores)} odds; the table learns it unasked {'yes' if unasked else 'NO '}, "
-              f"on the director's order {'yes' if ordered else 'NO'}; learned unasked though it shows another position: "
+              f"on the director's order {'yes' if ordered else 'NO'}; "
+              f"learned unasked though it shows another position: "
               f"one move on {table_move}/{len(befores)}, a checker mis-set {table_misset}/{len(misset)}", flush=True)
         tot["table_move"] += table_move
         tot["table_misset"] += table_misset
@@ -166,9 +167,7 @@ def rendered(n: int, seed_base: int) -> int:
     from referee.rules.moves import legal_plays
     from referee.rules.position import Position
     from referee.turn.matching import layout_of, layout_to_evidence
-    from vision.config import VisionConfig
-    from vision.dice_watch import DiceWatch
-    from vision.render import RenderParams, render_scene
+    from vision.render import RenderParams
     start = Position.start()
     told = layout_to_evidence(layout_of(start))
     tot = {"start": 0, "misset": 0, "moved": 0}
@@ -180,19 +179,7 @@ def rendered(n: int, seed_base: int) -> int:
         shown = {"start": told, "misset": misset, "moved": layout_to_evidence(layout_of(moved))}
         got = {}
         for what, ev in shown.items():
-            frames = [render_scene(ev, params, seed=seed, frame=k) for k in range(8)]
-            reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar,
-                                              board_height=params.shape.height), corners=frames[0].corners)
-            reader.setup = frames[0].setup
-            f = StabilityFilter(reader)
-            f.known(told)
-            watch = DiceWatch()   # the table's dice finder, as the camera thread runs it
-            for k, fr in enumerate(frames):
-                f.feed(fr.image, 0.1 * k)
-                dice = watch.feed(fr.image, reader.corners, params.shape, reader.setup)
-                if dice is not None:
-                    f.dice_seen(dice)
-            got[what] = f.learned > 0
+            got[what] = rendered_learns(seed, params, ev, told)
             tot[what] += got[what]
         print(f"  board {seed}: learned unasked, told the starting position: the start shown "
               f"{'yes' if got['start'] else 'NO '}, a checker mis-set {'YES' if got['misset'] else 'no '}, "
@@ -202,20 +189,49 @@ def rendered(n: int, seed_base: int) -> int:
     return 0
 
 
-def table_learns(cfg: Any, img: Any, told: Any, order: bool, frames: int = 8, dice: tuple[Any, ...] = ()) -> bool:
-    """Whether the table's stability filter, shown ``img`` still for ``frames`` frames and told
-    the board shows ``told``, learns the board (with ``order``: the director's order to learn it
-    as it stands given too); ``dice``: the dice the table's dice finder sees lying there, told after
-    the third still frame (:class:`vision.dice_watch.DiceWatch` looks once the board has been still for three)."""
-    f = StabilityFilter(BoardReader(cfg, corners=L.parse_corners(cfg.corners or "")))
+def rendered_learns(seed: int, params: Any, shown: Any, told: Any, frames: int = 8) -> bool:
+    """Whether a table on rendered board ``seed`` (its fixed camera, the set-up as a club gives it),
+    shown ``shown`` still for ``frames`` frames and told the board shows ``told``, learns the board
+    unasked, its dice finder running beside as the camera thread runs it."""
+    from vision.config import VisionConfig
+    from vision.render import render_scene
+    scenes = [render_scene(shown, params, seed=seed, frame=k) for k in range(frames)]
+    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
+                         corners=scenes[0].corners)
+    reader.setup = scenes[0].setup
+    return fed(reader, told, [sc.image for sc in scenes], dice=None).learned > 0
+
+
+def fed(reader: BoardReader, told: Any, pictures: list[Any], order: bool = False,
+        dice: Optional[tuple[Any, ...]] = (), dt: float = 0.1) -> StabilityFilter:
+    """The table's stability filter on ``reader``, told the board shows ``told`` (with ``order``: the
+    director's order to learn it as it stands given too) and shown ``pictures`` ``dt`` seconds apart.
+    ``dice``: the dice its dice finder sees lying there, told after the third picture
+    (:class:`vision.dice_watch.DiceWatch` looks once the board has been still for three); None: a
+    dice finder run beside on every picture, as the camera thread runs it."""
+    from vision.dice_watch import DiceWatch
+    f = StabilityFilter(reader)
     f.known(told)
     if order:
         f.learn_as_it_stands(told)
-    for k in range(frames):
-        f.feed(img, 0.1 * k)
-        if k == 2 and dice:
+    watch = DiceWatch() if dice is None else None
+    for k, picture in enumerate(pictures):
+        f.feed(picture, dt * k)
+        if watch is not None:
+            seen = watch.feed(picture, reader.corners, reader.config.shape, reader.setup or L.SetUp())
+            if seen is not None:
+                f.dice_seen(seen)
+        elif k == 2 and dice:
             f.dice_seen(dice)
-    return f.learned > 0
+    return f
+
+
+def table_learns(cfg: Any, img: Any, told: Any, order: bool, frames: int = 8, dice: tuple[Any, ...] = ()) -> bool:
+    """Whether the table's stability filter, shown ``img`` still for ``frames`` frames and told
+    the board shows ``told``, learns the board (with ``order``: the director's order to learn it
+    as it stands given too); ``dice``: the dice the table's dice finder sees lying there (:func:`fed`)."""
+    reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
+    return fed(reader, told, [img] * frames, order, dice).learned > 0
 
 
 if __name__ == "__main__":

@@ -18,11 +18,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import first_lesson as FL  # noqa: E402
 import vision_real as VR  # noqa: E402
 
 from referee.cli.judge import rows_evidence  # noqa: E402
 from referee.events import BoardEvidence, PointReading  # noqa: E402
-from vision import layout as L  # noqa: E402
 from vision.compare_readings import FIRST_ANY, FIRST_PATIENCE  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.setup_check import unlike_told  # noqa: E402
@@ -70,7 +70,8 @@ def test_a_checker_set_up_a_point_off_is_named_where_the_frame_shows_otherwise()
     told = _moved(truth, frm, to)
     seen = unlike_told(reader, img, told)
     assert seen is not None
-    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points)) if (a.count, a.colour) != (b.count, b.colour)}
+    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
+              if (a.count, a.colour) != (b.count, b.colour)}
     assert differ and differ <= {frm, to}
     # what it says it sees there is what the board holds
     for p in differ:
@@ -92,13 +93,7 @@ def _fed(told: BoardEvidence, frames: int = 8, order: bool = False, **config: ob
     img, _, reader = _frame()
     if config:
         reader = BoardReader(replace(reader.config, **config), corners=reader.corners)
-    f = StabilityFilter(reader)
-    f.known(told)
-    if order:
-        f.learn_as_it_stands(told)
-    for k in range(frames):
-        f.feed(img, 0.5 * k)
-    return f
+    return FL.fed(reader, told, [img] * frames, order, dt=0.5)
 
 
 def test_the_table_learns_a_still_frame_of_the_position_told() -> None:
@@ -139,22 +134,8 @@ def test_rendered_starts_with_a_logo_or_a_die_on_a_stack_are_learned_unasked() -
     # look.  Told the starting position they show, the table learns it unasked
     from referee.rules.position import Position
     from referee.turn.matching import layout_of, layout_to_evidence
-    from vision.config import VisionConfig
-    from vision.dice_watch import DiceWatch
-    from vision.render import RenderParams, render_scene
+    from vision.render import RenderParams
     told = layout_to_evidence(layout_of(Position.start()))
     for seed in (930006, 930008):
         params = RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
-        frames = [render_scene(told, params, seed=seed, frame=k) for k in range(6)]
-        reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
-                             corners=frames[0].corners)
-        reader.setup = frames[0].setup
-        f = StabilityFilter(reader)
-        f.known(told)
-        watch = DiceWatch()
-        for k, fr in enumerate(frames):
-            f.feed(fr.image, 0.1 * k)
-            dice = watch.feed(fr.image, reader.corners, params.shape, reader.setup)
-            if dice is not None:
-                f.dice_seen(dice)
-        assert f.learned == 1, seed
+        assert FL.rendered_learns(seed, params, told, told, frames=6), seed

@@ -85,7 +85,8 @@ def test_judge_refuses_a_reference_frame_of_another_position_than_given(tmp_path
     ref, _ = _frame(tmp_path, misset, 23, "ref.png")
     told = _write(tmp_path, "start.json", position_rows(START, "bottom-right"))
     right = _write(tmp_path, "misset.json", position_rows(misset, "bottom-right"))
-    argv = [image, "--before", right, "--mover", "dark", "--dice", "6-4", "--corners", corners, "--reference", ref, "--json"]
+    argv = [image, "--before", right, "--mover", "dark", "--dice", "6-4", "--corners", corners, "--reference", ref,
+            "--json"]
     rc, out, err = _judge(capsys, argv + ["--reference-position", told])
     assert rc == 0, err
     res = json.loads(out)
