@@ -182,11 +182,16 @@ class BoardReader:
             self._searched_at = None
         return self.corners
 
-    def inspect(self, frame: np.ndarray, t: float = 0.0, read_occluded: bool = False) -> Reading:
+    def inspect(self, frame: np.ndarray, t: float = 0.0, read_occluded: bool = False,
+                frame_band: bool = True) -> Reading:
         """Read ``frame`` and return the working (raises :class:`BoardNotFound`).
 
         A frame with something across the board's frame band gives no rows, unless
         ``read_occluded`` (then the rows come with confidence 0 and ``occluded`` set).
+        ``frame_band=False``: a frame taught by itself (:meth:`assume`) is judged covered by its
+        own look alone (:meth:`vision.self_reference.SelfReference.covered`), not by a single
+        frame's signs (the frame band, a blank patch, a stack of neither colour): a still frame
+        the table is about to learn from all the same (:func:`vision.setup_check.unlike_told`).
         """
         self._frames += 1
         corners = self.locate(frame)
@@ -222,7 +227,7 @@ class BoardReader:
         # foreign stacks say whether something lies over it
         single = memory is None or isinstance(memory, SelfReference)
         blank = None
-        if single:
+        if single and frame_band:
             covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
             # a patch of the rows with no edge at all: a plain arm the band did not see cross
             # (a navy sleeve over a black frame: :mod:`vision.blank_patch`)
@@ -243,7 +248,7 @@ class BoardReader:
         params, prof = self._read_params(view)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
-        if assembled.foreign and single:
+        if assembled.foreign and single and frame_band:
             # a stack of a colour neither set shows: something lies over those points (a cup, a
             # sleeve the frame band did not see cross); a learned look tells it by its own slots
             reason = occluded([], assembled.foreign)

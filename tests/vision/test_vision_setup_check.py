@@ -139,3 +139,33 @@ def test_rendered_starts_with_a_logo_or_a_die_on_a_stack_are_learned_unasked() -
     for seed in (930006, 930008):
         params = RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
         assert FL.rendered_learns(seed, params, told, told, frames=6), seed
+
+
+def test_a_frame_whose_band_looks_covered_is_asked_of_its_own_look() -> None:
+    # the real dev frame test6: a joint of its frame makes the band look covered (a single frame's
+    # reading is refused), yet the first lesson learns such a still frame all the same.  Its own look,
+    # taught under the position told, still tells a checker set up a point off; told its own position
+    # the frame is not doubted, and the table learns it
+    img, truth, reader = _frame("test6")
+    assert reader.inspect(img).occluded
+    assert unlike_told(reader, img, truth) is None
+    frm, to = _a_stack(truth)
+    told = _moved(truth, frm, to)
+    seen = unlike_told(reader, img, told)
+    assert seen is not None
+    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
+              if (a.count, a.colour) != (b.count, b.colour)}
+    assert differ and differ <= {frm, to}
+    fresh = _frame("test6")[2]
+    assert FL.fed(fresh, told, [img] * 8, dt=0.5).learned == 0
+    assert FL.fed(_frame("test6")[2], truth, [img] * 8, dt=0.5).learned == 1
+
+
+def test_a_frame_taught_by_itself_reads_past_the_band_only_when_asked() -> None:
+    # BoardReader.inspect(frame_band=False): the single frame's signs are left out, the rows read
+    img, truth, reader = _frame("test6")
+    reader.inspect(img, read_occluded=True)
+    assert reader.assume(truth)
+    assert reader.inspect(img).occluded
+    taught = reader.inspect(img, frame_band=False)
+    assert not taught.occluded and taught.evidence is not None
