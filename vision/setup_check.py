@@ -47,6 +47,7 @@ by its own look (a very dark photo), still says nothing.  Rendered tables, seeds
 from __future__ import annotations
 
 import copy
+import math
 from typing import TYPE_CHECKING, Optional, Sequence
 
 import numpy as np
@@ -61,6 +62,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: (chosen on the labelled real boards and 30 rendered tables: 30 doubted a rendered logo, 300 let a third
 #: more mis-set real boards through)
 SETUP_ODDS = 100.0
+#: the odds (to 1) by which the two points the frame's looks doubt most must together favour what they show:
+#: a checker set up a point off, or moved, changes two points, each of which may fall short of SETUP_ODDS
+#: (chosen on the labelled real boards, session 37: every board told its own position reads 42:1 or less)
+SETUP_PAIR_ODDS = 300.0
 #: the roll the frame's looks are bounded by: a point read more than two checkers off what was told
 #: tells nothing (a set-up error or one move changes a point by one or two)
 SETUP_DICE = (1, 2)
@@ -93,18 +98,25 @@ def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
         return None
     per = probe.memory.geo.per_point
     under = probe.memory.under_dice[:24 * per].reshape(24, per).any(axis=1)   # image rows, top then bottom
-    points = list(told.points)
-    doubted = False
+    against: list[tuple[float, int, tuple[int, Optional[str]]]] = []   # (odds against told, point index, shown)
     for i, (alts, was) in enumerate(zip(ev.odds[:24], told.points)):
         if under[reader.setup.index(i + 1)] or (read[i].count, read[i].colour) == (was.count, was.colour):
             continue
         want = (was.count, was.colour if was.count else None)
         odds = {(n, c if n else None): q for n, c, q in alts}
         best, q = max(odds.items(), key=lambda kv: kv[1])
-        if best != want and q >= SETUP_ODDS * odds.get(want, 0.0):
-            points[i] = PointReading(best[0], best[1])
-            doubted = True
-    return BoardEvidence(tuple(points), told.bar, told.off) if doubted else None
+        if best != want:
+            against.append((q / odds[want] if odds.get(want, 0.0) > 0.0 else math.inf, i, best))
+    against.sort(key=lambda a: -a[0])
+    doubted = [a for a in against if a[0] >= SETUP_ODDS]
+    if not doubted and len(against) >= 2 and against[0][0] * against[1][0] >= SETUP_PAIR_ODDS:
+        doubted = against[:2]   # a checker set up a point off, or moved: the two points it changed, together
+    if not doubted:
+        return None
+    points = list(told.points)
+    for _, i, (n, c) in doubted:
+        points[i] = PointReading(n, c)
+    return BoardEvidence(tuple(points), told.bar, told.off)
 
 
-__all__ = ["SETUP_DICE", "SETUP_ODDS", "unlike_told"]
+__all__ = ["SETUP_DICE", "SETUP_ODDS", "SETUP_PAIR_ODDS", "unlike_told"]

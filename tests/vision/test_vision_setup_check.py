@@ -9,11 +9,13 @@ learns it as before, and the director's order learns it whatever it shows.
 """
 from __future__ import annotations
 
+import random
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -23,6 +25,7 @@ import vision_real as VR  # noqa: E402
 
 from referee.cli.judge import rows_evidence  # noqa: E402
 from referee.events import BoardEvidence, PointReading  # noqa: E402
+from vision import setup_check  # noqa: E402
 from vision.compare_readings import FIRST_ANY, FIRST_PATIENCE  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.setup_check import unlike_told  # noqa: E402
@@ -169,3 +172,24 @@ def test_a_frame_taught_by_itself_reads_past_the_band_only_when_asked() -> None:
     assert reader.inspect(img).occluded
     taught = reader.inspect(img, frame_band=False)
     assert not taught.occluded and taught.evidence is not None
+
+
+def test_a_checker_a_point_off_is_doubted_by_its_two_points_together(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the real dev frame template3 told its own position with one checker set up a point off (the
+    # bench's first such position for it): neither point alone reads otherwise at SETUP_ODDS (about
+    # 60:1 and 80:1), the two together do, over SETUP_PAIR_ODDS; both are named, as the board shows them
+    img, truth, reader = _frame("template3")
+    reader.inspect(img, read_occluded=True)
+    told = FL.misset_positions(truth, random.Random("template3 mis-set"), 4)[0]
+    changed = {i + 1 for i, (a, b) in enumerate(zip(told.points, truth.points)) if a != b}
+    assert len(changed) == 2
+    seen = unlike_told(reader, img, told)
+    assert seen is not None
+    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
+              if (a.count, a.colour) != (b.count, b.colour)}
+    assert differ == changed
+    for p in differ:
+        assert (seen.points[p - 1].count, seen.points[p - 1].colour) == \
+            (truth.points[p - 1].count, truth.points[p - 1].colour)
+    monkeypatch.setattr(setup_check, "SETUP_PAIR_ODDS", float("inf"))
+    assert unlike_told(reader, img, told) is None
