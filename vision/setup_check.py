@@ -43,6 +43,13 @@ with one checker mis-set, 48 of 164 (59); every board told its own position lear
 41; test6's own position is doubted at 56:1 at most, under the 100:1 asked).  ``image043``, covered
 by its own look (a very dark photo), still says nothing.  Rendered tables, seeds 940000-099
 (not looked at): the start learned 100 of 100, a mis-set start 8 (10), a first move played 2 (5).
+
+A checker set up a point off, or moved, changes two points, and on a real board each may read otherwise
+at less than 100:1 while the two together say clearly that the board is not as told: the two points
+doubted most are named when together they favour what they show at :data:`SETUP_PAIR_ODDS` (300) to
+1 or more.  Told its own position, no labelled board's two points reach 42:1 together (those within
+``first_misfits``); told the position one move before the frame's, wrongly learned 25 -> 10 of 222;
+with a checker mis-set, 48 -> 32 of 164; rendered tables (seeds 930000-029 and 940000-099) as before.
 """
 from __future__ import annotations
 
@@ -64,7 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover
 SETUP_ODDS = 100.0
 #: the odds (to 1) by which the two points the frame's looks doubt most must together favour what they show:
 #: a checker set up a point off, or moved, changes two points, each of which may fall short of SETUP_ODDS
-#: (chosen on the labelled real boards, session 37: every board told its own position reads 42:1 or less)
+#: (chosen on the labelled real boards, session 37: told its own position, no board's two points reach 42:1 together)
 SETUP_PAIR_ODDS = 300.0
 #: the roll the frame's looks are bounded by: a point read more than two checkers off what was told
 #: tells nothing (a set-up error or one move changes a point by one or two)
