@@ -82,8 +82,10 @@ def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
                 dice: Sequence["DieSeen"] = ()) -> Optional[BoardEvidence]:
     """The still ``frame`` as its own look reads it under the position ``told`` (table numbering):
     ``told`` with each point that shows another count or colour, by :data:`SETUP_ODDS` to 1 or
-    more, replaced by what it shows; None when the frame shows ``told`` or cannot tell (something
-    over the board, no set-up yet).  ``dice``: the dice found lying on the board (the opening roll's,
+    more, replaced by what it shows (failing one, the two points that show another by the most, when
+    together they do so by :data:`SETUP_PAIR_ODDS` to 1 or more); a point the plain reading reads as
+    told is not doubted.  None when the frame shows ``told`` or cannot tell (a hand over the board by
+    the frame's own look, no set-up yet).  ``dice``: the dice found lying on the board (the opening roll's,
     :class:`vision.dice_watch.DiceWatch`): a point a die lies on is not doubted (the die may hide a
     checker or look like one).  ``reader`` (the table's) is left as it was: the frame is read by a
     copy of it."""
