@@ -59,6 +59,31 @@ def _a_stack(told: BoardEvidence) -> tuple[int, int]:
     raise AssertionError("no stack beside an empty point")
 
 
+def _named(seen: BoardEvidence, told: BoardEvidence) -> set[int]:
+    """The points (table numbering) the check names: where what it sees differs from what was told."""
+    return {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
+            if (a.count, a.colour) != (b.count, b.colour)}
+
+
+def _as_the_board(seen: BoardEvidence, truth: BoardEvidence, points: set[int]) -> None:
+    for p in points:
+        assert (seen.points[p - 1].count, seen.points[p - 1].colour) == \
+            (truth.points[p - 1].count, truth.points[p - 1].colour), p
+
+
+def _a_point_off_named(img: np.ndarray, truth: BoardEvidence,
+                       reader: BoardReader) -> tuple[BoardEvidence, BoardEvidence, set[int]]:
+    """``truth`` told with a checker set up a point off (:func:`_a_stack`): the position told, what the
+    check sees and the points it names, asserted named and among the two the checker changed."""
+    frm, to = _a_stack(truth)
+    told = _moved(truth, frm, to)
+    seen = unlike_told(reader, img, told)
+    assert seen is not None
+    differ = _named(seen, told)
+    assert differ and differ <= {frm, to}
+    return told, seen, differ
+
+
 def test_a_frame_told_its_own_position_is_not_doubted() -> None:
     img, told, reader = _frame()
     reader.inspect(img, read_occluded=True)
@@ -69,17 +94,8 @@ def test_a_frame_told_its_own_position_is_not_doubted() -> None:
 def test_a_checker_set_up_a_point_off_is_named_where_the_frame_shows_otherwise() -> None:
     img, truth, reader = _frame()
     reader.inspect(img, read_occluded=True)
-    frm, to = _a_stack(truth)
-    told = _moved(truth, frm, to)
-    seen = unlike_told(reader, img, told)
-    assert seen is not None
-    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
-              if (a.count, a.colour) != (b.count, b.colour)}
-    assert differ and differ <= {frm, to}
-    # what it says it sees there is what the board holds
-    for p in differ:
-        assert (seen.points[p - 1].count, seen.points[p - 1].colour) == \
-            (truth.points[p - 1].count, truth.points[p - 1].colour)
+    _, seen, differ = _a_point_off_named(img, truth, reader)
+    _as_the_board(seen, truth, differ)   # what it says it sees there is what the board holds
 
 
 def test_the_check_leaves_the_tables_reader_as_it_was() -> None:
@@ -152,15 +168,8 @@ def test_a_frame_whose_band_looks_covered_is_asked_of_its_own_look() -> None:
     img, truth, reader = _frame("test6")
     assert reader.inspect(img).occluded
     assert unlike_told(reader, img, truth) is None
-    frm, to = _a_stack(truth)
-    told = _moved(truth, frm, to)
-    seen = unlike_told(reader, img, told)
-    assert seen is not None
-    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
-              if (a.count, a.colour) != (b.count, b.colour)}
-    assert differ and differ <= {frm, to}
-    fresh = _frame("test6")[2]
-    assert FL.fed(fresh, told, [img] * 8, dt=0.5).learned == 0
+    told, _, _ = _a_point_off_named(img, truth, reader)
+    assert FL.fed(_frame("test6")[2], told, [img] * 8, dt=0.5).learned == 0
     assert FL.fed(_frame("test6")[2], truth, [img] * 8, dt=0.5).learned == 1
 
 
@@ -185,11 +194,8 @@ def test_a_checker_a_point_off_is_doubted_by_its_two_points_together(monkeypatch
     assert len(changed) == 2
     seen = unlike_told(reader, img, told)
     assert seen is not None
-    differ = {i + 1 for i, (a, b) in enumerate(zip(seen.points, told.points))
-              if (a.count, a.colour) != (b.count, b.colour)}
+    differ = _named(seen, told)
     assert differ == changed
-    for p in differ:
-        assert (seen.points[p - 1].count, seen.points[p - 1].colour) == \
-            (truth.points[p - 1].count, truth.points[p - 1].colour)
+    _as_the_board(seen, truth, differ)
     monkeypatch.setattr(setup_check, "SETUP_PAIR_ODDS", float("inf"))
     assert unlike_told(reader, img, told) is None
