@@ -360,8 +360,9 @@ class StabilityFilter:
     def dice_seen(self, dice: Any) -> None:
         """The dice the dice finder sees lying on the still board now (:class:`vision.dice_watch.DiceWatch`;
         none: lifted): a die over the learned slots is a die, not an arm (:meth:`BoardMemory.dice_lying`),
-        and, before the board is first learned, a point a die lies on is not doubted by the set-up check
-        (:func:`vision.setup_check.unlike_told`): a still board it doubted is read again."""
+        and, before the board is first learned, the set-up check does not doubt a point where a die hides
+        the slots that would tell (:func:`vision.setup_check.unlike_told`): a still board it doubted is read
+        again."""
         self.dice = tuple(dice)
         if self.reader.memory is not None:
             self.reader.memory.dice_lying(self.dice)
