@@ -22,14 +22,18 @@ labelled position told, Dark's home at the bottom right), printed:
   plain reading's rule alone lets most through, the set-up check (:mod:`vision.setup_check`) few.
   The dice the table's dice finder sees are told to the filter as the camera thread tells them.
 
-``python3 bench/first_lesson.py [--labels FILE --image-dir DIR]`` (default: the repository's
-labelled real images); ``--rendered N [--seed-base S]``: instead N rendered real-looking tables
+``python3 bench/first_lesson.py [--labels FILE --image-dir DIR] [--odds]`` (default: the repository's
+labelled real images; ``--odds``: also the set-up check's own odds per case, :func:`vision.setup_check.doubts`,
+and over the boards read within ``first_misfits`` the largest against a board's own position and what each
+threshold of two points together would let through: how :data:`~vision.setup_check.SETUP_PAIR_ODDS` was
+chosen); ``--rendered N [--seed-base S]``: instead N rendered real-looking tables
 (from seed S, 930000 by default), each told the starting position while it shows the start, the
 start with a checker mis-set, or a first move played (the table's dice finder running beside).
 """
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import replace
 import os
 import random
@@ -46,6 +50,7 @@ from referee.events import PointReading  # noqa: E402
 from referee.turn.matching import evidence_position  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision.compare_readings import FIRST_MISFITS, shows  # noqa: E402
+from vision.setup_check import SETUP_ODDS, SETUP_PAIR_ODDS, doubts  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 from vision.stability import StabilityFilter  # noqa: E402
 
@@ -60,12 +65,16 @@ def main(argv: Optional[list[str]] = None) -> int:
                    help="instead: N rendered real-looking tables (the starting position set up, set up with a "
                         "checker off, or one move played), each told the starting position")
     p.add_argument("--seed-base", type=int, default=930000, help="with --rendered: the first board's seed")
+    p.add_argument("--odds", action="store_true",
+                   help="also the set-up check's own odds per case (vision.setup_check.doubts: the largest one point, "
+                        "the two largest together) and what other thresholds would let through")
     a = p.parse_args(argv)
     if a.rendered:
         return rendered(a.rendered, a.seed_base)
     VR.set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
     labels = VR.load_labels()["images"]
     rng = random.Random(5)
+    odds: dict[str, list[tuple[str, Optional[tuple[float, float]]]]] = {"own": [], "move": [], "misset": []}
     tot = {"boards": 0, "first": 0, "shows": 0, "either": 0, "auto": 0, "cases": 0, "wrong_first": 0, "wrong_shows": 0,
            "table": 0, "ordered": 0, "table_move": 0, "table_misset": 0, "misset": 0}
     for name, lab in labels.items():
@@ -111,6 +120,16 @@ def main(argv: Optional[list[str]] = None) -> int:
               f"on the director's order {'yes' if ordered else 'NO'}; "
               f"learned unasked though it shows another position: "
               f"one move on {table_move}/{len(befores)}, a checker mis-set {table_misset}/{len(misset)}", flush=True)
+        if a.odds:
+            moved = [rows_evidence(position_rows(b, HOME), HOME) for b in befores]
+            got = {"own": [check_odds(reader, img, told, dice)],
+                   "move": [check_odds(reader, img, ev, dice) for ev in moved],
+                   "misset": [check_odds(reader, img, m, dice) for m in misset]}
+            print("    the set-up check's odds (one point, two together; -: cannot tell): "
+                  + "; ".join(f"{k} " + " ".join(_odds_text(o) for o in v) for k, v in got.items()), flush=True)
+            if n <= FIRST_MISFITS:   # the check is asked only within first_misfits
+                for k, v in got.items():
+                    odds[k] += [(name, o) for o in v]
         tot["table_move"] += table_move
         tot["table_misset"] += table_misset
         tot["misset"] += len(misset)
@@ -130,7 +149,43 @@ def main(argv: Optional[list[str]] = None) -> int:
           f"the table learns {tot['table']} of {tot['boards']} unasked, {tot['ordered']} on the director's order; "
           f"the table learns unasked a frame of another position: one move on {tot['table_move']} of {tot['cases']}, "
           f"a checker mis-set {tot['table_misset']} of {tot['misset']}")
+    if a.odds:
+        odds_summary(odds)
     return 0
+
+
+def check_odds(reader: BoardReader, img: Any, told: Any, dice: tuple[Any, ...]) -> Optional[tuple[float, float]]:
+    """The set-up check's odds against ``told`` on ``img`` (:func:`vision.setup_check.doubts`): the largest
+    one point's, and the two largest together (1 when fewer than two points are doubted); None when it
+    cannot tell."""
+    found = doubts(reader, img, told, dice)
+    if found is None:
+        return None
+    return (found[0][0] if found else 1.0), (found[0][0] * found[1][0] if len(found) >= 2 else 1.0)
+
+
+def _odds_text(o: Optional[tuple[float, float]]) -> str:
+    return "-" if o is None else f"{o[0]:.3g}/{o[1]:.3g}"
+
+
+def odds_summary(odds: dict[str, list[tuple[str, Optional[tuple[float, float]]]]]) -> None:
+    """What the check's odds say over the boards read within ``first_misfits`` (where it is asked): the
+    largest against a board's own position, and how many frames of another position each pair threshold
+    (one point at SETUP_ODDS alone, or two together) would let through."""
+    own = [(o, name) for name, o in odds["own"] if o is not None]
+    if own:
+        one, by = max((o[0], name) for o, name in own)
+        two, by2 = max((o[1], name) for o, name in own)
+        print(f"told their own position ({len(own)} boards with a reading): one point at most {one:.3g}:1 ({by}), "
+              f"two together at most {two:.3g}:1 ({by2}); asked: one point {SETUP_ODDS:g}:1, "
+              f"two together {SETUP_PAIR_ODDS:g}:1")
+    for k, what in (("move", "one move on"), ("misset", "a checker mis-set")):
+        cases = [o for _, o in odds[k]]
+        through = {pair: sum(o is None or (o[0] < SETUP_ODDS and o[1] < pair) for o in cases)
+                   for pair in (math.inf, 200.0, SETUP_PAIR_ODDS, 500.0, 1000.0)}
+        print(f"frames {what} let through, of {len(cases)}: " + ", ".join(
+            f"{'no pair rule' if pair == math.inf else f'two together at {pair:g}:1'} {n}"
+            for pair, n in through.items()))
 
 
 def misset_positions(told: Any, rng: random.Random, n: int) -> list[Any]:

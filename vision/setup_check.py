@@ -86,14 +86,38 @@ SETUP_PAIR_ODDS = 300.0
 SETUP_DICE = (1, 2)
 
 
+#: one point the frame's own look reads otherwise than told: (the odds it gives what it shows over what was
+#: told, the point in table numbering, what it shows as (count, colour))
+Doubt = tuple[float, int, tuple[int, Optional[str]]]
+
+
 def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
                 dice: Sequence["DieSeen"] = ()) -> Optional[BoardEvidence]:
     """The still ``frame`` as its own look reads it under the position ``told`` (table numbering):
     ``told`` with each point that shows another count or colour, by :data:`SETUP_ODDS` to 1 or
     more, replaced by what it shows (failing one, the two points that show another by the most, when
-    together they do so by :data:`SETUP_PAIR_ODDS` to 1 or more); a point the plain reading reads as
-    told is not doubted.  None when the frame shows ``told`` or cannot tell (a hand over the board by
-    the frame's own look, no set-up yet).  ``dice``: the dice found lying on the board (the opening roll's,
+    together they do so by :data:`SETUP_PAIR_ODDS` to 1 or more); None when the frame shows ``told``
+    or cannot tell (:func:`doubts`)."""
+    found = doubts(reader, frame, told, dice)
+    if not found:
+        return None
+    doubted = [d for d in found if d[0] >= SETUP_ODDS]
+    if not doubted and len(found) >= 2 and found[0][0] * found[1][0] >= SETUP_PAIR_ODDS:
+        doubted = found[:2]   # a checker set up a point off, or moved: the two points it changed, together
+    if not doubted:
+        return None
+    points = list(told.points)
+    for _, point, (n, c) in doubted:
+        points[point - 1] = PointReading(n, c)
+    return BoardEvidence(tuple(points), told.bar, told.off)
+
+
+def doubts(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
+           dice: Sequence["DieSeen"] = ()) -> Optional[list[Doubt]]:
+    """The points of the still ``frame`` that its own look, taught under the position ``told`` (table
+    numbering), reads otherwise, most doubted first (:data:`Doubt`; empty: none); None when it cannot
+    tell (a hand over the board by the frame's own look, no set-up yet).  A point the plain reading
+    reads as told is not doubted.  ``dice``: the dice found lying on the board (the opening roll's,
     :class:`vision.dice_watch.DiceWatch`): a point is not doubted where a die lies on the slots that
     would tell what it shows from what was told (the die may hide a checker or look like one;
     :func:`_hidden`).  ``reader`` (the table's) is left as it was: the frame is read by a copy of it."""
@@ -115,7 +139,7 @@ def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
         return None
     per = probe.memory.geo.per_point
     under = probe.memory.under_dice[:24 * per].reshape(24, per)   # slots under a die: image rows, top then bottom
-    against: list[tuple[float, int, tuple[int, Optional[str]]]] = []   # (odds against told, point index, shown)
+    found: list[Doubt] = []
     for i, (alts, was) in enumerate(zip(ev.odds[:24], told.points)):
         if (read[i].count, read[i].colour) == (was.count, was.colour):
             continue
@@ -123,17 +147,9 @@ def unlike_told(reader: "BoardReader", frame: np.ndarray, told: BoardEvidence,
         odds = {(n, c if n else None): q for n, c, q in alts}
         best, q = max(odds.items(), key=lambda kv: kv[1])
         if best != want and not _hidden(under[reader.setup.index(i + 1)], want, best):
-            against.append((q / odds[want] if odds.get(want, 0.0) > 0.0 else math.inf, i, best))
-    against.sort(key=lambda a: -a[0])
-    doubted = [a for a in against if a[0] >= SETUP_ODDS]
-    if not doubted and len(against) >= 2 and against[0][0] * against[1][0] >= SETUP_PAIR_ODDS:
-        doubted = against[:2]   # a checker set up a point off, or moved: the two points it changed, together
-    if not doubted:
-        return None
-    points = list(told.points)
-    for _, i, (n, c) in doubted:
-        points[i] = PointReading(n, c)
-    return BoardEvidence(tuple(points), told.bar, told.off)
+            found.append((q / odds[want] if odds.get(want, 0.0) > 0.0 else math.inf, i + 1, best))
+    found.sort(key=lambda d: -d[0])
+    return found
 
 
 def _hidden(under: np.ndarray, told: tuple[int, Optional[str]], shown: tuple[int, Optional[str]]) -> bool:
@@ -150,4 +166,4 @@ def _hidden(under: np.ndarray, told: tuple[int, Optional[str]], shown: tuple[int
     return bool(under[lo:hi].any())
 
 
-__all__ = ["SETUP_DICE", "SETUP_ODDS", "SETUP_PAIR_ODDS", "unlike_told"]
+__all__ = ["Doubt", "SETUP_DICE", "SETUP_ODDS", "SETUP_PAIR_ODDS", "doubts", "unlike_told"]

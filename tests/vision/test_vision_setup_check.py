@@ -197,6 +197,9 @@ def test_a_checker_a_point_off_is_doubted_by_its_two_points_together(monkeypatch
     differ = _named(seen, told)
     assert differ == changed
     _as_the_board(seen, truth, differ)
+    found = setup_check.doubts(reader, img, told)
+    assert found is not None and {d[1] for d in found[:2]} == changed
+    assert found[0][0] < setup_check.SETUP_ODDS and found[0][0] * found[1][0] >= setup_check.SETUP_PAIR_ODDS
     monkeypatch.setattr(setup_check, "SETUP_PAIR_ODDS", float("inf"))
     assert unlike_told(reader, img, told) is None
 
