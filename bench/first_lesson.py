@@ -82,7 +82,8 @@ def main(argv: Optional[list[str]] = None) -> int:
             continue
         cfg = VR.config_for(lab, HOME)
         reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
-        reading = reader.inspect(VR.load_image(name), read_occluded=True)
+        img = VR.load_image(name)
+        reading = reader.inspect(img, read_occluded=True)
         if reading.rows is None or reader.setup is None:
             print(f"  {name:12s} no reading")
             continue
@@ -100,16 +101,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         first, by_odds = n <= FIRST_MISFITS, shown(told)
         points_off = n - (rows.bar != told.bar)
         after = evidence_position(told)
-        befores = [b for mover in ("dark", "light") for b, _ in VR.cases_for(after, mover, rng, 3)]
-        wrong_first = sum(off(rows_evidence(position_rows(b, HOME), HOME)) <= FIRST_MISFITS for b in befores)
-        wrong_shows = sum(shown(rows_evidence(position_rows(b, HOME), HOME)) for b in befores)
-        img = VR.load_image(name)
+        befores = [rows_evidence(position_rows(b, HOME), HOME)
+                   for mover in ("dark", "light") for b, _ in VR.cases_for(after, mover, rng, 3)]
+        wrong_first = sum(off(b) <= FIRST_MISFITS for b in befores)
+        wrong_shows = sum(shown(b) for b in befores)
         dice = VR.dice_seen(name, lab)
         unasked, ordered = (table_learns(cfg, img, told, order, dice=dice) for order in (False, True))
         # the table itself, told a position the frame does not show: one move before it, or the
         # frame's own position with one checker set up a point or two off (or missing)
-        table_move = sum(table_learns(cfg, img, rows_evidence(position_rows(b, HOME), HOME), False, dice=dice)
-                         for b in befores)
+        table_move = sum(table_learns(cfg, img, b, False, dice=dice) for b in befores)
         misset = misset_positions(told, random.Random(f"{name} mis-set"), 4)
         table_misset = sum(table_learns(cfg, img, m, False, dice=dice) for m in misset)
         print(f"  {name:12s} {n:2d} places off: first lesson {'yes' if first else 'NO '}, "
@@ -121,9 +121,8 @@ def main(argv: Optional[list[str]] = None) -> int:
               f"learned unasked though it shows another position: "
               f"one move on {table_move}/{len(befores)}, a checker mis-set {table_misset}/{len(misset)}", flush=True)
         if a.odds:
-            moved = [rows_evidence(position_rows(b, HOME), HOME) for b in befores]
             got = {"own": [check_odds(reader, img, told, dice)],
-                   "move": [check_odds(reader, img, ev, dice) for ev in moved],
+                   "move": [check_odds(reader, img, b, dice) for b in befores],
                    "misset": [check_odds(reader, img, m, dice) for m in misset]}
             print("    the set-up check's odds (one point, two together; -: cannot tell): "
                   + "; ".join(f"{k} " + " ".join(_odds_text(o) for o in v) for k, v in got.items()), flush=True)
