@@ -6,6 +6,8 @@ look from a frame whose reading :func:`shows` the position the referee says it h
 """
 from __future__ import annotations
 
+from typing import Optional
+
 from referee.events import BoardEvidence, PointReading
 
 from . import layout as L
@@ -23,22 +25,51 @@ FIRST_MISFITS = 8   # points a plain reading may get wrong in the frame a board 
 FIRST_ANY = 25      # first_misfits this high: any still frame teaches the first position told (set-up checked by hand)
 FIRST_PATIENCE = 20.0  # seconds still frames may differ from the first position told before the table is told
 LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame of a known position
+#: seconds a learned board may stand still one or two points off a later game's start before the table is told
+#: (:func:`unlike_start`): its learned look reads a point surely, and the opening roll follows a set-up within seconds
+START_PATIENCE = 5.0
+
+
+def misfits(reading: BoardEvidence, known: BoardEvidence) -> list[int]:
+    """The locations where ``reading`` gives the contents of ``known`` less than a 2 % chance: the points
+    0..23 (table numbering less one), the bar's dark and light counts 24 and 25, and the trays -1 where
+    both are read and differ.  Without odds, the points and bar counts that differ."""
+    if not reading.odds:
+        return (points_differ(reading.points, known.points)
+                + [24 + k for k in range(2) if reading.bar[k] != known.bar[k]])
+    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
+    # the trays, where both are known: a bear-off of two checkers changes two points and a tray
+    out = [-1] if reading.off is not None and known.off is not None and tuple(reading.off) != tuple(known.off) else []
+    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
+        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
+        if p < 0.02:
+            out.append(k)
+    return out
 
 
 def shows(reading: BoardEvidence, known: BoardEvidence) -> bool:
     """Whether a reading may be a frame of the known position: at most :data:`LEARN_MISFITS`
     locations (the points, the bar, and the trays where both are read) where the reading gives
-    the known contents less than a 2 % chance (the reader
+    the known contents less than a 2 % chance (:func:`misfits`; the reader
     alone errs on a point or two of a real board; a frame of another position differs more)."""
     if not reading.odds:
         return same_board(reading, known)
-    cells = [(p.count, p.colour) for p in known.points] + [(known.bar[0], None), (known.bar[1], None)]
-    # the trays, where both are known: a bear-off of two checkers changes two points and a tray
-    misfits = int(reading.off is not None and known.off is not None and tuple(reading.off) != tuple(known.off))
-    for k, (alts, (n, c)) in enumerate(zip(reading.odds, cells)):
-        p = sum(q for m, col, q in alts if m == n and (k >= 24 or (col if m else None) == c))
-        misfits += p < 0.02
-    return misfits <= LEARN_MISFITS
+    return len(misfits(reading, known)) <= LEARN_MISFITS
+
+
+def unlike_start(reading: BoardEvidence, known: BoardEvidence) -> Optional[BoardEvidence]:
+    """A later game's start, told to a table whose board is learned (``known``: the starting position): the
+    points ``reading`` gives their starting contents less than a 2 % chance (:func:`misfits`) replaced in
+    ``known`` by what it reads there (a checker set up on the wrong point, or left in the tray); None when
+    it reads no point so.  :func:`shows` lets two such places through, as a move's frame may be misread
+    there; a start is not read from the board but set up by the players, so none is let through."""
+    doubted = [k for k in misfits(reading, known) if 0 <= k < 24]
+    if not doubted:
+        return None
+    points = list(known.points)
+    for k in doubted:
+        points[k] = reading.points[k]
+    return BoardEvidence(tuple(points), known.bar, known.off)
 
 
 def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
@@ -52,16 +83,19 @@ def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
     return new.confidence >= CERTAIN and n_sure(new) > n_sure(old)
 
 
-def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:
+def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4, learned: bool = False) -> str:
     """What the table is told when still frames go on differing from the first position it was
     told (a game's start) in more places than ``[vision] first_misfits`` allows (:data:`FIRST_MISFITS`
-    by default): the points (table numbering) that differ, read against expected, at most ``most``
-    of them named, and how to have the board learned anyway (the director's order,
+    by default), or, with ``learned``, from a later game's start in a point its learned look reads
+    surely (:func:`unlike_start`): the points (table numbering) that differ, read against expected, at
+    most ``most`` of them named, and how to have the board learned anyway (the director's order,
     :meth:`vision.stability.StabilityFilter.learn_as_it_stands`)."""
-    return (f"the board does not look like the position the referee expects: {differences(reading, known, most)}. "
-            "Check the set-up; if it is right, the camera reads this board poorly and will ask you to confirm "
-            "moves until the director has it learn the board as set up (the director's menu: "
-            "\"Learn the board as it stands\"; or learn_board from the club page)")
+    said = f"the board does not look like the position the referee expects: {differences(reading, known, most)}. "
+    order = "(the director's menu: \"Learn the board as it stands\"; or learn_board from the club page)"
+    if learned:
+        return said + f"Check the set-up; if it is right, the director can have the table learn it as set up {order}"
+    return (said + "Check the set-up; if it is right, the camera reads this board poorly and will ask you to confirm "
+            f"moves until the director has it learn the board as set up {order}")
 
 
 def learned_as_it_stands(reading: BoardEvidence, known: BoardEvidence, most: int = 4) -> str:

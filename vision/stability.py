@@ -45,8 +45,9 @@ from . import layout as L
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
-from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, can_get_surer,
-                               learned_as_it_stands, out_of_picture, shows, surer, too_few_pixels, unlike_first)
+from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, START_PATIENCE, can_get_surer,
+                               learned_as_it_stands, out_of_picture, shows, surer, too_few_pixels, unlike_first,
+                               unlike_start)
 from .find_again import look_again
 from .setup_check import unlike_told
 from .reader import BoardReader, Reading
@@ -447,12 +448,13 @@ class StabilityFilter:
 
     def _first_refused(self, t: float) -> None:
         """The still board has not shown the first position told for :data:`FIRST_PATIENCE`
-        seconds since a still frame first failed to (players may still be setting up until then):
-        the table is told once which points differ (:attr:`report`)."""
-        if self._refused is None or self._unlike is None or self._known is None \
-                or t - self._refused < FIRST_PATIENCE:
+        seconds since a still frame first failed to (players may still be setting up until then), or,
+        on a learned board, a later game's start for :data:`START_PATIENCE` seconds: the table is told
+        once which points differ (:attr:`report`)."""
+        patience = START_PATIENCE if self._trained() else FIRST_PATIENCE
+        if self._refused is None or self._unlike is None or self._known is None or t - self._refused < patience:
             return
-        self.report = unlike_first(self._unlike, self._known)
+        self.report = unlike_first(self._unlike, self._known, learned=self._trained())
         self._refused = math.inf   # said once, until the referee tells a position again
 
     def _try_learn(self) -> bool:
@@ -463,12 +465,16 @@ class StabilityFilter:
         # the board's first lesson: a frame of another position may show the one told by its plain odds
         # too (a count one off keeps 3 % at a point); asked of the frame's own look
         unlike = self._unlike_told(self.last.points, self._last_frame)
+        if unlike is None and self._trained() and same_board(self._known, L.start_position()):
+            # a later game's start: set up by the players, not read from the board, so a point the learned
+            # look reads otherwise surely is one to check, and its look is not learned as the start's
+            unlike = unlike_start(self.last, self._known)
         if unlike is not None:
             self._unlike_seen(unlike, self.last.t)
             return False
         self.reader.learn(self._known, self.last_view)
         self._tell_camera(self.last_view)
-        self._known = None
+        self._known, self._refused, self._unlike = None, None, None
         self.learned += 1
         return True
 
