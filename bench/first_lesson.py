@@ -33,7 +33,10 @@ start with a checker mis-set, or a first move played (the table's dice finder ru
 then told a later game's start while it is set up right, or with a checker mis-set: learned unasked
 (right when set up right), said to the players (right when mis-set), and what the learned look reads
 afterwards at the mis-set points (the frame's, or the start's: then the record would go on from a
-position the board does not show).
+position the board does not show); ``--learned-misfits [--labels FILE --image-dir DIR]``: per labelled real
+board, its frame read by a look learned from a (made) reference frame of the position one move before
+(:func:`bench.vision_real.taught_reading`), and how many frames read a point of their own position under 2 %
+(:func:`vision.compare_readings.misfits`): a later start set up right is refused, and named, on such a frame.
 """
 from __future__ import annotations
 
@@ -72,6 +75,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--later-starts", type=int, default=0, metavar="N",
                    help="instead: N rendered tables told a later game's start, set up right or with a checker "
                         "mis-set, after learning the first game's start and moves")
+    p.add_argument("--learned-misfits", action="store_true",
+                   help="instead: per labelled board, frames read by a look learned from a made reference of the "
+                        "position one move before that read a point of their own position under 2 %%")
     p.add_argument("--seed-base", type=int, default=930000,
                    help="with --rendered or --later-starts: the first board's seed")
     p.add_argument("--odds", action="store_true",
@@ -83,6 +89,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     if a.later_starts:
         return later_starts(a.later_starts, a.seed_base)
     VR.set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
+    if a.learned_misfits:
+        return learned_misfits()
     labels = VR.load_labels()["images"]
     rng = random.Random(5)
     odds: dict[str, list[tuple[str, Optional[tuple[float, float]]]]] = {"own": [], "move": [], "misset": []}
@@ -251,6 +259,43 @@ def rendered(n: int, seed_base: int) -> int:
               f"a first move played {'YES' if got['moved'] else 'no '}", flush=True)
     print(f"rendered tables told the starting position, learned unasked: the start {tot['start']} of {n}; "
           f"wrongly, a checker mis-set {tot['misset']} of {n}, a first move played {tot['moved']} of {n}")
+    return 0
+
+
+def learned_misfits(per: int = 1) -> int:
+    """Per labelled real board (of 15 checkers a side, nothing over it) and each of the four ways round, ``per``
+    cases a mover: the frame read by a look learned from a made reference frame of the position one move before
+    (:func:`bench.vision_real.taught_reading`), and whether it reads a point of the frame's own position under 2 %
+    (:func:`vision.compare_readings.misfits`): a later game's start set up right would not be learned from such a
+    frame, and its points would be named to be checked (:func:`vision.compare_readings.unlike_start`)."""
+    from vision.compare_readings import misfits
+    labels = VR.load_labels()["images"]
+    rng = random.Random(1)
+    frames = refused = 0
+    for name, lab in labels.items():
+        if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15} or lab.get("hidden"):
+            continue
+        img = VR.load_image(name)
+        size = VR.checker_size(img, lab)
+        spacing, lying = VR.checker_spacing(img, lab, size), VR.dice_seen(name, lab)
+        named: list[list[int]] = []
+        n = 0
+        for home in VR.HOMES:
+            truth = rows_evidence(lab, home)
+            after, cfg = evidence_position(truth), VR.config_for(lab, home)
+            for mover in ("dark", "light"):
+                for before, dice in VR.cases_for(after, mover, rng, per):
+                    ev = VR.taught_reading("made", img, lab, cfg, home, before, dice, lying, spacing, None,
+                                           rng.randrange(1 << 30))
+                    if ev is None:
+                        continue
+                    n += 1
+                    off = [k + 1 for k in misfits(ev, truth) if 0 <= k < 24]
+                    named += [off] if off else []
+        frames, refused = frames + n, refused + len(named)
+        print(f"  {name:20s} frames {n:2d}, reading a point of their own position under 2 %: {len(named)} "
+              f"{'(points ' + '; '.join(', '.join(map(str, o)) for o in named) + ')' if named else ''}", flush=True)
+    print(f"frames read by a learned look with a point of their own position under 2 %: {refused} of {frames}")
     return 0
 
 

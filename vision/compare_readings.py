@@ -2,7 +2,9 @@
 
 The still-board filter (:mod:`vision.stability`) emits a reading of the same board again when
 it is :func:`surer`, reads it again sooner while it :func:`can_get_surer`, and learns the board's
-look from a frame whose reading :func:`shows` the position the referee says it holds.
+look from a frame whose reading :func:`shows` the position the referee says it holds; a later game's
+start, set up by the players rather than read from the board, only when no point reads otherwise surely
+(:func:`unlike_start`), and the table then names the points to check.
 """
 from __future__ import annotations
 
