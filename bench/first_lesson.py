@@ -36,7 +36,8 @@ afterwards at the mis-set points (the frame's, or the start's: then the record w
 position the board does not show); ``--learned-misfits [--labels FILE --image-dir DIR]``: per labelled real
 board, its frame read by a look learned from a (made) reference frame of the position one move before
 (:func:`bench.vision_real.taught_reading`), and how many frames read a point of their own position under 2 %
-(:func:`vision.compare_readings.misfits`): a later start set up right is refused, and named, on such a frame.
+(:func:`vision.compare_readings.misfits`): a later start set up right is refused, and named, on such a frame
+(not named when those points only add a sixteenth checker of a colour, :func:`vision.compare_readings.more_than_fifteen`).
 """
 from __future__ import annotations
 
@@ -268,10 +269,10 @@ def learned_misfits(per: int = 1) -> int:
     (:func:`bench.vision_real.taught_reading`), and whether it reads a point of the frame's own position under 2 %
     (:func:`vision.compare_readings.misfits`): a later game's start set up right would not be learned from such a
     frame, and its points would be named to be checked (:func:`vision.compare_readings.unlike_start`)."""
-    from vision.compare_readings import misfits
+    from vision.compare_readings import misfits, more_than_fifteen
     labels = VR.load_labels()["images"]
     rng = random.Random(1)
-    frames = refused = 0
+    frames = refused = quiet = 0
     for name, lab in labels.items():
         if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15} or lab.get("hidden"):
             continue
@@ -292,10 +293,12 @@ def learned_misfits(per: int = 1) -> int:
                     n += 1
                     off = [k + 1 for k in misfits(ev, truth) if 0 <= k < 24]
                     named += [off] if off else []
+                    quiet += bool(off) and more_than_fifteen(ev, truth)
         frames, refused = frames + n, refused + len(named)
         print(f"  {name:20s} frames {n:2d}, reading a point of their own position under 2 %: {len(named)} "
               f"{'(points ' + '; '.join(', '.join(map(str, o)) for o in named) + ')' if named else ''}", flush=True)
-    print(f"frames read by a learned look with a point of their own position under 2 %: {refused} of {frames}")
+    print(f"frames read by a learned look with a point of their own position under 2 %: {refused} of {frames} "
+          f"({quiet} of them a checker too many of a colour: not learned, not said)")
     return 0
 
 

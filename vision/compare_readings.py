@@ -74,6 +74,25 @@ def unlike_start(reading: BoardEvidence, known: BoardEvidence) -> Optional[Board
     return BoardEvidence(tuple(points), known.bar, known.off)
 
 
+def more_than_fifteen(reading: BoardEvidence, known: BoardEvidence) -> bool:
+    """Whether every point ``reading`` contradicts in ``known`` (:func:`misfits`) reads more checkers of a colour
+    than ``known`` has there, and the board as read then holds more than 15 of that colour (points and bar): no
+    set-up error does that (a checker set up on the wrong point leaves another point short; one left in the tray
+    leaves the board short), something else lies there, read as a checker (a die of the opening roll the dice
+    finder missed, on an empty point)."""
+    doubted = [k for k in misfits(reading, known) if 0 <= k < 24]
+    if not doubted:
+        return False
+    held = {c: sum(p.count for p in reading.points if p.colour == c) + reading.bar[i]
+            for i, c in enumerate(("dark", "light"))}
+    for k in doubted:
+        got, want = reading.points[k], known.points[k]
+        if not got.count or got.count <= want.count or (want.count and got.colour != want.colour) \
+                or held.get(got.colour or "", 0) <= L.PER_SIDE:
+            return False
+    return True
+
+
 def surer(new: BoardEvidence, old: BoardEvidence) -> bool:
     """``new`` is more certain than ``old``: the whole now passes the gate, or more locations do,
     or the trays are now read (``off`` known) where they were not."""

@@ -46,8 +46,8 @@ from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
 from .occlusion import occlusion_score
 from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, START_PATIENCE, can_get_surer,
-                               learned_as_it_stands, out_of_picture, shows, surer, too_few_pixels, unlike_first,
-                               unlike_start)
+                               learned_as_it_stands, more_than_fifteen, out_of_picture, shows, surer, too_few_pixels,
+                               unlike_first, unlike_start)
 from .find_again import look_again
 from .setup_check import unlike_told
 from .reader import BoardReader, Reading
@@ -469,6 +469,8 @@ class StabilityFilter:
             # a later game's start: set up by the players, not read from the board, so a point the learned
             # look reads otherwise surely is one to check, and its look is not learned as the start's
             unlike = unlike_start(self.last, self._known)
+            if unlike is not None and more_than_fifteen(self.last, self._known):
+                return False   # a checker too many of a colour: something else lies there (a missed die), not said
         if unlike is not None:
             self._unlike_seen(unlike, self.last.t)
             return False

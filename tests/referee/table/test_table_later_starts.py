@@ -11,7 +11,7 @@ from referee.rules.position import Position
 from referee.table.config import TableConfig
 from referee.table.devices import CameraThread
 from referee.table.simdevices import board_evidence
-from vision.compare_readings import START_PATIENCE, misfits, shows, unlike_start
+from vision.compare_readings import START_PATIENCE, misfits, more_than_fifteen, shows, unlike_start
 from vision.layout import start_position
 from vision.render import RenderParams, render_scene
 
@@ -126,3 +126,17 @@ def test_unlike_start_names_only_the_points_read_otherwise_surely() -> None:
     # a move's frame may be misread in two places and still be learned; a start in none
     two = _reading({12: (4, "dark", 0.01), 7: (2, "dark", 0.01)})
     assert shows(two, start) and unlike_start(two, start) is not None
+
+
+def test_a_sixteenth_checker_is_no_set_up_error() -> None:
+    # a die of the opening roll the dice finder missed, on the empty 11-point, read as a dark checker surely: Dark
+    # would have 16, which no set-up gives; the table then neither learns the frame nor names the point
+    start = start_position()
+    die = _reading({10: (1, "dark", 0.01)})
+    assert unlike_start(die, start) is not None and more_than_fifteen(die, start)
+    # a checker set up on the 11-point from the 13-point: 15 still, a set-up error
+    moved = _reading({10: (1, "dark", 0.01), 12: (4, "dark", 0.01)})
+    assert not more_than_fifteen(moved, start)
+    # one missing from the 13-point (left in the tray): fewer, a set-up error
+    assert not more_than_fifteen(_reading({12: (4, "dark", 0.01)}), start)
+    assert not more_than_fifteen(_reading({}), start)
