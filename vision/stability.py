@@ -470,7 +470,10 @@ class StabilityFilter:
             # look reads otherwise surely is one to check, and its look is not learned as the start's
             unlike = unlike_start(self.last, self._known)
             if unlike is not None and more_than_fifteen(self.last, self._known):
-                return False   # a checker too many of a colour: something else lies there (a missed die), not said
+                # a checker too many of a colour: something else lies there (a missed die); not learned, and not
+                # said (nor what an earlier still frame showed: the board has changed since)
+                self._refused, self._unlike = None, None
+                return False
         if unlike is not None:
             self._unlike_seen(unlike, self.last.t)
             return False
