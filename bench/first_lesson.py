@@ -33,7 +33,8 @@ start with a checker mis-set, or a first move played (the table's dice finder ru
 then told a later game's start while it is set up right, or with a checker mis-set: learned unasked
 (right when set up right), said to the players (right when mis-set), and what the learned look reads
 afterwards at the mis-set points (the frame's, or the start's: then the record would go on from a
-position the board does not show); ``--learned-misfits [--labels FILE --image-dir DIR]``: per labelled real
+position the board does not show); with ``--light B,G,R`` the later start under another light than the first
+game's (each channel times its gain); ``--learned-misfits [--labels FILE --image-dir DIR]``: per labelled real
 board, its frame read by a look learned from a (made) reference frame of the position one move before
 (:func:`bench.vision_real.taught_reading`), and how many frames read a point of their own position under 2 %
 (:func:`vision.compare_readings.misfits`): a later start set up right is refused, and named, on such a frame
@@ -48,6 +49,8 @@ import os
 import random
 import sys
 from typing import Any, Optional
+
+import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -79,6 +82,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--learned-misfits", action="store_true",
                    help="instead: per labelled board, frames read by a look learned from a made reference of the "
                         "position one move before that read a point of their own position under 2 %%")
+    p.add_argument("--light", default="", metavar="B,G,R",
+                   help="with --later-starts: the later start's frames under another light, each channel times "
+                        "these (a lamp switched on, evening), e.g. 0.55,0.6,0.7")
     p.add_argument("--seed-base", type=int, default=930000,
                    help="with --rendered or --later-starts: the first board's seed")
     p.add_argument("--odds", action="store_true",
@@ -88,7 +94,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     if a.rendered:
         return rendered(a.rendered, a.seed_base)
     if a.later_starts:
-        return later_starts(a.later_starts, a.seed_base)
+        return later_starts(a.later_starts, a.seed_base, light=_light(p, a.light))
     VR.set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
     if a.learned_misfits:
         return learned_misfits()
@@ -302,7 +308,7 @@ def learned_misfits(per: int = 1) -> int:
     return 0
 
 
-def later_starts(n: int, seed_base: int, moves: int = 6) -> int:
+def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[float, float, float]] = None) -> int:
     """A later game's start at ``n`` rendered real-looking tables whose board is learned: each learns the
     first game's start and its first ``moves`` positions (told and shown still, as the referee tells
     them), then is told the starting position again, shown set up right, or (a fresh table, the same
@@ -325,8 +331,8 @@ def later_starts(n: int, seed_base: int, moves: int = 6) -> int:
             board = (rng.choice(legal_plays(board, d1, d2)).result if k % 2 == 0
                      else rng.choice(legal_plays(board.swap(), d1, d2)).result.swap())
             game.append(layout_to_evidence(layout_of(board)))
-        right = _later_start(seed, params, told, game, told)
-        wrong = _later_start(seed, params, told, game, misset)
+        right = _later_start(seed, params, told, game, told, light=light)
+        wrong = _later_start(seed, params, told, game, misset, light=light)
         tot["right learned"] += right[0]
         tot["right said"] += bool(right[1])
         tot["mis-set learned"] += wrong[0]
@@ -343,8 +349,21 @@ def later_starts(n: int, seed_base: int, moves: int = 6) -> int:
     return 0
 
 
+def _light(p: argparse.ArgumentParser, text: str) -> Optional[tuple[float, float, float]]:
+    """``--light B,G,R``: three gains, each 0.2..3 (``p.error`` naming the value otherwise); None when not given."""
+    if not text:
+        return None
+    try:
+        gains = tuple(float(x) for x in text.split(","))
+    except ValueError:
+        gains = ()
+    if len(gains) != 3 or not all(0.2 <= g <= 3.0 for g in gains):
+        p.error(f"--light {text!r}: expected three gains 0.2..3 for blue, green and red, e.g. 0.55,0.6,0.7")
+    return (gains[0], gains[1], gains[2])
+
+
 def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any,
-                 still: int = 30) -> tuple[bool, list[str], list[str]]:
+                 still: int = 30, light: Optional[tuple[float, float, float]] = None) -> tuple[bool, list[str], list[str]]:
     """One table of :func:`later_starts`: whether the later start ``shown`` (``still`` frames a second
     apart) is learned, what the table says, and what it reads afterwards where ``shown`` differs from
     ``told`` ("the frame's" or "the start's" per point)."""
@@ -358,11 +377,16 @@ def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any,
     reader.setup = first.setup
     f, watch, t = StabilityFilter(reader), DiceWatch(), 0.0
 
-    def show(ev: Any, pictures: int, dt: float) -> list[str]:
+    def lit(picture: Any, later: bool) -> Any:   # the later start's frames under ``light``
+        if not later or light is None:
+            return picture
+        return np.clip(picture.astype(np.float32) * np.float32(light), 0, 255).astype(np.uint8)
+
+    def show(ev: Any, pictures: int, dt: float, later: bool = False) -> list[str]:
         nonlocal t
         said = []
         for _ in range(pictures):
-            picture = render_scene(ev, params, seed=seed, frame=next(frames)).image
+            picture = lit(render_scene(ev, params, seed=seed, frame=next(frames)).image, later)
             f.feed(picture, t)
             seen = watch.feed(picture, reader.corners, reader.config.shape, reader.setup or L.SetUp())
             if seen is not None:
@@ -376,8 +400,8 @@ def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any,
         show(ev, 8, 0.1)
     before = f.learned
     f.known(told)
-    said = show(shown, still, 1.0)
-    ev = reader.read(render_scene(shown, params, seed=seed, frame=next(frames)).image)
+    said = show(shown, still, 1.0, later=True)
+    ev = reader.read(lit(render_scene(shown, params, seed=seed, frame=next(frames)).image, True))
     reads = []
     for k in L.points_differ(shown.points, told.points):
         odds = {(m, c if m else None): q for m, c, q in (ev.odds[k] if ev is not None and ev.odds else ())}
