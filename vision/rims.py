@@ -379,6 +379,25 @@ def _make_plan(view: View, params: ReadParams) -> _Plan:
 
 
 
+def rim_maps(view: View) -> tuple[np.ndarray, float, np.ndarray]:
+    """What :func:`ring_profiles` makes of ``view`` whatever the rings' size: its gradient map, the frame's
+    rim strength and the map by columns (for :func:`rim_rows`, which tries several sizes on one view)."""
+    g, mag2 = _gradient_maps(view)
+    return g, _strength(mag2) * 0.8 + 8.0, _column_map(g)
+
+
+def rim_rows(view: View, params: ReadParams = DEFAULT,
+             maps: Optional[tuple[np.ndarray, float, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ring_profiles`' whole-rim scores and their distances alone (``full`` and ``dist``, the same
+    values): what the checkers' size is measured from (:mod:`vision.size`).  ``maps``: the view's
+    :func:`rim_maps`, made once for the sizes a look tries (a third of a profile's cost)."""
+    g, strength, columns = maps if maps is not None else rim_maps(view)
+    plan = _plan(view, params)
+    right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
+    full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
+    return full_l.max(axis=2), plan.dist
+
+
 def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     """Stage 1: rim scores along every point's axis and along the bar."""
     g, mag2 = _gradient_maps(view)

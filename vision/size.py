@@ -20,6 +20,7 @@ import numpy as np
 
 from . import layout as L
 from .read import Profiles, ReadParams, _peaks, ring_profiles
+from .rims import rim_maps, rim_rows
 from .rectify import View
 
 MIN_GAPS = 10                # spacings needed for a measurement (one frame of the start position has 22)
@@ -37,21 +38,27 @@ SEARCHES = 3                 # a reader looks with them on its first this many f
 def rim_spacings(prof: Profiles, params: ReadParams = ReadParams()) -> list[float]:
     """Spacings (pw) between successive whole-rim peaks of the first rows, each peak placed
     between profile samples by a parabola through its top three."""
-    tops = prof.full.max(axis=1)
+    return row_spacings(prof.full, prof.dist, params)
+
+
+def row_spacings(full: np.ndarray, dist: np.ndarray, params: ReadParams = ReadParams()) -> list[float]:
+    """:func:`rim_spacings` of the whole-rim scores ``full`` at distances ``dist`` (a profile's, or
+    :func:`vision.rims.rim_rows`')."""
+    tops = full.max(axis=1)
     tops = tops[tops > params.threshold]
     thr = (max(params.threshold, params.relative * float(np.quantile(tops, params.relative_q))) if len(tops)
            else params.threshold)
     nms = max(1, int(round(0.5 * L.CHECKER / params.step)))
-    step = float(prof.dist[1] - prof.dist[0])
+    step = float(dist[1] - dist[0])
     gaps: list[float] = []
-    for row in prof.full:
+    for row in full:
         at = []
         for j in sorted(_peaks(row, thr, nms)):
-            if prof.dist[j] > FIRST_ROW or not 0 < j < len(row) - 1:
+            if dist[j] > FIRST_ROW or not 0 < j < len(row) - 1:
                 continue
             a, b, c = float(row[j - 1]), float(row[j]), float(row[j + 1])
             den = a - 2 * b + c
-            at.append(float(prof.dist[j]) + (0.5 * (a - c) / den * step if den < 0 else 0.0))
+            at.append(float(dist[j]) + (0.5 * (a - c) / den * step if den < 0 else 0.0))
         gaps += [g for g in np.diff(at).tolist() if SPACING[0] <= g <= SPACING[1]]
     return gaps
 
@@ -77,16 +84,17 @@ def other_sizes(view: View, params: ReadParams, own: list[float]) -> list[float]
     scatter: on a board of 0.9 checkers, rings of 1.0 found 11 spacings to the layout's 9,
     measuring them a tenth too small); else ``own``."""
     best, at = own, None
+    maps = rim_maps(view)   # (the same for every size: made once)
     for size in SEARCH:
         p = replace(params, checker=size)
-        gaps = rim_spacings(ring_profiles(view, p), p)
+        gaps = row_spacings(*rim_rows(view, p, maps), p)
         if len(gaps) > len(best):
             best, at = gaps, size
     if at is not None:
         cd = float(np.median(best))
         if abs(cd - at) > SNAP:
             p = replace(params, checker=cd)
-            gaps = rim_spacings(ring_profiles(view, p), p)
+            gaps = row_spacings(*rim_rows(view, p, maps), p)
             if len(gaps) > len(best):
                 best = gaps
     # a few more spacings with other rings are the scatter of faint rims, not a size told apart

@@ -50,6 +50,10 @@ def _spacings_by_size(monkeypatch: pytest.MonkeyPatch, found: dict[float, list[f
     """frame_spacings where the rings of each size find ``found[size]`` (the profiles not made)."""
     monkeypatch.setattr(size_mod, "ring_profiles", lambda view, params: params.checker)
     monkeypatch.setattr(size_mod, "rim_spacings", lambda prof, params: found.get(round(prof, 2), []))
+    # other sizes' looks: the rim rows alone, the view's maps made once
+    monkeypatch.setattr(size_mod, "rim_maps", lambda view: None)
+    monkeypatch.setattr(size_mod, "rim_rows", lambda view, params, maps: (params.checker, None))
+    monkeypatch.setattr(size_mod, "row_spacings", lambda full, dist, params: found.get(round(full, 2), []))
     return frame_spacings(None, ReadParams())  # type: ignore[arg-type]
 
 
@@ -197,3 +201,27 @@ def test_a_measured_size_is_checked_on_a_readers_first_few_frames_only(monkeypat
         reader.inspect(img)
     assert calls == [0.79, 0.9] * SIZE_CHECKS + [0.79, 0.79]
     assert reader.checker_size == 0.79 and reader._size_votes == [SIZE_CHECKS, 0]
+
+
+def test_the_other_sizes_rim_rows_are_the_profiles_own() -> None:
+    # other_sizes reads the whole-rim rows alone, the view's gradient maps made once for every size: the same
+    # scores, to the bit, as each size's whole profile
+    from dataclasses import replace
+
+    import numpy as np
+
+    from vision.render import render_scene
+    from vision.rims import rim_maps, rim_rows, ring_profiles
+    from vision.reader import BoardReader
+    from vision.config import VisionConfig
+    scene = render_scene(L.random_position(np.random.default_rng(3)), seed=77)
+    reader = BoardReader(VisionConfig(), corners=scene.corners)
+    reader.inspect(scene.image)
+    view = reader.last_view
+    assert view is not None
+    maps = rim_maps(view)
+    for size in (0.8, 0.93, 1.1):
+        params = replace(ReadParams(), checker=size)
+        full, dist = rim_rows(view, params, maps)
+        prof = ring_profiles(view, params)
+        assert np.array_equal(full, prof.full) and np.array_equal(dist, prof.dist)
