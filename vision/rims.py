@@ -400,10 +400,8 @@ def rim_rows(view: View, params: ReadParams = DEFAULT,
 
 def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     """Stage 1: rim scores along every point's axis and along the bar."""
-    g, mag2 = _gradient_maps(view)
+    g, strength, columns = rim_maps(view)
     plan = _plan(view, params)
-    strength = _strength(mag2) * 0.8 + 8.0
-    columns = _column_map(g)
     right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
     # "far" faces away from the axis's base: down on the top row, up on the bottom one; a
     # whole rim scores its weakest quadrant, a cap its weakest but the base's
