@@ -28,17 +28,8 @@ and over the boards read within ``first_misfits`` the largest against a board's 
 threshold of two points together would let through: how :data:`~vision.setup_check.SETUP_PAIR_ODDS` was
 chosen); ``--rendered N [--seed-base S]``: instead N rendered real-looking tables
 (from seed S, 930000 by default), each told the starting position while it shows the start, the
-start with a checker mis-set, or a first move played (the table's dice finder running beside);
-``--later-starts N [--seed-base S]``: N rendered tables that learned a game's start and its first moves,
-then told a later game's start while it is set up right, or with a checker mis-set: learned unasked
-(right when set up right), said to the players (right when mis-set), and what the learned look reads
-afterwards at the mis-set points (the frame's, or the start's: then the record would go on from a
-position the board does not show); with ``--light B,G,R`` the later start under another light than the first
-game's (each channel times its gain); ``--learned-misfits [--labels FILE --image-dir DIR]``: per labelled real
-board, its frame read by a look learned from a (made) reference frame of the position one move before
-(:func:`bench.vision_real.taught_reading`), and how many frames read a point of their own position under 2 %
-(:func:`vision.compare_readings.misfits`): a later start set up right is refused, and named, on such a frame
-(not named when those points only add a sixteenth checker of a colour, :func:`vision.compare_readings.more_than_fifteen`).
+start with a checker mis-set, or a first move played (the table's dice finder running beside).
+A later game's start, at a table whose board is learned: :mod:`bench.later_starts`.
 """
 from __future__ import annotations
 
@@ -49,8 +40,6 @@ import os
 import random
 import sys
 from typing import Any, Optional
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -76,28 +65,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--rendered", type=int, default=0, metavar="N",
                    help="instead: N rendered real-looking tables (the starting position set up, set up with a "
                         "checker off, or one move played), each told the starting position")
-    p.add_argument("--later-starts", type=int, default=0, metavar="N",
-                   help="instead: N rendered tables told a later game's start, set up right or with a checker "
-                        "mis-set, after learning the first game's start and moves")
-    p.add_argument("--learned-misfits", action="store_true",
-                   help="instead: per labelled board, frames read by a look learned from a made reference of the "
-                        "position one move before that read a point of their own position under 2 %%")
-    p.add_argument("--light", default="", metavar="B,G,R",
-                   help="with --later-starts: the later start's frames under another light, each channel times "
-                        "these (a lamp switched on, evening), e.g. 0.55,0.6,0.7")
-    p.add_argument("--seed-base", type=int, default=930000,
-                   help="with --rendered or --later-starts: the first board's seed")
+    p.add_argument("--seed-base", type=int, default=930000, help="with --rendered: the first board's seed")
     p.add_argument("--odds", action="store_true",
                    help="also the set-up check's own odds per case (vision.setup_check.doubts: the largest one point, "
                         "the two largest together) and what other thresholds would let through")
     a = p.parse_args(argv)
     if a.rendered:
         return rendered(a.rendered, a.seed_base)
-    if a.later_starts:
-        return later_starts(a.later_starts, a.seed_base, light=_light(p, a.light))
     VR.set_labels(a.labels, a.image_dir or os.path.join(os.path.dirname(os.path.abspath(a.labels)), "images"))
-    if a.learned_misfits:
-        return learned_misfits()
     labels = VR.load_labels()["images"]
     rng = random.Random(5)
     odds: dict[str, list[tuple[str, Optional[tuple[float, float]]]]] = {"own": [], "move": [], "misset": []}
@@ -267,148 +242,6 @@ def rendered(n: int, seed_base: int) -> int:
     print(f"rendered tables told the starting position, learned unasked: the start {tot['start']} of {n}; "
           f"wrongly, a checker mis-set {tot['misset']} of {n}, a first move played {tot['moved']} of {n}")
     return 0
-
-
-def learned_misfits(per: int = 1) -> int:
-    """Per labelled real board (of 15 checkers a side, nothing over it) and each of the four ways round, ``per``
-    cases a mover: the frame read by a look learned from a made reference frame of the position one move before
-    (:func:`bench.vision_real.taught_reading`), and whether it reads a point of the frame's own position under 2 %
-    (:func:`vision.compare_readings.misfits`): a later game's start set up right would not be learned from such a
-    frame, and its points would be named to be checked (:func:`vision.compare_readings.unlike_start`)."""
-    from vision.compare_readings import misfits, more_than_fifteen
-    labels = VR.load_labels()["images"]
-    rng = random.Random(1)
-    frames = refused = quiet = 0
-    for name, lab in labels.items():
-        if not lab["board"] or lab["totals"] != {"dark": 15, "light": 15} or lab.get("hidden"):
-            continue
-        img = VR.load_image(name)
-        size = VR.checker_size(img, lab)
-        spacing, lying = VR.checker_spacing(img, lab, size), VR.dice_seen(name, lab)
-        named: list[list[int]] = []
-        n = 0
-        for home in VR.HOMES:
-            truth = rows_evidence(lab, home)
-            after, cfg = evidence_position(truth), VR.config_for(lab, home)
-            for mover in ("dark", "light"):
-                for before, dice in VR.cases_for(after, mover, rng, per):
-                    ev = VR.taught_reading("made", img, lab, cfg, home, before, dice, lying, spacing, None,
-                                           rng.randrange(1 << 30))
-                    if ev is None:
-                        continue
-                    n += 1
-                    off = [k + 1 for k in misfits(ev, truth) if 0 <= k < 24]
-                    named += [off] if off else []
-                    quiet += bool(off) and more_than_fifteen(ev, truth)
-        frames, refused = frames + n, refused + len(named)
-        print(f"  {name:20s} frames {n:2d}, reading a point of their own position under 2 %: {len(named)} "
-              f"{'(points ' + '; '.join(', '.join(map(str, o)) for o in named) + ')' if named else ''}", flush=True)
-    print(f"frames read by a learned look with a point of their own position under 2 %: {refused} of {frames} "
-          f"({quiet} of them a checker too many of a colour: not learned, not said)")
-    return 0
-
-
-def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[float, float, float]] = None) -> int:
-    """A later game's start at ``n`` rendered real-looking tables whose board is learned: each learns the
-    first game's start and its first ``moves`` positions (told and shown still, as the referee tells
-    them), then is told the starting position again, shown set up right, or (a fresh table, the same
-    first game) set up with one checker a point or two off or missing (:func:`misset_positions`), still
-    for 30 seconds.  Printed per table: learned unasked, said to the players (:meth:`StabilityFilter.
-    take_report`), and what the learned look then reads at the mis-set points."""
-    from referee.rules.moves import legal_plays
-    from referee.rules.position import Position
-    from referee.turn.matching import layout_of, layout_to_evidence
-    from vision.render import RenderParams
-    told = layout_to_evidence(layout_of(Position.start()))
-    tot = {"right learned": 0, "right said": 0, "mis-set learned": 0, "mis-set said": 0, "reads the start": 0}
-    for seed in range(seed_base, seed_base + n):
-        rng = random.Random(seed)
-        params = RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
-        misset = misset_positions(told, rng, 1)[0]
-        board, game = Position.start(), []
-        for k in range(moves):   # Dark, then Light, ... (the board kept with Dark on roll)
-            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            board = (rng.choice(legal_plays(board, d1, d2)).result if k % 2 == 0
-                     else rng.choice(legal_plays(board.swap(), d1, d2)).result.swap())
-            game.append(layout_to_evidence(layout_of(board)))
-        right = _later_start(seed, params, told, game, told, light=light)
-        wrong = _later_start(seed, params, told, game, misset, light=light)
-        tot["right learned"] += right[0]
-        tot["right said"] += bool(right[1])
-        tot["mis-set learned"] += wrong[0]
-        tot["mis-set said"] += bool(wrong[1])
-        tot["reads the start"] += any(r.endswith("the start's") for r in wrong[2])
-        print(f"  board {seed}: set up right: learned {'yes' if right[0] else 'NO '}, said "
-              f"{'YES' if right[1] else 'nothing'}; mis-set: learned {'YES' if wrong[0] else 'no '}, said "
-              f"{wrong[1][0].split('. Check')[0] if wrong[1] else 'NOTHING'}; the learned look then reads there "
-              f"{', '.join(wrong[2]) or '-'}", flush=True)
-    print(f"rendered tables told a later game's start, their board learned: set up right, learned unasked "
-          f"{tot['right learned']} of {n}, something said {tot['right said']}; mis-set, learned unasked "
-          f"{tot['mis-set learned']} of {n}, said to the players {tot['mis-set said']}, the learned look reading "
-          f"a mis-set point as the start's {tot['reads the start']}")
-    return 0
-
-
-def _light(p: argparse.ArgumentParser, text: str) -> Optional[tuple[float, float, float]]:
-    """``--light B,G,R``: three gains, each 0.2..3 (``p.error`` naming the value otherwise); None when not given."""
-    if not text:
-        return None
-    try:
-        gains = tuple(float(x) for x in text.split(","))
-    except ValueError:
-        gains = ()
-    if len(gains) != 3 or not all(0.2 <= g <= 3.0 for g in gains):
-        p.error(f"--light {text!r}: expected three gains 0.2..3 for blue, green and red, e.g. 0.55,0.6,0.7")
-    return (gains[0], gains[1], gains[2])
-
-
-def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any,
-                 still: int = 30, light: Optional[tuple[float, float, float]] = None) -> tuple[bool, list[str], list[str]]:
-    """One table of :func:`later_starts`: whether the later start ``shown`` (``still`` frames a second
-    apart) is learned, what the table says, and what it reads afterwards where ``shown`` differs from
-    ``told`` ("the frame's" or "the start's" per point)."""
-    from vision.config import VisionConfig
-    from vision.dice_watch import DiceWatch
-    from vision.render import render_scene
-    frames = iter(range(10 ** 6))
-    first = render_scene(told, params, seed=seed, frame=next(frames))
-    reader = BoardReader(VisionConfig(markers=False, bar_width=params.shape.bar, board_height=params.shape.height),
-                         corners=first.corners)
-    reader.setup = first.setup
-    f, watch, t = StabilityFilter(reader), DiceWatch(), 0.0
-
-    def lit(picture: Any, later: bool) -> Any:   # the later start's frames under ``light``
-        if not later or light is None:
-            return picture
-        return np.clip(picture.astype(np.float32) * np.float32(light), 0, 255).astype(np.uint8)
-
-    def show(ev: Any, pictures: int, dt: float, later: bool = False) -> list[str]:
-        nonlocal t
-        said = []
-        for _ in range(pictures):
-            picture = lit(render_scene(ev, params, seed=seed, frame=next(frames)).image, later)
-            f.feed(picture, t)
-            seen = watch.feed(picture, reader.corners, reader.config.shape, reader.setup or L.SetUp())
-            if seen is not None:
-                f.dice_seen(seen)
-            report = f.take_report()
-            said += [report] if report else []
-            t += dt
-        return said
-    for ev in [told] + game:
-        f.known(ev)
-        show(ev, 8, 0.1)
-    before = f.learned
-    f.known(told)
-    said = show(shown, still, 1.0, later=True)
-    ev = reader.read(lit(render_scene(shown, params, seed=seed, frame=next(frames)).image, True))
-    reads = []
-    for k in L.points_differ(shown.points, told.points):
-        odds = {(m, c if m else None): q for m, c, q in (ev.odds[k] if ev is not None and ev.odds else ())}
-        best = max(odds.items(), key=lambda kv: kv[1])[0] if odds else None
-        want = (told.points[k].count, told.points[k].colour if told.points[k].count else None)
-        reads.append(f"point {k + 1} the start's" if best == want else f"point {k + 1} the frame's")
-    return f.learned > before, said, reads
 
 
 def rendered_learns(seed: int, params: Any, shown: Any, told: Any, frames: int = 8) -> bool:
