@@ -59,6 +59,7 @@ CHANGE_LEVEL = 30          # grey levels of change that count
 BLOB_AREA_PW2 = 4.5        # a changed region larger than this (square point widths) is not a move
 NOISE_LEVEL = 4            # grey levels of frame-to-frame change that are sensor noise, not motion
 REBASE_FRAMES = 10         # motionless frames after which a big change is taken as the new board
+BACK_SHARE = 0.5           # ... counted until a frame's change is under this share of the limits
 STILL_LEVEL = 20           # grey levels: a thumbnail pixel further off the last read frame's has changed
 STILL_PIXELS = 3           # ... and more such pixels than this: the board may have changed (re-read it)
 #: told when play went on before a still frame carried out the director's order to learn the board
@@ -184,7 +185,10 @@ class StabilityFilter:
             # no still board seen yet: stillness is enough here (the reader refuses a frame whose
             # band looks covered until it has learned the board; real boards have fittings there)
             return True
-        if not self._changed_a_lot(grey, self._ref):
+        # once a big change is being counted, a frame must come clearly back to the reference (half the
+        # area) to end it: a change near the limit (a board set up afresh, in camera noise) would
+        # otherwise flip between a hand and a still board on every frame, and never be taken as the board
+        if not self._changed_a_lot(grey, self._ref, BACK_SHARE if self._still_changed else 1.0):
             self._still_changed = 0
             return True
         # a big change that stays perfectly still is the board itself (a stack cleared at
@@ -195,7 +199,9 @@ class StabilityFilter:
             return True
         return False
 
-    def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray) -> bool:
+    def _changed_a_lot(self, grey: np.ndarray, ref: np.ndarray, share: float = 1.0) -> bool:
+        """More of the board changed since ``ref`` than a move changes: on the frame band, or one region
+        larger than :data:`BLOB_AREA_PW2`; each limit times ``share``."""
         if self._ref_median is None or self._ref_median[0] is not ref:
             self._ref_median = (ref, small_median(ref, 0), ref.astype(np.float64))
         gain = hist_median(np.bincount(grey.ravel(), minlength=256).cumsum(), 0) / max(1.0, self._ref_median[1])
@@ -209,12 +215,13 @@ class StabilityFilter:
         m = int(THUMB_MARGIN * THUMB_PX)
         inner = diff[m:-m, m:-m]   # the playing area; the frame band is the rest
         n_inner = cv2.countNonZero(inner)
-        if cv2.countNonZero(diff) - n_inner > THUMB_PX * THUMB_PX * 0.3:
+        if cv2.countNonZero(diff) - n_inner > THUMB_PX * THUMB_PX * 0.3 * share:
             return True
-        if n_inner <= BLOB_AREA_PW2 * THUMB_PX ** 2:
+        blob = BLOB_AREA_PW2 * THUMB_PX ** 2 * share
+        if n_inner <= blob:
             return False   # no changed region can be larger than all the changed pixels together
         n, _, stats, _ = cv2.connectedComponentsWithStats(inner, connectivity=8)
-        return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > BLOB_AREA_PW2 * THUMB_PX ** 2)
+        return bool(n > 1 and stats[1:, cv2.CC_STAT_AREA].max() > blob)
 
     def feed(self, frame: np.ndarray, t: float = 0.0) -> Optional[Union[BoardEvidence, HandOverBoard]]:
         """Advance the state machine by one frame; return an event when there is news."""
