@@ -352,7 +352,7 @@ def test_an_order_not_carried_out_before_play_goes_on_is_dropped_and_said(tmp_pa
     from referee.table.run import loop
     from referee.table.sdnotify import Notifier
     from referee.table.streams import Table
-    from vision.stability import ORDER_DROPPED
+    from vision.lessons import ORDER_DROPPED
 
     start = Position.start()
     frames = _frames(start, 8)
@@ -389,7 +389,7 @@ def test_an_order_is_dropped_when_the_referee_tells_another_position_first(tmp_p
     # the filter itself: an order for the start, then the referee's position changes (a set-up)
     # before a still frame: the order is dropped and said; the new position is learned as usual
     from referee.events import CameraReport
-    from vision.stability import ORDER_DROPPED
+    from vision.lessons import ORDER_DROPPED
     start = Position.start()
     cam, events = _camera(tmp_path, _frames(start, 1)[0].corners)
     cam.learn_as_it_stands(start)
