@@ -42,6 +42,11 @@ def _segment(row: str, col: int, d0: float, d1: float) -> np.ndarray:
                      [x + 0.5, L.HEIGHT - d1]], np.float32)
 
 
+def _along(shape: L.BoardShape, d: float) -> float:
+    """How far from a point's base (layout pw) a place ``d`` pw from it on the board itself lies."""
+    return float(shape.to_layout(np.zeros(1), np.array([d]))[1][0])
+
+
 def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray) -> None:
     H = cv2.getPerspectiveTransform(src_quad.astype(np.float32), dst_quad.astype(np.float32))
     x0, y0 = np.floor(dst_quad.min(axis=0)).astype(int) - 2
@@ -91,9 +96,11 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
     out = img.copy()
 
     def quad(row: str, col: int, k0: float, k1: float) -> np.ndarray:
-        """The stretch of checker places ``k0`` to ``k1`` of a point, in the image."""
+        """The stretch of checker places ``k0`` to ``k1`` of a point, in the image (the places lie
+        ``checker`` apart on the board itself: beyond a point's tip, in the layout's squeezed band, a
+        sixth checker is as long as the others, as :func:`vision.slots.slot_geometry` lays out its slot)."""
         cd = pitch[0 if row == "top" else 1]
-        return layout_to_image(_segment(row, col, k0 * cd, k1 * cd), corners, shape)
+        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd)), corners, shape)
 
     for (row, col), (n, colour) in want.items():
         m, was = now[(row, col)]

@@ -1,0 +1,40 @@
+"""Frames of another position made from a real photo (:mod:`vision.photo_edit`, for benches and tests)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import layout as L
+from vision.config import VisionConfig
+from vision.photo_edit import _along, _segment, doctored_reference, layout_to_image
+
+ROOT = Path(__file__).resolve().parents[2]
+SET6 = ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"
+PHOTOS = ROOT / "tests" / "data" / "vision" / "photos-yolo"
+
+
+def test_a_place_beyond_the_tip_is_as_long_on_the_board_as_the_others() -> None:
+    shape = L.BoardShape(bar=1.0, height=12.34)
+    for d in (0.0, 2.5, 4.9, 5.0, 5.6, 6.2):
+        _, y = shape.to_real(np.zeros(1), np.array([_along(shape, d)]))
+        assert abs(float(y[0]) - d) < 1e-9
+
+
+def test_a_sixth_checker_made_on_a_tall_board_covers_one_place_not_two() -> None:
+    # a real photo of a board 12.34 point widths tall: a sixth checker lies beyond the point's tip, in the
+    # layout's squeezed band; made as long as the layout's band (not the board's), it covered two places
+    lab = json.loads(SET6.read_text())["images"]["IMG_2602"]
+    img = cv2.imread(str(PHOTOS / lab["image"]))
+    config = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]), bar_width=lab["bar_width"],
+                          board_height=lab["board_height"])
+    row, col = next((r, c) for r in ("top", "bottom") for c, p in enumerate(lab[r]) if p[0] == 5)
+    rows = {"top": [list(p) for p in lab["top"]], "bottom": [list(p) for p in lab["bottom"]], "bar": lab["bar"]}
+    rows[row][col] = [6, lab[row][col][1]]
+    ref = doctored_reference(img, lab, rows, "bottom-right", config, seed=1, checker=1.0)
+    changed = int(np.count_nonzero(cv2.absdiff(ref, img).max(axis=2) > 40))
+    corners = np.asarray(lab["corners"], np.float32)
+    place = cv2.contourArea(layout_to_image(_segment(row, col, 4.0, 5.0), corners, config.shape))  # the fifth's
+    assert 0.3 * place < changed < 1.2 * place
