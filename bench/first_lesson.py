@@ -2,7 +2,7 @@
 
 A table learns the look of its own board from still frames of positions it knows: the first
 from a frame whose plain reading is within ``[vision] first_misfits`` places of the position
-told (:meth:`vision.stability.StabilityFilter._first_lesson`, 8 by default), the later ones when
+told (:meth:`vision.lessons.Lessons._first_lesson`, 8 by default), the later ones when
 the reading's odds show it (:func:`vision.compare_readings.shows`).  On a board the camera reads
 poorly the first lesson never comes, and every move is asked.  Per labelled real image (its
 labelled position told, Dark's home at the bottom right), printed:
@@ -15,7 +15,7 @@ labelled position told, Dark's home at the bottom right), printed:
   :mod:`bench.vision_real` makes them): how many the first lesson and the odds would wrongly learn;
 * the table itself (:class:`vision.stability.StabilityFilter`, the frame shown still): whether it
   learns the board unasked when told the position, and whether the director's order to learn
-  the board as it stands (:meth:`~vision.stability.StabilityFilter.learn_as_it_stands`) has it
+  the board as it stands (:meth:`~vision.lessons.Lessons.learn_as_it_stands`) has it
   learned; and whether it learns the board unasked, wrongly, when told a position the frame does
   not show: the position one move before it (the cases above), or the frame's own position with
   one checker set up a point or two off or missing (:func:`misset_positions`, 4 a board): the

@@ -110,7 +110,7 @@ def unlike_first(reading: BoardEvidence, known: BoardEvidence, most: int = 4, le
     by default), or, with ``learned``, from a later game's start in a point its learned look reads
     surely (:func:`unlike_start`): the points (table numbering) that differ, read against expected, at
     most ``most`` of them named, and how to have the board learned anyway (the director's order,
-    :meth:`vision.stability.StabilityFilter.learn_as_it_stands`)."""
+    :meth:`vision.lessons.Lessons.learn_as_it_stands`)."""
     said = f"the board does not look like the position the referee expects: {differences(reading, known, most)}. "
     order = "(the director's menu: \"Learn the board as it stands\"; or learn_board from the club page)"
     if learned:

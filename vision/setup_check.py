@@ -1,7 +1,7 @@
 """Does a still frame show the position the referee was told?  Asked of the frame's own look.
 
 A table first learns its board from the first still frame of a game's start (the first lesson,
-:meth:`vision.stability.StabilityFilter._first_lesson`): its plain reading may be off in up to
+:meth:`vision.lessons.Lessons._first_lesson`): its plain reading may be off in up to
 ``[vision] first_misfits`` places (8 by default; a real board's plain reading errs on a point or
 a few).  So a frame of another position passes too: a checker set up on the wrong point, one
 missing, or the first move played before the board first stood still.  The board's look is

@@ -179,7 +179,7 @@ class CameraThread:
     def learn_as_it_stands(self, board: Any) -> None:
         """The director says the board, as it stands, shows ``board`` (the referee's position, Dark
         on roll): the next still frame teaches the board's look whatever the camera reads there
-        (:meth:`vision.stability.StabilityFilter.learn_as_it_stands`), on the camera thread.
+        (:meth:`vision.lessons.Lessons.learn_as_it_stands`), on the camera thread.
         None: play went on, and an order not yet carried out is dropped."""
         self.told.put((True, board))
 
