@@ -5,12 +5,13 @@ in at most two places (:func:`vision.compare_readings.shows`); a later game's st
 when no point reads otherwise surely (:func:`vision.compare_readings.unlike_start`), and the table then names the
 points to check.
 
-``python3 bench/later_starts.py N [--seed-base S] [--light B,G,R]``: N rendered real-looking tables (from seed S,
-930000 by default) that learned a game's start and its first moves, then told a later game's start while it is set
-up right, or with a checker mis-set (:func:`bench.first_lesson.misset_positions`): learned unasked (right when set
-up right), said to the players (right when mis-set), and what the learned look reads afterwards at the mis-set
-points (the frame's, or the start's: then the record would go on from a position the board does not show); with
-``--light`` the later start under another light than the first game's (each channel times its gain).
+``python3 bench/later_starts.py N [--seed-base S] [--light B,G,R] [--misset K]``: N rendered real-looking tables
+(from seed S, 930000 by default) that learned a game's start and its first moves, then told a later game's start
+while it is set up right, or with a checker mis-set (``--misset``: K of them, one after the other;
+:func:`bench.first_lesson.misset_positions`): learned unasked (right when set up right), said to the players
+(right when mis-set), and what the learned look reads afterwards at the mis-set points (the frame's, or the
+start's: then the record would go on from a position the board does not show); with ``--light`` the later start
+under another light than the first game's (each channel times its gain).
 
 ``python3 bench/later_starts.py --learned-misfits [--labels FILE --image-dir DIR]`` (default: the repository's
 labelled real images): the labelled boards have no second game, so per board its frame read by a look learned from
@@ -50,6 +51,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--light", default="", metavar="B,G,R",
                    help="the later start's frames under another light, each channel times these (a lamp switched "
                         "on, evening), e.g. 0.55,0.6,0.7")
+    p.add_argument("--misset", type=int, default=1, metavar="K",
+                   help="the mis-set start has K set-up errors, one after the other (default 1; 1 to 4)")
     p.add_argument("--learned-misfits", action="store_true",
                    help="instead: per labelled board, frames read by a look learned from a made reference of the "
                         "position one move before that read a point of their own position under 2 %%")
@@ -63,7 +66,9 @@ def main(argv: Optional[list[str]] = None) -> int:
         return learned_misfits()
     if a.n < 1:
         p.error(f"N {a.n}: give how many rendered tables (1 or more), or --learned-misfits")
-    return later_starts(a.n, a.seed_base, light=_light(p, a.light))
+    if not 1 <= a.misset <= 4:
+        p.error(f"--misset {a.misset}: give 1 to 4 checkers set up wrong")
+    return later_starts(a.n, a.seed_base, light=_light(p, a.light), errors=a.misset)
 
 
 def learned_misfits(per: int = 1) -> int:
@@ -105,11 +110,13 @@ def learned_misfits(per: int = 1) -> int:
     return 0
 
 
-def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[float, float, float]] = None) -> int:
+def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[float, float, float]] = None,
+                 errors: int = 1) -> int:
     """A later game's start at ``n`` rendered real-looking tables whose board is learned: each learns the
     first game's start and its first ``moves`` positions (told and shown still, as the referee tells
     them), then is told the starting position again, shown set up right, or (a fresh table, the same
-    first game) set up with one checker a point or two off or missing (:func:`bench.first_lesson.misset_positions`), still
+    first game) set up with ``errors`` checkers each a point or two off or missing
+    (:func:`bench.first_lesson.misset_positions`, one after the other), still
     for 30 seconds.  Printed per table: learned unasked, said to the players (:meth:`StabilityFilter.
     take_report`), and what the learned look then reads at the mis-set points."""
     from referee.rules.moves import legal_plays
@@ -121,12 +128,16 @@ def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[f
     for seed in range(seed_base, seed_base + n):
         rng = random.Random(seed)
         params = RenderParams.real_table(bar=0.75 if seed % 2 else 1.0)
-        misset = misset_positions(told, rng, 1)[0]
+        misset = told
+        for _ in range(errors):   # each error made on the set-up as the last left it
+            misset = (misset_positions(misset, rng, 1) or [misset])[0]
         board, game = Position.start(), []
-        for k in range(moves):   # Dark, then Light, ... (the board kept with Dark on roll)
+        for k in range(moves):   # Dark, then Light, ... (the board kept with Dark on roll, as layout_of wants it)
             d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-            board = (rng.choice(legal_plays(board, d1, d2)).result if k % 2 == 0
-                     else rng.choice(legal_plays(board.swap(), d1, d2)).result.swap())
+            mover = board if k % 2 == 0 else board.swap()
+            plays = legal_plays(mover, d1, d2)   # each result with the other side on roll
+            if plays:
+                board = rng.choice(plays).result.swap() if k % 2 == 0 else rng.choice(plays).result
             game.append(layout_to_evidence(layout_of(board)))
         right = _later_start(seed, params, told, game, told, light=light)
         wrong = _later_start(seed, params, told, game, misset, light=light)
@@ -159,8 +170,8 @@ def _light(p: argparse.ArgumentParser, text: str) -> Optional[tuple[float, float
     return (gains[0], gains[1], gains[2])
 
 
-def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any,
-                 still: int = 30, light: Optional[tuple[float, float, float]] = None) -> tuple[bool, list[str], list[str]]:
+def _later_start(seed: int, params: Any, told: Any, game: list[Any], shown: Any, still: int = 30,
+                 light: Optional[tuple[float, float, float]] = None) -> tuple[bool, list[str], list[str]]:
     """One table of :func:`later_starts`: whether the later start ``shown`` (``still`` frames a second
     apart) is learned, what the table says, and what it reads afterwards where ``shown`` differs from
     ``told`` ("the frame's" or "the start's" per point)."""

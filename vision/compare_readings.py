@@ -30,6 +30,10 @@ LEARN_MISFITS = 2   # locations a reading may contradict and still be the frame 
 #: seconds a learned board may stand still one or two points off a later game's start before the table is told
 #: (:func:`unlike_start`): its learned look reads a point surely, and the opening roll follows a set-up within seconds
 START_PATIENCE = 5.0
+#: locations a learned board's still frame may contradict a later game's start in and still be a set-up to check (a
+#: checker or two misplaced, a die of the opening roll read as a checker); more: a board being set up, or not one,
+#: of which nothing is said
+START_MISFITS = 8
 
 
 def misfits(reading: BoardEvidence, known: BoardEvidence) -> list[int]:

@@ -11,7 +11,9 @@ The referee tells the camera each position the board now shows (a game's start, 
   :data:`~vision.compare_readings.FIRST_PATIENCE` seconds, the table is told which points to check;
 * a later game's start on a learned board: only when no point reads otherwise surely
   (:func:`vision.compare_readings.unlike_start`), the points named after
-  :data:`~vision.compare_readings.START_PATIENCE` seconds;
+  :data:`~vision.compare_readings.START_PATIENCE` seconds (up to
+  :data:`~vision.compare_readings.START_MISFITS` of them: a board further off is one being set up), and nothing
+  said of the board as it stood when the start was told (the last game's, not yet set up);
 * any other position: from a still frame that :func:`vision.compare_readings.shows` it.
 
 :class:`Lessons` is the still-board filter's part that does this (:class:`vision.stability.StabilityFilter`
@@ -28,8 +30,8 @@ import numpy as np
 from referee.events import BoardEvidence
 
 from . import layout as L
-from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, START_PATIENCE,
-                               learned_as_it_stands, more_than_fifteen, out_of_picture, shows, too_few_pixels,
+from .compare_readings import (FEW_PIXELS, FIRST_ANY, FIRST_PATIENCE, LEARN_REFUSED, START_MISFITS, START_PATIENCE,
+                               learned_as_it_stands, misfits, more_than_fifteen, out_of_picture, shows, too_few_pixels,
                                unlike_first, unlike_start)
 from .layout import RowReading, points_differ, same_board
 from .memory import lesson_key
@@ -63,6 +65,7 @@ class Lessons:
         # its answer)
         self._told_check: Optional[tuple[tuple[Any, ...], Optional[BoardEvidence]]] = None
         self.report: Optional[str] = None            # what the table should be told (:meth:`take_report`)
+        self._told_over: Optional[BoardEvidence] = None  # the still board read when the position was told
         self._camera_told = False                    # what the camera's picture leaves out or shows too small, told
 
     def known(self, ev: BoardEvidence) -> bool:
@@ -82,6 +85,7 @@ class Lessons:
             self._known = None
             return False
         self._known, self._refused, self._unlike = ev, None, None
+        self._told_over = self.last
         return self._try_learn()
 
     def learn_as_it_stands(self, ev: Optional[BoardEvidence]) -> None:
@@ -146,13 +150,13 @@ class Lessons:
         if reading.rows is None or self.reader.setup is None or self.quiet < self.reader.config.stable_frames + 1:
             return
         top, bottom = self.reader.setup.to_rows(self._known)
-        misfits = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
-        misfits += reading.rows.bar != self._known.bar
+        off = len(points_differ(list(reading.rows.top) + list(reading.rows.bottom), top + bottom))
+        off += reading.rows.bar != self._known.bar
         # within the plain reading's misfits a frame of another position passes too (a checker set up on
         # the wrong point, a first move played): asked of the frame's own look
         unlike = self._unlike_told(self.reader.setup.to_evidence(reading.rows).points, frame) \
-            if misfits <= self.reader.config.first_misfits else None
-        if (misfits <= self.reader.config.first_misfits and unlike is None) or self._ordered:
+            if off <= self.reader.config.first_misfits else None
+        if (off <= self.reader.config.first_misfits and unlike is None) or self._ordered:
             learned = self.reader.learn(self._known, reading.view)
             if self._ordered:   # the director is told what came of the order
                 self.report = (learned_as_it_stands(self.reader.setup.to_evidence(reading.rows), self._known)
@@ -203,12 +207,19 @@ class Lessons:
     def _try_learn(self) -> bool:
         if self._known is None or self.last is None or self.last_view is None:
             return False
+        later_start = self._trained() and same_board(self._known, L.start_position())
         if not shows(self.last, self._known):
-            return False
+            if not later_start:
+                return False
+            if len(misfits(self.last, self._known)) > START_MISFITS:
+                # a board being set up, or not one: nothing to say (nor what an earlier still frame showed)
+                self._refused, self._unlike = None, None
+                return False
+            # a later start two checkers off is named as one a checker off is (below), not passed over in silence
         # the board's first lesson: a frame of another position may show the one told by its plain odds
         # too (a count one off keeps 3 % at a point); asked of the frame's own look
         unlike = self._unlike_told(self.last.points, self._last_frame)
-        if unlike is None and self._trained() and same_board(self._known, L.start_position()):
+        if unlike is None and later_start:
             # a later game's start: set up by the players, not read from the board, so a point the learned
             # look reads otherwise surely is one to check, and its look is not learned as the start's
             unlike = unlike_start(self.last, self._known)
@@ -218,6 +229,8 @@ class Lessons:
                 self._refused, self._unlike = None, None
                 return False
         if unlike is not None:
+            if later_start and self._told_over is not None and same_board(self.last, self._told_over):
+                return False   # the board as it stood when the start was told (the last game's): nothing to say
             self._unlike_seen(unlike, self.last.t)
             return False
         self.reader.learn(self._known, self.last_view)

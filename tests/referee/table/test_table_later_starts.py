@@ -85,6 +85,46 @@ def test_a_later_start_set_up_wrong_is_not_learned_and_its_points_are_named(tmp_
     assert _reports(events) == []
 
 
+def test_a_later_start_two_checkers_off_is_named_too(tmp_path) -> None:
+    # game 2 with two checkers set up wrong: Dark's 6-point one on the 4-point, and one of the 8-point on the
+    # 9-point.  Four places off the start, more than a move's frame may be misread in: before, such a frame was
+    # passed over, never learned and never named, however long it stood
+    cam, events, t = _a_game_played(tmp_path)
+    start = Position.start()
+    pts = list(start.me)
+    pts[5], pts[3], pts[7], pts[8] = 4, 1, 2, 1
+    _reports(events)
+    cam.known(start)
+    said = []
+    for f in _frames(Position(pts, start.opp), 4, start=30) * 4:
+        cam.step(f.image, t)
+        said += _reports(events)
+        t += 0.5
+    assert cam.filter.learned == 2   # not learned as the start
+    assert len(said) == 1, said
+    assert "point 9 reads 1 dark (none expected)" in said[0] or "point 8 reads 2 dark (3 dark expected)" in said[0]
+
+
+def test_the_last_games_board_still_standing_is_not_named_as_a_set_up(tmp_path) -> None:
+    # a game ends six points off the start (a pass early on) and the referee tells the next game's start at
+    # once; the players have not touched the board yet: nothing is said of it, however long it stands
+    cam, events, t = _a_game_played(tmp_path)
+    board = Position.start()
+    for d in ((6, 5), (4, 3), (6, 6), (5, 2)):   # the last game's board
+        board = legal_plays(board, *d)[0].result.swap()
+    frames = _frames(board, 4, start=30)
+    for f in frames:
+        cam.step(f.image, t)
+        t += 0.5
+    _reports(events)
+    cam.known(Position.start())
+    for f in frames * 4:
+        cam.step(f.image, t)
+        t += 0.5
+    assert cam.filter.learned == 2
+    assert _reports(events) == []
+
+
 def test_a_later_start_set_up_right_is_learned_unasked(tmp_path) -> None:
     cam, events, t = _a_game_played(tmp_path)
     _reports(events)
