@@ -229,8 +229,11 @@ class Lessons:
                 self._refused, self._unlike = None, None
                 return False
         if unlike is not None:
-            if later_start and self._told_over is not None and same_board(self.last, self._told_over):
-                return False   # the board as it stood when the start was told (the last game's): nothing to say
+            if (later_start and self._told_over is not None and same_board(self.last, self._told_over)
+                    and not shows(self.last, self._known)):
+                # the board as it stood when the start was told, further off it than a set-up a checker off (the
+                # last game's): nothing to say; one a checker off is named as before
+                return False
             self._unlike_seen(unlike, self.last.t)
             return False
         self.reader.learn(self._known, self.last_view)

@@ -125,6 +125,28 @@ def test_the_last_games_board_still_standing_is_not_named_as_a_set_up(tmp_path) 
     assert _reports(events) == []
 
 
+def test_a_set_up_a_checker_off_already_standing_when_the_start_is_told_is_named(tmp_path) -> None:
+    # the players set up before the game's end reached the referee (a pass entered late): the board as it stood
+    # when the start was told is a set-up a checker off, not the last game's board, and is named
+    cam, events, t = _a_game_played(tmp_path)
+    start = Position.start()
+    pts = list(start.me)
+    pts[5], pts[3] = 4, 1
+    frames = _frames(Position(pts, start.opp), 4, start=30)
+    for f in frames:
+        cam.step(f.image, t)
+        t += 0.5
+    _reports(events)
+    cam.known(start)
+    said = []
+    for f in frames * 4:
+        cam.step(f.image, t)
+        said += _reports(events)
+        t += 0.5
+    assert cam.filter.learned == 2
+    assert len(said) == 1 and ("point 6 reads 4 dark" in said[0] or "point 4 reads 1 dark" in said[0]), said
+
+
 def test_a_later_start_set_up_right_is_learned_unasked(tmp_path) -> None:
     cam, events, t = _a_game_played(tmp_path)
     _reports(events)
