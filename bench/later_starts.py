@@ -137,7 +137,8 @@ def later_starts(n: int, seed_base: int, moves: int = 6, light: Optional[tuple[f
             mover = board if k % 2 == 0 else board.swap()
             plays = legal_plays(mover, d1, d2)   # each result with the other side on roll
             if plays:
-                board = rng.choice(plays).result.swap() if k % 2 == 0 else rng.choice(plays).result
+                played = rng.choice(plays).result
+                board = played.swap() if k % 2 == 0 else played
             game.append(layout_to_evidence(layout_of(board)))
         right = _later_start(seed, params, told, game, told, light=light)
         wrong = _later_start(seed, params, told, game, misset, light=light)

@@ -208,7 +208,8 @@ class Lessons:
         if self._known is None or self.last is None or self.last_view is None:
             return False
         later_start = self._trained() and same_board(self._known, L.start_position())
-        if not shows(self.last, self._known):
+        near = shows(self.last, self._known)   # at most a place or two off (a move's frame may be misread there)
+        if not near:
             if not later_start:
                 return False
             if len(misfits(self.last, self._known)) > START_MISFITS:
@@ -229,8 +230,7 @@ class Lessons:
                 self._refused, self._unlike = None, None
                 return False
         if unlike is not None:
-            if (later_start and self._told_over is not None and same_board(self.last, self._told_over)
-                    and not shows(self.last, self._known)):
+            if later_start and not near and self._told_over is not None and same_board(self.last, self._told_over):
                 # the board as it stood when the start was told, further off it than a set-up a checker off (the
                 # last game's): nothing to say; one a checker off is named as before
                 return False

@@ -32,6 +32,25 @@ def _reports(events: "queue.Queue") -> list[str]:
     return out
 
 
+def _dark_set_up(**counts: int) -> Position:
+    """The starting position with Dark's points (``p6=4``: Dark's 6-point) holding these counts."""
+    start = Position.start()
+    pts = list(start.me)
+    for name, n in counts.items():
+        pts[int(name[1:]) - 1] = n
+    return Position(pts, start.opp)
+
+
+def _shown(cam: CameraThread, events: "queue.Queue", frames: list, t: float) -> tuple[list[str], float]:
+    """The frames stepped half a second apart from ``t``: what the table said meanwhile, and the time after."""
+    said = []
+    for f in frames:
+        cam.step(f.image, t)
+        said += _reports(events)
+        t += 0.5
+    return said, t
+
+
 def _a_game_played(tmp_path) -> tuple[CameraThread, "queue.Queue", float]:
     """A table that learned the start and the position after Dark's 6-1, as a match's first game goes on."""
     start = Position.start()
@@ -61,12 +80,10 @@ def test_a_later_start_set_up_wrong_is_not_learned_and_its_points_are_named(tmp_
     # the board never showed
     cam, events, t = _a_game_played(tmp_path)
     start = Position.start()
-    pts = list(start.me)
-    pts[5], pts[3] = 4, 1
     _reports(events)
     cam.known(start)
     said_at = None
-    for f in _frames(Position(pts, start.opp), 4, start=30) * 4:
+    for f in _frames(_dark_set_up(p6=4, p4=1), 4, start=30) * 4:
         cam.step(f.image, t)
         reports = _reports(events)
         if reports:
@@ -90,16 +107,9 @@ def test_a_later_start_two_checkers_off_is_named_too(tmp_path) -> None:
     # 9-point.  Four places off the start, more than a move's frame may be misread in: before, such a frame was
     # passed over, never learned and never named, however long it stood
     cam, events, t = _a_game_played(tmp_path)
-    start = Position.start()
-    pts = list(start.me)
-    pts[5], pts[3], pts[7], pts[8] = 4, 1, 2, 1
     _reports(events)
-    cam.known(start)
-    said = []
-    for f in _frames(Position(pts, start.opp), 4, start=30) * 4:
-        cam.step(f.image, t)
-        said += _reports(events)
-        t += 0.5
+    cam.known(Position.start())
+    said, t = _shown(cam, events, _frames(_dark_set_up(p6=4, p4=1, p8=2, p9=1), 4, start=30) * 4, t)
     assert cam.filter.learned == 2   # not learned as the start
     assert len(said) == 1, said
     assert "point 9 reads 1 dark (none expected)" in said[0] or "point 8 reads 2 dark (3 dark expected)" in said[0]
@@ -113,36 +123,21 @@ def test_the_last_games_board_still_standing_is_not_named_as_a_set_up(tmp_path) 
     for d in ((6, 5), (4, 3), (6, 6), (5, 2)):   # the last game's board
         board = legal_plays(board, *d)[0].result.swap()
     frames = _frames(board, 4, start=30)
-    for f in frames:
-        cam.step(f.image, t)
-        t += 0.5
-    _reports(events)
+    _, t = _shown(cam, events, frames, t)
     cam.known(Position.start())
-    for f in frames * 4:
-        cam.step(f.image, t)
-        t += 0.5
+    said, t = _shown(cam, events, frames * 4, t)
     assert cam.filter.learned == 2
-    assert _reports(events) == []
+    assert said == []
 
 
 def test_a_set_up_a_checker_off_already_standing_when_the_start_is_told_is_named(tmp_path) -> None:
     # the players set up before the game's end reached the referee (a pass entered late): the board as it stood
     # when the start was told is a set-up a checker off, not the last game's board, and is named
     cam, events, t = _a_game_played(tmp_path)
-    start = Position.start()
-    pts = list(start.me)
-    pts[5], pts[3] = 4, 1
-    frames = _frames(Position(pts, start.opp), 4, start=30)
-    for f in frames:
-        cam.step(f.image, t)
-        t += 0.5
-    _reports(events)
-    cam.known(start)
-    said = []
-    for f in frames * 4:
-        cam.step(f.image, t)
-        said += _reports(events)
-        t += 0.5
+    frames = _frames(_dark_set_up(p6=4, p4=1), 4, start=30)
+    _, t = _shown(cam, events, frames, t)
+    cam.known(Position.start())
+    said, t = _shown(cam, events, frames * 4, t)
     assert cam.filter.learned == 2
     assert len(said) == 1 and ("point 6 reads 4 dark" in said[0] or "point 4 reads 1 dark" in said[0]), said
 
