@@ -454,3 +454,35 @@ def test_a_points_colours_are_taught_where_a_known_frame_showed_a_checker_at_its
     assert (reader.memory.colours_taught() == held).all()
     plain, rows = _start_rows(3)
     assert not SelfReference(plain.last_view, rows, plain.checker_size).colours_taught().any()
+
+
+@pytest.mark.parametrize("seed", [5, 11])
+def test_a_point_emptied_is_read_empty_though_its_nearest_mate_was_learned_in_shadow(seed: int) -> None:
+    # the 24-point's bases were never seen empty: their empty looks are borrowed from the points of
+    # the same triangle colour; the nearest one's was learned in a shadow (the bar's, say), so the
+    # bare base is compared with its next mates' looks too and reads empty, not as a checker
+    from dataclasses import replace
+    from vision.triangles import triangle_mates
+    start = Position.start()
+    r0 = render_scene(_ev(start), RenderParams(), seed=seed)
+    reader = BoardReader(VisionConfig(markers=False), corners=r0.corners)
+    view = reader.inspect(r0.image).view
+    assert reader.setup is not None
+    top, bottom = reader.setup.to_rows(_ev(start))
+    rows = L.RowReading(tuple(top), tuple(bottom), (0, 0), 1.0)
+    mem = BoardMemory(reader.checker_size)
+    st, per = mem.states_of(rows), mem.geo.per_point
+    q = next(q for q in range(24) if (st[q * per:(q + 1) * per] == DARK).sum() == 2)   # dark's 24-point
+    mate = next(m for m in triangle_mates(q, mem.flips)[0] if st[m * per] == EMPTY)    # its nearest bare mate
+    cx, cy = (mem.geo.centres[mate * per] - (view.x0, view.y0)) * view.px
+    h = 0.5 * view.px
+    img = view.image.copy()
+    part = img[int(cy - h):int(cy + h), int(cx - h):int(cx + h)]
+    part[:] = (part * 0.35).astype(np.uint8)                                          # in shadow when learned
+    assert mem.learn(replace(view, image=img), rows)
+    both_off = next(lp.result.swap() for lp in legal_plays(start, 1, 1) if str(lp.play) == "24/22(2)")
+    frame = reader.inspect(render_scene(_ev(both_off), RenderParams(), seed=seed, frame=1).image).view
+    assert mem.odds(frame)[0][q][0][:2] == (0, None)
+    mem._empty_in[:] = mem._empty_in[:, :1]       # the nearest mate's look alone: a checker read there
+    mem._rows = mem._last = None
+    assert mem.odds(frame)[0][q][0][0] >= 1
