@@ -7,10 +7,10 @@ along the bar) the last image patch seen there empty, with a dark checker and wi
 one, under this table's light, hinges, logos and textures included.  A new frame is then
 read slot by slot: each patch is compared with what that slot looked like in each state
 (a slot never yet seen empty borrows the empty looks of the same slot on the nearest points of
-the same triangle colour; a slot never seen taken, the mean look of that colour's
-checkers and a few of their own looks).  Distances become likelihoods on the scale the known frames themselves showed,
-with a floor, so a die, a cup or a hand over one slot leaves that slot uninformative instead
-of deciding the point.  A club table's light moves and its camera gets knocked: the looks
+the same triangle colour; a slot never seen taken, the mean look of that colour's checkers and
+a few of their own looks).  Distances become likelihoods on the scale the known frames
+themselves showed, with a floor, so a die, a cup or a hand over one slot leaves that slot
+uninformative instead of deciding the point.  A club table's light moves and its camera gets knocked: the looks
 are compared in the frame's light (:mod:`vision.relight`, fitted on the slots the last known
 position says are unchanged), in the view with a knock undone (:mod:`vision.knock`).  The
 result is, per point, a probability for each (count, colour) and, for the bar, for each count
@@ -128,7 +128,7 @@ class BoardMemory:
         self._spread_kept: Optional[np.ndarray] = None
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
         self._stand_in: Optional[np.ndarray] = None  # (n, 2, STAND_INS): the slots whose checker looks stand in
-        self._empty_in = np.repeat(np.arange(n)[:, None], STAND_INS, axis=1)  # ... and whose empty looks do
+        self._empty_in: Optional[np.ndarray] = None  # (n, STAND_INS): ... and whose empty looks do
         self.flips: Flips = STANDARD   # the board's triangle colours (vision.triangles), from its empty looks
         self.bands: list[np.ndarray] = []  # the frame band's segments (n, 4) in the last known frames
         self.under_dice = np.zeros(n, bool)  # slots a die found on the board lies over (:meth:`dice_lying`)
@@ -242,7 +242,7 @@ class BoardMemory:
         self.bands = (self.bands + [band])[-BAND_KEEP:]
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
-        self._rows = self._stand_in = None
+        self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
         return True
 
@@ -298,7 +298,7 @@ class BoardMemory:
         self.states[:] = -1
         self.anchor = None
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
-        self._rows = self._stand_in = None
+        self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
 
     # ------------------------------------------------------------------ reading
@@ -369,7 +369,7 @@ class BoardMemory:
         n = len(self.geo.centres)
         tpl = self.look.copy()
         have = self.seen > 0
-        self._empty_in = np.repeat(np.arange(n)[:, None], STAND_INS, axis=1)   # a slot's own empty look: itself
+        empty_in = np.repeat(np.arange(n)[:, None], STAND_INS, axis=1)   # a slot's own empty look: itself
         self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per)
         for s in (DARK, LIGHT):
             if have[:, s].any():
@@ -387,7 +387,8 @@ class BoardMemory:
                 donors = [q * per + k for q in own + other if have[q * per + k, EMPTY]]
             if donors:
                 tpl[i, EMPTY] = self.look[donors[0], EMPTY]
-                self._empty_in[i] = (donors[:STAND_INS] * STAND_INS)[:STAND_INS]   # the nearest first, repeated
+                empty_in[i] = (donors[:STAND_INS] * STAND_INS)[:STAND_INS]   # the nearest first, repeated
+        self._empty_in = empty_in
         return tpl
 
     def _light(self, raw: np.ndarray, st: Optional[np.ndarray] = None) -> Light:
@@ -505,7 +506,7 @@ class BoardMemory:
         """The looks ``tpl`` (slots, 3, ...) followed by each slot's stand-in checker looks taken
         from them (:meth:`_stand_ins`) and its stand-in empty looks (:meth:`_make_templates`):
         (slots, 3 + 3 * STAND_INS, ...)."""
-        assert self._stand_in is not None
+        assert self._stand_in is not None and self._empty_in is not None
         n = tpl.shape[0]
         src = self._stand_in.reshape(n, -1)
         state = np.repeat([DARK, LIGHT], STAND_INS)[None, :]
