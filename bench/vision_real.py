@@ -483,6 +483,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--modes", default="plain,self,made,real", help="verdict modes, comma-separated: " + ", ".join(
         f"{k} ({v})" for k, v in MODES.items()))
     p.add_argument("--images", default="", help="only these images of the split(s), comma-separated")
+    p.add_argument("--seed", type=int, default=1, help="the cases' draw (default 1): another seed, other moves and rolls")
     p.add_argument("--verbose", action="store_true", help="list every wrong point and every question")
     p.add_argument("--labels", default=LABELS, help="a labels file of the same form (default: the repository's)")
     p.add_argument("--image-dir", default="", help="the labelled images' folder (default: images/ beside the labels)")
@@ -511,7 +512,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{'-' if read_learned is None else 'YES' if read_learned else 'no'}, "
                   f"by the frame teaching itself {'YES' if read_self else 'no'}")
         for mode in a.modes.split(","):
-            t = judge_cases(names, labels, a.cases, mode, tables=tables)
+            t = judge_cases(names, labels, a.cases, mode, seed=a.seed, tables=tables)
             if not t["cases"]:
                 print(f"  verdicts {MODES[mode]}: no case (no image of this half has one)")
                 continue
