@@ -100,6 +100,15 @@ def position_rows(pos: Any, dark_home: str) -> dict[str, Any]:
             "bar": {"dark": ev.bar[0], "light": ev.bar[1]}}
 
 
+def _tell_dice(reader: Any, img: Any, cfg: Any) -> None:
+    """The dice lying on the judged frame, found as the table finds them, told to the board's look
+    (learned or the frame's own): a die is no arm over the board, nor a checker."""
+    from vision.dice import find_dice_in_frame
+    if reader.memory is not None:
+        found = find_dice_in_frame(img, reader.locate(img), cfg.shape)
+        reader.memory.dice_lying([d for d in found if d.sure()])
+
+
 def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int, int], *,
                 corners: Optional[str] = None, dark_home: str = "bottom-right",
                 reference: Optional[str] = None, reference_position: Optional[dict[str, Any]] = None,
@@ -158,14 +167,13 @@ def judge_image(image: str, before: dict[str, Any], mover: str, dice: tuple[int,
             reader.memory = ref_reader.memory
             reader.colours = ref_reader.colours
             img = frame(image)
-            if reader.memory is not None:  # the dice lying on the board are dice, not an arm (as at the table)
-                found = find_dice_in_frame(img, reader.locate(img), cfg.shape)
-                reader.memory.dice_lying([d for d in found if d.sure()])
+            _tell_dice(reader, img, cfg)
             reading = reader.inspect(img)
         else:  # no reference: the frame teaches itself, under the position before the move
             img = frame(image)
             reader.inspect(img, read_occluded=True)
             reader.assume(rows_evidence(before, dark_home), dice=dice)
+            _tell_dice(reader, img, cfg)
             reading = reader.inspect(img)
     except BoardNotFound as exc:
         out["reason"] = f"no board found in the picture ({exc})"

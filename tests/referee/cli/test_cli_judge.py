@@ -247,3 +247,33 @@ def test_judge_on_a_real_frame_of_the_board_before_the_move(tmp_path, capsys) ->
                 assert res["verdict"] != "legal", (name, mover, dice, res)
                 judged += 1
     assert judged == 8
+
+
+def test_judge_without_a_reference_tells_the_frame_the_dice_lying_on_it(tmp_path, capsys, monkeypatch) -> None:
+    """Without a reference the frame teaches itself; the dice found lying on it are told to its look
+    too, as with a reference (and as the bench's frame-teaching-itself cases are read)."""
+    from vision.memory import BoardMemory
+    from vision.render_props import Die
+
+    told: list[int] = []
+    keep = BoardMemory.dice_lying
+
+    def dice_lying(self: BoardMemory, dice) -> None:  # type: ignore[no-untyped-def]
+        told.append(len(dice))
+        keep(self, dice)
+
+    monkeypatch.setattr(BoardMemory, "dice_lying", dice_lying)
+    plays = legal_plays(START, 6, 4)
+    k = len(plays) // 3
+    after = plays[k].result.swap()
+    dice = [Die(6, 8.5, 2.0, angle=20.0, size=0.45), Die(4, 11.0, 8.5, angle=-10.0, size=0.45)]
+    r = render_scene(layout_to_evidence(layout_of(after)), RenderParams(flip_prob=0.0), seed=23, frame=1, dice=dice)
+    image = tmp_path / "after.png"
+    cv2.imwrite(str(image), r.image)
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    rc, out, err = _judge(capsys, [str(image), "--before", before, "--mover", "dark", "--dice", "6-4",
+                                   "--corners", format_corners(r.corners.tolist()), "--json"])
+    assert rc == 0, err
+    assert told and told[-1] >= 1           # the dice found on the frame were told to its own look
+    res = json.loads(out)
+    assert res["verdict"] in ("legal", "wait", "ambiguous") and res["play"] in (None, str(plays[k].play)), res
