@@ -4,9 +4,12 @@
                                  [--images /work/shared/vision/overhead] [--speed 20] [--px 64] [--no-before]
     python3 -m bench.dice_camera --sequence GAMES [--turns 8] [--same-noise]   (read --batch's dice, below)
     python3 -m bench.dice_camera --frames 0 --speed 0 --unseen vision_unseen=DIR --unseen vision_unseen3=DIR ...
+    python3 -m bench.dice_camera --frames 100 --speed 0 --dice-size 0.6 0.75   (larger dice than the renderer's)
 
 Rendered: ``RenderParams.real_table`` frames with two dice thrown on every frame (values, halves,
 on a checker, over the board's edge (any part: its ``overhang``) as the renderer's :class:`vision.render_props.DieSeen` says).
+``--dice-size LO HI``: the same throws with each die's side drawn between LO and HI pw (the renderer's
+0.32-0.45 are the small end of club dice, which run to 0.8 of a checker's width: 0.6-0.75 pw).
 A found die is matched to a drawn one within 0.3 pw of its centre.  Printed: dice found, values
 right, values WRONG while the finder was sure (the figure that must be 0), values withheld
 (unsure), halves, on-checker and off-board right, false dice (nothing drawn there).  Real: the
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 import time
 from pathlib import Path
 from typing import Any
@@ -54,6 +58,7 @@ from vision import dice as D  # noqa: E402
 from vision import layout as L  # noqa: E402
 from vision import render as R  # noqa: E402
 from vision.rectify import rectify  # noqa: E402
+from vision.render_dice import Die, random_dice  # noqa: E402
 
 TUNED = ("test1", "test6")
 HELD_OUT = ("test2", "template3", "dices6")
@@ -79,9 +84,11 @@ def _match(truth: list[tuple[float, float]], got: list[D.DieSeen], tol: float) -
     return out
 
 
-def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before: bool = True) -> dict[str, int]:
+def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before: bool = True,
+             sizes: "tuple[float, float] | None" = None) -> dict[str, int]:
     """Score the finder on ``frames`` rendered frames with two dice each (``before``: given the same
-    board drawn without the dice, as the table's camera thread gives it)."""
+    board drawn without the dice, as the table's camera thread gives it; ``sizes``: the dice's side drawn
+    between these (pw) instead of the renderer's 0.32-0.45, :func:`sized_dice`)."""
     c = dict(drawn=0, found=0, right=0, wrong_sure=0, wrong_unsure=0, withheld=0, none=0, half=0, on=0,
              on_drawn=0, on_found=0, off=0, off_drawn=0, off_found=0, false=0, false_sure=0,
              where_sure=0, half_where_sure=0, throws=0, accepted=0, accepted_wrong=0, accepted_wrong_unsure=0)
@@ -90,8 +97,14 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before:
         shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
         params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
         pos = L.random_position(rng)
-        r = R.render_scene(pos, params, seed=seed * 100_000 + i)
-        then = R.render_scene(pos, params, seed=seed * 100_000 + i, dice=[]).image if before else None
+        if sizes is None:
+            r = R.render_scene(pos, params, seed=seed * 100_000 + i)
+            then = R.render_scene(pos, params, seed=seed * 100_000 + i, dice=[]).image if before else None
+        else:
+            bare = R.render_scene(pos, params, seed=seed * 100_000 + i, dice=[])
+            r = R.render_scene(pos, params, seed=seed * 100_000 + i,
+                               dice=sized_dice(seed * 100_000 + i, bare.props.checkers, shape, sizes))
+            then = bare.image if before else None
         got = D.find_dice_in_frame(r.image, r.corners, shape, px=px, before=then)
         _roll(c, [t.value for t in r.dice], got)
         tol = 0.3 * _pw_px(r.corners, shape)
@@ -130,6 +143,16 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before:
                 if g.sure() and verbose:
                     print(f"  frame {i}: a sure false die {g}")
     return c
+
+
+def sized_dice(seed: int, checkers: Any, shape: L.BoardShape, sizes: tuple[float, float]) -> list[Die]:
+    """The throw :func:`vision.render.render_scene` draws for ``seed`` (:func:`vision.render_dice.random_dice`
+    from the same stream), each die's side drawn anew between ``sizes`` (pw): larger or smaller dice."""
+    dr = np.random.default_rng([seed, 29])
+    dr.random()   # (render_scene's draw of whether to throw)
+    lo, hi = sizes
+    side = np.random.default_rng([seed, 41]).uniform(lo, hi, 2)
+    return [replace(d, size=float(s)) for d, s in zip(random_dice(dr, checkers, shape), side)]
 
 
 def _roll(c: dict[str, int], values: list[int], got: list[D.DieSeen]) -> None:
@@ -361,6 +384,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--images", type=Path, default=Path("/work/shared/vision/overhead"))
     ap.add_argument("--speed", type=int, default=20)
     ap.add_argument("--px", type=int, default=64, help="pixels per point width of the rectified view")
+    ap.add_argument("--dice-size", type=float, nargs=2, metavar=("LO", "HI"),
+                    help="rendered dice of a side between LO and HI pw (the renderer's: 0.32-0.45)")
     ap.add_argument("--no-before", action="store_true", help="search the whole board (no frame before the throw)")
     ap.add_argument("--sequence", type=int, default=0, metavar="GAMES",
                     help="only rendered games read line by line: whole board vs what changed (DiceCarry)")
@@ -375,8 +400,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if a.frames:
         how = "whole board" if a.no_before else "where it changed since the board without dice"
-        _show(f"rendered (seed {a.seed}, {a.px} px/pw, {how})",
-              rendered(a.frames, a.seed, a.px, before=not a.no_before))
+        sized = "" if a.dice_size is None else f", dice {a.dice_size[0]:g}-{a.dice_size[1]:g} pw"
+        _show(f"rendered (seed {a.seed}, {a.px} px/pw, {how}{sized})",
+              rendered(a.frames, a.seed, a.px, before=not a.no_before,
+                       sizes=None if a.dice_size is None else (a.dice_size[0], a.dice_size[1])))
     if a.labels.exists() and a.images.exists():
         print("real, tuned on:")
         _show("real tuned (test1, test6)", real(a.labels, a.images, TUNED, a.px))
