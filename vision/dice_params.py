@@ -62,6 +62,7 @@ class DiceParams:
     pip_depths: tuple[float, ...] = (0.5, 0.7, 0.85)  # shares of the pips' depth at which they are counted
     square: float = 0.82           # a sure die's face fills this much of its rectangle (straight edges)
     uncounted: float = 0.5         # the most a value is sure of when its pips, counted one by one, are another number
+    strict_side: float = 0.42      # a face wider than this (pw) is sure only when its pips count alike at every depth
     margin: float = 0.3            # how much more pip-like a face's pips are than its empty places, to be sure
     keep: float = 0.25             # a blob is a die only when its pips fit a face this well
     edge: float = 0.04             # how far a face may reach over the playing area's edge and be on it
