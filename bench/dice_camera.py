@@ -94,17 +94,15 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before:
              where_sure=0, half_where_sure=0, throws=0, accepted=0, accepted_wrong=0, accepted_wrong_unsure=0)
     rng = np.random.default_rng(seed)
     for i in range(frames):
-        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
-        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
-        pos = L.random_position(rng)
+        shape, params, pos = draw_board(rng)
+        s = seed * 100_000 + i
+        bare = R.render_scene(pos, params, seed=s, dice=[]) if before or sizes is not None else None
         if sizes is None:
-            r = R.render_scene(pos, params, seed=seed * 100_000 + i)
-            then = R.render_scene(pos, params, seed=seed * 100_000 + i, dice=[]).image if before else None
+            r = R.render_scene(pos, params, seed=s)
         else:
-            bare = R.render_scene(pos, params, seed=seed * 100_000 + i, dice=[])
-            r = R.render_scene(pos, params, seed=seed * 100_000 + i,
-                               dice=sized_dice(seed * 100_000 + i, bare.props.checkers, shape, sizes))
-            then = bare.image if before else None
+            assert bare is not None
+            r = R.render_scene(pos, params, seed=s, dice=sized_dice(s, bare.props.checkers, shape, sizes))
+        then = bare.image if before and bare is not None else None
         got = D.find_dice_in_frame(r.image, r.corners, shape, px=px, before=then)
         _roll(c, [t.value for t in r.dice], got)
         tol = 0.3 * _pw_px(r.corners, shape)
@@ -143,6 +141,13 @@ def rendered(frames: int, seed: int, px: int = 64, verbose: bool = True, before:
                 if g.sure() and verbose:
                     print(f"  frame {i}: a sure false die {g}")
     return c
+
+
+def draw_board(rng: np.random.Generator) -> tuple[L.BoardShape, R.RenderParams, L.BoardEvidence]:
+    """One rendered throw's board, drawn from ``rng`` (:func:`rendered`'s stream): its shape (a bar of
+    1 or 0.75 pw), the real-table render settings with the dice always thrown, and a random position."""
+    shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
+    return shape, R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0), L.random_position(rng)
 
 
 def sized_dice(seed: int, checkers: Any, shape: L.BoardShape, sizes: tuple[float, float]) -> list[Die]:
@@ -221,9 +226,10 @@ def unseen(sets: list[str], px: int = 64) -> None:
         data = whole["images"]
         names = tuple(n for n, v in data.items() if v.get("dice") and v.get("corners"))
         # a set split in halves of its own (unseen6: dev, held out, renderings) is scored by them
-        parts = ({UNSEEN_SPLIT[name]: names} if name != "vision_unseen6" else
-                 {f"unseen6 {h.replace('_', ' ')}": tuple(n for n in names if n in whole["split"][h])
-                  for h in whole["split"]})
+        split = whole.get("split", {})
+        parts = ({UNSEEN_SPLIT[name]: names} if len(split) < 2 else
+                 {f"{name.removeprefix('vision_')} {h.replace('_', ' ')}": tuple(n for n in names if n in split[h])
+                  for h in split})
         for part, part_names in parts.items():
             print(f"real, unseen ({name}, {part}):")
             c = real(labels, Path(folder), part_names, px)
@@ -403,7 +409,7 @@ def main(argv: list[str] | None = None) -> None:
         sized = "" if a.dice_size is None else f", dice {a.dice_size[0]:g}-{a.dice_size[1]:g} pw"
         _show(f"rendered (seed {a.seed}, {a.px} px/pw, {how}{sized})",
               rendered(a.frames, a.seed, a.px, before=not a.no_before,
-                       sizes=None if a.dice_size is None else (a.dice_size[0], a.dice_size[1])))
+                       sizes=None if a.dice_size is None else tuple(a.dice_size)))
     if a.labels.exists() and a.images.exists():
         print("real, tuned on:")
         _show("real tuned (test1, test6)", real(a.labels, a.images, TUNED, a.px))

@@ -4,7 +4,6 @@ from __future__ import annotations
 import numpy as np
 
 from vision import dice as D
-from vision import layout as L
 from vision import render as R
 from vision.dice_params import DiceParams
 
@@ -12,12 +11,10 @@ from vision.dice_params import DiceParams
 def test_a_large_usual_face_is_sure_only_when_its_pips_count_alike_at_every_depth() -> None:
     # rendered throw 26 of bench/dice_camera.py --dice-size 0.45 0.6 (seed 0): a white 6 (0.47 pw) on a
     # white checker, its face grown over part of the checker's rim, counted 1, 2, 2 at the pips' depths
-    from bench.dice_camera import sized_dice
+    from bench.dice_camera import draw_board, sized_dice
     rng = np.random.default_rng(0)
     for _ in range(27):
-        shape = L.BoardShape(bar=float(rng.choice([1.0, 0.75])))
-        params = R.RenderParams.real_table(bar=shape.bar, dice_prob=1.0)
-        pos = L.random_position(rng)
+        shape, params, pos = draw_board(rng)
     bare = R.render_scene(pos, params, seed=26, dice=[])
     r = R.render_scene(pos, params, seed=26, dice=sized_dice(26, bare.props.checkers, shape, (0.45, 0.6)))
     six = next(t for t in r.dice if t.value == 6)

@@ -199,6 +199,19 @@ def test_read_no_dice_leaves_them_out(tmp_path, capsys) -> None:
 def test_judge_with_a_reference_and_dice_lying_on_the_board(tmp_path, capsys) -> None:
     """The dice lying on the judged frame are found and told to the learned board (a die is no
     arm over it); the verdict names the play as without them."""
+    play, image, corners = _dice_lying_scene(tmp_path)
+    ref, _ = _frame(tmp_path, START, 23, "start.png")
+    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
+    rc, out, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "6-4",
+                                   "--corners", corners, "--reference", ref, "--reference-position", before, "--json"])
+    assert rc == 0, err
+    res = json.loads(out)
+    assert res["verdict"] == "legal" and res["play"] == play, res
+
+
+def _dice_lying_scene(tmp_path: Path) -> tuple[str, str, str]:
+    """A 6-4 played from the start, two dice lying on the board (seed 23): the play, the frame's file
+    and its corners."""
     from vision.render_props import Die
 
     plays = legal_plays(START, 6, 4)
@@ -208,14 +221,7 @@ def test_judge_with_a_reference_and_dice_lying_on_the_board(tmp_path, capsys) ->
     r = render_scene(layout_to_evidence(layout_of(after)), RenderParams(flip_prob=0.0), seed=23, frame=1, dice=dice)
     image = tmp_path / "after.png"
     cv2.imwrite(str(image), r.image)
-    ref, _ = _frame(tmp_path, START, 23, "start.png")
-    before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
-    corners = format_corners(r.corners.tolist())
-    rc, out, err = _judge(capsys, [str(image), "--before", before, "--mover", "dark", "--dice", "6-4",
-                                   "--corners", corners, "--reference", ref, "--reference-position", before, "--json"])
-    assert rc == 0, err
-    res = json.loads(out)
-    assert res["verdict"] == "legal" and res["play"] == str(plays[k].play), res
+    return str(plays[k].play), str(image), format_corners(r.corners.tolist())
 
 
 def test_judge_on_a_real_frame_of_the_board_before_the_move(tmp_path, capsys) -> None:
@@ -253,7 +259,6 @@ def test_judge_without_a_reference_tells_the_frame_the_dice_lying_on_it(tmp_path
     """Without a reference the frame teaches itself; the dice found lying on it are told to its look
     too, as with a reference (and as the bench's frame-teaching-itself cases are read)."""
     from vision.memory import BoardMemory
-    from vision.render_props import Die
 
     told: list[int] = []
     keep = BoardMemory.dice_lying
@@ -263,17 +268,11 @@ def test_judge_without_a_reference_tells_the_frame_the_dice_lying_on_it(tmp_path
         keep(self, dice)
 
     monkeypatch.setattr(BoardMemory, "dice_lying", dice_lying)
-    plays = legal_plays(START, 6, 4)
-    k = len(plays) // 3
-    after = plays[k].result.swap()
-    dice = [Die(6, 8.5, 2.0, angle=20.0, size=0.45), Die(4, 11.0, 8.5, angle=-10.0, size=0.45)]
-    r = render_scene(layout_to_evidence(layout_of(after)), RenderParams(flip_prob=0.0), seed=23, frame=1, dice=dice)
-    image = tmp_path / "after.png"
-    cv2.imwrite(str(image), r.image)
+    play, image, corners = _dice_lying_scene(tmp_path)
     before = _write(tmp_path, "before.json", position_rows(START, "bottom-right"))
-    rc, out, err = _judge(capsys, [str(image), "--before", before, "--mover", "dark", "--dice", "6-4",
-                                   "--corners", format_corners(r.corners.tolist()), "--json"])
+    rc, out, err = _judge(capsys, [image, "--before", before, "--mover", "dark", "--dice", "6-4",
+                                   "--corners", corners, "--json"])
     assert rc == 0, err
     assert told and told[-1] >= 1           # the dice found on the frame were told to its own look
     res = json.loads(out)
-    assert res["verdict"] in ("legal", "wait", "ambiguous") and res["play"] in (None, str(plays[k].play)), res
+    assert res["verdict"] in ("legal", "wait", "ambiguous") and res["play"] in (None, play), res
