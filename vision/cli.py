@@ -32,6 +32,8 @@ layout (bar 1, height 11) with the corners given or from the markers;
 and writes one JSON result per line, in input order (each line's picture is decoded while the line
 before it is read, :mod:`vision.batch`; when the line gives the corners, its dice are found in a
 child process while its checkers are read, :mod:`vision.dice_ahead`).
+``bgtable read IMAGE --show OUT.png`` also writes the photo with the board drawn over it as the reader
+lays it out, and its reading (:mod:`vision.show`): to check a table's corners, bar width and board height.
 ``bgtable markers OUT.png`` writes the corner
 marker sheet.  Errors are one line on stderr and exit 2 (``parser.error``; the ``bgtable``
 dispatcher builds the parser, :func:`add_read_arguments` and :func:`run_read` fill and run it).
@@ -272,11 +274,16 @@ def add_read_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch", action="store_true", help='read JSON lines {"image": PATH, "corners": "..."} from stdin')
     p.add_argument("--no-dice", action="store_true", help='leave out "dice" (finding the dice is the slowest part '
                    "of a read on real photos: up to a second and more)")
+    p.add_argument("--show", metavar="OUT",
+                   help="also draw the board as the reader lays it out, and its reading, over the photo into OUT "
+                        "(PNG or JPEG): to check the corners, --bar-width and --board-height by eye")
 
 
 def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     """``bgtable read``: one photo (or ``--batch`` from stdin); bad input is ``p.error`` (one line, exit 2)."""
     if a.batch:
+        if a.show:
+            p.error("--show draws one photo: give an IMAGE, not --batch")
         return _batch(dice=not a.no_dice)
     if not a.image:
         p.error("give an IMAGE to read, or --batch")
@@ -284,8 +291,30 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
         res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height, dice=not a.no_dice)
     except (FileNotFoundError, VisionError) as exc:
         p.error(str(exc))
+    if a.show:
+        show(a.show, a.image, res, a.bar_width, a.board_height, p)
     print(json.dumps(res) if a.json else _text(res))
     return 0
+
+
+def show(out: str, image: str, res: dict[str, Any], bar_width: float, board_height: float,
+         p: argparse.ArgumentParser) -> None:
+    """``--show OUT``: the photo with the board laid out over it as read (:mod:`vision.show`); a photo
+    with no board found is written with the reason over it."""
+    from .layout import BoardShape
+    from .show import draw_layout, note
+    img = load_image(image)
+    if res.get("corners"):
+        drawn = draw_layout(img, np.asarray(res["corners"], np.float32), BoardShape(bar=bar_width, height=board_height),
+                            res)
+    else:
+        drawn = note(img, "no board found: " + str((res.get("reason") or {}).get("text", "")))
+    try:
+        ok = cv2.imwrite(out, drawn)
+    except cv2.error:
+        ok = False
+    if not ok:
+        p.error(f"--show {out!r}: cannot write a picture there (give a .png or .jpg path in a folder that exists)")
 
 
 def _batch(dice: bool = True, ahead: int = 2, child: bool = True) -> int:

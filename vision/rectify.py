@@ -93,9 +93,9 @@ class FrameMap:
         h = cv2.getPerspectiveTransform(self.shape.corners_pw(), np.asarray(self.corners, np.float32))
         return np.asarray(h, np.float64)
 
-    def inside(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        """Whether each board point (layout pw; the board's own with ``own``) lies inside the picture
-        (its pixel centres' span)."""
+    def to_picture(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Board points (layout pw; the board's own with ``own``) in picture px (u, v), and whether
+        each lies in front of the camera (a point behind it has no place in the picture)."""
         x = np.asarray(x, np.float64)
         y = np.asarray(y, np.float64)
         if not self.shape.default and not self.own:
@@ -104,8 +104,12 @@ class FrameMap:
         w = h[2, 0] * x + h[2, 1] * y + h[2, 2]
         ok = w > 1e-9
         w = np.where(ok, w, 1.0)
-        u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
-        v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+        return (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w, (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w, ok
+
+    def inside(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """Whether each board point (layout pw; the board's own with ``own``) lies inside the picture
+        (its pixel centres' span)."""
+        u, v, ok = self.to_picture(x, y)
         rows, cols = self.size
         return ok & (u >= 0) & (u <= cols - 1) & (v >= 0) & (v <= rows - 1)
 
