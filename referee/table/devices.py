@@ -5,6 +5,7 @@ collects what opened and what did not, so the table can go on in a degraded mode
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 import time
@@ -15,6 +16,7 @@ from typing import Any, Optional
 from referee.settings import Settings
 
 log = logging.getLogger("bgtable.run")
+SETUP_PICTURE = "board-setup.png"   # beside the journal: the board as the camera first laid it out
 
 
 class DeviceProblem(Exception):
@@ -194,8 +196,25 @@ class CameraThread:
                 learned = self.filter.known(reading_of(board)) or learned
         if (learned or self.filter.learned != self._saved) and self.memory_path is not None \
                 and self.filter.reader.memory is not None:
+            first = self._saved == 0
             self._saved = self.filter.learned
             self.filter.reader.memory.save(str(self.memory_path))
+            if first:
+                self._draw_setup()
+
+    def _draw_setup(self) -> None:
+        """The board as the camera lays it out, drawn over the frame it first learned the board from
+        (:mod:`vision.show`), beside the journal as ``board-setup.png``: the director checks by eye that
+        each point's triangle lies on the board's (corners, bar width and board height right)."""
+        reader = self.filter.reader
+        if self.memory_path is None or self.last_frame is None or reader.corners is None:
+            return
+        import cv2  # noqa: PLC0415
+        from vision.show import draw_layout  # noqa: PLC0415
+        path = self.memory_path.with_name(SETUP_PICTURE)
+        tmp = path.with_name("board-setup.tmp.png")
+        if cv2.imwrite(str(tmp), draw_layout(self.last_frame, reader.corners, self.config.vision.shape)):
+            os.replace(tmp, path)
 
     def close(self) -> None:
         """Stop the camera thread (waiting up to 2 s) and close the frame source."""
