@@ -27,16 +27,17 @@ HIDDEN_WHY = {"image019": "the bar's stacks seen from above, a face and side ban
 DRAWINGS = {"image010": "a computer drawing of a board", "image013": "a flat drawing (stock vector) of a board"}
 # the bar box of a board turned some degrees is wider than its bar: measured by eye on the view rectified
 # with the merged corners instead (point widths of each half against the bar's strip)
-BAR_SEEN = {"IMG_2602": 0.67, "image046": 0.63}
+# (image039, turned about 93 degrees: its boxes made the bar 1.41 pw, which laid the points of the half beyond it
+# 0.3-0.45 pw off their triangles; 0.55 is the hinge strip between the halves on `bgtable read --show`'s picture,
+# where every quarter's triangles then lie on the board's; session 42)
+BAR_SEEN = {"IMG_2602": 0.67, "image046": 0.63, "image039": 0.55}
+# ... and a board's height by eye where its checker boxes mislead: image039's, rectified with the bar 0.55, measure
+# 12.01 pw, which draws the points' tips 0.25 pw past the board's on `bgtable read --show`'s picture; at 12.84 (what
+# they gave with the bar 1.41) the drawn tips lie within 0.15 pw of the board's
+HEIGHT_SEEN = {"image039": 12.84}
 # 3D renderings (both labellers said so): boards nobody here made, but not real: a split of their own, apart
 # from the real photos' dev and held-out halves
 RENDERS = {"image021", "image023", "image025"}
-# where a photo's points lie sideways against the layout the merged corners lay them at, per quarter (the layout's
-# top left, top right, bottom left, bottom right; pw, positive to the layout's right), measured by eye on the
-# points' axes drawn over the photo (session 42): image039's corners, one outside the picture, lay two quarters'
-# axes between two triangles.  The corners stay as labelled (a table's clicked corners may be off too); only the
-# bench's made reference frames (vision.photo_edit.doctored_reference) paste their checkers on the photo's points
-POINTS_SEEN = {"image039": [0.45, 0.0, 0.3, 0.0]}
 PHOTOS = "../vision/photos-yolo"
 REPO, PATH = "Dhracyr/BackgammonBoardDetection", "data/dataset01"
 
@@ -113,16 +114,16 @@ def main() -> None:
         bar, _ = shape(lab["corners"], box)
         bar = BAR_SEEN.get(n, bar)
         height, boxes = yolo_height(n, lab["corners"], bar)
+        height = HEIGHT_SEEN.get(n, height)
         lab["bar_width"] = round(min(3.0, max(0.5, bar)), 2)
         lab["board_height"] = round(min(14.0, max(10.2, height)), 2)
-        lab["shape_note"] = (f"bar {bar:.2f} pw " + ("by eye on the rectified view" if n in BAR_SEEN else
+        lab["shape_note"] = (f"bar {bar:.2f} pw " + ("by eye (BAR_SEEN in merge.py)" if n in BAR_SEEN else
                                                       "from the merged corners and bar box")
-                             + f", height {height:.2f} pw from {boxes} checker boxes' proportions "
+                             + f", height {height:.2f} pw " + ("by eye (HEIGHT_SEEN in merge.py)" if n in HEIGHT_SEEN else
+                                                             f"from {boxes} checker boxes' proportions") + " "
                              f"(corners differ by up to {dist:.0f} px)")
         if (lab["bar_width"], lab["board_height"]) != (round(bar, 2), round(height, 2)):
             lab["shape_note"] += f"; {lab['bar_width']} and {lab['board_height']} used, the nearest the reader takes"
-        if n in POINTS_SEEN:
-            lab["point_shift"] = POINTS_SEEN[n]
         disputed = []
         for row in ("top", "bottom"):
             lab[row] = []
