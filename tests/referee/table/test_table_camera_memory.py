@@ -5,6 +5,8 @@ from __future__ import annotations
 import queue
 from dataclasses import replace
 
+import cv2
+
 from referee.table.config import TableConfig
 from vision.config import VisionConfig
 from referee.events import BoardEvidence
@@ -30,6 +32,15 @@ def _drain(q: "queue.Queue") -> list:
     return out
 
 
+def _setup_drawn(tmp_path, frame) -> None:
+    """The board as the camera laid it out at its first lesson, drawn over the frame it learned from,
+    is beside the journal for the director to check (``board-setup.png``), and no half-written file."""
+    drawn = cv2.imread(str(tmp_path / "board-setup.png"))
+    assert drawn is not None and drawn.shape == frame.shape
+    assert int((cv2.absdiff(drawn, frame).max(axis=2) > 30).sum()) > 1000
+    assert not list(tmp_path.glob("*.tmp*"))
+
+
 def _camera(tmp_path, corners, **vision) -> tuple[CameraThread, "queue.Queue"]:
     pts = tuple((float(x), float(y)) for x, y in corners)
     config = replace(TableConfig(), vision=VisionConfig(corners=pts, **vision))
@@ -45,14 +56,7 @@ def test_the_camera_learns_the_start_and_a_restart_remembers_it(tmp_path) -> Non
     for k, f in enumerate(frames):
         cam.step(f.image, float(k))
     assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
-    # the board as the camera laid it out, over the frame it learned from, for the director to check
-    import cv2
-    import numpy as np
-    drawn = cv2.imread(str(tmp_path / "board-setup.png"))
-    assert drawn is not None and drawn.shape == frames[-1].image.shape
-    assert int((cv2.absdiff(drawn, frames[-1].image).max(axis=2) > 30).sum()) > 1000
-    assert not list(tmp_path.glob("*.tmp*"))
-    assert np.array_equal(cam.last_frame, frames[-1].image)
+    _setup_drawn(tmp_path, frames[-1].image)
     got = [e for e in _drain(events) if isinstance(e, BoardEvidence)]
     assert got and got[-1].odds  # readings carry their odds
     # a restart: the same table, a fresh camera thread, the board's look loaded from the file
@@ -199,14 +203,6 @@ def test_with_first_misfits_25_any_still_board_is_learned_as_the_first_position_
     for k, f in enumerate(frames):
         cam.step(f.image, float(k))
     assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
-    # the board as the camera laid it out, over the frame it learned from, for the director to check
-    import cv2
-    import numpy as np
-    drawn = cv2.imread(str(tmp_path / "board-setup.png"))
-    assert drawn is not None and drawn.shape == frames[-1].image.shape
-    assert int((cv2.absdiff(drawn, frames[-1].image).max(axis=2) > 30).sum()) > 1000
-    assert not list(tmp_path.glob("*.tmp*"))
-    assert np.array_equal(cam.last_frame, frames[-1].image)
 
 
 def _home_boards() -> Position:
@@ -234,14 +230,6 @@ def test_the_directors_order_learns_a_board_the_first_lesson_refused(tmp_path) -
     for k, f in enumerate(frames[4:]):
         cam.step(f.image, 4.0 + k)
     assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
-    # the board as the camera laid it out, over the frame it learned from, for the director to check
-    import cv2
-    import numpy as np
-    drawn = cv2.imread(str(tmp_path / "board-setup.png"))
-    assert drawn is not None and drawn.shape == frames[-1].image.shape
-    assert int((cv2.absdiff(drawn, frames[-1].image).max(axis=2) > 30).sum()) > 1000
-    assert not list(tmp_path.glob("*.tmp*"))
-    assert np.array_equal(cam.last_frame, frames[-1].image)
     memory = cam.filter.reader.memory
     assert memory is not None and memory.trained
     said = [e.message for e in _drain(events) if isinstance(e, CameraReport)]
@@ -336,14 +324,6 @@ def test_learn_board_goes_from_the_director_through_the_run_loop_to_the_camera(t
     for k, f in enumerate(frames[5:]):
         cam.step(f.image, 5.0 + k)
     assert cam.filter.learned == 1 and (tmp_path / "board-memory.npz").exists()
-    # the board as the camera laid it out, over the frame it learned from, for the director to check
-    import cv2
-    import numpy as np
-    drawn = cv2.imread(str(tmp_path / "board-setup.png"))
-    assert drawn is not None and drawn.shape == frames[-1].image.shape
-    assert int((cv2.absdiff(drawn, frames[-1].image).max(axis=2) > 30).sum()) > 1000
-    assert not list(tmp_path.glob("*.tmp*"))
-    assert np.array_equal(cam.last_frame, frames[-1].image)
     while not events.empty():
         run()
     said = [x for x in shown.decisions if x.kind == "camera"]
