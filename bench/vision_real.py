@@ -17,8 +17,7 @@ which also fixes the split chosen before any tuning: ``dev`` (looked at while tu
    from a frame of the position before the move.  No second real frame of these tables
    exists, so the reference frame is made from the real one: at each slot the move changed,
    the look is copied from the same real image (an empty slot of the same triangle colour,
-   a checker of that colour from another point), on the photo's own points (a label's
-   ``point_shift`` where its corners lay them off), and the whole frame gets fresh noise and a
+   a checker of that colour from another point), and the whole frame gets fresh noise and a
    2 % change of light.  This is said in every report of these figures.
 
 ``python3 bench/vision_real.py [--cases N] [--split dev|held_out|fresh|all]``; another labelled

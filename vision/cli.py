@@ -288,22 +288,22 @@ def run_read(a: argparse.Namespace, p: argparse.ArgumentParser) -> int:
     if not a.image:
         p.error("give an IMAGE to read, or --batch")
     try:
-        res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height, dice=not a.no_dice)
+        img = load_image(a.image)
+        res = read_image(a.image, a.corners, a.checker, a.bar_width, a.board_height, dice=not a.no_dice, image=img)
     except (FileNotFoundError, VisionError) as exc:
         p.error(str(exc))
     if a.show:
-        show(a.show, a.image, res, a.bar_width, a.board_height, p)
+        show(a.show, img, res, a.bar_width, a.board_height, p)
     print(json.dumps(res) if a.json else _text(res))
     return 0
 
 
-def show(out: str, image: str, res: dict[str, Any], bar_width: float, board_height: float,
+def show(out: str, img: Any, res: dict[str, Any], bar_width: float, board_height: float,
          p: argparse.ArgumentParser) -> None:
-    """``--show OUT``: the photo with the board laid out over it as read (:mod:`vision.show`); a photo
-    with no board found is written with the reason over it."""
+    """``--show OUT``: the photo ``img`` (read once, as :func:`read_image` read it) with the board laid out
+    over it as read (:mod:`vision.show`); a photo with no board found is written with the reason over it."""
     from .layout import BoardShape
     from .show import draw_layout, note
-    img = load_image(image)
     if res.get("corners"):
         drawn = draw_layout(img, np.asarray(res["corners"], np.float32), BoardShape(bar=bar_width, height=board_height),
                             res)

@@ -19,24 +19,22 @@ import numpy as np
 
 from . import layout as L
 from .config import VisionConfig
-from .rectify import rectify
+from .rectify import FrameMap, rectify
 from .slots import EMPTY, _core, patches, slot_geometry
 from .triangles import Flips, find_flips, triangle_mates
 
 
 def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
-    """Layout coordinates (pw) to image pixels for a board of ``shape`` with these corners."""
-    xr, yr = shape.to_real(pts[:, 0], pts[:, 1])
-    H = cv2.getPerspectiveTransform(shape.corners_pw(), np.asarray(corners, np.float32))
-    p = np.stack([xr, yr, np.ones_like(xr)], axis=1) @ H.T
-    return (p[:, :2] / p[:, 2:3]).astype(np.float32)
+    """Layout coordinates (pw) to image pixels for a board of ``shape`` with these corners
+    (:meth:`vision.rectify.FrameMap.to_picture`)."""
+    u, v, _ = FrameMap(np.asarray(corners, np.float32), shape, (0, 0)).to_picture(pts[:, 0], pts[:, 1])
+    return np.stack([u, v], axis=1).astype(np.float32)
 
 
-def _segment(row: str, col: int, d0: float, d1: float, shift: float = 0.0) -> np.ndarray:
+def _segment(row: str, col: int, d0: float, d1: float) -> np.ndarray:
     """The quad (layout pw) of a point's stretch from ``d0`` to ``d1`` pw from its base:
-    base-left, base-right, far-right, far-left (so pieces of the other row turn round); ``shift``:
-    how far (pw, to the layout's right) the photo shows the point off its layout axis."""
-    x = L.column_x(col) + shift
+    base-left, base-right, far-right, far-left (so pieces of the other row turn round)."""
+    x = L.column_x(col)
     if row == "top":
         return np.array([[x - 0.5, d0], [x + 0.5, d0], [x + 0.5, d1], [x - 0.5, d1]], np.float32)
     return np.array([[x + 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d1],
@@ -69,26 +67,11 @@ def _cells(rows: dict[str, Any]) -> dict[tuple[str, int], tuple[int, Optional[st
     return {(r, i): (int(p[0]), p[1] if p[0] else None) for r in ("top", "bottom") for i, p in enumerate(rows[r])}
 
 
-def point_shifts(labels: dict[str, Any]) -> tuple[float, float, float, float]:
-    """Where the photo's points lie sideways against the layout its labelled corners lay (pw per quarter:
-    the layout's top left, top right, bottom left, bottom right; ``point_shift``, measured by eye where the
-    corners put a quarter's axes off its triangles); none off unless the labels say so."""
-    shift = labels.get("point_shift") or (0.0, 0.0, 0.0, 0.0)
-    if len(shift) != 4:
-        raise ValueError(f"point_shift {shift!r}: four shifts (pw) are needed, one per quarter")
-    return (float(shift[0]), float(shift[1]), float(shift[2]), float(shift[3]))
-
-
-def _quarter(row: str, col: int) -> int:
-    """The quarter of a point (:func:`point_shifts`' order)."""
-    return 2 * (row == "bottom") + (col >= 6)
-
-
 def photo_flips(img: np.ndarray, labels: dict[str, Any], config: VisionConfig) -> Flips:
     """The photo's triangle colours (:func:`vision.triangles.find_flips`) from its empty slots, as
-    ``labels`` (its rows, corners, the points' shifts) say they are."""
+    ``labels`` (its rows, corners) say they are."""
     view = rectify(img, np.asarray(labels["corners"], np.float32), config.px, shape=config.shape)
-    geo = slot_geometry(L.CHECKER, config.shape.height, lateral=point_shifts(labels))
+    geo = slot_geometry(L.CHECKER, config.shape.height)
     per = geo.per_point
     core = _core(patches(view, geo))[:24 * per]
     now = _cells(labels)
@@ -102,13 +85,10 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
                        checker: Union[float, tuple[float, float]] = L.CHECKER) -> np.ndarray:
     """A frame of ``before_rows`` (the ``read --json`` rows form) made from the real frame
     ``img`` that shows ``labels`` (its rows, corners and shape); ``checker``: the spacing (pw)
-    of the checkers along a point, or one per row (top, bottom: a foreshortened row's is less).
-    Each piece is cut and pasted on the photo's own points (:func:`point_shifts`): where corners lay a
-    quarter's axes between two triangles, a piece cut at the layout's place holds half a checker."""
+    of the checkers along a point, or one per row (top, bottom: a foreshortened row's is less)."""
     rng = np.random.default_rng(seed)
     pitch = (checker, checker) if isinstance(checker, (int, float)) else checker
     corners = np.asarray(labels["corners"], np.float32)
-    shifts = point_shifts(labels)
     shape = config.shape
     now, want = _cells(labels), _cells(before_rows)
     flips: Optional[Flips] = None
@@ -119,8 +99,7 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
         ``checker`` apart on the board itself: beyond a point's tip, in the layout's squeezed band, a
         sixth checker is as long as the others, as :func:`vision.slots.slot_geometry` lays out its slot)."""
         cd = pitch[0 if row == "top" else 1]
-        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd),
-                                        shifts[_quarter(row, col)]), corners, shape)
+        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd)), corners, shape)
 
     for (row, col), (n, colour) in want.items():
         m, was = now[(row, col)]
