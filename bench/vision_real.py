@@ -160,7 +160,8 @@ def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[
     frame, as the learned table measures it on a frame of a known position
     (:func:`vision.row_pitch.row_pitch`): in a steep oblique view one row's stacks are foreshortened,
     and a made reference frame must show its moved checkers so too."""
-    from vision.memory import BoardMemory, row_pitch
+    from vision.memory import BoardMemory
+    from vision.row_pitch import row_pitch
     from vision.rectify import rectify
     cfg = config_for(lab)
     view = rectify(img, np.asarray(lab["corners"], np.float32), cfg.px, shape=cfg.shape)

@@ -46,7 +46,9 @@ def _along(shape: L.BoardShape, d: float) -> float:
     return float(shape.to_layout(np.zeros(1), np.array([d]))[1][0])
 
 
-def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray) -> None:
+def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.ndarray, disc: bool = False) -> None:
+    """Warp ``src``'s quad onto ``out``'s (soft-edged); ``disc``: only the round piece inscribed in it
+    (a checker, without the point's cloth round it)."""
     H = cv2.getPerspectiveTransform(src_quad.astype(np.float32), dst_quad.astype(np.float32))
     x0, y0 = np.floor(dst_quad.min(axis=0)).astype(int) - 2
     x1, y1 = np.ceil(dst_quad.max(axis=0)).astype(int) + 2
@@ -57,7 +59,14 @@ def _paste(out: np.ndarray, src: np.ndarray, src_quad: np.ndarray, dst_quad: np.
     T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64) @ H
     piece = cv2.warpPerspective(src, T, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    cv2.fillConvexPoly(mask, np.round(dst_quad - [x0, y0]).astype(np.int32), 1.0)
+    shape = dst_quad
+    if disc:   # the unit square's inscribed circle, through the square-to-quad map
+        t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+        unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)
+        to_dst = cv2.getPerspectiveTransform(unit, dst_quad.astype(np.float32))
+        ring = np.stack([0.5 + 0.5 * np.cos(t), 0.5 + 0.5 * np.sin(t)], axis=1).astype(np.float32)
+        shape = cv2.perspectiveTransform(ring[None], to_dst)[0]
+    cv2.fillConvexPoly(mask, np.round(shape - [x0, y0]).astype(np.int32), 1.0)
     mask = cv2.GaussianBlur(mask, (5, 5), 1.0)[..., None]
     region = out[y0:y1, x0:x1].astype(np.float32)
     out[y0:y1, x0:x1] = (region * (1 - mask) + piece.astype(np.float32) * mask).astype(np.uint8)
@@ -129,9 +138,46 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             if empties:
                 er, ec = empties[0]
                 _paste(out, img, quad(er, ec, a, hi), quad(row, col, a, hi))
+    _bar(out, img, labels, before_rows, corners, shape, now, float(np.mean(pitch)))
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], corners: np.ndarray,
+         shape: L.BoardShape, now: dict[tuple[str, int], tuple[int, Optional[str]]], cd: float) -> None:
+    """The checkers ``before_rows`` puts on the bar, on a photo whose bar is empty: each a round piece
+    of a checker of its colour from a point (its second from the base, clear of the frame's lip),
+    laid along the bar's middle, Dark's from the board's middle up, Light's down, ``cd`` pw apart (on a
+    bar narrower than a checker it lies over the points' edges beside, as a real one does).
+    ValueError when the photo's own bar holds checkers and the frame wants others (nothing here
+    takes a checker off the bar)."""
+    have = {c: int((labels.get("bar") or {}).get(c, 0)) for c in ("dark", "light")}
+    want = {c: int((before_rows.get("bar") or {}).get(c, 0)) for c in ("dark", "light")}
+    if want == have:
+        return
+    if any(have.values()):
+        raise ValueError(f"the photo's bar holds checkers ({have['dark']} dark, {have['light']} light): "
+                         f"a frame with {want['dark']} dark and {want['light']} light there cannot be made from it")
+    x = L.BAR_LEFT + shape.bar / 2            # the bar's middle, in the board's own pw
+    for colour, way in (("dark", -1.0), ("light", 1.0)):
+        held = [(n, q) for q, (n, c) in now.items() if c == colour]
+        if not want[colour] or not held:
+            continue
+        n, (row, col) = max(held)
+        j = 1 if n >= 2 else 0
+        d0, d1 = _along(shape, j * cd), _along(shape, (j + 1) * cd)
+        cx = L.column_x(col)
+        ys = (d0, d1) if row == "top" else (L.HEIGHT - d0, L.HEIGHT - d1)
+        src = layout_to_image(np.array([[cx - cd / 2, ys[0]], [cx + cd / 2, ys[0]], [cx + cd / 2, ys[1]],
+                                        [cx - cd / 2, ys[1]]], np.float32), corners, shape)
+        for k in range(want[colour]):
+            y = shape.height / 2 + way * (k + 0.5) * cd
+            xs = np.array([x - cd / 2, x + cd / 2, x + cd / 2, x - cd / 2])
+            yb = np.array([y - cd / 2, y - cd / 2, y + cd / 2, y + cd / 2])
+            lx, ly = shape.to_layout(xs, yb)
+            dst = layout_to_image(np.stack([lx, ly], axis=1).astype(np.float32), corners, shape)
+            _paste(out, img, src, dst, disc=True)
 
 
 # ---------------------------------------------------------------- a real table's drift

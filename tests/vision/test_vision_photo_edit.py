@@ -39,3 +39,52 @@ def test_a_sixth_checker_made_on_a_tall_board_covers_one_place_not_two() -> None
     place = cv2.contourArea(layout_to_image(_segment(row, col, 4.0, 5.0), corners, config.shape))  # the fifth's
     assert 0.3 * place < changed < 1.2 * place
 
+
+
+def _set6(name: str) -> tuple[dict, np.ndarray, VisionConfig]:
+    lab = json.loads(SET6.read_text())["images"][name]
+    config = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]), bar_width=lab["bar_width"],
+                          board_height=lab["board_height"])
+    return lab, cv2.imread(str(PHOTOS / lab["image"])), config
+
+
+def test_checkers_on_the_bar_are_laid_on_a_photos_empty_bar_round_and_nowhere_else() -> None:
+    # a real photo with an empty bar, made to show one dark and two light checkers there: only round
+    # pieces about three checkers' area change, all along the bar's middle
+    lab, img, config = _set6("image045")
+    rows = {"top": [list(p) for p in lab["top"]], "bottom": [list(p) for p in lab["bottom"]]}
+    empty = doctored_reference(img, lab, dict(rows, bar={"dark": 0, "light": 0}), "bottom-right", config, seed=5)
+    three = doctored_reference(img, lab, dict(rows, bar={"dark": 1, "light": 2}), "bottom-right", config, seed=5)
+    changed = cv2.absdiff(three, empty).max(axis=2) > 40
+    corners = np.asarray(lab["corners"], np.float32)
+    cd = L.CHECKER
+    x = L.BAR_LEFT + config.shape.bar / 2
+    disc = np.pi / 4 * cv2.contourArea(layout_to_image(np.array(
+        [[x - cd / 2, 5.0 - cd / 2], [x + cd / 2, 5.0 - cd / 2], [x + cd / 2, 5.0 + cd / 2],
+         [x - cd / 2, 5.0 + cd / 2]], np.float32), corners, config.shape))
+    assert 1.5 * disc < int(np.count_nonzero(changed)) < 3.3 * disc
+    ys, xs = np.nonzero(changed)
+    bar_x = layout_to_image(np.array([[L.BAR_LEFT + L.BAR_WIDTH / 2, L.HEIGHT / 2]], np.float32), corners,
+                            config.shape)[0]
+    px = np.linalg.norm(layout_to_image(np.array([[0, 0], [1, 0]], np.float32), corners, config.shape)[1]
+                        - layout_to_image(np.array([[0, 0]], np.float32), corners, config.shape)[0])
+    # every changed pixel within a checker's radius of the bar's middle line (the photo is turned:
+    # measured across the bar, along the picture's direction of the layout's x)
+    across = layout_to_image(np.array([[1, 0]], np.float32), corners, config.shape)[0] - \
+        layout_to_image(np.array([[0, 0]], np.float32), corners, config.shape)[0]
+    across /= np.linalg.norm(across)
+    off = np.abs((np.stack([xs, ys], axis=1) - bar_x) @ across)
+    assert float(np.percentile(off, 99)) < 0.6 * px
+
+
+def test_a_photo_whose_bar_holds_checkers_makes_no_frame_of_another_bar() -> None:
+    lab, img, config = _set6("image019")
+    rows = {"top": [list(p) for p in lab["top"]], "bottom": [list(p) for p in lab["bottom"]],
+            "bar": {"dark": 0, "light": 0}}
+    assert any(lab["bar"].values())
+    try:
+        doctored_reference(img, lab, rows, "bottom-right", config, seed=1)
+    except ValueError as e:
+        assert "the photo's bar holds checkers" in str(e)
+    else:
+        raise AssertionError("a frame of an empty bar was made from a photo with checkers on it")

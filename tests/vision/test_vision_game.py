@@ -1,0 +1,41 @@
+"""bench/vision_game.py's seeded sample: a table's game on a real board, learned from the start and
+then from every move it settles (the broad sweep is the bench's, on every labelled set)."""
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import vision_game as VG  # noqa: E402
+import vision_real as VR  # noqa: E402
+
+
+@pytest.mark.parametrize("name,home", [("test1", "bottom-right"), ("frame0", "top-left")])
+def test_a_game_on_a_real_board_is_judged_move_by_move_and_never_wrongly(name: str, home: str) -> None:
+    lab = VR.load_labels()["images"][name]
+    tally, detail = VG._tally(), []
+    first, last = VG.play_game(name, lab, home, 8, random.Random(f"1:{name}:{home}"), tally, detail)
+    assert tally["cases"] >= 6                       # moves judged (a turn with no move passes)
+    assert tally["wrong"] == 0 and tally["illegal_wrong"] == 0, detail
+    assert tally["right"] >= tally["cases"] - 2      # the table learned the board: asked little
+    assert tally["illegal"] > 50 and tally["illegal_called"] > 0
+    assert first == last                             # the rows' spacing kept for the whole game
+
+
+def test_the_game_bench_says_what_was_misread_at_a_wrong_verdict() -> None:
+    from types import SimpleNamespace
+
+    from referee.rules.position import Position
+    from referee.turn.likelihood import cells_of
+    # a reading sure of the starting position (each place's likeliest count and colour first)
+    ev = SimpleNamespace(odds=tuple(((n, c, 0.9), (n + 1, c or "dark", 0.1)) for n, c in cells_of(Position.start())))
+    # the truth has one more dark checker on point 6 and one fewer on point 8 than the reading
+    truth = Position.from_points({6: 6, 8: 2, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2})
+    said = VG._misread(ev, truth)
+    assert said.startswith("point 6 5d 0.900 (truth 6d 0.100)") and "point 8 3d 0.900 (truth 2d 0.000)" in said
+    assert VG._misread(ev, Position.start()) == ""
