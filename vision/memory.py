@@ -667,7 +667,7 @@ class BoardMemory:
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
-        blind = self.blind
+        blind = self.blind | self._alike(d)
         if blind.any():   # a state this slot last showed looking empty is as likely as empty there
             lik[blind] = np.broadcast_to(lik[:, EMPTY:EMPTY + 1], lik.shape)[blind]
         strange = self.strange(view)
@@ -682,6 +682,25 @@ class BoardMemory:
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
         return lik
+
+    def _alike(self, d: np.ndarray) -> np.ndarray:
+        """(slots, 3): the checker states a slot never showed that it cannot tell from empty here: the
+        patch lies at least as near the state's borrowed look (stand-ins, the colour's mean) as its own
+        empty look, and within ``d`` of both, so the two looks lie within the sum of each other, and
+        that sum is under :data:`HIDDEN` of its empty look's scales, the reach in which a lesson takes
+        a checker's patch for the empty look (:meth:`_hidden`: blind).  Such a slot is blind to the
+        state as one a lesson found so.  A black checker on a black point in a dim photo (the real
+        ``image043``, ``bench/vision_game.py``): its slot's own empty look matched within its narrow
+        scale (1.5, scale 1.6), the borrowed dark look nearer (1.1) but within the borrowed looks' wide
+        one, whose width's penalty made the slot empty at 10 to 1; the blot was read gone at 0.96, and
+        illegal boards whose checker went elsewhere were accepted."""
+        out = np.zeros(d.shape, bool)
+        own_empty = self.seen[:, EMPTY] > 0
+        reach = HIDDEN * self.own_scales()[:, EMPTY]
+        for s in (DARK, LIGHT):
+            out[:, s] = (own_empty & (self.seen[:, s] == 0) & (d[:, s] <= d[:, EMPTY])
+                         & (d[:, EMPTY] + d[:, s] <= reach))
+        return out
 
     def own_scales(self) -> np.ndarray:
         """(slots, 3): how far each slot's patch may stray from the look it learned for each state.

@@ -39,3 +39,21 @@ def test_the_game_bench_says_what_was_misread_at_a_wrong_verdict() -> None:
     said = VG._misread(ev, truth)
     assert said.startswith("point 6 5d 0.900 (truth 6d 0.100)") and "point 8 3d 0.900 (truth 2d 0.000)" in said
     assert VG._misread(ev, Position.start()) == ""
+
+
+def test_a_black_checker_on_a_black_point_in_a_dim_photo_is_doubted_not_read_gone() -> None:
+    # the real image043 (black checkers, black points, under-exposed): in this game a dark blot laid on
+    # a black point looks like the point's own empty look; read gone at 0.96, two illegal boards (the
+    # checker played elsewhere under another roll) were accepted.  A slot whose borrowed dark look
+    # lies as near as its empty look is now blind to dark (vision.memory.BoardMemory._alike)
+    kept = VR.LABELS, VR.IMAGES
+    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
+                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
+    try:
+        lab = VR.load_labels()["images"]["image043"]
+        tally, detail = VG._tally(), []
+        VG.play_game("image043", lab, "bottom-left", 13, random.Random("3:image043:bottom-left"), tally, detail)
+    finally:
+        VR.set_labels(*kept)
+    assert tally["illegal"] > 100
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail

@@ -486,3 +486,32 @@ def test_a_point_emptied_is_read_empty_though_its_nearest_mate_was_learned_in_sh
     mem._empty_in[:] = mem._empty_in[:, :1]       # the nearest mate's look alone: a checker read there
     mem._rows = mem._last = None
     assert mem.odds(frame)[0][q][0][0] >= 1
+
+
+def test_a_slot_whose_borrowed_checker_look_lies_by_its_empty_look_cannot_tell_them_apart(monkeypatch) -> None:
+    # slot 0 was seen empty, never dark: a patch as near the borrowed dark look as its own empty look,
+    # within reach of both (the two looks then lie within HIDDEN empty scales of each other), leaves
+    # dark as likely as empty; one nearer its empty look, or far from the dark one, says empty as before
+    from vision import memory as M
+    mem = BoardMemory()
+    mem.seen[:, EMPTY] = 1
+    mem.seen[1, DARK] = 1           # a dark checker seen elsewhere: the colour's look exists
+    mem.scales[:] = 1.6
+    n = len(mem.geo.centres)
+    d = np.full((n, 3), 30.0, np.float32)
+    d[:, EMPTY] = 1.0
+    d[0] = (1.5, 1.1, 25.0)         # the dim black point: empty 1.5 away, the dark stand-in 1.1
+    d[2] = (0.5, 9.0, 25.0)         # a bare point: the dark look far off
+    d[3] = (0.9, 2.0, 25.0)         # within reach of both looks, but nearer its own empty look
+    monkeypatch.setattr(mem, "_distances", lambda view: d)
+    monkeypatch.setattr(mem, "strange", lambda view: np.zeros(n, bool))
+    monkeypatch.setattr(mem, "_changed", lambda view, d, strange: None)
+    monkeypatch.setattr(mem, "_spread_now", lambda view: np.full(n, 40.0, np.float32))
+    lik = mem.slot_likelihoods(None)   # type: ignore[arg-type]
+    assert lik[0, DARK] == lik[0, EMPTY]
+    assert lik[2, EMPTY] > 50 * lik[2, DARK]
+    alike = mem._alike(d)
+    assert alike[0, DARK] and not alike[0, LIGHT] and not alike[2].any() and not alike[3].any()
+    assert lik[3, EMPTY] > 2 * lik[3, DARK]
+    assert not alike[1, DARK]            # a slot that showed a dark checker has its own look
+    assert 1.5 + 1.1 <= M.HIDDEN * 1.6 < 0.5 + 9.0
