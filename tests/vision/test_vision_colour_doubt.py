@@ -111,3 +111,19 @@ def test_a_blind_point_takes_its_colour_from_the_absolute_reading_alone() -> Non
     assert first[(2, "light")] > 3 * first[(2, "dark")]                 # the look overrules the reader ...
     assert now[(2, "dark")] > now[(2, "light")] > 0.5 * now[(2, "dark")]   # ... not when blind: the reader leans
     assert blind[1:] == seen[1:]                                         # every other place as it was
+
+
+def test_a_full_row_the_absolute_reading_missed_leaves_a_taller_stack_open() -> None:
+    # the learned look sees its five slots of a point all light (a full row); an absolute reading that
+    # saw none there says nothing of how tall the stack is: five and six stay about even (the real
+    # image041's light six was read five at 0.998, and a legal move called illegal); one that saw six
+    # still says six, and one that saw five, five
+    from vision.odds import FULL_ROW, combine
+    learned = {(5, "light"): 0.99, (4, "light"): 0.01}
+    missed = combine(point_odds(PointReading(0, None, 0.55)), learned, per_point=5)
+    assert abs(missed[(5, "light")] - FULL_ROW) < 0.02 and missed[(6, "light")] > 0.3
+    assert missed[(7, "light")] < missed[(6, "light")]
+    six = combine(point_odds(PointReading(6, "light", 0.9)), learned, per_point=5)
+    assert max(six, key=six.__getitem__) == (6, "light")
+    five = combine(point_odds(PointReading(5, "light", 0.9)), learned, per_point=5)
+    assert five[(5, "light")] > 0.9
