@@ -121,7 +121,11 @@ def test_an_illegal_roll_on_a_mirrored_board_is_no_legal_play(tmp_path: Path, ca
     told = judge("5-5")
     assert told["verdict"] != "legal", told
     played = judge("1-2")
-    assert (played["verdict"], played["play"]) == ("legal", "21/20 3/1"), played
+    # told the roll played, the true play ranks first; since session 43's full-row rule (vision.odds.combine)
+    # the table asks rather than accepts it here (3-2's 21/18 3/1 told apart at only 1.6 to 1), and it
+    # never names another play
+    assert played["candidates"][0]["play"] == "21/20 3/1", played
+    assert played["verdict"] != "illegal" and played["play"] in ("21/20 3/1", None), played
 
 
 @pytest.mark.parametrize("mirror", [0.0, 1.0])
