@@ -127,3 +127,5 @@ def test_a_full_row_the_absolute_reading_missed_leaves_a_taller_stack_open() -> 
     assert max(six, key=six.__getitem__) == (6, "light")
     five = combine(point_odds(PointReading(5, "light", 0.9)), learned, per_point=5)
     assert five[(5, "light")] > 0.9
+    four = combine(point_odds(PointReading(4, "light", 0.55)), learned, per_point=5)   # one short: it saw the row
+    assert four[(5, "light")] > 0.9
