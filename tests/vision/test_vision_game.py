@@ -41,20 +41,26 @@ def test_the_game_bench_says_what_was_misread_at_a_wrong_verdict() -> None:
     assert VG._misread(ev, Position.start()) == ""
 
 
+def _unseen6_game(name: str, home: str, moves: int, draw: str) -> tuple[dict, list]:
+    """One game of the bench on an unseen6 photo (tests/data/vision/photos-yolo), the bench's own draw."""
+    kept = VR.LABELS, VR.IMAGES
+    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
+                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
+    try:
+        lab = VR.load_labels()["images"][name]
+        tally, detail = VG._tally(), []
+        VG.play_game(name, lab, home, moves, random.Random(draw), tally, detail)
+    finally:
+        VR.set_labels(*kept)
+    return tally, detail
+
+
 def test_a_black_checker_on_a_black_point_in_a_dim_photo_is_doubted_not_read_gone() -> None:
     # the real image043 (black checkers, black points, under-exposed): in this game a dark blot laid on
     # a black point looks like the point's own empty look; read gone at 0.96, two illegal boards (the
     # checker played elsewhere under another roll) were accepted.  A slot whose borrowed dark look
     # lies as near as its empty look is now blind to dark (vision.memory.BoardMemory._alike)
-    kept = VR.LABELS, VR.IMAGES
-    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
-                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
-    try:
-        lab = VR.load_labels()["images"]["image043"]
-        tally, detail = VG._tally(), []
-        VG.play_game("image043", lab, "bottom-left", 13, random.Random("3:image043:bottom-left"), tally, detail)
-    finally:
-        VR.set_labels(*kept)
+    tally, detail = _unseen6_game("image043", "bottom-left", 13, "3:image043:bottom-left")
     assert tally["illegal"] > 100
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
 
@@ -64,14 +70,6 @@ def test_a_six_in_a_row_of_five_slots_is_not_read_five_surely() -> None:
     # missed (read none), was read five at 0.998 from the learned look's full row; a legal move was
     # called illegal and an illegal board accepted (vision.odds.combine: a reading that missed the row
     # says nothing of how tall it is)
-    kept = VR.LABELS, VR.IMAGES
-    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
-                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
-    try:
-        lab = VR.load_labels()["images"]["image041"]
-        tally, detail = VG._tally(), []
-        VG.play_game("image041", lab, "bottom-left", 20, random.Random("6:image041:bottom-left"), tally, detail)
-    finally:
-        VR.set_labels(*kept)
+    tally, detail = _unseen6_game("image041", "bottom-left", 20, "6:image041:bottom-left")
     assert tally["cases"] >= 18
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
