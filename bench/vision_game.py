@@ -24,6 +24,7 @@ and the rows' checker spacing the table laid its slots at first and at the end
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import sys
@@ -70,14 +71,21 @@ def _misread(ev: Any, after: Position) -> str:
     return "; ".join(out)
 
 
+@functools.lru_cache(maxsize=4)
+def _photo(labels: str, name: str) -> tuple[Any, tuple[float, float]]:
+    """A labelled board's photo and its rows' checker spacing (pw), read once for its four games
+    (``labels``: the labels file, which names the photo)."""
+    img = VR.load_image(name)
+    lab = VR.load_labels()["images"][name]
+    return img, VR.checker_spacing(img, lab, VR.checker_size(img, lab))
+
+
 def play_game(name: str, lab: dict[str, Any], home: str, moves: int, rng: random.Random,
               tally: dict[str, Any], detail: list[str]) -> tuple[tuple[float, float], tuple[float, float]]:
     """One game on ``name``'s photo with Dark's home at ``home``: the table learns the starting
     position's frame, then judges and learns each move's.  Adds to ``tally`` and ``detail``; returns
     the rows' checker spacing after the first lesson and at the end."""
-    img = VR.load_image(name)
-    size = VR.checker_size(img, lab)
-    spacing = VR.checker_spacing(img, lab, size)
+    img, spacing = _photo(VR.LABELS, name)
     lying = VR.dice_seen(name, lab)
     cfg = VR.config_for(lab, home)
     reader = BoardReader(cfg, corners=L.parse_corners(cfg.corners or ""))
@@ -108,11 +116,12 @@ def play_game(name: str, lab: dict[str, Any], home: str, moves: int, rng: random
         v = match_reading(ev, pos, cands, mover) if ev is not None else None
         tally["ms"].append(1000 * (time.process_time() - t0))
         case = f"{name} {home} move {k + 1} {mover} {dice}"
+        wrong = tally["wrong"] + tally["illegal_wrong"]
         VR.tally_verdict(tally, detail, case, v, cands, plays, after)
         if ev is not None:
             VR.tally_illegal(tally, detail, case, ev, pos, mover, dice, after)
-            misread = _misread(ev, after)
-            if misread and detail and detail[-1].startswith(case) and "WRONG" in detail[-1]:
+            misread = _misread(ev, after) if tally["wrong"] + tally["illegal_wrong"] > wrong else ""
+            if misread:
                 detail.append(f"{case}: the reading there: {misread}")
         # the move settled (accepted, or the players asked and confirmed it): the table learns it
         reader.learn(rows_evidence(rows, home))

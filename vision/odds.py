@@ -133,8 +133,6 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float
     for key, p in learned.items():
         n, c = key
         if n == per_point and c is not None and not flat:  # a full row: the absolute reading tells how tall ...
-            tall = {k: v for k, v in absolute.items() if k[1] == c and k[0] >= per_point}
-            zt = sum(tall.values())
             if max(absolute, key=absolute.__getitem__)[0] < per_point - 1:
                 # ... when it saw the row: one that missed it (read it two or more short) says nothing of how
                 # far past the row the stack goes, and a stack of one more is about half as likely each time
@@ -148,6 +146,8 @@ def combine(absolute: dict, learned: Optional[dict], per_point: int, tilt: float
                 for k, v in more.items():
                     out[k] = out.get(k, 0.0) + p * (1 - FULL_ROW) * v / zm
                 continue
+            tall = {k: v for k, v in absolute.items() if k[1] == c and k[0] >= per_point}
+            zt = sum(tall.values())
             if zt > 0:
                 # ... though players line up a whole row, which it may read as a taller stack
                 out[key] = out.get(key, 0.0) + p * FULL_ROW

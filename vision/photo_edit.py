@@ -159,6 +159,7 @@ def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: 
     if any(have.values()):
         raise ValueError(f"the photo's bar holds checkers ({have['dark']} dark, {have['light']} light): "
                          f"a frame with {want['dark']} dark and {want['light']} light there cannot be made from it")
+    own = FrameMap(corners, shape, (0, 0), own=True)   # the board's own pw to the picture
     x = L.BAR_LEFT + shape.bar / 2            # the bar's middle, in the board's own pw
     for colour, way in (("dark", -1.0), ("light", 1.0)):
         held = [(n, q) for q, (n, c) in now.items() if c == colour]
@@ -173,11 +174,9 @@ def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: 
                                         [cx - cd / 2, ys[1]]], np.float32), corners, shape)
         for k in range(want[colour]):
             y = shape.height / 2 + way * (k + 0.5) * cd
-            xs = np.array([x - cd / 2, x + cd / 2, x + cd / 2, x - cd / 2])
-            yb = np.array([y - cd / 2, y - cd / 2, y + cd / 2, y + cd / 2])
-            lx, ly = shape.to_layout(xs, yb)
-            dst = layout_to_image(np.stack([lx, ly], axis=1).astype(np.float32), corners, shape)
-            _paste(out, img, src, dst, disc=True)
+            u, v, _ = own.to_picture(np.array([x - cd / 2, x + cd / 2, x + cd / 2, x - cd / 2]),
+                                     np.array([y - cd / 2, y - cd / 2, y + cd / 2, y + cd / 2]))
+            _paste(out, img, src, np.stack([u, v], axis=1).astype(np.float32), disc=True)
 
 
 # ---------------------------------------------------------------- a real table's drift
