@@ -17,7 +17,10 @@ allocations only: NumPy and OpenCV buffers count, the libraries' code does not).
 Figures (VmHWM, 2 runs each, interleaved, load 5-14): main e7ea35a replay 125/125, render 132/131 MB;
 with lean4b's vision changes (fresh large working arrays, a warp's maps built in strips, int32 ring
 indices, one frame copy in the dice watch) replay 113/113, render 119/119 MB.  On 34f47b6 the peak came with the
-dice watch's first whole-board search (its pip-like spots' planes at 64 px per point width).
+dice watch's first whole-board search (its pip-like spots' planes at 64 px per point width).  On b2ceb72 (3
+runs each, interleaved, load 5): render 120.6/120.6/120.6 MB (VmHWM kB / 1024), the peak in the reader's rim
+maps (vision.rims) some 2-6 s in; with the render camera's empty board no longer kept (render_board's
+``_empty_board`` cache, 1.1 MB, when ``cache=False``) 119.6/119.6/119.6 MB.
 
 The camera shows the starting position throughout: what a whole match adds (the screen's labels
 for pips, plays and messages, the learned board) is not in this figure; ``bgtable demo`` with its

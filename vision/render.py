@@ -59,8 +59,8 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     slight mains flicker of the light, as successive frames of a still board differ.
     ``dice``: dice to draw on the board (``RenderParams.dice_prob`` throws two at random
     when None); :attr:`Rendered.dice` says where each lies.  ``cache``: keep the frame size's
-    noise tile and lens maps for the next frame (19 MB at 1280x720: a simulator renders every
-    frame); False draws them band by band and keeps nothing (the same image, about 0.2 s
+    noise tile, lens maps and empty board for the next frame (20 MB at 1280x720: a simulator renders
+    every frame); False draws them band by band and keeps nothing (the same image, about 0.2 s
     slower at 1280x720: for a camera that draws its scene once).
     """
     rng = np.random.default_rng(seed)
@@ -77,7 +77,7 @@ def render_scene(position: BoardEvidence, params: RenderParams = RenderParams(),
     shape = params.shape
     mirrored = bool(params.mirror_prob and np.random.default_rng([seed, 37]).random() < params.mirror_prob)
     tex, props = _draw_board(position, scheme, setup, np.random.default_rng([seed, 7]), params.jitter, params.markers,
-                             off_pitch, size, shape, params, np.random.default_rng([seed, 23]), mirrored)
+                             off_pitch, size, shape, params, np.random.default_rng([seed, 23]), mirrored, cache)
     dr = np.random.default_rng([seed, 29])
     if dice is None and params.dice_prob and dr.random() < params.dice_prob:
         dice = P.random_dice(dr, props.checkers, shape)
