@@ -12,21 +12,37 @@ first slots look most alike mirrored left to right (:func:`quarter_lateral`).
 Measured with ``bench/vision_real.py --cases 5 --modes self`` (the frame teaching itself, which
 borrows every look from other points; 2026-12-04): true plays on unseen3a 17 -> 38 of 40, unseen4
 13 -> 16, unseen2 31 -> 28 (mahogany's top left taken 0.1 pw over: 30 -> 28), the tuned sets
-314 -> 317 of 360, none wrong.  Pure: a rectified view in, shifts out.
+314 -> 317 of 360, none wrong.
+
+The absolute reading (:func:`column_shift`) lays a quarter's points' axes beside the layout's
+columns only where both its triangles' and stacks' symmetry and the rims of the stacks it found
+unshifted say so, by 0.2 pw or more (its sideways search reaches 0.1 pw either way), by the smaller
+of the two.  Symmetry alone misleads it (unseen2's print3d: -0.4 pw where its stacks lie +0.4) and
+shifts under 0.2 pw change its colour samples more than its rims (``bench/vision_real.py --cases 0
+--modes plain``: symmetry alone, 1085 -> 1074 of 1213 points, unseen2 159 -> 147; so: 1085 -> 1087,
+unseen3 136 -> 137, unseen6 dev 205 -> 206, no set lower).
+
+Pure: a rectified view (and the reading's thresholds) in, shifts out.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
+from .checkers import pick_checkers
+from .params import ReadParams
 from .rectify import View
+from .rims import Profiles, axes, ring_profiles, rims_across
 from .slots import SlotGeometry, _core, patches, slot_geometry
 
 SHIFTS = (-0.4, -0.3, -0.2, -0.1, 0.1, 0.2, 0.3, 0.4)  # sideways shifts tried (pw) besides none
 GAIN = 0.85     # ... one taken only when its quarter's slots look this much more symmetric than at none
 SLOTS = 3       # the slots from each point's base compared (a triangle's widest part, a stack's first checkers)
 _WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)   # Lab, lightness weighted half (as slots._dist)
+COLUMN_LEAST = 0.2  # pw: the least shift the absolute reading's columns take (its search reaches 0.1 either way)
+ACROSS = tuple(round(0.1 * i, 1) for i in range(-4, 5))   # pw: the offsets a found stack's rims are scored at
+STACK_SLOTS = 5     # a found stack's first checkers whose rims are scored
 _QUARTER = np.array([(p // 12) * 2 + int(p % 12 >= 6) for p in range(24)])  # top left, top right, bottom ...
 
 
@@ -58,4 +74,39 @@ def quarter_lateral(view: View, geo: SlotGeometry, shifts: Sequence[float] = SHI
     return (out[0], out[1], out[2], out[3])
 
 
-__all__ = ["GAIN", "SHIFTS", "SLOTS", "quarter_lateral"]
+def stack_lateral(view: View, params: ReadParams, prof: Optional[Profiles] = None) -> tuple[float, ...]:
+    """Per quarter, the sideways offset of :data:`ACROSS` (pw) at which the stacks the absolute
+    reading finds on the layout's columns (``prof``: the view's profiles with ``params``, when made)
+    show their first :data:`STACK_SLOTS` checkers' whole rims best on average; 0 where it finds none."""
+    found = pick_checkers(prof or ring_profiles(view, params), params).per_axis
+    full, dist = rims_across(view, params, ACROSS)
+    near = int(round(0.2 / params.step))   # each checker's rim looked for this many steps either way
+    per: list[list[np.ndarray]] = [[], [], [], []]
+    for k, a in enumerate(axes(params)):
+        n = min(found[a.name].count, STACK_SLOTS)
+        col = int(a.name.lstrip("topbotm"))
+        q = (0 if a.name.startswith("top") else 2) + int(col >= 6)
+        at = [int(np.argmin(np.abs(dist - params.checker * (h + 0.5)))) for h in range(n)]
+        if at:
+            per[q].append(np.mean([full[k, max(0, j - near):j + near + 1].max(axis=0) for j in at], axis=0))
+    return tuple(ACROSS[int(np.argmax(np.mean(v, axis=0)))] if v else 0.0 for v in per)
+
+
+def column_shift(view: View, params: ReadParams, height: float,
+                 prof: Optional[Profiles] = None) -> tuple[float, float, float, float]:
+    """Per quarter, how far sideways (pw) the absolute reading lays its points' axes: where
+    :func:`quarter_lateral` shifts the quarter's slots by :data:`COLUMN_LEAST` or more and
+    :func:`stack_lateral` finds its stacks' rims best the same way, the smaller of the two (when that
+    is :data:`COLUMN_LEAST` or more); else 0."""
+    sym = quarter_lateral(view, slot_geometry(params.checker, height))
+    if not any(abs(s) >= COLUMN_LEAST - 1e-6 for s in sym):
+        return (0.0, 0.0, 0.0, 0.0)
+    rim = stack_lateral(view, params, prof)
+    out = [float(np.sign(s)) * min(abs(s), abs(r)) if s * r > 0 and abs(s) >= COLUMN_LEAST - 1e-6 else 0.0
+           for s, r in zip(sym, rim)]
+    out = [s if abs(s) >= COLUMN_LEAST - 1e-6 else 0.0 for s in out]
+    return (out[0], out[1], out[2], out[3])
+
+
+__all__ = ["ACROSS", "COLUMN_LEAST", "GAIN", "SHIFTS", "SLOTS", "STACK_SLOTS", "column_shift", "quarter_lateral",
+           "stack_lateral"]

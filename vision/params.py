@@ -24,6 +24,9 @@ class ReadParams:
     """pw: the ring radii tried around a layout checker's radius (scaled by ``checker``)."""
     lateral: tuple[float, ...] = (-0.1, 0.0, 0.1)
     """pw: sideways offsets searched for checkers pushed off a point's axis."""
+    columns: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    """pw, per quarter (top left, top right, bottom left, bottom right as the view shows them): how far
+    sideways (to the right) its points' axes lie off the layout's (:func:`vision.lateral.quarter_lateral`)."""
     axis_start: float = 0.25
     """pw from a point's base: the first candidate checker centre."""
     axis_end: float = 5.0

@@ -36,6 +36,7 @@ from .tray_trust import TrayTrust
 from .blank_patch import blank_patch
 from .occlusion import occluded_edges, occlusion_score
 from .totals import settle_assembled
+from .lateral import column_shift
 from .reasons import NoReading, not_set_up, occluded, reading_reason
 from .assemble import Assembled
 from .read import CERTAIN, ColourModel, Profiles, ReadParams, read_view, ring_profiles, settle_with_off
@@ -45,6 +46,7 @@ from .rectify import View, points_out_of_picture, rectify
 
 LAYOUT_FINDS = 3             # checkers more the layout's size must find to overrule a measured size (below) ...
 SIZE_CHECKS = 3              # ... on each of a reader's first this many frames read with a measured size
+COLUMNS_EVERY = 30          # frames between measurements of the quarters' sideways shift (vision.lateral)
 SINGLE_FRAME_OCCLUSION = 2.5  # a single frame, judged without a reference, is refused only when clearly covered
 
 
@@ -115,6 +117,9 @@ class BoardReader:
         self.last_view: Optional[View] = None            # the last frame read, rectified
         self.last_reading: Optional[Reading] = None      # the last frame's working (read())
         self._search = FindAgain()                       # the search for a knocked board (vision.find_again)
+        # the quarters' sideways shift (vision.lateral.column_shift): the view and size it was measured
+        # at, the frame it was measured on, and the shift
+        self._columns: Optional[tuple[tuple[object, ...], int, tuple[float, float, float, float]]] = None
 
     @property
     def checker_size(self) -> float:
@@ -243,9 +248,12 @@ class BoardReader:
                 cd = measure_checker(self._frame_spacings(view))
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
+            params = self._on_axes(view, params)
             return _covered(read_view(view, self.colours, params)[0], params, corners, view,
                             self._occluded(view, memory, blank))
         params, prof = self._read_params(view)
+        on_axes = self._on_axes(view, params, prof)
+        params, prof = on_axes, (prof if on_axes is params else None)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
         if assembled.foreign and single and frame_band:
@@ -298,6 +306,20 @@ class BoardReader:
         why = None if ev is not None else reading_reason(rows, None, self.setup is not None,
                                                           self.config.min_confidence, CERTAIN)
         return Reading(rows, ev, False, corners, view, trays, why, odds)
+
+    def _on_axes(self, view: View, params: ReadParams, prof: Optional[Profiles] = None) -> ReadParams:
+        """``params`` with each quarter's points' axes where the board shows them: corners clicked a
+        little off lay a quarter's points a fifth to two fifths of a point beside the layout's columns,
+        beyond the reading's sideways search (:func:`vision.lateral.column_shift`).  Measured again
+        every :data:`COLUMNS_EVERY` frames at the same corners and checker size (it costs about
+        as much as a read), at once when they change."""
+        key = (view.px, view.x0, view.y0, params.checker,
+               None if self.corners is None else self.corners.tobytes())
+        kept = self._columns
+        if kept is None or kept[0] != key or self._frames - kept[1] >= COLUMNS_EVERY:
+            kept = self._columns = (key, self._frames, column_shift(view, params, self.config.shape.height, prof))
+        shift = kept[2]
+        return replace(params, columns=shift) if any(shift) else params
 
     def _measured_or_layout(self, view: View, params: ReadParams, assembled: Assembled,
                             model: Optional[ColourModel]) -> tuple[ReadParams, Assembled, Optional[ColourModel]]:

@@ -9,7 +9,7 @@ the ring sample indices are kept per view geometry, a cache of pure values).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Optional
 
 import cv2
@@ -35,18 +35,19 @@ class Axis:
 
 
 def axes(params: ReadParams) -> list[Axis]:
-    """The 24 points' axes, top0, bottom0, top1... (the same whatever ``params``: a view is in
-    the layout's coordinates)."""
-    return list(_axes())
+    """The 24 points' axes, top0, bottom0, top1... (a view is in the layout's coordinates; each
+    quarter's shifted sideways by ``params.columns``)."""
+    return list(_axes(params.columns))
 
 
-@functools.lru_cache(maxsize=1)
-def _axes() -> tuple[Axis, ...]:
+@functools.lru_cache(maxsize=8)
+def _axes(columns: tuple[float, float, float, float]) -> tuple[Axis, ...]:
     out = []
     for i in range(12):
         x = L.column_x(i)
-        out.append(Axis(f"top{i}", x, 0.0, +1))
-        out.append(Axis(f"bottom{i}", x, L.HEIGHT, -1))
+        q = int(i >= 6)
+        out.append(Axis(f"top{i}", x + columns[q], 0.0, +1))
+        out.append(Axis(f"bottom{i}", x + columns[2 + q], L.HEIGHT, -1))
     return tuple(out)
 
 
@@ -340,7 +341,7 @@ def _plan(view: View, params: ReadParams) -> _Plan:
     if last[0] is params and last[1] == key and last[2] is not None:
         return last[2]
     full = (params.ring_radii, params.lateral, params.axis_start, params.axis_end, params.step, params.checker,
-            params.gap_halves, params.gap_lateral) + key
+            params.gap_halves, params.gap_lateral, params.columns) + key
     plan = _PLANS.get(full)
     if plan is None:
         plan = _make_plan(view, params)
@@ -396,6 +397,16 @@ def rim_rows(view: View, params: ReadParams = DEFAULT,
     right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
     full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
     return full_l.max(axis=2), plan.dist
+
+
+def rims_across(view: View, params: ReadParams, lateral: tuple[float, ...],
+                maps: Optional[tuple[np.ndarray, float, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray]:
+    """The whole-rim scores along every point's axis at each of the sideways offsets ``lateral`` (pw)
+    apart, (axis, distance, offset), and the distances: how a point's rims fare off its axis."""
+    g, strength, columns = maps if maps is not None else rim_maps(view)
+    plan = _plan(view, replace(params, lateral=lateral))
+    right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
+    return np.minimum(np.minimum(down, up), np.minimum(left, right)), plan.dist
 
 
 def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
