@@ -96,33 +96,46 @@ def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     fraction) and halved into floats once, at the end: the same values as float Sobels."""
     img = view.image
     hw = img.shape[:2]
-    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=_scratch("grey0", hw, np.uint8)), _LIGHTNESS,
-                   dst=_scratch("grey", hw, np.uint8))
-    _, green, red = cv2.split(img, [_scratch(f"plane{k}", hw, np.uint8) for k in range(3)])
+    # every plane let go as soon as it is spent (at most a few alive at once, not the whole chain's); the
+    # 8-bit ones in one block, above the table's fixed mmap threshold (referee.table.run.steady_malloc,
+    # 256 kB): mapped and given back whole, not left in the camera thread's heap between reads
+    planes = np.empty((3,) + hw, np.uint8)
+    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=planes[0]), _LIGHTNESS, dst=planes[1])
     # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
     gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
+    del grey
+    blue, green, red = cv2.split(img, [planes[0], planes[1], planes[2]])
+    del blue
     # red-minus-green's Sobels as red's less green's (a Sobel is linear: the same whole numbers, border
     # reflected alike, as the Sobels of the 16-bit difference, in two passes of 8-bit planes): |.| <= 2040
     ax, ay = cv2.spatialGradient(red, _scratch("ax", hw, np.int16), _scratch("ay", hw, np.int16))
-    sx, sy = cv2.spatialGradient(green, _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16))
+    del red
+    sx, sy = cv2.spatialGradient(green, _scratch("sx", hw, np.int16), _scratch("sy", hw, np.int16))
+    del green
     ax = cv2.subtract(ax, sx, dst=ax)
     ay = cv2.subtract(ay, sy, dst=ay)
     zero = _zeros(hw)
-    t1, t2 = _scratch("t1", hw, np.int16), _scratch("t2", hw, np.int16)
-    a = cv2.add(cv2.absdiff(ax, zero, dst=t1), cv2.absdiff(ay, zero, dst=t2), dst=_scratch("a", hw, np.int16))
-    b = cv2.add(cv2.absdiff(gx, zero, dst=t1), cv2.absdiff(gy, zero, dst=t2), dst=_scratch("b", hw, np.int16))
+    # |.| + |.| of each pair (green's Sobel planes, spent, take them)
+    a = cv2.add(cv2.absdiff(ax, zero, dst=sx), cv2.absdiff(ay, zero, dst=sy), dst=sx)
+    b = cv2.add(cv2.absdiff(gx, zero, dst=sy), cv2.absdiff(gy, zero, dst=_scratch("t", hw, np.int16)), dst=sy)
+    del sx, sy
     b = cv2.add(b, b, dst=b)
     # where red-minus-green's (half-weighted) sum is the larger
-    mask = cv2.compare(a, b, cv2.CMP_GT, dst=_scratch("mask", hw, np.uint8))
+    mask = cv2.compare(a, b, cv2.CMP_GT, dst=planes[0])
     gx = cv2.add(gx, gx, dst=gx)
     gy = cv2.add(gy, gy, dst=gy)
     cv2.copyTo(ax, mask, gx)
     cv2.copyTo(ay, mask, gy)
+    del ax, ay, mask, planes
+    mag2 = cv2.max(a, b, dst=a)   # the chosen pair's |.| + |.|, doubled
+    del a, b
     both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
+    del gx, gy
     halves = both.astype(np.float32)   # (a new array: it is kept; whole numbers, then halved: exact)
+    del both
     halves *= np.float32(0.5)
     g = halves.view(np.complex64)[..., 0]
-    return g, cv2.max(a, b, dst=_scratch("mag2", hw, np.int16))   # the chosen pair's |.| + |.|, doubled
+    return g, mag2
 
 
 def _strength(mag2: np.ndarray, q: float = 97) -> float:
@@ -258,14 +271,15 @@ def _column_map(g: np.ndarray) -> np.ndarray:
 _ROT_BY_Q = np.ascontiguousarray(_RING_ROT.reshape(4, _QUARTER).T[:, :, None, None])
 
 
-_RING_BLOCK = 65536   # ring samples of all radii worked at once (a few angles' worth: the calls' overhead shared)
-
-
 def _ring_best(g: np.ndarray, columns: np.ndarray, rings: _Rings) -> np.ndarray:
     """Per ring sample the best over the radii of |radial gradient| minus half the tangential
     one, laid out as ``rings``; ``g``: the gradient map, ``columns``: :func:`_column_map` of it.
-    Worked a few angles of each quadrant at a time, all radii at once (the same values: each sample's
-    own arithmetic, the radii's maximum taken in their order), every buffer reused."""
+    Worked one angle of each quadrant and one radius at a time (the same values: each sample's own
+    arithmetic, the radii's maximum taken in their order), the working arrays reused: at 32 px per
+    point width a radius's gathered samples are 170 kB, below the table's fixed mmap threshold
+    (:func:`referee.table.run.steady_malloc`, 256 kB), reused from the heap step after step, not mapped
+    afresh and page-faulted in as an angle's samples of all radii (520 kB) were; the two working
+    planes share the result's block (mapped: nothing of them stays in the heap)."""
     if rings.starts is not None:
         runs = np.lib.stride_tricks.as_strided(columns, (columns.size - rings.length + 1, rings.length),
                                                (columns.itemsize, columns.itemsize), writeable=False)
@@ -274,25 +288,24 @@ def _ring_best(g: np.ndarray, columns: np.ndarray, rings: _Rings) -> np.ndarray:
         assert rings.index is not None
         flat, at = g.ravel(), np.stack(rings.index, axis=1)
     n_ang, n_rad = at.shape[:2]
-    shape = (n_ang,) + at.shape[2:4] + (rings.length,)
-    best_all = np.empty(shape, np.float32)
-    step = max(1, min(n_ang, _RING_BLOCK // (n_rad * int(np.prod(shape[1:])))))
-    for j0 in range(0, n_ang, step):
-        j1 = min(n_ang, j0 + step)
-        # one run per line gathered whole; else every sample (indices clipped already)
-        z = runs[at[j0:j1]] if rings.starts is not None else np.take(flat, at[j0:j1], mode="wrap")
-        z *= _ROT_BY_Q[j0:j1, None]
-        rad = np.abs(z.real, out=_scratch("ring_v", z.shape, np.float32))
-        tan = np.abs(z.imag, out=_scratch("ring_tan", z.shape, np.float32))
-        tan *= 0.5
-        rad -= tan
-        best = best_all[j0:j1]
-        if n_rad == 1:
-            best[...] = rad[:, 0]
-        else:
-            np.maximum(rad[:, 0], rad[:, 1], out=best)
-        for k in range(2, n_rad):
-            np.maximum(best, rad[:, k], out=best)
+    shape = at.shape[2:4] + (rings.length,)
+    block = np.empty((n_ang + 2,) + shape, np.float32)
+    best_all, rad, tan = block[:n_ang], block[n_ang], block[n_ang + 1]   # (the result, then working planes)
+    for j in range(n_ang):
+        rot = _ROT_BY_Q[j]
+        best = best_all[j]
+        for k in range(n_rad):
+            # one run per line gathered whole; else every sample (indices clipped already)
+            z = runs[at[j, k]] if rings.starts is not None else np.take(flat, at[j, k], mode="wrap")
+            z *= rot
+            r = best if k == 0 else rad   # (the first radius's scores are the best so far)
+            np.abs(z.real, out=r)
+            np.abs(z.imag, out=tan)
+            del z
+            tan *= 0.5
+            r -= tan
+            if k:
+                np.maximum(best, rad, out=best)
     return best_all
 
 
@@ -384,7 +397,9 @@ def rim_maps(view: View) -> tuple[np.ndarray, float, np.ndarray]:
     """What :func:`ring_profiles` makes of ``view`` whatever the rings' size: its gradient map, the frame's
     rim strength and the map by columns (for :func:`rim_rows`, which tries several sizes on one view)."""
     g, mag2 = _gradient_maps(view)
-    return g, _strength(mag2) * 0.8 + 8.0, _column_map(g)
+    strength = _strength(mag2) * 0.8 + 8.0
+    del mag2   # (spent before the map by columns is made)
+    return g, strength, _column_map(g)
 
 
 def rim_rows(view: View, params: ReadParams = DEFAULT,
@@ -421,6 +436,7 @@ def ring_profiles(view: View, params: ReadParams = DEFAULT) -> Profiles:
     full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
     li = full_l.argmax(axis=2)
     bq = _quadrant_sums(_ring_best(g, columns, plan.bar_ring), plan.bar_ring, strength)
+    del columns   # (spent: not kept beside the blurred image)
     bar_full = np.minimum(np.minimum(bq[0], bq[1]), np.minimum(bq[2], bq[3]))
     blur = cv2.blur(view.image, (5, 5))
     pixels = blur.reshape(-1, 3)
