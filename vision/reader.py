@@ -248,11 +248,11 @@ class BoardReader:
                 cd = measure_checker(self._frame_spacings(view))
                 if cd is not None:
                     params = replace(self.config.read, checker=cd)
-            params = self._on_axes(view, params)
+            params = self._on_axes(view, params) if single else params
             return _covered(read_view(view, self.colours, params)[0], params, corners, view,
                             self._occluded(view, memory, blank))
         params, prof = self._read_params(view)
-        on_axes = self._on_axes(view, params, prof)
+        on_axes = self._on_axes(view, params, prof) if single else params
         params, prof = on_axes, (prof if on_axes is params else None)
         assembled, model = read_view(view, self.colours, params, prof)
         params, assembled, model = self._measured_or_layout(view, params, assembled, model)
@@ -312,7 +312,11 @@ class BoardReader:
         little off lay a quarter's points a fifth to two fifths of a point beside the layout's columns,
         beyond the reading's sideways search (:func:`vision.lateral.column_shift`).  Measured again
         every :data:`COLUMNS_EVERY` frames at the same corners and checker size (it costs about
-        as much as a read), at once when they change."""
+        as much as a read), at once when they change.  Only while no look of the board is learned
+        (:meth:`inspect` asks it then: the absolute reading alone, or a frame teaching itself): a learned
+        look's odds are only tilted by the absolute reading, and in the table's games on real boards
+        (``bench/vision_game.py``, unseen6 dev seeds 1-8) the shifted tilts cost 10 true plays of 4,345
+        (image039, image043), while the frame teaching itself gained (unseen3 130 -> 145 of 160)."""
         key = (view.px, view.x0, view.y0, params.checker,
                None if self.corners is None else self.corners.tobytes())
         kept = self._columns
