@@ -12,7 +12,10 @@ a new reader per line (what it did before), both ``--no-dice``, and with the dic
 the whole ``--batch`` loop's wall time (the next line's picture decoded in the read-ahead thread
 while a line is read: :mod:`vision.batch`) with and without the dice.
 ``x3`` is the Raspberry Pi 5 estimate (about three times slower than this machine), against the
-33 ms of a 30 fps camera frame.
+33 ms of a 30 fps camera frame.  ``--table-malloc``: the C library's memory set as ``bgtable run``
+sets it (:func:`referee.table.run.steady_malloc`: a fixed 256 KiB mmap threshold, which keeps the
+table's peak memory under its target); every array of 256 KiB or more a read makes afresh is then
+mapped and zeroed anew, and a full read costs over twice the default's here.
 """
 from __future__ import annotations
 
@@ -152,7 +155,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("n", nargs="?", type=int, default=60, help="rendered boards (default 60)")
     ap.add_argument("passes", nargs="?", type=int, default=PASSES, help=f"passes, the best counting (default {PASSES})")
+    ap.add_argument("--table-malloc", action="store_true",
+                    help="the C library's memory set as `bgtable run` sets it (a fixed 256 KiB mmap threshold)")
     args = ap.parse_args()
+    if args.table_malloc:
+        from referee.table.run import steady_malloc
+        steady_malloc()
     if args.n < 1 or args.passes < 1:
         ap.error(f"N {args.n} and PASSES {args.passes} must be at least 1")
     n, PASSES = args.n, args.passes
