@@ -20,7 +20,9 @@ unshifted say so, by 0.2 pw or more (its sideways search reaches 0.1 pw either w
 of the two.  Symmetry alone misleads it (unseen2's print3d: -0.4 pw where its stacks lie +0.4) and
 shifts under 0.2 pw change its colour samples more than its rims (``bench/vision_real.py --cases 0
 --modes plain``: symmetry alone, 1085 -> 1074 of 1213 points, unseen2 159 -> 147; so: 1085 -> 1087,
-unseen3 136 -> 137, unseen6 dev 205 -> 206, no set lower).
+unseen3 136 -> 137, unseen6 dev 205 -> 206, no set lower).  Only while no look of the board is learned
+(:meth:`vision.reader.BoardReader._on_axes`): under a learned look it only moved the absolute reading's
+tilts, and the table's games on real boards lost true plays.
 
 Pure: a rectified view (and the reading's thresholds) in, shifts out.
 """
