@@ -28,6 +28,7 @@ Pure: a rectified view (and the reading's thresholds) in, shifts out.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Optional, Sequence
 
 import numpy as np
@@ -81,13 +82,13 @@ def stack_lateral(view: View, params: ReadParams, prof: Optional[Profiles] = Non
     reading finds on the layout's columns (``prof``: the view's profiles with ``params``, when made)
     show their first :data:`STACK_SLOTS` checkers' whole rims best on average; 0 where it finds none."""
     found = pick_checkers(prof or ring_profiles(view, params), params).per_axis
-    full, dist = rims_across(view, params, ACROSS)
+    full, dist = rims_across(view, replace(params, lateral=ACROSS))
     near = int(round(0.2 / params.step))   # each checker's rim looked for this many steps either way
     per: list[list[np.ndarray]] = [[], [], [], []]
     for k, a in enumerate(axes(params)):
         n = min(found[a.name].count, STACK_SLOTS)
-        col = int(a.name.lstrip("topbotm"))
-        q = (0 if a.name.startswith("top") else 2) + int(col >= 6)
+        col, bottom = divmod(k, 2)   # (the axes run top0, bottom0, top1, ...)
+        q = 2 * bottom + int(col >= 6)
         at = [int(np.argmin(np.abs(dist - params.checker * (h + 0.5)))) for h in range(n)]
         if at:
             per[q].append(np.mean([full[k, max(0, j - near):j + near + 1].max(axis=0) for j in at], axis=0))

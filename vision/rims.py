@@ -9,7 +9,7 @@ the ring sample indices are kept per view geometry, a cache of pure values).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Optional
 
 import cv2
@@ -407,19 +407,16 @@ def rim_rows(view: View, params: ReadParams = DEFAULT,
     """:func:`ring_profiles`' whole-rim scores and their distances alone (``full`` and ``dist``, the same
     values): what the checkers' size is measured from (:mod:`vision.size`).  ``maps``: the view's
     :func:`rim_maps`, made once for the sizes a look tries (a third of a profile's cost)."""
+    full_l, dist = rims_across(view, params, maps)
+    return full_l.max(axis=2), dist
+
+
+def rims_across(view: View, params: ReadParams = DEFAULT,
+                maps: Optional[tuple[np.ndarray, float, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray]:
+    """The whole-rim scores along every point's axis at each of ``params.lateral``'s sideways offsets
+    (axis, distance, offset), and the distances: how a point's rims fare off its axis."""
     g, strength, columns = maps if maps is not None else rim_maps(view)
     plan = _plan(view, params)
-    right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
-    full_l = np.minimum(np.minimum(down, up), np.minimum(left, right))
-    return full_l.max(axis=2), plan.dist
-
-
-def rims_across(view: View, params: ReadParams, lateral: tuple[float, ...],
-                maps: Optional[tuple[np.ndarray, float, np.ndarray]] = None) -> tuple[np.ndarray, np.ndarray]:
-    """The whole-rim scores along every point's axis at each of the sideways offsets ``lateral`` (pw)
-    apart, (axis, distance, offset), and the distances: how a point's rims fare off its axis."""
-    g, strength, columns = maps if maps is not None else rim_maps(view)
-    plan = _plan(view, replace(params, lateral=lateral))
     right, down, left, up = _quadrant_sums(_ring_best(g, columns, plan.ring), plan.ring, strength)
     return np.minimum(np.minimum(down, up), np.minimum(left, right)), plan.dist
 
