@@ -88,54 +88,67 @@ def _gradients(view: View) -> np.ndarray:
     return _gradient_maps(view)[0]
 
 
+STRIP = 24 << 10   # pixels: the gradient maps are made this many pixels' rows at a time (their planes then kept)
+
+
 def _gradient_maps(view: View) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_gradients`' map and, in 16 bits, twice its ``|gx| + |gy|`` (whole numbers).
 
     Sobel sums of 8-bit levels are whole numbers, so they are taken in 16 bits (the lightness's
     doubled, red-minus-green's as they are: the latter's half-scale weight then needs no
-    fraction) and halved into floats once, at the end: the same values as float Sobels."""
+    fraction) and halved into floats once, at the end: the same values as float Sobels.
+
+    Made a strip of rows at a time (:data:`STRIP` pixels), each with the row above and below it
+    (a 3x3 Sobel's reach: the same values as the whole view's, its edges reflected alike), so the
+    ten working planes are small and kept (:func:`vision.buffers.scratch`), not made afresh each
+    read: only the two maps returned are.  Under the table's fixed mmap threshold
+    (:func:`referee.table.run.steady_malloc`) every fresh plane was mapped and paged in anew."""
     img = view.image
+    h, w = img.shape[:2]
+    halves = np.empty((h, w, 2), np.float32)   # (kept by the caller: made afresh)
+    mag2 = np.empty((h, w), np.int16)
+    step = max(1, STRIP // max(w, 1))
+    for r0 in range(0, h, step):
+        r1 = min(h, r0 + step)
+        s0, s1 = max(0, r0 - 1), min(h, r1 + 1)
+        _gradient_rows(img[s0:s1], r0 - s0, halves[r0:r1], mag2[r0:r1])
+    g = halves.view(np.complex64)[..., 0]
+    return g, mag2
+
+
+def _gradient_rows(img: np.ndarray, top: int, halves: np.ndarray, mag2: np.ndarray) -> None:
+    """:func:`_gradient_maps` of ``img``'s rows ``top`` to ``top + len(mag2)`` into ``halves`` and
+    ``mag2`` (``img`` holds a row more each side where the view has one)."""
     hw = img.shape[:2]
-    # every plane let go as soon as it is spent (at most a few alive at once, not the whole chain's); the
-    # 8-bit ones in one block, above the table's fixed mmap threshold (referee.table.run.steady_malloc,
-    # 256 kB): mapped and given back whole, not left in the camera thread's heap between reads
-    planes = np.empty((3,) + hw, np.uint8)
-    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=planes[0]), _LIGHTNESS, dst=planes[1])
+    n = mag2.shape[0]
+    inner = slice(top, top + n)
+    g0, g1, g2 = (_scratch(f"grad8_{i}", hw, np.uint8) for i in range(3))
+    grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=g0), _LIGHTNESS, dst=g1)
     # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
     gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
-    del grey
-    blue, green, red = cv2.split(img, [planes[0], planes[1], planes[2]])
-    del blue
+    blue, green, red = cv2.split(img, [g0, g1, g2])
     # red-minus-green's Sobels as red's less green's (a Sobel is linear: the same whole numbers, border
     # reflected alike, as the Sobels of the 16-bit difference, in two passes of 8-bit planes): |.| <= 2040
     ax, ay = cv2.spatialGradient(red, _scratch("ax", hw, np.int16), _scratch("ay", hw, np.int16))
-    del red
     sx, sy = cv2.spatialGradient(green, _scratch("sx", hw, np.int16), _scratch("sy", hw, np.int16))
-    del green
+    gx, gy, ax, ay, sx, sy = (p[inner] for p in (gx, gy, ax, ay, sx, sy))   # (the strip's own rows)
     ax = cv2.subtract(ax, sx, dst=ax)
     ay = cv2.subtract(ay, sy, dst=ay)
-    zero = _zeros(hw)
+    zero = _zeros(mag2.shape)
     # |.| + |.| of each pair (green's Sobel planes, spent, take them)
     a = cv2.add(cv2.absdiff(ax, zero, dst=sx), cv2.absdiff(ay, zero, dst=sy), dst=sx)
-    b = cv2.add(cv2.absdiff(gx, zero, dst=sy), cv2.absdiff(gy, zero, dst=_scratch("t", hw, np.int16)), dst=sy)
-    del sx, sy
+    b = cv2.add(cv2.absdiff(gx, zero, dst=sy), cv2.absdiff(gy, zero, dst=_scratch("t", mag2.shape, np.int16)),
+                dst=sy)
     b = cv2.add(b, b, dst=b)
     # where red-minus-green's (half-weighted) sum is the larger
-    mask = cv2.compare(a, b, cv2.CMP_GT, dst=planes[0])
+    mask = cv2.compare(a, b, cv2.CMP_GT, dst=g0[:n])
     gx = cv2.add(gx, gx, dst=gx)
     gy = cv2.add(gy, gy, dst=gy)
     cv2.copyTo(ax, mask, gx)
     cv2.copyTo(ay, mask, gy)
-    del ax, ay, mask, planes
-    mag2 = cv2.max(a, b, dst=a)   # the chosen pair's |.| + |.|, doubled
-    del a, b
-    both = cv2.merge([gx, gy], dst=_scratch("both", hw + (2,), np.int16))
-    del gx, gy
-    halves = both.astype(np.float32)   # (a new array: it is kept; whole numbers, then halved: exact)
-    del both
-    halves *= np.float32(0.5)
-    g = halves.view(np.complex64)[..., 0]
-    return g, mag2
+    cv2.max(a, b, dst=mag2)   # the chosen pair's |.| + |.|, doubled
+    both = cv2.merge([gx, gy], dst=_scratch("both", mag2.shape + (2,), np.int16))
+    np.multiply(both, np.float32(0.5), out=halves)   # (whole numbers halved: exact)
 
 
 def _strength(mag2: np.ndarray, q: float = 97) -> float:

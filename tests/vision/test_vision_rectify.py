@@ -100,3 +100,16 @@ def test_a_wide_part_converted_as_whole_rows_is_the_part_converted() -> None:
         assert np.array_equal(RX.bgra_part(frame, warp), want)
         assert np.array_equal(RX.bgra_part(frame[:, ::-1], warp), cv2.cvtColor(   # not contiguous: the part
             np.ascontiguousarray(frame[:, ::-1][50:400, x0:x1]), cv2.COLOR_BGR2BGRA))
+
+
+@pytest.mark.parametrize("seed", [6, 11])
+def test_a_colour_frame_is_remapped_as_it_is_with_the_pixels_of_its_bgra_copy(seed: int) -> None:
+    """The kept warp remaps a BGR frame's part as it is: the same pixels as through its BGRA copy
+    (OpenCV's faster four-channel path, which needed a fresh copy of the frame's rows each read)."""
+    sc = render_scene(L.random_position(np.random.default_rng(seed)), seed=seed)
+    RX.warp_maps(sc.corners, sc.image.shape, 32, -0.6, -0.6, (454, 390))   # (seen once: no maps yet)
+    warp = RX.warp_maps(sc.corners, sc.image.shape, 32, -0.6, -0.6, (454, 390))
+    assert warp is not None
+    bgra = cv2.remap(RX.bgra_part(sc.image, warp), warp.mx, warp.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    got = RX.remap(sc.image, warp)
+    assert got.shape == (390, 454, 3) and np.array_equal(got, cv2.cvtColor(bgra, cv2.COLOR_BGRA2BGR))
