@@ -30,6 +30,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from .buffers import note_fixed_mmap
 from .errors import VisionError
 
 
@@ -95,6 +96,8 @@ def keep_freed_memory() -> bool:
             ok = mallopt(-3, KEPT_MAPPED) == 1 and mallopt(-1, KEPT_FREED) == 1
         except (OSError, AttributeError):
             ok = False
+    if ok:
+        note_fixed_mmap(KEPT_MAPPED)
     return ok
 
 

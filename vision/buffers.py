@@ -26,6 +26,7 @@ _LOCAL = threading.local()
 LARGEST = 64 << 10    # bytes: a larger working array is made afresh each time, not kept
 KEPT_BYTES = 4 << 20  # bytes of buffers kept per thread at most: more starts the set again
 _VIEWS = 256           # views kept per thread (they hold no memory of their own)
+FIXED_MMAP = 0         # bytes: this process's fixed glibc mmap threshold, once one is set (0: glibc's own)
 
 
 class _Kept:
@@ -77,3 +78,19 @@ def kept_bytes() -> int:
     kept: _Kept | None = getattr(_LOCAL, "kept", None)
     return 0 if kept is None else kept.nbytes
 
+
+
+def note_fixed_mmap(nbytes: int) -> None:
+    """This process has fixed glibc's mmap threshold at ``nbytes`` (:func:`referee.table.run.steady_malloc`,
+    :func:`vision.batch.keep_freed_memory`): stages that can avoid a large fresh array then do
+    (:func:`mapped_afresh`)."""
+    global FIXED_MMAP
+    FIXED_MMAP = nbytes
+
+
+def mapped_afresh(nbytes: int) -> bool:
+    """Whether a fresh array of ``nbytes`` is mapped, paged in and zeroed anew each time it is made
+    (about 0.4 ms a MB here): so when the process has fixed glibc's mmap threshold at that size or
+    below.  Under glibc's own threshold, which rises to the size of each mapped block freed, such an
+    array comes from the heap after the first time."""
+    return 0 < FIXED_MMAP <= nbytes

@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from . import layout as L
-from .buffers import scratch
+from .buffers import mapped_afresh, scratch
 
 
 @dataclass(frozen=True)
@@ -273,12 +273,19 @@ def bgra_part(frame: np.ndarray, warp: Warp) -> np.ndarray:
 
 
 def remap(frame: np.ndarray, warp: Warp) -> np.ndarray:
-    """``frame`` through a kept warp.  A colour frame's part is remapped as it is: through a BGRA copy
-    (:func:`bgra_part`; the same pixels) OpenCV's remap is faster, but the copy of the frame's rows
-    (2.7 MB at 1280x720) is made afresh each read, and in the table's process, whose mmap threshold
-    is fixed (:func:`referee.table.run.steady_malloc`), mapped and paged in anew: the full read there
-    9.4-10.7 ms with it, 8.1-9.3 without (``bench/vision_speed.py 30 5 --table-malloc``, session 45)."""
+    """``frame`` through a kept warp.  A colour frame's part is remapped through a BGRA copy (the
+    same pixels; OpenCV's four-channel remap is faster), unless that copy, a large array made afresh
+    each read, would be mapped and paged in anew (:func:`vision.buffers.mapped_afresh`: in the
+    table's process, :func:`referee.table.run.steady_malloc`): the part is then remapped as it is.
+    There the full read took 9.4-10.7 ms through the copy, 8.1-9.3 without it (``bench/vision_speed.py
+    30 5 --table-malloc``, session 45); elsewhere the copy saves about 0.15 ms a view."""
     part = frame[warp.y0:warp.y1, warp.x0:warp.x1]
+    if frame.ndim == 3 and frame.shape[2] == 3 and frame.dtype == np.uint8 \
+            and not mapped_afresh((warp.y1 - warp.y0) * (warp.x1 - warp.x0) * 4):
+        src = bgra_part(frame, warp)
+        out = scratch("remap_out", warp.mx.shape[:2] + (4,), np.uint8)
+        cv2.remap(src, warp.mx, warp.my, cv2.INTER_LINEAR, dst=out, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.cvtColor(out, cv2.COLOR_BGRA2BGR)   # (a new array: views are kept)
     out = cv2.remap(part, warp.mx, warp.my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return np.asarray(out)
 

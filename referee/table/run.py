@@ -270,9 +270,15 @@ def steady_malloc() -> None:
     5 MB of the table's peak).  Nothing on a C library without ``mallopt``."""
     try:
         import ctypes  # noqa: PLC0415
-        ctypes.CDLL("libc.so.6").mallopt(-3, 256 * 1024)  # M_MMAP_THRESHOLD
+        if ctypes.CDLL("libc.so.6").mallopt(-3, 256 * 1024) != 1:  # M_MMAP_THRESHOLD
+            return
     except (OSError, AttributeError):
-        pass
+        return
+    try:
+        from vision.buffers import note_fixed_mmap  # noqa: PLC0415
+    except ImportError:   # (no camera then: the table says so when it opens one)
+        return
+    note_fixed_mmap(256 * 1024)   # the reader then avoids large fresh arrays where it can
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -103,9 +103,15 @@ def test_a_wide_part_converted_as_whole_rows_is_the_part_converted() -> None:
 
 
 @pytest.mark.parametrize("seed", [6, 11])
-def test_a_colour_frame_is_remapped_as_it_is_with_the_pixels_of_its_bgra_copy(seed: int) -> None:
-    """The kept warp remaps a BGR frame's part as it is: the same pixels as through its BGRA copy
-    (OpenCV's faster four-channel path, which needed a fresh copy of the frame's rows each read)."""
+@pytest.mark.parametrize("fixed", [0, 256 << 10])
+def test_a_colour_frame_is_remapped_with_the_pixels_of_its_bgra_copy(seed: int, fixed: int,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept warp remaps a BGR frame's part through its BGRA copy (OpenCV's faster four-channel
+    path) or, where that fresh copy would be mapped anew each read (the table's fixed mmap
+    threshold), as it is: the same pixels either way."""
+    from vision import buffers
+    monkeypatch.setattr(buffers, "FIXED_MMAP", fixed)
+    assert buffers.mapped_afresh(1 << 20) == (fixed > 0) and not buffers.mapped_afresh(100 << 10)
     sc = render_scene(L.random_position(np.random.default_rng(seed)), seed=seed)
     RX.warp_maps(sc.corners, sc.image.shape, 32, -0.6, -0.6, (454, 390))   # (seen once: no maps yet)
     warp = RX.warp_maps(sc.corners, sc.image.shape, 32, -0.6, -0.6, (454, 390))

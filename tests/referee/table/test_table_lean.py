@@ -64,3 +64,14 @@ def test_settle_heap_freezes_what_is_set_up_and_thaws_it_again() -> None:
         assert settle_heap() >= len(kept)  # again between matches: thawed, collected, frozen
     finally:
         gc.unfreeze()
+
+
+def test_bgtable_runs_fixed_mmap_threshold_is_told_to_the_reader() -> None:
+    """``bgtable run`` fixes glibc's mmap threshold (its peak memory); the reader is told, and then
+    remaps a colour frame without the large BGRA copy each read would map afresh (vision.rectify.remap)."""
+    probe = ("from referee.table.run import steady_malloc\nfrom vision import buffers\n"
+             "print(buffers.FIXED_MMAP, buffers.mapped_afresh(1 << 20))\nsteady_malloc()\n"
+             "print(buffers.FIXED_MMAP, buffers.mapped_afresh(1 << 20), buffers.mapped_afresh(64 << 10))")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.stdout.split("\n")[:2] == ["0 False", "262144 True False"], out.stderr
