@@ -65,6 +65,17 @@ def test_a_black_checker_on_a_black_point_in_a_dim_photo_is_doubted_not_read_gon
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
 
 
+def test_a_checker_left_on_the_bar_that_the_bar_does_not_show_is_asked_about() -> None:
+    # image043 again, another game: Dark had two on the bar and entered both (2-1: bar/24* bar/23), the one
+    # on point 23 a black checker on a black point, invisible.  Judged under 5-1 (the 5 blocked), the only
+    # legal move, bar/24*, leaves one on the bar, where the reading shows none at 0.69: it was accepted
+    # (and under 6-1).  A move leaving more of the mover's checkers on the bar than the reading likely
+    # shows there is now asked about (referee.turn.likelihood.BAR_EMPTIER)
+    tally, detail = _unseen6_game("image043", "top-left", 7, "7:image043:top-left")
+    assert tally["illegal"] > 50
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
 def test_a_six_in_a_row_of_five_slots_is_not_read_five_surely() -> None:
     # the real image041 (a row holds five slots): in this game a light six, which the absolute reading
     # missed (read none), was read five at 0.998 from the learned look's full row; a legal move was

@@ -516,3 +516,25 @@ def test_a_board_read_as_before_the_move_says_nothing_moved() -> None:
     other = cands((6, 5))[0]
     v = match_reading(odds(other, p=0.97), START, c, "dark")
     assert "nothing moved" not in v.reason and "as it was before" not in v.reason, v
+
+
+def test_a_move_leaving_a_checker_on_the_bar_the_reading_does_not_show_there_is_asked() -> None:
+    """Dark has two on the bar and rolls 5-1 with the 5 blocked: the only legal move enters one
+    (bar/24) and leaves the other on the bar.  A board read with Dark's bar empty (0.7) is not
+    accepted as that move however little else tells against it (the second checker entered on a
+    point where it barely shows, a dark checker on a dark point: an illegal move); seen on the bar,
+    the move is accepted."""
+    from referee.board import position_of
+    dark = [0] * 24
+    dark[5], dark[7], dark[12] = 5, 3, 5             # points 6, 8, 13; two more on the bar
+    light = [0] * 24
+    light[19], light[0], light[11], light[16], light[18] = 2, 2, 5, 3, 3   # Light holds point 20: the 5 blocked
+    before = position_of(dark, light, (2, 0))
+    c = cands((5, 1), before)
+    assert len(set(c)) == 1
+    after = c[0]
+    assert cells_of(after)[24] == (1, "dark") and cells_of(after)[23] == (1, "dark")
+    v = match_reading(odds(after, bar_dark={(0, "dark"): 0.7, (1, "dark"): 0.3}), before, c, "dark")
+    assert v.kind == "uncertain" and v.reason.startswith("the bar:"), v
+    v = match_reading(odds(after, bar_dark={(1, "dark"): 0.9, (0, "dark"): 0.1}), before, c, "dark")
+    assert v.kind == "match" and c[v.indices[0]] == after, v
