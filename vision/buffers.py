@@ -79,7 +79,6 @@ def kept_bytes() -> int:
     return 0 if kept is None else kept.nbytes
 
 
-
 def note_fixed_mmap(nbytes: int) -> None:
     """This process has fixed glibc's mmap threshold at ``nbytes`` (:func:`referee.table.run.steady_malloc`,
     :func:`vision.batch.keep_freed_memory`): stages that can avoid a large fresh array then do
