@@ -105,9 +105,8 @@ def column_shift(view: View, params: ReadParams, height: float,
     if not any(abs(s) >= COLUMN_LEAST - 1e-6 for s in sym):
         return (0.0, 0.0, 0.0, 0.0)
     rim = stack_lateral(view, params, prof)
-    out = [float(np.sign(s)) * min(abs(s), abs(r)) if s * r > 0 and abs(s) >= COLUMN_LEAST - 1e-6 else 0.0
-           for s, r in zip(sym, rim)]
-    out = [s if abs(s) >= COLUMN_LEAST - 1e-6 else 0.0 for s in out]
+    both = [min(abs(s), abs(r)) if s * r > 0 else 0.0 for s, r in zip(sym, rim)]   # the same way: the smaller
+    out = [float(np.sign(s)) * m if m >= COLUMN_LEAST - 1e-6 else 0.0 for s, m in zip(sym, both)]
     return (out[0], out[1], out[2], out[3])
 
 

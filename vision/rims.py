@@ -126,7 +126,7 @@ def _gradient_rows(img: np.ndarray, top: int, halves: np.ndarray, mag2: np.ndarr
     grey = cv2.LUT(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY, dst=g0), _LIGHTNESS, dst=g1)
     # both of the lightness's 3x3 Sobels in one pass (the same values, border reflected alike): |.| <= 1020
     gx, gy = cv2.spatialGradient(grey, _scratch("gx", hw, np.int16), _scratch("gy", hw, np.int16))
-    blue, green, red = cv2.split(img, [g0, g1, g2])
+    _, green, red = cv2.split(img, [g0, g1, g2])
     # red-minus-green's Sobels as red's less green's (a Sobel is linear: the same whole numbers, border
     # reflected alike, as the Sobels of the 16-bit difference, in two passes of 8-bit planes): |.| <= 2040
     ax, ay = cv2.spatialGradient(red, _scratch("ax", hw, np.int16), _scratch("ay", hw, np.int16))
