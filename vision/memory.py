@@ -17,7 +17,8 @@ result is, per point, a probability for each (count, colour) and, for the bar, f
 of each colour: the ``odds`` of :class:`referee.events.BoardEvidence`.
 
 Where the slots lie and how their patches are sampled and compared: :mod:`vision.slots`; the
-checkers' spacing along a foreshortened row: :mod:`vision.row_pitch`.
+checkers' spacing along a foreshortened row: :mod:`vision.row_pitch`; the frame band's look, which
+a hand reaching over the board must cross: :mod:`vision.band_look`.
 
 Pure: arrays in, arrays out.  :meth:`BoardMemory.save` / :meth:`BoardMemory.load` keep what
 was learned in one ``.npz`` file per table (beside the journal, :mod:`vision.memory_file`), tied to
@@ -32,9 +33,9 @@ import numpy as np
 
 from referee.events import PointReading
 
+from . import band_look
 from . import layout as L
 from .dice import DieSeen, covered_slots
-from .occlusion import OcclusionParams, band_segments
 from .odds import BAR_SHARE, TILT
 from . import knock
 from .rectify import View
@@ -51,10 +52,6 @@ CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance betwe
 BORROWED = 12.0      # ... and at least this (Lab units)
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
-BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
-BAND_TOL = 24.0      # grey levels a band segment may stray from its learned look (after the light's shift)
-BAND_STD_TOL = 14.0  # ... and its evenness (grey std) rise
-REACH = 2.5          # pw from where something crosses the band within which an arm lies on a slot (a hand's width)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
 LIGHT_MOVED = 0.15   # log: a light that changes some value by more than this (16 %) is carried into the looks
@@ -88,17 +85,6 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
 
-
-def band_places(params: OcclusionParams = OcclusionParams()) -> np.ndarray:
-    """(segments, 2): where each 1-pw segment of :func:`vision.occlusion.band_segments` lies
-    (layout pw, on the playing area's edge), in the same order (top, bottom, left, right)."""
-    out = []
-    skip = params.corner_skip
-    for horizontal, at, length in ((True, 0.0, L.WIDTH), (True, L.HEIGHT, L.WIDTH),
-                                   (False, 0.0, L.HEIGHT), (False, L.WIDTH, L.HEIGHT)):
-        along = skip + 0.5 + np.arange(max(0, int(length - 2 * skip)))
-        out += [(a, at) if horizontal else (at, a) for a in along]
-    return np.array(out, np.float64).reshape(-1, 2)
 
 def lesson_key(rows: L.RowReading) -> str:
     """A known position (image rows) as one line: each row's points (``5d``, ``2l``, ``0``) and
@@ -142,7 +128,6 @@ class BoardMemory:
         self._fitted: Optional[tuple[bytes, np.ndarray, Light]] = None
         self._lit: Optional[tuple[Light, np.ndarray, list[np.ndarray], np.ndarray]] = None  # the looks carried into it
         self._fit_slots: Optional[tuple[np.ndarray, np.ndarray]] = None  # the dice lying then, and the fitting slots
-        self._band_near: Optional[tuple[SlotGeometry, np.ndarray]] = None  # each band segment's nearest slot
         self._tpl_bgr: Optional[np.ndarray] = None  # the looks compared with, in BGR (for carrying)
         self.anchor: Optional[np.ndarray] = None  # the last known frame's view, small and grey (:mod:`vision.knock`)
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
@@ -211,7 +196,7 @@ class BoardMemory:
             if light.change > LIGHT_FOLLOWED:
                 seen = self.seen > 0
                 self.look[seen] = bgr_to_lab(light.carry(lab_to_bgr(self.look))[seen])
-                self.bands = [self._carry_band(b, light) for b in self.bands]
+                self.bands = band_look.carry_bands(self.bands, light, self.geo.centres)
         if self.frames:  # the scale: how far a slot in the same state moved since it was learned
             known = [(i, s) for i, s in enumerate(st) if s >= 0 and self.seen[i, s]]
             if known:
@@ -237,10 +222,7 @@ class BoardMemory:
         self.states[:] = st
         if still or self.anchor is None:
             self.anchor = knock.anchor(view)
-        band = np.concatenate(band_segments(view)).astype(np.float32)
-        if self.bands and self.bands[-1].shape != band.shape:
-            self.bands = []
-        self.bands = (self.bands + [band])[-BAND_KEEP:]
+        self.bands = band_look.keep(self.bands, band_look.band_now(view))
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
         self._rows = self._stand_in = self._empty_in = None
@@ -573,9 +555,9 @@ class BoardMemory:
     def covered(self, view: View) -> bool:
         """Something lies over the board: :data:`COVERED` or more slots look foreign, or
         something crosses the frame band (:meth:`band_crossings`) and a slot within
-        :data:`REACH` of where it crosses looks foreign: a hand reaching over the points crosses
-        the band and lies on the slots next to it, though over others a dark sleeve looks like
-        a checker; a hand resting on the frame (by the trays, a cup in it) covers no point, a
+        :data:`~vision.band_look.REACH` of where it crosses looks foreign: a hand reaching over the
+        points crosses the band and lies on the slots next to it, though over others a dark sleeve
+        looks like a checker; a hand resting on the frame (by the trays, a cup in it) covers no point, a
         die lying on the board (:meth:`dice_lying`) is no hand, and a checker's side seen in
         perspective may overhang the band."""
         foreign = self.foreign(view)
@@ -584,66 +566,21 @@ class BoardMemory:
             return True
         if not count:
             return False
-        crossed = self.band_crossings(view)
-        if not crossed.any():
-            return False
-        at = band_places()[crossed]
-        slots = self.geo.centres[foreign].astype(np.float64)
-        gap = np.hypot(slots[:, None, 0] - at[None, :, 0], slots[:, None, 1] - at[None, :, 1])
-        return bool(gap.min() <= REACH)
-
-    def _band_field(self) -> np.ndarray:
-        """Per frame band segment (:func:`band_places`), the slot nearest it (whose light factor it
-        takes); kept for the slot geometry (a frame in a moved light carries every kept band)."""
-        if self._band_near is None or self._band_near[0] is not self.geo:
-            at = band_places()
-            c = self.geo.centres.astype(np.float64)
-            near = np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
-            self._band_near = (self.geo, near)
-        return self._band_near[1]
-
-    def _carry_band(self, band: np.ndarray, light: Light) -> np.ndarray:
-        """A kept frame band's segments (n, 4: mean BGR, grey std) as ``light`` shows them: the
-        colours carried with the field of the slot nearest each segment, the std with its grey."""
-        near = self._band_field()
-        if len(near) != len(band):
-            return band
-        out = band.copy()
-        out[:, :3] = light.carry(band[:, :3], light.field[near])
-        out[:, 3] *= out[:, :3].mean(axis=1) / np.maximum(band[:, :3].mean(axis=1), 1.0)
-        return out
+        return band_look.within_reach(self.band_crossings(view), self.geo.centres[foreign])
 
     def band_crossed(self, view: View) -> bool:
         """Something crosses the board's frame band (:meth:`band_crossings`) anywhere."""
         return bool(self.band_crossings(view).any())
 
     def band_crossings(self, view: View) -> np.ndarray:
-        """Per 1-pw segment of the board's frame band (:func:`band_places`), whether something
-        crosses it, as this table's band looked in its known frames: a hand or an arm reaching
-        over the board must cross it, even where over the points it looks like a checker (a dark
-        sleeve) or an empty point.  Each segment is compared with its looks in the last known
-        frames (hinges, fittings and a scoreboard lying there are learned), carried into the
-        frame's light when it moved (:meth:`_light`; the tolerances grow with a brighter light,
-        as every difference does), after the light's overall shift; one further than
-        :data:`BAND_TOL` (or :data:`BAND_STD_TOL` less even) from every kept look is crossed."""
-        now = np.concatenate(band_segments(self.aligned(view))).astype(np.float32)
+        """Per 1-pw segment of the board's frame band (:func:`vision.band_look.band_places`),
+        whether something crosses it (:func:`vision.band_look.crossings`): ``view`` with a knock
+        undone (:meth:`aligned`), against the band's looks in the last known frames, carried into
+        the frame's light when it moved (:meth:`_light`)."""
+        now = band_look.band_now(self.aligned(view))
         self._distances(view)
         assert self._last is not None
-        light = self._last[3]
-        best = None
-        for band in self.bands:
-            if band.shape != now.shape:
-                continue
-            grow = np.ones(len(band), np.float32)
-            if light is not None:   # the band as the frame's light shows it
-                lit = self._carry_band(band, light)
-                grow = np.maximum(1.0, lit[:, :3].mean(axis=1) / np.maximum(band[:, :3].mean(axis=1), 1.0))
-                band = lit
-            diff = now[:, :3] - band[:, :3]
-            off = np.abs(diff - np.median(diff, axis=0)).max(axis=1) / (BAND_TOL * grow)
-            dist = np.maximum(off, (now[:, 3] - band[:, 3]) / (BAND_STD_TOL * grow))
-            best = dist if best is None else np.minimum(best, dist)
-        return np.zeros(len(now), bool) if best is None else best > 1.0
+        return band_look.crossings(now, self.bands, self._last[3], self.geo.centres)
 
     def slot_likelihoods(self, view: View) -> np.ndarray:
         """(slots, 3) likelihood of each state at each slot.

@@ -161,7 +161,7 @@ def test_a_tall_board_has_slots_for_six_in_a_row_in_the_squeezed_band() -> None:
 
 
 def test_the_band_places_follow_the_band_segments() -> None:
-    from vision.memory import band_places
+    from vision.band_look import band_places
     from vision.occlusion import band_segments
     reader, _ = _learned_reader(8)
     assert reader.last_view is not None
