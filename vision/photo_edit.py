@@ -31,14 +31,25 @@ def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -
     return np.stack([u, v], axis=1).astype(np.float32)
 
 
-def _segment(row: str, col: int, d0: float, d1: float) -> np.ndarray:
+def _segment(row: str, col: int, d0: float, d1: float, wide: tuple[float, float] = (0.5, 0.5)) -> np.ndarray:
     """The quad (layout pw) of a point's stretch from ``d0`` to ``d1`` pw from its base:
-    base-left, base-right, far-right, far-left (so pieces of the other row turn round)."""
+    base-left, base-right, far-right, far-left (so pieces of the other row turn round);
+    ``wide``: how far it reaches either side of the point's middle (pw), on the left and the right as
+    the point is seen from its base (the top row's left is the image's left, the bottom row's its right)."""
     x = L.column_x(col)
+    a, b = wide
     if row == "top":
-        return np.array([[x - 0.5, d0], [x + 0.5, d0], [x + 0.5, d1], [x - 0.5, d1]], np.float32)
-    return np.array([[x + 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d0], [x - 0.5, L.HEIGHT - d1],
-                     [x + 0.5, L.HEIGHT - d1]], np.float32)
+        return np.array([[x - a, d0], [x + b, d0], [x + b, d1], [x - a, d1]], np.float32)
+    return np.array([[x + a, L.HEIGHT - d0], [x - b, L.HEIGHT - d0], [x - b, L.HEIGHT - d1],
+                     [x + a, L.HEIGHT - d1]], np.float32)
+
+
+def _beside(row: str, col: int) -> tuple[Union[int, str], Union[int, str]]:
+    """What lies beside a point in its row, on its left and its right as seen from its base: the
+    column of a point, or ``"frame"`` or ``"bar"``."""
+    def one(c: int) -> Union[int, str]:
+        return "frame" if not 0 <= c < 12 else ("bar" if (c < 6) != (col < 6) else c)
+    return (one(col - 1), one(col + 1)) if row == "top" else (one(col + 1), one(col - 1))
 
 
 def _along(shape: L.BoardShape, d: float) -> float:
@@ -103,21 +114,53 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
     flips: Optional[Flips] = None
     out = img.copy()
 
-    def quad(row: str, col: int, k0: float, k1: float) -> np.ndarray:
+    def quad(row: str, col: int, k0: float, k1: float, wide: tuple[float, float] = (0.5, 0.5)) -> np.ndarray:
         """The stretch of checker places ``k0`` to ``k1`` of a point, in the image (the places lie
         ``checker`` apart on the board itself: beyond a point's tip, in the layout's squeezed band, a
         sixth checker is as long as the others, as :func:`vision.slots.slot_geometry` lays out its slot)."""
         cd = pitch[0 if row == "top" else 1]
-        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd)), corners, shape)
+        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd), wide),
+                               corners, shape)
 
-    for (row, col), (n, colour) in want.items():
-        m, was = now[(row, col)]
-        if (m, was) == (n, colour):
-            continue
-        # only the stretch that changes: the places a checker leaves or arrives at (the whole
-        # row up to the taller count when the colour changes), as a real second frame shows
+    def empty_place(row: str, col: int, k: int) -> None:
+        """Checker place ``k`` of a point as the photo shows it empty on a point of the same triangle
+        colour (:mod:`vision.triangles`), this row's nearest first: the same piece for that place in
+        every frame made from the photo, as a real board's empty place looks the same from frame to
+        frame.  Checkers wider than a point (spaced more than a point's width apart) reach beyond it:
+        the piece is as wide as they are on a side where the photo shows the neighbouring point empty
+        there, here and beside the piece's source (or the frame on both: not the bar, whose fittings are
+        its own)."""
+        nonlocal flips
+        if flips is None:
+            flips = photo_flips(img, labels, config)
+        own, other = triangle_mates((0 if row == "top" else 1) * 12 + col, flips)   # this row's first
+        mates = [("top" if p < 12 else "bottom", p % 12) for p in own + other]
+        # empty there and at the place before (a checker below reaches into the place above it), else there
+        empties = [q for q in mates if now[q][0] <= k - 1] or [q for q in mates if now[q][0] <= k]
+        if not empties:
+            return
+        er, ec = empties[0]
+        mine, theirs = _beside(row, col), _beside(er, ec)
+
+        def clear(here: Union[int, str], there: Union[int, str]) -> bool:
+            if isinstance(here, int) and isinstance(there, int):
+                return now[(row, here)][0] <= k and now[(er, there)][0] <= k
+            return here == there == "frame"
+
+        half = max(0.5, max(pitch) / 2)
+        wide = (half if clear(mine[0], theirs[0]) else 0.5, half if clear(mine[1], theirs[1]) else 0.5)
+        _paste(out, img, quad(er, ec, k, k + 1, wide), quad(row, col, k, k + 1, wide))
+
+    changed = [(q, now[q], v) for q, v in want.items() if now[q] != v]
+    # first the places checkers leave, then those they come to (a checker laid beside a place emptied
+    # keeps its whole round)
+    for (row, col), (m, was), (n, colour) in changed:
+        # only the stretch that changes: the places a checker leaves (the whole row when the colour changes)
+        a = min(m, n) if (was == colour or not m or not n) else 0
+        for k in range(max(n, a), m):
+            empty_place(row, col, k)
+    for (row, col), (m, was), (n, colour) in changed:
         lo = min(m, n) if (was == colour or not m or not n) else 0
-        hi = max(m, n)
         # the checker places lo..n: from points showing that many of the colour, same row first
         for k in range(lo, n):
             ds = [q for q, v in now.items() if v[1] == colour and q != (row, col)]
@@ -127,17 +170,6 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
             j = min(k, now[(dr, dc)][0] - 1)
             _paste(out, img, quad(dr, dc, j, j + 1), quad(row, col, k, k + 1))
-        # the places n..hi the checkers left: empty there, on a point of the same triangle colour
-        # (as the photo's empty points show them: vision.triangles)
-        if hi > max(n, lo):
-            a = max(n, lo)
-            if flips is None:
-                flips = photo_flips(img, labels, config)
-            own, other = triangle_mates((0 if row == "top" else 1) * 12 + col, flips)   # this row's first
-            empties = [q for q in (("top" if p < 12 else "bottom", p % 12) for p in own + other) if now[q][0] <= a]
-            if empties:
-                er, ec = empties[0]
-                _paste(out, img, quad(er, ec, a, hi), quad(row, col, a, hi))
     _bar(out, img, labels, before_rows, corners, shape, now, float(np.mean(pitch)))
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
