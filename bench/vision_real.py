@@ -155,11 +155,53 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
     return measure_checker(frame_spacings(view, cfg.read)) or L.CHECKER
 
 
+CHECKER_BOXES = (2, 4)   # the checkers' classes in a photo's YOLO boxes (tests/data/vision/README.md)
+
+
+def box_spacing(lab: dict[str, Any]) -> tuple[Optional[float], Optional[float]]:
+    """The checkers' spacing (pw, on the board itself) along the points of each row (top, bottom) as
+    the photo's own checker boxes show it (a ``NAME.txt`` of YOLO boxes beside the image, as
+    ``tests/data/vision/photos-yolo`` has): the median distance between neighbouring box centres
+    of one point's stack; None for a row with fewer than four such distances, or with no boxes."""
+    path = os.path.join(IMAGES, os.path.splitext(lab.get("image") or "")[0] + ".txt")
+    img = cv2.imread(os.path.join(IMAGES, lab.get("image") or "")) if os.path.isfile(path) else None
+    if img is None:
+        return None, None
+    h, w = img.shape[:2]
+    centres = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            v = line.split()
+            if len(v) == 5 and int(float(v[0])) in CHECKER_BOXES:
+                centres.append((float(v[1]) * w, float(v[2]) * h))
+    if not centres:
+        return None, None
+    shape = config_for(lab).shape
+    H = cv2.getPerspectiveTransform(np.asarray(lab["corners"], np.float32), shape.corners_pw())
+    own = cv2.perspectiveTransform(np.asarray(centres, np.float32)[None], H)[0].astype(np.float64)
+    lx, _ = shape.to_layout(own[:, 0], own[:, 1])
+    col = np.abs(lx[:, None] - np.array([L.column_x(c) for c in range(12)])[None, :]).argmin(axis=1)
+    out: list[Optional[float]] = []
+    for top in (True, False):
+        gaps: list[float] = []
+        for c in range(12):
+            ys = np.sort(own[(col == c) & ((own[:, 1] < shape.height / 2) == top), 1])
+            gaps += np.diff(ys).tolist()
+        out.append(float(np.median(gaps)) if len(gaps) >= 4 else None)
+    return out[0], out[1]
+
+
 def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[float, float]:
-    """The checkers' spacing (pw) along the points of each row (top, bottom) of ``name``'s
-    frame, as the learned table measures it on a frame of a known position
-    (:func:`vision.row_pitch.row_pitch`): in a steep oblique view one row's stacks are foreshortened,
-    and a made reference frame must show its moved checkers so too."""
+    """The checkers' spacing (pw) along the points of each row (top, bottom) of the photo ``img``
+    labelled ``lab``, at which a made frame lays the checkers it moves: where the photo's own
+    checker boxes show it (:func:`box_spacing`), that; else as the learned table measures it on a
+    frame of a known position (:func:`vision.row_pitch.row_pitch`; in a steep oblique view one row's
+    stacks are foreshortened, and a made frame must show its moved checkers so too).  The table's
+    own measure can be wrong (unseen6's image043, an under-exposed photo whose rims hardly show:
+    0.9 where its boxes lie 1.08 apart), and a made frame laid at it cut its pieces across two checkers."""
+    boxes = box_spacing(lab)
+    if boxes[0] is not None and boxes[1] is not None:
+        return boxes[0], boxes[1]
     from vision.memory import BoardMemory
     from vision.row_pitch import row_pitch
     from vision.rectify import rectify
@@ -169,7 +211,7 @@ def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[
     rows = L.RowReading(tuple(L.PointReading(n, c, 1.0) for n, c in lab["top"]),
                         tuple(L.PointReading(n, c, 1.0) for n, c in lab["bottom"]), (0, 0), 1.0)
     top, bottom = row_pitch(view, mem.geo, mem.states_of(rows))
-    return size * top, size * bottom
+    return boxes[0] or size * top, boxes[1] or size * bottom
 
 
 def unmoves(after_m: Position, dice: tuple[int, int]) -> list[Position]:

@@ -9,7 +9,7 @@ frame that teaches itself (:mod:`vision.self_reference`).
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from typing import Callable, Optional, Sequence
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from .rectify import View
 from .slots import DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry
 from .triangles import triangle_mates
 
-PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1)  # a row's checker spacings (per diameter) tried besides 1
+PITCHES = (0.8, 0.85, 0.9, 0.95, 1.05, 1.1, 1.15, 1.2)  # a row's checker spacings (per diameter) tried besides 1
 PITCH_GAIN = 0.85    # ... a longer one taken only when its stacks' ends fit their looks this much better than at 1
 SHORTER_GAIN = 0.9   # ... a shorter one (a foreshortened row) when they fit this much better
 PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
@@ -63,11 +63,47 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
     return out
 
 
+def _stack_ends_contrast(view: View, geo: SlotGeometry, st: np.ndarray,
+                         reduce: Callable[[np.ndarray], float] = np.mean) -> list[tuple[float, int]]:
+    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more, and an empty
+    point of the same triangle colour to compare with) fit at ``geo``, each end as a share of its own
+    contrast: the distances of the stack's last checker's slot to the row's median look of that colour
+    and of the slot just past it to the median empty look there (as :func:`_stack_ends_fit`), over the
+    same two distances with the looks swapped; the mean of those shares, and how many slots.  An end
+    whose checker hardly stands out from its point (a black checker on a black triangle in a dim photo)
+    then says little either way, where :func:`_stack_ends_fit`'s raw distances let it drown the
+    white checkers' ends that show plainly where the stacks stop (the real image043: 0.9 pw taken,
+    its checker boxes 1.08 apart).  ``reduce`` is not used (the shares' mean)."""
+    per = geo.per_point
+    wide = patches(view, geo)
+    core = _core(wide)
+    out = []
+    for r in range(2):
+        idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
+        looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
+        shares: list[float] = []
+        for col in range(12):
+            base = (r * 12 + col) * per
+            n = int((st[base:base + per] > 0).sum())
+            if n < 2 or n >= per:
+                continue
+            donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
+            if not donors:
+                continue
+            pair = np.stack([looks[int(st[base])], np.median(core[donors], axis=0)])
+            d = _shifted_dist(wide[[base + n - 1, base + n]], pair[:, None])[:, 0]
+            x = _shifted_dist(wide[[base + n - 1, base + n]], pair[::-1][:, None])[:, 0]
+            shares.append(float(d.sum() / max(float(x.sum()), 1e-6)))
+        out.append((float(np.mean(shares)), 2 * len(shares)) if shares else (math.inf, 0))
+    return out
+
+
 def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray, pitches: Sequence[float] = PITCHES,
               ends: int = PITCH_ENDS, shorter_gain: float = SHORTER_GAIN) -> tuple[float, float]:
     """Per row (top, bottom), the checkers' spacing along the points per diameter, from a frame
     of a known position (``st``: each slot's state at ``geo``): the spacing of ``pitches``
-    at which the row's stacks end where they should (:func:`_stack_ends_fit`), when it fits
+    at which the row's stacks end where they should (:func:`_stack_ends_contrast`: each end's fit as a
+    share of its own contrast, since session 46; tried up to 1.2 since then), when it fits
     :data:`PITCH_GAIN` better than a diameter's on at least ``ends`` stack ends (a shorter spacing:
     ``shorter_gain``, by default :data:`SHORTER_GAIN`); else 1.  A steep oblique view foreshortens
     one row: a stack of five then ends in its fifth slot's first half, and is read as four.
@@ -76,27 +112,32 @@ def row_pitch(view: View, geo: SlotGeometry, st: np.ndarray, pitches: Sequence[f
     near row, truly foreshortened, fits 11-27 % better at 0.85 (at 0.85 gain two of its frames
     missed it); on a photo from straight above (leather_lace) the rows fit 8-15 % better at 0.95
     and 11-14 % better at 1.1 by chance.  A 0.95 spacing so taken cost nothing measured there
-    (its made-reference verdicts unchanged, 40 of 40 true); a 1.1 one did (0.9 both ways: 36)."""
+    (its made-reference verdicts unchanged, 40 of 40 true); a 1.1 one did (0.9 both ways: 36).
+    (Those with the ends' raw distances, :func:`_stack_ends_fit`.  With them the real image043, black
+    checkers on black points in a dim photo, got 0.9 pw where its checker boxes lie 1.08 apart: its dark
+    ends' distances drowned the white ones' that told it.)"""
     return _per_row(view, st, 1.0, pitches,
                     lambda f: slot_geometry(geo.side, geo.height, (f, f), geo.start, geo.lateral), ends,
-                    lambda f: shorter_gain if f < 1 else PITCH_GAIN)
+                    lambda f: shorter_gain if f < 1 else PITCH_GAIN, fit=_stack_ends_contrast)
 
 
 def _per_row(view: View, st: np.ndarray, plain: float, tried: Sequence[float],
              geo_at: Callable[[float], SlotGeometry], ends: int,
              gain: Callable[[float], float],
-             reduce: Callable[[np.ndarray], float] = np.mean) -> tuple[float, float]:
+             reduce: Callable[[np.ndarray], float] = np.mean,
+             fit: Optional[Callable[..., list[tuple[float, int]]]] = None) -> tuple[float, float]:
     """Per row (top, bottom), the value of ``tried`` whose slots (``geo_at(value)``) its known stacks'
     ends fit best (:func:`_stack_ends_fit`, its ends' distances by ``reduce``), when that fit is
     ``gain(value)`` times the fit at ``plain`` or better on at least ``ends`` stack ends; else ``plain``."""
-    at_plain = _stack_ends_fit(view, geo_at(plain), st, reduce)
-    best = [(fit, plain) for fit, _ in at_plain]
+    fit = fit or _stack_ends_fit
+    at_plain = fit(view, geo_at(plain), st, reduce)
+    best = [(got, plain) for got, _ in at_plain]
     for f in tried:
-        for r, (fit, _) in enumerate(_stack_ends_fit(view, geo_at(f), st, reduce)):
-            if fit < best[r][0]:
-                best[r] = (fit, f)
-    return tuple(f if at_plain[r][1] >= ends and fit < gain(f) * at_plain[r][0] else plain  # type: ignore[return-value]
-                 for r, (fit, f) in enumerate(best))
+        for r, (got, _) in enumerate(fit(view, geo_at(f), st, reduce)):
+            if got < best[r][0]:
+                best[r] = (got, f)
+    return tuple(f if at_plain[r][1] >= ends and got < gain(f) * at_plain[r][0] else plain  # type: ignore[return-value]
+                 for r, (got, f) in enumerate(best))
 
 
 STARTS = (0.1, 0.2, 0.3, 0.4)   # how far from the frame (pw) a row's first checker may begin, tried besides 0

@@ -94,3 +94,19 @@ def test_a_dim_blot_at_the_edge_of_the_alike_reach_is_doubted() -> None:
     tally, detail = _unseen6_game("image043", "bottom-right", 15, "7:image043:bottom-right")
     assert tally["illegal"] > 100
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_made_frames_lay_checkers_as_far_apart_as_the_photos_own_checker_boxes() -> None:
+    # the real image043 (under-exposed, rims barely showing): the table's own measure says 0.9 pw, its
+    # checker boxes lie 1.08 apart; a frame made at the table's measure cut its pieces across two checkers
+    kept = VR.LABELS, VR.IMAGES
+    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
+                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
+    try:
+        lab = VR.load_labels()["images"]["image043"]
+        top, bottom = VR.box_spacing(lab)
+        assert top is not None and bottom is not None and 1.04 < top < 1.12 and 1.04 < bottom < 1.12
+        assert VR.checker_spacing(VR.load_image("image043"), lab, 0.9) == (top, bottom)
+    finally:
+        VR.set_labels(*kept)
+    assert VR.box_spacing(VR.load_labels()["images"]["test1"]) == (None, None)   # no boxes: the table's measure

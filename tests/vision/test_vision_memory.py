@@ -242,7 +242,7 @@ def test_a_shorter_spacing_needs_less_gain_than_a_longer_one(monkeypatch) -> Non
     def fake(view, geo, st, reduce=None):
         f = round(geo.pitch[0], 2)
         return [(fits.get(f, 2.0), 8), (2.0 if f != 1.0 else 1.0, 8)]
-    monkeypatch.setattr(rp, "_stack_ends_fit", fake)
+    monkeypatch.setattr(rp, "_stack_ends_contrast", fake)
     assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (0.9, 1.0)
     fits.update({0.9: 0.95, 1.1: 0.88})                    # 12 % better, but longer: not enough
     assert rp.row_pitch(None, rp.slot_geometry(1.0, 11.0), np.zeros(0)) == (1.0, 1.0)
@@ -515,3 +515,31 @@ def test_a_slot_whose_borrowed_checker_look_lies_by_its_empty_look_cannot_tell_t
     assert lik[3, EMPTY] > 2 * lik[3, DARK]
     assert not alike[1, DARK]            # a slot that showed a dark checker has its own look
     assert 1.5 + 1.1 <= M.HIDDEN * 1.6 < 0.5 + 9.0
+
+
+def test_a_rows_spacing_is_told_by_the_stack_ends_that_stand_out() -> None:
+    # the real image043: black checkers on black points in an under-exposed photo, white ones plainly
+    # seen; its checker boxes lie 1.08 pw apart.  By the ends' raw distances the dark ends drowned the
+    # white ones and the rows were laid at the layout's 0.9; each end weighed by its own contrast, the
+    # rows' spacing comes out longer (vision.row_pitch._stack_ends_contrast)
+    import json
+    from pathlib import Path
+
+    import cv2
+
+    from vision import layout as L
+    from vision.config import VisionConfig
+    from vision.memory import BoardMemory
+    from vision.rectify import rectify
+    from vision.row_pitch import row_pitch
+    root = Path(__file__).resolve().parents[2]
+    lab = json.loads((root / "tests" / "data" / "vision_unseen6" / "labels.json").read_text())["images"]["image043"]
+    config = VisionConfig(markers=False, corners=L.format_corners(lab["corners"]), bar_width=lab["bar_width"],
+                          board_height=lab["board_height"])
+    img = cv2.imread(str(root / "tests" / "data" / "vision" / "photos-yolo" / lab["image"]))
+    view = rectify(img, np.asarray(lab["corners"], np.float32), config.px, shape=config.shape)
+    mem = BoardMemory(L.CHECKER, config.shape.height)
+    rows = L.RowReading(tuple(L.PointReading(n, c, 1.0) for n, c in lab["top"]),
+                        tuple(L.PointReading(n, c, 1.0) for n, c in lab["bottom"]), (0, 0), 1.0)
+    top, bottom = row_pitch(view, mem.geo, mem.states_of(rows))
+    assert top >= 1.1 and bottom >= 1.1      # 0.99 pw or more; 0.9 before
