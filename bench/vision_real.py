@@ -158,16 +158,16 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
 CHECKER_BOXES = (2, 4)   # the checkers' classes in a photo's YOLO boxes (tests/data/vision/README.md)
 
 
-def box_spacing(lab: dict[str, Any]) -> tuple[Optional[float], Optional[float]]:
+def box_spacing(lab: dict[str, Any], size: tuple[int, int]) -> tuple[Optional[float], Optional[float]]:
     """The checkers' spacing (pw, on the board itself) along the points of each row (top, bottom) as
     the photo's own checker boxes show it (a ``NAME.txt`` of YOLO boxes beside the image, as
-    ``tests/data/vision/photos-yolo`` has): the median distance between neighbouring box centres
-    of one point's stack; None for a row with fewer than four such distances, or with no boxes."""
+    ``tests/data/vision/photos-yolo`` has; ``size``: the image's height and width, px): the median
+    distance between neighbouring box centres of one point's stack; None for a row with fewer than
+    four such distances, or with no boxes."""
     path = os.path.join(IMAGES, os.path.splitext(lab.get("image") or "")[0] + ".txt")
-    img = cv2.imread(os.path.join(IMAGES, lab.get("image") or "")) if os.path.isfile(path) else None
-    if img is None:
+    if not os.path.isfile(path):
         return None, None
-    h, w = img.shape[:2]
+    h, w = size
     centres = []
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -199,7 +199,7 @@ def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[
     stacks are foreshortened, and a made frame must show its moved checkers so too).  The table's
     own measure can be wrong (unseen6's image043, an under-exposed photo whose rims hardly show:
     0.9 where its boxes lie 1.08 apart), and a made frame laid at it cut its pieces across two checkers."""
-    boxes = box_spacing(lab)
+    boxes = box_spacing(lab, img.shape[:2])
     if boxes[0] is not None and boxes[1] is not None:
         return boxes[0], boxes[1]
     from vision.memory import BoardMemory

@@ -59,12 +59,21 @@ def keep(kept: list[np.ndarray], band: np.ndarray) -> list[np.ndarray]:
     return (kept + [band])[-BAND_KEEP:]
 
 
+_NEAREST: list[tuple[np.ndarray, np.ndarray]] = []   # the last slot centres asked about, and their answer
+
+
 def nearest_slots(centres: np.ndarray) -> np.ndarray:
     """Per frame band segment (:func:`band_places`), the slot (of ``centres``, pw) nearest it,
-    whose light factor it takes."""
+    whose light factor it takes; kept for the last ``centres`` array asked about (a table's slot
+    geometry lasts, and a frame in a moved light asks again)."""
+    if _NEAREST and _NEAREST[0][0] is centres:
+        return _NEAREST[0][1]
     at = band_places()
     c = centres.astype(np.float64)
-    return np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
+    near = np.argmin(np.hypot(at[:, None, 0] - c[None, :, 0], at[:, None, 1] - c[None, :, 1]), axis=1)
+    near.flags.writeable = False
+    _NEAREST[:] = [(centres, near)]
+    return near
 
 
 def _carry(band: np.ndarray, light: Light, near: np.ndarray) -> np.ndarray:

@@ -151,16 +151,15 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
         wide = (half if clear(mine[0], theirs[0]) else 0.5, half if clear(mine[1], theirs[1]) else 0.5)
         _paste(out, img, quad(er, ec, k, k + 1, wide), quad(row, col, k, k + 1, wide))
 
-    changed = [(q, now[q], v) for q, v in want.items() if now[q] != v]
+    # only the stretch that changes: from the lower count (from the base when the colour changes) up
+    changed = [(q, now[q][0], v, min(now[q][0], v[0]) if (now[q][1] == v[1] or not now[q][0] or not v[0]) else 0)
+               for q, v in want.items() if now[q] != v]
     # first the places checkers leave, then those they come to (a checker laid beside a place emptied
     # keeps its whole round)
-    for (row, col), (m, was), (n, colour) in changed:
-        # only the stretch that changes: the places a checker leaves (the whole row when the colour changes)
-        a = min(m, n) if (was == colour or not m or not n) else 0
-        for k in range(max(n, a), m):
+    for (row, col), m, (n, _), lo in changed:
+        for k in range(max(n, lo), m):
             empty_place(row, col, k)
-    for (row, col), (m, was), (n, colour) in changed:
-        lo = min(m, n) if (was == colour or not m or not n) else 0
+    for (row, col), _, (n, colour), lo in changed:
         # the checker places lo..n: from points showing that many of the colour, same row first
         for k in range(lo, n):
             ds = [q for q, v in now.items() if v[1] == colour and q != (row, col)]

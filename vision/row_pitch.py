@@ -23,13 +23,12 @@ SHORTER_GAIN = 0.9   # ... a shorter one (a foreshortened row) when they fit thi
 PITCH_ENDS = 6       # ... and the row shows at least this many stack ends (slots either side of one)
 
 
-def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
-                    reduce: Callable[[np.ndarray], float] = np.mean) -> list[tuple[float, int]]:
-    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more) fit
-    the row's own looks at ``geo``: the mean (or ``reduce``) of the distances of each stack's last
-    checker's slot to the row's median look of that colour and of the slot just past it to the
-    median look of that slot empty on the row's points of the same triangle colour; and how many
-    such slots."""
+def _stack_ends(view: View, geo: SlotGeometry,
+                st: np.ndarray) -> tuple[np.ndarray, list[list[tuple[int, np.ndarray, Optional[np.ndarray]]]]]:
+    """The view's slot patches at ``geo``, and per row (top, bottom) each known stack of two checkers
+    or more: its last checker's slot, the row's median look of that colour, and the median look of
+    the slot just past it empty on the row's points of the same triangle colour (None when the stack
+    fills the point or no such point is empty there)."""
     per = geo.per_point
     wide = patches(view, geo)
     core = _core(wide)
@@ -37,15 +36,13 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
     for r in range(2):
         idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
         looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
-        ends: list[int] = []
-        tpl: list[np.ndarray] = []
+        row: list[tuple[int, np.ndarray, Optional[np.ndarray]]] = []
         for col in range(12):
             base = (r * 12 + col) * per
             n = int((st[base:base + per] > 0).sum())
             if n < 2:
                 continue
-            ends.append(base + n - 1)
-            tpl.append(looks[int(st[base])])
+            empty = None
             if n < per:
                 # the column parity's triangle colours, not the board's own (vision.triangles.find_flips):
                 # on a rendered board whose halves mirror (bench/verdicts.py --mirror 1, seed 930011, a
@@ -53,8 +50,30 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
                 # 1.0, and the table then asked 5 of 20 moves; with these, none (all 50 boards as before)
                 donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
                 if donors:
-                    ends.append(base + n)
-                    tpl.append(np.median(core[donors], axis=0))
+                    empty = np.median(core[donors], axis=0)
+            row.append((base + n - 1, looks[int(st[base])], empty))
+        out.append(row)
+    return wide, out
+
+
+def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
+                    reduce: Callable[[np.ndarray], float] = np.mean) -> list[tuple[float, int]]:
+    """Per row (top, bottom): how well the ends of its known stacks (:func:`_stack_ends`) fit
+    the row's own looks at ``geo``: the mean (or ``reduce``) of the distances of each stack's last
+    checker's slot to the row's median look of that colour and of the slot just past it to the
+    median look of that slot empty on the row's points of the same triangle colour; and how many
+    such slots."""
+    wide, rows = _stack_ends(view, geo, st)
+    out = []
+    for row in rows:
+        ends: list[int] = []
+        tpl: list[np.ndarray] = []
+        for last, look, empty in row:
+            ends.append(last)
+            tpl.append(look)
+            if empty is not None:
+                ends.append(last + 1)
+                tpl.append(empty)
         if not ends:
             out.append((math.inf, 0))
             continue
@@ -63,36 +82,26 @@ def _stack_ends_fit(view: View, geo: SlotGeometry, st: np.ndarray,
     return out
 
 
-def _stack_ends_contrast(view: View, geo: SlotGeometry, st: np.ndarray,
-                         reduce: Callable[[np.ndarray], float] = np.mean) -> list[tuple[float, int]]:
-    """Per row (top, bottom): how well the ends of its known stacks (two checkers or more, and an empty
-    point of the same triangle colour to compare with) fit at ``geo``, each end as a share of its own
-    contrast: the distances of the stack's last checker's slot to the row's median look of that colour
-    and of the slot just past it to the median empty look there (as :func:`_stack_ends_fit`), over the
-    same two distances with the looks swapped; the mean of those shares, and how many slots.  An end
-    whose checker hardly stands out from its point (a black checker on a black triangle in a dim photo)
-    then says little either way, where :func:`_stack_ends_fit`'s raw distances let it drown the
-    white checkers' ends that show plainly where the stacks stop (the real image043: 0.9 pw taken,
-    its checker boxes 1.08 apart).  ``reduce`` is not used (the shares' mean)."""
-    per = geo.per_point
-    wide = patches(view, geo)
-    core = _core(wide)
+def _stack_ends_contrast(view: View, geo: SlotGeometry, st: np.ndarray) -> list[tuple[float, int]]:
+    """Per row (top, bottom): how well the ends of its known stacks (:func:`_stack_ends`, those with
+    an empty point of the same triangle colour to compare with) fit at ``geo``, each end as a share
+    of its own contrast: the distances of the stack's last checker's slot to the row's median look of
+    that colour and of the slot just past it to the median empty look there (as
+    :func:`_stack_ends_fit`), over the same two distances with the looks swapped; the mean of those
+    shares, and how many slots.  An end whose checker hardly stands out from its point (a black
+    checker on a black triangle in a dim photo) then says little either way, where
+    :func:`_stack_ends_fit`'s raw distances let it drown the white checkers' ends that show plainly
+    where the stacks stop (the real image043: 0.9 pw taken, its checker boxes 1.08 apart)."""
+    wide, rows = _stack_ends(view, geo, st)
     out = []
-    for r in range(2):
-        idx = np.arange(r * 12 * per, (r + 1) * 12 * per)
-        looks = {s: np.median(core[idx[st[idx] == s]], axis=0) for s in (DARK, LIGHT) if (st[idx] == s).any()}
+    for row in rows:
         shares: list[float] = []
-        for col in range(12):
-            base = (r * 12 + col) * per
-            n = int((st[base:base + per] > 0).sum())
-            if n < 2 or n >= per:
+        for last, look, empty in row:
+            if empty is None:
                 continue
-            donors = [q * per + n for q in triangle_mates(r * 12 + col)[0] if st[q * per + n] == EMPTY]
-            if not donors:
-                continue
-            pair = np.stack([looks[int(st[base])], np.median(core[donors], axis=0)])
-            d = _shifted_dist(wide[[base + n - 1, base + n]], pair[:, None])[:, 0]
-            x = _shifted_dist(wide[[base + n - 1, base + n]], pair[::-1][:, None])[:, 0]
+            pair = np.stack([look, empty])
+            d = _shifted_dist(wide[[last, last + 1]], pair[:, None])[:, 0]
+            x = _shifted_dist(wide[[last, last + 1]], pair[::-1][:, None])[:, 0]
             shares.append(float(d.sum() / max(float(x.sum()), 1e-6)))
         out.append((float(np.mean(shares)), 2 * len(shares)) if shares else (math.inf, 0))
     return out
@@ -125,15 +134,17 @@ def _per_row(view: View, st: np.ndarray, plain: float, tried: Sequence[float],
              geo_at: Callable[[float], SlotGeometry], ends: int,
              gain: Callable[[float], float],
              reduce: Callable[[np.ndarray], float] = np.mean,
-             fit: Optional[Callable[..., list[tuple[float, int]]]] = None) -> tuple[float, float]:
+             fit: Optional[Callable[[View, SlotGeometry, np.ndarray], list[tuple[float, int]]]] = None
+             ) -> tuple[float, float]:
     """Per row (top, bottom), the value of ``tried`` whose slots (``geo_at(value)``) its known stacks'
-    ends fit best (:func:`_stack_ends_fit`, its ends' distances by ``reduce``), when that fit is
-    ``gain(value)`` times the fit at ``plain`` or better on at least ``ends`` stack ends; else ``plain``."""
-    fit = fit or _stack_ends_fit
-    at_plain = fit(view, geo_at(plain), st, reduce)
+    ends fit best (``fit``; by default :func:`_stack_ends_fit`, its ends' distances by ``reduce``), when
+    that fit is ``gain(value)`` times the fit at ``plain`` or better on at least ``ends`` stack ends;
+    else ``plain``."""
+    measure = fit or (lambda v, g, s: _stack_ends_fit(v, g, s, reduce))
+    at_plain = measure(view, geo_at(plain), st)
     best = [(got, plain) for got, _ in at_plain]
     for f in tried:
-        for r, (got, _) in enumerate(fit(view, geo_at(f), st, reduce)):
+        for r, (got, _) in enumerate(measure(view, geo_at(f), st)):
             if got < best[r][0]:
                 best[r] = (got, f)
     return tuple(f if at_plain[r][1] >= ends and got < gain(f) * at_plain[r][0] else plain  # type: ignore[return-value]

@@ -104,9 +104,9 @@ def test_made_frames_lay_checkers_as_far_apart_as_the_photos_own_checker_boxes()
                   str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
     try:
         lab = VR.load_labels()["images"]["image043"]
-        top, bottom = VR.box_spacing(lab)
+        top, bottom = VR.box_spacing(lab, VR.load_image("image043").shape[:2])
         assert top is not None and bottom is not None and 1.04 < top < 1.12 and 1.04 < bottom < 1.12
         assert VR.checker_spacing(VR.load_image("image043"), lab, 0.9) == (top, bottom)
     finally:
         VR.set_labels(*kept)
-    assert VR.box_spacing(VR.load_labels()["images"]["test1"]) == (None, None)   # no boxes: the table's measure
+    assert VR.box_spacing(VR.load_labels()["images"]["test1"], (720, 1280)) == (None, None)   # no boxes: the table's measure
