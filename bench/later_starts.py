@@ -86,7 +86,7 @@ def learned_misfits(per: int = 1) -> int:
             continue
         img = VR.load_image(name)
         size = VR.checker_size(img, lab)
-        spacing, lying = VR.checker_spacing(img, lab, size), VR.dice_seen(name, lab)
+        spacing, lying = VR.checker_places(img, lab, size), VR.dice_seen(name, lab)
         named: list[list[int]] = []
         n = 0
         for home in VR.HOMES:

@@ -72,12 +72,13 @@ def _misread(ev: Any, after: Position) -> str:
 
 
 @functools.lru_cache(maxsize=4)
-def _photo(labels: str, name: str) -> tuple[Any, tuple[float, float]]:
-    """A labelled board's photo and its rows' checker spacing (pw), read once for its four games
-    (``labels``: the labels file, which names the photo)."""
+def _photo(labels: str, name: str) -> tuple[Any, Any]:
+    """A labelled board's photo and where its checkers lie along the points (the rows' spacing and
+    first place, :func:`vision_real.checker_places`), read once for its four games (``labels``: the
+    labels file, which names the photo)."""
     img = VR.load_image(name)
     lab = VR.load_labels()["images"][name]
-    return img, VR.checker_spacing(img, lab, VR.checker_size(img, lab))
+    return img, VR.checker_places(img, lab, VR.checker_size(img, lab))
 
 
 def play_game(name: str, lab: dict[str, Any], home: str, moves: int, rng: random.Random,

@@ -50,7 +50,7 @@ from vision import layout as L  # noqa: E402
 from vision.config import VisionConfig  # noqa: E402
 from vision.odds import point_odds  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
-from vision.photo_edit import doctored_reference  # noqa: E402
+from vision.photo_edit import CheckerPlaces, doctored_reference  # noqa: E402
 
 LABELS = os.path.join(ROOT, "tests", "data", "vision_real", "labels.json")
 IMAGES = os.path.join(ROOT, "tests", "data", "vision_real", "images")
@@ -158,15 +158,14 @@ def checker_size(img: np.ndarray, lab: dict[str, Any]) -> float:
 CHECKER_BOXES = (2, 4)   # the checkers' classes in a photo's YOLO boxes (tests/data/vision/README.md)
 
 
-def box_spacing(lab: dict[str, Any], size: tuple[int, int]) -> tuple[Optional[float], Optional[float]]:
-    """The checkers' spacing (pw, on the board itself) along the points of each row (top, bottom) as
-    the photo's own checker boxes show it (a ``NAME.txt`` of YOLO boxes beside the image, as
-    ``tests/data/vision/photos-yolo`` has; ``size``: the image's height and width, px): the median
-    distance between neighbouring box centres of one point's stack; None for a row with fewer than
-    four such distances, or with no boxes."""
+def _box_stacks(lab: dict[str, Any], size: tuple[int, int]) -> Optional[list[list[np.ndarray]]]:
+    """The photo's checker boxes (a ``NAME.txt`` of YOLO boxes beside the image, as
+    ``tests/data/vision/photos-yolo`` has; ``size``: the image's height and width, px) as each row's
+    (top, bottom) stacks, point by point: their centres' distances from the point's base (pw, on the
+    board itself), nearest first; None without boxes."""
     path = os.path.join(IMAGES, os.path.splitext(lab.get("image") or "")[0] + ".txt")
     if not os.path.isfile(path):
-        return None, None
+        return None
     h, w = size
     centres = []
     with open(path, encoding="utf-8") as f:
@@ -175,19 +174,48 @@ def box_spacing(lab: dict[str, Any], size: tuple[int, int]) -> tuple[Optional[fl
             if len(v) == 5 and int(float(v[0])) in CHECKER_BOXES:
                 centres.append((float(v[1]) * w, float(v[2]) * h))
     if not centres:
-        return None, None
+        return None
     shape = config_for(lab).shape
     H = cv2.getPerspectiveTransform(np.asarray(lab["corners"], np.float32), shape.corners_pw())
     own = cv2.perspectiveTransform(np.asarray(centres, np.float32)[None], H)[0].astype(np.float64)
     lx, _ = shape.to_layout(own[:, 0], own[:, 1])
     col = np.abs(lx[:, None] - np.array([L.column_x(c) for c in range(12)])[None, :]).argmin(axis=1)
-    out: list[Optional[float]] = []
+    out = []
     for top in (True, False):
-        gaps: list[float] = []
-        for c in range(12):
-            ys = np.sort(own[(col == c) & ((own[:, 1] < shape.height / 2) == top), 1])
-            gaps += np.diff(ys).tolist()
+        here = (own[:, 1] < shape.height / 2) == top
+        out.append([np.sort(own[(col == c) & here, 1] if top else shape.height - own[(col == c) & here, 1])
+                    for c in range(12)])
+    return out
+
+
+def box_spacing(lab: dict[str, Any], size: tuple[int, int]) -> tuple[Optional[float], Optional[float]]:
+    """The checkers' spacing (pw, on the board itself) along the points of each row (top, bottom) as
+    the photo's own checker boxes show it (:func:`_box_stacks`; ``size``: the image's height and
+    width, px): the median distance between neighbouring box centres of one point's stack; None for
+    a row with fewer than four such distances, or with no boxes."""
+    stacks = _box_stacks(lab, size)
+    if stacks is None:
+        return None, None
+    out: list[Optional[float]] = []
+    for row in stacks:
+        gaps = [g for ys in row for g in np.diff(ys).tolist()]
         out.append(float(np.median(gaps)) if len(gaps) >= 4 else None)
+    return out[0], out[1]
+
+
+def box_start(lab: dict[str, Any], size: tuple[int, int], spacing: tuple[float, float]) -> tuple[float, float]:
+    """Where each row's (top, bottom) first checker place begins, pw from the point's base on the
+    board itself, as the photo's checker boxes show it: over the row's stacks, the median of the
+    first box centre less half the ``spacing``.  Seen obliquely a checker's face stands off the
+    board, and the camera sees the stacks shifted: up to half a checker on unseen6's photos (image040's
+    top row), a third on image041's and image045's.  0 for a row with fewer than two stacks."""
+    stacks = _box_stacks(lab, size)
+    if stacks is None:
+        return 0.0, 0.0
+    out = []
+    for row, cd in zip(stacks, spacing):
+        firsts = [float(ys[0]) - cd / 2 for ys in row if len(ys)]
+        out.append(float(np.median(firsts)) if len(firsts) >= 2 else 0.0)
     return out[0], out[1]
 
 
@@ -212,6 +240,14 @@ def checker_spacing(img: np.ndarray, lab: dict[str, Any], size: float) -> tuple[
                         tuple(L.PointReading(n, c, 1.0) for n, c in lab["bottom"]), (0, 0), 1.0)
     top, bottom = row_pitch(view, mem.geo, mem.states_of(rows))
     return boxes[0] or size * top, boxes[1] or size * bottom
+
+
+def checker_places(img: np.ndarray, lab: dict[str, Any], size: float) -> CheckerPlaces:
+    """Where a made frame lays the checkers it moves on the photo ``img`` labelled ``lab``: at the
+    rows' spacing (:func:`checker_spacing`), the first place where the photo's boxes show the stacks
+    begin (:func:`box_start`; at the base without boxes: the table's own measure has no such shift)."""
+    spacing = checker_spacing(img, lab, size)
+    return CheckerPlaces(spacing, box_start(lab, img.shape[:2], spacing))
 
 
 def unmoves(after_m: Position, dice: tuple[int, int]) -> list[Position]:
@@ -356,7 +392,7 @@ def judge_cases(names: list[str], labels: dict[str, Any], per: int, mode: str, s
             lab = dict(lab, corners=table_corners(name, labels, tables))
         img = load_image(name)
         size = checker_size(img, lab)
-        spacing = checker_spacing(img, lab, size) if mode == "made" else (size, size)
+        spacing = checker_places(img, lab, size) if mode == "made" else (size, size)
         lying = dice_seen(name, lab) if mode != "plain" else ()  # the dice found on the frame
         for home in HOMES:
             after = evidence_position(rows_evidence(lab, home))

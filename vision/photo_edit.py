@@ -12,6 +12,7 @@ sensor noise and a small change of light, as a second frame of a real camera wou
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import cv2
@@ -22,6 +23,28 @@ from .config import VisionConfig
 from .rectify import FrameMap, rectify
 from .slots import EMPTY, _core, patches, slot_geometry
 from .triangles import Flips, find_flips, triangle_mates
+
+
+@dataclass(frozen=True)
+class CheckerPlaces:
+    """Where a photo's checkers lie along its points, per row (top, bottom): ``spacing``, pw on the
+    board itself between neighbours, and ``start``, how far from the point's base (pw on the board)
+    the first one's place begins.  Seen obliquely a checker's face stands off the board: the camera
+    sees it shifted toward or away from the frame (unseen6's image045: its top row's stacks begin a
+    third of a checker before the base), and a made frame must cut and lay its pieces where the
+    photo's checkers lie, not a third of one off."""
+
+    spacing: tuple[float, float] = (L.CHECKER, L.CHECKER)
+    start: tuple[float, float] = (0.0, 0.0)
+
+    @classmethod
+    def of(cls, checker: Union[float, tuple[float, float], "CheckerPlaces"]) -> "CheckerPlaces":
+        """The places for one spacing, one per row, or these places themselves (starting at the base)."""
+        if isinstance(checker, CheckerPlaces):
+            return checker
+        if isinstance(checker, (int, float)):
+            return cls((float(checker), float(checker)))
+        return cls((float(checker[0]), float(checker[1])))
 
 
 def layout_to_image(pts: np.ndarray, corners: np.ndarray, shape: L.BoardShape) -> np.ndarray:
@@ -102,12 +125,14 @@ def photo_flips(img: np.ndarray, labels: dict[str, Any], config: VisionConfig) -
 
 def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], dark_home: str,
                        config: VisionConfig, seed: int = 0,
-                       checker: Union[float, tuple[float, float]] = L.CHECKER) -> np.ndarray:
+                       checker: Union[float, tuple[float, float], CheckerPlaces] = L.CHECKER) -> np.ndarray:
     """A frame of ``before_rows`` (the ``read --json`` rows form) made from the real frame
     ``img`` that shows ``labels`` (its rows, corners and shape); ``checker``: the spacing (pw)
-    of the checkers along a point, or one per row (top, bottom: a foreshortened row's is less)."""
+    of the checkers along a point, or one per row (top, bottom: a foreshortened row's is less), or
+    where they lie (:class:`CheckerPlaces`: their spacing and where the first begins)."""
     rng = np.random.default_rng(seed)
-    pitch = (checker, checker) if isinstance(checker, (int, float)) else checker
+    places = CheckerPlaces.of(checker)
+    pitch = places.spacing
     corners = np.asarray(labels["corners"], np.float32)
     shape = config.shape
     now, want = _cells(labels), _cells(before_rows)
@@ -118,8 +143,9 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
         """The stretch of checker places ``k0`` to ``k1`` of a point, in the image (the places lie
         ``checker`` apart on the board itself: beyond a point's tip, in the layout's squeezed band, a
         sixth checker is as long as the others, as :func:`vision.slots.slot_geometry` lays out its slot)."""
-        cd = pitch[0 if row == "top" else 1]
-        return layout_to_image(_segment(row, col, _along(shape, k0 * cd), _along(shape, k1 * cd), wide),
+        r = 0 if row == "top" else 1
+        cd, d0 = pitch[r], places.start[r]
+        return layout_to_image(_segment(row, col, _along(shape, d0 + k0 * cd), _along(shape, d0 + k1 * cd), wide),
                                corners, shape)
 
     def empty_place(row: str, col: int, k: int) -> None:
@@ -169,17 +195,17 @@ def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dic
             dr, dc = min(ds, key=lambda q: (now[q][0] <= k, q[0] != row, abs(q[1] - col)))
             j = min(k, now[(dr, dc)][0] - 1)
             _paste(out, img, quad(dr, dc, j, j + 1), quad(row, col, k, k + 1))
-    _bar(out, img, labels, before_rows, corners, shape, now, float(np.mean(pitch)))
+    _bar(out, img, labels, before_rows, corners, shape, now, places)
     gain = 1.0 + rng.uniform(-0.02, 0.02)
     noisy = out.astype(np.float32) * gain + rng.normal(0.0, 2.5, out.shape)
     return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
 def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], corners: np.ndarray,
-         shape: L.BoardShape, now: dict[tuple[str, int], tuple[int, Optional[str]]], cd: float) -> None:
+         shape: L.BoardShape, now: dict[tuple[str, int], tuple[int, Optional[str]]], places: CheckerPlaces) -> None:
     """The checkers ``before_rows`` puts on the bar, on a photo whose bar is empty: each a round piece
     of a checker of its colour from a point (its second from the base, clear of the frame's lip),
-    laid along the bar's middle, Dark's from the board's middle up, Light's down, ``cd`` pw apart (on a
+    laid along the bar's middle, Dark's from the board's middle up, Light's down, ``places``' mean spacing apart (on a
     bar narrower than a checker it lies over the points' edges beside, as a real one does).
     ValueError when the photo's own bar holds checkers and the frame wants others (nothing here
     takes a checker off the bar)."""
@@ -191,6 +217,7 @@ def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: 
         raise ValueError(f"the photo's bar holds checkers ({have['dark']} dark, {have['light']} light): "
                          f"a frame with {want['dark']} dark and {want['light']} light there cannot be made from it")
     own = FrameMap(corners, shape, (0, 0), own=True)   # the board's own pw to the picture
+    cd = float(np.mean(places.spacing))
     x = L.BAR_LEFT + shape.bar / 2            # the bar's middle, in the board's own pw
     for colour, way in (("dark", -1.0), ("light", 1.0)):
         held = [(n, q) for q, (n, c) in now.items() if c == colour]
@@ -198,7 +225,8 @@ def _bar(out: np.ndarray, img: np.ndarray, labels: dict[str, Any], before_rows: 
             continue
         n, (row, col) = max(held)
         j = 1 if n >= 2 else 0
-        d0, d1 = _along(shape, j * cd), _along(shape, (j + 1) * cd)
+        s0 = places.start[0 if row == "top" else 1] + j * cd
+        d0, d1 = _along(shape, s0), _along(shape, s0 + cd)
         cx = L.column_x(col)
         ys = (d0, d1) if row == "top" else (L.HEIGHT - d0, L.HEIGHT - d1)
         src = layout_to_image(np.array([[cx - cd / 2, ys[0]], [cx + cd / 2, ys[0]], [cx + cd / 2, ys[1]],

@@ -110,3 +110,21 @@ def test_made_frames_lay_checkers_as_far_apart_as_the_photos_own_checker_boxes()
     finally:
         VR.set_labels(*kept)
     assert VR.box_spacing(VR.load_labels()["images"]["test1"], (720, 1280)) == (None, None)   # no boxes: the table's measure
+
+
+def test_made_frames_lay_checkers_where_the_photos_own_checker_boxes_show_the_stacks_begin() -> None:
+    # seen obliquely, a checker's face stands off the board: image045's top-row stacks begin a third of a
+    # checker before the points' bases, image021's (seen from above) at them; without boxes, at the base
+    kept = VR.LABELS, VR.IMAGES
+    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
+                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
+    try:
+        labs = VR.load_labels()["images"]
+        oblique = VR.checker_places(VR.load_image("image045"), labs["image045"], 1.0)
+        assert -0.4 < oblique.start[0] < -0.22 and -0.2 < oblique.start[1] < 0.0
+        assert oblique.spacing == VR.box_spacing(labs["image045"], VR.load_image("image045").shape[:2])
+        above = VR.box_start(labs["image021"], VR.load_image("image021").shape[:2], (0.98, 0.98))
+        assert max(abs(above[0]), abs(above[1])) < 0.06
+    finally:
+        VR.set_labels(*kept)
+    assert VR.box_start(VR.load_labels()["images"]["test1"], (720, 1280), (1.0, 1.0)) == (0.0, 0.0)
