@@ -24,7 +24,7 @@ from .occlusion import OcclusionParams, band_segments
 from .rectify import View
 from .relight import Light
 
-__all__ = ["BAND_KEEP", "BAND_STD_TOL", "BAND_TOL", "REACH", "band_now", "band_places", "carry_bands",
+__all__ = ["BAND_KEEP", "BAND_STD_TOL", "BAND_TOL", "CLEAR", "REACH", "band_now", "band_places", "carry_bands",
            "crossings", "keep", "nearest_slots", "within_reach"]
 
 BAND_KEEP = 5        # the frame band's looks kept (the last known frames')
@@ -45,10 +45,26 @@ def band_places(params: OcclusionParams = OcclusionParams()) -> np.ndarray:
     return np.array(out, np.float64).reshape(-1, 2)
 
 
-def band_now(view: View) -> np.ndarray:
+CLEAR = 0.1   # pw: the least width of a row's band moved out beyond its checkers (the view's margin allowing)
+
+
+def band_now(view: View, begins: tuple[float, float] = (0.0, 0.0)) -> np.ndarray:
     """The frame band's segments in ``view`` as one (n, 4) array (mean BGR, grey std), in the
-    order of :func:`band_places`."""
-    return np.concatenate(band_segments(view)).astype(np.float32)
+    order of :func:`band_places`.  ``begins``: where each row's (top, bottom) checkers begin, pw from
+    the points' base (:attr:`vision.slots.SlotGeometry.start`).  Seen obliquely a checker's face
+    stands off the board, and a row whose checkers begin before the base (a third of a checker on
+    unseen6's image025, image041, image045) overhangs the band: a checker coming to or leaving a base
+    there changed it, and the table, finding a slot it could not place beside it, took it for a hand
+    (no reading).  That row's edge is looked at beyond its checkers, as far out as the view reaches
+    (at least :data:`CLEAR` wide)."""
+    segs = band_segments(view)
+    for r, begin in enumerate(begins):
+        if begin < 0:
+            b0, b1 = OcclusionParams().band
+            hi = min(b1 - begin, view.margin - 0.02)
+            lo = min(b0 - 2 * begin, hi - CLEAR)
+            segs[r] = band_segments(view, OcclusionParams(band=(lo, hi)))[r]
+    return np.concatenate(segs).astype(np.float32)
 
 
 def keep(kept: list[np.ndarray], band: np.ndarray) -> list[np.ndarray]:

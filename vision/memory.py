@@ -43,7 +43,8 @@ from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near
 from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core, _dist, _shifted_dist,  # noqa: F401
                     _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab)
 from .triangles import STANDARD, Flips, find_flips, triangle_mates
-from .row_pitch import row_pitch
+from .past_checker import far_distances
+from .row_pitch import row_begins, row_pitch
 
 BAR_OVERLAP = 0.5    # the bar's places overlap by half: the share of a place's evidence that is its own
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
@@ -111,6 +112,10 @@ class BoardMemory:
         self.corners: Optional[np.ndarray] = None
         # the last view's distances, the looks' spread and the light they were carried into (None: steady)
         self._last: Optional[tuple[View, np.ndarray, np.ndarray, Optional[Light]]] = None
+        # ... and the points' slots' distances to their empty looks on their far part (vision.past_checker)
+        self._far: Optional[np.ndarray] = None
+        # the last view's likelihood of each point slot empty just past a checker (:meth:`slot_likelihoods`)
+        self._past: Optional[tuple[View, np.ndarray]] = None
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
@@ -185,10 +190,11 @@ class BoardMemory:
         # no new anchor (each re-alignment's small error would add up, lesson after lesson)
         still = move.still
         view = self.aligned(view)
-        if not self.frames:  # the first known frame: how far apart each row's checkers lie
+        if not self.frames:  # the first known frame: how far apart each row's checkers lie, and where they begin
             pitch = row_pitch(view, self.geo, st)
-            if pitch != self.geo.pitch:
-                self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
+            begin = row_begins(view, slot_geometry(self.geo.side, self.geo.height, pitch), st)
+            if (pitch, begin) != (self.geo.pitch, self.geo.start):
+                self.geo = slot_geometry(self.geo.side, self.geo.height, pitch, begin)
         raw = samples(view, self.geo)
         pt = to_lab(raw)
         if self.frames:  # the light moved since the last lesson: the looks not seen now are carried into it
@@ -222,9 +228,10 @@ class BoardMemory:
         self.states[:] = st
         if still or self.anchor is None:
             self.anchor = knock.anchor(view)
-        self.bands = band_look.keep(self.bands, band_look.band_now(view))
+        self.bands = band_look.keep(self.bands, band_look.band_now(view, self.geo.start))
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._far = self._past = None
         self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
         return True
@@ -281,6 +288,7 @@ class BoardMemory:
         self.states[:] = -1
         self.anchor = None
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._far = self._past = None
         self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
 
@@ -476,14 +484,29 @@ class BoardMemory:
                 lit = bgr_to_lab(light.carry(self._tpl_bgr))
                 self._lit = (light, lit, _weighted_rows(self._with_stand_ins(lit)), self._make_spread(lit))
             _, lit, rows, spread = self._lit
-            d = self._nearest(_shifted_lab_dist(to_lab(raw), lit, rows))
+            lab = to_lab(raw)
+            d = self._nearest(_shifted_lab_dist(lab, lit, rows))
+            self._far = self._far_empty(lab, lit)
             self._last = (view, d, spread, light)
             return d
         if self._rows is None or self._rows[0] is not tpl:
             self._rows = (tpl, _weighted_rows(self._with_stand_ins(tpl)))
-        d = self._nearest(_shifted_lab_dist(to_lab(raw), tpl, self._rows[1]))
+        lab = to_lab(raw)
+        d = self._nearest(_shifted_lab_dist(lab, tpl, self._rows[1]))
+        self._far = self._far_empty(lab, tpl)
         self._last = (view, d, self._spread(), None)
         return d
+
+    def _far_empty(self, lab: np.ndarray, looks: np.ndarray) -> np.ndarray:
+        """Per point slot, the distance of its patch (``lab``) to its empty look on the patch's far part
+        (:func:`vision.past_checker.far_distances`): its look's (``looks``: its own, or the nearest
+        same-coloured point's), or the median of its stand-in empty looks' when nearer, as :meth:`_nearest`."""
+        assert self._empty_in is not None
+        n = 24 * self.geo.per_point
+        cand = np.concatenate([looks[:n, EMPTY:EMPTY + 1], looks[self._empty_in[:n], EMPTY]], axis=1)
+        top = np.arange(n) // self.geo.per_point < 12
+        d = far_distances(lab[:n], cand, top)
+        return np.minimum(d[:, 0], np.median(d[:, 1:], axis=1))
 
     def _with_stand_ins(self, tpl: np.ndarray) -> np.ndarray:
         """The looks ``tpl`` (slots, 3, ...) followed by each slot's stand-in checker looks taken
@@ -577,7 +600,7 @@ class BoardMemory:
         whether something crosses it (:func:`vision.band_look.crossings`): ``view`` with a knock
         undone (:meth:`aligned`), against the band's looks in the last known frames, carried into
         the frame's light when it moved (:meth:`_light`)."""
-        now = band_look.band_now(self.aligned(view))
+        now = band_look.band_now(self.aligned(view), self.geo.start)
         self._distances(view)
         assert self._last is not None
         return band_look.crossings(now, self.bands, self._last[3], self.geo.centres)
@@ -601,8 +624,15 @@ class BoardMemory:
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.own_scales(), np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
-        ll -= ll.max(axis=1, keepdims=True)
+        top = ll.max(axis=1, keepdims=True)
+        ll -= top
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
+        n = 24 * self.geo.per_point   # ... and each point slot empty on its far part (a checker just below it)
+        t_e = tau[:n, EMPTY]
+        # (at most as likely as the state the whole patch fits best: a far part alike says the slot may be
+        # empty past a checker, not that it is likelier so than anything the whole of it shows)
+        far = lik[:n, EMPTY] if self._far is None else \
+            np.exp(np.clip(-SHARPNESS * (self._far / t_e + np.log(t_e)) - top[:n, 0], -40.0, 0.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
         blind = self.blind | self._alike(d)
@@ -619,6 +649,12 @@ class BoardMemory:
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
+        free = ~strange[:n]   # a slot that tells nothing, or only that it changed, tells so just past a checker too
+        if changed is not None:
+            free[changed[0]] = False
+        if not self.seen[:, EMPTY].any():
+            free[:] = False
+        self._past = (view, np.where(free, np.maximum(lik[:n, EMPTY], far), lik[:n, EMPTY]))
         return lik
 
     def _alike(self, d: np.ndarray) -> np.ndarray:
@@ -698,13 +734,18 @@ class BoardMemory:
         """Per point (image rows: top 0..11, then bottom 0..11) the likely (count, colour, p),
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
+        assert self._past is not None and self._past[0] is view
         per = self.geo.per_point
         logs = np.log(lik[:24 * per]).reshape(24, per, 3)
         rest = np.zeros((24, per + 1))   # per point, the sum of the empty logs from slot k on
         rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
+        # ... past n checkers: slot n empty as just past a checker (vision.past_checker), then the rest
+        past = np.log(self._past[1]).reshape(24, per)
+        after = np.zeros((24, per))
+        after[:, :per - 1] = past[:, 1:] + rest[:, 2:]
         # each point's hypotheses: 1..per dark, 1..per light, then empty (this order breaks ties)
-        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + rest[:, 1:],
-                              np.cumsum(logs[:, :, LIGHT], axis=1) + rest[:, 1:], rest[:, :1]], axis=1)
+        hyp = np.concatenate([np.cumsum(logs[:, :, DARK], axis=1) + after,
+                              np.cumsum(logs[:, :, LIGHT], axis=1) + after, rest[:, :1]], axis=1)
         w = np.exp(hyp - hyp.max(axis=1, keepdims=True))
         prob = w / w.sum(axis=1, keepdims=True)
         order = np.argsort(-prob, axis=1, kind="stable")[:, :max_alts]

@@ -31,6 +31,7 @@ def write_memory(m: "BoardMemory", path: str) -> None:
         np.savez_compressed(f, look=m.look, seen=m.seen, scales=m.scales.astype(np.float32),
                             frames=np.int32(m.frames), side=np.float32(m.geo.side),
                             height=np.float32(m.geo.height), pitch=np.asarray(m.geo.pitch, np.float64),
+                            start=np.asarray(m.geo.start, np.float64),
                             corners=m.corners if m.corners is not None else np.zeros((0, 2), np.float32),
                             bands=np.stack(m.bands) if m.bands else np.zeros((0, 0, 4), np.float32),
                             lesson=np.str_(m.lesson), blind=m.blind, states=m.states, learned_at=m.learned_at,
@@ -49,8 +50,10 @@ def read_memory(cls: "type[BoardMemory]", path: str) -> "BoardMemory":
             if z["look"].shape != m.look.shape:
                 raise ValueError(f"board memory {path!r} was learned with another slot layout")
             if "pitch" in z.files:  # a file from before the rows' spacing was kept: (1, 1)
+                # ... and from before where the rows begin was kept: at the base
+                start = tuple(float(v) for v in z["start"]) if "start" in z.files else (0.0, 0.0)
                 m.geo = slot_geometry(m.geo.side, m.geo.height,
-                                      tuple(float(v) for v in z["pitch"]))  # type: ignore[arg-type]
+                                      tuple(float(v) for v in z["pitch"]), start)  # type: ignore[arg-type]
             m.look[:] = z["look"]
             m.seen[:] = z["seen"]
             m.scales = np.asarray(z["scales"], np.float64)

@@ -36,7 +36,7 @@ from referee.colour import DARK, LIGHT
 from referee.rules.movekeys import key_of, sides_of
 from referee.rules.moves import _raw as raw_plays, legal_plays
 from referee.rules.position import BAR, Position
-from referee.turn.likelihood import FLOOR, SURE, UNSURE, Cell
+from referee.turn.likelihood import FLOOR, SURE, TALL, UNSURE, Cell
 
 OTHER_ROLL = math.log(5)  # nats the best legal move's board must beat every other roll's by (5:1; unsure places capped)
 ROLLS = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
@@ -251,7 +251,9 @@ class _Gains:
         if other not in memo:
             t = self.table[k]
             gain = math.log(max(t.get(self.cells[k], 0.0), FLOOR)) - math.log(max(t.get(other, 0.0), FLOOR))
-            memo[other] = min(gain, UNSURE) if self.unsure[k] else gain
+            mine = self.cells[k]
+            tall = other[1] == mine[1] and min(other[0], mine[0]) >= TALL   # two counts of one tall stack
+            memo[other] = min(gain, UNSURE) if self.unsure[k] or tall else gain
         return memo[other]
 
 
