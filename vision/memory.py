@@ -65,6 +65,7 @@ LIGHT_SAME_CARRIED = 0.01  # log: ... and in that fit's light itself, when the f
 AGING = 0.03         # an own look's scale grows by this share for every lesson since it was last learned
 #                      (the light drifts, the cloth is brushed, the camera shifts: :meth:`BoardMemory.own_scales`)
 STAND_INS = 3        # a slot never seen taken by a colour is compared with this many of that colour's own looks
+SLIVER = 0.5         # a slot may be empty past a checker: its far part this near its empty look, of the whole
 ALIKE = 2.5          # empty-board scales within which a slot never seen taken by a colour cannot tell it (_alike)
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
@@ -649,7 +650,11 @@ class BoardMemory:
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
-        free = ~strange[:n]   # a slot that tells nothing, or only that it changed, tells so just past a checker too
+        # where the patch's difference from its empty look lies mostly on its near part (a sliver from below),
+        # not over all of it (a checker whose far part happens to look like the cloth there)
+        sliver = self._far <= SLIVER * d[:n, EMPTY] if self._far is not None else np.ones(n, bool)
+        free = ~strange[:n] & sliver
+        # (a slot that tells nothing, or only that it changed, tells so just past a checker too)
         if changed is not None:
             free[changed[0]] = False
         if not self.seen[:, EMPTY].any():
@@ -734,13 +739,14 @@ class BoardMemory:
         """Per point (image rows: top 0..11, then bottom 0..11) the likely (count, colour, p),
         and per bar colour the probability of each count 0..6 (slots in either half)."""
         lik = self.slot_likelihoods(view)
-        assert self._past is not None and self._past[0] is view
         per = self.geo.per_point
         logs = np.log(lik[:24 * per]).reshape(24, per, 3)
         rest = np.zeros((24, per + 1))   # per point, the sum of the empty logs from slot k on
         rest[:, :per] = np.cumsum(logs[:, ::-1, EMPTY], axis=1)[:, ::-1]
         # ... past n checkers: slot n empty as just past a checker (vision.past_checker), then the rest
-        past = np.log(self._past[1]).reshape(24, per)
+        # (a memory whose slots' likelihoods are its own, the frame teaching itself's, has none: plain empty)
+        past_lik = self._past[1] if self._past is not None and self._past[0] is view else lik[:24 * per, EMPTY]
+        past = np.log(past_lik).reshape(24, per)
         after = np.zeros((24, per))
         after[:, :per - 1] = past[:, 1:] + rest[:, 2:]
         # each point's hypotheses: 1..per dark, 1..per light, then empty (this order breaks ties)

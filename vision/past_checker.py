@@ -37,14 +37,19 @@ def far_distances(wide: np.ndarray, looks: np.ndarray, top: np.ndarray) -> np.nd
     the top row (``top``: per slot, whose point's base lies at the patch's first rows), its first rows
     for the bottom row's (and the bar's: they are not used)."""
     keep = max(1, int(round(FAR * PATCH)))
-    n = wide.shape[0]
+    n, m = looks.shape[:2]
     ww = np.asarray(wide, np.float32) * _W
     tw = np.asarray(looks, np.float32) * _W
-    far_t = np.where(top[:, None, None, None, None], tw[:, :, PATCH - keep:], tw[:, :, :keep])
-    best = np.full((n, looks.shape[1]), np.inf, np.float32)
-    for dy in range(2 * SHIFT + 1):
-        rows = np.where(top[:, None, None, None], ww[:, dy + PATCH - keep:dy + PATCH], ww[:, dy:dy + keep])
-        for dx in range(2 * SHIFT + 1):
-            win = rows[:, None, :, dx:dx + PATCH]
-            best = np.minimum(best, np.abs(win - far_t).sum(axis=(2, 3, 4)) / (keep * PATCH))
-    return best
+    out = np.empty((n, m), np.float32)
+    for rows, first in ((np.flatnonzero(top), PATCH - keep), (np.flatnonzero(~top), 0)):
+        if not len(rows):
+            continue
+        w = ww[rows]
+        t = tw[rows][:, :, first:first + keep].reshape(len(rows), m, -1)
+        best = np.full((len(rows), m), np.inf, np.float32)
+        for dy in range(2 * SHIFT + 1):
+            for dx in range(2 * SHIFT + 1):
+                win = w[:, dy + first:dy + first + keep, dx:dx + PATCH].reshape(len(rows), 1, -1)
+                best = np.minimum(best, np.abs(win - t).sum(axis=2))
+        out[rows] = best / (keep * PATCH)
+    return out
