@@ -66,6 +66,7 @@ AGING = 0.03         # an own look's scale grows by this share for every lesson 
 #                      (the light drifts, the cloth is brushed, the camera shifts: :meth:`BoardMemory.own_scales`)
 STAND_INS = 3        # a slot never seen taken by a colour is compared with this many of that colour's own looks
 SLIVER = 0.5         # a slot may be empty past a checker: its far part this near its empty look, of the whole
+FAR_NOISE = 2.0      # ... and within this many of its empty look's scales
 ALIKE = 2.5          # empty-board scales within which a slot never seen taken by a colour cannot tell it (_alike)
 HIDDEN = 2.0         # a slot taken in a known position but within this many empty-board scales of its own
 #                      empty look does not show its checker (stacked on top of the row, or a checker the
@@ -652,7 +653,10 @@ class BoardMemory:
             lik[bar:] = 1.0
         # where the patch's difference from its empty look lies mostly on its near part (a sliver from below),
         # not over all of it (a checker whose far part happens to look like the cloth there)
-        sliver = self._far <= SLIVER * d[:n, EMPTY] if self._far is not None else np.ones(n, bool)
+        # ... and the far part as near its empty look as an empty slot's patch strays (FAR_NOISE of its scale): a real
+        # checker's far part 2.6 scales off (the real image041, a two read one at 0.79) is not the cloth
+        sliver = ((self._far <= SLIVER * d[:n, EMPTY]) & (self._far <= FAR_NOISE * t_e) if self._far is not None
+                  else np.ones(n, bool))
         free = ~strange[:n] & sliver
         # (a slot that tells nothing, or only that it changed, tells so just past a checker too)
         if changed is not None:

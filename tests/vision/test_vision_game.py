@@ -140,3 +140,13 @@ def test_a_sliver_of_the_last_checker_in_the_slot_past_a_stack_is_no_checker_mor
         tally, detail = _unseen6_game("image014", "bottom-right", moves, draw)
         assert tally["illegal"] > 100
         assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_a_checker_whose_far_half_is_not_the_cloth_is_no_sliver() -> None:
+    # the real image041: a dark two's second checker lay 20 from its slot's empty look and 23 from the borrowed
+    # dark one, its far half 10 from the empty look (2.6 of its scales): taken for a sliver past a one, the two was
+    # read one at 0.79, and 3-5's board was accepted as 2-3's 8/6 8/5.  The far half must match the empty look
+    # within its noise (vision.memory.FAR_NOISE), as a sliver's does (image014's: 2.6 and 2.0, about 1.3 and 1 scales)
+    tally, detail = _unseen6_game("image041", "bottom-right", 5, "2:image041:bottom-right")
+    assert tally["illegal"] > 50
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
