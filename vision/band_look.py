@@ -20,7 +20,7 @@ from typing import Optional
 import numpy as np
 
 from . import layout as L
-from .occlusion import OcclusionParams, band_segments
+from .occlusion import OcclusionParams, _band_segments, band_segments
 from .rectify import View
 from .relight import Light
 
@@ -57,13 +57,19 @@ def band_now(view: View, begins: tuple[float, float] = (0.0, 0.0)) -> np.ndarray
     there changed it, and the table, finding a slot it could not place beside it, took it for a hand
     (no reading).  That row's edge is looked at beyond its checkers, as far out as the view reaches
     (at least :data:`CLEAR` wide)."""
-    segs = band_segments(view)
+    params = OcclusionParams()
+    b0, b1 = params.band
+    moved = {}   # row -> its band beyond the checkers
     for r, begin in enumerate(begins):
         if begin < 0:
-            b0, b1 = OcclusionParams().band
             hi = min(b1 - begin, view.margin - 0.02)
-            lo = min(b0 - 2 * begin, hi - CLEAR)
-            segs[r] = band_segments(view, OcclusionParams(band=(lo, hi)))[r]
+            moved[r] = (min(b0 - 2 * begin, hi - CLEAR), hi)
+    if not moved:
+        return np.concatenate(band_segments(view, params)).astype(np.float32)
+    every = _band_segments(view, (params.band, *moved.values()), params)   # the bands in one pass
+    segs = every[0]
+    for i, r in enumerate(moved):
+        segs[r] = every[1 + i][r]
     return np.concatenate(segs).astype(np.float32)
 
 

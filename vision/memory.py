@@ -629,12 +629,6 @@ class BoardMemory:
         top = ll.max(axis=1, keepdims=True)
         ll -= top
         lik = np.exp(np.maximum(ll, -40.0)) + FLOOR
-        n = 24 * self.geo.per_point   # ... and each point slot empty on its far part (a checker just below it)
-        t_e = tau[:n, EMPTY]
-        # (at most as likely as the state the whole patch fits best: a far part alike says the slot may be
-        # empty past a checker, not that it is likelier so than anything the whole of it shows)
-        far = lik[:n, EMPTY] if self._far is None else \
-            np.exp(np.clip(-SHARPNESS * (self._far / t_e + np.log(t_e)) - top[:n, 0], -40.0, 0.0)) + FLOOR
         missing = ~(self.seen > 0).any(axis=0)           # a state never seen anywhere tells nothing
         lik[:, missing] = 1.0
         blind = self.blind | self._alike(d)
@@ -651,19 +645,23 @@ class BoardMemory:
         bar = self.geo.bar_start
         if not self.seen[bar:, EMPTY].any():  # the bar never seen empty: its hinges unknown, it tells nothing
             lik[bar:] = 1.0
-        # where the patch's difference from its empty look lies mostly on its near part (a sliver from below),
-        # not over all of it (a checker whose far part happens to look like the cloth there)
-        # ... and the far part as near its empty look as an empty slot's patch strays (FAR_NOISE of its scale): a real
-        # checker's far part 2.6 scales off (the real image041, a two read one at 0.79) is not the cloth
-        sliver = ((self._far <= SLIVER * d[:n, EMPTY]) & (self._far <= FAR_NOISE * t_e) if self._far is not None
-                  else np.ones(n, bool))
-        free = ~strange[:n] & sliver
-        # (a slot that tells nothing, or only that it changed, tells so just past a checker too)
-        if changed is not None:
-            free[changed[0]] = False
-        if not self.seen[:, EMPTY].any():
-            free[:] = False
-        self._past = (view, np.where(free, np.maximum(lik[:n, EMPTY], far), lik[:n, EMPTY]))
+        n = 24 * self.geo.per_point   # each point slot empty just past a checker (vision.past_checker)
+        past = lik[:n, EMPTY].copy()
+        if self._far is not None:
+            t_e = tau[:n, EMPTY]
+            # empty on its far part: at most as likely as the state the whole patch fits best (a far part alike
+            # says the slot may be empty past a checker, not that it is likelier so than what the whole shows)
+            far = np.exp(np.clip(-SHARPNESS * (self._far / t_e + np.log(t_e)) - top[:n, 0], -40.0, 0.0)) + FLOOR
+            # where the patch's difference from its empty look lies mostly on its near part (a sliver from below,
+            # not a checker whose far part happens to look like the cloth), and the far part within FAR_NOISE of
+            # its scale (a real checker's far part 2.6 scales off, the real image041, read a two one at 0.79);
+            # not where the slot tells nothing, or only that it changed, nor before any empty look was learned
+            free = (self._far <= SLIVER * d[:n, EMPTY]) & (self._far <= FAR_NOISE * t_e) & ~strange[:n]
+            if changed is not None:
+                free[changed[0]] = False
+            if self.seen[:, EMPTY].any():
+                past = np.where(free, np.maximum(past, far), past)
+        self._past = (view, past)
         return lik
 
     def _alike(self, d: np.ndarray) -> np.ndarray:

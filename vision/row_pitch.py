@@ -178,11 +178,7 @@ def row_start(view: View, geo: SlotGeometry, st: np.ndarray, starts: Sequence[fl
     laid at the frame read its 24-point two empty and two empty points one checker each (asked).
     With the median (session 29, ``--modes self``): unseen3 132 -> 134 true plays of 160,
     leather_lace 33 -> 39 of 40, tuned 318 -> 317 of 360 (a test2 case asked), none wrong."""
-    return _per_row(view, st, 0.0, starts,
-                    lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f), geo.lateral), ends,
-                    lambda f: gain, np.median)
-
-
+    return _per_row(view, st, 0.0, starts, _starting_at(geo), ends, lambda f: gain, np.median)
 
 
 BEGINS = (-0.4, -0.3, -0.2, -0.1, 0.1, 0.2, 0.3)   # where a row's first checker may begin (pw from the base), besides 0
@@ -212,6 +208,10 @@ def row_begins(view: View, geo: SlotGeometry, st: np.ndarray, begins: Sequence[f
     than either alone), the renderings came right, but the real photos' games kept fewer true plays
     (unseen6 dev, seeds 1-8: 4,004 against 4,023 of 4,345, two illegal boards accepted against one).
     The frame that teaches itself has its own, :func:`row_start`."""
-    return _per_row(view, st, 0.0, begins,
-                    lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f), geo.lateral), ends,
-                    lambda f: gain, fit=_stack_ends_contrast)
+    return _per_row(view, st, 0.0, begins, _starting_at(geo), ends, lambda f: gain, fit=_stack_ends_contrast)
+
+
+def _starting_at(geo: SlotGeometry) -> Callable[[float], SlotGeometry]:
+    """``geo`` with both rows' checkers beginning at a given distance from the base (:func:`row_start`,
+    :func:`row_begins`)."""
+    return lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f), geo.lateral)
