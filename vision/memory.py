@@ -51,6 +51,7 @@ FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing lea
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
 CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
 BORROWED = 12.0      # ... and at least this (Lab units)
+PLACED = 0.1         # a checker's own look's scale: at least this share of its distance to the slot's nearest other
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
@@ -120,6 +121,7 @@ class BoardMemory:
         self._past: Optional[tuple[View, np.ndarray]] = None
         self._tpl: Optional[np.ndarray] = None                # the looks compared with, until the next lesson
         self._spread_kept: Optional[np.ndarray] = None
+        self._apart_kept: Optional[np.ndarray] = None  # (n, 3): each look's distance to the slot's nearest other look
         self._rows: Optional[tuple[np.ndarray, list[np.ndarray]]] = None  # the looks weighted, and the looks
         self._stand_in: Optional[np.ndarray] = None  # (n, 2, STAND_INS): the slots whose checker looks stand in
         self._empty_in: Optional[np.ndarray] = None  # (n, STAND_INS): ... and whose empty looks do
@@ -233,6 +235,7 @@ class BoardMemory:
         self.bands = band_look.keep(self.bands, band_look.band_now(view, self.geo.start))
         self.frames += 1
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._apart_kept = None
         self._far = self._past = None
         self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
@@ -290,6 +293,7 @@ class BoardMemory:
         self.states[:] = -1
         self.anchor = None
         self._last = self._tpl = self._spread_kept = self._tpl_bgr = self._moved = self._fitted = self._lit = None
+        self._apart_kept = None
         self._far = self._past = None
         self._rows = self._stand_in = self._empty_in = None
         self._probe = self._fit_slots = None
@@ -301,7 +305,7 @@ class BoardMemory:
         if self._tpl is None:
             self._tpl = self._make_templates()
             self._stand_in = self._stand_ins()
-            self._spread_kept = None
+            self._spread_kept = self._apart_kept = None
         return self._tpl
 
     def _stand_ins(self) -> np.ndarray:
@@ -548,9 +552,26 @@ class BoardMemory:
         self._spread_kept = self._make_spread(tpl)
         return self._spread_kept
 
-    def _make_spread(self, tpl: np.ndarray) -> np.ndarray:
+    def _apart(self) -> np.ndarray:
+        """(slots, 3): how far each state's look at a slot lies from the slot's nearest other look
+        (0 for a state never seen anywhere), kept until the next lesson."""
+        tpl = self._templates()
+        if self._apart_kept is None:
+            apart = np.full((len(tpl), 3), np.inf, np.float32)
+            for a, b, ab in self._look_pairs(tpl):
+                apart[:, a] = np.minimum(apart[:, a], ab)
+                apart[:, b] = np.minimum(apart[:, b], ab)
+            apart[~np.isfinite(apart)] = 0.0
+            self._apart_kept = apart
+        return self._apart_kept
+
+    def _look_pairs(self, tpl: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
+        """Per pair of states seen anywhere, the distance between each slot's looks of the two."""
         seen = np.flatnonzero((self.seen > 0).any(axis=0))
-        pairs = [_dist(tpl[:, a], tpl[:, b]) for i, a in enumerate(seen) for b in seen[i + 1:]]
+        return [(int(a), int(b), _dist(tpl[:, a], tpl[:, b])) for i, a in enumerate(seen) for b in seen[i + 1:]]
+
+    def _make_spread(self, tpl: np.ndarray) -> np.ndarray:
+        pairs = [ab for _, _, ab in self._look_pairs(tpl)]
         if not pairs:
             return np.full(len(tpl), 8 * self.scale, np.float32)
         return np.median(np.stack(pairs, axis=1), axis=1)
@@ -613,7 +634,11 @@ class BoardMemory:
         A patch is compared with each state's look as a Laplace density of the distance: a
         look learned at this slot is expected within the frame-to-frame scale the known
         frames showed for that state (:attr:`scales`), wider by :data:`AGING` for every lesson since the look
-        was last learned (:meth:`own_scales`); a borrowed one (another point's empty look, the mean
+        was last learned (:meth:`own_scales`); a checker's own look at least within :data:`PLACED` of its
+        distance to the slot's nearest other look (:meth:`_apart`: the scales are measured on checkers left
+        lying, and one laid again lies further off: on the real image041 a light two's second checker lay
+        14.6 from its own look, scale 2.1, and lost to an empty look borrowed 46 away; read one at 0.97);
+        a borrowed one (another point's empty look, the mean
         checker of a colour) only within :data:`CONTRAST` of the distance between the slot's
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
@@ -625,6 +650,11 @@ class BoardMemory:
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.own_scales(), np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
+        # a checker is put down anew each time: its own look is expected within a share of how far it lies from
+        # the slot's other looks too, not only within the noise of checkers left lying (what the scales measure)
+        placed = own.copy()
+        placed[:, EMPTY] = False
+        tau = np.where(placed, np.maximum(tau, PLACED * self._apart()), tau)
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         top = ll.max(axis=1, keepdims=True)
         ll -= top
