@@ -51,7 +51,7 @@ FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing lea
 FOREIGN = 0.6        # a slot this far (a share of the distance between its looks) from every look is foreign
 CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance between the slot's looks
 BORROWED = 12.0      # ... and at least this (Lab units)
-PLACED = 0.1         # a checker's own look's scale: at least this share of its distance to the slot's nearest other
+PLACED = 0.1         # a look learned at a slot: its scale at least this share of its distance to the slot's others
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
@@ -634,11 +634,11 @@ class BoardMemory:
         A patch is compared with each state's look as a Laplace density of the distance: a
         look learned at this slot is expected within the frame-to-frame scale the known
         frames showed for that state (:attr:`scales`), wider by :data:`AGING` for every lesson since the look
-        was last learned (:meth:`own_scales`); a checker's own look at least within :data:`PLACED` of its
-        distance to the slot's nearest other look (:meth:`_apart`: the scales are measured on checkers left
-        lying, and one laid again lies further off: on the real image041 a light two's second checker lay
-        14.6 from its own look, scale 2.1, and lost to an empty look borrowed 46 away; read one at 0.97);
-        a borrowed one (another point's empty look, the mean
+        was last learned (:meth:`own_scales`), and at least within :data:`PLACED` of its distance to the
+        slot's nearest other look (:meth:`_apart`): the scales are measured on checkers left lying and cloth
+        left bare, and a checker laid again, or the cloth beside one, strays further (on the real image041 a
+        light two's second checker lay 14.6 from its own look, scale 2.1, and lost to an empty look borrowed 46
+        away: read one at 0.97); a borrowed one (another point's empty look, the mean
         checker of a colour) only within :data:`CONTRAST` of the distance between the slot's
         looks, at least :data:`BORROWED`.  The wider density pays for its width (its log), so
         a patch that matches this slot's own empty look within noise is strong evidence of an
@@ -650,11 +650,10 @@ class BoardMemory:
         d = self._distances(view)
         own = self.seen > 0                               # looks learned at this very slot
         tau = np.where(own, self.own_scales(), np.maximum(BORROWED, CONTRAST * self._spread_now(view))[:, None])
-        # a checker is put down anew each time: its own look is expected within a share of how far it lies from
-        # the slot's other looks too, not only within the noise of checkers left lying (what the scales measure)
-        placed = own.copy()
-        placed[:, EMPTY] = False
-        tau = np.where(placed, np.maximum(tau, PLACED * self._apart()), tau)
+        noise = tau[:, EMPTY]                             # an empty slot's own noise, as the lessons measured it
+        # a look learned here is expected within a share of how far it lies from the slot's other looks too, not
+        # only within the noise of checkers left lying and cloth left bare (what the scales measure)
+        tau = np.where(own, np.maximum(tau, PLACED * self._apart()), tau)
         ll = -SHARPNESS * (d / tau + np.log(tau))         # a look matched within a frame's noise says more
         top = ll.max(axis=1, keepdims=True)
         ll -= top
@@ -686,7 +685,7 @@ class BoardMemory:
             # not a checker whose far part happens to look like the cloth), and the far part within FAR_NOISE of
             # its scale (a real checker's far part 2.6 scales off, the real image041, read a two one at 0.79);
             # not where the slot tells nothing, or only that it changed, nor before any empty look was learned
-            free = (self._far <= SLIVER * d[:n, EMPTY]) & (self._far <= FAR_NOISE * t_e) & ~strange[:n]
+            free = (self._far <= SLIVER * d[:n, EMPTY]) & (self._far <= FAR_NOISE * noise[:n]) & ~strange[:n]
             if changed is not None:
                 free[changed[0]] = False
             if self.seen[:, EMPTY].any():

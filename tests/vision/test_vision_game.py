@@ -162,3 +162,14 @@ def test_a_checker_put_down_a_little_off_its_look_is_still_a_checker() -> None:
     assert not [d for d in detail if d.startswith("image041 top-right move 8 ")], detail
     assert tally["illegal"] > 100
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_an_empty_look_a_little_off_is_still_empty() -> None:
+    # the real image039: in this game, move 11, the looks learned on points 6 and 8 and the bar were matched only
+    # within the frame-to-frame noise of checkers left lying and cloth left bare; a little off them, those places
+    # were not clearly read and 5-6's true play was asked about.  Every look learned at a slot, the empty ones too,
+    # is now expected within a share of its distance to the slot's other looks (vision.memory.PLACED)
+    tally, detail = _unseen6_game("image039", "bottom-right", 11, "1:image039:bottom-right")
+    assert not [d for d in detail if d.startswith("image039 bottom-right move 11 ")], detail
+    assert tally["illegal"] > 100
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
