@@ -546,32 +546,40 @@ class BoardMemory:
 
     def _spread(self) -> np.ndarray:
         """Per slot, how different its looks in the states seen are (median pairwise distance)."""
-        tpl = self._templates()
-        if self._spread_kept is not None:
-            return self._spread_kept
-        self._spread_kept = self._make_spread(tpl)
+        self._compare_looks()
+        assert self._spread_kept is not None
         return self._spread_kept
 
     def _apart(self) -> np.ndarray:
         """(slots, 3): how far each state's look at a slot lies from the slot's nearest other look
-        (0 for a state never seen anywhere), kept until the next lesson."""
-        tpl = self._templates()
-        if self._apart_kept is None:
-            apart = np.full((len(tpl), 3), np.inf, np.float32)
-            for a, b, ab in self._look_pairs(tpl):
-                apart[:, a] = np.minimum(apart[:, a], ab)
-                apart[:, b] = np.minimum(apart[:, b], ab)
-            apart[~np.isfinite(apart)] = 0.0
-            self._apart_kept = apart
+        (0 for a state never seen anywhere)."""
+        self._compare_looks()
+        assert self._apart_kept is not None
         return self._apart_kept
+
+    def _compare_looks(self) -> None:
+        """The looks compared pairwise, once until the next lesson: :meth:`_spread` and :meth:`_apart`."""
+        tpl = self._templates()
+        if self._spread_kept is not None and self._apart_kept is not None:
+            return
+        pairs = self._look_pairs(tpl)
+        self._spread_kept = self._make_spread(tpl, [ab for _, _, ab in pairs])
+        apart = np.full((len(tpl), 3), np.inf, np.float32)
+        for a, b, ab in pairs:
+            apart[:, a] = np.minimum(apart[:, a], ab)
+            apart[:, b] = np.minimum(apart[:, b], ab)
+        apart[~np.isfinite(apart)] = 0.0
+        self._apart_kept = apart
 
     def _look_pairs(self, tpl: np.ndarray) -> list[tuple[int, int, np.ndarray]]:
         """Per pair of states seen anywhere, the distance between each slot's looks of the two."""
         seen = np.flatnonzero((self.seen > 0).any(axis=0))
         return [(int(a), int(b), _dist(tpl[:, a], tpl[:, b])) for i, a in enumerate(seen) for b in seen[i + 1:]]
 
-    def _make_spread(self, tpl: np.ndarray) -> np.ndarray:
-        pairs = [ab for _, _, ab in self._look_pairs(tpl)]
+    def _make_spread(self, tpl: np.ndarray, pairs: Optional[list[np.ndarray]] = None) -> np.ndarray:
+        """Per slot, the median distance between its looks ``tpl`` (``pairs``: those distances, if known)."""
+        if pairs is None:
+            pairs = [ab for _, _, ab in self._look_pairs(tpl)]
         if not pairs:
             return np.full(len(tpl), 8 * self.scale, np.float32)
         return np.median(np.stack(pairs, axis=1), axis=1)
