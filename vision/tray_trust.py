@@ -13,6 +13,14 @@ off read as none, passes once more lie in the tray).  Then its count is given to
 (:func:`vision.odds.tray_odds`; the likelihood verdict weighs the borne-off checkers:
 :func:`referee.turn.trays.tray_logs`).  An untrusted colour's odds are flat: they tell no two boards
 apart.  Pure: readings and counts in, odds out.
+
+A tray may also read the same number too many or too few, position after position: something lying
+in it that the reader counts as checkers (a cup, a clock's foot; on rendered real tables one tray read
+three more than it held through a whole bear-off, another one more from its first check), or part of
+it hidden.  Such a tray is trusted with its steady *offset* (its count less the offset) once it has
+read that offset over :data:`AGREE` known positions in a row that held at least two different counts
+(the offset followed the checkers borne off, so the tray counts them) and, for too few, never
+nought (a tray read empty tells nothing of how many lie hidden).
 """
 from __future__ import annotations
 
@@ -26,13 +34,17 @@ COLOURS = ("dark", "light")
 
 
 class TrayTrust:
-    """Per colour, how often the trays read surely agreed with a known position's borne-off count."""
+    """Per colour, how often the trays read surely agreed with a known position's borne-off count, and
+    by what steady offset (the module docstring)."""
 
     def __init__(self) -> None:
         self.agreed = {c: 0 for c in COLOURS}      # known positions whose count the tray read surely
         self.missed = {c: 0 for c in COLOURS}      # known positions whose count it read surely and wrong
-        self.streak = {c: 0 for c in COLOURS}      # agreements since the last disagreement
+        self.offset = {c: 0 for c in COLOURS}      # how many more than it held the tray read in the current streak
+        self.streak = {c: 0 for c in COLOURS}      # known positions in a row read with that offset
         self.streak_off = {c: 0 for c in COLOURS}  # ... of them with checkers of that colour off
+        self.counts: dict[str, set[int]] = {c: set() for c in COLOURS}   # ... the counts they held
+        self.least = {c: 0 for c in COLOURS}       # ... the fewest the tray read among them
 
     @staticmethod
     def readable(trays: Optional[TrayReading]) -> bool:
@@ -47,23 +59,32 @@ class TrayTrust:
         for colour, got, want in zip(COLOURS, (trays.dark, trays.light), off):
             if got == want:
                 self.agreed[colour] += 1
-                self.streak[colour] += 1
-                self.streak_off[colour] += want > 0
             else:
                 self.missed[colour] += 1
+            if got - want != self.offset[colour] or not self.streak[colour]:
+                self.offset[colour] = got - want   # a new offset: its streak starts here
                 self.streak[colour] = self.streak_off[colour] = 0
+                self.counts[colour] = set()
+                self.least[colour] = got
+            self.streak[colour] += 1
+            self.streak_off[colour] += want > 0
+            self.counts[colour].add(want)
+            self.least[colour] = min(self.least[colour], got)
 
     def trusted(self, colour: str) -> bool:
         """Whether ``colour``'s tray has earned trust (the module docstring)."""
-        return self.streak[colour] >= AGREE and self.streak_off[colour] >= 1
+        if self.streak[colour] < AGREE or self.streak_off[colour] < 1:
+            return False
+        shift = self.offset[colour]
+        return shift == 0 or (len(self.counts[colour]) >= 2 and (shift > 0 or self.least[colour] > 0))
 
     def odds(self, trays: Optional[TrayReading]) -> Optional[tuple[Alts, Alts]]:
-        """The two trays' odds for a reading (dark, light), a trusted colour's as read, the other's flat;
-        None when neither is trusted or the trays were not read surely."""
+        """The two trays' odds for a reading (dark, light), a trusted colour's as read less its steady
+        offset, the other's flat; None when neither is trusted or the trays were not read surely."""
         if not self.readable(trays) or not any(self.trusted(c) for c in COLOURS):
             return None
         assert trays is not None
-        read = tray_odds(trays.dark, trays.light)
+        read = tray_odds(*(min(max(n - self.offset[c], 0), 15) for n, c in zip((trays.dark, trays.light), COLOURS)))
         flat = 1.0 / 16
         return tuple(read[k] if self.trusted(c) else [(n, c, flat) for n in range(16)]  # type: ignore[return-value]
                      for k, c in enumerate(COLOURS))

@@ -52,6 +52,35 @@ def test_trays_out_of_view_or_unsure_teach_nothing() -> None:
     assert trust.odds(_read(1, 1, sure=False)) is None and trust.odds(_read(1, 1)) is not None
 
 
+
+def test_a_tray_reading_steadily_too_many_is_trusted_less_its_offset_once_the_count_changed() -> None:
+    # something lying in Light's tray read as three checkers, position after position (rendered real
+    # tables: a tray read 7 for 4, 10 for 7, 13 for 10 through a whole bear-off)
+    trust = TrayTrust()
+    for _ in range(AGREE):
+        trust.check(_read(0, 4), (0, 1))
+    assert not trust.trusted("light")       # one count only: the offset never followed a checker borne off
+    trust.check(_read(0, 5), (0, 2))
+    assert trust.trusted("light") and trust.offset["light"] == 3 and trust.missed["light"] == AGREE + 1
+    odds = trust.odds(_read(0, 7))
+    assert odds is not None
+    assert odds[1][0][:2] == (4, "light") and odds[1][0][2] >= 0.85      # 7 read, 3 of them the thing lying there
+    trust.check(_read(0, 6), (0, 4))       # the offset changed: the trust is gone
+    assert not trust.trusted("light") and trust.odds(_read(0, 6)) is None
+
+
+def test_a_tray_reading_too_few_is_trusted_so_only_while_it_never_reads_empty() -> None:
+    trust = TrayTrust()
+    for want in (1, 1, 2, 2):              # the first checkers borne off read as none: no count to go by
+        trust.check(_read(0, 0), (want, 0))
+    assert not trust.trusted("dark")
+    trust = TrayTrust()
+    for want in (3, 4, 4):                 # one checker hidden steadily, the rest counted
+        trust.check(_read(want - 1, 0), (want, 0))
+    assert trust.trusted("dark") and trust.offset["dark"] == -1
+    odds = trust.odds(_read(5, 0))
+    assert odds is not None and odds[0][0][:2] == (6, "dark")
+
 @pytest.mark.parametrize("seed, trusted", [(3, True), (5, False)])
 def test_the_reader_gives_the_trays_odds_once_the_known_positions_bore_them_out(seed: int, trusted: bool) -> None:
     # a bear-off on a rendered table: the reader learns each position the referee accepts, the trays read
