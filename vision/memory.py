@@ -44,7 +44,7 @@ from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core,
                     _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab)
 from .triangles import STANDARD, Flips, find_flips, triangle_mates
 from .past_checker import far_distances
-from .row_pitch import row_begins, row_pitch
+from .row_pitch import row_begins, row_spacing
 
 BAR_OVERLAP = 0.5    # the bar's places overlap by half: the share of a place's evidence that is its own
 FLOOR = math.exp(-6.0)  # likelihood floor of a slot that looks like nothing learned (a die, a hand)
@@ -195,7 +195,7 @@ class BoardMemory:
         still = move.still
         view = self.aligned(view)
         if not self.frames:  # the first known frame: how far apart each row's checkers lie, and where they begin
-            pitch = row_pitch(view, self.geo, st)
+            pitch = row_spacing(view, self.geo, st)
             begin = row_begins(view, slot_geometry(self.geo.side, self.geo.height, pitch), st)
             if (pitch, begin) != (self.geo.pitch, self.geo.start):
                 self.geo = slot_geometry(self.geo.side, self.geo.height, pitch, begin)

@@ -4,15 +4,19 @@ A steep oblique view foreshortens one row: its checkers lie closer than a diamet
 view, so a stack of five ends in its fifth slot's first half and is read as four.  Knowing the
 position, the table tries a few spacings and keeps the one at which the row's known stacks end
 where they should (:func:`row_pitch`).  Used by the learned board (:mod:`vision.memory`) and the
-frame that teaches itself (:mod:`vision.self_reference`).
+frame that teaches itself (:mod:`vision.self_reference`).  The learned board also measures how its
+stacks repeat along their points (:func:`stack_period`) and takes that spacing where it is longer
+(:func:`row_spacing`).
 """
 from __future__ import annotations
 
 import math
 from typing import Callable, Optional, Sequence, TypeVar
 
+import cv2
 import numpy as np
 
+from . import layout as L
 from .rectify import View
 from .slots import DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry
 from .triangles import triangle_mates
@@ -215,3 +219,83 @@ def _starting_at(geo: SlotGeometry) -> Callable[[float], SlotGeometry]:
     """``geo`` with both rows' checkers beginning at a given distance from the base (:func:`row_start`,
     :func:`row_begins`)."""
     return lambda f: slot_geometry(geo.side, geo.height, geo.pitch, (f, f), geo.lateral)
+
+
+PERIODS = tuple(round(0.7 + 0.01 * k, 2) for k in range(66))   # spacings (per diameter) a stack's repeat is sought at
+PERIOD_STEP = 0.01    # pw: the profiles' samples along a point
+PERIOD_FROM = 0.3     # pw from the base they begin at (a row's checkers may begin up to this far in: row_begins)
+PERIOD_PEAK = 0.3     # the stacks' mean correlation with themselves shifted by the spacing, at least, for it to count
+PERIOD_STACKS = 2     # ... over at least this many known stacks of three or more in the row
+PERIOD_LONGER = 0.03  # the repeat's spacing taken over row_pitch's when this much longer (row_spacing)
+_LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)   # Lab: lightness weighed half, as vision.slots._dist does
+
+
+def _profiles(view: View, stacks: list[tuple[int, int, float]]) -> list[np.ndarray]:
+    """Each stack's profile along its point, (row, column, length in pw from the base) in, from
+    :data:`PERIOD_FROM` out: the Lab colour (lightness weighed half) of a strip half a point wide round the
+    point's axis, a row of nine samples every :data:`PERIOD_STEP` pw, averaged across."""
+    out = []
+    xs = np.linspace(-0.25, 0.25, 9, dtype=np.float32)
+    for r, col, length in stacks:
+        along = np.arange(PERIOD_FROM, length, PERIOD_STEP, dtype=np.float32)
+        ys = along if r == 0 else np.float32(L.HEIGHT) - along
+        u = np.broadcast_to((L.column_x(col) + xs[None, :] - view.x0) * view.px, (len(along), 9)).astype(np.float32)
+        v = np.broadcast_to((ys[:, None] - view.y0) * view.px, (len(along), 9)).astype(np.float32)
+        strip = cv2.remap(view.image, u, v, cv2.INTER_LINEAR)
+        out.append(cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32).mean(axis=1) * _LAB_WEIGHT)
+    return out
+
+
+def stack_period(view: View, geo: SlotGeometry, st: np.ndarray,
+                 periods: Sequence[float] = PERIODS) -> tuple[Optional[float], Optional[float]]:
+    """Per row (top, bottom), how far apart its checkers lie along the points (per diameter), from how its
+    known stacks of three or more repeat (``st``: each slot's state at ``geo``): the spacing of ``periods`` at
+    which each stack's profile (:func:`_profiles`, from :data:`PERIOD_FROM` to within its last checker at
+    ``geo``'s spacing) best matches itself shifted by that spacing, the normalised correlation averaged over
+    the row's stacks, when that average is :data:`PERIOD_PEAK` or more over :data:`PERIOD_STACKS` stacks or
+    more; else None.
+
+    Checkers repeat along a stack whatever their colour against the point's: where the stack ends by the
+    contrast of its last checker with the cloth (:func:`row_pitch`) says little (light inlaid wood under
+    light checkers, the real image014), their rims and faces still recur, one checker's spacing apart."""
+    per = geo.per_point
+    out: list[Optional[float]] = []
+    for r in range(2):
+        stacks = []
+        for col in range(12):
+            base = (r * 12 + col) * per
+            n = int((st[base:base + per] > 0).sum())
+            if n >= 3:
+                stacks.append((r, col, min(L.POINT_LEN, (n - 0.3) * geo.side * geo.pitch[r])))
+        if len(stacks) < PERIOD_STACKS:
+            out.append(None)
+            continue
+        total = np.zeros(len(periods))
+        for prof in _profiles(view, stacks):
+            x = prof - prof.mean(axis=0)
+            for i, f in enumerate(periods):
+                k = int(round(f * geo.side / PERIOD_STEP))
+                if k > len(x) - 10:
+                    continue
+                a, b = x[:-k], x[k:]
+                total[i] += float((a * b).sum()) / max(math.sqrt(float((a * a).sum()) * float((b * b).sum())), 1e-9)
+        best = int(np.argmax(total))
+        out.append(float(periods[best]) if total[best] / len(stacks) >= PERIOD_PEAK else None)
+    return out[0], out[1]
+
+
+def row_spacing(view: View, geo: SlotGeometry, st: np.ndarray) -> tuple[float, float]:
+    """Per row (top, bottom), the checkers' spacing the learned board lays its slots at, from a frame of a
+    known position: :func:`row_pitch`'s, or the stacks' repeat (:func:`stack_period`) where that is
+    :data:`PERIOD_LONGER` or more longer.
+
+    Only longer: a row laid too short ends a stack of five in a sixth slot, which then reads a checker
+    (the real image014's start frames: row_pitch's 1.0 against 1.06-1.10 the stacks repeat at, five read six
+    in most of its made-reference questions); a repeat found shorter than row_pitch's has not been seen right
+    (the black-on-black image043: 0.95 for a row whose checkers lie 1.2 apart).  Measured (unseen6 dev,
+    ``bench/vision_real.py --modes made``): 262 -> 274 of 280 true plays; its games (``bench/vision_game.py``)
+    as before or better."""
+    pitch = row_pitch(view, geo, st)
+    period = stack_period(view, slot_geometry(geo.side, geo.height, pitch, geo.start, geo.lateral), st)
+    return (pitch[0] if period[0] is None or period[0] < pitch[0] + PERIOD_LONGER else period[0],
+            pitch[1] if period[1] is None or period[1] < pitch[1] + PERIOD_LONGER else period[1])

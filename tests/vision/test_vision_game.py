@@ -173,3 +173,24 @@ def test_an_empty_look_a_little_off_is_still_empty() -> None:
     assert not [d for d in detail if d.startswith("image039 bottom-right move 11 ")], detail
     assert tally["illegal"] > 100
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_a_row_is_laid_at_the_spacing_its_stacks_repeat_at_where_that_is_longer() -> None:
+    # the real image014 (light checkers on light inlaid wood): where its stacks end by their contrast with
+    # the cloth (vision.row_pitch.row_pitch) says both rows' checkers lie 1.0 apart; laid so, points 4 and 13
+    # looked as if a checker lay a pip off and 2-5's true play was asked about at move 3.  Its checkers' rims
+    # and faces recur 1.05 and 1.07 diameters apart (vision.row_pitch.stack_period; the photo's checker boxes
+    # lie more than a diameter apart too): the rows are laid there, the play accepted
+    kept = VR.LABELS, VR.IMAGES
+    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
+                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
+    try:
+        lab = VR.load_labels()["images"]["image014"]
+        tally, detail = VG._tally(), []
+        first, _ = VG.play_game("image014", lab, "bottom-left", 3, random.Random("1:image014:bottom-left"),
+                                tally, detail)
+    finally:
+        VR.set_labels(*kept)
+    assert first[0] > 1.0 and first[1] > 1.05, first
+    assert not [d for d in detail if d.startswith("image014 bottom-left move 3 ")], detail
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
