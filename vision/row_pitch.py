@@ -18,7 +18,7 @@ import numpy as np
 
 from . import layout as L
 from .rectify import View
-from .slots import DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry
+from .slots import _WEIGHTS, DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry
 from .triangles import triangle_mates
 
 T = TypeVar("T")
@@ -227,7 +227,6 @@ PERIOD_FROM = 0.3     # pw from the base they begin at (a row's checkers may beg
 PERIOD_PEAK = 0.3     # the stacks' mean correlation with themselves shifted by the spacing, at least, for it to count
 PERIOD_STACKS = 2     # ... over at least this many known stacks of three or more in the row
 PERIOD_LONGER = 0.03  # the repeat's spacing taken over row_pitch's when this much longer (row_spacing)
-_LAB_WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)   # Lab: lightness weighed half, as vision.slots._dist does
 
 
 def _profiles(view: View, stacks: list[tuple[int, int, float]]) -> list[np.ndarray]:
@@ -242,7 +241,7 @@ def _profiles(view: View, stacks: list[tuple[int, int, float]]) -> list[np.ndarr
         u = np.broadcast_to((L.column_x(col) + xs[None, :] - view.x0) * view.px, (len(along), 9)).astype(np.float32)
         v = np.broadcast_to((ys[:, None] - view.y0) * view.px, (len(along), 9)).astype(np.float32)
         strip = cv2.remap(view.image, u, v, cv2.INTER_LINEAR)
-        out.append(cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32).mean(axis=1) * _LAB_WEIGHT)
+        out.append(cv2.cvtColor(strip, cv2.COLOR_BGR2LAB).astype(np.float32).mean(axis=1) * _WEIGHTS)
     return out
 
 

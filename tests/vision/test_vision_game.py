@@ -41,17 +41,24 @@ def test_the_game_bench_says_what_was_misread_at_a_wrong_verdict() -> None:
     assert VG._misread(ev, Position.start()) == ""
 
 
-def _unseen6_game(name: str, home: str, moves: int, draw: str) -> tuple[dict, list]:
-    """One game of the bench on an unseen6 photo (tests/data/vision/photos-yolo), the bench's own draw."""
+def _unseen6_play(name: str, home: str, moves: int, draw: str) -> tuple[dict, list, tuple[float, float]]:
+    """One game of the bench on an unseen6 photo (tests/data/vision/photos-yolo), the bench's own draw: its
+    tally, its detail, and the rows' checker spacing the table learned at its first lesson."""
     kept = VR.LABELS, VR.IMAGES
     VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
                   str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
     try:
         lab = VR.load_labels()["images"][name]
         tally, detail = VG._tally(), []
-        VG.play_game(name, lab, home, moves, random.Random(draw), tally, detail)
+        first, _ = VG.play_game(name, lab, home, moves, random.Random(draw), tally, detail)
     finally:
         VR.set_labels(*kept)
+    return tally, detail, first
+
+
+def _unseen6_game(name: str, home: str, moves: int, draw: str) -> tuple[dict, list]:
+    """:func:`_unseen6_play`'s tally and detail."""
+    tally, detail, _ = _unseen6_play(name, home, moves, draw)
     return tally, detail
 
 
@@ -181,16 +188,7 @@ def test_a_row_is_laid_at_the_spacing_its_stacks_repeat_at_where_that_is_longer(
     # looked as if a checker lay a pip off and 2-5's true play was asked about at move 3.  Its checkers' rims
     # and faces recur 1.05 and 1.07 diameters apart (vision.row_pitch.stack_period; the photo's checker boxes
     # lie more than a diameter apart too): the rows are laid there, the play accepted
-    kept = VR.LABELS, VR.IMAGES
-    VR.set_labels(str(ROOT / "tests" / "data" / "vision_unseen6" / "labels.json"),
-                  str(ROOT / "tests" / "data" / "vision" / "photos-yolo"))
-    try:
-        lab = VR.load_labels()["images"]["image014"]
-        tally, detail = VG._tally(), []
-        first, _ = VG.play_game("image014", lab, "bottom-left", 3, random.Random("1:image014:bottom-left"),
-                                tally, detail)
-    finally:
-        VR.set_labels(*kept)
+    tally, detail, first = _unseen6_play("image014", "bottom-left", 3, "1:image014:bottom-left")
     assert first[0] > 1.0 and first[1] > 1.05, first
     assert not [d for d in detail if d.startswith("image014 bottom-left move 3 ")], detail
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
