@@ -26,8 +26,11 @@ SHIFT = 1            # samples a patch may be shifted by when compared (a checke
 WIDE = PATCH + 2 * SHIFT
 
 def point_slots(cd: float, height: float = L.HEIGHT) -> int:
-    """Checkers that fit in a row from a point's base to the middle of a board ``height`` pw tall."""
-    return max(5, min(7, int((height / 2) // cd)))
+    """Checkers a point's row is read for: as many as fit from its base to the middle of a board
+    ``height`` pw tall, six at least and seven at most.  Players line a sixth up in the row even where
+    it reaches past the middle (the real image026, 10.7 pw tall: five fit; a light sixth on point 19,
+    read without a slot of its own, looked like a checker moved a pip off)."""
+    return max(6, min(7, int((height / 2) // cd)))
 
 
 
@@ -82,11 +85,20 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
                     f = 1.0
                 cs.append((x, d if row == "top" else L.HEIGHT - d))
                 sq.append(f * along)
-    # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it)
+    # the bar: overlapping places half a checker apart (bar checkers lie anywhere along it, most often
+    # in its middle); on a board taller than the layout's, half a checker apart on the board itself: in
+    # the band between the tips, which the view squeezes, a place is squeezed with it (laid evenly in
+    # the view, two checkers in the middle of a board 14 pw tall fill half a place there)
     step = cd / 2
-    for k in range(int((L.HEIGHT - cd) / step) + 1):
-        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, cd / 2 + k * step))
-        sq.append(1.0)
+    tall = height > L.HEIGHT
+    for k in range(int(((height if tall else L.HEIGHT) - cd) / step) + 1):
+        d = cd / 2 + k * step                              # from the top (on a tall board, its own pw)
+        if tall and L.POINT_LEN < d < height - L.POINT_LEN:
+            y, f = L.POINT_LEN + (d - L.POINT_LEN) * L.GAP / mid, L.GAP / mid
+        else:
+            y, f = (d - height + L.HEIGHT if tall and d >= height - L.POINT_LEN else d), 1.0
+        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, y))
+        sq.append(f)
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
                         (float(pitch[0]), float(pitch[1])), (float(start[0]), float(start[1])),
                         (float(lateral[0]), float(lateral[1]), float(lateral[2]), float(lateral[3])))
