@@ -192,3 +192,23 @@ def test_a_row_is_laid_at_the_spacing_its_stacks_repeat_at_where_that_is_longer(
     assert first[0] > 1.0 and first[1] > 1.05, first
     assert not [d for d in detail if d.startswith("image014 bottom-left move 3 ")], detail
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_a_sixth_checker_lined_up_where_five_fit_is_read_in_a_slot_of_its_own() -> None:
+    # the real image026 (10.7 pw tall: five checkers fit from a point's base to the middle): Light lined a
+    # sixth up on point 19, past the middle.  With five slots a row the learned look could not tell six, the
+    # absolute reading read five, and 4-4's true play at move 8 looked like a checker moved a pip off
+    # (asked, about 11 to 1).  A row is read for six at least (vision.slots.point_slots): the play accepted
+    tally, detail = _unseen6_game("image026", "bottom-right", 8, "6:image026:bottom-right")
+    assert not [d for d in detail if d.startswith("image026 bottom-right move 8 ")], detail
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_checkers_on_a_tall_board_s_bar_are_seen_in_the_squeezed_band_between_the_tips() -> None:
+    # the real image014 (14 pw tall): two dark checkers hit lie on the bar's middle, which the view squeezes
+    # four times.  With the bar's places laid evenly in the view they filled half a place each and the bar
+    # read empty (2 dark at 0.004): Light's 1-4, 21/17*/16, could not be told from 21/16 (asked).  The places
+    # now lie half a checker apart on the board itself (vision.slots.slot_geometry): the play accepted
+    tally, detail = _unseen6_game("image014", "bottom-right", 14, "7:image014:bottom-right")
+    assert not [d for d in detail if d.startswith("image014 bottom-right move 14 ")], detail
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail

@@ -152,13 +152,32 @@ def test_the_learned_frame_band_round_trips_and_an_old_file_loads_without_it(tmp
 def test_a_tall_board_has_slots_for_six_in_a_row_in_the_squeezed_band() -> None:
     from vision.slots import slot_geometry
     plain, tall = slot_geometry(1.013), slot_geometry(1.013, 12.26)
-    assert plain.per_point == 5 and tall.per_point == 6
+    # five fit on the layout's 11 pw; a sixth lined up in the row reaches past the middle there, and has a slot
+    assert plain.per_point == 6 and tall.per_point == 6 and float(plain.centres[5, 1]) > L.HEIGHT / 2
     # the sixth checker's centre (5.57 pw from the base on the board) lies in the band between
     # the tips, which the rectified view squeezes from 2.26 pw to the layout's 1
     y6 = float(tall.centres[5, 1])
     assert L.POINT_LEN < y6 < L.HEIGHT / 2
     assert tall.squeeze is not None and tall.squeeze[5] == pytest.approx(1 / 2.26, rel=1e-3) and tall.squeeze[0] == 1
     assert float(tall.centres[24 * 6 - 1, 1]) == pytest.approx(L.HEIGHT - y6)  # the bottom row's mirror
+
+
+def test_a_tall_board_s_bar_places_lie_half_a_checker_apart_on_the_board_itself() -> None:
+    from vision.slots import slot_geometry
+    cd = 0.97
+    for height in (11.0, 10.3):   # not taller than the layout: evenly in the view, as always
+        geo = slot_geometry(cd, height)
+        bar = geo.centres[geo.bar_start:, 1]
+        assert np.allclose(np.diff(bar), cd / 2, atol=1e-5) and bar[0] == pytest.approx(cd / 2)
+        assert geo.squeeze is not None and (geo.squeeze[geo.bar_start:] == 1).all()
+    # the real image014, 14 pw tall: the view squeezes the 4 pw between the tips into the layout's 1
+    geo = slot_geometry(cd, 14.0)
+    assert geo.squeeze is not None
+    bar, squeeze = geo.centres[geo.bar_start:, 1], geo.squeeze[geo.bar_start:]
+    _, own = L.BoardShape(height=14.0).to_real(np.zeros(len(bar)), bar.astype(np.float64))
+    assert np.allclose(np.diff(own), cd / 2, atol=1e-4) and len(bar) == int((14.0 - cd) / (cd / 2)) + 1
+    band = (bar > L.POINT_LEN) & (bar < L.HEIGHT - L.POINT_LEN)
+    assert band.sum() >= 8 and np.allclose(squeeze[band], 0.25) and (squeeze[~band] == 1).all()
 
 
 def test_the_band_places_follow_the_band_segments() -> None:
