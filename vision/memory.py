@@ -53,6 +53,7 @@ CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance betwe
 BORROWED = 12.0      # ... and at least this (Lab units)
 PLACED = 0.1         # a look learned at a slot: its scale at least this share of its distance to the slot's others
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
+STACKED = 0.3        # a checker on the bar lying on another (hidden under it): this likely against the one alone
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
@@ -86,6 +87,8 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     rest = np.log(np.maximum(lik[:, EMPTY], lik[:, other]))
     gain = np.sort(np.log(lik[:, state]) - rest)[::-1] * BAR_OVERLAP
     logs = np.array([float(gain[:min(2 * n, len(gain))].sum()) for n in range(most + 1)])
+    for n in range(2, most + 1):   # ... or one more lying on one of them, showing no place of its own
+        logs[n] = max(logs[n], logs[n - 1] + math.log(STACKED))
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
 
