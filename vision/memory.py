@@ -41,7 +41,7 @@ from . import knock
 from .rectify import View
 from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
 from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core, _dist, _shifted_dist,  # noqa: F401
-                    _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab)
+                    _shifted_lab_dist, _weighted_rows, patches, point_slots, row_fits, samples, slot_geometry, to_lab)
 from .triangles import STANDARD, Flips, find_flips, triangle_mates
 from .past_checker import far_distances
 from .row_pitch import row_begins, row_spacing
@@ -53,7 +53,6 @@ CONTRAST = 0.25      # a borrowed look's scale, as a share of the distance betwe
 BORROWED = 12.0      # ... and at least this (Lab units)
 PLACED = 0.1         # a look learned at a slot: its scale at least this share of its distance to the slot's others
 SHARPNESS = 2.0      # the patches' effective dimensions: how many independent looks a patch gives
-STACKED = 0.3        # a checker on the bar lying on another (hidden under it): this likely against the one alone
 COVERED = 8          # foreign slots that mean something lies over the board (a die covers one or two)
 ROW = 5              # checkers in a row from a point's base before a sixth may be stacked on top
 LIGHT_FOLLOWED = 0.04  # log: ... and at a lesson, the looks not seen again are carried into a light this far off
@@ -87,8 +86,6 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     rest = np.log(np.maximum(lik[:, EMPTY], lik[:, other]))
     gain = np.sort(np.log(lik[:, state]) - rest)[::-1] * BAR_OVERLAP
     logs = np.array([float(gain[:min(2 * n, len(gain))].sum()) for n in range(most + 1)])
-    for n in range(2, most + 1):   # ... or one more lying on one of them, showing no place of its own
-        logs[n] = max(logs[n], logs[n - 1] + math.log(STACKED))
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
 
@@ -145,6 +142,11 @@ class BoardMemory:
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
         # the last move measured, and its view's probe (:class:`vision.knock.Probe`)
         self._probe: Optional[tuple[Optional[knock.Probe], knock.Move]] = None
+
+    @property
+    def fits(self) -> int:
+        """Checkers that fit in a row from a point's base to the middle (:func:`vision.slots.row_fits`)."""
+        return row_fits(self.geo.side, self.geo.height)
 
     @property
     def scale(self) -> float:
@@ -273,7 +275,8 @@ class BoardMemory:
                 bare = self.look[i, EMPTY]
             else:
                 if flips is None:   # this frame's triangle colours, from its empty slots
-                    flips = find_flips(core.reshape(24 * per, PATCH, PATCH, 3), st[:24 * per] == EMPTY, per)
+                    flips = find_flips(core.reshape(24 * per, PATCH, PATCH, 3), st[:24 * per] == EMPTY, per,
+                                       self.fits)
                 same = sorted(q for q in sum(triangle_mates(int(p), flips), []) if pts[q, k] == EMPTY)
                 if not same:
                     continue
@@ -370,7 +373,7 @@ class BoardMemory:
         tpl = self.look.copy()
         have = self.seen > 0
         empty_in = np.repeat(np.arange(n)[:, None], STAND_INS, axis=1)   # a slot's own empty look: itself
-        self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per)
+        self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per, self.fits)
         for s in (DARK, LIGHT):
             if have[:, s].any():
                 mean = self.look[have[:, s], s].mean(axis=0)

@@ -25,12 +25,18 @@ PATCH = 8            # a slot's patch, samples a side (after resampling)
 SHIFT = 1            # samples a patch may be shifted by when compared (a checker nudged, jitter)
 WIDE = PATCH + 2 * SHIFT
 
+def row_fits(cd: float, height: float = L.HEIGHT) -> int:
+    """Checkers that fit in a row from a point's base to the middle of a board ``height`` pw tall
+    (five at least, seven at most)."""
+    return max(5, min(7, int((height / 2) // cd)))
+
+
 def point_slots(cd: float, height: float = L.HEIGHT) -> int:
-    """Checkers a point's row is read for: as many as fit from its base to the middle of a board
-    ``height`` pw tall, six at least and seven at most.  Players line a sixth up in the row even where
-    it reaches past the middle (the real image026, 10.7 pw tall: five fit; a light sixth on point 19,
-    read without a slot of its own, looked like a checker moved a pip off)."""
-    return max(6, min(7, int((height / 2) // cd)))
+    """Checkers a point's row is read for: as many as fit (:func:`row_fits`), six at least.  Players
+    line a sixth up in the row even where it reaches past the middle (the real image026, 10.7 pw tall:
+    five fit; a light sixth on point 19, read without a slot of its own, looked like a checker moved a
+    pip off)."""
+    return max(6, row_fits(cd, height))
 
 
 

@@ -13,6 +13,8 @@ half is its columns 0..5.  Pure: arrays in, values out.
 """
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 Flips = tuple[bool, bool]    # per row (top, bottom): its right half's colours run the other way round (both alike)
@@ -51,7 +53,7 @@ _WEIGHT = np.array([0.5, 1.0, 1.0], np.float32)   # Lab: lightness weighed half,
 _GROUPS = np.array([[c in g for c in range(12)] for g in ((0, 2, 4), (1, 3, 5), (6, 8, 10), (7, 9, 11))], np.float32)
 
 
-def find_flips(looks: np.ndarray, empty: np.ndarray, per: int) -> Flips:
+def find_flips(looks: np.ndarray, empty: np.ndarray, per: int, upto: Optional[int] = None) -> Flips:
     """Per row, whether its halves mirror each other, from the looks of slots known empty.
 
     ``looks``: (24 * per, ..., 3) each point slot's look in Lab (points in image rows, ``per``
@@ -66,9 +68,14 @@ def find_flips(looks: np.ndarray, empty: np.ndarray, per: int) -> Flips:
     unlike colours too).  A board is made alike in both rows: it mirrors when every row that shows
     such a place does (a row that mirrors alone is a quarter whose slots lie a point off its
     triangles, its corner misplaced, or a steep view's foreshortened row: not the board's paint);
-    else :data:`STANDARD`."""
+    else :data:`STANDARD`.  ``upto``: only the first that many places from the base are compared (those
+    that lie on the triangles, :func:`vision.slots.row_fits`: a sixth slot laid past the middle shows the
+    bare band between the tips, alike on every point, and on the mirrored image023 it tipped the pairings
+    to "alternating")."""
     colour = looks.reshape(2, 12, per, -1, 3).mean(axis=3, dtype=np.float64)      # (row, column, place, Lab)
     shown = empty.reshape(2, 12, per).astype(np.float64)
+    if upto is not None:
+        shown[:, :, upto:] = 0.0
     counts = np.einsum("gc,rck->rgk", _GROUPS, shown)                              # (row, group, place)
     sums = np.einsum("gc,rck,rckd->rgkd", _GROUPS, shown, colour)
     mean = sums / np.maximum(counts, 1.0)[..., None]
