@@ -78,14 +78,17 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     """One colour's count on the bar, 0..``most``: a probability each, from the bar places'
     likelihoods (places, 3).  The places lie half a checker apart, so ``n`` checkers cover
     about ``2n`` of them: a count's likelihood is that of the ``2n`` places most like the
-    colour showing it and the rest showing the bar as it looks empty (or the other colour).
+    colour showing it and the rest showing the bar as it looks empty (or the other colour),
+    or of the ``2n + 1`` most like it where that is likelier (a checker centred on a place half
+    covers the two beside it, and they may show it too: three places lit are one checker).
     Each place's evidence counts :data:`BAR_OVERLAP` (neighbouring places see the same
     checker).  Places that tell nothing (a look never learned there, a foreign patch) weigh
     nothing either way, so a bar never seen leaves every count alike."""
     other = LIGHT if state == DARK else DARK
     rest = np.log(np.maximum(lik[:, EMPTY], lik[:, other]))
     gain = np.sort(np.log(lik[:, state]) - rest)[::-1] * BAR_OVERLAP
-    logs = np.array([float(gain[:min(2 * n, len(gain))].sum()) for n in range(most + 1)])
+    logs = np.array([max(float(gain[:min(2 * n, len(gain))].sum()), float(gain[:min(2 * n + 1, len(gain))].sum()))
+                     if n else 0.0 for n in range(most + 1)])
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
 

@@ -212,3 +212,13 @@ def test_checkers_on_a_tall_board_s_bar_are_seen_in_the_squeezed_band_between_th
     tally, detail = _unseen6_game("image014", "bottom-right", 14, "7:image014:bottom-right")
     assert not [d for d in detail if d.startswith("image014 bottom-right move 14 ")], detail
     assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+
+
+def test_a_lone_bar_checker_lighting_three_places_counts_one() -> None:
+    # the real image041: Light's one checker on the bar, centred on a place, showed on it and on the two beside it.
+    # Read as the two to four places most like it, it was one at 0.59 and two at 0.41, and Dark's 1-2 entering,
+    # bar/22, could not be told from bar/23*/22 (asked).  A count of n may light 2n + 1 places
+    # (vision.memory.bar_counts): one at 0.89, the play accepted
+    tally, detail = _unseen6_game("image041", "top-right", 7, "1:image041:top-right")
+    assert not [d for d in detail if d.startswith("image041 top-right move 7 ")], detail
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
