@@ -41,7 +41,7 @@ from . import knock
 from .rectify import View
 from .relight import Light, bgr_to_lab, fit_light, lab_to_bgr, light_moved, near_lists, neighbours, slot_levels, steady
 from .slots import (DARK, EMPTY, LIGHT, PATCH, SHIFT, WIDE, SlotGeometry, _core, _dist, _shifted_dist,  # noqa: F401
-                    _shifted_lab_dist, _weighted_rows, patches, point_slots, row_fits, samples, slot_geometry, to_lab)
+                    _shifted_lab_dist, _weighted_rows, patches, point_slots, samples, slot_geometry, to_lab)
 from .triangles import STANDARD, Flips, find_flips, triangle_mates
 from .past_checker import far_distances
 from .row_pitch import row_begins, row_spacing
@@ -87,8 +87,9 @@ def bar_counts(lik: np.ndarray, state: int, most: int = 6) -> list[float]:
     other = LIGHT if state == DARK else DARK
     rest = np.log(np.maximum(lik[:, EMPTY], lik[:, other]))
     gain = np.sort(np.log(lik[:, state]) - rest)[::-1] * BAR_OVERLAP
-    logs = np.array([max(float(gain[:min(2 * n, len(gain))].sum()), float(gain[:min(2 * n + 1, len(gain))].sum()))
-                     if n else 0.0 for n in range(most + 1)])
+    upto = np.concatenate([[0.0], np.cumsum(gain)])   # the k likeliest places' gain, k = 0..places
+    last = len(gain)
+    logs = np.array([0.0] + [max(upto[min(2 * n, last)], upto[min(2 * n + 1, last)]) for n in range(1, most + 1)])
     w = np.exp(logs - logs.max()) + 1e-6
     return [float(x) for x in w / w.sum()]
 
@@ -145,11 +146,6 @@ class BoardMemory:
         self._moved: Optional[tuple[View, View, knock.Move]] = None  # the last view, re-aligned, and its move
         # the last move measured, and its view's probe (:class:`vision.knock.Probe`)
         self._probe: Optional[tuple[Optional[knock.Probe], knock.Move]] = None
-
-    @property
-    def fits(self) -> int:
-        """Checkers that fit in a row from a point's base to the middle (:func:`vision.slots.row_fits`)."""
-        return row_fits(self.geo.side, self.geo.height)
 
     @property
     def scale(self) -> float:
@@ -279,7 +275,7 @@ class BoardMemory:
             else:
                 if flips is None:   # this frame's triangle colours, from its empty slots
                     flips = find_flips(core.reshape(24 * per, PATCH, PATCH, 3), st[:24 * per] == EMPTY, per,
-                                       self.fits)
+                                       self.geo.fits)
                 same = sorted(q for q in sum(triangle_mates(int(p), flips), []) if pts[q, k] == EMPTY)
                 if not same:
                     continue
@@ -376,7 +372,7 @@ class BoardMemory:
         tpl = self.look.copy()
         have = self.seen > 0
         empty_in = np.repeat(np.arange(n)[:, None], STAND_INS, axis=1)   # a slot's own empty look: itself
-        self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per, self.fits)
+        self.flips = find_flips(self.look[:24 * per, EMPTY], have[:24 * per, EMPTY], per, self.geo.fits)
         for s in (DARK, LIGHT):
             if have[:, s].any():
                 mean = self.look[have[:, s], s].mean(axis=0)

@@ -21,7 +21,7 @@ import numpy as np
 from . import layout as L
 from .config import VisionConfig
 from .rectify import FrameMap, rectify
-from .slots import EMPTY, _core, patches, row_fits, slot_geometry
+from .slots import EMPTY, _core, patches, slot_geometry
 from .triangles import Flips, find_flips, triangle_mates
 
 
@@ -120,7 +120,7 @@ def photo_flips(img: np.ndarray, labels: dict[str, Any], config: VisionConfig) -
     now = _cells(labels)
     st = np.array([EMPTY if now[(r, c)][0] <= k else EMPTY + 1 for r in ("top", "bottom") for c in range(12)
                    for k in range(per)])
-    return find_flips(core, st == EMPTY, per, row_fits(L.CHECKER, config.shape.height))
+    return find_flips(core, st == EMPTY, per, geo.fits)
 
 
 def doctored_reference(img: np.ndarray, labels: dict[str, Any], before_rows: dict[str, Any], dark_home: str,

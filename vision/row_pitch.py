@@ -18,8 +18,7 @@ import numpy as np
 
 from . import layout as L
 from .rectify import View
-from .slots import (_WEIGHTS, DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, row_fits,
-                    slot_geometry)
+from .slots import _WEIGHTS, DARK, EMPTY, LIGHT, SlotGeometry, _core, _shifted_dist, patches, slot_geometry
 from .triangles import triangle_mates
 
 T = TypeVar("T")
@@ -50,7 +49,7 @@ def _stack_ends(view: View, geo: SlotGeometry,
             if n < 2:
                 continue
             empty = None
-            if n < min(per, row_fits(geo.side, geo.height)):   # (a five where only five fit fills the point:
+            if n < min(per, geo.fits):   # (a five where only five fit fills the point:
                 # the sixth slot, laid past the middle, shows the band between the tips, and its end there
                 # moved a rendered start's rows to 0.99 apart)
                 # the column parity's triangle colours, not the board's own (vision.triangles.find_flips):

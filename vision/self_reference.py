@@ -161,7 +161,7 @@ class SelfReference(BoardMemory):
         core = _core(wide, SELF_SHIFT)
         self._have = np.array([(st[:n_points] == s).any() for s in (EMPTY, DARK, LIGHT)])
         self.flips = find_flips(core[:n_points], st[:n_points] == EMPTY, per,   # its triangle colours
-                                self.fits)
+                                self.geo.fits)
         seen = [s for s in (EMPTY, DARK, LIGHT) if self._have[s]]
         tpl = self._looks(core, st)
         # the slots the move changed look like another state than they held before: they are

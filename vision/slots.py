@@ -55,6 +55,12 @@ class SlotGeometry:
     # left, bottom right): how far sideways (pw, to the right in the view) its points' checkers lie
 
     @property
+    def fits(self) -> int:
+        """Checkers that fit in a row from a point's base to the middle (:func:`row_fits`): the slots past
+        them (a sixth where five fit) lie past the middle, on the band between the tips."""
+        return row_fits(self.side, self.height)
+
+    @property
     def bar_start(self) -> int:
         """The index of the first bar slot (the 24 points' slots come first)."""
         return 24 * self.per_point
@@ -97,14 +103,11 @@ def slot_geometry(cd: float = L.CHECKER, height: float = L.HEIGHT,
     # the view, two checkers in the middle of a board 14 pw tall fill half a place there)
     step = cd / 2
     tall = height > L.HEIGHT
-    for k in range(int(((height if tall else L.HEIGHT) - cd) / step) + 1):
-        d = cd / 2 + k * step                              # from the top (on a tall board, its own pw)
-        if tall and L.POINT_LEN < d < height - L.POINT_LEN:
-            y, f = L.POINT_LEN + (d - L.POINT_LEN) * L.GAP / mid, L.GAP / mid
-        else:
-            y, f = (d - height + L.HEIGHT if tall and d >= height - L.POINT_LEN else d), 1.0
-        cs.append((L.BAR_LEFT + L.BAR_WIDTH / 2, y))
-        sq.append(f)
+    down = cd / 2 + step * np.arange(int(((height if tall else L.HEIGHT) - cd) / step) + 1)   # from the top
+    ys = L.BoardShape(height=height).to_layout(np.zeros(len(down)), down)[1] if tall else down
+    band = tall & (down > L.POINT_LEN) & (down < height - L.POINT_LEN)
+    cs.extend((L.BAR_LEFT + L.BAR_WIDTH / 2, float(v)) for v in ys)
+    sq.extend(np.where(band, L.GAP / mid, 1.0).tolist())
     return SlotGeometry(np.array(cs, np.float32), cd, per, height, np.array(sq, np.float32),
                         (float(pitch[0]), float(pitch[1])), (float(start[0]), float(start[1])),
                         (float(lateral[0]), float(lateral[1]), float(lateral[2]), float(lateral[3])))

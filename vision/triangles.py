@@ -69,7 +69,7 @@ def find_flips(looks: np.ndarray, empty: np.ndarray, per: int, upto: Optional[in
     such a place does (a row that mirrors alone is a quarter whose slots lie a point off its
     triangles, its corner misplaced, or a steep view's foreshortened row: not the board's paint);
     else :data:`STANDARD`.  ``upto``: only the first that many places from the base are compared (those
-    that lie on the triangles, :func:`vision.slots.row_fits`: a sixth slot laid past the middle shows the
+    that lie on the triangles, :attr:`vision.slots.SlotGeometry.fits`: a sixth slot laid past the middle shows the
     bare band between the tips, alike on every point, and on the mirrored image023 it tipped the pairings
     to "alternating")."""
     colour = looks.reshape(2, 12, per, -1, 3).mean(axis=3, dtype=np.float64)      # (row, column, place, Lab)

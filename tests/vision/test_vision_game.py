@@ -62,6 +62,15 @@ def _unseen6_game(name: str, home: str, moves: int, draw: str) -> tuple[dict, li
     return tally, detail
 
 
+def _last_move_accepted(name: str, home: str, moves: int, seed: int) -> tuple[float, float]:
+    """:func:`_unseen6_play` to move ``moves`` (the bench's draw ``seed:name:home``), checking that move was not
+    asked about and no verdict of the game was wrong; the rows' checker spacing of the first lesson."""
+    tally, detail, first = _unseen6_play(name, home, moves, f"{seed}:{name}:{home}")
+    assert not [d for d in detail if d.startswith(f"{name} {home} move {moves} ")], detail
+    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+    return first
+
+
 def test_a_black_checker_on_a_black_point_in_a_dim_photo_is_doubted_not_read_gone() -> None:
     # the real image043 (black checkers, black points, under-exposed): in this game a dark blot laid on
     # a black point looks like the point's own empty look; read gone at 0.96, two illegal boards (the
@@ -188,10 +197,8 @@ def test_a_row_is_laid_at_the_spacing_its_stacks_repeat_at_where_that_is_longer(
     # looked as if a checker lay a pip off and 2-5's true play was asked about at move 3.  Its checkers' rims
     # and faces recur 1.05 and 1.07 diameters apart (vision.row_pitch.stack_period; the photo's checker boxes
     # lie more than a diameter apart too): the rows are laid there, the play accepted
-    tally, detail, first = _unseen6_play("image014", "bottom-left", 3, "1:image014:bottom-left")
+    first = _last_move_accepted("image014", "bottom-left", 3, 1)
     assert first[0] > 1.0 and first[1] > 1.05, first
-    assert not [d for d in detail if d.startswith("image014 bottom-left move 3 ")], detail
-    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
 
 
 def test_a_sixth_checker_lined_up_where_five_fit_is_read_in_a_slot_of_its_own() -> None:
@@ -199,9 +206,7 @@ def test_a_sixth_checker_lined_up_where_five_fit_is_read_in_a_slot_of_its_own() 
     # sixth up on point 19, past the middle.  With five slots a row the learned look could not tell six, the
     # absolute reading read five, and 4-4's true play at move 8 looked like a checker moved a pip off
     # (asked, about 11 to 1).  A row is read for six at least (vision.slots.point_slots): the play accepted
-    tally, detail = _unseen6_game("image026", "bottom-right", 8, "6:image026:bottom-right")
-    assert not [d for d in detail if d.startswith("image026 bottom-right move 8 ")], detail
-    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+    _last_move_accepted("image026", "bottom-right", 8, 6)
 
 
 def test_checkers_on_a_tall_board_s_bar_are_seen_in_the_squeezed_band_between_the_tips() -> None:
@@ -209,9 +214,7 @@ def test_checkers_on_a_tall_board_s_bar_are_seen_in_the_squeezed_band_between_th
     # four times.  With the bar's places laid evenly in the view they filled half a place each and the bar
     # read empty (2 dark at 0.004): Light's 1-4, 21/17*/16, could not be told from 21/16 (asked).  The places
     # now lie half a checker apart on the board itself (vision.slots.slot_geometry): the play accepted
-    tally, detail = _unseen6_game("image014", "bottom-right", 14, "7:image014:bottom-right")
-    assert not [d for d in detail if d.startswith("image014 bottom-right move 14 ")], detail
-    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+    _last_move_accepted("image014", "bottom-right", 14, 7)
 
 
 def test_a_lone_bar_checker_lighting_three_places_counts_one() -> None:
@@ -219,6 +222,4 @@ def test_a_lone_bar_checker_lighting_three_places_counts_one() -> None:
     # Read as the two to four places most like it, it was one at 0.59 and two at 0.41, and Dark's 1-2 entering,
     # bar/22, could not be told from bar/23*/22 (asked).  A count of n may light 2n + 1 places
     # (vision.memory.bar_counts): one at 0.89, the play accepted
-    tally, detail = _unseen6_game("image041", "top-right", 7, "1:image041:top-right")
-    assert not [d for d in detail if d.startswith("image041 top-right move 7 ")], detail
-    assert tally["illegal_wrong"] == 0 and tally["wrong"] == 0, detail
+    _last_move_accepted("image041", "top-right", 7, 1)
