@@ -26,6 +26,17 @@ where the points by the side's middle hold checkers of uneven height, or the bar
 unlike the points' edges beside it (as on the rendered boards), the field's edge is uneven by
 itself and the thing counts as before.
 
+A frame with a look of its own to judge it by (``bar_fittings``: the frame teaching itself under
+the position before, :mod:`vision.self_reference`, whose own foreign slots count a hand too) also
+counts a segment at the bar's ends only as far as the frame just beside the place is uneven: a
+hand or a wrist is wider than the bar's end (1.5 pw of a club board's points at the least) and
+spills onto the segments either side, a fitting there does not.  (The real image026, a folding
+case whose raised join crosses the frame and the bar's end, grey against a blue felt bar: its top
+end scored 3.0, the playing area's edge there 2.2, the frame either side 0.8 and 0.9, and every
+case of it was refused as "something over the board".)  Not for the absolute reading alone, which
+has nothing else to stand on: read, image026's reading (two points misread, unsure) took an unmoved
+4-4 for 13/5(2) (``tests/vision/test_vision_refusals.py``).
+
 A picture may cut off part of the frame (a camera set close, a photo cropped to the board): where
 the view reaches past the picture its pixels repeat the picture's edge.  A segment whose band's
 inner half the picture does not show whole is not judged (its score is 0, and it is left out of
@@ -65,6 +76,7 @@ class OcclusionParams:
     bar_ends: float = 1.0                       # ... of the top and bottom ones, where a segment ...
     field_edge: tuple[float, float] = (0.05, 0.3)  # ... scores at most ``across`` times the playing area's edge
                                                 # beside it (this many pw inside) scores on its own
+    bar_fittings: bool = False                  # ... and at the bar's ends the frame just beside the place
 
 
 def band_segments(view: View, params: OcclusionParams = OcclusionParams()) -> list[np.ndarray]:
@@ -199,6 +211,9 @@ def band_scores(view: View, params: OcclusionParams = OcclusionParams()) -> list
             s = np.minimum(whole, params.across * np.minimum(ins, outs))
             place = _places(e, n, params)
             s[place] = np.minimum(s[place], params.across * beside[place])
+            if e < 2 and params.bar_fittings:   # a thing no wider than the bar's end: a fitting (docstring)
+                along = s if seen is None else np.where(seen[4 * i], s, np.inf)   # unseen: as covered
+                s[place] = np.minimum(s[place], params.across * _beside_along(along, place))
             if seen is not None:
                 s[~seen[4 * i]] = 0.0   # the picture does not show that piece of the frame: nothing to judge
             out[e] = max(0.0, float(s.max()))
@@ -231,6 +246,18 @@ def _places(e: int, n: int, params: OcclusionParams) -> np.ndarray:
     centres = params.corner_skip + 0.5 + np.arange(n)
     length, width = (L.WIDTH, params.bar_ends) if e < 2 else (L.HEIGHT, params.cube_place)
     return np.abs(centres - length / 2) < width / 2
+
+
+def _beside_along(s: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """For each segment of ``place`` (a band's mask), the higher score of the band's segments
+    just before and after the place (0 past the band's ends): how far the thing over the place
+    reaches along the band beyond it."""
+    idx = np.flatnonzero(place)
+    if not len(idx):
+        return np.zeros(0)
+    before = s[idx[0] - 1] if idx[0] > 0 else 0.0
+    after = s[idx[-1] + 1] if idx[-1] + 1 < len(s) else 0.0
+    return np.full(len(idx), max(float(before), float(after)))
 
 
 def _rows(view: View, b0: float, b1: float) -> int:

@@ -30,11 +30,12 @@ from .find_again import FindAgain, camera_moved
 from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
-from .self_reference import SelfReference
+from .row_pitch import STARTS
+from .self_reference import SELF_STARTS, SelfReference
 from .odds import BAR_SHARE, TILT, Alts, colour_doubt, most_likely, row_odds, to_table
 from .tray_trust import TrayTrust
 from .blank_patch import blank_patch
-from .occlusion import occluded_edges, occlusion_score
+from .occlusion import OcclusionParams, occluded_edges, occlusion_score
 from .totals import settle_assembled
 from .lateral import column_shift
 from .reasons import NoReading, not_set_up, occluded, reading_reason
@@ -233,7 +234,7 @@ class BoardReader:
         single = memory is None or isinstance(memory, SelfReference)
         blank = None
         if single and frame_band:
-            covered = covered or occlusion_score(view, self.config.occlusion) > SINGLE_FRAME_OCCLUSION
+            covered = covered or occlusion_score(view, self._band_params(memory)) > SINGLE_FRAME_OCCLUSION
             # a patch of the rows with no edge at all: a plain arm the band did not see cross
             # (a navy sleeve over a black frame: :mod:`vision.blank_patch`)
             blank = None if covered else blank_patch(view)
@@ -369,7 +370,15 @@ class BoardReader:
             return occluded([], (blank,))
         if memory is not None:
             return occluded([])
-        return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
+        return occluded(occluded_edges(view, self._band_params(memory), SINGLE_FRAME_OCCLUSION))
+
+    def _band_params(self, memory: Optional[BoardMemory]) -> OcclusionParams:
+        """The frame band's check for a single frame: a frame teaching itself (its own look counts a
+        hand's foreign slots too) takes a thing at the bar's end no wider than it for a fitting
+        (:class:`vision.occlusion.OcclusionParams` ``bar_fittings``); the absolute reading alone does not."""
+        if isinstance(memory, SelfReference) and not self.config.occlusion.bar_fittings:
+            return replace(self.config.occlusion, bar_fittings=True)
+        return self.config.occlusion
 
     def _with_odds(self, rows: L.RowReading, view: View, t: float, off: Optional[tuple[int, int]],
                    margins: tuple[float, ...] = (), odd: tuple[bool, ...] = (),
@@ -423,24 +432,27 @@ class BoardReader:
         return self.memory.learn(view, L.RowReading(tuple(top), tuple(bottom), ev.bar, 1.0), self.corners)
 
     def assume(self, before: BoardEvidence, view: Optional[View] = None,
-               dice: Optional[tuple[int, int]] = None) -> bool:
+               dice: Optional[tuple[int, int]] = None, before_base: bool = True) -> bool:
         """With no reference frame: learn the board's look from the frame itself (``view``, by
         default the last inspected), under ``before``, the position before the move, leaving each
         point out of its own look (:mod:`vision.self_reference`); ``dice``, the roll when known,
-        bounds how many checkers the move changed on a point.  The next :meth:`inspect` of
-        that frame then carries odds the referee's likelihood verdict can use.  False when there
-        is no frame or no set-up yet."""
+        bounds how many checkers the move changed on a point; ``before_base``: the rows' checkers may
+        begin before the points' bases (:data:`vision.self_reference.SELF_STARTS`; the set-up check,
+        which asks whether the frame shows a position at all, gives a wrong position no such room).  The
+        next :meth:`inspect` of that frame then carries odds the referee's likelihood verdict can use.
+        False when there is no frame or no set-up yet."""
         view = view if view is not None else self.last_view
         if view is None or self.setup is None:
             return False
         top, bottom = self.setup.to_rows(before)
         rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
-        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height, dice)
+        starts = SELF_STARTS if before_base else STARTS
+        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height, dice, starts)
         if self.checker is None and abs(self.checker_size - L.CHECKER) > 0.02:
             # a size measured on this one frame may be misread (a rim taken for a checker's edge):
             # the layout's size is tried too, and the frame keeps the slots that fit it better
             # (fewer slots looking like another state than the position before says)
-            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height, dice)
+            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height, dice, starts)
             if plain.misfits < taught.misfits:
                 taught = plain
         self.memory = taught

@@ -36,7 +36,11 @@ from *the other points only* (leave one point out), so a point never explains it
   show (:func:`~vision.row_pitch.row_pitch`, :func:`~vision.row_pitch.row_start`): a steep view
   foreshortens its near row, and in a photo from in front the far frame's wall hides the field's
   edge, so the far row's checkers begin a third of a point width inside the edge seen (a base slot
-  at the edge would hold half a checker and half the wall); and each quarter's slots are laid on
+  at the edge would hold half a checker and half the wall); seen obliquely a checker's face stands
+  off the board and a row may begin before the base too (:data:`SELF_STARTS`: the real image045's
+  top row 0.4 pw before it, its checker boxes 0.31; the stock rendering image025, its pieces reaching
+  over the frame, had its corner points misread and another roll's play accepted without it, once
+  its frame was read: session 51, ``tests/vision/test_vision_refusals.py``); and each quarter's slots are laid on
   its points' own axes, where its triangles and stacks look symmetric (:mod:`vision.lateral`: the
   corners given may put a quarter a third of a point width off, and another point's look then
   does not fit it);
@@ -72,7 +76,7 @@ works on a frame of a board nobody has seen, with no reference.  Pure: arrays in
 from __future__ import annotations
 
 import math
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -101,6 +105,8 @@ STRAY_SHARE = 75   # how far a state's slots stray at most, but for the few the 
                    # from every look than a few times this is like none of them)
 SCALE_MAX = 30.0   # the most a state's scale is taken to be (Lab units) ...
 APART = 2.0        # ... when its slots lie this many times further from the other states' looks than from its own
+SELF_STARTS = (-0.4, -0.3, -0.2, -0.1, 0.1, 0.2, 0.3, 0.4)   # where a row's checkers may begin (pw from the
+                   # base; before it: a checker's face seen obliquely, vision.row_pitch.row_begins), besides 0
 SELF_ENDS = 6      # stack ends a row must show for its spacing to be measured (vision.row_pitch.row_pitch)
 UNSURE_SLOT = -2   # a slot whose look teaches nothing (it looks like another state than it held before)
 FLOAT_NATS = 0.5   # how surely the slots from a point's base must look empty for a checker's look above them to float
@@ -134,7 +140,8 @@ class SelfReference(BoardMemory):
     bar_share = 0.3       # the bar's look is not taught (only the bar shows it): the absolute reading weighs more
 
     def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
-                 height: float = L.HEIGHT, dice: Optional[tuple[int, int]] = None) -> None:
+                 height: float = L.HEIGHT, dice: Optional[tuple[int, int]] = None,
+                 starts: Sequence[float] = SELF_STARTS) -> None:
         super().__init__(checker, height)
         self.view = view
         self.move_max = move_max(dice)   # the most checkers the move adds to or takes from a point
@@ -149,7 +156,7 @@ class SelfReference(BoardMemory):
         if pitch != self.geo.pitch:
             self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
         # ... and where each row's checkers begin (a photo's far wall hides the field's edge)
-        start = row_start(view, self.geo, st, ends=SELF_ENDS)
+        start = row_start(view, self.geo, st, starts=starts, ends=SELF_ENDS)
         if start != self.geo.start:
             self.geo = slot_geometry(self.geo.side, self.geo.height, self.geo.pitch, start)
         # ... and each quarter's slots on its points' own axes (the corners given may put them a

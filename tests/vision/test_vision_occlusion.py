@@ -154,3 +154,25 @@ def test_a_hinge_at_the_bar_end_does_not_count_but_a_hand_reaching_onto_the_bar_
         assert occlusion_score(hand) > 2.5, (y0, band_scores(hand))
         away = boxed(view, 2.2, 2.8, y0, y1, (200, 200, 200))    # the same thing by a point: counts
         assert occlusion_score(away) > 2.5, (y0, band_scores(away))
+
+
+def test_with_a_look_of_its_own_a_fitting_across_the_bar_end_does_not_count_but_a_hand_there_does() -> None:
+    # a folding case's join: a raised divider crossing the frame band at the bar's end and the playing
+    # area's edge there (the real image026: its top end scored 3.0, every case of it was refused).  A
+    # frame teaching itself (bar_fittings) takes a thing no wider than the bar's end for a fitting; the
+    # absolute reading alone still counts it
+    view = plain_view()
+    b1 = OcclusionParams().band[1]
+    bar = (L.BAR_LEFT + L.BAR_RIGHT) / 2
+    fittings = OcclusionParams(bar_fittings=True)
+    for y0, y1 in ((-b1 - 0.1, 0.3), (L.HEIGHT - 0.3, L.HEIGHT + b1 + 0.1)):
+        join = boxed(view, bar - 0.4, bar + 0.4, y0, y1, (200, 200, 200))
+        assert occlusion_score(join, fittings) < 1.0, (y0, band_scores(join, fittings))
+        assert occlusion_score(join) > 2.5
+        # the same thing by a point counts, and so does one reaching along the frame past the bar's end
+        assert occlusion_score(boxed(view, 2.1, 2.9, y0, y1, (200, 200, 200)), fittings) > 2.5
+        assert occlusion_score(boxed(view, bar - 0.4, bar + 1.4, y0, y1, (200, 200, 200)), fittings) > 2.5
+        # a hand reaching onto the bar is wider than its end (a wrist 1.5 pw of a club board's points at the least)
+        far = (min(y0, L.HEIGHT - 0.8), max(y1, 0.8))
+        for x0, x1 in ((bar - 0.75, bar + 0.75), (bar - 0.4, bar + 1.2)):
+            assert occlusion_score(boxed(view, x0, x1, *far, (200, 200, 200)), fittings) > 2.5, (y0, x0)
