@@ -248,16 +248,15 @@ def _places(e: int, n: int, params: OcclusionParams) -> np.ndarray:
     return np.abs(centres - length / 2) < width / 2
 
 
-def _beside_along(s: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """For each segment of ``place`` (a band's mask), the higher score of the band's segments
-    just before and after the place (0 past the band's ends): how far the thing over the place
-    reaches along the band beyond it."""
+def _beside_along(s: np.ndarray, place: np.ndarray) -> float:
+    """The higher score of the band's segments just before and after ``place`` (a band's mask, one
+    run; 0 past the band's ends): how far the thing over the place reaches along the band beyond it."""
     idx = np.flatnonzero(place)
     if not len(idx):
-        return np.zeros(0)
+        return 0.0
     before = s[idx[0] - 1] if idx[0] > 0 else 0.0
     after = s[idx[-1] + 1] if idx[-1] + 1 < len(s) else 0.0
-    return np.full(len(idx), max(float(before), float(after)))
+    return max(float(before), float(after))
 
 
 def _rows(view: View, b0: float, b1: float) -> int:

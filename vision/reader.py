@@ -30,8 +30,7 @@ from .find_again import FindAgain, camera_moved
 from .kept_trays import KeptTrays, consistent_off
 from .markers import find_marker_corners
 from .memory import BoardMemory
-from .row_pitch import STARTS
-from .self_reference import SELF_STARTS, SelfReference
+from .self_reference import SelfReference
 from .odds import BAR_SHARE, TILT, Alts, colour_doubt, most_likely, row_odds, to_table
 from .tray_trust import TrayTrust
 from .blank_patch import blank_patch
@@ -370,13 +369,13 @@ class BoardReader:
             return occluded([], (blank,))
         if memory is not None:
             return occluded([])
-        return occluded(occluded_edges(view, self._band_params(memory), SINGLE_FRAME_OCCLUSION))
+        return occluded(occluded_edges(view, self.config.occlusion, SINGLE_FRAME_OCCLUSION))
 
     def _band_params(self, memory: Optional[BoardMemory]) -> OcclusionParams:
         """The frame band's check for a single frame: a frame teaching itself (its own look counts a
         hand's foreign slots too) takes a thing at the bar's end no wider than it for a fitting
         (:class:`vision.occlusion.OcclusionParams` ``bar_fittings``); the absolute reading alone does not."""
-        if isinstance(memory, SelfReference) and not self.config.occlusion.bar_fittings:
+        if isinstance(memory, SelfReference):
             return replace(self.config.occlusion, bar_fittings=True)
         return self.config.occlusion
 
@@ -446,13 +445,12 @@ class BoardReader:
             return False
         top, bottom = self.setup.to_rows(before)
         rows = L.RowReading(tuple(top), tuple(bottom), before.bar, 1.0)
-        starts = SELF_STARTS if before_base else STARTS
-        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height, dice, starts)
+        taught = SelfReference(view, rows, self.checker_size, self.config.shape.height, dice, before_base)
         if self.checker is None and abs(self.checker_size - L.CHECKER) > 0.02:
             # a size measured on this one frame may be misread (a rim taken for a checker's edge):
             # the layout's size is tried too, and the frame keeps the slots that fit it better
             # (fewer slots looking like another state than the position before says)
-            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height, dice, starts)
+            plain = SelfReference(view, rows, L.CHECKER, self.config.shape.height, dice, before_base)
             if plain.misfits < taught.misfits:
                 taught = plain
         self.memory = taught

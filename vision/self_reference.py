@@ -76,7 +76,7 @@ works on a frame of a board nobody has seen, with no reference.  Pure: arrays in
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import Optional
 
 import numpy as np
 
@@ -86,7 +86,7 @@ from .memory import (DARK, EMPTY, FLOOR, FOREIGN, LIGHT, SHARPNESS, BoardMemory,
 from .odds import SELF_TILT
 from .errors import ConfigError
 from .lateral import quarter_lateral
-from .row_pitch import PITCH_GAIN, PITCHES, row_pitch, row_start
+from .row_pitch import PITCH_GAIN, PITCHES, STARTS, row_pitch, row_start
 from .rectify import View
 from .triangles import find_flips, triangle_mates
 
@@ -141,7 +141,7 @@ class SelfReference(BoardMemory):
 
     def __init__(self, view: View, before: L.RowReading, checker: float = L.CHECKER,
                  height: float = L.HEIGHT, dice: Optional[tuple[int, int]] = None,
-                 starts: Sequence[float] = SELF_STARTS) -> None:
+                 before_base: bool = True) -> None:
         super().__init__(checker, height)
         self.view = view
         self.move_max = move_max(dice)   # the most checkers the move adds to or takes from a point
@@ -156,7 +156,8 @@ class SelfReference(BoardMemory):
         if pitch != self.geo.pitch:
             self.geo = slot_geometry(self.geo.side, self.geo.height, pitch)
         # ... and where each row's checkers begin (a photo's far wall hides the field's edge)
-        start = row_start(view, self.geo, st, starts=starts, ends=SELF_ENDS)
+        # (from before the bases too unless ``before_base`` is False: the set-up check's rows, BoardReader.assume)
+        start = row_start(view, self.geo, st, starts=SELF_STARTS if before_base else STARTS, ends=SELF_ENDS)
         if start != self.geo.start:
             self.geo = slot_geometry(self.geo.side, self.geo.height, self.geo.pitch, start)
         # ... and each quarter's slots on its points' own axes (the corners given may put them a
